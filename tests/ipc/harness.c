@@ -1,0 +1,128 @@
+/* harness.c: see harness.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <event2/thread.h>
+
+#include "agxipc/daemon.h"
+#include "harness.h"
+
+static int on_connect(struct agx_ipc_conn *conn, void *data)
+{
+	struct harness *h = data;
+	int ret = 0;
+
+	if (h->inner->connect)
+		ret = h->inner->connect(conn, h->inner_data);
+	if (ret == 0)
+		atomic_fetch_add(&h->connects, 1);
+	return ret;
+}
+
+static int on_dispatch(struct agx_ipc_request *req, void *data)
+{
+	struct harness *h = data;
+
+	return h->inner->dispatch(req, h->inner_data);
+}
+
+static void on_disconnect(struct agx_ipc_conn *conn, void *data)
+{
+	struct harness *h = data;
+
+	if (h->inner->disconnect)
+		h->inner->disconnect(conn, h->inner_data);
+	atomic_fetch_add(&h->disconnects, 1);
+}
+
+static void *loop(void *arg)
+{
+	struct harness *h = arg;
+
+	event_base_loop(h->base, EVLOOP_NO_EXIT_ON_EMPTY);
+	return NULL;
+}
+
+void harness_start(struct harness *h, int interface, const struct agx_ipc_server_ops *ops,
+		   void *data, unsigned max_connections)
+{
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	int fd;
+
+	memset(h, 0, sizeof(*h));
+	evthread_use_pthreads();
+	snprintf(h->dir, sizeof(h->dir), "/tmp/agx-test-XXXXXX");
+	if (!mkdtemp(h->dir))
+		abort();
+	snprintf(h->path, sizeof(h->path), "%s/sock", h->dir);
+	strcpy(addr.sun_path, h->path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(fd, 256) < 0)
+		abort();
+
+	h->inner = ops;
+	h->inner_data = data;
+	h->ops.connect = on_connect;
+	h->ops.dispatch = on_dispatch;
+	h->ops.disconnect = on_disconnect;
+	h->config.interface = interface;
+	h->config.name = "test-server";
+	h->config.ops = &h->ops;
+	h->config.data = h;
+	h->config.max_connections = max_connections;
+	h->base = event_base_new();
+	h->server = agx_ipc_server_create(h->base, fd, &h->config);
+	if (!h->base || !h->server)
+		abort();
+	pthread_create(&h->thread, NULL, loop, h);
+}
+
+void harness_stop(struct harness *h)
+{
+	event_base_loopbreak(h->base);
+	pthread_join(h->thread, NULL);
+	agx_ipc_server_destroy(h->server);
+	event_base_free(h->base);
+	unlink(h->path);
+	rmdir(h->dir);
+}
+
+bool harness_wait_disconnects(struct harness *h, unsigned count)
+{
+	for (int i = 0; i < 10000; i++) {
+		if (atomic_load(&h->disconnects) >= count)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+unsigned count_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+int raw_connect(const char *path)
+{
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	strcpy(addr.sun_path, path);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		abort();
+	return fd;
+}

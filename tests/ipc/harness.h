@@ -1,0 +1,37 @@
+/*
+ * harness: a libagxipc server on its own thread and event loop, serving a
+ * socket in a fresh temporary directory, for tests that play its clients.
+ */
+#ifndef TESTS_HARNESS_H
+#define TESTS_HARNESS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "agxipc/server.h"
+
+struct harness {
+	char dir[64];
+	char path[108];
+	pthread_t thread;
+	struct event_base *base;
+	struct agx_ipc_server *server;
+	struct agx_ipc_server_config config;
+	struct agx_ipc_server_ops ops;
+	const struct agx_ipc_server_ops *inner;
+	void *inner_data;
+	atomic_uint connects, disconnects;
+};
+
+/* Starts serving interface with the given ops (their data is h->config.data). */
+void harness_start(struct harness *h, int interface, const struct agx_ipc_server_ops *ops,
+		   void *data, unsigned max_connections);
+void harness_stop(struct harness *h);
+/* Waits (bounded, 10 s) until the server has seen `count` disconnects. */
+bool harness_wait_disconnects(struct harness *h, unsigned count);
+/* Open file descriptors of this process. */
+unsigned count_open_fds(void);
+/* A client socket connected to path, without a handshake. */
+int raw_connect(const char *path);
+
+#endif
