@@ -146,15 +146,12 @@ int agx_daemon_listen(struct agx_daemon *daemon, const char *path, int *out)
 		return -errno;
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		ret = -errno;
-		if (ret != -EADDRINUSE || !socket_is_stale(&addr)) {
-			agx_err("cannot bind %s: %s", path, strerror(-ret));
+		if (ret != -EADDRINUSE || !socket_is_stale(&addr))
 			goto fail;
-		}
 		agx_notice("replacing the stale socket %s", path);
 		unlink(path);
 		if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 			ret = -errno;
-			agx_err("cannot bind %s: %s", path, strerror(-ret));
 			goto fail;
 		}
 	}

@@ -62,6 +62,42 @@ static const ProtobufCMessageDescriptor *body_of(const struct agx_ipc_msg_info *
 	}
 }
 
+/*
+ * protobuf-c keeps fields it does not know (a newer minor version may send
+ * them), but it also keeps field number 0 when that is spelled as an
+ * over-long varint, which the protobuf encoding forbids.  Such a body is
+ * malformed, at any depth.
+ */
+static bool fields_valid(const ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	const char *base = (const char *)m;
+
+	for (unsigned i = 0; i < m->n_unknown_fields; i++)
+		if (m->unknown_fields[i].tag == 0)
+			return false;
+	for (unsigned i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset);
+			ProtobufCMessage *const *sub = *(ProtobufCMessage *const *const *)(base + f->offset);
+
+			for (size_t k = 0; k < n; k++)
+				if (!fields_valid(sub[k]))
+					return false;
+		} else {
+			const ProtobufCMessage *sub = *(ProtobufCMessage *const *)(base + f->offset);
+
+			if (sub && !fields_valid(sub))
+				return false;
+		}
+	}
+	return true;
+}
+
 static bool fd_count_ok(int allowed, unsigned num_fds)
 {
 	if (allowed == AGX_IPC_FDS_ANY)
@@ -166,6 +202,10 @@ int agx_ipc_decode(const uint8_t *buf, size_t len, const int *fds, unsigned num_
 		goto fail;
 	}
 	msg->body = protobuf_c_message_unpack(desc, NULL, hdr.length, buf + sizeof(hdr));
+	if (msg->body && !fields_valid(msg->body)) {
+		protobuf_c_message_free_unpacked(msg->body, NULL);
+		msg->body = NULL;
+	}
 	if (!msg->body) {
 		ret = agx_ipc_error_set(err, code, "%s body does not decode as %s",
 					msg->info->name, desc->name);

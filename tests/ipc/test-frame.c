@@ -288,6 +288,12 @@ static void test_decode_rejects(void **state)
 	buf[n++] = 0x7f;
 	((struct agx_ipc_header *)buf)->length = 2;
 	expect_reject(buf, n, NULL, 0, MALFORMED, "does not decode");
+
+	/* field number 0, spelled as an over-long varint (found by fuzz-decode) */
+	n = frame(buf, AGX_IPC_MSG_PING, 0, 1, 0);
+	memcpy(buf + n, "\x80\x00\xb5\x02", 4);
+	((struct agx_ipc_header *)buf)->length = 4;
+	expect_reject(buf, n + 4, NULL, 0, MALFORMED, "does not decode");
 }
 
 static void test_encode_rejects(void **state)

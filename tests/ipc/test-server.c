@@ -43,7 +43,7 @@
 #define TIMEOUT_MS 5000
 
 static struct harness H;
-static atomic_int deferred_result, deferred_done;
+static atomic_int deferred_result, deferred_done, deferred_pending;
 
 struct deferred {
 	struct agx_ipc_request *req;
@@ -57,6 +57,7 @@ static void deferred_fire(evutil_socket_t fd, short what, void *arg)
 
 	atomic_store(&deferred_result, agx_ipc_reply(d->req, &empty.base, NULL, 0));
 	atomic_store(&deferred_done, 1);
+	atomic_fetch_sub(&deferred_pending, 1);
 	event_free(d->ev);
 	free(d);
 }
@@ -84,6 +85,7 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 			d->req = req;
 			d->ev = evtimer_new(H.base, deferred_fire, d);
 			evtimer_add(d->ev, &tv);
+			atomic_fetch_add(&deferred_pending, 1);
 			agx_ipc_request_defer(req);
 			return 0;
 		}
@@ -132,6 +134,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	/* deferred replies still due are sent (or dropped) before the loop stops */
+	while (atomic_load(&deferred_pending))
+		usleep(1000);
 	harness_stop(&H);
 	return 0;
 }
