@@ -28,7 +28,6 @@ static struct event_base *base;
 static struct agx_ipc_server *server;
 static struct sockaddr_un addr = {.sun_family = AF_UNIX};
 static char dir[64];
-static unsigned baseline_fds;
 
 static int dispatch(struct agx_ipc_request *req, void *data)
 {
@@ -83,7 +82,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!base || !server)
 		abort();
 	atexit(cleanup);
-	baseline_fds = open_fds();
 	return 0;
 }
 
@@ -103,11 +101,13 @@ static void drain(int fd)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd;
+	unsigned baseline_fds;
 	size_t pos = 1;
+	int fd;
 
 	if (size < 1)
 		return 0;
+	baseline_fds = open_fds();
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
 		abort();
