@@ -56,6 +56,8 @@ static int receive(struct agx_ipc_client *client, int64_t deadline, struct agx_i
 	ssize_t n;
 	int ret;
 
+	uint64_t spin_until = ipc_now_ns() + agx_ipc_busy_poll_us() * 1000ull;
+
 	for (;;) {
 		n = agx_ipc_recv_frame(client->fd, client->buf, fds, &num_fds);
 		/*
@@ -70,6 +72,9 @@ static int receive(struct agx_ipc_client *client, int64_t deadline, struct agx_i
 		}
 		if (n != -EAGAIN)
 			break;
+		/* Replies usually come within microseconds: poll before sleeping. */
+		if (ipc_now_ns() < spin_until && (deadline < 0 || now_ms() < deadline))
+			continue;
 		ret = poll(&pfd, 1, remaining(deadline));
 		if (ret < 0 && errno != EINTR)
 			return -errno;

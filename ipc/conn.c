@@ -273,6 +273,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
 			agx_ipc_conn_close(conn);
 			break;
 		}
+		ipc_activity++;
 		if (agx_ipc_decode(conn->rxbuf, (size_t)n, fds, num_fds, &msg, &err) < 0) {
 			conn->ops->bad_frame(conn, conn->rxbuf, (size_t)n, &err);
 			break;

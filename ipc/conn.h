@@ -67,6 +67,10 @@ void ipc_conn_fail(struct agx_ipc_conn *conn, uint16_t type, uint32_t request_id
 /* Closes at once, from inside the loop or when tearing it down. */
 void ipc_conn_close_now(struct agx_ipc_conn *conn);
 
+/* Packets read by this thread; busypoll.c watches it to see traffic. */
+extern _Thread_local unsigned long ipc_activity;
+uint64_t ipc_now_ns(void);
+
 /* Copies a peer-supplied name, keeping printable ASCII only. */
 void ipc_copy_name(char *dst, size_t size, const char *src);
 const char *ipc_interface_name(int interface);

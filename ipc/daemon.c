@@ -14,6 +14,7 @@
 
 #include "agxipc/daemon.h"
 #include "agxipc/log.h"
+#include "agxipc/server.h"
 
 /* Sockets a daemon serves at most (memmgr has two). */
 #define MAX_SOCKETS 4
@@ -180,7 +181,7 @@ void agx_daemon_ready(struct agx_daemon *daemon, const char *status)
 
 int agx_daemon_run(struct agx_daemon *daemon)
 {
-	int ret = event_base_dispatch(daemon->base);
+	int ret = agx_ipc_loop_run(daemon->base);
 
 	sd_notify(0, "STOPPING=1");
 	return ret < 0 ? -EIO : 0;

@@ -108,6 +108,12 @@ AGX_IPC_EXPORT ssize_t agx_ipc_recv_frame(int sock, uint8_t *buf, int *fds, unsi
 AGX_IPC_EXPORT int agx_ipc_send(int sock, uint16_t type, uint16_t flags, uint32_t request_id,
 				const ProtobufCMessage *body, const int *fds, unsigned num_fds);
 
+/*
+ * How long, in microseconds, a loop or a waiting client polls without
+ * sleeping (AGX_IPC_BUSY_POLL_US, default 30; 0: never).  See busypoll.c.
+ */
+AGX_IPC_EXPORT unsigned agx_ipc_busy_poll_us(void);
+
 /* --- errors --- */
 
 /* The errno that stands for an agx.ipc.ErrorCode, and back. */

@@ -60,6 +60,13 @@ agx_ipc_server_create(struct event_base *base, int listen_fd,
 AGX_IPC_EXPORT void agx_ipc_server_destroy(struct agx_ipc_server *server);
 AGX_IPC_EXPORT unsigned agx_ipc_server_num_connections(const struct agx_ipc_server *server);
 
+/*
+ * Runs base until event_base_loopbreak/loopexit or until nothing is left
+ * to wait for, busy-polling briefly after traffic (agx_ipc_busy_poll_us).
+ * Use it instead of event_base_dispatch() wherever libagxipc serves.
+ */
+AGX_IPC_EXPORT int agx_ipc_loop_run(struct event_base *base);
+
 /* --- requests --- */
 
 /* Replies to req; the fds are sent as copies and stay the caller's. */
