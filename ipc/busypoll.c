@@ -21,7 +21,7 @@
 #include "conn.h"
 
 #define DEFAULT_BUSY_POLL_US 30
-#define MAX_BUSY_POLL_US 1000
+#define MAX_BUSY_POLL_US     1000
 
 _Thread_local unsigned long ipc_activity;
 
@@ -63,7 +63,8 @@ int agx_ipc_loop_run(struct event_base *base)
 		if (ret == 1 || stopped(base))
 			return 0;
 		/* Traffic just came: poll on, without sleeping, while it keeps coming. */
-		for (uint64_t deadline = ipc_now_ns() + budget; budget && ipc_now_ns() < deadline;) {
+		for (uint64_t deadline = ipc_now_ns() + budget;
+		     budget && ipc_now_ns() < deadline;) {
 			unsigned long before = ipc_activity;
 
 			event_base_loop(base, EVLOOP_NONBLOCK);

@@ -50,7 +50,7 @@ static int remaining(int64_t deadline)
 static int receive(struct agx_ipc_client *client, int64_t deadline, struct agx_ipc_msg *msg,
 		   struct agx_ipc_error *err)
 {
-	struct pollfd pfd = {.fd = client->fd, .events = POLLIN};
+	struct pollfd pfd = { .fd = client->fd, .events = POLLIN };
 	int fds[AGX_IPC_MAX_FDS];
 	unsigned num_fds;
 	ssize_t n;
@@ -100,13 +100,13 @@ static void deliver_event(struct agx_ipc_client *client, struct agx_ipc_msg *msg
 	agx_ipc_msg_finish(msg);
 }
 
-int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type,
-			const ProtobufCMessage *body, const int *fds, unsigned num_fds,
-			struct agx_ipc_msg *reply, int timeout_ms, struct agx_ipc_error *err)
+int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type, const ProtobufCMessage *body,
+			const int *fds, unsigned num_fds, struct agx_ipc_msg *reply, int timeout_ms,
+			struct agx_ipc_error *err)
 {
 	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	const struct agx_ipc_msg_info *info = agx_ipc_msg_info(type);
-	struct pollfd pfd = {.fd = client->fd, .events = POLLOUT};
+	struct pollfd pfd = { .fd = client->fd, .events = POLLOUT };
 	uint32_t id;
 	int ret;
 
@@ -131,7 +131,8 @@ int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type,
 		struct agx_ipc_msg msg;
 
 		if (receive(client, 0, &msg, NULL) == 0) {
-			if (msg.type == AGX_IPC_MSG_CONNECTION && (msg.flags & AGX_IPC_FLAG_ERROR)) {
+			if (msg.type == AGX_IPC_MSG_CONNECTION &&
+			    (msg.flags & AGX_IPC_FLAG_ERROR)) {
 				const Agx__Ipc__Error *e = (const Agx__Ipc__Error *)msg.body;
 
 				ret = agx_ipc_error_set(err, e->code, "%s", e->message);
@@ -209,7 +210,7 @@ int agx_ipc_client_dispatch_events(struct agx_ipc_client *client, int timeout_ms
 int agx_ipc_client_connect(const char *path, int interface, const char *name, int timeout_ms,
 			   struct agx_ipc_client **out, struct agx_ipc_error *err)
 {
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	Agx__Ipc__Hello hello = AGX__IPC__HELLO__INIT;
 	struct agx_ipc_client *client;
 	struct agx_ipc_msg reply;

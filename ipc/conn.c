@@ -228,8 +228,8 @@ void ipc_conn_fail(struct agx_ipc_conn *conn, uint16_t type, uint32_t request_id
 		 conn->name, (int)conn->peer.pid, agx_ipc_error_name(code), message);
 	error.code = code;
 	error.message = message;
-	ipc_conn_send(conn, type, AGX_IPC_FLAG_REPLY | AGX_IPC_FLAG_ERROR, request_id,
-		      &error.base, NULL, 0);
+	ipc_conn_send(conn, type, AGX_IPC_FLAG_REPLY | AGX_IPC_FLAG_ERROR, request_id, &error.base,
+		      NULL, 0);
 	agx_ipc_conn_close(conn);
 }
 
@@ -268,8 +268,8 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
 			break;
 		}
 		if (n < 0) {
-			agx_warn("connection %llu: receive failed: %s", (unsigned long long)conn->id,
-				 strerror((int)-n));
+			agx_warn("connection %llu: receive failed: %s",
+				 (unsigned long long)conn->id, strerror((int)-n));
 			agx_ipc_conn_close(conn);
 			break;
 		}
@@ -361,7 +361,7 @@ void ipc_copy_name(char *dst, size_t size, const char *src)
 const char *ipc_interface_name(int interface)
 {
 	const ProtobufCEnumValue *v =
-		protobuf_c_enum_descriptor_get_value(&agx__ipc__interface__descriptor, interface);
+	    protobuf_c_enum_descriptor_get_value(&agx__ipc__interface__descriptor, interface);
 
 	return v ? v->name : "INTERFACE_UNKNOWN";
 }

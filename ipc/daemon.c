@@ -68,8 +68,8 @@ struct agx_daemon *agx_daemon_create(const char *name)
 
 	/* Ping at half the interval systemd expects, from the loop itself. */
 	if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) {
-		struct timeval tv = {(time_t)(usec / 2 / 1000000),
-				     (suseconds_t)(usec / 2 % 1000000)};
+		struct timeval tv = { (time_t)(usec / 2 / 1000000),
+				      (suseconds_t)(usec / 2 % 1000000) };
 
 		daemon->watchdog = event_new(daemon->base, -1, EV_PERSIST, on_watchdog, daemon);
 		if (!daemon->watchdog || event_add(daemon->watchdog, &tv) < 0)
@@ -116,15 +116,15 @@ static bool socket_is_stale(const struct sockaddr_un *addr)
 
 	if (fd < 0)
 		return false;
-	stale = connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) < 0 &&
-		errno == ECONNREFUSED;
+	stale =
+	    connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) < 0 && errno == ECONNREFUSED;
 	close(fd);
 	return stale;
 }
 
 int agx_daemon_listen(struct agx_daemon *daemon, const char *path, int *out)
 {
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int n = sd_listen_fds(0);
 	int fd, ret;
 

@@ -83,13 +83,15 @@ static bool fields_valid(const ProtobufCMessage *m)
 			continue;
 		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
 			size_t n = *(const size_t *)(base + f->quantifier_offset);
-			ProtobufCMessage *const *sub = *(ProtobufCMessage *const *const *)(base + f->offset);
+			ProtobufCMessage *const *sub =
+			    *(ProtobufCMessage *const *const *)(base + f->offset);
 
 			for (size_t k = 0; k < n; k++)
 				if (!fields_valid(sub[k]))
 					return false;
 		} else {
-			const ProtobufCMessage *sub = *(ProtobufCMessage *const *)(base + f->offset);
+			const ProtobufCMessage *sub =
+			    *(ProtobufCMessage *const *)(base + f->offset);
 
 			if (sub && !fields_valid(sub))
 				return false;
@@ -110,12 +112,12 @@ size_t agx_ipc_frame_size(const ProtobufCMessage *body)
 	return sizeof(struct agx_ipc_header) + protobuf_c_message_get_packed_size(body);
 }
 
-ssize_t agx_ipc_encode(uint8_t *buf, size_t cap, uint16_t type, uint16_t flags,
-		       uint32_t request_id, const ProtobufCMessage *body, unsigned num_fds)
+ssize_t agx_ipc_encode(uint8_t *buf, size_t cap, uint16_t type, uint16_t flags, uint32_t request_id,
+		       const ProtobufCMessage *body, unsigned num_fds)
 {
 	const struct agx_ipc_msg_info *info = agx_ipc_msg_info(type);
 	const ProtobufCMessageDescriptor *desc;
-	struct agx_ipc_header hdr = {0};
+	struct agx_ipc_header hdr = { 0 };
 	size_t len;
 	int fds;
 
@@ -207,8 +209,8 @@ int agx_ipc_decode(const uint8_t *buf, size_t len, const int *fds, unsigned num_
 		msg->body = NULL;
 	}
 	if (!msg->body) {
-		ret = agx_ipc_error_set(err, code, "%s body does not decode as %s",
-					msg->info->name, desc->name);
+		ret = agx_ipc_error_set(err, code, "%s body does not decode as %s", msg->info->name,
+					desc->name);
 		goto fail;
 	}
 
@@ -231,8 +233,8 @@ int agx_ipc_send_frame(int sock, const uint8_t *buf, size_t len, const int *fds,
 		char buf[CMSG_SPACE(sizeof(int) * AGX_IPC_MAX_FDS)];
 		struct cmsghdr align;
 	} control;
-	struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
 	if (num_fds > AGX_IPC_MAX_FDS)
@@ -265,7 +267,7 @@ ssize_t agx_ipc_recv_frame(int sock, uint8_t *buf, int *fds, unsigned *num_fds)
 		char buf[CMSG_SPACE(sizeof(int) * (AGX_IPC_MAX_FDS + 1))];
 		struct cmsghdr align;
 	} control;
-	struct iovec iov = {.iov_base = buf, .iov_len = AGX_IPC_MAX_FRAME};
+	struct iovec iov = { .iov_base = buf, .iov_len = AGX_IPC_MAX_FRAME };
 	struct msghdr mh = {
 		.msg_iov = &iov,
 		.msg_iovlen = 1,
@@ -324,8 +326,8 @@ int agx_ipc_send(int sock, uint16_t type, uint16_t flags, uint32_t request_id,
 		if (!buf)
 			return -ENOMEM;
 	}
-	len = agx_ipc_encode(buf, buf == small ? sizeof(small) : cap, type, flags, request_id,
-			     body, num_fds);
+	len = agx_ipc_encode(buf, buf == small ? sizeof(small) : cap, type, flags, request_id, body,
+			     num_fds);
 	ret = len < 0 ? (int)len : agx_ipc_send_frame(sock, buf, (size_t)len, fds, num_fds);
 	if (buf != small)
 		free(buf);

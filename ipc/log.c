@@ -8,7 +8,7 @@
 #include "agxipc/log.h"
 
 static const char *const level_names[] = {
-	[AGX_LOG_ERR] = "err",   [AGX_LOG_WARNING] = "warning", [AGX_LOG_NOTICE] = "notice",
+	[AGX_LOG_ERR] = "err",	 [AGX_LOG_WARNING] = "warning", [AGX_LOG_NOTICE] = "notice",
 	[AGX_LOG_INFO] = "info", [AGX_LOG_DEBUG] = "debug",
 };
 
@@ -17,7 +17,7 @@ static struct {
 	int level;
 	bool journal;
 	bool initialized;
-} state = {.ident = "agx", .level = AGX_LOG_NOTICE};
+} state = { .ident = "agx", .level = AGX_LOG_NOTICE };
 
 /* stderr goes to the journal when it is the stream systemd named. */
 static bool stderr_is_journal(void)

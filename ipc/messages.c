@@ -2,14 +2,14 @@
 #include "agxipc/ipc.h"
 
 static const struct agx_ipc_msg_info table[] = {
-#define AGX_IPC_ROW(id, nm, kd, req, rep, rfds, pfds)                                         \
-	{.type = id,                                                                          \
-	 .name = #nm,                                                                         \
-	 .kind = AGX_IPC_KIND_##kd,                                                           \
-	 .request = req,                                                                      \
-	 .reply = rep,                                                                        \
-	 .request_fds = rfds,                                                                 \
-	 .reply_fds = pfds},
+#define AGX_IPC_ROW(id, nm, kd, req, rep, rfds, pfds)                                              \
+	{ .type = id,                                                                              \
+	  .name = #nm,                                                                             \
+	  .kind = AGX_IPC_KIND_##kd,                                                               \
+	  .request = req,                                                                          \
+	  .reply = rep,                                                                            \
+	  .request_fds = rfds,                                                                     \
+	  .reply_fds = pfds },
 	AGX_IPC_MESSAGES(AGX_IPC_ROW)
 #undef AGX_IPC_ROW
 };

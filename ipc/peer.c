@@ -80,7 +80,8 @@ static void peer_message(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg)
 		if (conn->peer_ops && conn->peer_ops->event)
 			conn->peer_ops->event(conn, msg, conn->peer_data);
 	} else {
-		agx_warn("%s sent a request (%s) to a client; closing", conn->name, msg->info->name);
+		agx_warn("%s sent a request (%s) to a client; closing", conn->name,
+			 msg->info->name);
 		agx_ipc_conn_close(conn);
 	}
 	agx_ipc_msg_finish(msg);
@@ -133,7 +134,7 @@ int agx_ipc_conn_call(struct agx_ipc_conn *conn, uint16_t type, const ProtobufCM
 	if (!call->id)
 		call->id = ++conn->next_request_id;
 	if (timeout_ms >= 0) {
-		struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+		struct timeval tv = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 };
 
 		call->timer = evtimer_new(conn->base, on_timeout, call);
 		if (!call->timer || evtimer_add(call->timer, &tv) < 0) {
@@ -180,12 +181,11 @@ static void hello_done(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg
 	conn->handshaken = true;
 }
 
-int agx_ipc_conn_connect(struct event_base *base, const char *path, int interface,
-			 const char *name, const struct agx_ipc_peer_ops *ops, void *data,
-			 struct agx_ipc_conn **out)
+int agx_ipc_conn_connect(struct event_base *base, const char *path, int interface, const char *name,
+			 const struct agx_ipc_peer_ops *ops, void *data, struct agx_ipc_conn **out)
 {
 	Agx__Ipc__Hello hello = AGX__IPC__HELLO__INIT;
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct agx_ipc_conn *conn;
 	int fd, ret;
 
@@ -218,7 +218,8 @@ int agx_ipc_conn_connect(struct event_base *base, const char *path, int interfac
 	hello.version_minor = AGX_IPC_VERSION_MINOR;
 	hello.interface = interface;
 	hello.client_name = (char *)name;
-	ret = agx_ipc_conn_call(conn, AGX_IPC_MSG_HELLO, &hello.base, NULL, 0, -1, hello_done, NULL);
+	ret =
+	    agx_ipc_conn_call(conn, AGX_IPC_MSG_HELLO, &hello.base, NULL, 0, -1, hello_done, NULL);
 	if (ret < 0)
 		goto fail;
 	*out = conn;

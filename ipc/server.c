@@ -46,8 +46,8 @@ static int reply_frame(struct agx_ipc_request *req, uint16_t flags, const Protob
 		return -EALREADY;
 	}
 	req->replied = true;
-	ret = ipc_conn_send(req->conn, req->msg.type, flags, req->msg.request_id, body, fds,
-			    num_fds);
+	ret =
+	    ipc_conn_send(req->conn, req->msg.type, flags, req->msg.request_id, body, fds, num_fds);
 	if (ret == -EINVAL) {
 		/* The handler built a reply the table does not allow: a bug, not the peer's. */
 		Agx__Ipc__Error error = AGX__IPC__ERROR__INIT;
@@ -191,7 +191,8 @@ static void server_message(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg)
 			      "a client sends requests only; got %s with flags 0x%x",
 			      msg->info->name, msg->flags);
 	} else if (!conn->handshaken && msg->type != AGX_IPC_MSG_HELLO) {
-		ipc_conn_fail(conn, msg->type, msg->request_id, AGX__IPC__ERROR_CODE__ERROR_PROTOCOL,
+		ipc_conn_fail(conn, msg->type, msg->request_id,
+			      AGX__IPC__ERROR_CODE__ERROR_PROTOCOL,
 			      "the first message must be HELLO, got %s", msg->info->name);
 	} else if (msg->type == AGX_IPC_MSG_HELLO) {
 		if (conn->handshaken)
@@ -283,7 +284,7 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
 			    errno == ENOMEM) {
 				/* Waiting is better than spinning on a socket we cannot serve. */
-				struct timeval tv = {0, ACCEPT_BACKOFF_MS * 1000};
+				struct timeval tv = { 0, ACCEPT_BACKOFF_MS * 1000 };
 
 				agx_warn("%s: accept: %s; pausing for %d ms", server->name,
 					 strerror(errno), ACCEPT_BACKOFF_MS);
@@ -337,7 +338,8 @@ struct agx_ipc_server *agx_ipc_server_create(struct event_base *base, int listen
 	server->listen_ev = event_new(base, listen_fd, EV_READ | EV_PERSIST, on_accept, server);
 	server->backoff_ev = evtimer_new(base, on_backoff, server);
 	if (!server->rxbuf || !server->listen_ev || !server->backoff_ev ||
-	    evutil_make_socket_nonblocking(listen_fd) < 0 || event_add(server->listen_ev, NULL) < 0) {
+	    evutil_make_socket_nonblocking(listen_fd) < 0 ||
+	    event_add(server->listen_ev, NULL) < 0) {
 		server->listen_fd = -1; /* the caller still owns it on failure */
 		agx_ipc_server_destroy(server);
 		return NULL;

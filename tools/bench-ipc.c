@@ -26,10 +26,10 @@
 #include "agxipc/log.h"
 #include "agxipc/server.h"
 
-#define WARMUP 2000
-#define RTT_SAMPLES 50000
-#define FD_SAMPLES 20000
-#define WINDOW 64
+#define WARMUP		   2000
+#define RTT_SAMPLES	   50000
+#define FD_SAMPLES	   20000
+#define WINDOW		   64
 #define THROUGHPUT_SECONDS 2.0
 
 static double now_us(void)
@@ -52,7 +52,7 @@ static int no_dispatch(struct agx_ipc_request *req, void *data)
 	return -EOPNOTSUPP;
 }
 
-static const struct agx_ipc_server_ops ops = {.dispatch = no_dispatch};
+static const struct agx_ipc_server_ops ops = { .dispatch = no_dispatch };
 
 static void serve(const char *path)
 {
@@ -61,7 +61,7 @@ static void serve(const char *path)
 		.name = "bench",
 		.ops = &ops,
 	};
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct event_base *base = event_base_new();
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
@@ -81,8 +81,8 @@ static struct agx_ipc_client *connect_retry(const char *path)
 	struct agx_ipc_client *c;
 
 	for (int i = 0; i < 5000; i++) {
-		if (agx_ipc_client_connect(path, AGX__IPC__INTERFACE__INTERFACE_DEVICE, "bench", 5000,
-					   &c, NULL) == 0)
+		if (agx_ipc_client_connect(path, AGX__IPC__INTERFACE__INTERFACE_DEVICE, "bench",
+					   5000, &c, NULL) == 0)
 			return c;
 		usleep(1000);
 	}
@@ -102,8 +102,8 @@ static void measure_rtt(struct agx_ipc_client *c, int fd, double *samples, int n
 		struct agx_ipc_msg reply;
 		double t0 = now_us();
 
-		if (agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, &fd, fd >= 0 ? 1 : 0, &reply,
-					5000, NULL) < 0) {
+		if (agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, &fd, fd >= 0 ? 1 : 0,
+					&reply, 5000, NULL) < 0) {
 			fprintf(stderr, "agx-bench-ipc: call failed\n");
 			exit(1);
 		}
@@ -117,7 +117,7 @@ static void measure_rtt(struct agx_ipc_client *c, int fd, double *samples, int n
 /* Pipelined PINGs on a raw connection: replies per second with WINDOW in flight. */
 static double measure_throughput(const char *path)
 {
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	Agx__Ipc__Hello hello = AGX__IPC__HELLO__INIT;
 	Agx__Ipc__Ping ping = AGX__IPC__PING__INIT;
 	uint8_t *buf = malloc(AGX_IPC_MAX_FRAME);
@@ -141,7 +141,8 @@ static double measure_throughput(const char *path)
 	t0 = now_us();
 	do {
 		while (sent - received < WINDOW)
-			agx_ipc_send(fd, AGX_IPC_MSG_PING, 0, (uint32_t)++sent, &ping.base, NULL, 0);
+			agx_ipc_send(fd, AGX_IPC_MSG_PING, 0, (uint32_t)++sent, &ping.base, NULL,
+				     0);
 		if (agx_ipc_recv_frame(fd, buf, fds, (unsigned *)&num) <= 0)
 			exit(1);
 		received++;

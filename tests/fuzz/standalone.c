@@ -122,7 +122,8 @@ static size_t mutate(uint8_t *buf, size_t size)
 			break;
 		case 1: /* set a byte to an interesting value */
 			if (size) {
-				static const uint8_t vals[] = {0, 1, 0x7f, 0x80, 0xff, 0x08, 0x0a, 0x10};
+				static const uint8_t vals[] = { 0,    1,    0x7f, 0x80,
+								0xff, 0x08, 0x0a, 0x10 };
 				buf[pos] = vals[next() % sizeof(vals)];
 			}
 			break;
@@ -204,7 +205,8 @@ int main(int argc, char **argv)
 			break;
 		if ((executed & 255) == 0) {
 			clock_gettime(CLOCK_MONOTONIC, &t);
-			if ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 >= max_time)
+			if ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 >=
+			    max_time)
 				break;
 		}
 		memcpy(buf, in->data, in->size);

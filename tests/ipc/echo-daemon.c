@@ -18,7 +18,7 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 	return -EOPNOTSUPP;
 }
 
-static const struct agx_ipc_server_ops ops = {.dispatch = dispatch};
+static const struct agx_ipc_server_ops ops = { .dispatch = dispatch };
 
 int main(int argc, char **argv)
 {

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct event_base *base;
 static struct agx_ipc_server *server;
-static struct sockaddr_un addr = {.sun_family = AF_UNIX};
+static struct sockaddr_un addr = { .sun_family = AF_UNIX };
 static char dir[64];
 
 static int dispatch(struct agx_ipc_request *req, void *data)
@@ -39,7 +39,7 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 	return -EOPNOTSUPP;
 }
 
-static const struct agx_ipc_server_ops ops = {.dispatch = dispatch};
+static const struct agx_ipc_server_ops ops = { .dispatch = dispatch };
 
 static unsigned open_fds(void)
 {

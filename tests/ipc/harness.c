@@ -54,7 +54,7 @@ static void *loop(void *arg)
 void harness_start(struct harness *h, int interface, const struct agx_ipc_server_ops *ops,
 		   void *data, unsigned max_connections)
 {
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd;
 
 	memset(h, 0, sizeof(*h));
@@ -118,7 +118,7 @@ unsigned count_open_fds(void)
 
 int raw_connect(const char *path)
 {
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
 	strcpy(addr.sun_path, path);

@@ -51,7 +51,7 @@ static void emit(const char *mode, const char *dir, uint16_t type, uint16_t flag
 		write_seed(dir, "frame", &prefix, 1, buf, (size_t)n);
 	} else if (flags == 0 && num_fds == 0) {
 		/* the server target: after a valid handshake (flag bit 0), one request */
-		uint8_t prefix[3] = {1, (uint8_t)n, (uint8_t)(n >> 8)};
+		uint8_t prefix[3] = { 1, (uint8_t)n, (uint8_t)(n >> 8) };
 
 		write_seed(dir, "session", prefix, sizeof(prefix), buf, (size_t)n);
 	}

@@ -10,7 +10,7 @@
 #include "pbfill.h"
 
 #define MAX_DEPTH 3
-#define REPEAT 2
+#define REPEAT	  2
 
 static size_t scalar_size(ProtobufCType type)
 {
@@ -96,7 +96,7 @@ static void fill_value(const ProtobufCFieldDescriptor *f, void *dst, unsigned se
 		break;
 	}
 	case PROTOBUF_C_TYPE_BYTES: {
-		ProtobufCBinaryData b = {.len = 5 + seed % 11, .data = malloc(16)};
+		ProtobufCBinaryData b = { .len = 5 + seed % 11, .data = malloc(16) };
 		for (size_t i = 0; i < b.len; i++)
 			b.data[i] = (uint8_t)(v + i * 13);
 		memcpy(dst, &b, sizeof(b));
@@ -139,8 +139,8 @@ static ProtobufCMessage *fill(const ProtobufCMessageDescriptor *desc, unsigned s
 			continue;
 		}
 		if (f->label == PROTOBUF_C_LABEL_OPTIONAL && f->quantifier_offset &&
-		    !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && f->type != PROTOBUF_C_TYPE_MESSAGE &&
-		    f->type != PROTOBUF_C_TYPE_STRING)
+		    !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    f->type != PROTOBUF_C_TYPE_MESSAGE && f->type != PROTOBUF_C_TYPE_STRING)
 			*(protobuf_c_boolean *)(base + f->quantifier_offset) = 1;
 		fill_value(f, base + f->offset, seed, depth);
 	}

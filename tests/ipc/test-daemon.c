@@ -36,7 +36,7 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 
 	snprintf(f->dir, sizeof(f->dir), "/tmp/agx-daemon-XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
@@ -88,7 +88,7 @@ static pid_t spawn(struct fixture *f, int listen_fd, const char *watchdog_usec)
 /* Waits (at most 10 s) for a notification containing what. */
 static bool wait_notify(struct fixture *f, const char *what)
 {
-	struct pollfd pfd = {.fd = f->notify_fd, .events = POLLIN};
+	struct pollfd pfd = { .fd = f->notify_fd, .events = POLLIN };
 
 	while (poll(&pfd, 1, 10000) == 1) {
 		char msg[512];
@@ -115,9 +115,8 @@ static void ping_ok(const char *path)
 	assert_string_equal(agx_ipc_client_server(c)->name, "echo-daemon");
 	ping.payload.data = (uint8_t *)"x";
 	ping.payload.len = 1;
-	assert_int_equal(agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, NULL, 0, &reply, 5000,
-					     NULL),
-			 0);
+	assert_int_equal(
+	    agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, NULL, 0, &reply, 5000, NULL), 0);
 	agx_ipc_msg_finish(&reply);
 	agx_ipc_client_destroy(c);
 }
@@ -150,7 +149,7 @@ static void test_foreground(void **state)
 
 static int make_listener(const char *path)
 {
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
 	strcpy(addr.sun_path, path);

@@ -141,8 +141,9 @@ static void test_round_trip_with_fds(void **state)
 		for (int dir = 0; dir < 2; dir++) {
 			const ProtobufCMessageDescriptor *d = dir ? t[i].reply : t[i].request;
 			int count = dir ? t[i].reply_fds : t[i].request_fds;
-			uint16_t flags = dir ? AGX_IPC_FLAG_REPLY
-					     : (t[i].kind == AGX_IPC_KIND_EVENT ? AGX_IPC_FLAG_EVENT : 0);
+			uint16_t flags =
+			    dir ? AGX_IPC_FLAG_REPLY
+				: (t[i].kind == AGX_IPC_KIND_EVENT ? AGX_IPC_FLAG_EVENT : 0);
 			int fds[AGX_IPC_MAX_FDS], got_fds[AGX_IPC_MAX_FDS];
 			struct agx_ipc_msg msg;
 			ProtobufCMessage *body;
@@ -160,13 +161,15 @@ static void test_round_trip_with_fds(void **state)
 				assert_int_equal(write(fds[k], &c, 1), 1);
 			}
 			body = pbfill_new(d, i);
-			assert_int_equal(agx_ipc_send(sv[0], t[i].type, flags, flags & AGX_IPC_FLAG_EVENT ? 0 : 7,
-						      body, fds, (unsigned)count),
+			assert_int_equal(agx_ipc_send(sv[0], t[i].type, flags,
+						      flags & AGX_IPC_FLAG_EVENT ? 0 : 7, body, fds,
+						      (unsigned)count),
 					 0);
 			len = agx_ipc_recv_frame(sv[1], buf, got_fds, &num);
 			assert_true(len > 0);
 			assert_int_equal(num, count);
-			assert_int_equal(agx_ipc_decode(buf, (size_t)len, got_fds, num, &msg, NULL), 0);
+			assert_int_equal(agx_ipc_decode(buf, (size_t)len, got_fds, num, &msg, NULL),
+					 0);
 			for (int k = 0; k < count; k++) {
 				char c = 0;
 				int fd = agx_ipc_msg_take_fd(&msg, (unsigned)k);
@@ -209,7 +212,8 @@ static void test_error_codes(void **state)
 	assert_int_equal(agx_ipc_error_set(&err, AGX__IPC__ERROR_CODE__ERROR_NOT_FOUND, "bo %d", 7),
 			 -ENOENT);
 	assert_string_equal(err.message, "bo 7");
-	assert_int_equal(agx_ipc_errno_to_error(-EACCES), AGX__IPC__ERROR_CODE__ERROR_PERMISSION_DENIED);
+	assert_int_equal(agx_ipc_errno_to_error(-EACCES),
+			 AGX__IPC__ERROR_CODE__ERROR_PERMISSION_DENIED);
 	assert_int_equal(agx_ipc_errno_to_error(E2BIG), AGX__IPC__ERROR_CODE__ERROR_INTERNAL);
 }
 
@@ -217,7 +221,8 @@ static void test_error_codes(void **state)
 static size_t frame(uint8_t *buf, uint16_t type, uint16_t flags, uint32_t id, uint8_t num_fds)
 {
 	Agx__Memmgr__Query q = AGX__MEMMGR__QUERY__INIT;
-	ssize_t n = agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_MEMMGR_QUERY, 0, 1, &q.base, 0);
+	ssize_t n =
+	    agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_MEMMGR_QUERY, 0, 1, &q.base, 0);
 	struct agx_ipc_header *h = (struct agx_ipc_header *)buf;
 
 	assert_true(n >= (ssize_t)AGX_IPC_HEADER_SIZE);
@@ -231,7 +236,7 @@ static size_t frame(uint8_t *buf, uint16_t type, uint16_t flags, uint32_t id, ui
 static void expect_reject(const uint8_t *buf, size_t len, const int *fds, unsigned num_fds,
 			  int code, const char *words)
 {
-	struct agx_ipc_error err = {0};
+	struct agx_ipc_error err = { 0 };
 	struct agx_ipc_msg msg;
 
 	assert_true(agx_ipc_decode(buf, len, fds, num_fds, &msg, &err) < 0);
@@ -245,7 +250,7 @@ static void expect_reject(const uint8_t *buf, size_t len, const int *fds, unsign
 static void test_decode_rejects(void **state)
 {
 	const int MALFORMED = AGX__IPC__ERROR_CODE__ERROR_MALFORMED;
-	uint8_t buf[256] = {0};
+	uint8_t buf[256] = { 0 };
 	size_t n;
 	int fd;
 
@@ -309,18 +314,20 @@ static void test_encode_rejects(void **state)
 	assert_int_equal(agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_MEMMGR_QUERY,
 					AGX_IPC_FLAG_REPLY, 1, &q.base, 0),
 			 -EINVAL);
-	assert_int_equal(agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_MEMMGR_QUERY, 0, 1,
-					&q.base, 1),
-			 -EINVAL);
+	assert_int_equal(
+	    agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_MEMMGR_QUERY, 0, 1, &q.base, 1),
+	    -EINVAL);
 	assert_int_equal(agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, 0x7777, 0, 1, &q.base, 0), -EINVAL);
 	/* too large for a frame, and too large for the buffer */
 	ping.payload.len = AGX_IPC_MAX_PAYLOAD;
 	ping.payload.data = calloc(1, ping.payload.len);
-	assert_int_equal(agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_PING, 0, 1, &ping.base, 0),
-			 -EMSGSIZE);
+	assert_int_equal(
+	    agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_PING, 0, 1, &ping.base, 0),
+	    -EMSGSIZE);
 	ping.payload.len = 100;
 	assert_int_equal(agx_ipc_encode(buf, 50, AGX_IPC_MSG_PING, 0, 1, &ping.base, 0), -EMSGSIZE);
-	assert_true(agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_PING, 0, 1, &ping.base, 0) > 100);
+	assert_true(agx_ipc_encode(buf, AGX_IPC_MAX_FRAME, AGX_IPC_MSG_PING, 0, 1, &ping.base, 0) >
+		    100);
 	free(ping.payload.data);
 	free(buf);
 }
@@ -331,7 +338,7 @@ static void test_recv_limits(void **state)
 	int sv[2], fds[AGX_IPC_MAX_FDS + 2], got[AGX_IPC_MAX_FDS];
 	int sndbuf = 1 << 20;
 	unsigned num;
-	struct msghdr mh = {0};
+	struct msghdr mh = { 0 };
 	struct iovec iov;
 	union {
 		char b[CMSG_SPACE(sizeof(int) * (AGX_IPC_MAX_FDS + 2))];

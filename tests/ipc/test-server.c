@@ -38,9 +38,9 @@
 #include <sanitizer/allocator_interface.h>
 #endif
 
-#define IFACE AGX__IPC__INTERFACE__INTERFACE_MEMMGR
+#define IFACE	     AGX__IPC__INTERFACE__INTERFACE_MEMMGR
 #define DEFER_HANDLE 0xdefe
-#define TIMEOUT_MS 5000
+#define TIMEOUT_MS   5000
 
 static struct harness H;
 static atomic_int deferred_result, deferred_done, deferred_pending;
@@ -80,7 +80,7 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 
 		if (c->handle == DEFER_HANDLE) {
 			struct deferred *d = calloc(1, sizeof(*d));
-			struct timeval tv = {0, 50 * 1000};
+			struct timeval tv = { 0, 50 * 1000 };
 
 			d->req = req;
 			d->ev = evtimer_new(H.base, deferred_fire, d);
@@ -114,7 +114,8 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 
 		ev.job_id = x->handle;
 		ev.stamp = 99;
-		agx_ipc_conn_send_event(req->conn, AGX_IPC_MSG_FWCHAN_COMPLETION, &ev.base, NULL, 0);
+		agx_ipc_conn_send_event(req->conn, AGX_IPC_MSG_FWCHAN_COMPLETION, &ev.base, NULL,
+					0);
 		r.token.data = (uint8_t *)"tok";
 		r.token.len = 3;
 		return agx_ipc_reply(req, &r.base, NULL, 0);
@@ -124,7 +125,7 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 	}
 }
 
-static const struct agx_ipc_server_ops test_ops = {.dispatch = test_dispatch};
+static const struct agx_ipc_server_ops test_ops = { .dispatch = test_dispatch };
 
 static int setup(void **state)
 {
@@ -152,7 +153,7 @@ static struct agx_ipc_client *connect_ok(void)
 
 static void set_timeout(int fd)
 {
-	struct timeval tv = {5, 0};
+	struct timeval tv = { 5, 0 };
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
@@ -384,15 +385,15 @@ static void test_fd_passing(void **state)
 	struct agx_ipc_client *c = connect_ok();
 	Agx__Ipc__Ping ping = AGX__IPC__PING__INIT;
 	Agx__Memmgr__BoCreate bc = AGX__MEMMGR__BO_CREATE__INIT;
-	int fds[2] = {memfd_create("a", MFD_CLOEXEC), memfd_create("b", MFD_CLOEXEC)};
+	int fds[2] = { memfd_create("a", MFD_CLOEXEC), memfd_create("b", MFD_CLOEXEC) };
 	struct agx_ipc_msg reply;
-	char text[8] = {0};
+	char text[8] = { 0 };
 
 	ping.payload.data = (uint8_t *)"hi";
 	ping.payload.len = 2;
-	assert_int_equal(agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, fds, 2, &reply,
-					     TIMEOUT_MS, NULL),
-			 0);
+	assert_int_equal(
+	    agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, fds, 2, &reply, TIMEOUT_MS, NULL),
+	    0);
 	assert_int_equal(reply.num_fds, 2);
 	assert_memory_equal(((Agx__Ipc__PingReply *)reply.body)->payload.data, "hi", 2);
 	/* what we write through our fd reads back through the one that came back */
@@ -490,9 +491,9 @@ static void test_call_timeout_then_late_reply(void **state)
 
 	atomic_store(&deferred_done, 0);
 	bc.handle = DEFER_HANDLE;
-	assert_int_equal(agx_ipc_client_call(c, AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bc.base, NULL, 0,
-					     &reply, 5, NULL),
-			 -ETIMEDOUT);
+	assert_int_equal(
+	    agx_ipc_client_call(c, AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bc.base, NULL, 0, &reply, 5, NULL),
+	    -ETIMEDOUT);
 	while (!atomic_load(&deferred_done))
 		usleep(1000);
 	assert_int_equal(atomic_load(&deferred_result), 0);
@@ -546,7 +547,7 @@ static void test_half_closed(void **state)
 	free(buf);
 }
 
-#define NUM_CLIENTS 100
+#define NUM_CLIENTS	 100
 #define CALLS_PER_CLIENT 200
 
 static void *client_thread(void *arg)
@@ -565,11 +566,12 @@ static void *client_thread(void *arg)
 		snprintf(text, sizeof(text), "%lu/%d", (unsigned long)id, i);
 		ping.payload.data = (uint8_t *)text;
 		ping.payload.len = strlen(text);
-		if (agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, NULL, 0, &reply, TIMEOUT_MS,
-					NULL) < 0)
+		if (agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, NULL, 0, &reply,
+					TIMEOUT_MS, NULL) < 0)
 			break;
 		r = (const Agx__Ipc__PingReply *)reply.body;
-		if (r->payload.len == strlen(text) && !memcmp(r->payload.data, text, r->payload.len))
+		if (r->payload.len == strlen(text) &&
+		    !memcmp(r->payload.data, text, r->payload.len))
 			ok++;
 		agx_ipc_msg_finish(&reply);
 	}
@@ -733,25 +735,25 @@ static const struct agx_ipc_peer_ops async_ops = {
 
 static void test_async_client(void **state)
 {
-	struct async a = {.base = event_base_new()};
+	struct async a = { .base = event_base_new() };
 	Agx__Memmgr__Query q = AGX__MEMMGR__QUERY__INIT;
 	Agx__Ipc__Ping ping = AGX__IPC__PING__INIT;
 	Agx__Memmgr__VmDestroy vd = AGX__MEMMGR__VM_DESTROY__INIT;
 	Agx__Memmgr__BoClose bc = AGX__MEMMGR__BO_CLOSE__INIT;
 	Agx__Memmgr__BoExport x = AGX__MEMMGR__BO_EXPORT__INIT;
 	int memfd = memfd_create("async", MFD_CLOEXEC);
-	struct timeval limit = {10, 0};
+	struct timeval limit = { 10, 0 };
 	struct agx_ipc_conn *conn;
 
 	assert_int_equal(write(memfd, "async", 5), 5);
-	assert_int_equal(agx_ipc_conn_connect(a.base, H.path, IFACE, "async", &async_ops, &a, &conn),
-			 0);
+	assert_int_equal(
+	    agx_ipc_conn_connect(a.base, H.path, IFACE, "async", &async_ops, &a, &conn), 0);
 	/* calls queue behind the handshake */
 	assert_int_equal(agx_ipc_conn_call(conn, AGX_IPC_MSG_MEMMGR_QUERY, &q.base, NULL, 0,
 					   TIMEOUT_MS, on_query, &a),
 			 0);
-	assert_int_equal(agx_ipc_conn_call(conn, AGX_IPC_MSG_PING, &ping.base, &memfd, 1, TIMEOUT_MS,
-					   on_ping, &a),
+	assert_int_equal(agx_ipc_conn_call(conn, AGX_IPC_MSG_PING, &ping.base, &memfd, 1,
+					   TIMEOUT_MS, on_ping, &a),
 			 0);
 	assert_int_equal(agx_ipc_conn_call(conn, AGX_IPC_MSG_MEMMGR_VM_DESTROY, &vd.base, NULL, 0,
 					   TIMEOUT_MS, on_error, &a),
@@ -792,13 +794,13 @@ static void test_async_client(void **state)
 
 static void test_async_error(void **state)
 {
-	struct async a = {.base = event_base_new()};
+	struct async a = { .base = event_base_new() };
 	Agx__Memmgr__VmDestroy vd = AGX__MEMMGR__VM_DESTROY__INIT;
-	struct timeval limit = {10, 0};
+	struct timeval limit = { 10, 0 };
 	struct agx_ipc_conn *conn;
 
-	assert_int_equal(agx_ipc_conn_connect(a.base, H.path, IFACE, "async", &async_ops, &a, &conn),
-			 0);
+	assert_int_equal(
+	    agx_ipc_conn_connect(a.base, H.path, IFACE, "async", &async_ops, &a, &conn), 0);
 	assert_int_equal(agx_ipc_conn_call(conn, AGX_IPC_MSG_MEMMGR_VM_DESTROY, &vd.base, NULL, 0,
 					   TIMEOUT_MS, on_error, &a),
 			 0);

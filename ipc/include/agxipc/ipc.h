@@ -20,10 +20,10 @@
 #define AGX_IPC_VERSION_MINOR 0
 
 /* Limits: a packet is at most one header plus AGX_IPC_MAX_PAYLOAD bytes. */
-#define AGX_IPC_MAX_FRAME (64 * 1024)
-#define AGX_IPC_MAX_FDS 4
+#define AGX_IPC_MAX_FRAME	  (64 * 1024)
+#define AGX_IPC_MAX_FDS		  4
 #define AGX_IPC_MAX_ERROR_MESSAGE 255
-#define AGX_IPC_MAX_NAME 63
+#define AGX_IPC_MAX_NAME	  63
 
 enum agx_ipc_flags {
 	AGX_IPC_FLAG_REPLY = 1 << 0, /* a reply to the request with the same id */
@@ -35,8 +35,8 @@ enum agx_ipc_flags {
 struct agx_ipc_header {
 	uint32_t length;     /* bytes of protobuf body after the header */
 	uint32_t request_id; /* chosen by the client, echoed in the reply */
-	uint16_t type;       /* enum agx_ipc_msg_type */
-	uint16_t flags;      /* enum agx_ipc_flags */
+	uint16_t type;	     /* enum agx_ipc_msg_type */
+	uint16_t flags;	     /* enum agx_ipc_flags */
 	uint8_t num_fds;     /* file descriptors attached with SCM_RIGHTS */
 	uint8_t reserved[3]; /* zero */
 };
@@ -85,9 +85,8 @@ AGX_IPC_EXPORT size_t agx_ipc_frame_size(const ProtobufCMessage *body);
  * owns the fds.  On failure every fd is closed, err says why (a code
  * from agx.ipc.ErrorCode and a message), and a negative errno is returned.
  */
-AGX_IPC_EXPORT int agx_ipc_decode(const uint8_t *buf, size_t len, const int *fds,
-				  unsigned num_fds, struct agx_ipc_msg *msg,
-				  struct agx_ipc_error *err);
+AGX_IPC_EXPORT int agx_ipc_decode(const uint8_t *buf, size_t len, const int *fds, unsigned num_fds,
+				  struct agx_ipc_msg *msg, struct agx_ipc_error *err);
 
 /*
  * Sends one frame with its fds on a SOCK_SEQPACKET socket.  A non-blocking
@@ -123,6 +122,6 @@ AGX_IPC_EXPORT const char *agx_ipc_error_name(int code);
 
 /* Fills err (which may be NULL); returns -agx_ipc_error_to_errno(code). */
 AGX_IPC_EXPORT int agx_ipc_error_set(struct agx_ipc_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -28,14 +28,14 @@ AGX_IPC_EXPORT void agx_log_set_level(int level);
 AGX_IPC_EXPORT bool agx_log_enabled(int level);
 AGX_IPC_EXPORT void agx_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-#define agx_err(...) agx_log(AGX_LOG_ERR, __VA_ARGS__)
-#define agx_warn(...) agx_log(AGX_LOG_WARNING, __VA_ARGS__)
+#define agx_err(...)	agx_log(AGX_LOG_ERR, __VA_ARGS__)
+#define agx_warn(...)	agx_log(AGX_LOG_WARNING, __VA_ARGS__)
 #define agx_notice(...) agx_log(AGX_LOG_NOTICE, __VA_ARGS__)
-#define agx_info(...) agx_log(AGX_LOG_INFO, __VA_ARGS__)
-#define agx_dbg(...)                                                                          \
-	do {                                                                                  \
-		if (agx_log_enabled(AGX_LOG_DEBUG))                                           \
-			agx_log(AGX_LOG_DEBUG, __VA_ARGS__);                                  \
+#define agx_info(...)	agx_log(AGX_LOG_INFO, __VA_ARGS__)
+#define agx_dbg(...)                                                                               \
+	do {                                                                                       \
+		if (agx_log_enabled(AGX_LOG_DEBUG))                                                \
+			agx_log(AGX_LOG_DEBUG, __VA_ARGS__);                                       \
 	} while (0)
 
 #endif

@@ -41,16 +41,16 @@ struct agx_ipc_server_ops {
 };
 
 struct agx_ipc_server_config {
-	int interface;    /* Agx__Ipc__Interface served on this socket */
+	int interface;	  /* Agx__Ipc__Interface served on this socket */
 	const char *name; /* in HelloReply and in logs */
 	const struct agx_ipc_server_ops *ops;
-	void *data;                /* passed to every op */
-	unsigned max_connections;  /* 0: AGX_IPC_DEFAULT_MAX_CONNECTIONS */
-	size_t max_queued_bytes;   /* per connection output; 0: default */
+	void *data;		  /* passed to every op */
+	unsigned max_connections; /* 0: AGX_IPC_DEFAULT_MAX_CONNECTIONS */
+	size_t max_queued_bytes;  /* per connection output; 0: default */
 };
 
 #define AGX_IPC_DEFAULT_MAX_CONNECTIONS 1024
-#define AGX_IPC_DEFAULT_MAX_QUEUED (4u << 20)
+#define AGX_IPC_DEFAULT_MAX_QUEUED	(4u << 20)
 
 /* Serves listen_fd (a listening SOCK_SEQPACKET socket; the server owns it). */
 AGX_IPC_EXPORT struct agx_ipc_server *
@@ -72,8 +72,8 @@ AGX_IPC_EXPORT int agx_ipc_loop_run(struct event_base *base);
 /* Replies to req; the fds are sent as copies and stay the caller's. */
 AGX_IPC_EXPORT int agx_ipc_reply(struct agx_ipc_request *req, const ProtobufCMessage *body,
 				 const int *fds, unsigned num_fds);
-AGX_IPC_EXPORT int agx_ipc_reply_error(struct agx_ipc_request *req, int code, const char *fmt,
-				       ...) __attribute__((format(printf, 3, 4)));
+AGX_IPC_EXPORT int agx_ipc_reply_error(struct agx_ipc_request *req, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /*
  * Keeps req alive after dispatch returns; the caller must reply to it
  * later.  A reply to a request whose connection has gone is dropped
@@ -105,9 +105,8 @@ AGX_IPC_EXPORT int agx_ipc_conn_send_event(struct agx_ipc_conn *conn, uint16_t t
  * the library finishes it afterwards), or the call failed (status a
  * negative errno, err filled when the peer sent an error).
  */
-typedef void (*agx_ipc_reply_cb)(struct agx_ipc_conn *conn, int status,
-				 struct agx_ipc_msg *reply, const struct agx_ipc_error *err,
-				 void *data);
+typedef void (*agx_ipc_reply_cb)(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *reply,
+				 const struct agx_ipc_error *err, void *data);
 
 struct agx_ipc_peer_ops {
 	/* An event from the server; the library finishes msg afterwards. */
@@ -121,14 +120,12 @@ struct agx_ipc_peer_ops {
  * before it completes are queued behind it.  A failed handshake fails
  * every pending call and then disconnects.
  */
-AGX_IPC_EXPORT int agx_ipc_conn_connect(struct event_base *base, const char *path,
-					int interface, const char *name,
-					const struct agx_ipc_peer_ops *ops, void *data,
-					struct agx_ipc_conn **out);
+AGX_IPC_EXPORT int agx_ipc_conn_connect(struct event_base *base, const char *path, int interface,
+					const char *name, const struct agx_ipc_peer_ops *ops,
+					void *data, struct agx_ipc_conn **out);
 /* Sends a request; cb runs once with its reply, an error, or -ETIMEDOUT. */
 AGX_IPC_EXPORT int agx_ipc_conn_call(struct agx_ipc_conn *conn, uint16_t type,
-				     const ProtobufCMessage *body, const int *fds,
-				     unsigned num_fds, int timeout_ms, agx_ipc_reply_cb cb,
-				     void *data);
+				     const ProtobufCMessage *body, const int *fds, unsigned num_fds,
+				     int timeout_ms, agx_ipc_reply_cb cb, void *data);
 
 #endif
