@@ -217,17 +217,15 @@ int agx_ipc_conn_send_event(struct agx_ipc_conn *conn, uint16_t type, const Prot
 void ipc_conn_fail(struct agx_ipc_conn *conn, uint16_t type, uint32_t request_id, int code,
 		   const char *fmt, ...)
 {
-	Agx__Ipc__Error error = AGX__IPC__ERROR__INIT;
 	char message[AGX_IPC_MAX_ERROR_MESSAGE + 1];
+	Agx__Ipc__Error error;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
+	ipc_error_format(&error, message, sizeof(message), code, fmt, ap);
 	va_end(ap);
 	agx_warn("connection %llu (%s, pid %d): %s: %s; closing it", (unsigned long long)conn->id,
 		 conn->name, (int)conn->peer.pid, agx_ipc_error_name(code), message);
-	error.code = code;
-	error.message = message;
 	ipc_conn_send(conn, type, AGX_IPC_FLAG_REPLY | AGX_IPC_FLAG_ERROR, request_id, &error.base,
 		      NULL, 0);
 	agx_ipc_conn_close(conn);

@@ -6,6 +6,8 @@
 #ifndef IPC_CONN_H
 #define IPC_CONN_H
 
+#include <stdarg.h>
+
 #include <event2/event.h>
 
 #include "agxipc/server.h"
@@ -70,6 +72,10 @@ void ipc_conn_close_now(struct agx_ipc_conn *conn);
 /* Packets read by this thread; busypoll.c watches it to see traffic. */
 extern _Thread_local unsigned long ipc_activity;
 uint64_t ipc_now_ns(void);
+
+/* Builds an agx.ipc.Error in error, its formatted message in buf. */
+void ipc_error_format(Agx__Ipc__Error *error, char *buf, size_t size, int code, const char *fmt,
+		      va_list ap);
 
 /* Copies a peer-supplied name, keeping printable ASCII only. */
 void ipc_copy_name(char *dst, size_t size, const char *src);

@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "agxipc/ipc.h"
+#include "conn.h"
 
 static const struct {
 	int code;
@@ -67,6 +67,15 @@ const char *agx_ipc_error_name(int code)
 		if (codes[i].code == code)
 			return codes[i].name;
 	return "unknown error";
+}
+
+void ipc_error_format(Agx__Ipc__Error *error, char *buf, size_t size, int code, const char *fmt,
+		      va_list ap)
+{
+	agx__ipc__error__init(error);
+	vsnprintf(buf, size, fmt, ap);
+	error->code = code;
+	error->message = buf;
 }
 
 int agx_ipc_error_set(struct agx_ipc_error *err, int code, const char *fmt, ...)

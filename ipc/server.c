@@ -72,15 +72,13 @@ int agx_ipc_reply(struct agx_ipc_request *req, const ProtobufCMessage *body, con
 
 int agx_ipc_reply_error(struct agx_ipc_request *req, int code, const char *fmt, ...)
 {
-	Agx__Ipc__Error error = AGX__IPC__ERROR__INIT;
 	char message[AGX_IPC_MAX_ERROR_MESSAGE + 1];
+	Agx__Ipc__Error error;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
+	ipc_error_format(&error, message, sizeof(message), code, fmt, ap);
 	va_end(ap);
-	error.code = code;
-	error.message = message;
 	return reply_frame(req, AGX_IPC_FLAG_REPLY | AGX_IPC_FLAG_ERROR, &error.base, NULL, 0);
 }
 

@@ -8,7 +8,6 @@
  * [u16 little-endian length] [bytes].
  */
 #include <errno.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 
 #include "agxipc/log.h"
 #include "agxipc/server.h"
+#include "harness.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -40,17 +40,6 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 }
 
 static const struct agx_ipc_server_ops ops = { .dispatch = dispatch };
-
-static unsigned open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	unsigned n = 0;
-
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
 
 static void cleanup(void)
 {
@@ -107,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	baseline_fds = open_fds();
+	baseline_fds = count_open_fds();
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
 		abort();
@@ -137,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < 10 && agx_ipc_server_num_connections(server); i++)
 		pump();
 	/* the connection is released and nothing it touched stays open */
-	if (agx_ipc_server_num_connections(server) != 0 || open_fds() != baseline_fds)
+	if (agx_ipc_server_num_connections(server) != 0 || count_open_fds() != baseline_fds)
 		abort();
 	return 0;
 }

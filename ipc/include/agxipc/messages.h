@@ -23,6 +23,7 @@
 #include "fwchan.pb-c.h"
 #include "memmgr.pb-c.h"
 #include "scheduler.pb-c.h"
+#include "work.pb-c.h"
 
 /* Fd count of a row: an exact number, or any number up to AGX_IPC_MAX_FDS. */
 #define AGX_IPC_FDS_ANY (-1)
