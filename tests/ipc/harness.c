@@ -52,7 +52,7 @@ static void *loop(void *arg)
 }
 
 void harness_start(struct harness *h, int interface, const struct agx_ipc_server_ops *ops,
-		   void *data, unsigned max_connections)
+		   void *data, unsigned max_connections, size_t max_queued)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd;
@@ -78,6 +78,7 @@ void harness_start(struct harness *h, int interface, const struct agx_ipc_server
 	h->config.ops = &h->ops;
 	h->config.data = h;
 	h->config.max_connections = max_connections;
+	h->config.max_queued_bytes = max_queued;
 	h->base = event_base_new();
 	h->server = agx_ipc_server_create(h->base, fd, &h->config);
 	if (!h->base || !h->server)

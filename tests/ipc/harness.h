@@ -25,7 +25,7 @@ struct harness {
 
 /* Starts serving interface with the given ops (their data is h->config.data). */
 void harness_start(struct harness *h, int interface, const struct agx_ipc_server_ops *ops,
-		   void *data, unsigned max_connections);
+		   void *data, unsigned max_connections, size_t max_queued);
 void harness_stop(struct harness *h);
 /* Waits (bounded, 10 s) until the server has seen `count` disconnects. */
 bool harness_wait_disconnects(struct harness *h, unsigned count);

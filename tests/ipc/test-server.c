@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -129,7 +130,7 @@ static const struct agx_ipc_server_ops test_ops = { .dispatch = test_dispatch };
 
 static int setup(void **state)
 {
-	harness_start(&H, IFACE, &test_ops, NULL, 0);
+	harness_start(&H, IFACE, &test_ops, NULL, 0, 0);
 	return 0;
 }
 
@@ -633,7 +634,7 @@ static void test_connection_limit(void **state)
 	struct agx_ipc_client *a, *b, *c = NULL;
 	struct agx_ipc_error err;
 
-	harness_start(&small, IFACE, &test_ops, NULL, 2);
+	harness_start(&small, IFACE, &test_ops, NULL, 2, 0);
 	assert_int_equal(agx_ipc_client_connect(small.path, IFACE, "a", TIMEOUT_MS, &a, NULL), 0);
 	assert_int_equal(agx_ipc_client_connect(small.path, IFACE, "b", TIMEOUT_MS, &b, NULL), 0);
 	assert_int_equal(agx_ipc_client_connect(small.path, IFACE, "c", TIMEOUT_MS, &c, &err),
@@ -645,6 +646,83 @@ static void test_connection_limit(void **state)
 	agx_ipc_client_destroy(b);
 	agx_ipc_client_destroy(c);
 	harness_stop(&small);
+}
+
+/* A client that sends and never reads is cut off once its replies pile up. */
+static void test_slow_reader_cut_off(void **state)
+{
+	struct harness h;
+	Agx__Ipc__Ping ping = AGX__IPC__PING__INIT;
+	uint8_t *buf = malloc(AGX_IPC_MAX_FRAME);
+	int fds[AGX_IPC_MAX_FDS];
+	unsigned num, replies = 0;
+	int fd;
+
+	harness_start(&h, IFACE, &test_ops, NULL, 0, 256 * 1024);
+	fd = raw_connect(h.path);
+	set_timeout(fd);
+	send_hello(fd, AGX_IPC_VERSION_MAJOR, IFACE);
+	ping.payload.len = 32 * 1024;
+	ping.payload.data = calloc(1, ping.payload.len);
+	/* far more reply bytes than the socket buffers plus the 256 KiB queue hold */
+	for (int i = 0; i < 200 && atomic_load(&h.disconnects) == 0; i++)
+		agx_ipc_send(fd, AGX_IPC_MSG_PING, 0, (uint32_t)i + 2, &ping.base, NULL, 0);
+	assert_true(harness_wait_disconnects(&h, 1));
+	/*
+	 * What was sent before the cut arrives, then the end of the stream
+	 * (the server closed with our requests unread: ECONNRESET first).
+	 */
+	for (;;) {
+		ssize_t n = agx_ipc_recv_frame(fd, buf, fds, &num);
+
+		if (n == -ECONNRESET)
+			continue;
+		if (n <= 0)
+			break;
+		replies++;
+	}
+	assert_true(replies > 1 && replies < 200);
+	close(fd);
+	free(ping.payload.data);
+	free(buf);
+	harness_stop(&h);
+}
+
+/* Out of file descriptors, the server pauses accepting and resumes later. */
+static void *connect_thread(void *arg)
+{
+	struct agx_ipc_client *c = NULL;
+	intptr_t ret = agx_ipc_client_connect(H.path, IFACE, "late", 10000, &c, NULL);
+
+	agx_ipc_client_destroy(c);
+	return (void *)ret;
+}
+
+static void test_accept_backoff(void **state)
+{
+	struct rlimit old, low = { .rlim_cur = 256 };
+	int padding[256], n = 0;
+	pthread_t thread;
+	void *ret;
+
+	getrlimit(RLIMIT_NOFILE, &old);
+	low.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	while (n < 256 && (padding[n] = dup(0)) >= 0)
+		n++;
+	assert_true(n > 2 && n < 256);
+	/* one fd left: the client's socket takes it, the server's accept fails */
+	close(padding[--n]);
+	assert_int_equal(pthread_create(&thread, NULL, connect_thread, NULL), 0);
+	usleep(50 * 1000);
+	close(padding[--n]);
+	close(padding[--n]);
+	pthread_join(thread, &ret);
+	assert_int_equal((intptr_t)ret, 0);
+	while (n)
+		close(padding[--n]);
+	setrlimit(RLIMIT_NOFILE, &old);
+	assert_server_alive();
 }
 
 /* --- the asynchronous client --- */
@@ -836,6 +914,8 @@ int main(void)
 		cmocka_unit_test(test_many_concurrent_clients),
 		cmocka_unit_test(test_connect_disconnect_cycles),
 		cmocka_unit_test(test_connection_limit),
+		cmocka_unit_test(test_slow_reader_cut_off),
+		cmocka_unit_test(test_accept_backoff),
 		cmocka_unit_test(test_async_client),
 		cmocka_unit_test(test_async_error),
 	};
