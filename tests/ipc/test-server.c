@@ -39,9 +39,10 @@
 #include <sanitizer/allocator_interface.h>
 #endif
 
-#define IFACE	     AGX__IPC__INTERFACE__INTERFACE_MEMMGR
-#define DEFER_HANDLE 0xdefe
-#define TIMEOUT_MS   5000
+#define IFACE			AGX__IPC__INTERFACE__INTERFACE_MEMMGR
+#define DEFER_HANDLE		0xdefe
+#define DEFER_WITH_EVENT_HANDLE 0xdeff
+#define TIMEOUT_MS		5000
 
 static struct harness H;
 static atomic_int deferred_result, deferred_done, deferred_pending;
@@ -49,6 +50,7 @@ static atomic_int deferred_result, deferred_done, deferred_pending;
 struct deferred {
 	struct agx_ipc_request *req;
 	struct event *ev;
+	bool with_event;
 };
 
 static void deferred_fire(evutil_socket_t fd, short what, void *arg)
@@ -56,6 +58,13 @@ static void deferred_fire(evutil_socket_t fd, short what, void *arg)
 	struct deferred *d = arg;
 	Agx__Ipc__Empty empty = AGX__IPC__EMPTY__INIT;
 
+	if (d->with_event) {
+		Agx__Fwchan__CompletionEvent ev = AGX__FWCHAN__COMPLETION_EVENT__INIT;
+
+		ev.job_id = DEFER_WITH_EVENT_HANDLE;
+		agx_ipc_conn_send_event(d->req->conn, AGX_IPC_MSG_FWCHAN_COMPLETION, &ev.base, NULL,
+					0);
+	}
 	atomic_store(&deferred_result, agx_ipc_reply(d->req, &empty.base, NULL, 0));
 	atomic_store(&deferred_done, 1);
 	atomic_fetch_sub(&deferred_pending, 1);
@@ -79,11 +88,12 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 		const Agx__Memmgr__BoClose *c = (const Agx__Memmgr__BoClose *)req->msg.body;
 		Agx__Ipc__Empty empty = AGX__IPC__EMPTY__INIT;
 
-		if (c->handle == DEFER_HANDLE) {
+		if (c->handle == DEFER_HANDLE || c->handle == DEFER_WITH_EVENT_HANDLE) {
 			struct deferred *d = calloc(1, sizeof(*d));
 			struct timeval tv = { 0, 50 * 1000 };
 
 			d->req = req;
+			d->with_event = c->handle == DEFER_WITH_EVENT_HANDLE;
 			d->ev = evtimer_new(H.base, deferred_fire, d);
 			evtimer_add(d->ev, &tv);
 			atomic_fetch_add(&deferred_pending, 1);
@@ -507,6 +517,33 @@ static void test_call_timeout_then_late_reply(void **state)
 	agx_ipc_client_destroy(c);
 }
 
+/* Events that arrive between calls are delivered on request. */
+static void test_dispatch_events_between_calls(void **state)
+{
+	struct agx_ipc_client *c = connect_ok();
+	Agx__Memmgr__BoClose bc = AGX__MEMMGR__BO_CLOSE__INIT;
+	struct agx_ipc_msg reply;
+
+	events_seen = 0;
+	agx_ipc_client_set_event_handler(c, on_event, NULL);
+	/* nothing waiting: the wait times out and delivers nothing */
+	assert_int_equal(agx_ipc_client_dispatch_events(c, 10), 0);
+	atomic_store(&deferred_done, 0);
+	bc.handle = DEFER_WITH_EVENT_HANDLE;
+	assert_int_equal(
+	    agx_ipc_client_call(c, AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bc.base, NULL, 0, &reply, 1, NULL),
+	    -ETIMEDOUT);
+	/* the event comes after the call gave up; the late reply behind it is dropped */
+	assert_int_equal(agx_ipc_client_dispatch_events(c, TIMEOUT_MS), 1);
+	assert_int_equal(events_seen, 1);
+	assert_int_equal(last_event_job, DEFER_WITH_EVENT_HANDLE);
+	while (!atomic_load(&deferred_done))
+		usleep(1000);
+	assert_int_equal(agx_ipc_client_dispatch_events(c, 10), 0);
+	assert_int_equal(events_seen, 1);
+	agx_ipc_client_destroy(c);
+}
+
 static void test_disconnect_mid_request(void **state)
 {
 	Agx__Memmgr__BoClose bc = AGX__MEMMGR__BO_CLOSE__INIT;
@@ -909,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_error_replies_keep_connection),
 		cmocka_unit_test(test_events_during_call),
 		cmocka_unit_test(test_call_timeout_then_late_reply),
+		cmocka_unit_test(test_dispatch_events_between_calls),
 		cmocka_unit_test(test_disconnect_mid_request),
 		cmocka_unit_test(test_half_closed),
 		cmocka_unit_test(test_many_concurrent_clients),
