@@ -50,13 +50,12 @@ static int remaining(int64_t deadline)
 static int receive(struct agx_ipc_client *client, int64_t deadline, struct agx_ipc_msg *msg,
 		   struct agx_ipc_error *err)
 {
+	uint64_t spin_until = ipc_now_ns() + agx_ipc_busy_poll_us() * 1000ull;
 	struct pollfd pfd = { .fd = client->fd, .events = POLLIN };
 	int fds[AGX_IPC_MAX_FDS];
 	unsigned num_fds;
 	ssize_t n;
 	int ret;
-
-	uint64_t spin_until = ipc_now_ns() + agx_ipc_busy_poll_us() * 1000ull;
 
 	for (;;) {
 		n = agx_ipc_recv_frame(client->fd, client->buf, fds, &num_fds);

@@ -159,6 +159,8 @@ int agx_ipc_conn_call(struct agx_ipc_conn *conn, uint16_t type, const ProtobufCM
 static void hello_done(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *reply,
 		       const struct agx_ipc_error *err, void *data)
 {
+	const Agx__Ipc__HelloReply *hello;
+
 	(void)data;
 	if (status < 0) {
 		agx_warn("handshake with %s failed: %s", conn->name,
@@ -166,8 +168,7 @@ static void hello_done(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg
 		agx_ipc_conn_close(conn);
 		return;
 	}
-	const Agx__Ipc__HelloReply *hello = (const Agx__Ipc__HelloReply *)reply->body;
-
+	hello = (const Agx__Ipc__HelloReply *)reply->body;
 	if (hello->version_major != AGX_IPC_VERSION_MAJOR) {
 		agx_warn("%s speaks protocol %u.%u, we speak %d.%d; closing", conn->name,
 			 hello->version_major, hello->version_minor, AGX_IPC_VERSION_MAJOR,
@@ -175,8 +176,8 @@ static void hello_done(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg
 		agx_ipc_conn_close(conn);
 		return;
 	}
+	/* the peer's credentials stay those SO_PEERCRED gave, not what it says */
 	ipc_copy_name(conn->name, sizeof(conn->name), hello->server_name);
-	conn->peer.pid = (pid_t)hello->server_pid;
 	conn->id = hello->connection_id;
 	conn->handshaken = true;
 }
