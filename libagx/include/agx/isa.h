@@ -1,0 +1,165 @@
+/*
+ * The G13 shader instruction set: the table generated from
+ * libagx/isa/g13.isa, and the encoder, decoder, disassembler and assembler
+ * it drives.  docs/isa.md describes the operand kinds and the text syntax,
+ * which follows the public applegpu disassembler.
+ */
+#ifndef AGX_ISA_H
+#define AGX_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agx_isa_table.h"
+
+#define AGX_ISA_MAX_BYTES    12
+#define AGX_ISA_MAX_OPERANDS 10
+#define AGX_ISA_MAX_PARTS    4
+/* Longest text agx_isa_print() writes for one instruction. */
+#define AGX_ISA_MAX_TEXT 256
+
+enum agx_isa_kind {
+	AGX_KIND_DST,
+	AGX_KIND_DST64,
+	AGX_KIND_DST16,
+	AGX_KIND_DST32,
+	AGX_KIND_SRC,
+	AGX_KIND_SRC64,
+	AGX_KIND_SRC16,
+	AGX_KIND_ADDSRC,
+	AGX_KIND_MULSRC,
+	AGX_KIND_FSRC,
+	AGX_KIND_FSRC16,
+	AGX_KIND_CMPSEL,
+	AGX_KIND_ICOND,
+	AGX_KIND_FCOND,
+	AGX_KIND_R0L,
+	AGX_KIND_IMM,
+	AGX_KIND_SIMM,
+	AGX_KIND_BRANCH,
+	AGX_KIND_SHIFT,
+	AGX_KIND_MASK,
+	AGX_KIND_TT,
+	AGX_KIND_SR,
+	AGX_KIND_MEMREG,
+	AGX_KIND_TGREG,
+	AGX_KIND_MEMBASE,
+	AGX_KIND_MEMINDEX,
+	AGX_KIND_TGBASE,
+	AGX_KIND_TGINDEX,
+	AGX_KIND_ENUM,
+};
+
+enum agx_isa_class {
+	AGX_CLASS_MOV,
+	AGX_CLASS_IALU,
+	AGX_CLASS_IMUL,
+	AGX_CLASS_CONVERT,
+	AGX_CLASS_FALU,
+	AGX_CLASS_FUNARY,
+	AGX_CLASS_SELECT,
+	AGX_CLASS_EXEC,
+	AGX_CLASS_CONTROL,
+	AGX_CLASS_BRANCH,
+	AGX_CLASS_SIMD,
+	AGX_CLASS_MEMORY,
+};
+
+/* How the disassembler spells some encodings (applegpu's aliases). */
+enum agx_isa_alias {
+	AGX_ALIAS_NONE,
+	AGX_ALIAS_BITOP,     /* and, or, xor, nand, nor, not, mov */
+	AGX_ALIAS_PUSH_EXEC, /* if_fcmp with eq 0.0, 0.0: push_exec / update_exec */
+	AGX_ALIAS_ELSE_EXEC, /* else_fcmp with eq 0.0, 0.0: else_exec */
+};
+
+/* A field: up to four bit ranges, low part first. */
+struct agx_isa_bits {
+	uint8_t count;
+	struct {
+		uint8_t start, width;
+	} part[AGX_ISA_MAX_PARTS];
+};
+
+struct agx_isa_enum_item {
+	unsigned value;
+	const char *name;
+};
+
+struct agx_isa_enum {
+	const char *name;
+	unsigned count;
+	const struct agx_isa_enum_item *items;
+};
+
+struct agx_isa_operand_desc {
+	const char *name;
+	enum agx_isa_kind kind;
+	struct agx_isa_bits value, type, mod, sx;
+	const struct agx_isa_enum *enumeration;
+};
+
+/* 128-bit instruction words, low half first. */
+struct agx_isa_word {
+	uint64_t lo, hi;
+};
+
+struct agx_isa_desc {
+	const char *name;
+	const char *alt_name; /* spelling when alt_bit is set */
+	enum agx_op op;
+	uint8_t size_short, size_long, length_bit;
+	int8_t alt_bit, sat_bit;
+	struct agx_isa_word mask, bits, covered;
+	enum agx_isa_class cls;
+	enum agx_isa_alias alias;
+	uint8_t num_operands;
+	struct agx_isa_operand_desc operands[AGX_ISA_MAX_OPERANDS];
+};
+
+extern const struct agx_isa_desc agx_isa_table[AGX_NUM_OPS];
+
+/* The raw sub-fields of one decoded operand. */
+struct agx_isa_fields {
+	uint32_t value, type, mod, sx;
+};
+
+struct agx_isa_instr {
+	const struct agx_isa_desc *desc;
+	unsigned size; /* bytes; 0 before encoding picks the shorter form */
+	bool alt, sat;
+	struct agx_isa_fields operands[AGX_ISA_MAX_OPERANDS];
+};
+
+/*
+ * Decodes the instruction at bytes (len bytes available).  Returns its size,
+ * or 0 when the bytes are no instruction we know (or are cut short).
+ * Never reads past len.
+ */
+unsigned agx_isa_decode(const uint8_t *bytes, size_t len, struct agx_isa_instr *instr);
+
+/* Encodes instr into bytes (AGX_ISA_MAX_BYTES); returns the size, 0 if invalid. */
+unsigned agx_isa_encode(const struct agx_isa_instr *instr, uint8_t *bytes);
+
+/*
+ * Writes the instruction as text ("mnemonic operands").  pc is the
+ * instruction's offset, for branch targets; pass -1 to print branches
+ * relative to pc.  Returns the length written.
+ */
+int agx_isa_print(const struct agx_isa_instr *instr, int64_t pc, char *buf, size_t size);
+
+/*
+ * Parses one line of assembly at offset pc into instr.  Returns 0, or -1
+ * with a message in err (errsize bytes).
+ */
+int agx_isa_parse(const char *line, int64_t pc, struct agx_isa_instr *instr, char *err,
+		  size_t errsize);
+
+/* The value of an 8-bit float immediate (the encoding of applegpu's docs). */
+double agx_isa_float_imm(unsigned bits);
+
+/* Reads the bits of field f from an instruction word. */
+uint32_t agx_isa_bits_get(const struct agx_isa_word *w, const struct agx_isa_bits *f);
+
+#endif
