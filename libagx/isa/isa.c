@@ -123,20 +123,6 @@ static bool fits(const struct agx_isa_bits *f, uint32_t v)
 
 /* --- operand meaning ------------------------------------------------------- */
 
-/* What an operand's raw fields stand for. */
-enum val_type { V_NONE, V_REG, V_UREG, V_IMM, V_FIMM, V_TEXT };
-
-struct val {
-	enum val_type type;
-	unsigned index; /* register number in units of its size */
-	unsigned bits;	/* 16, 32 or 64 */
-	unsigned count; /* registers in a tuple */
-	int64_t imm;
-	bool cache, discard, abs, neg, sx;
-	const char *text; /* V_TEXT */
-	char textbuf[48];
-};
-
 static const char *const icond_names[16] = {
 	[0] = "ueq",  [1] = "ult",  [2] = "ugt",   [4] = "seq",	  [5] = "slt",	 [6] = "sgt",
 	[8] = "nueq", [9] = "ugte", [10] = "ulte", [12] = "nseq", [13] = "sgte", [14] = "slte",
@@ -236,7 +222,7 @@ static unsigned tuple_count(const struct agx_isa_instr *in)
 	return i >= 0 ? (unsigned)__builtin_popcount(in->operands[i].value) : 0;
 }
 
-static bool reg_hint(struct val *v, unsigned hint)
+static bool reg_hint(struct agx_isa_value *v, unsigned hint)
 {
 	v->cache = hint == 2;
 	v->discard = hint == 3;
@@ -244,11 +230,11 @@ static bool reg_hint(struct val *v, unsigned hint)
 }
 
 /* ALUSrc: 8-bit immediate, uniform, or register with a hint. */
-static bool alu_src(struct val *v, uint32_t value, uint32_t t, unsigned type_bits,
+static bool alu_src(struct agx_isa_value *v, uint32_t value, uint32_t t, unsigned type_bits,
 		    unsigned max_bits)
 {
 	if (t == 0) {
-		v->type = V_IMM;
+		v->type = AGX_VALUE_IMM;
 		v->imm = value;
 		return true;
 	}
@@ -257,12 +243,12 @@ static bool alu_src(struct val *v, uint32_t value, uint32_t t, unsigned type_bit
 		if (t & 4) {
 			if (t & 2)
 				return false;
-			v->type = V_UREG;
+			v->type = AGX_VALUE_UNIFORM;
 			v->bits = 16;
 			v->index = value | (t & 1) << 8;
 			return true;
 		}
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->bits = 16;
 		v->index = value;
 		return reg_hint(v, t & 3);
@@ -270,7 +256,7 @@ static bool alu_src(struct val *v, uint32_t value, uint32_t t, unsigned type_bit
 	if ((t & 0xc) == 0x4) {
 		unsigned idx = value | (t & 1) << 8;
 
-		v->type = V_UREG;
+		v->type = AGX_VALUE_UNIFORM;
 		v->bits = (t & 2) ? 32 : 16;
 		if (v->bits > max_bits || (v->bits == 32 && (idx & 1)))
 			return false;
@@ -280,7 +266,7 @@ static bool alu_src(struct val *v, uint32_t value, uint32_t t, unsigned type_bit
 	if ((t & 3) == 0)
 		return false;
 	reg_hint(v, t & 3);
-	v->type = V_REG;
+	v->type = AGX_VALUE_REG;
 	switch (t >> 2) {
 	case 0:
 		v->bits = 16;
@@ -296,11 +282,8 @@ static bool alu_src(struct val *v, uint32_t value, uint32_t t, unsigned type_bit
 	}
 }
 
-/*
- * What operand i of in means.  Returns false when its fields hold an
- * encoding we do not know (the decoder then reports no instruction).
- */
-static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc, struct val *v)
+bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc,
+			   struct agx_isa_value *v)
 {
 	const struct agx_isa_operand_desc *o = &in->desc->operands[i];
 	const struct agx_isa_fields *f = &in->operands[i];
@@ -311,7 +294,7 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 	switch (o->kind) {
 	case AGX_KIND_DST:
 	case AGX_KIND_DST64:
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->cache = f->type & 1;
 		if (f->type & 2) {
 			v->bits = (o->kind == AGX_KIND_DST64 && (f->value & 1)) ? 64 : 32;
@@ -323,7 +306,7 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 		return true;
 	case AGX_KIND_DST16:
 	case AGX_KIND_DST32:
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->cache = f->type & 1;
 		v->bits = o->kind == AGX_KIND_DST16 ? 16 : 32;
 		v->index = v->bits == 32 ? f->value >> 1 : f->value;
@@ -340,7 +323,7 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 		if (!alu_src(v, f->value, f->type, type_bits, max))
 			return false;
 		if (o->sx.count && f->sx) {
-			if (v->type == V_IMM)
+			if (v->type == AGX_VALUE_IMM)
 				return false; /* immediates are never sign-extended */
 			v->sx = true;
 		}
@@ -350,8 +333,8 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 	case AGX_KIND_FSRC16:
 		if (!alu_src(v, f->value, f->type, type_bits, o->kind == AGX_KIND_FSRC16 ? 16 : 32))
 			return false;
-		if (v->type == V_IMM) {
-			v->type = V_FIMM;
+		if (v->type == AGX_VALUE_IMM) {
+			v->type = AGX_VALUE_FLOAT_IMM;
 			v->imm = f->value;
 		}
 		v->abs = f->mod & 1;
@@ -361,14 +344,14 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 		unsigned bits = dest_bits(in);
 
 		if (f->type == 4) {
-			v->type = V_IMM;
+			v->type = AGX_VALUE_IMM;
 			v->imm = f->value;
 			return true;
 		}
 		if (f->type == 6 || f->type == 7) {
 			unsigned idx = f->value | (f->type & 1) << 8;
 
-			v->type = V_UREG;
+			v->type = AGX_VALUE_UNIFORM;
 			v->bits = bits;
 			v->index = bits == 32 ? idx >> 1 : idx;
 			return bits == 16 || !(idx & 1);
@@ -376,7 +359,7 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 		if (f->type < 1 || f->type > 3)
 			return false;
 		reg_hint(v, f->type);
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->bits = bits;
 		v->index = bits == 32 ? f->value >> 1 : f->value;
 		return bits == 16 || !(f->value & 1);
@@ -385,17 +368,17 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 	case AGX_KIND_FCOND: {
 		unsigned code = f->value | f->type << 3;
 
-		v->type = V_TEXT;
+		v->type = AGX_VALUE_TEXT;
 		v->text = (o->kind == AGX_KIND_ICOND ? icond_names : fcond_names)[code];
 		return v->text != NULL;
 	}
 	case AGX_KIND_R0L:
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->bits = 16;
 		v->cache = f->type & 1;
 		return true;
 	case AGX_KIND_IMM:
-		v->type = V_IMM;
+		v->type = AGX_VALUE_IMM;
 		v->imm = f->value;
 		return true;
 	case AGX_KIND_SIMM:
@@ -406,7 +389,7 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 		if (w < 64 && (s >> (w - 1)) & 1)
 			s -= (int64_t)1 << w;
 		if (o->kind == AGX_KIND_BRANCH) {
-			v->type = V_TEXT;
+			v->type = AGX_VALUE_TEXT;
 			if (pc >= 0 && pc + s >= 0)
 				snprintf(v->textbuf, sizeof(v->textbuf), "0x%llX",
 					 (unsigned long long)(pc + s));
@@ -415,26 +398,26 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 					 s < 0 ? '-' : '+', (long long)(s < 0 ? -s : s));
 			v->text = v->textbuf;
 		} else {
-			v->type = V_IMM;
+			v->type = AGX_VALUE_IMM;
 			v->imm = s;
 		}
 		return true;
 	}
 	case AGX_KIND_SHIFT:
-		v->type = V_TEXT;
+		v->type = AGX_VALUE_TEXT;
 		if (f->value)
 			snprintf(v->textbuf, sizeof(v->textbuf), "lsl %u", f->value);
 		v->text = v->textbuf;
 		return true;
 	case AGX_KIND_MASK:
-		v->type = V_TEXT;
+		v->type = AGX_VALUE_TEXT;
 		if (f->value)
 			snprintf(v->textbuf, sizeof(v->textbuf), "mask 0x%llX",
 				 (unsigned long long)((1ull << f->value) - 1));
 		v->text = v->textbuf;
 		return f->value <= 32;
 	case AGX_KIND_TT:
-		v->type = V_TEXT;
+		v->type = AGX_VALUE_TEXT;
 		for (unsigned b = 0; b < 4; b++)
 			v->textbuf[b] = (char)('0' + ((f->value >> b) & 1));
 		v->text = v->textbuf;
@@ -442,7 +425,7 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 	case AGX_KIND_SR: {
 		const char *name = sr_name(f->value);
 
-		v->type = V_TEXT;
+		v->type = AGX_VALUE_TEXT;
 		if (name)
 			snprintf(v->textbuf, sizeof(v->textbuf), "sr%u (%s)", f->value, name);
 		else
@@ -452,47 +435,47 @@ static bool operand_value(const struct agx_isa_instr *in, unsigned i, int64_t pc
 	}
 	case AGX_KIND_MEMREG:
 	case AGX_KIND_TGREG:
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->count = tuple_count(in);
 		v->bits = f->type ? 32 : 16;
 		v->index = f->type ? f->value >> 1 : f->value;
 		return v->count > 0 && !(f->type && (f->value & 1));
 	case AGX_KIND_MEMBASE:
-		v->type = f->type ? V_UREG : V_REG;
+		v->type = f->type ? AGX_VALUE_UNIFORM : AGX_VALUE_REG;
 		v->bits = 64;
 		v->index = f->value >> 1;
 		return !(f->value & 1);
 	case AGX_KIND_MEMINDEX:
 		if (f->type) {
-			v->type = V_IMM;
+			v->type = AGX_VALUE_IMM;
 			v->imm = (int16_t)f->value;
 			return true;
 		}
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->bits = 32;
 		v->index = f->value >> 1;
 		return !(f->value & 1) && f->value < 0x100;
 	case AGX_KIND_TGBASE:
 		if (f->type == 2) {
-			v->type = V_IMM;
+			v->type = AGX_VALUE_IMM;
 			return f->value == 0;
 		}
-		v->type = f->type ? V_UREG : V_REG;
+		v->type = f->type ? AGX_VALUE_UNIFORM : AGX_VALUE_REG;
 		v->bits = 16;
 		v->index = f->value | (f->type ? (f->type >> 1) << 8 : 0);
 		return true;
 	case AGX_KIND_TGINDEX:
 		if (f->type) {
-			v->type = V_IMM;
+			v->type = AGX_VALUE_IMM;
 			v->imm = (int16_t)f->value;
 			return true;
 		}
-		v->type = V_REG;
+		v->type = AGX_VALUE_REG;
 		v->bits = 16;
 		v->index = f->value;
 		return f->value < 0x100;
 	case AGX_KIND_ENUM:
-		v->type = V_TEXT;
+		v->type = AGX_VALUE_TEXT;
 		for (unsigned k = 0; k < o->enumeration->count; k++)
 			if (o->enumeration->items[k].value == f->value)
 				v->text = o->enumeration->items[k].name;
@@ -548,7 +531,7 @@ static void put_double(struct out *o, double d)
 	put(o, "%s", tmp);
 }
 
-static void put_flags(struct out *o, const struct val *v)
+static void put_flags(struct out *o, const struct agx_isa_value *v)
 {
 	if (v->cache)
 		put(o, ".cache");
@@ -562,45 +545,45 @@ static void put_flags(struct out *o, const struct val *v)
 		put(o, ".sx");
 }
 
-static void put_val(struct out *o, const struct val *v)
+static void put_val(struct out *o, const struct agx_isa_value *v)
 {
 	switch (v->type) {
-	case V_REG:
-	case V_UREG:
+	case AGX_VALUE_REG:
+	case AGX_VALUE_UNIFORM:
 		for (unsigned k = 0; k < v->count; k++) {
 			if (k)
 				put(o, "_");
 			if (v->bits == 16 && v->count > 1)
-				put_reg(o, v->type == V_REG ? 'r' : 'u', 16, v->index + k);
+				put_reg(o, v->type == AGX_VALUE_REG ? 'r' : 'u', 16, v->index + k);
 			else
-				put_reg(o, v->type == V_REG ? 'r' : 'u', v->bits,
+				put_reg(o, v->type == AGX_VALUE_REG ? 'r' : 'u', v->bits,
 					v->index + k * (v->bits == 64 ? 2 : 1));
 		}
 		break;
-	case V_IMM:
+	case AGX_VALUE_IMM:
 		put(o, "%lld", (long long)v->imm);
 		break;
-	case V_FIMM:
+	case AGX_VALUE_FLOAT_IMM:
 		put_double(o, agx_isa_float_imm((unsigned)v->imm));
 		break;
-	case V_TEXT:
+	case AGX_VALUE_TEXT:
 		put(o, "%s", v->text);
 		break;
-	case V_NONE:
+	case AGX_VALUE_NONE:
 		break;
 	}
 	put_flags(o, v);
 }
 
-static bool is_float_zero(const struct val *v)
+static bool is_float_zero(const struct agx_isa_value *v)
 {
-	return v->type == V_FIMM && v->imm == 0 && !v->abs && !v->neg;
+	return v->type == AGX_VALUE_FLOAT_IMM && v->imm == 0 && !v->abs && !v->neg;
 }
 
 int agx_isa_print(const struct agx_isa_instr *in, int64_t pc, char *buf, size_t size)
 {
 	const struct agx_isa_desc *d = in->desc;
-	struct val vals[AGX_ISA_MAX_OPERANDS];
+	struct agx_isa_value vals[AGX_ISA_MAX_OPERANDS];
 	struct out o = { buf, size, 0 };
 	unsigned first = 0, last = d->num_operands;
 	const char *name = in->alt ? d->alt_name : d->name;
@@ -609,7 +592,7 @@ int agx_isa_print(const struct agx_isa_instr *in, int64_t pc, char *buf, size_t 
 	if (size)
 		buf[0] = '\0';
 	for (unsigned i = 0; i < d->num_operands; i++)
-		operand_value(in, i, pc, &vals[i]);
+		agx_isa_operand_value(in, i, pc, &vals[i]);
 
 	if (d->alias == AGX_ALIAS_BITOP) {
 		static const struct {
@@ -625,7 +608,8 @@ int agx_isa_print(const struct agx_isa_instr *in, int64_t pc, char *buf, size_t 
 		for (unsigned k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++) {
 			if (strcmp(vals[0].text, aliases[k].tt))
 				continue;
-			if (aliases[k].unary && !(vals[3].type == V_IMM && vals[3].imm == 0))
+			if (aliases[k].unary &&
+			    !(vals[3].type == AGX_VALUE_IMM && vals[3].imm == 0))
 				continue;
 			name = aliases[k].name;
 			first = 1;
@@ -711,9 +695,9 @@ static bool decode_with(const struct agx_isa_desc *d, const uint8_t *bytes, size
 		in->operands[i].sx = agx_isa_bits_get(&w, &o->sx);
 	}
 	for (unsigned i = 0; i < d->num_operands; i++) {
-		struct val v;
+		struct agx_isa_value v;
 
-		if (!operand_value(in, i, 0, &v))
+		if (!agx_isa_operand_value(in, i, 0, &v))
 			return false;
 	}
 	return true;
@@ -821,7 +805,7 @@ static bool parse_integer(const char *s, int64_t *out)
 }
 
 /* Splits "name.flag.flag" into a value and its flags. */
-static bool take_flags(char *s, struct val *v)
+static bool take_flags(char *s, struct agx_isa_value *v)
 {
 	char *dot;
 
@@ -846,7 +830,7 @@ static bool take_flags(char *s, struct val *v)
 }
 
 /* One register: r5, r5l, r5h, r4_r5 (64-bit), u3, u3l, u3h, u3_u4. */
-static bool parse_reg(const char *s, struct val *v)
+static bool parse_reg(const char *s, struct agx_isa_value *v)
 {
 	char file = s[0];
 	char *end;
@@ -855,7 +839,7 @@ static bool parse_reg(const char *s, struct val *v)
 	if ((file != 'r' && file != 'u') || !isdigit((unsigned char)s[1]))
 		return false;
 	n = strtoul(s + 1, &end, 10);
-	v->type = file == 'r' ? V_REG : V_UREG;
+	v->type = file == 'r' ? AGX_VALUE_REG : AGX_VALUE_UNIFORM;
 	if (*end == 'l' || *end == 'h') {
 		v->bits = 16;
 		v->index = (unsigned)(n * 2 + (*end == 'h'));
@@ -873,16 +857,16 @@ static bool parse_reg(const char *s, struct val *v)
 }
 
 /* A tuple r4_r5_r6 or r0l_r0h_r1l: consecutive registers of one size. */
-static bool parse_tuple(const char *s, struct val *v)
+static bool parse_tuple(const char *s, struct agx_isa_value *v)
 {
 	char copy[128], *save = NULL, *tok;
-	struct val r;
+	struct agx_isa_value r;
 
 	snprintf(copy, sizeof(copy), "%s", s);
 	memset(v, 0, sizeof(*v));
 	for (tok = strtok_r(copy, "_", &save); tok; tok = strtok_r(NULL, "_", &save)) {
 		memset(&r, 0, sizeof(r));
-		if (!parse_reg(tok, &r) || r.type != V_REG || r.bits == 64)
+		if (!parse_reg(tok, &r) || r.type != AGX_VALUE_REG || r.bits == 64)
 			return false;
 		if (v->count == 0) {
 			*v = r;
@@ -929,16 +913,16 @@ static bool enum_lookup(const struct agx_isa_enum *e, const char *s, uint32_t *o
 	return false;
 }
 
-static uint32_t hint_bits(const struct val *v)
+static uint32_t hint_bits(const struct agx_isa_value *v)
 {
 	return v->discard ? 3 : v->cache ? 2 : 1;
 }
 
 /* The ALU source fields for a register, uniform or immediate. */
-static bool encode_src(const struct val *v, unsigned type_bits, unsigned max_bits,
+static bool encode_src(const struct agx_isa_value *v, unsigned type_bits, unsigned max_bits,
 		       struct agx_isa_fields *f)
 {
-	if (v->type == V_IMM) {
+	if (v->type == AGX_VALUE_IMM) {
 		if (v->imm < 0 || v->imm > 255 || v->cache || v->discard)
 			return false;
 		f->value = (uint32_t)v->imm;
@@ -947,7 +931,7 @@ static bool encode_src(const struct val *v, unsigned type_bits, unsigned max_bit
 	}
 	if (v->bits > max_bits || v->count > 1)
 		return false;
-	if (v->type == V_UREG) {
+	if (v->type == AGX_VALUE_UNIFORM) {
 		unsigned idx = v->bits == 32 ? v->index << 1 : v->index;
 
 		if (v->bits == 64 || idx > 0x1ff || v->cache || v->discard)
@@ -962,7 +946,7 @@ static bool encode_src(const struct val *v, unsigned type_bits, unsigned max_bit
 		f->value = idx & 0xff;
 		return true;
 	}
-	if (v->type != V_REG)
+	if (v->type != AGX_VALUE_REG)
 		return false;
 	if (type_bits == 3) {
 		if (v->bits != 16)
@@ -983,7 +967,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 	struct agx_isa_fields *f = &in->operands[i];
 	unsigned type_bits = bits_width(&o->type);
 	char s[128];
-	struct val v = { 0 };
+	struct agx_isa_value v = { 0 };
 	int64_t n;
 
 	snprintf(s, sizeof(s), "%s", text);
@@ -1091,10 +1075,10 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 
 		if (!parse_float_imm(s, &bits))
 			return fail(p, "'%s' is not an 8-bit float immediate", s);
-		v.type = V_IMM;
+		v.type = AGX_VALUE_IMM;
 		v.imm = bits;
 	} else if (parse_integer(s, &n)) {
-		v.type = V_IMM;
+		v.type = AGX_VALUE_IMM;
 		v.imm = n;
 	} else {
 		return fail(p, "cannot read operand '%s'", text);
@@ -1105,7 +1089,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 	case AGX_KIND_DST64:
 	case AGX_KIND_DST16:
 	case AGX_KIND_DST32:
-		if (v.type != V_REG || v.discard || v.abs || v.neg || v.sx)
+		if (v.type != AGX_VALUE_REG || v.discard || v.abs || v.neg || v.sx)
 			return fail(p, "'%s' is no destination register", text);
 		if ((o->kind == AGX_KIND_DST16 && v.bits != 16) ||
 		    (o->kind == AGX_KIND_DST32 && v.bits != 32) ||
@@ -1120,7 +1104,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		}
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	case AGX_KIND_R0L:
-		if (v.type != V_REG || v.bits != 16 || v.index != 0)
+		if (v.type != AGX_VALUE_REG || v.bits != 16 || v.index != 0)
 			return fail(p, "expected r0l, got '%s'", text);
 		f->type = v.cache;
 		return 0;
@@ -1133,7 +1117,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 			       : (o->kind == AGX_KIND_SRC64 || o->kind == AGX_KIND_ADDSRC) ? 64
 											   : 32;
 
-		if (v.abs || v.neg || (v.sx && !o->sx.count) || (v.sx && v.type == V_IMM))
+		if (v.abs || v.neg || (v.sx && !o->sx.count) || (v.sx && v.type == AGX_VALUE_IMM))
 			return fail(p, "modifier not allowed on '%s'", text);
 		if (!encode_src(&v, type_bits, max, f))
 			return fail(p, "'%s' cannot be encoded as %s", text, o->name);
@@ -1151,7 +1135,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 
 		if (v.abs || v.neg || v.sx)
 			return fail(p, "modifier not allowed on '%s'", text);
-		if (v.type == V_IMM) {
+		if (v.type == AGX_VALUE_IMM) {
 			if (v.imm < 0 || v.imm > 255)
 				return fail(p, "immediate out of range");
 			f->type = 4;
@@ -1160,7 +1144,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		}
 		if (v.bits != bits)
 			return fail(p, "'%s' must be %u-bit like the destination", text, bits);
-		if (v.type == V_UREG) {
+		if (v.type == AGX_VALUE_UNIFORM) {
 			unsigned idx = bits == 32 ? v.index << 1 : v.index;
 
 			if (idx > 0x1ff)
@@ -1176,32 +1160,32 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 	case AGX_KIND_MEMBASE:
 		if (v.bits != 64 || v.cache || v.discard || v.abs || v.neg || v.sx)
 			return fail(p, "'%s' is no 64-bit base", text);
-		f->type = v.type == V_UREG;
+		f->type = v.type == AGX_VALUE_UNIFORM;
 		f->value = v.index << 1;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	case AGX_KIND_MEMINDEX:
 	case AGX_KIND_TGINDEX:
-		if (v.type == V_IMM) {
+		if (v.type == AGX_VALUE_IMM) {
 			if (v.imm < -32768 || v.imm > 32767)
 				return fail(p, "offset out of range");
 			f->type = 1;
 			f->value = (uint32_t)v.imm & 0xffff;
 			return 0;
 		}
-		if (v.type != V_REG || v.bits != (o->kind == AGX_KIND_MEMINDEX ? 32u : 16u))
+		if (v.type != AGX_VALUE_REG || v.bits != (o->kind == AGX_KIND_MEMINDEX ? 32u : 16u))
 			return fail(p, "'%s' cannot be an offset here", text);
 		f->type = 0;
 		f->value = o->kind == AGX_KIND_MEMINDEX ? v.index << 1 : v.index;
 		return f->value < 0x100 ? 0 : fail(p, "register out of range");
 	case AGX_KIND_TGBASE:
-		if (v.type == V_IMM && v.imm == 0) {
+		if (v.type == AGX_VALUE_IMM && v.imm == 0) {
 			f->type = 2;
 			f->value = 0;
 			return 0;
 		}
-		if (v.bits != 16 || (v.type == V_REG && v.index > 0xff) || v.index > 0x1ff)
+		if (v.bits != 16 || (v.type == AGX_VALUE_REG && v.index > 0xff) || v.index > 0x1ff)
 			return fail(p, "'%s' cannot be a threadgroup base", text);
-		f->type = v.type == V_UREG ? 1 | (v.index >> 8) << 1 : 0;
+		f->type = v.type == AGX_VALUE_UNIFORM ? 1 | (v.index >> 8) << 1 : 0;
 		f->value = v.index & 0xff;
 		return 0;
 	default:
@@ -1263,9 +1247,9 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		return fail(p, "%s takes fewer operands", d->name);
 	/* every operand must now mean something; tuples must match their mask */
 	for (unsigned i = 0; i < d->num_operands; i++) {
-		struct val v;
+		struct agx_isa_value v;
 
-		if (!operand_value(in, i, pc, &v))
+		if (!agx_isa_operand_value(in, i, pc, &v))
 			return fail(p, "%s: operand %s cannot be encoded", d->name,
 				    d->operands[i].name);
 		if ((d->operands[i].kind == AGX_KIND_MEMREG ||

@@ -156,6 +156,35 @@ int agx_isa_print(const struct agx_isa_instr *instr, int64_t pc, char *buf, size
 int agx_isa_parse(const char *line, int64_t pc, struct agx_isa_instr *instr, char *err,
 		  size_t errsize);
 
+/* What an operand means, as the disassembler and the simulator see it. */
+enum agx_isa_value_type {
+	AGX_VALUE_NONE,
+	AGX_VALUE_REG,	     /* general-purpose register(s) */
+	AGX_VALUE_UNIFORM,   /* uniform register(s) */
+	AGX_VALUE_IMM,	     /* integer immediate in imm */
+	AGX_VALUE_FLOAT_IMM, /* 8-bit float immediate; its encoding in imm */
+	AGX_VALUE_TEXT,	     /* condition, enum, shift, ...: see text */
+};
+
+struct agx_isa_value {
+	enum agx_isa_value_type type;
+	unsigned index; /* register number in units of its size (r1h is 16-bit index 3) */
+	unsigned bits;	/* register size: 16, 32 or 64 */
+	unsigned count; /* registers in a tuple */
+	int64_t imm;
+	bool cache, discard, abs, neg, sx;
+	const char *text;
+	char textbuf[48];
+};
+
+/*
+ * Operand i of a decoded instruction.  pc places branch targets (-1: print
+ * them relative).  Returns false when the fields hold an encoding nobody
+ * documented.
+ */
+bool agx_isa_operand_value(const struct agx_isa_instr *instr, unsigned i, int64_t pc,
+			   struct agx_isa_value *value);
+
 /* The value of an 8-bit float immediate (the encoding of applegpu's docs). */
 double agx_isa_float_imm(unsigned bits);
 

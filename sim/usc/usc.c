@@ -1,0 +1,1398 @@
+/*
+ * usc.c: the USC core of agx-sim.  A program is decoded once into micro-ops
+ * whose operands are already resolved to register rows, uniforms or
+ * immediates; running it executes each micro-op on all 32 lanes at once,
+ * in loops over lane arrays that the compiler vectorizes, with the
+ * execution mask applied when results are written.
+ *
+ * Semantics are applegpu's (instruction pseudocode and its fma.py model of
+ * the float unit: fused, single rounding, float32 denormals flushed on input
+ * and output, half-precision denormals kept, one canonical NaN).  What the
+ * public record leaves open is modeled as docs/isa.md describes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agx/isa.h"
+#include "fp16.h"
+#include "usc.h"
+
+#define L USC_LANES
+
+enum src_kind { SRC_NONE, SRC_IMM, SRC_R16, SRC_R32, SRC_R64, SRC_U16, SRC_U32, SRC_U64 };
+
+struct src {
+	uint8_t kind;
+	bool abs, neg, sx, fimm;
+	uint16_t index; /* r16/u16: 16-bit index; otherwise the first 32-bit register */
+	uint64_t imm;
+	float fval; /* fimm */
+};
+
+struct dst {
+	uint8_t bits; /* 0: none */
+	uint16_t index;
+};
+
+struct uop {
+	const struct agx_isa_desc *desc; /* NULL: bytes we cannot decode */
+	enum agx_op op;
+	uint32_t offset;
+	uint8_t size;
+	bool sat, alt;
+	struct dst d;
+	struct src a, b, c, x, y;
+	uint32_t cc, n, shift, m, tt, sr, mode, round;
+	int32_t target; /* micro-op index of a branch target, -1 if none */
+	/* memory */
+	uint32_t format, memmask, g;
+	struct dst tuple; /* first register, its size; count from memmask */
+	struct src base, index;
+	bool index_unsigned;
+};
+
+struct usc_program {
+	struct uop *uops;
+	unsigned count;
+	size_t code_size;
+};
+
+/* --- decoding ------------------------------------------------------------------- */
+
+static struct src src_from(const struct agx_isa_value *v)
+{
+	struct src s = { 0 };
+
+	s.abs = v->abs;
+	s.neg = v->neg;
+	s.sx = v->sx;
+	switch (v->type) {
+	case AGX_VALUE_REG:
+	case AGX_VALUE_UNIFORM: {
+		bool u = v->type == AGX_VALUE_UNIFORM;
+
+		s.kind = v->bits == 16	 ? (u ? SRC_U16 : SRC_R16)
+			 : v->bits == 32 ? (u ? SRC_U32 : SRC_R32)
+					 : (u ? SRC_U64 : SRC_R64);
+		s.index = (uint16_t)v->index;
+		break;
+	}
+	case AGX_VALUE_IMM:
+		s.kind = SRC_IMM;
+		s.imm = (uint64_t)v->imm;
+		break;
+	case AGX_VALUE_FLOAT_IMM:
+		s.kind = SRC_IMM;
+		s.fimm = true;
+		s.fval = (float)agx_isa_float_imm((unsigned)v->imm);
+		break;
+	default:
+		break;
+	}
+	return s;
+}
+
+static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
+{
+	const struct agx_isa_desc *d = in->desc;
+
+	u->desc = d;
+	u->op = d->op;
+	u->size = (uint8_t)in->size;
+	u->sat = in->sat;
+	u->alt = in->alt;
+	u->target = -1;
+	for (unsigned i = 0; i < d->num_operands; i++) {
+		const struct agx_isa_operand_desc *o = &d->operands[i];
+		const struct agx_isa_fields *f = &in->operands[i];
+		const char *name = o->name;
+		struct agx_isa_value v;
+
+		agx_isa_operand_value(in, i, 0, &v);
+		switch (o->kind) {
+		case AGX_KIND_DST:
+		case AGX_KIND_DST64:
+		case AGX_KIND_DST16:
+		case AGX_KIND_DST32:
+			u->d.bits = (uint8_t)v.bits;
+			u->d.index = (uint16_t)v.index;
+			break;
+		case AGX_KIND_R0L:
+			break;
+		case AGX_KIND_ICOND:
+		case AGX_KIND_FCOND:
+			u->cc = f->value | f->type << 3;
+			break;
+		case AGX_KIND_SHIFT:
+			u->shift = f->value;
+			break;
+		case AGX_KIND_MASK:
+			u->m = f->value;
+			break;
+		case AGX_KIND_TT:
+			u->tt = f->value;
+			break;
+		case AGX_KIND_SR:
+			u->sr = f->value;
+			break;
+		case AGX_KIND_BRANCH:
+			/* resolved to a micro-op index once all are decoded */
+			u->n = f->value;
+			break;
+		case AGX_KIND_MEMREG:
+		case AGX_KIND_TGREG:
+			u->tuple.bits = (uint8_t)v.bits;
+			u->tuple.index = (uint16_t)v.index;
+			break;
+		case AGX_KIND_MEMBASE:
+		case AGX_KIND_TGBASE:
+			u->base = src_from(&v);
+			break;
+		case AGX_KIND_MEMINDEX:
+		case AGX_KIND_TGINDEX:
+			u->index = src_from(&v);
+			break;
+		case AGX_KIND_ENUM:
+		case AGX_KIND_IMM:
+		case AGX_KIND_SIMM:
+			if (!strcmp(name, "mode"))
+				u->mode = f->value;
+			else if (!strcmp(name, "round"))
+				u->round = f->value;
+			else if (!strcmp(name, "F"))
+				u->format = f->value;
+			else if (!strcmp(name, "mask"))
+				u->memmask = f->value;
+			else if (!strcmp(name, "Ou"))
+				u->index_unsigned = f->value;
+			else if (!strcmp(name, "g"))
+				u->g = f->value;
+			else if (!strcmp(name, "n"))
+				u->n = f->value;
+			else if (!strcmp(name, "imm16") || !strcmp(name, "imm32"))
+				u->a = src_from(&v);
+			break;
+		default: /* sources */
+			if (!strcmp(name, "A") || !strcmp(name, "src"))
+				u->a = src_from(&v);
+			else if (!strcmp(name, "B"))
+				u->b = src_from(&v);
+			else if (!strcmp(name, "C"))
+				u->c = src_from(&v);
+			else if (!strcmp(name, "X"))
+				u->x = src_from(&v);
+			else if (!strcmp(name, "Y"))
+				u->y = src_from(&v);
+			break;
+		}
+	}
+}
+
+struct usc_program *usc_program_create(const uint8_t *code, size_t size)
+{
+	struct usc_program *p = calloc(1, sizeof(*p));
+	int32_t *at = calloc(size / 2 + 1, sizeof(*at)); /* offset/2 -> micro-op */
+	size_t pc = 0;
+
+	if (!p || !at)
+		goto fail;
+	p->uops = calloc(size / 2 + 1, sizeof(*p->uops));
+	if (!p->uops)
+		goto fail;
+	p->code_size = size;
+	for (size_t i = 0; i <= size / 2; i++)
+		at[i] = -1;
+	while (pc < size) {
+		struct uop *u = &p->uops[p->count];
+		struct agx_isa_instr in;
+		unsigned n = agx_isa_decode(code + pc, size - pc, &in);
+
+		u->offset = (uint32_t)pc;
+		if (n)
+			fill_uop(u, &in);
+		else
+			n = size - pc >= 2 ? 2 : 1;
+		u->size = (uint8_t)n;
+		at[pc / 2] = (int32_t)p->count++;
+		pc += n;
+	}
+	for (unsigned i = 0; i < p->count; i++) {
+		struct uop *u = &p->uops[i];
+
+		if (u->desc && u->desc->cls == AGX_CLASS_BRANCH) {
+			int64_t t = (int64_t)u->offset + (int32_t)u->n;
+
+			if (t >= 0 && (size_t)t < size && !(t & 1))
+				u->target = at[t / 2];
+			else if ((size_t)t == size)
+				u->target = (int32_t)p->count; /* to the end: done */
+		}
+	}
+	free(at);
+	return p;
+
+fail:
+	free(at);
+	usc_program_destroy(p);
+	return NULL;
+}
+
+void usc_program_destroy(struct usc_program *p)
+{
+	if (!p)
+		return;
+	free(p->uops);
+	free(p);
+}
+
+void usc_state_init(struct usc_state *s, unsigned lanes)
+{
+	memset(s, 0, sizeof(*s));
+	s->present = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+	s->exec = s->present;
+	for (int i = 0; i < 3; i++)
+		s->dispatch.threads_per_threadgroup[i] = 1;
+	s->dispatch.threads_per_threadgroup[0] = 32;
+}
+
+/* --- operands ------------------------------------------------------------------- */
+
+static inline uint32_t reg16(const struct usc_state *s, unsigned idx, unsigned l)
+{
+	return (s->r[idx >> 1][l] >> ((idx & 1) * 16)) & 0xffff;
+}
+
+static inline uint32_t ureg16(const struct usc_state *s, unsigned idx)
+{
+	return (s->u[idx >> 1] >> ((idx & 1) * 16)) & 0xffff;
+}
+
+static unsigned src_bits(const struct src *src)
+{
+	switch (src->kind) {
+	case SRC_R32:
+	case SRC_U32:
+		return 32;
+	case SRC_R64:
+	case SRC_U64:
+		return 64;
+	default:
+		return 16;
+	}
+}
+
+static inline uint64_t sext(uint64_t v, unsigned bits)
+{
+	return bits >= 64 ? v : (uint64_t)((int64_t)(v << (64 - bits)) >> (64 - bits));
+}
+
+/* Integer lanes, zero- or (sx) sign-extended to 64 bits. */
+static void read_int(const struct usc_state *s, const struct src *src, uint64_t out[L])
+{
+	uint64_t v = 0;
+
+	switch (src->kind) {
+	case SRC_R16:
+		for (unsigned l = 0; l < L; l++)
+			out[l] = reg16(s, src->index, l);
+		break;
+	case SRC_R32:
+		for (unsigned l = 0; l < L; l++)
+			out[l] = s->r[src->index][l];
+		break;
+	case SRC_R64:
+		for (unsigned l = 0; l < L; l++)
+			out[l] = s->r[src->index][l] | (uint64_t)s->r[src->index + 1][l] << 32;
+		break;
+	default:
+		if (src->kind == SRC_IMM)
+			v = src->imm;
+		else if (src->kind == SRC_U16)
+			v = ureg16(s, src->index);
+		else if (src->kind == SRC_U32)
+			v = s->u[src->index];
+		else if (src->kind == SRC_U64)
+			v = s->u[src->index] | (uint64_t)s->u[src->index + 1] << 32;
+		for (unsigned l = 0; l < L; l++)
+			out[l] = v;
+		break;
+	}
+	if (src->sx) {
+		unsigned bits = src_bits(src);
+
+		for (unsigned l = 0; l < L; l++)
+			out[l] = sext(out[l], bits);
+	}
+}
+
+static inline float f32_from_bits(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static inline uint32_t f32_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* Float lanes: halves widened exactly, float32 denormals flushed, then abs/neg. */
+static void read_float(const struct usc_state *s, const struct src *src, float out[L])
+{
+	if (src->fimm) {
+		for (unsigned l = 0; l < L; l++)
+			out[l] = src->fval;
+	} else if (src->kind == SRC_R32 || src->kind == SRC_U32) {
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t u = src->kind == SRC_R32 ? s->r[src->index][l] : s->u[src->index];
+
+			if (!(u & 0x7f800000))
+				u &= 0x80000000; /* denormal in: zero */
+			out[l] = f32_from_bits(u);
+		}
+	} else {
+		for (unsigned l = 0; l < L; l++)
+			out[l] =
+			    fp16_to_float((uint16_t)(src->kind == SRC_R16 ? reg16(s, src->index, l)
+						     : src->kind == SRC_U16 ? ureg16(s, src->index)
+									    : src->imm));
+	}
+	if (src->abs)
+		for (unsigned l = 0; l < L; l++)
+			out[l] = fabsf(out[l]);
+	if (src->neg)
+		for (unsigned l = 0; l < L; l++)
+			out[l] = -out[l];
+}
+
+/* Writes the low d->bits of each executing lane. */
+static void write_int(struct usc_state *s, const struct dst *d, const uint64_t v[L])
+{
+	uint32_t exec = s->exec;
+
+	if (d->bits == 16) {
+		uint32_t *row = s->r[d->index >> 1];
+		unsigned sh = (d->index & 1) * 16;
+
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t m = -(uint32_t)((exec >> l) & 1) & (0xffffu << sh);
+
+			row[l] = (row[l] & ~m) | (((uint32_t)v[l] << sh) & m);
+		}
+		return;
+	}
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t m = -(uint32_t)((exec >> l) & 1);
+
+		s->r[d->index][l] = (s->r[d->index][l] & ~m) | ((uint32_t)v[l] & m);
+		if (d->bits == 64)
+			s->r[d->index + 1][l] =
+			    (s->r[d->index + 1][l] & ~m) | ((uint32_t)(v[l] >> 32) & m);
+	}
+}
+
+/* The float32 result as the hardware writes it: saturate, canonical NaN, flush. */
+static inline uint32_t finish_f32(float r, bool sat)
+{
+	uint32_t u;
+
+	if (sat)
+		r = r > 1.0f ? 1.0f : r > 0.0f ? r : 0.0f; /* NaN and -0 become +0 */
+	u = f32_bits(r);
+	if ((u & 0x7fffffff) > 0x7f800000)
+		return FP32_CANONICAL_NAN;
+	if (!(u & 0x7f800000))
+		u &= 0x80000000; /* denormal out: zero */
+	return u;
+}
+
+static inline uint16_t finish_f16(double r, bool sat)
+{
+	if (sat)
+		r = r > 1.0 ? 1.0 : r > 0.0 ? r : 0.0;
+	return fp16_from_double(r);
+}
+
+/* A float result per lane, exact (double) for half destinations. */
+static void write_float(struct usc_state *s, const struct uop *u, const float r32[L],
+			const double exact[L])
+{
+	uint64_t v[L];
+
+	if (u->d.bits == 16) {
+		for (unsigned l = 0; l < L; l++)
+			v[l] = finish_f16(exact ? exact[l] : (double)r32[l], u->sat);
+	} else {
+		for (unsigned l = 0; l < L; l++)
+			v[l] = finish_f32(r32[l], u->sat);
+	}
+	write_int(s, &u->d, v);
+}
+
+/* --- the float unit --------------------------------------------------------------- */
+
+__attribute__((target_clones("fma", "default"))) static void fma_lanes(float *restrict r,
+								       const float *restrict a,
+								       const float *restrict b,
+								       const float *restrict c)
+{
+	for (unsigned l = 0; l < L; l++)
+		r[l] = __builtin_fmaf(a[l], b[l], c[l]);
+}
+
+/* applegpu fma.py: fadd is fma(a, 1, b), fmul is fma(a, b, +0), fmadd fma(a, b, c). */
+static void exec_falu(struct usc_state *s, const struct uop *u)
+{
+	float a[L], b[L], c[L], r[L];
+	double exact[L];
+	bool half = u->d.bits == 16;
+
+	read_float(s, &u->a, a);
+	switch (u->op) {
+	case AGX_OP_FADD:
+	case AGX_OP_FADD16:
+		read_float(s, &u->b, b);
+		for (unsigned l = 0; l < L; l++)
+			r[l] = a[l] + b[l];
+		if (half)
+			for (unsigned l = 0; l < L; l++)
+				exact[l] = fp16_exact_add(a[l], b[l]);
+		break;
+	case AGX_OP_FMUL:
+	case AGX_OP_FMUL16:
+		read_float(s, &u->b, b);
+		/* an exact zero product plus +0 is +0 */
+		for (unsigned l = 0; l < L; l++)
+			r[l] = (a[l] == 0.0f || b[l] == 0.0f) ? a[l] * b[l] + 0.0f : a[l] * b[l];
+		if (half)
+			for (unsigned l = 0; l < L; l++)
+				exact[l] = fp16_exact_fma(a[l], b[l], 0.0);
+		break;
+	default: /* fmadd, fmadd16 */
+		read_float(s, &u->b, b);
+		read_float(s, &u->c, c);
+		fma_lanes(r, a, b, c);
+		if (half)
+			for (unsigned l = 0; l < L; l++)
+				exact[l] = fp16_exact_fma(a[l], b[l], c[l]);
+		break;
+	}
+	write_float(s, u, r, half ? exact : NULL);
+}
+
+/*
+ * sin_pt_1 and sin_pt_2: applegpu documents that sin_pt_1 takes an angle
+ * in quarter turns, in [0, 4), and that the product of its result and of
+ * sin_pt_2 of that result is the sine.  How the work is split between the
+ * two is not public; ours: sin_pt_1 folds the angle into [-1, 1] (the same
+ * sine), sin_pt_2(t) = sin(t * pi/2) / t.
+ */
+static double sin_pt_1(double x)
+{
+	if (x > 1.0 && x <= 3.0)
+		return 2.0 - x;
+	if (x > 3.0)
+		return x - 4.0;
+	return x;
+}
+
+static double sin_pt_2(double t)
+{
+	return t == 0.0 ? M_PI_2 : sin(t * M_PI_2) / t;
+}
+
+/* sqrt(x) is x * rsqrt_special(x): zero and infinity must come out right. */
+static double rsqrt_special(double x)
+{
+	if (x == 0.0 || isinf(x))
+		return x == 0.0 ? 0.0 : INFINITY;
+	return 1.0 / sqrt(x);
+}
+
+static void exec_funary(struct usc_state *s, const struct uop *u)
+{
+	float a[L], r[L];
+	double exact[L];
+
+	read_float(s, &u->a, a);
+	for (unsigned l = 0; l < L; l++) {
+		double x = a[l], y;
+
+		switch (u->op) {
+		case AGX_OP_FLOOR:
+			y = floor(x);
+			break;
+		case AGX_OP_CEIL:
+			y = ceil(x);
+			break;
+		case AGX_OP_TRUNC:
+			y = trunc(x);
+			break;
+		case AGX_OP_RINT:
+			y = nearbyint(x);
+			break;
+		case AGX_OP_RCP:
+			y = 1.0 / x;
+			break;
+		case AGX_OP_RSQRT:
+			y = 1.0 / sqrt(x);
+			break;
+		case AGX_OP_RSQRT_SPECIAL:
+			y = rsqrt_special(x);
+			break;
+		case AGX_OP_LOG2:
+			y = log2(x);
+			break;
+		case AGX_OP_EXP2:
+			y = exp2(x);
+			break;
+		case AGX_OP_SIN_PT_1:
+			y = sin_pt_1(x);
+			break;
+		case AGX_OP_SIN_PT_2:
+			y = sin_pt_2(x);
+			break;
+		case AGX_OP_DFDX:
+			y = (double)a[l | 1] - a[l & ~1u];
+			break;
+		default: /* dfdy */
+			y = (double)a[l | 2] - a[l & ~2u];
+			break;
+		}
+		exact[l] = y;
+		r[l] = (float)y;
+	}
+	write_float(s, u, r, exact);
+}
+
+/* --- integer unit ----------------------------------------------------------------- */
+
+static uint64_t clamp_to(__int128 v, unsigned bits, bool is_signed)
+{
+	__int128 lo = is_signed ? -((__int128)1 << (bits - 1)) : 0;
+	__int128 hi = is_signed ? ((__int128)1 << (bits - 1)) - 1 : ((__int128)1 << bits) - 1;
+
+	return (uint64_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+/*
+ * iadd/isub and imadd/imsub (applegpu): the addend is negated, then shifted
+ * (a shift of 5 or more gives 0).  Saturation applies only without a shift
+ * and with 32-bit operands; it is signed when any source is sign-extended.
+ */
+static void exec_iadd(struct usc_state *s, const struct uop *u, bool multiply)
+{
+	uint64_t a[L], b[L], c[L], r[L];
+	const struct src *addend = multiply ? &u->c : &u->b;
+	bool sat = u->sat && u->shift == 0 && u->d.bits <= 32 && src_bits(addend) <= 32 &&
+		   (multiply || src_bits(&u->a) <= 32);
+	bool is_signed = u->a.sx || u->b.sx || (multiply && u->c.sx);
+
+	read_int(s, &u->a, a);
+	read_int(s, &u->b, b);
+	if (multiply)
+		read_int(s, &u->c, c);
+	for (unsigned l = 0; l < L; l++) {
+		uint64_t add = multiply ? c[l] : b[l];
+
+		if (sat) {
+			/* 32-bit operands: exact as 64-bit integers, either extension */
+			__int128 v = multiply ? (__int128)(int64_t)a[l] * (int64_t)b[l]
+					      : (__int128)(int64_t)a[l];
+
+			v += u->alt ? -(__int128)(int64_t)add : (__int128)(int64_t)add;
+			r[l] = clamp_to(v, u->d.bits, is_signed);
+			continue;
+		}
+		if (u->alt)
+			add = -add;
+		add = u->shift < 5 ? add << u->shift : 0;
+		r[l] = (multiply ? a[l] * b[l] : a[l]) + add;
+	}
+	write_int(s, &u->d, r);
+}
+
+static void exec_bitfield(struct usc_state *s, const struct uop *u)
+{
+	uint64_t a[L], b[L], c[L], r[L];
+
+	read_int(s, &u->a, a);
+	read_int(s, &u->b, b);
+	if (u->op != AGX_OP_ASR && u->op != AGX_OP_ASRH)
+		read_int(s, &u->c, c);
+	for (unsigned l = 0; l < L; l++) {
+		uint64_t mask = u->m ? (1ull << u->m) - 1 : 0xffffffffull;
+		unsigned sh = (unsigned)(c[l] & 0x7f);
+		uint64_t sm;
+
+		switch (u->op) {
+		case AGX_OP_BFI:
+			r[l] = (a[l] & ~(sh < 64 ? mask << sh : 0)) |
+			       (sh < 64 ? (b[l] & mask) << sh : 0);
+			break;
+		case AGX_OP_BFEIL:
+			r[l] = (a[l] & ~mask) | ((sh < 64 ? b[l] >> sh : 0) & mask);
+			break;
+		case AGX_OP_EXTR: {
+			uint64_t pair = (b[l] << 32) | (a[l] & 0xffffffffull);
+
+			r[l] = (sh < 64 ? pair >> sh : 0) & mask;
+			break;
+		}
+		case AGX_OP_SHLHI: {
+			/* ((b << sh) >> 32) & (mask << max(sh - 32, 0)), insert into a */
+			uint64_t shifted =
+			    sh >= 32 ? (sh - 32 < 64 ? b[l] << (sh - 32) : 0) : b[l] >> (32 - sh);
+
+			sm = sh > 32 ? (sh - 32 < 64 ? mask << (sh - 32) : 0) : mask;
+			r[l] = (shifted & sm) | (a[l] & ~sm);
+			break;
+		}
+		case AGX_OP_SHRHI: {
+			uint64_t hi = b[l] << 32;
+
+			sm = (mask << 32) >> (sh < 32 ? sh : 32);
+			r[l] = ((sh < 64 ? hi >> sh : 0) & sm) | (a[l] & ~sm);
+			break;
+		}
+		case AGX_OP_ASR: {
+			unsigned bsh = (unsigned)(b[l] & 0x7f);
+			int64_t v = (int64_t)sext(a[l], src_bits(&u->a));
+
+			r[l] = (uint64_t)(v >> (bsh < 63 ? bsh : 63));
+			break;
+		}
+		default: { /* asrh: (sign_extend(a) << 32) >> b */
+			unsigned bsh = (unsigned)(b[l] & 0x7f);
+			int64_t v = (int64_t)(sext(a[l], src_bits(&u->a)) << 32);
+
+			r[l] = (uint64_t)(v >> (bsh < 63 ? bsh : 63));
+			break;
+		}
+		}
+	}
+	write_int(s, &u->d, r);
+}
+
+static void exec_bitop(struct usc_state *s, const struct uop *u)
+{
+	uint64_t a[L], b[L], r[L];
+
+	read_int(s, &u->a, a);
+	read_int(s, &u->b, b);
+	for (unsigned l = 0; l < L; l++) {
+		/* applegpu: truth tables 0011 and 1100 give a */
+		if (u->tt == 0xc || u->tt == 0x3) {
+			r[l] = a[l];
+			continue;
+		}
+		r[l] = ((u->tt & 1) ? ~a[l] & ~b[l] : 0) | ((u->tt & 2) ? a[l] & ~b[l] : 0) |
+		       ((u->tt & 4) ? ~a[l] & b[l] : 0) | ((u->tt & 8) ? a[l] & b[l] : 0);
+	}
+	write_int(s, &u->d, r);
+}
+
+static void exec_iunary(struct usc_state *s, const struct uop *u)
+{
+	uint64_t a[L], r[L];
+
+	read_int(s, &u->a, a);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t x = (uint32_t)a[l];
+
+		if (u->op == AGX_OP_BITREV) {
+			uint32_t y = 0;
+
+			for (unsigned i = 0; i < 32; i++)
+				y |= ((x >> i) & 1u) << (31 - i);
+			r[l] = y;
+		} else if (u->op == AGX_OP_POPCOUNT) {
+			r[l] = (uint64_t)__builtin_popcount(x);
+		} else { /* ffs: the highest set bit, -1 for none */
+			r[l] = x ? (uint64_t)(31 - __builtin_clz(x)) : ~0ull;
+		}
+	}
+	write_int(s, &u->d, r);
+}
+
+/* --- conversions ------------------------------------------------------------------ */
+
+static float to_f32_rounded(double d, bool rtz)
+{
+	float f = (float)d;
+
+	if (rtz && fabs((double)f) > fabs(d))
+		f = nextafterf(f, 0.0f);
+	return f;
+}
+
+static uint16_t to_f16_rounded(double d, bool rtz)
+{
+	uint16_t h = fp16_from_double(d);
+
+	if (rtz && fabs((double)fp16_to_float(h)) > fabs(d))
+		h = (uint16_t)(h - 1); /* one step toward zero: same sign, smaller magnitude */
+	return h;
+}
+
+static void exec_convert(struct usc_state *s, const struct uop *u)
+{
+	uint64_t raw[L], r[L];
+	float f[L];
+	bool rtz = u->round == 0;
+
+	if (u->mode == 4 || u->mode == 5 || u->mode == 8 || u->mode == 9) {
+		/* float to integer: rounded, saturated; NaN gives 0 */
+		unsigned bits = u->mode <= 5 ? 16 : 32;
+		bool sgn = u->mode & 1;
+		double lo = sgn ? -ldexp(1.0, (int)bits - 1) : 0.0;
+		double hi = sgn ? ldexp(1.0, (int)bits - 1) - 1 : ldexp(1.0, (int)bits) - 1;
+
+		read_float(s, &u->a, f);
+		for (unsigned l = 0; l < L; l++) {
+			double x = rtz ? trunc((double)f[l]) : nearbyint((double)f[l]);
+
+			x = isnan(x) ? 0.0 : x < lo ? lo : x > hi ? hi : x;
+			r[l] = sgn ? (uint64_t)(int64_t)x : (uint64_t)x;
+		}
+		write_int(s, &u->d, r);
+		return;
+	}
+	read_int(s, &u->a, raw);
+	for (unsigned l = 0; l < L; l++) {
+		double x;
+
+		switch (u->mode) {
+		case 0:
+			x = (double)(uint8_t)raw[l];
+			break;
+		case 1:
+			x = (double)(int8_t)raw[l];
+			break;
+		case 6:
+			x = (double)(uint16_t)raw[l];
+			break;
+		case 7:
+			x = (double)(int16_t)raw[l];
+			break;
+		case 10:
+			x = (double)(uint32_t)raw[l];
+			break;
+		default:
+			x = (double)(int32_t)raw[l];
+			break;
+		}
+		r[l] = u->d.bits == 16 ? to_f16_rounded(x, rtz) : f32_bits(to_f32_rounded(x, rtz));
+	}
+	write_int(s, &u->d, r);
+}
+
+/* --- comparisons and selects ---------------------------------------------------------- */
+
+static void icompare(const struct usc_state *s, const struct uop *u, bool out[L])
+{
+	uint64_t a[L], b[L];
+	unsigned cond = u->cc & 3;
+	bool sgn = u->cc & 4, neg = u->cc & 8;
+
+	read_int(s, &u->a, a);
+	read_int(s, &u->b, b);
+	for (unsigned l = 0; l < L; l++) {
+		uint64_t x = a[l], y = b[l];
+		bool t;
+
+		if (sgn) {
+			x = sext(x, src_bits(&u->a));
+			y = sext(y, src_bits(&u->b));
+		}
+		if (cond == 0)
+			t = x == y;
+		else if (cond == 1)
+			t = sgn ? (int64_t)x < (int64_t)y : x < y;
+		else
+			t = sgn ? (int64_t)x > (int64_t)y : x > y;
+		out[l] = t != neg;
+	}
+}
+
+static void fcompare(const struct usc_state *s, const struct uop *u, bool out[L])
+{
+	float a[L], b[L];
+	bool neg = u->cc & 8;
+
+	read_float(s, &u->a, a);
+	read_float(s, &u->b, b);
+	for (unsigned l = 0; l < L; l++) {
+		bool t;
+
+		switch (u->cc & 7) {
+		case 0:
+			t = a[l] == b[l];
+			break;
+		case 1:
+			t = a[l] < b[l];
+			break;
+		case 2:
+			t = a[l] > b[l];
+			break;
+		case 3:
+			t = a[l] < b[l] || isnan(b[l]);
+			break; /* ltn: a NaN loses */
+		case 5:
+			t = a[l] >= b[l];
+			break;
+		case 6:
+			t = a[l] <= b[l];
+			break;
+		case 7:
+			t = a[l] > b[l] || isnan(b[l]);
+			break; /* gtn */
+		default:
+			t = false;
+			break;
+		}
+		out[l] = t != neg;
+	}
+}
+
+static void compare(const struct usc_state *s, const struct uop *u, bool out[L])
+{
+	switch (u->op) {
+	case AGX_OP_FCMPSEL:
+	case AGX_OP_IF_FCMP:
+	case AGX_OP_ELSE_FCMP:
+	case AGX_OP_WHILE_FCMP:
+	case AGX_OP_FCMP_BALLOT:
+	case AGX_OP_FCMP_QUAD_BALLOT:
+		fcompare(s, u, out);
+		break;
+	default:
+		icompare(s, u, out);
+		break;
+	}
+}
+
+static void exec_select(struct usc_state *s, const struct uop *u)
+{
+	uint64_t x[L], y[L], r[L];
+	bool t[L];
+
+	compare(s, u, t);
+	read_int(s, &u->x, x);
+	read_int(s, &u->y, y);
+	for (unsigned l = 0; l < L; l++)
+		r[l] = t[l] ? x[l] : y[l];
+	write_int(s, &u->d, r);
+}
+
+/* --- execution mask ------------------------------------------------------------------ */
+
+static void update_exec(struct usc_state *s)
+{
+	uint32_t e = 0;
+
+	for (unsigned l = 0; l < L; l++)
+		e |= (uint32_t)((s->r[0][l] & 0xffff) == 0) << l;
+	s->exec = e & s->present;
+}
+
+/* applegpu's pseudocode: r0l counts the levels a lane is disabled for. */
+static void exec_mask_op(struct usc_state *s, const struct uop *u)
+{
+	bool t[L] = { false };
+
+	if (u->op != AGX_OP_POP_EXEC)
+		compare(s, u, t);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t v = s->r[0][l] & 0xffff;
+
+		switch (u->op) {
+		case AGX_OP_POP_EXEC:
+			v = v > u->n ? v - u->n : 0;
+			break;
+		case AGX_OP_IF_ICMP:
+		case AGX_OP_IF_FCMP:
+			if (v)
+				v += u->n;
+			else if (!t[l])
+				v = 1;
+			break;
+		case AGX_OP_ELSE_ICMP:
+		case AGX_OP_ELSE_FCMP:
+			if (v == 0)
+				v = u->n;
+			else if (v == 1)
+				v = t[l] ? 0 : 1;
+			break;
+		default: /* while */
+			if (v < u->n)
+				v = t[l] ? 0 : u->n;
+			break;
+		}
+		s->r[0][l] = (s->r[0][l] & 0xffff0000u) | (v & 0xffff);
+	}
+	update_exec(s);
+}
+
+/* --- SIMD group operations -------------------------------------------------------------- */
+
+static void exec_ballot(struct usc_state *s, const struct uop *u)
+{
+	uint64_t r[L];
+	uint32_t ballot = 0;
+	bool t[L];
+
+	compare(s, u, t);
+	for (unsigned l = 0; l < L; l++)
+		if ((s->exec >> l) & 1 && t[l])
+			ballot |= 1u << l;
+	for (unsigned l = 0; l < L; l++)
+		r[l] = (u->op == AGX_OP_ICMP_BALLOT || u->op == AGX_OP_FCMP_BALLOT)
+			   ? ballot
+			   : ballot >> (l & ~3u); /* the quad's bits first; "& 15" selects them */
+	write_int(s, &u->d, r);
+}
+
+/* applegpu's exec for simd_shuffle*: lanes of a quad combine their indices. */
+static void exec_shuffle(struct usc_state *s, const struct uop *u)
+{
+	uint64_t a[L], b[L], r[L];
+	uint64_t quad[L / 4][4];
+
+	read_int(s, &u->a, a);
+	read_int(s, &u->b, b);
+	for (unsigned q = 0; q < L / 4; q++) {
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < 4; i++)
+			k |= (unsigned)(b[q * 4 + i] & 3);
+		for (unsigned i = 0; i < 4; i++) {
+			unsigned from;
+
+			switch (u->op) {
+			case AGX_OP_SIMD_SHUFFLE:
+				from = k;
+				break;
+			case AGX_OP_SIMD_SHUFFLE_DOWN:
+				from = (i + k) & 3;
+				break;
+			case AGX_OP_SIMD_SHUFFLE_UP:
+				from = (i - k) & 3;
+				break;
+			default:
+				from = (i ^ k) & 3;
+				break;
+			}
+			quad[q][i] = a[q * 4 + from];
+		}
+	}
+	for (unsigned l = 0; l < L; l++) {
+		uint64_t idx = b[l];
+
+		switch (u->op) {
+		case AGX_OP_SIMD_SHUFFLE:
+			r[l] = idx < L ? quad[idx >> 2][0] : a[l];
+			break;
+		case AGX_OP_SIMD_SHUFFLE_DOWN:
+			r[l] = idx + l < L ? quad[(idx + l) >> 2][l & 3] : a[l];
+			break;
+		case AGX_OP_SIMD_SHUFFLE_UP:
+			r[l] = idx <= l ? quad[(l - idx) >> 2][l & 3] : a[l];
+			break;
+		case AGX_OP_SIMD_SHUFFLE_XOR:
+			r[l] = (l ^ idx) < L ? quad[((l ^ idx) & 31) >> 2][l & 3] : a[l];
+			break;
+		case AGX_OP_QUAD_SHUFFLE:
+			r[l] = a[(l & ~3u) | (idx & 3)];
+			break;
+		default: /* quad_shuffle_xor */
+			r[l] = a[(l & ~3u) | ((l ^ idx) & 3)];
+			break;
+		}
+	}
+	write_int(s, &u->d, r);
+}
+
+static bool special_register(const struct usc_state *s, unsigned sr, uint64_t r[L])
+{
+	const struct usc_dispatch *d = &s->dispatch;
+
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t linear = d->simdgroup_index * L + l;
+		uint32_t tx = d->threads_per_threadgroup[0] ? d->threads_per_threadgroup[0] : 1;
+		uint32_t ty = d->threads_per_threadgroup[1] ? d->threads_per_threadgroup[1] : 1;
+		uint32_t pos[3] = { linear % tx, (linear / tx) % ty, linear / (tx * ty) };
+		uint32_t below = s->exec & ((1u << l) - 1);
+
+		switch (sr) {
+		case 0:
+		case 1:
+		case 2:
+			r[l] = d->threadgroup_position[sr];
+			break;
+		case 4:
+		case 5:
+		case 6:
+			r[l] = d->threads_per_threadgroup[sr - 4];
+			break;
+		case 8:
+		case 9:
+		case 10:
+			r[l] = d->threads_per_threadgroup[sr - 8];
+			break;
+		case 48:
+		case 49:
+		case 50:
+			r[l] = pos[sr - 48];
+			break;
+		case 51:
+			r[l] = linear;
+			break;
+		case 52:
+			r[l] = l;
+			break;
+		case 53:
+			r[l] = d->simdgroup_index;
+			break;
+		case 56:
+			r[l] = (uint64_t)__builtin_popcount(below & (0xfu << (l & ~3u)));
+			break;
+		case 58:
+			r[l] = (uint64_t)__builtin_popcount(below);
+			break;
+		case 62:
+			r[l] = 0; /* compute work has no facing */
+			break;
+		case 63:
+			r[l] = (s->exec >> l) & 1;
+			break;
+		case 80:
+		case 81:
+		case 82:
+			r[l] =
+			    d->threadgroup_position[sr - 80] * d->threads_per_threadgroup[sr - 80] +
+			    pos[sr - 80];
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --- memory -------------------------------------------------------------------------- */
+
+static unsigned format_size(unsigned f)
+{
+	switch (f) {
+	case 1:
+	case 3:
+	case 6:
+	case 7:
+		return 2; /* i16, f16, u16norm, s16norm */
+	case 2:
+		return 4; /* i32 */
+	default:
+		return 1;
+	}
+}
+
+/* A loaded item as register bits: raw, or a normalized value as float. */
+static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits)
+{
+	double x;
+
+	switch (f) {
+	case 4:
+		x = raw / 255.0;
+		break;
+	case 5:
+		x = fmax((int8_t)raw, -127) / 127.0;
+		break;
+	case 6:
+		x = raw / 65535.0;
+		break;
+	case 7:
+		x = fmax((int16_t)raw, -32767) / 32767.0;
+		break;
+	default:
+		return raw;
+	}
+	return reg_bits == 16 ? fp16_from_double(x) : f32_bits((float)x);
+}
+
+/* A register value stored as an item of format f (normalized: rounded to nearest). */
+static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits)
+{
+	double x = reg_bits == 16 ? fp16_to_float((uint16_t)reg) : f32_from_bits(reg);
+
+	if (isnan(x))
+		x = 0;
+	switch (f) {
+	case 4:
+		return (uint32_t)nearbyint(fmin(fmax(x, 0.0), 1.0) * 255.0);
+	case 5:
+		return (uint32_t)(uint8_t)(int8_t)nearbyint(fmin(fmax(x, -1.0), 1.0) * 127.0);
+	case 6:
+		return (uint32_t)nearbyint(fmin(fmax(x, 0.0), 1.0) * 65535.0);
+	case 7:
+		return (uint32_t)(uint16_t)(int16_t)nearbyint(fmin(fmax(x, -1.0), 1.0) * 32767.0);
+	default:
+		return reg;
+	}
+}
+
+static uint32_t tuple_get(const struct usc_state *s, const struct dst *t, unsigned k, unsigned l)
+{
+	return t->bits == 16 ? reg16(s, t->index + k, l) : s->r[t->index + k][l];
+}
+
+static void tuple_set(struct usc_state *s, const struct dst *t, unsigned k, unsigned l, uint64_t v)
+{
+	if (t->bits == 16) {
+		unsigned idx = t->index + k, sh = (idx & 1) * 16;
+
+		s->r[idx >> 1][l] = (s->r[idx >> 1][l] & ~(0xffffu << sh)) | ((uint32_t)v & 0xffff)
+										 << sh;
+	} else {
+		s->r[t->index + k][l] = (uint32_t)v;
+	}
+}
+
+static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	bool device = u->op == AGX_OP_DEVICE_LOAD || u->op == AGX_OP_DEVICE_STORE;
+	bool store = u->op == AGX_OP_DEVICE_STORE || u->op == AGX_OP_THREADGROUP_STORE;
+	unsigned size = format_size(u->format), shift = u->shift == 3 ? 2 : u->shift;
+	uint64_t base[L], index[L];
+
+	if (u->format > 7) {
+		snprintf(res->message, sizeof(res->message),
+			 "memory format %u is not simulated yet", u->format);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	if (u->format == 2 && u->tuple.bits == 16) {
+		snprintf(res->message, sizeof(res->message), "i32 to 16-bit registers is illegal");
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	read_int(s, &u->base, base);
+	read_int(s, &u->index, index);
+	for (unsigned l = 0; l < L; l++) {
+		int64_t off;
+		uint64_t addr;
+		unsigned k = 0;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		if (device) {
+			/* applegpu: offset scaled by the item size and the extra shift */
+			off = u->index.kind == SRC_IMM ? (int16_t)index[l]
+			      : u->index_unsigned      ? (int64_t)(uint32_t)index[l]
+						       : (int64_t)(int32_t)index[l];
+			off <<= shift;
+			addr = base[l] & ~(uint64_t)(size - 1);
+		} else {
+			/* threadgroup memory: base and offset count items */
+			off = (int64_t)(uint16_t)base[l] + (u->index.kind == SRC_IMM
+								? (int16_t)index[l]
+								: (int64_t)(uint16_t)index[l]);
+			addr = 0;
+		}
+		for (unsigned i = 0; i < 4; i++) {
+			uint64_t at = addr + (uint64_t)(off + i) * size;
+			uint32_t item = 0;
+			bool ok;
+
+			if (!((u->memmask >> i) & 1))
+				continue;
+			if (store) {
+				item = store_value(u->format, tuple_get(s, &u->tuple, k, l),
+						   u->tuple.bits);
+				if (device)
+					ok = s->memory.write &&
+					     s->memory.write(s->memory.ctx, at, &item, size);
+				else if ((ok = at + size <= s->threadgroup_memory_size))
+					memcpy(s->threadgroup_memory + at, &item, size);
+			} else {
+				if (device)
+					ok = s->memory.read &&
+					     s->memory.read(s->memory.ctx, at, &item, size);
+				else if ((ok = at + size <= s->threadgroup_memory_size))
+					memcpy(&item, s->threadgroup_memory + at, size);
+				if (ok)
+					tuple_set(s, &u->tuple, k, l,
+						  load_value(u->format, item, u->tuple.bits));
+			}
+			if (!ok) {
+				res->status = USC_FAULT;
+				res->fault_address = at;
+				res->fault_write = store;
+				snprintf(res->message, sizeof(res->message),
+					 "%s fault at 0x%llx (lane %u)",
+					 device ? "device" : "threadgroup", (unsigned long long)at,
+					 l);
+				return false;
+			}
+			k++;
+		}
+	}
+	return true;
+}
+
+/* --- the loop ------------------------------------------------------------------------ */
+
+struct usc_result usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
+{
+	struct usc_result res = { .status = USC_DONE };
+	unsigned i = 0;
+
+	update_exec(s);
+	while (i < p->count) {
+		const struct uop *u = &p->uops[i];
+		unsigned next = i + 1;
+
+		res.pc = u->offset;
+		if (res.instructions >= max) {
+			res.status = USC_LIMIT;
+			return res;
+		}
+		res.instructions++;
+		if (!u->desc) {
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message), "unknown instruction at 0x%x",
+				 u->offset);
+			return res;
+		}
+		switch (u->op) {
+		case AGX_OP_MOV_IMM:
+		case AGX_OP_MOV_IMM_1: {
+			uint64_t v[L];
+
+			read_int(s, &u->a, v);
+			write_int(s, &u->d, v);
+			break;
+		}
+		case AGX_OP_GET_SR: {
+			uint64_t v[L];
+
+			if (!special_register(s, u->sr, v)) {
+				res.status = USC_BAD_INSTR;
+				snprintf(res.message, sizeof(res.message),
+					 "special register sr%u is not simulated", u->sr);
+				return res;
+			}
+			write_int(s, &u->d, v);
+			break;
+		}
+		case AGX_OP_IADD:
+			exec_iadd(s, u, false);
+			break;
+		case AGX_OP_IMADD:
+			exec_iadd(s, u, true);
+			break;
+		case AGX_OP_BFI:
+		case AGX_OP_BFEIL:
+		case AGX_OP_EXTR:
+		case AGX_OP_SHLHI:
+		case AGX_OP_SHRHI:
+		case AGX_OP_ASR:
+		case AGX_OP_ASRH:
+			exec_bitfield(s, u);
+			break;
+		case AGX_OP_BITOP:
+			exec_bitop(s, u);
+			break;
+		case AGX_OP_BITREV:
+		case AGX_OP_POPCOUNT:
+		case AGX_OP_FFS:
+			exec_iunary(s, u);
+			break;
+		case AGX_OP_CONVERT:
+			exec_convert(s, u);
+			break;
+		case AGX_OP_FMADD:
+		case AGX_OP_FMADD16:
+		case AGX_OP_FADD:
+		case AGX_OP_FADD16:
+		case AGX_OP_FMUL:
+		case AGX_OP_FMUL16:
+			exec_falu(s, u);
+			break;
+		case AGX_OP_ICMPSEL:
+		case AGX_OP_FCMPSEL:
+			exec_select(s, u);
+			break;
+		case AGX_OP_POP_EXEC:
+		case AGX_OP_IF_ICMP:
+		case AGX_OP_ELSE_ICMP:
+		case AGX_OP_WHILE_ICMP:
+		case AGX_OP_IF_FCMP:
+		case AGX_OP_ELSE_FCMP:
+		case AGX_OP_WHILE_FCMP:
+			exec_mask_op(s, u);
+			break;
+		case AGX_OP_STOP:
+			return res;
+		case AGX_OP_TRAP:
+			res.status = USC_TRAP;
+			snprintf(res.message, sizeof(res.message), "trap at 0x%x", u->offset);
+			return res;
+		case AGX_OP_JMP_EXEC_ANY:
+		case AGX_OP_JMP_EXEC_NONE:
+			if ((u->op == AGX_OP_JMP_EXEC_ANY) == (s->exec != 0)) {
+				if (u->target < 0) {
+					res.status = USC_BAD_BRANCH;
+					snprintf(res.message, sizeof(res.message),
+						 "branch at 0x%x leaves the program", u->offset);
+					return res;
+				}
+				next = (unsigned)u->target;
+			}
+			break;
+		case AGX_OP_WAIT:		 /* loads complete at issue here */
+		case AGX_OP_THREADGROUP_BARRIER: /* one SIMD group at a time */
+			break;
+		case AGX_OP_ICMP_BALLOT:
+		case AGX_OP_ICMP_QUAD_BALLOT:
+		case AGX_OP_FCMP_BALLOT:
+		case AGX_OP_FCMP_QUAD_BALLOT:
+			exec_ballot(s, u);
+			break;
+		case AGX_OP_SIMD_SHUFFLE:
+		case AGX_OP_SIMD_SHUFFLE_XOR:
+		case AGX_OP_SIMD_SHUFFLE_UP:
+		case AGX_OP_SIMD_SHUFFLE_DOWN:
+		case AGX_OP_QUAD_SHUFFLE:
+		case AGX_OP_QUAD_SHUFFLE_XOR:
+			exec_shuffle(s, u);
+			break;
+		case AGX_OP_DEVICE_LOAD:
+		case AGX_OP_DEVICE_STORE:
+		case AGX_OP_THREADGROUP_LOAD:
+		case AGX_OP_THREADGROUP_STORE:
+			if (!exec_memory(s, u, &res))
+				return res;
+			break;
+		default:
+			if (u->desc->cls == AGX_CLASS_FUNARY) {
+				exec_funary(s, u);
+				break;
+			}
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message), "%s is not simulated",
+				 u->desc->name);
+			return res;
+		}
+		i = next;
+	}
+	return res;
+}

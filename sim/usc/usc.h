@@ -1,0 +1,79 @@
+/*
+ * usc.h: the simulated USC core: executes G13 machine code on one SIMD
+ * group of 32 lanes.  A program is decoded once (usc_program_create) and
+ * run many times; each run works on a usc_state that holds the register
+ * file, the uniforms, the execution mask and the memory callbacks.
+ *
+ * Semantics follow the public documentation (dougallj/applegpu); where it
+ * is silent, docs/isa.md says what the simulator does.
+ */
+#ifndef USC_H
+#define USC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define USC_LANES 32
+/* r0..r127, plus one so that a pair may start at r127 */
+#define USC_NUM_GPRS 129
+/* u0..u255 (32-bit), plus one for a pair at u255 */
+#define USC_NUM_UNIFORMS 257
+
+struct usc_memory {
+	/* Device memory at a virtual address; false means a fault. */
+	bool (*read)(void *ctx, uint64_t addr, void *dst, unsigned size);
+	bool (*write)(void *ctx, uint64_t addr, const void *src, unsigned size);
+	void *ctx;
+};
+
+/* Where a SIMD group sits in its dispatch, for the special registers. */
+struct usc_dispatch {
+	uint32_t threadgroup_position[3];
+	uint32_t threads_per_threadgroup[3];
+	uint32_t simdgroup_index; /* within the threadgroup */
+};
+
+struct usc_state {
+	uint32_t r[USC_NUM_GPRS][USC_LANES];
+	uint32_t u[USC_NUM_UNIFORMS];
+	uint32_t present; /* lanes that exist; the others never execute */
+	uint32_t exec;	  /* lanes that execute now; derived from r0l and present */
+	struct usc_dispatch dispatch;
+	struct usc_memory memory;
+	uint8_t *threadgroup_memory;
+	size_t threadgroup_memory_size;
+};
+
+enum usc_status {
+	USC_DONE,	/* reached stop (or the end of the program) */
+	USC_FAULT,	/* a memory access failed */
+	USC_LIMIT,	/* ran out of its instruction budget */
+	USC_BAD_INSTR,	/* an encoding we do not know, or one we do not execute */
+	USC_BAD_BRANCH, /* a branch into the middle of an instruction */
+	USC_TRAP,	/* the trap instruction */
+};
+
+struct usc_result {
+	enum usc_status status;
+	uint32_t pc;		/* offset of the instruction that ended the run */
+	uint64_t instructions;	/* executed */
+	uint64_t fault_address; /* USC_FAULT */
+	bool fault_write;
+	char message[128];
+};
+
+struct usc_program;
+
+/* Decodes code (size bytes) once; NULL only when out of memory. */
+struct usc_program *usc_program_create(const uint8_t *code, size_t size);
+void usc_program_destroy(struct usc_program *program);
+
+/* Puts the state in its power-on form for lanes [0, lanes): all zero, all executing. */
+void usc_state_init(struct usc_state *state, unsigned lanes);
+
+/* Runs from offset 0 until stop, a fault or max_instructions. */
+struct usc_result usc_run(const struct usc_program *program, struct usc_state *state,
+			  uint64_t max_instructions);
+
+#endif
