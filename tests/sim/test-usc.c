@@ -1,0 +1,1027 @@
+/*
+ * test-usc: the USC core executing real G13 code, checked lane by lane
+ * against references written here, independently of the simulator: integer
+ * arithmetic in plain 64/128-bit C, floats in quad precision with our own
+ * half-precision rounding, the execution mask as per-lane structured
+ * control flow.  Programs are assembled from text with libagx's assembler.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agx/isa.h"
+#include "usc.h"
+
+#define L USC_LANES
+
+/* --- harness ------------------------------------------------------------------------ */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+/*
+ * Assembles lines separated by '\n'.  "name:" defines a label; "@name" in
+ * an instruction stands for that label's offset.  Two passes, so that
+ * labels may come after their use (a branch's size does not depend on it).
+ */
+static size_t assemble(const char *text, uint8_t *code, size_t cap)
+{
+	char labels[8][16], line[256], expanded[256];
+	size_t offsets[8] = { 0 }, len = 0;
+	unsigned nlabels = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = text;
+
+		len = 0;
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+			struct agx_isa_instr in;
+			char err[256], *at;
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, p);
+			p += n + (p[n] == '\n');
+			if (!line[0])
+				continue;
+			if (line[strlen(line) - 1] == ':') {
+				line[strlen(line) - 1] = '\0';
+				if (pass == 0) {
+					snprintf(labels[nlabels], sizeof(labels[0]), "%s", line);
+					nlabels++;
+				}
+				for (unsigned i = 0; i < nlabels; i++)
+					if (!strcmp(labels[i], line))
+						offsets[i] = len;
+				continue;
+			}
+			snprintf(expanded, sizeof(expanded), "%s", line);
+			if ((at = strchr(line, '@'))) {
+				size_t target = len; /* unknown in the first pass */
+
+				for (unsigned i = 0; i < nlabels; i++)
+					if (!strcmp(at + 1, labels[i]))
+						target = offsets[i];
+				snprintf(expanded, sizeof(expanded), "%.*s%zu", (int)(at - line),
+					 line, target);
+			}
+			if (agx_isa_parse(expanded, (int64_t)len, &in, err, sizeof(err)) < 0)
+				fail_msg("cannot assemble '%s': %s", expanded, err);
+			len += agx_isa_encode(&in, code + len);
+			assert_true(len < cap);
+		}
+	}
+	return len;
+}
+
+static struct usc_result run(const char *text, struct usc_state *s)
+{
+	uint8_t code[4096];
+	size_t len = assemble(text, code, sizeof(code));
+	struct usc_program *p = usc_program_create(code, len);
+	struct usc_result r;
+
+	assert_non_null(p);
+	r = usc_run(p, s, 100000);
+	usc_program_destroy(p);
+	return r;
+}
+
+static void run_ok(const char *text, struct usc_state *s)
+{
+	struct usc_result r = run(text, s);
+
+	if (r.status != USC_DONE)
+		fail_msg("program ended with status %d at 0x%x: %s", r.status, r.pc, r.message);
+}
+
+static struct usc_state *new_state(unsigned lanes)
+{
+	struct usc_state *s = malloc(sizeof(*s));
+
+	usc_state_init(s, lanes);
+	return s;
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static float bitsf(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* --- integer ------------------------------------------------------------------------- */
+
+static const uint32_t edge32[] = { 0,	       1,	   2,	       0x7fffffff,
+				   0x80000000, 0x80000001, 0xffffffff, 0xfffffffe,
+				   0x0000ffff, 0x00010000, 0x12345678, 0xdeadbeef };
+
+/* Fills r1, r2, r3 with edge values and random ones, lane by lane. */
+static void fill_int_sources(struct usc_state *s)
+{
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = l < 12 ? edge32[l] : rnd();
+		s->r[2][l] = edge32[(l * 7) % 12] ^ (l >= 24 ? rnd() : 0);
+		s->r[3][l] = rnd();
+	}
+}
+
+static int64_t ref_sx(uint64_t v, unsigned bits)
+{
+	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+static void test_iadd(void **state)
+{
+	static const struct {
+		const char *text;
+		int neg, shift, sat, asx, bsx;
+	} cases[] = {
+		{ "iadd r4, r1, r2", 0, 0, 0, 0, 0 },
+		{ "isub r4, r1, r2", 1, 0, 0, 0, 0 },
+		{ "iadd r4, r1.sx, r2.sx, lsl 3", 0, 3, 0, 1, 1 },
+		{ "isub r4, r1, r2, lsl 4", 1, 4, 0, 0, 0 },
+		{ "iadd r4, r1, r2, lsl 5", 0, 5, 0, 0, 0 }, /* a shift of 5 drops b */
+		{ "iadd.sat r4, r1, r2", 0, 0, 1, 0, 0 },
+		{ "isub.sat r4, r1, r2", 1, 0, 1, 0, 0 },
+		{ "iadd.sat r4, r1.sx, r2.sx", 0, 0, 1, 1, 1 },
+		{ "isub.sat r4, r1.sx, r2.sx", 1, 0, 1, 1, 1 },
+	};
+
+	(void)state;
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct usc_state *s = new_state(L);
+		char prog[128];
+
+		fill_int_sources(s);
+		snprintf(prog, sizeof(prog), "%s\nstop", cases[c].text);
+		run_ok(prog, s);
+		for (unsigned l = 0; l < L; l++) {
+			int64_t a = cases[c].asx ? ref_sx(s->r[1][l], 32) : (int64_t)s->r[1][l];
+			int64_t b = cases[c].bsx ? ref_sx(s->r[2][l], 32) : (int64_t)s->r[2][l];
+			int64_t sum;
+			uint32_t want;
+
+			if (cases[c].neg)
+				b = -b;
+			b = cases[c].shift < 5 ? b * (1 << cases[c].shift) : 0;
+			sum = a + b;
+			if (cases[c].sat) {
+				bool sgn = cases[c].asx || cases[c].bsx;
+				int64_t lo = sgn ? INT32_MIN : 0, hi = sgn ? INT32_MAX : UINT32_MAX;
+
+				sum = sum < lo ? lo : sum > hi ? hi : sum;
+			}
+			want = (uint32_t)sum;
+			if (s->r[4][l] != want)
+				fail_msg("%s lane %u: a=%#x b=%#x got %#x want %#x", cases[c].text,
+					 l, s->r[1][l], s->r[2][l], s->r[4][l], want);
+		}
+		free(s);
+	}
+}
+
+static void test_iadd_16_and_64(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	fill_int_sources(s);
+	run_ok("iadd r5l, r1l.sx, r2h\n"
+	       "iadd r6_r7, r1_r2, r3\n"
+	       "imadd r8, r1, r2, r3\n"
+	       "imadd r9_r10, r1.sx, r2.sx, r3.sx\n"
+	       "imsub r11, r1, 7, r3, lsl 2\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t a = s->r[1][l], b = s->r[2][l], c = s->r[3][l];
+		uint64_t pair = a | (uint64_t)b << 32;
+		int64_t wide = ref_sx(a, 32) * ref_sx(b, 32) + ref_sx(c, 32);
+
+		assert_int_equal(s->r[5][l] & 0xffff,
+				 (uint16_t)(ref_sx(a & 0xffff, 16) + (b >> 16)));
+		assert_int_equal(s->r[6][l] | (uint64_t)s->r[7][l] << 32, pair + c);
+		assert_int_equal(s->r[8][l], (uint32_t)(a * b + c));
+		assert_int_equal(s->r[9][l] | (uint64_t)s->r[10][l] << 32, (uint64_t)wide);
+		assert_int_equal(s->r[11][l], (uint32_t)(a * 7u - c * 4u));
+	}
+	free(s);
+}
+
+static uint32_t ref_mask(unsigned m)
+{
+	return m ? (uint32_t)((1ull << m) - 1) : 0xffffffffu;
+}
+
+static void test_bitfield(void **state)
+{
+	(void)state;
+	for (unsigned m = 0; m < 32; m += 5) {
+		struct usc_state *s = new_state(L);
+		char prog[512];
+
+		fill_int_sources(s);
+		for (unsigned l = 0; l < L; l++)
+			s->r[3][l] = (l * 5) & 0x7f; /* shift amounts 0..127 */
+		snprintf(prog, sizeof(prog),
+			 "bfi r4, r1, r2, r3%s%.0u\n"
+			 "bfeil r5, r1, r2, r3%s%.0u\n"
+			 "extr r6, r1, r2, r3%s%.0u\n"
+			 "asr r7, r1, r3\n"
+			 "shlhi r8, r1, r2, r3%s%.0u\n"
+			 "shrhi r9, r1, r2, r3%s%.0u\n"
+			 "stop",
+			 "", 0, "", 0, "", 0, "", 0, "", 0);
+		if (m) {
+			char mask[32];
+
+			snprintf(mask, sizeof(mask), ", mask 0x%X", ref_mask(m));
+			snprintf(
+			    prog, sizeof(prog),
+			    "bfi r4, r1, r2, r3%s\nbfeil r5, r1, r2, r3%s\nextr r6, r1, r2, r3%s\n"
+			    "asr r7, r1, r3\nshlhi r8, r1, r2, r3%s\nshrhi r9, r1, r2, r3%s\nstop",
+			    mask, mask, mask, mask, mask);
+		}
+		run_ok(prog, s);
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t a = s->r[1][l], b = s->r[2][l], mk = ref_mask(m);
+			unsigned sh = s->r[3][l];
+			uint32_t want_bfi = a, want_bfeil = a & ~mk, want_extr = 0, want_asr;
+			uint32_t want_shlhi = a, want_shrhi = a;
+
+			/* bit by bit, straight from applegpu's definitions */
+			for (unsigned i = 0; i < 32; i++) {
+				unsigned src = i - sh; /* bfi: bit i comes from b bit i - sh */
+
+				if (i >= sh && src < 32 && ((mk >> src) & 1)) {
+					want_bfi =
+					    (want_bfi & ~(1u << i)) | (((b >> src) & 1) << i);
+				}
+				if (((mk >> i) & 1) && i + sh < 32)
+					want_bfeil |= ((b >> (i + sh)) & 1) << i;
+				if (((mk >> i) & 1) && i + sh < 64)
+					want_extr |=
+					    (uint32_t)(((i + sh < 32 ? a >> (i + sh)
+								     : b >> (i + sh - 32))) &
+						       1)
+					    << i;
+			}
+			want_asr = (uint32_t)(sh >= 32 ? ((int32_t)a >> 31) : ((int32_t)a >> sh));
+			{
+				/* shlhi: ((b << sh) >> 32) under mask << max(sh - 32, 0) */
+				unsigned __int128 wide = (unsigned __int128)b << sh;
+				uint64_t hi = (uint64_t)(wide >> 32);
+				uint64_t sm =
+				    sh > 32 ? (sh - 32 < 64 ? (uint64_t)mk << (sh - 32) : 0) : mk;
+
+				want_shlhi = (uint32_t)((hi & sm) | (a & ~sm));
+			}
+			{
+				uint64_t wide = (uint64_t)b << 32;
+				uint64_t sm = ((uint64_t)mk << 32) >> (sh < 32 ? sh : 32);
+
+				want_shrhi =
+				    (uint32_t)(((sh < 64 ? wide >> sh : 0) & sm) | (a & ~sm));
+			}
+			assert_int_equal(s->r[4][l], want_bfi);
+			assert_int_equal(s->r[5][l], want_bfeil);
+			assert_int_equal(s->r[6][l], want_extr);
+			assert_int_equal(s->r[7][l], want_asr);
+			assert_int_equal(s->r[8][l], want_shlhi);
+			assert_int_equal(s->r[9][l], want_shrhi);
+		}
+		free(s);
+	}
+}
+
+static void test_bitop_truth_tables(void **state)
+{
+	(void)state;
+	for (unsigned tt = 0; tt < 16; tt++) {
+		struct usc_state *s = new_state(L);
+		char prog[64];
+
+		fill_int_sources(s);
+		snprintf(prog, sizeof(prog), "bitop %u%u%u%u, r4, r1, r2\nstop", tt & 1,
+			 (tt >> 1) & 1, (tt >> 2) & 1, (tt >> 3) & 1);
+		run_ok(prog, s);
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t a = s->r[1][l], b = s->r[2][l], want = 0;
+
+			for (unsigned i = 0; i < 32; i++) {
+				unsigned ab = ((a >> i) & 1) | ((b >> i) & 1) << 1;
+
+				want |= ((tt >> ab) & 1) << i;
+			}
+			/* applegpu's exec: the tables 0011 and 1100 give a */
+			if (tt == 0xc || tt == 0x3)
+				want = a;
+			assert_int_equal(s->r[4][l], want);
+		}
+		free(s);
+	}
+}
+
+static void test_iunary(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	fill_int_sources(s);
+	run_ok("popcount r4, r1\nbitrev r5, r1\nffs r6, r1\nstop", s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t a = s->r[1][l], pop = 0, rev = 0, high = 0xffffffff;
+
+		for (unsigned i = 0; i < 32; i++) {
+			pop += (a >> i) & 1;
+			rev |= ((a >> i) & 1) << (31 - i);
+			if ((a >> i) & 1)
+				high = i;
+		}
+		assert_int_equal(s->r[4][l], pop);
+		assert_int_equal(s->r[5][l], rev);
+		assert_int_equal(s->r[6][l], high);
+	}
+	free(s);
+}
+
+/* --- floating point ------------------------------------------------------------------------ */
+
+static const uint32_t fedge[] = {
+	0x00000000, 0x80000000, 0x00000001, 0x807fffff, /* zeros, denormals */
+	0x00800000, 0x80800000, 0x3f800000, 0xbf800000, /* min normal, +-1 */
+	0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, /* max, inf */
+	0x7fc00000, 0x7f800001, 0xffffffff, 0x40490fdb, /* NaNs, pi */
+	0x3eaaaaab, 0x33800000, 0x4b800001, 0xc2f60000,
+};
+#define NFEDGE (sizeof(fedge) / sizeof(fedge[0]))
+
+/* The hardware's float32 input: denormals are zero. */
+static __float128 q_in(uint32_t u)
+{
+	if (!(u & 0x7f800000))
+		u &= 0x80000000;
+	return (__float128)bitsf(u);
+}
+
+static bool q_isnan(__float128 q)
+{
+	return q != q;
+}
+
+/* The hardware's float32 output: canonical NaN, denormals flushed. */
+static uint32_t q_out32(__float128 q)
+{
+	uint32_t u;
+
+	if (q_isnan(q))
+		return 0x7fc00000;
+	u = fbits((float)q);
+	if (!(u & 0x7f800000))
+		u &= 0x80000000;
+	return u;
+}
+
+static void check_falu32(const char *op, int kind /* 0 add, 1 mul, 2 fma */, bool sat)
+{
+	for (unsigned round = 0; round < NFEDGE * NFEDGE / L + 20; round++) {
+		struct usc_state *s = new_state(L);
+		char prog[96];
+
+		for (unsigned l = 0; l < L; l++) {
+			unsigned k = round * L + l;
+
+			s->r[1][l] = k < NFEDGE * NFEDGE ? fedge[k % NFEDGE] : rnd();
+			s->r[2][l] = k < NFEDGE * NFEDGE ? fedge[k / NFEDGE] : rnd();
+			s->r[3][l] = (k & 1) ? fedge[(k / 3) % NFEDGE] : rnd();
+		}
+		snprintf(prog, sizeof(prog), "%s%s r4, r1, r2%s\nstop", op, sat ? ".sat" : "",
+			 kind == 2 ? ", r3" : "");
+		run_ok(prog, s);
+		for (unsigned l = 0; l < L; l++) {
+			__float128 a = q_in(s->r[1][l]), b = q_in(s->r[2][l]), c = q_in(s->r[3][l]);
+			__float128 r;
+			uint32_t want;
+
+			if (kind == 0)
+				r = a + b;
+			else if (kind == 1)
+				/* fma(a, b, +0): an exact zero product comes out +0 */
+				r = a * b + (__float128)0.0;
+			else
+				r = a * b + c;
+			if (sat)
+				r = q_isnan(r) ? 0 : r > 1 ? 1 : r > 0 ? r : 0;
+			want = q_out32(r);
+			if (s->r[4][l] != want)
+				fail_msg("%s%s(%#x, %#x, %#x) = %#x, want %#x", op,
+					 sat ? ".sat" : "", s->r[1][l], s->r[2][l], s->r[3][l],
+					 s->r[4][l], want);
+		}
+		free(s);
+	}
+}
+
+static void test_float32_alu(void **state)
+{
+	(void)state;
+	check_falu32("fadd", 0, false);
+	check_falu32("fmul", 1, false);
+	check_falu32("fmadd", 2, false);
+	check_falu32("fadd", 0, true);
+	check_falu32("fmadd", 2, true);
+}
+
+/* Our own half rounding, independent of sim/usc/fp16.c: by searching. */
+static uint16_t ref_half(__float128 q)
+{
+	uint16_t sign = 0;
+
+	if (q_isnan(q))
+		return 0x7e00;
+	if (q < 0 || (q == 0 && 1 / q < 0)) {
+		sign = 0x8000;
+		q = -q;
+	}
+	/* candidates in increasing order: the nearest, ties to even */
+	{
+		uint16_t lo = 0, best = 0;
+		__float128 vlo, vhi;
+
+		while (lo < 0x7c00) {
+			__float128 v;
+			uint16_t e = lo >> 10, f = lo & 0x3ff;
+
+			v = e ? (__float128)(f | 0x400) * powf(2, (float)e - 25)
+			      : (__float128)f * powf(2, -24);
+			if (v > q)
+				break;
+			best = lo;
+			lo++;
+		}
+		if (best == 0x7bff && q > (__float128)65504) {
+			/* beyond the largest half: inf from halfway to the next power */
+			return sign | (q >= (__float128)65520 ? 0x7c00 : 0x7bff);
+		}
+		{
+			uint16_t e = best >> 10, f = best & 0x3ff, nb = (uint16_t)(best + 1);
+			uint16_t e2 = nb >> 10, f2 = nb & 0x3ff;
+
+			vlo = e ? (__float128)(f | 0x400) * powf(2, (float)e - 25)
+				: (__float128)f * powf(2, -24);
+			vhi = e2 ? (__float128)(f2 | 0x400) * powf(2, (float)e2 - 25)
+				 : (__float128)f2 * powf(2, -24);
+			if (q - vlo < vhi - q || (q - vlo == vhi - q && !(best & 1)))
+				return sign | best;
+			return sign | nb;
+		}
+	}
+}
+
+static __float128 q_half(uint16_t h)
+{
+	unsigned e = (h >> 10) & 0x1f, f = h & 0x3ff;
+	__float128 v;
+
+	if (e == 0x1f)
+		v = f ? (__float128)NAN : (__float128)INFINITY;
+	else
+		v = e ? (__float128)(f | 0x400) * powf(2, (float)e - 25)
+		      : (__float128)f * powf(2, -24);
+	return (h & 0x8000) ? -v : v;
+}
+
+static const uint16_t hedge[] = { 0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x3c00, 0xbc00, 0x7bff,
+				  0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x3555, 0x4248, 0x1400, 0x5640 };
+#define NHEDGE (sizeof(hedge) / sizeof(hedge[0]))
+
+static void test_float16_alu(void **state)
+{
+	(void)state;
+	for (unsigned round = 0; round < NHEDGE * NHEDGE / L + 8; round++) {
+		struct usc_state *s = new_state(L);
+
+		for (unsigned l = 0; l < L; l++) {
+			unsigned k = round * L + l;
+			uint16_t a = k < NHEDGE * NHEDGE ? hedge[k % NHEDGE] : (uint16_t)rnd();
+			uint16_t b = k < NHEDGE * NHEDGE ? hedge[k / NHEDGE] : (uint16_t)rnd();
+			uint16_t c = (uint16_t)((k & 1) ? hedge[(k / 3) % NHEDGE] : rnd());
+
+			s->r[1][l] = a | (uint32_t)b << 16; /* r1l = a, r1h = b */
+			s->r[2][l] = c;
+		}
+		run_ok("fadd16 r4l, r1l, r1h\n"
+		       "fmul16 r4h, r1l, r1h\n"
+		       "fmadd16 r5l, r1l, r1h, r2l\n"
+		       "fadd r5h, r1l, r1h\n" /* half sources, half destination, 32-bit op */
+		       "stop",
+		       s);
+		for (unsigned l = 0; l < L; l++) {
+			__float128 a = q_half(s->r[1][l] & 0xffff), b = q_half(s->r[1][l] >> 16);
+			__float128 c = q_half(s->r[2][l] & 0xffff);
+			uint16_t add = ref_half(a + b), mul = ref_half(a * b + (__float128)0.0);
+			uint16_t fma = ref_half(a * b + c);
+
+			if ((s->r[4][l] & 0xffff) != add || (s->r[4][l] >> 16) != mul ||
+			    (s->r[5][l] & 0xffff) != fma || (s->r[5][l] >> 16) != add)
+				fail_msg("lane %u: a=%#x b=%#x c=%#x: add %#x/%#x mul %#x/%#x fma "
+					 "%#x/%#x",
+					 l, s->r[1][l] & 0xffff, s->r[1][l] >> 16,
+					 s->r[2][l] & 0xffff, s->r[4][l] & 0xffff, add,
+					 s->r[4][l] >> 16, mul, s->r[5][l] & 0xffff, fma);
+		}
+		free(s);
+	}
+}
+
+static void test_float_unary(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	for (unsigned l = 0; l < L; l++)
+		s->r[1][l] = fbits((float)l * 0.37f - 5.5f);
+	s->r[1][0] = fbits(2.5f);
+	s->r[1][1] = fbits(-2.5f);
+	s->r[1][2] = fbits(3.5f);
+	run_ok("floor r2, r1\nceil r3, r1\ntrunc r4, r1\nrint r5, r1\nrcp r6, r1\nstop", s);
+	for (unsigned l = 0; l < L; l++) {
+		float x = bitsf(s->r[1][l]);
+		/* reference: through integers, not libm */
+		double t = (double)(int64_t)x;
+		double fl = t > x ? t - 1 : t, ce = t < x ? t + 1 : t;
+		double frac = x - fl, ri = frac > 0.5	? fl + 1
+					   : frac < 0.5 ? fl
+							: ((int64_t)fl % 2 ? fl + 1 : fl);
+
+		assert_true(bitsf(s->r[2][l]) == (float)fl);
+		assert_true(bitsf(s->r[3][l]) == (float)ce);
+		assert_true(bitsf(s->r[4][l]) == (float)t);
+		assert_true(bitsf(s->r[5][l]) == (float)ri);
+		assert_int_equal(s->r[6][l], q_out32((__float128)1 / (__float128)x));
+	}
+	free(s);
+
+	/* sin through sin_pt_1/sin_pt_2 as the applegpu docs describe */
+	s = new_state(L);
+	for (unsigned l = 0; l < L; l++)
+		s->r[1][l] = fbits((float)l / 8.0f); /* quarter turns in [0, 4) */
+	run_ok("sin_pt_1 r2, r1\nsin_pt_2 r3, r2\nfmul r4, r2, r3\nstop", s);
+	for (unsigned l = 0; l < L; l++) {
+		double want = sin((double)l / 8.0 * M_PI / 2);
+
+		/* a numerical property of the model, not bit-exactness */
+		assert_true(fabs(bitsf(s->r[4][l]) - want) < 1e-6);
+	}
+	free(s);
+}
+
+static void test_convert(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	fill_int_sources(s);
+	for (unsigned l = 0; l < L; l++)
+		s->r[5][l] = fbits(l < 8 ? (float[]){ 1.5f, -1.5f, 2.5f, 1e10f, -1e10f, NAN, -0.7f,
+						      4294967040.0f }[l]
+					 : (float)(int32_t)rnd() / 3.0f);
+	run_ok("convert u32_to_f, r2, r1, rte\n"
+	       "convert s32_to_f, r3, r1, rtz\n"
+	       "convert f_to_s32, r6, r5, rtz\n"
+	       "convert f_to_u32, r7, r5, rte\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t a = s->r[1][l];
+		double x = bitsf(s->r[5][l]);
+		float rz = (float)(int32_t)a;
+		double tr, ne;
+
+		if (fabs((double)rz) > fabs((double)(int32_t)a))
+			rz = nextafterf(rz, 0);
+		assert_true(bitsf(s->r[2][l]) == (float)a);
+		assert_true(bitsf(s->r[3][l]) == rz);
+		tr = isnan(x)		  ? 0
+		     : x >= 2147483647.0  ? 2147483647.0
+		     : x <= -2147483648.0 ? -2147483648.0
+					  : (double)(int64_t)x;
+		ne = isnan(x) ? 0 : x >= 4294967295.0 ? 4294967295.0 : x <= 0 ? 0 : nearbyint(x);
+		assert_int_equal(s->r[6][l], (uint32_t)(int32_t)tr);
+		assert_int_equal(s->r[7][l], (uint32_t)ne);
+	}
+	free(s);
+}
+
+static void test_select(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	fill_int_sources(s);
+	for (unsigned l = 0; l < L; l++)
+		s->r[6][l] = fedge[l % NFEDGE], s->r[7][l] = fedge[(l * 3) % NFEDGE];
+	run_ok("icmpsel slt, r4, r1, r2, r1, r2\n" /* signed min */
+	       "icmpsel ugt, r5, r1, r2, r1, r2\n" /* unsigned max */
+	       "fcmpsel ltn, r8, r6, r7, r6, r7\n" /* fmin: a NaN loses */
+	       "fcmpsel gte, r9, r6, r7, 1, 2\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		int32_t a = (int32_t)s->r[1][l], b = (int32_t)s->r[2][l];
+		float x = bitsf(q_out32(q_in(s->r[6][l]))), y = bitsf(q_out32(q_in(s->r[7][l])));
+
+		assert_int_equal(s->r[4][l], (uint32_t)(a < b ? a : b));
+		assert_int_equal(s->r[5][l], (uint32_t)a > (uint32_t)b ? (uint32_t)a : (uint32_t)b);
+		assert_int_equal(s->r[8][l], (x < y || y != y) ? s->r[6][l] : s->r[7][l]);
+		assert_int_equal(s->r[9][l], x >= y ? 1 : 2);
+	}
+	free(s);
+}
+
+/* --- control flow ---------------------------------------------------------------------------- */
+
+/* if A { r10 = 1; if B { r11 = 2 } else { r12 = 3 }; r13 += 1 } else { r14 = 4 }; r15 += 1 */
+static const char nested_program[] = "if_icmp r0l, ult, r1, r2, 1\n"
+				     "mov_imm r10, 1\n"
+				     "if_icmp r0l, ueq, r3, 0, 1\n"
+				     "mov_imm r11, 2\n"
+				     "else_exec r0l, 1\n"
+				     "mov_imm r12, 3\n"
+				     "pop_exec r0l, 1\n"
+				     "iadd r13, r13, 1\n"
+				     "else_exec r0l, 1\n"
+				     "mov_imm r14, 4\n"
+				     "pop_exec r0l, 1\n"
+				     "iadd r15, r15, 1\n"
+				     "stop";
+
+static void test_exec_nested(void **state)
+{
+	(void)state;
+	for (unsigned trial = 0; trial < 300; trial++) {
+		unsigned lanes = trial < 200 ? L : 1 + trial % L;
+		uint32_t pa = trial == 0 ? 0 : trial == 1 ? ~0u : trial == 2 ? 0x55555555 : rnd();
+		uint32_t pb = trial == 3 ? 0 : trial == 4 ? ~0u : rnd();
+		struct usc_state *s = new_state(lanes);
+
+		for (unsigned l = 0; l < L; l++) {
+			s->r[1][l] = (pa >> l) & 1 ? 1 : 5; /* A: r1 < r2 */
+			s->r[2][l] = 3;
+			s->r[3][l] = (pb >> l) & 1 ? 0 : 9; /* B: r3 == 0 */
+			for (unsigned r = 10; r < 16; r++)
+				s->r[r][l] = 100 + r;
+		}
+		run_ok(nested_program, s);
+		for (unsigned l = 0; l < L; l++) {
+			bool present = l < lanes, a = (pa >> l) & 1, b = (pb >> l) & 1;
+			uint32_t want[16] = { 0 };
+
+			for (unsigned r = 10; r < 16; r++)
+				want[r] = 100 + r;
+			if (present) {
+				if (a) {
+					want[10] = 1;
+					if (b)
+						want[11] = 2;
+					else
+						want[12] = 3;
+					want[13]++;
+				} else {
+					want[14] = 4;
+				}
+				want[15]++;
+			}
+			for (unsigned r = 10; r < 16; r++)
+				if (s->r[r][l] != want[r])
+					fail_msg("trial %u lane %u (A=%d B=%d present=%d): r%u = "
+						 "%u, want %u",
+						 trial, l, a, b, present, r, s->r[r][l], want[r]);
+			/* the counter is back to zero where the lane exists */
+			if (present)
+				assert_int_equal(s->r[0][l] & 0xffff, 0);
+		}
+		free(s);
+	}
+}
+
+/* Inside "if r9 != 0": do { r5++; r7 += r5 } while (r5 < r6) -- a loop per lane. */
+static void test_exec_loops(void **state)
+{
+	(void)state;
+	for (unsigned trial = 0; trial < 100; trial++) {
+		struct usc_state *s = new_state(L);
+		uint32_t outer = trial == 0 ? ~0u : rnd();
+
+		for (unsigned l = 0; l < L; l++) {
+			s->r[6][l] = 1 + rnd() % (trial < 50 ? 5 : 40);
+			s->r[9][l] = (outer >> l) & 1;
+		}
+		run_ok("if_icmp r0l, nueq, r9, 0, 1\n"
+		       "mov_imm r5, 0\n"
+		       "mov_imm r7, 0\n"
+		       "push_exec r0l, 2\n"
+		       "loop:\n"
+		       "iadd r5, r5, 1\n"
+		       "iadd r7, r7, r5\n"
+		       "while_icmp r0l, ult, r5, r6, 2\n"
+		       "jmp_exec_any @loop\n"
+		       "pop_exec r0l, 2\n"
+		       "iadd r8, r5, 200\n"
+		       "pop_exec r0l, 1\n"
+		       "stop",
+		       s);
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t n = s->r[6][l];
+
+			if ((outer >> l) & 1) {
+				assert_int_equal(s->r[5][l], n);
+				assert_int_equal(s->r[7][l], n * (n + 1) / 2);
+				assert_int_equal(s->r[8][l], n + 200);
+			} else {
+				/* never entered: untouched */
+				assert_int_equal(s->r[5][l], 0);
+				assert_int_equal(s->r[8][l], 0);
+			}
+			assert_int_equal(s->r[0][l] & 0xffff, 0);
+		}
+		free(s);
+	}
+}
+
+static void test_jumps_and_stops(void **state)
+{
+	struct usc_state *s = new_state(L);
+	struct usc_result r;
+
+	(void)state;
+	/* jmp_exec_none jumps over work when no lane is active */
+	for (unsigned l = 0; l < L; l++)
+		s->r[1][l] = 7;
+	run_ok("if_icmp r0l, ueq, r1, 0, 1\n" /* no lane has r1 == 0 */
+	       "jmp_exec_none @skip\n"
+	       "mov_imm r2, 99\n"
+	       "skip:\n"
+	       "pop_exec r0l, 1\n"
+	       "mov_imm r3, 5\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		assert_int_equal(s->r[2][l], 0);
+		assert_int_equal(s->r[3][l], 5);
+	}
+	free(s);
+
+	/* a loop with no way out stops at the instruction budget */
+	s = new_state(L);
+	r = run("top:\njmp_exec_any @top\nstop", s);
+	assert_int_equal(r.status, USC_LIMIT);
+	assert_int_equal(r.instructions, 100000);
+	free(s);
+
+	/* trap and undecodable bytes end the run with their status */
+	s = new_state(L);
+	assert_int_equal(run("trap", s).status, USC_TRAP);
+	free(s);
+	{
+		uint8_t junk[] = { 0xff, 0xff, 0x88, 0x00 };
+		struct usc_program *p = usc_program_create(junk, sizeof(junk));
+
+		s = new_state(L);
+		r = usc_run(p, s, 100);
+		assert_int_equal(r.status, USC_BAD_INSTR);
+		assert_int_equal(r.pc, 0);
+		usc_program_destroy(p);
+		free(s);
+	}
+}
+
+/* --- SIMD group ------------------------------------------------------------------------------ */
+
+static void test_simd(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = 1000 + l;
+		s->r[2][l] = l % 3;
+	}
+	run_ok("simd_shuffle_xor r3, r1, 5\n"
+	       "simd_shuffle_down r4, r1, 3\n"
+	       "simd_shuffle_up r5, r1, 2\n"
+	       "simd_shuffle r6, r1, 17\n"
+	       "quad_shuffle r7, r1, 2\n"
+	       "icmp_ballot r8, ueq, r2, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t ballot = 0;
+
+		for (unsigned k = 0; k < L; k++)
+			ballot |= (k % 3 == 0) << k;
+		assert_int_equal(s->r[3][l], 1000 + (l ^ 5));
+		assert_int_equal(s->r[4][l], 1000 + (l + 3 < L ? l + 3 : l));
+		assert_int_equal(s->r[5][l], 1000 + (l >= 2 ? l - 2 : l));
+		assert_int_equal(s->r[6][l], 1017);
+		assert_int_equal(s->r[7][l], 1000 + ((l & ~3u) | 2));
+		assert_int_equal(s->r[8][l], ballot);
+	}
+	free(s);
+}
+
+static void test_special_registers(void **state)
+{
+	struct usc_state *s = new_state(20);
+
+	(void)state;
+	s->dispatch.threadgroup_position[0] = 3;
+	s->dispatch.threadgroup_position[1] = 2;
+	s->dispatch.threads_per_threadgroup[0] = 8;
+	s->dispatch.threads_per_threadgroup[1] = 16;
+	s->dispatch.simdgroup_index = 1;
+	run_ok("get_sr r1, sr80\nget_sr r2, sr81\nget_sr r3, sr52\nget_sr r4, sr51\nstop", s);
+	for (unsigned l = 0; l < 20; l++) {
+		unsigned linear = 32 + l;
+
+		assert_int_equal(s->r[1][l], 3 * 8 + linear % 8);
+		assert_int_equal(s->r[2][l], 2 * 16 + linear / 8);
+		assert_int_equal(s->r[3][l], l);
+		assert_int_equal(s->r[4][l], linear);
+	}
+	for (unsigned l = 20; l < L; l++)
+		assert_int_equal(s->r[1][l], 0); /* absent lanes never run */
+	free(s);
+}
+
+/* --- memory ------------------------------------------------------------------------------------
+ */
+
+struct flat {
+	uint64_t base;
+	uint8_t bytes[4096];
+};
+
+static bool flat_read(void *ctx, uint64_t addr, void *dst, unsigned size)
+{
+	struct flat *f = ctx;
+
+	if (addr < f->base || addr - f->base + size > sizeof(f->bytes))
+		return false;
+	memcpy(dst, f->bytes + (addr - f->base), size);
+	return true;
+}
+
+static bool flat_write(void *ctx, uint64_t addr, const void *src, unsigned size)
+{
+	struct flat *f = ctx;
+
+	if (addr < f->base || addr - f->base + size > sizeof(f->bytes))
+		return false;
+	memcpy(f->bytes + (addr - f->base), src, size);
+	return true;
+}
+
+static struct usc_state *memory_state(struct flat *f)
+{
+	struct usc_state *s = new_state(L);
+
+	f->base = 0x100000000ull;
+	for (unsigned i = 0; i < sizeof(f->bytes); i++)
+		f->bytes[i] = (uint8_t)(i * 7 + 3);
+	s->memory = (struct usc_memory){ flat_read, flat_write, f };
+	s->u[8] = (uint32_t)f->base;
+	s->u[9] = (uint32_t)(f->base >> 32);
+	for (unsigned l = 0; l < L; l++)
+		s->r[1][l] = l; /* per-lane index */
+	return s;
+}
+
+static void test_device_memory(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	struct usc_result r;
+
+	(void)state;
+	run_ok("device_load 0, i32, xyzw, r4_r5_r6_r7, u8_u9, r1, unsigned, lsl 2\n"
+	       "device_load 0, i16, xz, r8l_r8h, u8_u9, r1, unsigned\n"
+	       "device_load 0, u8norm, x, r9, u8_u9, 5, signed\n"
+	       "device_load 0, i8, y, r10l, u8_u9, r1, unsigned\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		const uint8_t *m = f->bytes;
+
+		for (unsigned k = 0; k < 4; k++) {
+			/* offset l, scaled by 4 bytes and the extra lsl 2 */
+			uint32_t want;
+
+			memcpy(&want, m + (l * 4 + k) * 4, 4);
+			assert_int_equal(s->r[4 + k][l], want);
+		}
+		assert_int_equal(s->r[8][l] & 0xffff, m[l * 2] | m[l * 2 + 1] << 8);
+		assert_int_equal(s->r[8][l] >> 16, m[(l + 2) * 2] | m[(l + 2) * 2 + 1] << 8);
+		assert_true(bitsf(s->r[9][l]) == (float)(m[5] / 255.0));
+		assert_int_equal(s->r[10][l] & 0xffff, m[l + 1]);
+	}
+
+	/* stores go where loads come from, only for executing lanes */
+	for (unsigned l = 0; l < L; l++)
+		s->r[4][l] = 0xabc00000u + l;
+	s->r[0][3] = 1; /* lane 3 disabled */
+	run_ok("device_store 0, i32, x, r4, u8_u9, r1, unsigned, 0\nstop", s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t got;
+
+		memcpy(&got, f->bytes + l * 4, 4);
+		if (l == 3)
+			assert_int_not_equal(got, 0xabc00000u + l);
+		else
+			assert_int_equal(got, 0xabc00000u + l);
+	}
+
+	/* an address outside memory faults, with the address */
+	s->r[0][3] = 0;
+	r = run("device_load 0, i32, x, r4, u8_u9, 5000, signed\nstop", s);
+	assert_int_equal(r.status, USC_FAULT);
+	assert_int_equal(r.fault_address, f->base + 5000 * 4);
+	assert_false(r.fault_write);
+	free(s);
+	free(f);
+}
+
+static void test_threadgroup_memory(void **state)
+{
+	struct usc_state *s = new_state(L);
+	uint8_t shared[512] = { 0 };
+
+	(void)state;
+	s->threadgroup_memory = shared;
+	s->threadgroup_memory_size = sizeof(shared);
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = 0x11110000u + l;
+		s->r[2][l] = l; /* r2l: the index */
+	}
+	run_ok("threadgroup_store i32, x, r1, r2l, 0\n"
+	       "threadgroup_load i32, x, r3, r2l, 32\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t got;
+
+		memcpy(&got, shared + l * 4, 4);
+		assert_int_equal(got, 0x11110000u + l);
+		assert_int_equal(s->r[3][l], 0); /* items 32.. were never written */
+	}
+	assert_int_equal(run("threadgroup_load i32, x, r3, r2l, 200\nstop", s).status, USC_FAULT);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_iadd),
+		cmocka_unit_test(test_iadd_16_and_64),
+		cmocka_unit_test(test_bitfield),
+		cmocka_unit_test(test_bitop_truth_tables),
+		cmocka_unit_test(test_iunary),
+		cmocka_unit_test(test_float32_alu),
+		cmocka_unit_test(test_float16_alu),
+		cmocka_unit_test(test_float_unary),
+		cmocka_unit_test(test_convert),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_exec_nested),
+		cmocka_unit_test(test_exec_loops),
+		cmocka_unit_test(test_jumps_and_stops),
+		cmocka_unit_test(test_simd),
+		cmocka_unit_test(test_special_registers),
+		cmocka_unit_test(test_device_memory),
+		cmocka_unit_test(test_threadgroup_memory),
+	};
+
+	return cmocka_run_group_tests_name("usc", tests, NULL, NULL);
+}
