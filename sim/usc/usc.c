@@ -21,6 +21,9 @@
 
 #define L USC_LANES
 
+/* Hot helpers: inlined into usc_run, so that its per-target builds cover them. */
+#define HOT static inline __attribute__((always_inline))
+
 enum src_kind { SRC_NONE, SRC_IMM, SRC_R16, SRC_R32, SRC_R64, SRC_U16, SRC_U32, SRC_U64 };
 
 struct src {
@@ -259,7 +262,7 @@ void usc_state_init(struct usc_state *s, unsigned lanes)
 
 /* --- operands ------------------------------------------------------------------- */
 
-static inline uint32_t reg16(const struct usc_state *s, unsigned idx, unsigned l)
+HOT uint32_t reg16(const struct usc_state *s, unsigned idx, unsigned l)
 {
 	return (s->r[idx >> 1][l] >> ((idx & 1) * 16)) & 0xffff;
 }
@@ -343,33 +346,50 @@ static inline uint32_t f32_bits(float f)
 	return u;
 }
 
-/* Float lanes: halves widened exactly, float32 denormals flushed, then abs/neg. */
-static void read_float(const struct usc_state *s, const struct src *src, float out[L])
-{
-	if (src->fimm) {
-		for (unsigned l = 0; l < L; l++)
-			out[l] = src->fval;
-	} else if (src->kind == SRC_R32 || src->kind == SRC_U32) {
-		for (unsigned l = 0; l < L; l++) {
-			uint32_t u = src->kind == SRC_R32 ? s->r[src->index][l] : s->u[src->index];
+/* 32 lanes of 32 bits, seen as integers or as floats. */
+union lanes {
+	uint32_t u[L];
+	float f[L];
+};
 
-			if (!(u & 0x7f800000))
-				u &= 0x80000000; /* denormal in: zero */
-			out[l] = f32_from_bits(u);
+/* Float lanes: halves widened exactly, float32 denormals flushed, then abs/neg. */
+HOT void read_float_lanes(const struct usc_state *s, const struct src *src, union lanes *out)
+{
+	uint32_t sign = src->neg ? 0x80000000u : 0, keep = src->abs ? 0x7fffffffu : ~0u;
+
+	if (src->fimm) {
+		uint32_t u = f32_bits(src->fval);
+
+		for (unsigned l = 0; l < L; l++)
+			out->u[l] = u;
+	} else if (src->kind == SRC_R32 || src->kind == SRC_U32) {
+		const uint32_t *row = src->kind == SRC_R32 ? s->r[src->index] : NULL;
+		uint32_t uni = src->kind == SRC_U32 ? s->u[src->index] : 0;
+
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t u = row ? row[l] : uni;
+
+			/* a denormal reads as zero of its sign */
+			out->u[l] = (u & 0x7f800000u) ? u : u & 0x80000000u;
 		}
 	} else {
 		for (unsigned l = 0; l < L; l++)
-			out[l] =
+			out->f[l] =
 			    fp16_to_float((uint16_t)(src->kind == SRC_R16 ? reg16(s, src->index, l)
 						     : src->kind == SRC_U16 ? ureg16(s, src->index)
 									    : src->imm));
 	}
-	if (src->abs)
+	if (sign || keep != ~0u)
 		for (unsigned l = 0; l < L; l++)
-			out[l] = fabsf(out[l]);
-	if (src->neg)
-		for (unsigned l = 0; l < L; l++)
-			out[l] = -out[l];
+			out->u[l] = (out->u[l] & keep) ^ sign;
+}
+
+static void read_float(const struct usc_state *s, const struct src *src, float out[L])
+{
+	union lanes v;
+
+	read_float_lanes(s, src, &v);
+	memcpy(out, v.f, sizeof(v.f));
 }
 
 /* Writes the low d->bits of each executing lane. */
@@ -447,44 +467,66 @@ __attribute__((target_clones("fma", "default"))) static void fma_lanes(float *re
 		r[l] = __builtin_fmaf(a[l], b[l], c[l]);
 }
 
-/* applegpu fma.py: fadd is fma(a, 1, b), fmul is fma(a, b, +0), fmadd fma(a, b, c). */
-static void exec_falu(struct usc_state *s, const struct uop *u)
+/*
+ * Writes float32 lanes as the hardware does, where the lanes execute:
+ * saturated if asked (NaN and -0 to +0), one canonical NaN, denormals
+ * flushed to zero.  One pass, fused with the masked store.
+ */
+HOT void write_lanes32(uint32_t *row, union lanes *r, bool sat, uint32_t exec)
 {
-	float a[L], b[L], c[L], r[L];
+	if (sat)
+		for (unsigned l = 0; l < L; l++)
+			r->f[l] = r->f[l] > 1.0f ? 1.0f : r->f[l] > 0.0f ? r->f[l] : 0.0f;
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t u = r->u[l], m = -(uint32_t)((exec >> l) & 1);
+
+		u = (u & 0x7f800000u) ? u : u & 0x80000000u;
+		u = (u & 0x7fffffffu) > 0x7f800000u ? FP32_CANONICAL_NAN : u;
+		row[l] = (row[l] & ~m) | (u & m);
+	}
+}
+
+/* applegpu fma.py: fadd is fma(a, 1, b), fmul is fma(a, b, +0), fmadd fma(a, b, c). */
+HOT void exec_falu(struct usc_state *s, const struct uop *u)
+{
+	union lanes a, b, c, r;
 	double exact[L];
 	bool half = u->d.bits == 16;
 
-	read_float(s, &u->a, a);
+	read_float_lanes(s, &u->a, &a);
+	read_float_lanes(s, &u->b, &b);
 	switch (u->op) {
 	case AGX_OP_FADD:
 	case AGX_OP_FADD16:
-		read_float(s, &u->b, b);
 		for (unsigned l = 0; l < L; l++)
-			r[l] = a[l] + b[l];
+			r.f[l] = a.f[l] + b.f[l];
 		if (half)
 			for (unsigned l = 0; l < L; l++)
-				exact[l] = fp16_exact_add(a[l], b[l]);
+				exact[l] = fp16_exact_add(a.f[l], b.f[l]);
 		break;
 	case AGX_OP_FMUL:
 	case AGX_OP_FMUL16:
-		read_float(s, &u->b, b);
-		/* an exact zero product plus +0 is +0 */
+		/* an exact zero product plus +0 is +0; an underflowed one keeps its sign */
 		for (unsigned l = 0; l < L; l++)
-			r[l] = (a[l] == 0.0f || b[l] == 0.0f) ? a[l] * b[l] + 0.0f : a[l] * b[l];
+			r.f[l] = (a.f[l] == 0.0f || b.f[l] == 0.0f) ? a.f[l] * b.f[l] + 0.0f
+								    : a.f[l] * b.f[l];
 		if (half)
 			for (unsigned l = 0; l < L; l++)
-				exact[l] = fp16_exact_fma(a[l], b[l], 0.0);
+				exact[l] = fp16_exact_fma(a.f[l], b.f[l], 0.0);
 		break;
 	default: /* fmadd, fmadd16 */
-		read_float(s, &u->b, b);
-		read_float(s, &u->c, c);
-		fma_lanes(r, a, b, c);
+		read_float_lanes(s, &u->c, &c);
+		fma_lanes(r.f, a.f, b.f, c.f);
 		if (half)
 			for (unsigned l = 0; l < L; l++)
-				exact[l] = fp16_exact_fma(a[l], b[l], c[l]);
+				exact[l] = fp16_exact_fma(a.f[l], b.f[l], c.f[l]);
 		break;
 	}
-	write_float(s, u, r, half ? exact : NULL);
+	if (half) {
+		write_float(s, u, r.f, exact);
+		return;
+	}
+	write_lanes32(s->r[u->d.index], &r, u->sat, s->exec);
 }
 
 /*
@@ -1250,7 +1292,16 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 
 /* --- the loop ------------------------------------------------------------------------ */
 
-struct usc_result usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
+/*
+ * Built twice, for x86-64-v3 (AVX2, FMA) and for the baseline, and chosen
+ * when the program loads: the lane loops inlined here are where the time
+ * goes.  (clang builds, used for sanitizers and fuzzing, take one build.)
+ */
+#if defined(__x86_64__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+struct usc_result
+usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 {
 	struct usc_result res = { .status = USC_DONE };
 	unsigned i = 0;
