@@ -474,6 +474,34 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->bits = 16;
 		v->index = f->value;
 		return f->value < 0x100;
+	case AGX_KIND_VARREG:
+	case AGX_KIND_VARTRIPLE:
+		/* applegpu: a count of 0 means 4; ldcf loads three per count */
+		v->type = AGX_VALUE_REG;
+		v->count = (f->count ? f->count : 4) * (o->kind == AGX_KIND_VARTRIPLE ? 3 : 1);
+		v->bits = f->type ? 32 : 16;
+		v->index = f->type ? f->value >> 1 : f->value;
+		return !(f->type && (f->value & 1));
+	case AGX_KIND_CF:
+	case AGX_KIND_CFPERSP: {
+		int p = operand_index(in->desc, AGX_KIND_ENUM, "P");
+		bool shown = o->kind == AGX_KIND_CF || (p >= 0 && in->operands[p].value);
+
+		v->type = AGX_VALUE_TEXT;
+		if (shown)
+			snprintf(v->textbuf, sizeof(v->textbuf), "cf%u", f->value);
+		v->text = v->textbuf;
+		/* without perspective the field is unused and must be zero */
+		return shown || f->value == 0;
+	}
+	case AGX_KIND_SAMPLEMASK:
+		if (f->type > 1)
+			return false;
+		v->type = f->type ? AGX_VALUE_REG : AGX_VALUE_IMM;
+		v->bits = 16;
+		v->index = f->value;
+		v->imm = f->value;
+		return true;
 	case AGX_KIND_ENUM:
 		v->type = AGX_VALUE_TEXT;
 		for (unsigned k = 0; k < o->enumeration->count; k++)
@@ -693,6 +721,7 @@ static bool decode_with(const struct agx_isa_desc *d, const uint8_t *bytes, size
 		in->operands[i].type = agx_isa_bits_get(&w, &o->type);
 		in->operands[i].mod = agx_isa_bits_get(&w, &o->mod);
 		in->operands[i].sx = agx_isa_bits_get(&w, &o->sx);
+		in->operands[i].count = agx_isa_bits_get(&w, &o->count);
 	}
 	for (unsigned i = 0; i < d->num_operands; i++) {
 		struct agx_isa_value v;
@@ -725,12 +754,13 @@ unsigned agx_isa_encode(const struct agx_isa_instr *in, uint8_t *bytes)
 		const struct agx_isa_fields *f = &in->operands[i];
 
 		if (!fits(&o->value, f->value) || !fits(&o->type, f->type) ||
-		    !fits(&o->mod, f->mod) || !fits(&o->sx, f->sx))
+		    !fits(&o->mod, f->mod) || !fits(&o->sx, f->sx) || !fits(&o->count, f->count))
 			return 0;
 		bits_set(&w, &o->value, f->value);
 		bits_set(&w, &o->type, f->type);
 		bits_set(&w, &o->mod, f->mod);
 		bits_set(&w, &o->sx, f->sx);
+		bits_set(&w, &o->count, f->count);
 	}
 	if (in->alt) {
 		if (d->alt_bit < 0)
@@ -1052,6 +1082,24 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		if (!enum_lookup(o->enumeration, s, &f->value) || !fits(&o->value, f->value))
 			return fail(p, "'%s' is not a %s", s, o->enumeration->name);
 		return 0;
+	case AGX_KIND_CF:
+	case AGX_KIND_CFPERSP:
+		if (strncmp(s, "cf", 2) || !parse_integer(s + 2, &n) || n < 0 ||
+		    !fits(&o->value, (uint32_t)n))
+			return fail(p, "bad coefficient register '%s'", s);
+		f->value = (uint32_t)n;
+		return 0;
+	case AGX_KIND_VARREG:
+	case AGX_KIND_VARTRIPLE: {
+		unsigned per = o->kind == AGX_KIND_VARTRIPLE ? 3 : 1;
+
+		if (!parse_tuple(s, &v) || v.count % per || v.count / per < 1 || v.count / per > 4)
+			return fail(p, "bad register tuple '%s' for %s", s, in->desc->name);
+		f->type = v.bits == 32;
+		f->value = v.bits == 32 ? v.index << 1 : v.index;
+		f->count = (v.count / per) & 3;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	}
 	case AGX_KIND_MEMREG:
 	case AGX_KIND_TGREG:
 		if (!parse_tuple(s, &v))
@@ -1177,6 +1225,18 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		f->type = 0;
 		f->value = o->kind == AGX_KIND_MEMINDEX ? v.index << 1 : v.index;
 		return f->value < 0x100 ? 0 : fail(p, "register out of range");
+	case AGX_KIND_SAMPLEMASK:
+		if (v.type == AGX_VALUE_IMM && v.imm >= 0 && v.imm <= 255) {
+			f->type = 0;
+			f->value = (uint32_t)v.imm;
+			return 0;
+		}
+		if (v.type != AGX_VALUE_REG || v.bits != 16 || v.index > 255 || v.cache ||
+		    v.discard)
+			return fail(p, "'%s' cannot be a sample mask", text);
+		f->type = 1;
+		f->value = v.index;
+		return 0;
 	case AGX_KIND_TGBASE:
 		if (v.type == AGX_VALUE_IMM && v.imm == 0) {
 			f->type = 2;
@@ -1235,7 +1295,8 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		p->progress = (unsigned)k;
 		/* lsl and mask are omitted when they are the default */
 		if ((kind == AGX_KIND_SHIFT && (k >= nops || strncmp(ops[k], "lsl ", 4))) ||
-		    (kind == AGX_KIND_MASK && (k >= nops || strncmp(ops[k], "mask ", 5))))
+		    (kind == AGX_KIND_MASK && (k >= nops || strncmp(ops[k], "mask ", 5))) ||
+		    (kind == AGX_KIND_CFPERSP && (k >= nops || strncmp(ops[k], "cf", 2))))
 			continue;
 		if (k >= nops)
 			return fail(p, "%s needs more operands", d->name);

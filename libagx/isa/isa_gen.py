@@ -11,10 +11,10 @@ import sys
 
 KINDS = """dst dst64 dst16 dst32 src src64 src16 addsrc mulsrc fsrc fsrc16 cmpsel
 icond fcond r0l imm simm branch shift mask tt sr memreg tgreg membase memindex
-tgbase tgindex enum""".split()
-SUBFIELDS = ("value", "type", "mod", "sx")
+tgbase tgindex enum varreg vartriple cf cfpersp samplemask""".split()
+SUBFIELDS = ("value", "type", "mod", "sx", "count")
 CLASSES = """mov ialu imul convert falu funary select exec control branch simd
-memory""".split()
+memory varying tile""".split()
 ALIASES = ("none", "bitop", "push_exec", "else_exec")
 MAX_OPERANDS = 10
 MAX_PARTS = 4
@@ -182,7 +182,7 @@ def write_c(enums, instrs, out_c, out_h, table):
     ops = []
     seen = {}
     for instr in instrs:
-        base = "AGX_OP_" + instr.name.upper()
+        base = "AGX_OP_" + instr.name.upper().replace(".", "_")
         n = seen.get(base, 0)
         seen[base] = n + 1
         ops.append(base if n == 0 else "%s_%d" % (base, n))

@@ -48,7 +48,8 @@ struct uop {
 	struct dst d;
 	struct src a, b, c, x, y;
 	uint32_t cc, n, shift, m, tt, sr, mode, round;
-	int32_t target; /* micro-op index of a branch target, -1 if none */
+	bool scope, prefix; /* simd_op: SIMD group (else quad), prefix (else reduce) */
+	int32_t target;	    /* micro-op index of a branch target, -1 if none */
 	/* memory */
 	uint32_t format, memmask, g;
 	struct dst tuple; /* first register, its size; count from memmask */
@@ -160,7 +161,14 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 		case AGX_KIND_ENUM:
 		case AGX_KIND_IMM:
 		case AGX_KIND_SIMM:
-			if (!strcmp(name, "mode"))
+			if (!strcmp(name, "mode") && o->kind == AGX_KIND_ENUM && o->enumeration &&
+			    !strcmp(o->enumeration->name, "reduction"))
+				u->prefix = f->value;
+			else if (!strcmp(name, "scope"))
+				u->scope = f->value;
+			else if (!strcmp(name, "op") && d->op == AGX_OP_SIMD_OP)
+				u->mode = f->value;
+			else if (!strcmp(name, "mode"))
 				u->mode = f->value;
 			else if (!strcmp(name, "round"))
 				u->round = f->value;
@@ -1062,6 +1070,92 @@ static void exec_shuffle(struct usc_state *s, const struct uop *u)
 	write_int(s, &u->d, r);
 }
 
+/* One step of a simd_op: a op b on values of the destination's size. */
+static uint64_t simd_combine(unsigned op, uint64_t a, uint64_t b, unsigned bits)
+{
+	int64_t sa = (int64_t)sext(a, bits), sb = (int64_t)sext(b, bits);
+
+	switch (op) {
+	case 0:
+		return a & b;
+	case 1:
+		return a | b;
+	case 2:
+		return a ^ b;
+	case 8:
+		return a + b;
+	case 10:
+		return (uint64_t)(sa < sb ? sa : sb);
+	case 11:
+		return (uint64_t)(sa > sb ? sa : sb);
+	case 14:
+		return a < b ? a : b;
+	case 15:
+		return a > b ? a : b;
+	default: { /* float: single rounding per step, as the ALU does */
+		double x = bits == 16 ? fp16_to_float((uint16_t)a) : f32_from_bits((uint32_t)a);
+		double y = bits == 16 ? fp16_to_float((uint16_t)b) : f32_from_bits((uint32_t)b);
+		double r = op == 16 ? x + y : op == 17 ? x * y : op == 18 ? fmin(x, y) : fmax(x, y);
+
+		if (bits == 16)
+			return fp16_from_double(r);
+		return finish_f32((float)r, false);
+	}
+	}
+}
+
+static uint64_t simd_identity(unsigned op, unsigned bits)
+{
+	uint64_t ones = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+
+	switch (op) {
+	case 0:
+	case 14:
+		return ones;
+	case 10:
+		return ones >> 1; /* the largest signed value */
+	case 11:
+		return (ones >> 1) + 1;
+	case 16:
+		return bits == 16 ? 0x8000 : 0x80000000u; /* -0: x + -0 == x */
+	case 17:
+		return bits == 16 ? 0x3c00 : 0x3f800000u;
+	case 18:
+		return bits == 16 ? 0x7c00 : 0x7f800000u;
+	case 19:
+		return bits == 16 ? 0xfc00 : 0xff800000u;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * simd_op: a reduction over the executing lanes of the quad or the SIMD
+ * group, or an exclusive prefix over the executing lanes below.  Which
+ * prefix (exclusive or inclusive) the hardware computes is not public;
+ * ours is exclusive, Metal's simd_prefix_exclusive_* form.
+ */
+static void exec_simd_op(struct usc_state *s, const struct uop *u)
+{
+	uint64_t a[L], r[L];
+	unsigned bits = u->d.bits;
+	uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+
+	read_int(s, &u->a, a);
+	for (unsigned l = 0; l < L; l++) {
+		unsigned first = u->scope ? 0 : l & ~3u, last = u->scope ? L : (l & ~3u) + 4;
+		uint64_t acc = simd_identity(u->mode, bits);
+
+		for (unsigned k = first; k < last; k++) {
+			if (!((s->exec >> k) & 1) || (u->prefix && k >= l))
+				continue;
+			acc = simd_combine(u->mode, acc, a[k] & mask, bits);
+		}
+		r[l] = acc;
+	}
+	write_int(s, &u->d, r);
+}
+
 static bool special_register(const struct usc_state *s, unsigned sr, uint64_t r[L])
 {
 	const struct usc_dispatch *d = &s->dispatch;
@@ -1425,6 +1519,9 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 		case AGX_OP_QUAD_SHUFFLE:
 		case AGX_OP_QUAD_SHUFFLE_XOR:
 			exec_shuffle(s, u);
+			break;
+		case AGX_OP_SIMD_OP:
+			exec_simd_op(s, u);
 			break;
 		case AGX_OP_DEVICE_LOAD:
 		case AGX_OP_DEVICE_STORE:

@@ -853,6 +853,54 @@ static void test_simd(void **state)
 	free(s);
 }
 
+static void test_simd_reductions(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = l * 3 + 1;
+		s->r[2][l] = fbits((float)l * 0.25f);
+	}
+	s->r[0][5] = 1; /* lane 5 does not execute: it neither counts nor changes */
+	s->r[9][5] = 0xdead;
+	run_ok("simd_op r9, r1, simd, reduce, iadd\n"
+	       "simd_op r10, r1, simd, prefix, iadd\n"
+	       "simd_op r11, r1, quad, reduce, umax\n"
+	       "simd_op r12, r2, simd, reduce, fadd\n"
+	       "simd_op r13, r1, quad, prefix, xor\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t sum = 0, below = 0, qmax = 0, qxor = 0;
+		float fsum = 0;
+
+		if (l == 5) {
+			assert_int_equal(s->r[9][l], 0xdead);
+			continue;
+		}
+		for (unsigned k = 0; k < L; k++) {
+			if (k == 5)
+				continue;
+			sum += k * 3 + 1;
+			fsum += (float)k * 0.25f; /* exact: quarters add exactly */
+			if (k < l)
+				below += k * 3 + 1;
+			if ((k & ~3u) == (l & ~3u)) {
+				qmax = k * 3 + 1 > qmax ? k * 3 + 1 : qmax;
+				if (k < l)
+					qxor ^= k * 3 + 1;
+			}
+		}
+		assert_int_equal(s->r[9][l], sum);
+		assert_int_equal(s->r[10][l], below);
+		assert_int_equal(s->r[11][l], qmax);
+		assert_true(bitsf(s->r[12][l]) == fsum);
+		assert_int_equal(s->r[13][l], qxor);
+	}
+	free(s);
+}
+
 static void test_special_registers(void **state)
 {
 	struct usc_state *s = new_state(20);
@@ -1018,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(test_exec_loops),
 		cmocka_unit_test(test_jumps_and_stops),
 		cmocka_unit_test(test_simd),
+		cmocka_unit_test(test_simd_reductions),
 		cmocka_unit_test(test_special_registers),
 		cmocka_unit_test(test_device_memory),
 		cmocka_unit_test(test_threadgroup_memory),

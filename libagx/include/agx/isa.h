@@ -49,6 +49,11 @@ enum agx_isa_kind {
 	AGX_KIND_TGBASE,
 	AGX_KIND_TGINDEX,
 	AGX_KIND_ENUM,
+	AGX_KIND_VARREG,     /* varying destination tuple, count field (0 = 4) */
+	AGX_KIND_VARTRIPLE,  /* ldcf destination: three registers per count */
+	AGX_KIND_CF,	     /* coefficient register cfN */
+	AGX_KIND_CFPERSP,    /* cfN for perspective division, when P is set */
+	AGX_KIND_SAMPLEMASK, /* tile sample mask: immediate or r16 */
 };
 
 enum agx_isa_class {
@@ -64,6 +69,8 @@ enum agx_isa_class {
 	AGX_CLASS_BRANCH,
 	AGX_CLASS_SIMD,
 	AGX_CLASS_MEMORY,
+	AGX_CLASS_VARYING,
+	AGX_CLASS_TILE,
 };
 
 /* How the disassembler spells some encodings (applegpu's aliases). */
@@ -96,7 +103,7 @@ struct agx_isa_enum {
 struct agx_isa_operand_desc {
 	const char *name;
 	enum agx_isa_kind kind;
-	struct agx_isa_bits value, type, mod, sx;
+	struct agx_isa_bits value, type, mod, sx, count;
 	const struct agx_isa_enum *enumeration;
 };
 
@@ -122,7 +129,7 @@ extern const struct agx_isa_desc agx_isa_table[AGX_NUM_OPS];
 
 /* The raw sub-fields of one decoded operand. */
 struct agx_isa_fields {
-	uint32_t value, type, mod, sx;
+	uint32_t value, type, mod, sx, count;
 };
 
 struct agx_isa_instr {
