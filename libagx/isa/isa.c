@@ -222,6 +222,36 @@ static unsigned tuple_count(const struct agx_isa_instr *in)
 	return i >= 0 ? (unsigned)__builtin_popcount(in->operands[i].value) : 0;
 }
 
+/*
+ * Coordinates per texture type (applegpu TEX_SIZES): how many, and whether
+ * an array layer follows, in which case they are 16-bit halves, two per
+ * coordinate and one for the layer.
+ */
+static void tex_size(unsigned type, unsigned *count, bool *layer)
+{
+	static const uint8_t sizes[8][2] = { { 1, 0 }, { 1, 1 }, { 2, 0 }, { 2, 1 },
+					     { 2, 1 }, { 3, 0 }, { 3, 0 }, { 3, 1 } };
+
+	*count = sizes[type & 7][0];
+	*layer = sizes[type & 7][1];
+}
+
+static uint32_t named_field(const struct agx_isa_instr *in, const char *name)
+{
+	for (unsigned i = 0; i < in->desc->num_operands; i++)
+		if (!strcmp(in->desc->operands[i].name, name))
+			return in->operands[i].value;
+	return 0;
+}
+
+static uint32_t named_type(const struct agx_isa_instr *in, const char *name)
+{
+	for (unsigned i = 0; i < in->desc->num_operands; i++)
+		if (!strcmp(in->desc->operands[i].name, name))
+			return in->operands[i].type;
+	return 0;
+}
+
 static bool reg_hint(struct agx_isa_value *v, unsigned hint)
 {
 	v->cache = hint == 2;
@@ -493,6 +523,121 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->text = v->textbuf;
 		/* without perspective the field is unused and must be zero */
 		return shown || f->value == 0;
+	}
+	case AGX_KIND_TEXTURE:
+		switch (f->type) {
+		case 0:
+			v->type = AGX_VALUE_TEXT;
+			snprintf(v->textbuf, sizeof(v->textbuf), "ts%u", f->value);
+			v->text = v->textbuf;
+			return true;
+		case 1:
+			v->type = AGX_VALUE_REG;
+			v->bits = 16;
+			v->index = f->value;
+			return true;
+		case 2:
+			/* 0, or an r16 that type 1 spells already: only 0 is ours */
+			v->type = AGX_VALUE_IMM;
+			return f->value == 0;
+		default:
+			v->type = AGX_VALUE_REG;
+			v->bits = 32;
+			v->index = f->value >> 1;
+			return !(f->value & 1);
+		}
+	case AGX_KIND_SAMPLER:
+		if (f->type) {
+			v->type = AGX_VALUE_REG;
+			v->bits = 16;
+			v->index = f->value;
+		} else {
+			v->type = AGX_VALUE_TEXT;
+			snprintf(v->textbuf, sizeof(v->textbuf), "ss%u", f->value);
+			v->text = v->textbuf;
+		}
+		return true;
+	case AGX_KIND_TEXUREG:
+		/* only a texture named by a register has a uniform base */
+		if (!(named_type(in, "T") & 1)) {
+			v->type = AGX_VALUE_TEXT;
+			v->text = v->textbuf;
+			return f->value == 0;
+		}
+		v->type = AGX_VALUE_UNIFORM;
+		v->bits = 64;
+		v->index = f->value * 2;
+		return true;
+	case AGX_KIND_COORDS: {
+		unsigned count;
+		bool layer;
+
+		tex_size(named_field(in, "n"), &count, &layer);
+		v->type = AGX_VALUE_REG;
+		v->discard = f->type;
+		if (layer) {
+			v->bits = 16;
+			v->count = count * 2 + 1;
+			v->index = f->value;
+			return true;
+		}
+		v->bits = 32;
+		v->count = count;
+		v->index = f->value >> 1;
+		return !(f->value & 1);
+	}
+	case AGX_KIND_LOD: {
+		unsigned mode = named_field(in, "lod"), count;
+		bool layer;
+
+		switch (mode) {
+		case 0:
+			v->type = AGX_VALUE_IMM;
+			return f->value == 0;
+		case 1:
+		case 2:
+		case 5:
+		case 6:
+			v->type = mode < 4 ? AGX_VALUE_UNIFORM : AGX_VALUE_REG;
+			v->bits = 16;
+			v->index = f->value;
+			return true;
+		case 9:
+		case 13:
+			/* bias and minimum: a pair of halves (Mesa's cases.txt) */
+			v->type = mode == 9 ? AGX_VALUE_UNIFORM : AGX_VALUE_REG;
+			v->bits = 16;
+			v->count = 2;
+			v->index = f->value;
+			return true;
+		case 4:
+		case 12:
+			/* gradients: two per coordinate, and a minimum with 12 */
+			tex_size(named_field(in, "n"), &count, &layer);
+			v->type = AGX_VALUE_REG;
+			v->bits = 32;
+			v->count = count * 2 + (mode == 12);
+			v->index = f->value >> 1;
+			return !(f->value & 1);
+		default:
+			return false;
+		}
+	}
+	case AGX_KIND_CMPOFF: {
+		bool compare = named_field(in, "compare"), offset = f->type;
+		int n = 0;
+
+		v->type = AGX_VALUE_TEXT;
+		v->text = v->textbuf;
+		if (compare)
+			n += snprintf(v->textbuf, sizeof(v->textbuf), "r%u", f->value >> 1);
+		if (offset)
+			snprintf(v->textbuf + n, sizeof(v->textbuf) - (size_t)n, "%sr%u%c",
+				 compare ? "_" : "", (f->value + (compare ? 2 : 0)) >> 1,
+				 ((f->value + (compare ? 2 : 0)) & 1) ? 'h' : 'l');
+		if (compare && (f->value & 1))
+			return false;
+		return compare || offset || f->value == 0;
 	}
 	case AGX_KIND_SAMPLEMASK:
 		if (f->type > 1)
@@ -886,7 +1031,7 @@ static bool parse_reg(const char *s, struct agx_isa_value *v)
 	return *end == '\0' && m == n + 1;
 }
 
-/* A tuple r4_r5_r6 or r0l_r0h_r1l: consecutive registers of one size. */
+/* A tuple r4_r5_r6, r0l_r0h_r1l or u6l_u6h: consecutive registers of one size and file. */
 static bool parse_tuple(const char *s, struct agx_isa_value *v)
 {
 	char copy[128], *save = NULL, *tok;
@@ -896,11 +1041,12 @@ static bool parse_tuple(const char *s, struct agx_isa_value *v)
 	memset(v, 0, sizeof(*v));
 	for (tok = strtok_r(copy, "_", &save); tok; tok = strtok_r(NULL, "_", &save)) {
 		memset(&r, 0, sizeof(r));
-		if (!parse_reg(tok, &r) || r.type != AGX_VALUE_REG || r.bits == 64)
+		if (!parse_reg(tok, &r) || r.bits == 64)
 			return false;
 		if (v->count == 0) {
 			*v = r;
-		} else if (r.bits != v->bits || r.index != v->index + v->count) {
+		} else if (r.type != v->type || r.bits != v->bits ||
+			   r.index != v->index + v->count) {
 			return false;
 		}
 		v->count++;
@@ -1082,6 +1228,93 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		if (!enum_lookup(o->enumeration, s, &f->value) || !fits(&o->value, f->value))
 			return fail(p, "'%s' is not a %s", s, o->enumeration->name);
 		return 0;
+	case AGX_KIND_SAMPLER:
+		if (!strncmp(s, "ss", 2) && parse_integer(s + 2, &n) && n >= 0 &&
+		    fits(&o->value, (uint32_t)n)) {
+			f->value = (uint32_t)n;
+			return 0;
+		}
+		if (parse_reg(s, &v) && v.type == AGX_VALUE_REG && v.bits == 16 &&
+		    v.index <= 0xff) {
+			f->type = 1;
+			f->value = v.index;
+			return 0;
+		}
+		return fail(p, "bad sampler '%s'", s);
+	case AGX_KIND_TEXTURE:
+		if (!strncmp(s, "ts", 2) && parse_integer(s + 2, &n) && n >= 0 &&
+		    fits(&o->value, (uint32_t)n)) {
+			f->value = (uint32_t)n;
+			return 0;
+		}
+		if (!strcmp(s, "0")) {
+			f->type = 2;
+			return 0;
+		}
+		if (parse_reg(s, &v) && v.type == AGX_VALUE_REG && v.bits != 64) {
+			f->type = v.bits == 16 ? 1 : 3;
+			f->value = v.bits == 16 ? v.index : v.index << 1;
+			if (f->value <= 0xff)
+				return 0;
+		}
+		return fail(p, "bad texture '%s'", s);
+	case AGX_KIND_TEXUREG:
+		if (!parse_reg(s, &v) || v.type != AGX_VALUE_UNIFORM || v.bits != 64 ||
+		    (v.index & 1) || !fits(&o->value, v.index / 2))
+			return fail(p, "bad bindless base '%s'", s);
+		f->value = v.index / 2;
+		return 0;
+	case AGX_KIND_COORDS:
+		v.discard = false;
+		if (strlen(s) > 8 && !strcmp(s + strlen(s) - 8, ".discard")) {
+			s[strlen(s) - 8] = '\0';
+			f->type = 1;
+		}
+		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG)
+			return fail(p, "bad coordinates '%s'", s);
+		f->value = v.bits == 32 ? v.index << 1 : v.index;
+		p->tuple_len[i] = v.count;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_LOD:
+		if (!strcmp(s, "0"))
+			return 0;
+		if (parse_reg(s, &v) && v.bits == 16 && v.index <= 0xff) {
+			f->value = v.index;
+			p->tuple_len[i] = 1;
+			return 0;
+		}
+		if (!parse_tuple(s, &v))
+			return fail(p, "bad level of detail '%s'", s);
+		f->value = v.bits == 32 ? v.index << 1 : v.index;
+		p->tuple_len[i] = v.count;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_CMPOFF: {
+		/* compare (r32) and/or offset (r16), in that order */
+		char *under = strchr(s, '_');
+		struct agx_isa_value a = { 0 }, b = { 0 };
+		bool compare = named_field(in, "compare");
+
+		if (under)
+			*under = '\0';
+		if (!parse_reg(s, &a) || a.type != AGX_VALUE_REG ||
+		    (under && (!parse_reg(under + 1, &b) || b.type != AGX_VALUE_REG)))
+			return fail(p, "bad compare/offset '%s'", text);
+		if (under || a.bits == 32) {
+			/* r32 compare value first */
+			if (a.bits != 32 || (under && b.bits != 16) ||
+			    (under && b.index != (a.index << 1) + 2))
+				return fail(p, "bad compare/offset '%s'", text);
+			f->value = a.index << 1;
+			f->type = under != NULL;
+			p->tuple_len[i] = 1; /* a compare value: checked against "compare" */
+		} else {
+			if (a.bits != 16 || compare)
+				return fail(p, "bad compare/offset '%s'", text);
+			f->value = a.index;
+			f->type = 1;
+		}
+		return f->value <= 0xff ? 0 : fail(p, "register out of range");
+	}
 	case AGX_KIND_CF:
 	case AGX_KIND_CFPERSP:
 		if (strncmp(s, "cf", 2) || !parse_integer(s + 2, &n) || n < 0 ||
@@ -1093,7 +1326,8 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 	case AGX_KIND_VARTRIPLE: {
 		unsigned per = o->kind == AGX_KIND_VARTRIPLE ? 3 : 1;
 
-		if (!parse_tuple(s, &v) || v.count % per || v.count / per < 1 || v.count / per > 4)
+		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG || v.count % per ||
+		    v.count / per < 1 || v.count / per > 4)
 			return fail(p, "bad register tuple '%s' for %s", s, in->desc->name);
 		f->type = v.bits == 32;
 		f->value = v.bits == 32 ? v.index << 1 : v.index;
@@ -1102,7 +1336,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 	}
 	case AGX_KIND_MEMREG:
 	case AGX_KIND_TGREG:
-		if (!parse_tuple(s, &v))
+		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG)
 			return fail(p, "bad register tuple '%s'", s);
 		f->type = v.bits == 32;
 		f->value = v.bits == 32 ? v.index << 1 : v.index;
@@ -1296,7 +1530,10 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		/* lsl and mask are omitted when they are the default */
 		if ((kind == AGX_KIND_SHIFT && (k >= nops || strncmp(ops[k], "lsl ", 4))) ||
 		    (kind == AGX_KIND_MASK && (k >= nops || strncmp(ops[k], "mask ", 5))) ||
-		    (kind == AGX_KIND_CFPERSP && (k >= nops || strncmp(ops[k], "cf", 2))))
+		    (kind == AGX_KIND_CFPERSP && (k >= nops || strncmp(ops[k], "cf", 2))) ||
+		    (kind == AGX_KIND_TEXUREG &&
+		     (k >= nops || ops[k][0] != 'u' || !strchr(ops[k], '_'))) ||
+		    (kind == AGX_KIND_CMPOFF && (k >= nops || ops[k][0] != 'r')))
 			continue;
 		if (k >= nops)
 			return fail(p, "%s needs more operands", d->name);
@@ -1313,8 +1550,13 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		if (!agx_isa_operand_value(in, i, pc, &v))
 			return fail(p, "%s: operand %s cannot be encoded", d->name,
 				    d->operands[i].name);
+		if (d->operands[i].kind == AGX_KIND_CMPOFF &&
+		    (p->tuple_len[i] != 0) != (named_field(in, "compare") != 0))
+			return fail(p, "%s: a compare value goes with compare 1", d->name);
 		if ((d->operands[i].kind == AGX_KIND_MEMREG ||
-		     d->operands[i].kind == AGX_KIND_TGREG) &&
+		     d->operands[i].kind == AGX_KIND_TGREG ||
+		     d->operands[i].kind == AGX_KIND_COORDS ||
+		     (d->operands[i].kind == AGX_KIND_LOD && v.type != AGX_VALUE_IMM)) &&
 		    v.count != p->tuple_len[i])
 			return fail(p, "%s: %u registers for a mask of %u", d->name,
 				    p->tuple_len[i], v.count);

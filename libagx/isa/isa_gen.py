@@ -11,12 +11,13 @@ import sys
 
 KINDS = """dst dst64 dst16 dst32 src src64 src16 addsrc mulsrc fsrc fsrc16 cmpsel
 icond fcond r0l imm simm branch shift mask tt sr memreg tgreg membase memindex
-tgbase tgindex enum varreg vartriple cf cfpersp samplemask""".split()
+tgbase tgindex enum varreg vartriple cf cfpersp samplemask texture sampler texureg
+coords lod cmpoff""".split()
 SUBFIELDS = ("value", "type", "mod", "sx", "count")
 CLASSES = """mov ialu imul convert falu funary select exec control branch simd
-memory varying tile""".split()
+memory varying tile texture""".split()
 ALIASES = ("none", "bitop", "push_exec", "else_exec")
-MAX_OPERANDS = 10
+MAX_OPERANDS = 16
 MAX_PARTS = 4
 MAX_BYTES = 12
 

@@ -14,7 +14,7 @@
 #include "agx_isa_table.h"
 
 #define AGX_ISA_MAX_BYTES    12
-#define AGX_ISA_MAX_OPERANDS 10
+#define AGX_ISA_MAX_OPERANDS 16
 #define AGX_ISA_MAX_PARTS    4
 /* Longest text agx_isa_print() writes for one instruction. */
 #define AGX_ISA_MAX_TEXT 256
@@ -54,6 +54,12 @@ enum agx_isa_kind {
 	AGX_KIND_CF,	     /* coefficient register cfN */
 	AGX_KIND_CFPERSP,    /* cfN for perspective division, when P is set */
 	AGX_KIND_SAMPLEMASK, /* tile sample mask: immediate or r16 */
+	AGX_KIND_TEXTURE,    /* texture: state tsN, r16, r32 or 0 */
+	AGX_KIND_SAMPLER,    /* sampler: state ssN or r16 */
+	AGX_KIND_TEXUREG,    /* uniform pair of a bindless texture (texture type bit 0) */
+	AGX_KIND_COORDS,     /* coordinates, as many as the texture type needs */
+	AGX_KIND_LOD,	     /* level of detail argument, shaped by the lod mode */
+	AGX_KIND_CMPOFF,     /* depth-compare value and/or texel offset */
 };
 
 enum agx_isa_class {
@@ -71,6 +77,7 @@ enum agx_isa_class {
 	AGX_CLASS_MEMORY,
 	AGX_CLASS_VARYING,
 	AGX_CLASS_TILE,
+	AGX_CLASS_TEXTURE,
 };
 
 /* How the disassembler spells some encodings (applegpu's aliases). */
