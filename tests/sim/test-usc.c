@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "agx/isa.h"
+#include "cache.h"
 #include "usc.h"
 
 #define L USC_LANES
@@ -1049,6 +1050,67 @@ static void test_threadgroup_memory(void **state)
 	free(s);
 }
 
+/* Programs decode once per address, until the device says the code changed. */
+static void test_program_cache(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_cache *cache = usc_cache_create(2, 1024);
+	const struct usc_program *p1, *p2, *again;
+	struct usc_state *s = new_state(L);
+	uint8_t code[64];
+	size_t n;
+
+	(void)state;
+	f->base = 0x10000;
+	memset(f->bytes, 0, sizeof(f->bytes));
+	n = assemble("mov_imm r1, 11\nstop", code, sizeof(code));
+	memcpy(f->bytes, code, n);
+	n = assemble("mov_imm r1, 22\nstop", code, sizeof(code));
+	memcpy(f->bytes + 256, code, n);
+
+	p1 = usc_cache_get(cache, f->base, flat_read, f);
+	again = usc_cache_get(cache, f->base, flat_read, f);
+	assert_non_null(p1);
+	assert_ptr_equal(p1, again);
+	assert_int_equal(usc_cache_stats(cache).decodes, 1);
+	assert_int_equal(usc_cache_stats(cache).hits, 1);
+	assert_int_equal(usc_run(p1, s, 100).status, USC_DONE);
+	assert_int_equal(s->r[1][0], 11);
+
+	/* new code at the same address runs only after an invalidation */
+	n = assemble("mov_imm r1, 33\nstop", code, sizeof(code));
+	memcpy(f->bytes, code, n);
+	usc_cache_invalidate(cache, f->base + 4, 2);
+	p1 = usc_cache_get(cache, f->base, flat_read, f);
+	assert_int_equal(usc_cache_stats(cache).decodes, 2);
+	assert_int_equal(usc_run(p1, s, 100).status, USC_DONE);
+	assert_int_equal(s->r[1][0], 33);
+
+	/* two entries: a third program pushes out the least recently used */
+	p2 = usc_cache_get(cache, f->base + 256, flat_read, f);
+	assert_non_null(p2);
+	usc_cache_get(cache, f->base, flat_read, f);	   /* p1 used again */
+	usc_cache_get(cache, f->base + 512, flat_read, f); /* evicts p2 */
+	usc_cache_get(cache, f->base, flat_read, f);
+	assert_int_equal(usc_cache_stats(cache).decodes, 4);
+	usc_cache_get(cache, f->base + 256, flat_read, f);
+	assert_int_equal(usc_cache_stats(cache).decodes, 5);
+
+	/* code at the very end of a mapping decodes as far as the mapping goes */
+	n = assemble("mov_imm r1, 44\nstop", code, sizeof(code));
+	memcpy(f->bytes + sizeof(f->bytes) - n, code, n);
+	p1 = usc_cache_get(cache, f->base + sizeof(f->bytes) - n, flat_read, f);
+	assert_non_null(p1);
+	assert_int_equal(usc_run(p1, s, 100).status, USC_DONE);
+	assert_int_equal(s->r[1][0], 44);
+	/* and nothing at all is no program */
+	assert_null(usc_cache_get(cache, 0x1, flat_read, f));
+
+	usc_cache_destroy(cache);
+	free(s);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1070,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(test_special_registers),
 		cmocka_unit_test(test_device_memory),
 		cmocka_unit_test(test_threadgroup_memory),
+		cmocka_unit_test(test_program_cache),
 	};
 
 	return cmocka_run_group_tests_name("usc", tests, NULL, NULL);
