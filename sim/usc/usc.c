@@ -1240,12 +1240,62 @@ static unsigned format_size(unsigned f)
 	}
 }
 
+/* Small floats of rg11b10f (applegpu decode_float11/decode_float10). */
+static double small_float(uint32_t v, unsigned mantissa_bits)
+{
+	unsigned e = (v >> mantissa_bits) & 0x1f, m = v & ((1u << mantissa_bits) - 1);
+
+	if (e == 0x1f)
+		return m ? NAN : INFINITY;
+	if (e == 0)
+		return ldexp(m, -14 - (int)mantissa_bits);
+	return ldexp((1u << mantissa_bits) | m, (int)e - 15 - (int)mantissa_bits);
+}
+
+static double srgb_to_linear(double c)
+{
+	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+/*
+ * Component n of a bit-packed 32-bit word (applegpu's device_load exec):
+ * rgb10a2, rg11b10f or rgb9e5.  Returns false for the component that does
+ * not exist (the fourth of rg11b10f and rgb9e5).
+ */
+static bool packed_component(unsigned f, uint32_t word, unsigned n, double *out)
+{
+	switch (f) {
+	case 8:
+		*out = n < 3 ? ((word >> (10 * n)) & 1023) / 1023.0 : (word >> 30) / 3.0;
+		return true;
+	case 12:
+		if (n == 3)
+			return false;
+		*out = n < 2 ? small_float(word >> (11 * n), 6) : small_float(word >> 22, 5);
+		return true;
+	default: /* 13: rgb9e5, a shared exponent */
+		if (n == 3)
+			return false;
+		*out = ldexp((word >> (9 * n)) & 0x1ff, (int)(word >> 27) - 15 - 9);
+		return true;
+	}
+}
+
+static uint64_t float_bits_for(double x, unsigned reg_bits)
+{
+	return reg_bits == 16 ? fp16_from_double(x) : f32_bits((float)x);
+}
+
 /* A loaded item as register bits: raw, or a normalized value as float. */
-static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits)
+static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits, unsigned component)
 {
 	double x;
 
 	switch (f) {
+	case 10:
+		/* srgba8: sRGB for colour, linear alpha, by component */
+		x = component < 3 ? srgb_to_linear(raw / 255.0) : raw / 255.0;
+		break;
 	case 4:
 		x = raw / 255.0;
 		break;
@@ -1302,6 +1352,55 @@ static void tuple_set(struct usc_state *s, const struct dst *t, unsigned k, unsi
 	}
 }
 
+/*
+ * Bit-packed loads (applegpu): one aligned 32-bit word at base + offset * 4,
+ * the shift and the mask ignored, unpacked to 4 (rgb10a2) or 3 registers.
+ */
+static bool load_packed(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	uint64_t base[L], index[L];
+
+	read_int(s, &u->base, base);
+	read_int(s, &u->index, index);
+	for (unsigned l = 0; l < L; l++) {
+		int64_t off;
+		uint64_t at;
+		uint32_t word;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		if (u->op == AGX_OP_THREADGROUP_LOAD) {
+			off = (int64_t)(uint16_t)base[l] + (u->index.kind == SRC_IMM
+								? (int16_t)index[l]
+								: (int64_t)(uint16_t)index[l]);
+			at = (uint64_t)off * 4;
+		} else {
+			off = u->index.kind == SRC_IMM ? (int16_t)index[l]
+			      : u->index_unsigned      ? (int64_t)(uint32_t)index[l]
+						       : (int64_t)(int32_t)index[l];
+			at = (base[l] & ~3ull) + (uint64_t)off * 4;
+		}
+		if (u->op == AGX_OP_THREADGROUP_LOAD
+			? at + 4 > s->threadgroup_memory_size
+			: !(s->memory.read && s->memory.read(s->memory.ctx, at, &word, 4))) {
+			res->status = USC_FAULT;
+			res->fault_address = at;
+			snprintf(res->message, sizeof(res->message), "fault at 0x%llx (lane %u)",
+				 (unsigned long long)at, l);
+			return false;
+		}
+		if (u->op == AGX_OP_THREADGROUP_LOAD)
+			memcpy(&word, s->threadgroup_memory + at, 4);
+		for (unsigned n = 0; n < 4; n++) {
+			double x;
+
+			if (packed_component(u->format, word, n, &x))
+				tuple_set(s, &u->tuple, n, l, float_bits_for(x, u->tuple.bits));
+		}
+	}
+	return true;
+}
+
 static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
 	bool device = u->op == AGX_OP_DEVICE_LOAD || u->op == AGX_OP_DEVICE_STORE;
@@ -1309,12 +1408,15 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 	unsigned size = format_size(u->format), shift = u->shift == 3 ? 2 : u->shift;
 	uint64_t base[L], index[L];
 
-	if (u->format > 7) {
+	if (u->format == 9 || u->format == 11 || u->format > 13 || (store && (u->format >= 8))) {
 		snprintf(res->message, sizeof(res->message),
-			 "memory format %u is not simulated yet", u->format);
+			 "memory format %u %s is not simulated yet", u->format,
+			 store ? "stores" : "loads");
 		res->status = USC_BAD_INSTR;
 		return false;
 	}
+	if (u->format == 8 || u->format == 12 || u->format == 13)
+		return load_packed(s, u, res);
 	if (u->format == 2 && u->tuple.bits == 16) {
 		snprintf(res->message, sizeof(res->message), "i32 to 16-bit registers is illegal");
 		res->status = USC_BAD_INSTR;
@@ -1366,7 +1468,7 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 					memcpy(&item, s->threadgroup_memory + at, size);
 				if (ok)
 					tuple_set(s, &u->tuple, k, l,
-						  load_value(u->format, item, u->tuple.bits));
+						  load_value(u->format, item, u->tuple.bits, i));
 			}
 			if (!ok) {
 				res->status = USC_FAULT;

@@ -1023,6 +1023,78 @@ static void test_device_memory(void **state)
 	free(f);
 }
 
+/* Reference decoders for the packed formats, written from their definitions. */
+static float ref_small_float(uint32_t v, int mbits)
+{
+	int e = (int)((v >> mbits) & 31);
+	uint32_t m = v & ((1u << mbits) - 1);
+
+	if (e == 31)
+		return m ? NAN : INFINITY;
+	/* denormals: 0.m * 2^-14; normals: 1.m * 2^(e-15) */
+	return e ? ldexpf(1.0f + (float)m / (float)(1 << mbits), e - 15)
+		 : ldexpf((float)m / (float)(1 << mbits), -14);
+}
+
+static void test_packed_formats(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+
+	(void)state;
+	for (unsigned i = 0; i < 64; i++) {
+		uint32_t w = rnd();
+
+		if (i < 4) /* rgb9e5 with small exponents too */
+			w = (w & 0x07ffffff) | (i << 27);
+		memcpy(f->bytes + i * 4, &w, 4);
+	}
+	for (unsigned l = 0; l < L; l++)
+		s->r[2][l] = 32 + l;
+	run_ok("device_load 0, rgb10a2, xyzw, r4_r5_r6_r7, u8_u9, r1, unsigned\n"
+	       "device_load 0, rg11b10f, xyz, r8_r9_r10, u8_u9, r1, unsigned\n"
+	       "device_load 0, rgb9e5, xyz, r12_r13_r14, u8_u9, r1, unsigned\n"
+	       "device_load 0, srgba8, xyzw, r16_r17_r18_r19, u8_u9, r2, unsigned\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t w, b;
+
+		memcpy(&w, f->bytes + l * 4, 4);
+		for (unsigned c = 0; c < 3; c++)
+			assert_true(bitsf(s->r[4 + c][l]) ==
+				    (float)(((w >> (10 * c)) & 1023) / 1023.0));
+		assert_true(bitsf(s->r[7][l]) == (float)((w >> 30) / 3.0));
+		for (unsigned c = 0; c < 3; c++) {
+			float want =
+			    c < 2 ? ref_small_float(w >> (11 * c), 6) : ref_small_float(w >> 22, 5);
+			float got = bitsf(s->r[8 + c][l]);
+
+			assert_true(got == want || (got != got && want != want));
+			assert_true(bitsf(s->r[12 + c][l]) ==
+				    (float)((double)((w >> (9 * c)) & 511) / 512.0 *
+					    pow(2.0, (double)(w >> 27) - 15)));
+		}
+		/* srgba8: one-byte items, the offset r2 (= 32 + l) counts them */
+		for (unsigned c = 0; c < 4; c++) {
+			double x;
+
+			b = f->bytes[32 + l + c];
+			x = b / 255.0;
+			if (c < 3)
+				x = x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4);
+			assert_true(bitsf(s->r[16 + c][l]) == (float)x);
+		}
+	}
+	/* packed stores are not simulated yet, and say so */
+	assert_int_equal(
+	    run("device_store 0, rgb10a2, xyzw, r4_r5_r6_r7, u8_u9, r1, unsigned, 0\nstop", s)
+		.status,
+	    USC_BAD_INSTR);
+	free(s);
+	free(f);
+}
+
 static void test_threadgroup_memory(void **state)
 {
 	struct usc_state *s = new_state(L);
@@ -1131,6 +1203,7 @@ int main(void)
 		cmocka_unit_test(test_simd_reductions),
 		cmocka_unit_test(test_special_registers),
 		cmocka_unit_test(test_device_memory),
+		cmocka_unit_test(test_packed_formats),
 		cmocka_unit_test(test_threadgroup_memory),
 		cmocka_unit_test(test_program_cache),
 	};
