@@ -222,6 +222,21 @@ static unsigned tuple_count(const struct agx_isa_instr *in)
 	return i >= 0 ? (unsigned)__builtin_popcount(in->operands[i].value) : 0;
 }
 
+/* The widest register an ALU source kind may name. */
+static unsigned src_max_bits(enum agx_isa_kind kind)
+{
+	switch (kind) {
+	case AGX_KIND_SRC16:
+	case AGX_KIND_FSRC16:
+		return 16;
+	case AGX_KIND_SRC64:
+	case AGX_KIND_ADDSRC:
+		return 64;
+	default:
+		return 32;
+	}
+}
+
 /*
  * Coordinates per texture type (applegpu TEX_SIZES): how many, and whether
  * an array layer follows, in which case they are 16-bit halves, two per
@@ -346,9 +361,7 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 	case AGX_KIND_SRC16:
 	case AGX_KIND_ADDSRC:
 	case AGX_KIND_MULSRC: {
-		unsigned max = o->kind == AGX_KIND_SRC16				   ? 16
-			       : (o->kind == AGX_KIND_SRC64 || o->kind == AGX_KIND_ADDSRC) ? 64
-											   : 32;
+		unsigned max = src_max_bits(o->kind);
 
 		if (!alu_src(v, f->value, f->type, type_bits, max))
 			return false;
@@ -361,7 +374,7 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 	}
 	case AGX_KIND_FSRC:
 	case AGX_KIND_FSRC16:
-		if (!alu_src(v, f->value, f->type, type_bits, o->kind == AGX_KIND_FSRC16 ? 16 : 32))
+		if (!alu_src(v, f->value, f->type, type_bits, src_max_bits(o->kind)))
 			return false;
 		if (v->type == AGX_VALUE_IMM) {
 			v->type = AGX_VALUE_FLOAT_IMM;
@@ -1395,9 +1408,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 	case AGX_KIND_SRC16:
 	case AGX_KIND_ADDSRC:
 	case AGX_KIND_MULSRC: {
-		unsigned max = o->kind == AGX_KIND_SRC16				   ? 16
-			       : (o->kind == AGX_KIND_SRC64 || o->kind == AGX_KIND_ADDSRC) ? 64
-											   : 32;
+		unsigned max = src_max_bits(o->kind);
 
 		if (v.abs || v.neg || (v.sx && !o->sx.count) || (v.sx && v.type == AGX_VALUE_IMM))
 			return fail(p, "modifier not allowed on '%s'", text);
@@ -1408,7 +1419,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 	}
 	case AGX_KIND_FSRC:
 	case AGX_KIND_FSRC16:
-		if (v.sx || !encode_src(&v, type_bits, o->kind == AGX_KIND_FSRC16 ? 16 : 32, f))
+		if (v.sx || !encode_src(&v, type_bits, src_max_bits(o->kind), f))
 			return fail(p, "'%s' cannot be encoded as %s", text, o->name);
 		f->mod = (v.abs ? 1 : 0) | (v.neg ? 2 : 0);
 		return 0;
