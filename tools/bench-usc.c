@@ -56,6 +56,13 @@ static bool mem_write(void *ctx, uint64_t addr, const void *src, unsigned size)
 	return true;
 }
 
+static void *mem_translate(void *ctx, uint64_t addr, size_t size, bool write)
+{
+	(void)ctx;
+	(void)write;
+	return addr + size <= sizeof(memory) ? memory + addr : NULL;
+}
+
 /* Runs a straight-line program until about a second has passed. */
 static double lane_ops_per_s(const uint8_t *code, size_t len, struct usc_state *s)
 {
@@ -114,6 +121,7 @@ int main(void)
 	}
 	s->memory.read = mem_read;
 	s->memory.write = mem_write;
+	s->memory.translate = mem_translate;
 	len = 0;
 	for (unsigned i = 0; i < BODY; i++)
 		len = emit(code, len, mem[i % 2]);

@@ -1317,8 +1317,11 @@ static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits, unsigned
 /* A register value stored as an item of format f (normalized: rounded to nearest). */
 static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits)
 {
-	double x = reg_bits == 16 ? fp16_to_float((uint16_t)reg) : f32_from_bits(reg);
+	double x;
 
+	if (f < 4)
+		return reg; /* raw items */
+	x = reg_bits == 16 ? fp16_to_float((uint16_t)reg) : f32_from_bits(reg);
 	if (isnan(x))
 		x = 0;
 	switch (f) {
@@ -1328,11 +1331,33 @@ static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits)
 		return (uint32_t)(uint8_t)(int8_t)nearbyint(fmin(fmax(x, -1.0), 1.0) * 127.0);
 	case 6:
 		return (uint32_t)nearbyint(fmin(fmax(x, 0.0), 1.0) * 65535.0);
-	case 7:
+	default: /* 7 */
 		return (uint32_t)(uint16_t)(int16_t)nearbyint(fmin(fmax(x, -1.0), 1.0) * 32767.0);
-	default:
-		return reg;
 	}
+}
+
+/* Item copies of the sizes formats have, so that the compiler inlines them. */
+static inline uint32_t item_read(const uint8_t *p, unsigned size)
+{
+	uint32_t v = 0;
+
+	if (size == 4)
+		memcpy(&v, p, 4);
+	else if (size == 2)
+		memcpy(&v, p, 2);
+	else
+		v = *p;
+	return v;
+}
+
+static inline void item_write(uint8_t *p, uint32_t v, unsigned size)
+{
+	if (size == 4)
+		memcpy(p, &v, 4);
+	else if (size == 2)
+		memcpy(p, &v, 2);
+	else
+		*p = (uint8_t)v;
 }
 
 static uint32_t tuple_get(const struct usc_state *s, const struct dst *t, unsigned k, unsigned l)
@@ -1445,6 +1470,13 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 								: (int64_t)(uint16_t)index[l]);
 			addr = 0;
 		}
+		/* the four items' span, straight in host memory where the device allows */
+		uint8_t *host =
+		    device && s->memory.translate
+			? s->memory.translate(s->memory.ctx, addr + (uint64_t)off * size, 4 * size,
+					      store)
+			: NULL;
+
 		for (unsigned i = 0; i < 4; i++) {
 			uint64_t at = addr + (uint64_t)(off + i) * size;
 			uint32_t item = 0;
@@ -1452,7 +1484,18 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 
 			if (!((u->memmask >> i) & 1))
 				continue;
-			if (store) {
+			if (host) {
+				ok = true;
+				if (store) {
+					item = store_value(u->format, tuple_get(s, &u->tuple, k, l),
+							   u->tuple.bits);
+					item_write(host + i * size, item, size);
+				} else {
+					item = item_read(host + i * size, size);
+					tuple_set(s, &u->tuple, k, l,
+						  load_value(u->format, item, u->tuple.bits, i));
+				}
+			} else if (store) {
 				item = store_value(u->format, tuple_get(s, &u->tuple, k, l),
 						   u->tuple.bits);
 				if (device)

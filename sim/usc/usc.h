@@ -24,6 +24,11 @@ struct usc_memory {
 	/* Device memory at a virtual address; false means a fault. */
 	bool (*read)(void *ctx, uint64_t addr, void *dst, unsigned size);
 	bool (*write)(void *ctx, uint64_t addr, const void *src, unsigned size);
+	/*
+	 * Optional fast path: host memory backing [addr, addr + size), or
+	 * NULL, in which case read/write decide (and report the fault).
+	 */
+	void *(*translate)(void *ctx, uint64_t addr, size_t size, bool write);
 	void *ctx;
 };
 

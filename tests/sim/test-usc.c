@@ -954,6 +954,16 @@ static bool flat_write(void *ctx, uint64_t addr, const void *src, unsigned size)
 	return true;
 }
 
+static void *flat_translate(void *ctx, uint64_t addr, size_t size, bool write)
+{
+	struct flat *f = ctx;
+
+	(void)write;
+	if (addr < f->base || addr - f->base + size > sizeof(f->bytes))
+		return NULL;
+	return f->bytes + (addr - f->base);
+}
+
 static struct usc_state *memory_state(struct flat *f)
 {
 	struct usc_state *s = new_state(L);
@@ -961,7 +971,7 @@ static struct usc_state *memory_state(struct flat *f)
 	f->base = 0x100000000ull;
 	for (unsigned i = 0; i < sizeof(f->bytes); i++)
 		f->bytes[i] = (uint8_t)(i * 7 + 3);
-	s->memory = (struct usc_memory){ flat_read, flat_write, f };
+	s->memory = (struct usc_memory){ .read = flat_read, .write = flat_write, .ctx = f };
 	s->u[8] = (uint32_t)f->base;
 	s->u[9] = (uint32_t)(f->base >> 32);
 	for (unsigned l = 0; l < L; l++)
@@ -1013,7 +1023,21 @@ static void test_device_memory(void **state)
 			assert_int_equal(got, 0xabc00000u + l);
 	}
 
-	/* an address outside memory faults, with the address */
+	/* the host-pointer fast path gives the same results */
+	s->memory.translate = flat_translate;
+	for (unsigned l = 0; l < L; l++)
+		s->r[5][l] = 0;
+	run_ok("device_load 0, i32, xy, r5_r6, u8_u9, r1, unsigned, lsl 1\nstop", s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t want;
+
+		if (l == 3)
+			continue;
+		memcpy(&want, f->bytes + (l * 2) * 4, 4);
+		assert_int_equal(s->r[5][l], want);
+	}
+
+	/* an address outside memory faults, with the address, on either path */
 	s->r[0][3] = 0;
 	r = run("device_load 0, i32, x, r4, u8_u9, 5000, signed\nstop", s);
 	assert_int_equal(r.status, USC_FAULT);
