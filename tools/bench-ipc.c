@@ -25,27 +25,13 @@
 #include "agxipc/client.h"
 #include "agxipc/log.h"
 #include "agxipc/server.h"
+#include "bench.h"
 
 #define WARMUP		   2000
 #define RTT_SAMPLES	   50000
 #define FD_SAMPLES	   20000
 #define WINDOW		   64
 #define THROUGHPUT_SECONDS 2.0
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static int no_dispatch(struct agx_ipc_request *req, void *data)
 {
@@ -100,7 +86,7 @@ static void measure_rtt(struct agx_ipc_client *c, int fd, double *samples, int n
 	ping.payload.len = sizeof(payload);
 	for (int i = -WARMUP; i < n; i++) {
 		struct agx_ipc_msg reply;
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		if (agx_ipc_client_call(c, AGX_IPC_MSG_PING, &ping.base, &fd, fd >= 0 ? 1 : 0,
 					&reply, 5000, NULL) < 0) {
@@ -109,9 +95,9 @@ static void measure_rtt(struct agx_ipc_client *c, int fd, double *samples, int n
 		}
 		agx_ipc_msg_finish(&reply);
 		if (i >= 0)
-			samples[i] = now_us() - t0;
+			samples[i] = bench_now_us() - t0;
 	}
-	qsort(samples, (size_t)n, sizeof(double), cmp_double);
+	bench_sort(samples, n);
 }
 
 /* Pipelined PINGs on a raw connection: replies per second with WINDOW in flight. */
@@ -138,7 +124,7 @@ static double measure_throughput(const char *path)
 
 	ping.payload.data = (uint8_t *)"0123456789abcdef";
 	ping.payload.len = 16;
-	t0 = now_us();
+	t0 = bench_now_us();
 	do {
 		while (sent - received < WINDOW)
 			agx_ipc_send(fd, AGX_IPC_MSG_PING, 0, (uint32_t)++sent, &ping.base, NULL,
@@ -146,7 +132,7 @@ static double measure_throughput(const char *path)
 		if (agx_ipc_recv_frame(fd, buf, fds, (unsigned *)&num) <= 0)
 			exit(1);
 		received++;
-		elapsed = now_us() - t0;
+		elapsed = bench_now_us() - t0;
 	} while (elapsed < THROUGHPUT_SECONDS * 1e6);
 	close(fd);
 	free(buf);

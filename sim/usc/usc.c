@@ -466,10 +466,15 @@ static void write_float(struct usc_state *s, const struct uop *u, const float r3
 
 /* --- the float unit --------------------------------------------------------------- */
 
-__attribute__((target_clones("fma", "default"))) static void fma_lanes(float *restrict r,
-								       const float *restrict a,
-								       const float *restrict b,
-								       const float *restrict c)
+/* x86-64 without FMA in its baseline gets an FMA clone; elsewhere fma is there or not */
+#if defined(__x86_64__)
+#define USC_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define USC_FMA_CLONES
+#endif
+
+USC_FMA_CLONES static void fma_lanes(float *restrict r, const float *restrict a,
+				     const float *restrict b, const float *restrict c)
 {
 	for (unsigned l = 0; l < L; l++)
 		r[l] = __builtin_fmaf(a[l], b[l], c[l]);

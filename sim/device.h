@@ -1,0 +1,74 @@
+/*
+ * device.h: agx-sim's device: its memory (what the host DMA-mapped), its
+ * register page, the doorbell and IRQ eventfds, and the firmware that runs
+ * behind them.  docs/device.md is the contract.
+ */
+#ifndef SIM_DEVICE_H
+#define SIM_DEVICE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agx/mmio.h"
+
+#define SIM_PAGE_SIZE 0x4000u /* 16 KiB, the UAT granule */
+
+struct sim_mapping {
+	uint64_t paddr, size;
+	uint8_t *host;
+	bool writable;
+	uint64_t owner; /* the setup connection that mapped it */
+};
+
+struct sim_rtkit;
+
+struct sim_device {
+	uint64_t memory_size;
+	unsigned cores;
+	uint32_t chip_id, generation;
+
+	pthread_rwlock_t lock; /* mappings: changed by the setup socket, read by the firmware */
+	struct sim_mapping *mappings;
+	unsigned num_mappings, cap_mappings;
+
+	/* the attached host's view */
+	bool attached;
+	int mmio_fd, doorbell_fd, irq_fd;
+	void *mmio;
+
+	struct sim_rtkit *rtkit;
+	/*
+	 * The firmware runs on its own thread, woken by the doorbell (agx-sim);
+	 * false runs it inline: the caller calls sim_rtkit_doorbell() (fuzzing).
+	 */
+	bool firmware_thread;
+};
+
+struct sim_device *sim_device_create(uint64_t memory_size, unsigned cores);
+void sim_device_destroy(struct sim_device *dev);
+
+/* ATTACH: fds[] = { MMIO memfd, doorbell eventfd, IRQ eventfd }, owned by the caller. */
+int sim_device_attach(struct sim_device *dev, int fds[3]);
+void sim_device_detach(struct sim_device *dev);
+/* RESET: firmware stopped, registers and rings back to power-on, memory kept. */
+int sim_device_reset(struct sim_device *dev);
+
+int sim_device_dma_map(struct sim_device *dev, uint64_t paddr, uint64_t size, int fd,
+		       uint64_t offset, bool writable, uint64_t owner);
+int sim_device_dma_unmap(struct sim_device *dev, uint64_t paddr, uint64_t size, uint64_t owner);
+/* Everything one owner mapped (its connection is gone). */
+void sim_device_dma_unmap_owner(struct sim_device *dev, uint64_t owner);
+
+/* Device-physical accesses; false is a bus error (nothing mapped there). */
+bool sim_device_read(struct sim_device *dev, uint64_t paddr, void *dst, size_t size);
+bool sim_device_write(struct sim_device *dev, uint64_t paddr, const void *src, size_t size);
+
+/* The firmware (rtkit.c). */
+int sim_rtkit_start(struct sim_device *dev);
+void sim_rtkit_stop(struct sim_device *dev);
+/* The firmware's work for one doorbell: boot if RUN is newly set, then every waiting message. */
+void sim_rtkit_doorbell(struct sim_device *dev);
+
+#endif

@@ -1,0 +1,433 @@
+/*
+ * test-device: agx-sim as a host meets it.  Starts the real agx-sim
+ * process, attaches, maps its register page and drives the RTKit boot the
+ * way Linux drivers/soc/apple/rtkit.c does (HELLO, EPMAP, STARTEP, buffer
+ * grants, power states), then reads the firmware's log out of the syslog
+ * buffer it granted.  Also: DMA mapping rules, bad messages, reset, a
+ * second host, a host that goes away.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "agx/mmio.h"
+#include "agx_rtkit.h"
+#include "host/host.h"
+
+#define MEMORY_SIZE (256ull << 20)
+#define RAM_PADDR   0x100000ull /* where the test maps its memfd */
+#define RAM_SIZE    (1ull << 20)
+#define TIMEOUT_MS  5000
+
+static const char *sim_path;
+
+struct fixture {
+	char dir[64];
+	char sock[108];
+	pid_t pid;
+	struct sim_host host;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/agx-sim-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->sock, sizeof(f->sock), "%s/sim.sock", f->dir);
+	f->pid = fork();
+	assert_true(f->pid >= 0);
+	if (f->pid == 0) {
+		execl(sim_path, sim_path, "--socket", f->sock, "--memory-size", "0x10000000",
+		      "--cores", "8", (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(sim_host_connect(&f->host, f->sock, TIMEOUT_MS), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	int status;
+
+	sim_host_release(&f->host);
+	kill(f->pid, SIGTERM);
+	assert_int_equal(waitpid(f->pid, &status, 0), f->pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0); /* no sanitizer report, no crash */
+	unlink(f->sock);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+static void attach(struct sim_host *h)
+{
+	assert_int_equal(sim_host_attach(h), 0);
+}
+
+static void give_ram(struct sim_host *h)
+{
+	assert_int_equal(sim_host_give_ram(h, RAM_PADDR, RAM_SIZE), 0);
+}
+
+static void send_msg(struct sim_host *h, uint8_t ep, const uint8_t msg[8])
+{
+	assert_true(sim_host_send(h, ep, msg));
+}
+
+/* A raw mailbox entry, msg1 included: for messages no packer would make. */
+static void send_raw(struct sim_host *h, uint64_t msg0, uint64_t msg1)
+{
+	struct agx_mbox_ring *r = agx_mmio_ring(h->mmio, AGX_MMIO_A2I_RING);
+	uint64_t one = 1;
+
+	r->slot[r->head % AGX_MBOX_SLOTS] = (struct agx_mbox_msg){ msg0, msg1 };
+	__atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
+	assert_int_equal(write(h->doorbell_fd, &one, sizeof(one)), sizeof(one));
+}
+
+/* Runs the host until the firmware logged text; the log says why not. */
+static void expect_log(struct sim_host *h, const char *text)
+{
+	if (!sim_host_run(h, sim_host_logged, text, TIMEOUT_MS))
+		fail_msg("waiting for the log line '%s': %s", text, h->error);
+}
+
+static bool epmap_done(const struct sim_host *h, const void *arg)
+{
+	(void)arg;
+	return h->epmap_done;
+}
+
+static void start_ep(struct sim_host *h, unsigned ep)
+{
+	struct agx_rtkit_startep s = { .ep = ep, .flag = true };
+	uint8_t out[8];
+
+	assert_true(agx_rtkit_startep_pack(out, &s));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+}
+
+/* The whole boot, and what the firmware must have said on the way. */
+static void boot(struct sim_host *h)
+{
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_STOPPED);
+	if (!sim_host_boot(h, TIMEOUT_MS))
+		fail_msg("boot: %s", h->error);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_RUNNING);
+	assert_int_equal(h->hello_min, 11);
+	assert_int_equal(h->hello_max, 12);
+	/* system endpoints 0, 1, 2, 4; the GPU firmware's at 0x20 and 0x21 */
+	assert_int_equal(h->epmap[0], 0x17);
+	assert_int_equal(h->epmap[1], 0x3);
+	assert_int_equal(h->iop_power, AGX_RTKIT_POWER_ON);
+	assert_int_equal(h->ap_power, AGX_RTKIT_POWER_ON);
+	expect_log(h, "running, RTKit protocol 12");
+}
+
+static void test_info(void **state)
+{
+	struct fixture *f = *state;
+	Agx__Device__Info i = AGX__DEVICE__INFO__INIT;
+	struct agx_ipc_msg reply;
+	const Agx__Device__InfoReply *r;
+
+	assert_int_equal(
+	    sim_host_call(&f->host, AGX_IPC_MSG_DEVICE_INFO, &i.base, NULL, 0, &reply, NULL), 0);
+	r = (const Agx__Device__InfoReply *)reply.body;
+	assert_int_equal(r->chip_id, 0x8103);
+	assert_int_equal(r->generation, 13);
+	assert_int_equal(r->num_cores, 8);
+	assert_int_equal(r->memory_size, MEMORY_SIZE);
+	assert_non_null(strstr(r->firmware_version, "RTKit"));
+	agx_ipc_msg_finish(&reply);
+}
+
+static void test_boot(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+
+	attach(h);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_ID), AGX_MMIO_ID_VALUE);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_I2A_CONTROL), AGX_MMIO_CONTROL_EMPTY);
+	give_ram(h);
+	boot(h);
+	assert_int_equal(h->syslog_entries, 8);
+	assert_int_equal(h->syslog_msg_size, 0x80);
+	/* the syslog, crashlog and ioreport buffers: 1 + 4 + 1 pages */
+	assert_int_equal(h->ram_next - RAM_PADDR, 6 * 4096);
+	assert_int_equal(h->reports, 1);
+}
+
+static bool ponged(const struct sim_host *h, const void *arg)
+{
+	return h->pong == *(const uint64_t *)arg;
+}
+
+/* PING is answered with a PONG carrying its cookie; a bad echo is logged. */
+static void test_ping(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct agx_rtkit_ioreport_notify wrong = { .type = 8, .payload = 0x777 };
+	uint8_t out[8];
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	for (uint64_t cookie = 1; cookie < (1ull << 52); cookie = cookie * 3 + 7) {
+		struct agx_rtkit_ping ping = { .cookie = cookie };
+
+		assert_true(agx_rtkit_ping_pack(out, &ping));
+		send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+		assert_true(sim_host_run(h, ponged, &cookie, TIMEOUT_MS));
+	}
+	assert_true(agx_rtkit_ioreport_notify_pack(out, &wrong));
+	send_msg(h, AGX_RTKIT_ENDPOINT_IOREPORT, out);
+	expect_log(h, "ioreport echo 0x777 does not match 0x1");
+}
+
+/* Until RUN is set, the firmware does not read the mailbox. */
+static void test_not_running(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct pollfd pfd;
+	uint8_t out[8] = { 0 };
+
+	attach(h);
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	pfd = (struct pollfd){ .fd = h->irq_fd, .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 200), 0);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_STOPPED);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_A2I_CONTROL), 0); /* one waiting */
+}
+
+static void test_dma_rules(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct agx_ipc_error err;
+	const int rw = AGX__DEVICE__PROTECTION__PROTECTION_READ_WRITE;
+	int fd = memfd_create("test", MFD_CLOEXEC);
+
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	assert_int_equal(sim_host_dma_map(h, 0x4000, 0x8000, fd, 0, rw, NULL), 0);
+	/* overlap, misalignment, outside the device's memory, no read permission */
+	assert_int_equal(sim_host_dma_map(h, 0x8000, 0x4000, fd, 0, rw, &err), -EBUSY);
+	assert_int_equal(err.code, AGX__IPC__ERROR_CODE__ERROR_BUSY);
+	assert_non_null(strstr(err.message, "overlaps"));
+	assert_int_equal(sim_host_dma_map(h, 0x11000, 0x4000, fd, 0, rw, &err), -EINVAL);
+	assert_int_equal(sim_host_dma_map(h, 0x10000, 0x4000, fd, 0x1000, rw, &err), -EINVAL);
+	assert_int_equal(sim_host_dma_map(h, 0x10000, 0, fd, 0, rw, &err), -EINVAL);
+	assert_int_equal(sim_host_dma_map(h, MEMORY_SIZE - 0x4000, 0x8000, fd, 0, rw, &err),
+			 -EINVAL);
+	assert_int_equal(sim_host_dma_map(h, UINT64_MAX - 0x3fff, 0x8000, fd, 0, rw, &err),
+			 -EINVAL);
+	assert_int_equal(sim_host_dma_map(h, 0x10000, 0x4000, fd, 0,
+					  AGX__DEVICE__PROTECTION__PROTECTION_WRITE, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.message, "reading"));
+	/* read-only memory cannot be mapped from a read-only fd for writing */
+	int ro = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	assert_true(ro >= 0);
+	assert_true(sim_host_dma_map(h, 0x10000, 0x4000, ro, 0, rw, &err) < 0);
+	assert_int_equal(sim_host_dma_map(h, 0x10000, 0x4000, ro, 0,
+					  AGX__DEVICE__PROTECTION__PROTECTION_READ, NULL),
+			 0);
+	close(ro);
+	/* unmapping is by the exact range; others' ranges are not ours to unmap */
+	assert_true(sim_host_dma_unmap(h, 0x4000, 0x4000) < 0);
+	assert_int_equal(sim_host_dma_unmap(h, 0x4000, 0x8000), 0);
+	assert_true(sim_host_dma_unmap(h, 0x4000, 0x8000) < 0);
+
+	struct sim_host o;
+
+	assert_int_equal(sim_host_connect(&o, f->sock, TIMEOUT_MS), 0);
+	assert_true(sim_host_dma_unmap(&o, 0x10000, 0x4000) < 0);
+	assert_int_equal(sim_host_dma_map(&o, 0x4000, 0x4000, fd, 0, rw, NULL), 0);
+	sim_host_release(&o); /* its mappings go with its connection, soon */
+	int ret = -EBUSY;
+
+	for (int i = 0; i < 500 && ret == -EBUSY; i++) {
+		ret = sim_host_dma_map(h, 0x4000, 0x4000, fd, 0, rw, NULL);
+		if (ret == -EBUSY)
+			usleep(10000);
+	}
+	assert_int_equal(ret, 0);
+	close(fd);
+}
+
+/* A DMA_MAP without its file descriptor is refused by the protocol layer. */
+static void test_dma_without_fd(void **state)
+{
+	struct fixture *f = *state;
+	Agx__Device__DmaMap m = AGX__DEVICE__DMA_MAP__INIT;
+
+	m.size = 0x4000;
+	m.protection = AGX__DEVICE__PROTECTION__PROTECTION_READ;
+	assert_true(
+	    sim_host_call(&f->host, AGX_IPC_MSG_DEVICE_DMA_MAP, &m.base, NULL, 0, NULL, NULL) < 0);
+	test_info(state); /* and the device still answers */
+}
+
+/* Nonsense from the host is logged by the firmware, never acted on. */
+static void test_bad_messages(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct agx_rtkit_mgmt unknown = { .type = 0x3f };
+	struct agx_rtkit_hello_reply late = { .min_ver = 12, .max_ver = 12 };
+	struct agx_rtkit_startep bogus = { .ep = 0x30, .flag = true };
+	uint8_t out[8];
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	assert_true(agx_rtkit_mgmt_pack(out, &unknown));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	expect_log(h, "unknown management message type 0x3f");
+	assert_true(agx_rtkit_hello_reply_pack(out, &late));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	expect_log(h, "unacceptable HELLO reply");
+	assert_true(agx_rtkit_startep_pack(out, &bogus));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	expect_log(h, "endpoint 0x30, which does not exist");
+	send_raw(h, 0x1234, 0x100 | AGX_RTKIT_ENDPOINT_MANAGEMENT);
+	expect_log(h, "stray bits in msg1");
+	memset(out, 0, sizeof(out));
+	send_msg(h, 0x33, out);
+	expect_log(h, "endpoint 0x33 ignored");
+	/* a buffer granted twice is refused */
+	struct agx_rtkit_buffer_request again = { .iova = RAM_PADDR, .pages = 4 };
+
+	assert_true(agx_rtkit_buffer_request_pack(out, &again));
+	send_msg(h, AGX_RTKIT_ENDPOINT_CRASHLOG, out);
+	expect_log(h, "unexpected buffer message on endpoint 1");
+	/* a corrupt ring (head far past tail) is dropped, and the device goes on */
+	struct agx_mbox_ring *r = agx_mmio_ring(h->mmio, AGX_MMIO_A2I_RING);
+	uint64_t one = 1;
+
+	__atomic_store_n(&r->head, r->tail + 1000, __ATOMIC_RELEASE);
+	assert_int_equal(write(h->doorbell_fd, &one, sizeof(one)), sizeof(one));
+	for (int i = 0; i < 500 && __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) != r->head; i++)
+		usleep(10000);
+	assert_int_equal(r->tail, r->head); /* the firmware skipped the garbage */
+	send_raw(h, 0, 0x34);
+	expect_log(h, "endpoint 0x34 ignored");
+}
+
+/* A buffer the host places where no memory is mapped is a bus error, reported. */
+static void test_unmapped_buffer(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	uint64_t one = 1;
+
+	attach(h);
+	give_ram(h);
+	h->crashlog_iova = 0x8000000; /* inside the device's memory, but nothing there */
+	*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_CONTROL) = AGX_MMIO_CPU_CONTROL_RUN;
+	assert_int_equal(write(h->doorbell_fd, &one, sizeof(one)), sizeof(one));
+	assert_true(sim_host_run(h, epmap_done, NULL, TIMEOUT_MS));
+	start_ep(h, AGX_RTKIT_ENDPOINT_SYSLOG);
+	start_ep(h, AGX_RTKIT_ENDPOINT_CRASHLOG);
+	expect_log(h, "buffer for endpoint 1 at 0x8000000 is not mapped");
+	/* and a grant of real memory is taken after the refusal */
+	h->crashlog_iova = 0;
+	struct agx_rtkit_buffer_request grant = { .iova = RAM_PADDR + 0x10000, .pages = 4 };
+	uint8_t out[8];
+
+	assert_true(agx_rtkit_buffer_request_pack(out, &grant));
+	send_msg(h, AGX_RTKIT_ENDPOINT_CRASHLOG, out);
+	send_msg(h, AGX_RTKIT_ENDPOINT_CRASHLOG, out);
+	expect_log(h, "unexpected buffer message on endpoint 1");
+}
+
+/* RESET stops the firmware and brings the registers back; memory stays. */
+static void test_reset(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	h->ram[0x1000] = 0x5a;
+	assert_int_equal(sim_host_reset(h), 0);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_STOPPED);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_CONTROL), 0);
+	assert_int_equal(h->ram[0x1000], 0x5a);
+	/* and it boots again, into the same memory */
+	boot(h);
+	assert_int_equal(h->ram_next - RAM_PADDR, 6 * 4096);
+}
+
+/* One host at a time; the next may attach once the first has gone. */
+static void test_second_host(void **state)
+{
+	struct fixture *f = *state;
+	Agx__Device__Attach a = AGX__DEVICE__ATTACH__INIT;
+	Agx__Device__Reset r = AGX__DEVICE__RESET__INIT;
+	struct sim_host o;
+	struct agx_ipc_error err;
+
+	attach(&f->host);
+	assert_int_equal(sim_host_connect(&o, f->sock, TIMEOUT_MS), 0);
+	assert_int_equal(sim_host_call(&o, AGX_IPC_MSG_DEVICE_ATTACH, &a.base, NULL, 0, NULL, &err),
+			 -EBUSY);
+	assert_int_equal(sim_host_call(&o, AGX_IPC_MSG_DEVICE_RESET, &r.base, NULL, 0, NULL, &err),
+			 -EPERM);
+	sim_host_release(&f->host);
+	/* the device notices the disconnect on its own loop, soon */
+	int ret = -EBUSY;
+
+	for (int i = 0; i < 500 && ret == -EBUSY; i++) {
+		ret = sim_host_call(&o, AGX_IPC_MSG_DEVICE_ATTACH, &a.base, NULL, 0, NULL, NULL);
+		if (ret == -EBUSY)
+			usleep(10000);
+	}
+	assert_int_equal(ret, 0);
+	f->host = o; /* teardown releases it */
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_info, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_boot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_running, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dma_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dma_without_fd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_messages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_buffer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_host, setup, teardown),
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s AGX-SIM\n", argv[0]);
+		return 2;
+	}
+	sim_path = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
