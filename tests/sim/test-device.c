@@ -182,7 +182,7 @@ static bool ponged(const struct sim_host *h, const void *arg)
 	return h->pong == *(const uint64_t *)arg;
 }
 
-/* PING is answered with a PONG carrying its cookie; a bad echo is logged. */
+/* PING is answered with a PONG carrying its cookie, 100k times; a bad echo is logged. */
 static void test_ping(void **state)
 {
 	struct fixture *f = *state;
@@ -200,6 +200,15 @@ static void test_ping(void **state)
 		send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
 		assert_true(sim_host_run(h, ponged, &cookie, TIMEOUT_MS));
 	}
+	/* the rings wrap around (64 slots, 32-bit indices) many times over */
+	for (uint64_t cookie = 1; cookie <= 100000; cookie++) {
+		struct agx_rtkit_ping ping = { .cookie = cookie };
+
+		assert_true(agx_rtkit_ping_pack(out, &ping));
+		send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+		assert_true(sim_host_run(h, ponged, &cookie, TIMEOUT_MS));
+	}
+	assert_true(agx_mmio_ring(h->mmio, AGX_MMIO_A2I_RING)->head > 100000);
 	assert_true(agx_rtkit_ioreport_notify_pack(out, &wrong));
 	send_msg(h, AGX_RTKIT_ENDPOINT_IOREPORT, out);
 	expect_log(h, "ioreport echo 0x777 does not match 0x1");
@@ -219,6 +228,26 @@ static void test_not_running(void **state)
 	assert_int_equal(poll(&pfd, 1, 200), 0);
 	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_STOPPED);
 	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_A2I_CONTROL), 0); /* one waiting */
+
+	/* nobody drains the ring: it fills at 64, says FULL, refuses the 65th */
+	for (unsigned i = 1; i < AGX_MBOX_SLOTS; i++) {
+		struct agx_rtkit_ping ping = { .cookie = i };
+
+		assert_true(agx_rtkit_ping_pack(out, &ping));
+		send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	}
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_A2I_CONTROL), AGX_MMIO_CONTROL_FULL);
+	assert_false(sim_host_send(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out));
+	assert_non_null(strstr(h->error, "full"));
+
+	/* once it runs, the firmware takes them all (and logs them: too early) */
+	give_ram(h);
+	if (!sim_host_boot(h, TIMEOUT_MS))
+		fail_msg("boot: %s", h->error);
+	/* (the host's last acknowledgements may still be on their way) */
+	for (int i = 0; i < 500 && agx_mbox_pending(h->mmio, AGX_MMIO_A2I_RING); i++)
+		usleep(10000);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_A2I_CONTROL), AGX_MMIO_CONTROL_EMPTY);
 }
 
 static void test_dma_rules(void **state)

@@ -81,15 +81,25 @@ static inline bool agx_mbox_pending(void *page, uint32_t ring)
 	       __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 }
 
-/* Keeps a CONTROL word's FULL and EMPTY bits true to its ring. */
+/*
+ * Keeps a CONTROL word's FULL and EMPTY bits true to its ring.  Both ends
+ * write it (hardware would compute it), so each writer checks after its
+ * store that the indices it used are still current and tries again if not:
+ * the last store is always of current indices.
+ */
 static inline void agx_mbox_update_control(void *page, uint32_t control, struct agx_mbox_ring *r)
 {
-	uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-	uint32_t bits = (head == tail ? AGX_MMIO_CONTROL_EMPTY : 0) |
-			(head - tail >= AGX_MBOX_SLOTS ? AGX_MMIO_CONTROL_FULL : 0);
+	for (;;) {
+		uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+		uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+		uint32_t bits = (head == tail ? AGX_MMIO_CONTROL_EMPTY : 0) |
+				(head - tail >= AGX_MBOX_SLOTS ? AGX_MMIO_CONTROL_FULL : 0);
 
-	__atomic_store_n(agx_mmio_u32(page, control), bits, __ATOMIC_RELEASE);
+		__atomic_store_n(agx_mmio_u32(page, control), bits, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&r->head, __ATOMIC_SEQ_CST) == head &&
+		    __atomic_load_n(&r->tail, __ATOMIC_SEQ_CST) == tail)
+			return;
+	}
 }
 
 /* Sender side: false when the ring is full. */
