@@ -1,0 +1,76 @@
+/*
+ * uat.h: agx-sim's UAT, the GPU's MMU (docs/device.md, libagx/hw/uat.hw).
+ * Translates a context's virtual addresses through the page tables in
+ * device memory, with a per-context TLB that only an explicit invalidation
+ * empties: a page-table change the host does not invalidate is not seen,
+ * as on hardware.
+ *
+ * Not thread-safe per context: one GPU unit translates for a context at a
+ * time (the firmware serializes a context's work); invalidation comes from
+ * the same firmware thread.
+ */
+#ifndef SIM_UAT_H
+#define SIM_UAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sim_device;
+
+#define SIM_UAT_CONTEXTS    64
+#define SIM_UAT_PAGE_BITS   14
+#define SIM_UAT_PAGE_SIZE   (1ull << SIM_UAT_PAGE_BITS)
+#define SIM_UAT_TLB_ENTRIES 512 /* per context, direct-mapped */
+
+/* What an access wants. */
+enum sim_uat_access {
+	SIM_UAT_READ = 1,
+	SIM_UAT_WRITE = 2,
+	SIM_UAT_EXEC = 4,
+};
+
+enum sim_uat_fault_kind {
+	SIM_UAT_OK = 0,
+	SIM_UAT_FAULT_UNMAPPED,	  /* no valid descriptor, or an address outside both halves */
+	SIM_UAT_FAULT_PERMISSION, /* mapped, but not for this access */
+	SIM_UAT_FAULT_BUS,	  /* a table or the context table is not in device memory */
+};
+
+struct sim_uat_fault {
+	enum sim_uat_fault_kind kind;
+	unsigned context;
+	uint64_t va;
+	unsigned access; /* enum sim_uat_access */
+	unsigned level;	 /* where the walk stopped: 0 context table, 1..3 */
+};
+
+struct sim_uat_tlb_entry {
+	uint64_t tag;  /* virtual page number + 1; 0 is empty */
+	uint64_t page; /* physical address of the page */
+	uint8_t gpu;   /* enum sim_uat_access bits allowed to the GPU */
+	uint8_t fw;    /* ... and to the firmware */
+};
+
+struct sim_uat {
+	struct sim_device *dev;
+	uint64_t context_table; /* device-physical, from UAT_TTBAT */
+	struct sim_uat_tlb_entry tlb[SIM_UAT_CONTEXTS][SIM_UAT_TLB_ENTRIES];
+	uint64_t walks, hits;
+};
+
+void sim_uat_init(struct sim_uat *uat, struct sim_device *dev, uint64_t context_table);
+
+/*
+ * Translates va in a context for an access by the GPU (firmware false) or
+ * the firmware.  Returns true with *pa, or false with *fault filled.
+ */
+bool sim_uat_translate(struct sim_uat *uat, unsigned context, uint64_t va, unsigned access,
+		       bool firmware, uint64_t *pa, struct sim_uat_fault *fault);
+
+/* TLB invalidation: the pages of [va, va + size) in a context, or all of it. */
+void sim_uat_invalidate(struct sim_uat *uat, unsigned context, uint64_t va, uint64_t size);
+void sim_uat_invalidate_context(struct sim_uat *uat, unsigned context);
+
+const char *sim_uat_fault_name(enum sim_uat_fault_kind kind);
+
+#endif
