@@ -114,6 +114,7 @@ int sim_device_reset(struct sim_device *dev)
 		return -ENODEV;
 	sim_rtkit_stop(dev);
 	init_registers(dev);
+	__atomic_store_n(&dev->bus_error_address, 0, __ATOMIC_RELEASE); /* injections end */
 	return sim_rtkit_start(dev);
 }
 
@@ -200,9 +201,26 @@ void sim_device_dma_unmap_owner(struct sim_device *dev, uint64_t owner)
 	pthread_rwlock_unlock(&dev->lock);
 }
 
+int sim_device_inject(struct sim_device *dev, enum sim_fault fault, uint64_t address,
+		      unsigned count)
+{
+	if (fault == SIM_FAULT_BUS_ERROR) {
+		__atomic_store_n(&dev->bus_error_address, address + 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	if (!dev->attached)
+		return -ENODEV;
+	sim_rtkit_inject(dev, fault, count);
+	return 0;
+}
+
 /* The mapping holding all of [paddr, paddr + size); called with the lock held. */
 static struct sim_mapping *find(struct sim_device *dev, uint64_t paddr, size_t size)
 {
+	uint64_t bad = __atomic_load_n(&dev->bus_error_address, __ATOMIC_ACQUIRE);
+
+	if (bad && bad - 1 >= paddr && bad - 1 - paddr < size)
+		return NULL; /* an injected bus error */
 	for (unsigned i = 0; i < dev->num_mappings; i++) {
 		struct sim_mapping *m = &dev->mappings[i];
 

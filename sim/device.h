@@ -44,6 +44,9 @@ struct sim_device {
 	 * false runs it inline: the caller calls sim_rtkit_doorbell() (fuzzing).
 	 */
 	bool firmware_thread;
+
+	/* fault injection (--test-faults): accesses touching this address fail */
+	uint64_t bus_error_address; /* + 1; 0 is none */
 };
 
 struct sim_device *sim_device_create(uint64_t memory_size, unsigned cores);
@@ -65,10 +68,22 @@ void sim_device_dma_unmap_owner(struct sim_device *dev, uint64_t owner);
 bool sim_device_read(struct sim_device *dev, uint64_t paddr, void *dst, size_t size);
 bool sim_device_write(struct sim_device *dev, uint64_t paddr, const void *src, size_t size);
 
+/* Fault injection, for tests (agx-sim --test-faults). */
+enum sim_fault {
+	SIM_FAULT_FIRMWARE_CRASH,
+	SIM_FAULT_FIRMWARE_HANG,
+	SIM_FAULT_DROP_IRQ,
+	SIM_FAULT_BUS_ERROR,
+};
+int sim_device_inject(struct sim_device *dev, enum sim_fault fault, uint64_t address,
+		      unsigned count);
+
 /* The firmware (rtkit.c). */
 int sim_rtkit_start(struct sim_device *dev);
 void sim_rtkit_stop(struct sim_device *dev);
 /* The firmware's work for one doorbell: boot if RUN is newly set, then every waiting message. */
 void sim_rtkit_doorbell(struct sim_device *dev);
+/* Crash or hang the firmware, or drop its next count IRQs. */
+void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count);
 
 #endif

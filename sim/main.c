@@ -5,7 +5,7 @@
  * drives the firmware; DMA_MAP/DMA_UNMAP give the device its memory; INFO
  * and RESET.  The firmware runs on its own thread (rtkit.c).
  *
- *   agx-sim --socket PATH [--memory-size BYTES] [--cores N]
+ *   agx-sim --socket PATH [--memory-size BYTES] [--cores N] [--test-faults]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,7 +21,8 @@
 
 struct sim {
 	struct sim_device *dev;
-	uint64_t host; /* connection id of the attached host, 0 if none */
+	uint64_t host;	  /* connection id of the attached host, 0 if none */
+	bool test_faults; /* --test-faults: INJECT_FAULT allowed */
 };
 
 /* Only processes of our own user may drive the device. */
@@ -115,6 +116,34 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 						   "only the attached host resets the device");
 		ret = sim_device_reset(dev);
 		return ret < 0 ? ret : agx_ipc_reply(req, &empty.base, NULL, 0);
+	case AGX_IPC_MSG_DEVICE_INJECT_FAULT: {
+		const Agx__Device__InjectFault *m = (const Agx__Device__InjectFault *)req->msg.body;
+		static const enum sim_fault kinds[] = {
+			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_CRASH] =
+			    SIM_FAULT_FIRMWARE_CRASH,
+			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG] =
+			    SIM_FAULT_FIRMWARE_HANG,
+			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_DROP_IRQ] = SIM_FAULT_DROP_IRQ,
+			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_BUS_ERROR] = SIM_FAULT_BUS_ERROR,
+		};
+
+		if (!sim->test_faults)
+			return agx_ipc_reply_error(
+			    req, AGX__IPC__ERROR_CODE__ERROR_PERMISSION_DENIED,
+			    "fault injection is off (agx-sim --test-faults)");
+		if ((unsigned)m->kind >= sizeof(kinds) / sizeof(kinds[0]))
+			return agx_ipc_reply_error(req,
+						   AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
+						   "no fault kind %d", (int)m->kind);
+		ret = sim_device_inject(dev, kinds[m->kind], m->address, m->count);
+		if (ret == -ENODEV)
+			return agx_ipc_reply_error(
+			    req, AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
+			    "no host is attached: there is no firmware running");
+		agx_notice("fault injected: kind %d, address 0x%llx, count %u", (int)m->kind,
+			   (unsigned long long)m->address, m->count);
+		return ret < 0 ? ret : agx_ipc_reply(req, &empty.base, NULL, 0);
+	}
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -132,6 +161,7 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, NULL, 's' },
 		{ "memory-size", required_argument, NULL, 'm' },
 		{ "cores", required_argument, NULL, 'c' },
+		{ "test-faults", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct agx_ipc_server_config config = {
@@ -154,11 +184,14 @@ int main(int argc, char **argv)
 			memory_size = strtoull(optarg, NULL, 0);
 		else if (opt == 'c')
 			cores = strtol(optarg, NULL, 0);
+		else if (opt == 't')
+			sim.test_faults = true;
 		else
 			return 2;
 	}
 	if (!path || optind != argc || cores < 1) {
-		fprintf(stderr, "usage: agx-sim --socket PATH [--memory-size BYTES] [--cores N]\n");
+		fprintf(stderr, "usage: agx-sim --socket PATH [--memory-size BYTES] [--cores N] "
+				"[--test-faults]\n");
 		return 2;
 	}
 	daemon = agx_daemon_create("agx-sim");

@@ -54,6 +54,7 @@ enum phase { WAIT_RUN, HELLO_SENT, EPMAP_SENT, STARTING, RUNNING };
 #define SYSLOG_MSG_SIZE	  0x80
 #define SYSLOG_ENTRY_SIZE (0x20 + SYSLOG_MSG_SIZE)
 #define PENDING_LOGS	  16
+#define CRASHLOG_HISTORY  8
 
 struct buffer {
 	uint64_t iova;
@@ -71,6 +72,11 @@ struct sim_rtkit {
 	unsigned iop_power, ap_power;
 	struct buffer crashlog, syslog, ioreport;
 	uint64_t ioreport_sent; /* the last report announced */
+	unsigned drop_irqs;	/* injected: IRQs not to raise */
+	bool crash_pending;	/* injected: crash at the next doorbell */
+	bool hung;		/* injected, or crashed: the mailbox is not read */
+	struct agx_mbox_msg history[CRASHLOG_HISTORY]; /* the last messages received */
+	unsigned history_next;
 	bool syslog_ready;
 	uint8_t syslog_busy; /* entries the host has not acknowledged */
 	unsigned syslog_next;
@@ -93,6 +99,10 @@ static void send(struct sim_rtkit *rt, uint8_t ep, const uint8_t bytes[8])
 			return;
 		}
 		usleep(100);
+	}
+	if (__atomic_load_n(&rt->drop_irqs, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_sub(&rt->drop_irqs, 1, __ATOMIC_ACQ_REL); /* injected: lost */
+		return;
 	}
 	if (write(rt->dev->irq_fd, &one, sizeof(one)) < 0)
 		agx_warn("agx-sim: IRQ eventfd: %s", strerror(errno));
@@ -351,6 +361,7 @@ static void handle(struct sim_rtkit *rt, const struct agx_mbox_msg *m)
 	uint8_t ep = (uint8_t)m->msg1, msg[8];
 	struct agx_rtkit_syslog_log ack;
 
+	rt->history[rt->history_next++ % CRASHLOG_HISTORY] = *m;
 	for (int i = 0; i < 8; i++)
 		msg[i] = (uint8_t)(m->msg0 >> (8 * i));
 	if (m->msg1 >> 8) {
@@ -394,10 +405,112 @@ static void power_on(struct sim_rtkit *rt)
 	send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg);
 }
 
+/*
+ * The crashlog, in the layout Linux's rtkit-crashlog.c reads: a 0x20-byte
+ * header ('CLHE', version, total size, flags), then sections of a 16-byte
+ * header (fourcc at +0, size including the header at +12) and data, ended
+ * by a 'CLHE' section.  Fourccs are stored as the little-endian u32 of
+ * ('C' << 24 | 'L' << 16 | ...).
+ */
+#define FOURCC(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
+
+struct crashlog {
+	uint8_t *buf;
+	size_t size, used;
+};
+
+static uint8_t *section(struct crashlog *c, uint32_t fourcc, size_t data_size)
+{
+	uint32_t total = (uint32_t)(16 + ((data_size + 7) & ~(size_t)7));
+	uint8_t *at = c->buf + c->used;
+
+	if (c->used + total > c->size)
+		return NULL;
+	memcpy(at, &fourcc, 4);
+	memcpy(at + 12, &total, 4);
+	c->used += total;
+	return at + 16;
+}
+
+static void write_crashlog(struct sim_rtkit *rt, const char *reason)
+{
+	static const char version[] = "agx-sim RTKit 12";
+	struct crashlog c = { .size = (size_t)rt->crashlog.pages * 4096, .used = 0x20 };
+	uint32_t header[4] = { FOURCC('C', 'L', 'H', 'E'), 2, 0, 0 };
+	struct timespec now;
+	uint8_t *d;
+
+	c.buf = calloc(1, c.size);
+	if (!c.buf)
+		return;
+	if ((d = section(&c, FOURCC('C', 'v', 'e', 'r'), 16 + sizeof(version))))
+		memcpy(d + 16, version, sizeof(version));
+	if ((d = section(&c, FOURCC('C', 's', 't', 'r'), 4 + strlen(reason) + 2)))
+		snprintf((char *)d + 4, strlen(reason) + 2, "%s\n", reason);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((d = section(&c, FOURCC('C', 't', 'i', 'm'), 8))) {
+		uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+
+		memcpy(d, &ns, 8);
+	}
+	/* the mailbox history: type at +16, index at +24, 0x18-byte entries from +28 */
+	if ((d = section(&c, FOURCC('C', 'm', 'b', 'x'), 28 + CRASHLOG_HISTORY * 0x18))) {
+		uint32_t index = rt->history_next % CRASHLOG_HISTORY;
+
+		memcpy(d + 24, &index, 4);
+		for (unsigned i = 0; i < CRASHLOG_HISTORY; i++) {
+			memcpy(d + 28 + i * 0x18, &rt->history[i].msg0, 8);
+			memcpy(d + 28 + i * 0x18 + 8, &rt->history[i].msg1, 8);
+		}
+	}
+	section(&c, FOURCC('C', 'L', 'H', 'E'), 0);
+	header[2] = (uint32_t)c.used;
+	memcpy(c.buf, header, sizeof(header));
+	if (!sim_device_write(rt->dev, rt->crashlog.iova, c.buf, c.size))
+		agx_warn("agx-sim: the crashlog buffer is gone; crash not recorded");
+	free(c.buf);
+}
+
+/* An (injected) firmware crash: the crashlog, the report, then silence. */
+static void crash(struct sim_rtkit *rt, const char *reason)
+{
+	struct agx_rtkit_crashed report = { 0 };
+	uint8_t msg[8];
+
+	agx_notice("agx-sim firmware: crashed: %s", reason);
+	if (rt->crashlog.granted)
+		write_crashlog(rt, reason);
+	agx_rtkit_crashed_pack(msg, &report);
+	send(rt, AGX_RTKIT_ENDPOINT_CRASHLOG, msg);
+	__atomic_store_n(&rt->hung, true, __ATOMIC_RELEASE);
+}
+
+void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count)
+{
+	struct sim_rtkit *rt = dev->rtkit;
+	uint64_t one = 1;
+
+	if (fault == SIM_FAULT_DROP_IRQ)
+		__atomic_store_n(&rt->drop_irqs, count, __ATOMIC_RELEASE);
+	else if (fault == SIM_FAULT_FIRMWARE_HANG)
+		__atomic_store_n(&rt->hung, true, __ATOMIC_RELEASE);
+	else if (fault == SIM_FAULT_FIRMWARE_CRASH)
+		__atomic_store_n(&rt->crash_pending, true, __ATOMIC_RELEASE);
+	/* the firmware thread acts on it now, not at the host's next message */
+	if (write(dev->doorbell_fd, &one, sizeof(one)) < 0)
+		agx_warn("agx-sim: doorbell: %s", strerror(errno));
+}
+
 void sim_rtkit_doorbell(struct sim_device *dev)
 {
 	struct sim_rtkit *rt = dev->rtkit;
 	struct agx_mbox_msg m;
+
+	if (__atomic_exchange_n(&rt->crash_pending, false, __ATOMIC_ACQ_REL) &&
+	    !__atomic_load_n(&rt->hung, __ATOMIC_ACQUIRE))
+		crash(rt, "injected firmware crash");
+	if (__atomic_load_n(&rt->hung, __ATOMIC_ACQUIRE))
+		return;
 
 	if (rt->phase == WAIT_RUN) {
 		if (!(__atomic_load_n(agx_mmio_u32(dev->mmio, AGX_MMIO_CPU_CONTROL),

@@ -252,6 +252,7 @@ static bool handle(struct sim_host *h, const struct agx_mbox_msg *m)
 	struct agx_rtkit_syslog_init init;
 	struct agx_rtkit_syslog_log log;
 	struct agx_rtkit_ioreport_notify report;
+	struct agx_rtkit_crashed crashed;
 
 	for (int i = 0; i < 8; i++)
 		msg[i] = (uint8_t)(m->msg0 >> (8 * i));
@@ -261,6 +262,10 @@ static bool handle(struct sim_host *h, const struct agx_mbox_msg *m)
 	    (report.type == 8 || report.type == 0xc)) {
 		h->reports++;
 		return reply(h, ep, msg); /* Linux echoes these */
+	}
+	if (ep == AGX_RTKIT_ENDPOINT_CRASHLOG && agx_rtkit_crashed_unpack(msg, &crashed)) {
+		h->crashed = true;
+		return true;
 	}
 	if (ep == AGX_RTKIT_ENDPOINT_SYSLOG && agx_rtkit_syslog_init_unpack(msg, &init)) {
 		h->syslog_entries = (unsigned)init.entries;
@@ -283,6 +288,8 @@ static bool handle(struct sim_host *h, const struct agx_mbox_msg *m)
 		}
 		if (ep == AGX_RTKIT_ENDPOINT_SYSLOG)
 			h->syslog_iova = req.iova;
+		if (ep == AGX_RTKIT_ENDPOINT_CRASHLOG)
+			h->crashlog_granted = req.iova;
 		agx_rtkit_buffer_request_pack(out, &req);
 		return reply(h, ep, out);
 	}

@@ -37,8 +37,10 @@ struct sim_host {
 	uint64_t syslog_iova;
 	char log[SIM_HOST_LOG_LINES][128];
 	unsigned num_log;
-	uint64_t pong;	  /* the cookie of the last pong */
-	unsigned reports; /* ioreport notifications echoed */
+	uint64_t pong;		   /* the cookie of the last pong */
+	unsigned reports;	   /* ioreport notifications echoed */
+	uint64_t crashlog_granted; /* where the crashlog buffer went */
+	bool crashed;		   /* the firmware reported a crash */
 
 	char error[160]; /* why the last call failed */
 };
@@ -59,7 +61,8 @@ int sim_host_reset(struct sim_host *h);
 /* A memfd of size bytes, mapped read-write at paddr. */
 int sim_host_give_ram(struct sim_host *h, uint64_t paddr, uint64_t size);
 
-/* Queues one message for the firmware and rings the doorbell; false (at once) when the ring is full. */
+/* Queues one message for the firmware and rings the doorbell; false (at once) when the ring is
+ * full. */
 bool sim_host_send(struct sim_host *h, uint8_t ep, const uint8_t msg[8]);
 /* Takes and answers firmware messages until done(h, arg), an error, or timeout_ms of quiet. */
 bool sim_host_run(struct sim_host *h, bool (*done)(const struct sim_host *, const void *),

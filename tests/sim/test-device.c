@@ -42,7 +42,7 @@ struct fixture {
 	struct sim_host host;
 };
 
-static int setup(void **state)
+static int start(void **state, bool test_faults)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
@@ -53,12 +53,23 @@ static int setup(void **state)
 	assert_true(f->pid >= 0);
 	if (f->pid == 0) {
 		execl(sim_path, sim_path, "--socket", f->sock, "--memory-size", "0x10000000",
-		      "--cores", "8", (char *)NULL);
+		      "--cores", "8", test_faults ? "--test-faults" : NULL, (char *)NULL);
 		_exit(127);
 	}
 	assert_int_equal(sim_host_connect(&f->host, f->sock, TIMEOUT_MS), 0);
 	*state = f;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return start(state, false);
+}
+
+/* agx-sim --test-faults: fault injection allowed */
+static int setup_faults(void **state)
+{
+	return start(state, true);
 }
 
 static int teardown(void **state)
@@ -158,6 +169,15 @@ static void test_info(void **state)
 	assert_int_equal(r->memory_size, MEMORY_SIZE);
 	assert_non_null(strstr(r->firmware_version, "RTKit"));
 	agx_ipc_msg_finish(&reply);
+
+	/* without --test-faults, no fault injection */
+	Agx__Device__InjectFault inject = AGX__DEVICE__INJECT_FAULT__INIT;
+	struct agx_ipc_error err;
+
+	assert_int_equal(sim_host_call(&f->host, AGX_IPC_MSG_DEVICE_INJECT_FAULT, &inject.base,
+				       NULL, 0, NULL, &err),
+			 -EPERM);
+	assert_non_null(strstr(err.message, "--test-faults"));
 }
 
 static void test_boot(void **state)
@@ -438,6 +458,174 @@ static void test_second_host(void **state)
 	f->host = o; /* teardown releases it */
 }
 
+static int inject(struct sim_host *h, Agx__Device__InjectFault__Kind kind, uint64_t address,
+		  unsigned count)
+{
+	Agx__Device__InjectFault m = AGX__DEVICE__INJECT_FAULT__INIT;
+
+	m.kind = kind;
+	m.address = address;
+	m.count = count;
+	return sim_host_call(h, AGX_IPC_MSG_DEVICE_INJECT_FAULT, &m.base, NULL, 0, NULL, NULL);
+}
+
+static bool ping(struct sim_host *h, uint64_t cookie, int timeout_ms)
+{
+	struct agx_rtkit_ping p = { .cookie = cookie };
+	uint8_t out[8];
+
+	assert_true(agx_rtkit_ping_pack(out, &p));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	return sim_host_run(h, ponged, &cookie, timeout_ms);
+}
+
+static bool crashed(const struct sim_host *h, const void *arg)
+{
+	(void)arg;
+	return h->crashed;
+}
+
+/* The section of the crashlog with this fourcc, or NULL; *size its data size. */
+static const uint8_t *crashlog_section(const uint8_t *log, const char fourcc[4], uint32_t *size)
+{
+	uint32_t want = (uint32_t)fourcc[0] << 24 | (uint32_t)fourcc[1] << 16 |
+			(uint32_t)fourcc[2] << 8 | (uint8_t)fourcc[3];
+	uint32_t total, at = 0x20, tag, len;
+
+	memcpy(&tag, log, 4);
+	memcpy(&total, log + 8, 4);
+	assert_int_equal(tag, 0x434c4845); /* 'CLHE' */
+	assert_true(total <= 4 * 4096);
+	while (at + 16 <= total) {
+		memcpy(&tag, log + at, 4);
+		memcpy(&len, log + at + 12, 4);
+		assert_true(len >= 16);
+		if (tag == want) {
+			*size = len - 16;
+			return log + at + 16;
+		}
+		at += len;
+	}
+	return NULL;
+}
+
+/* A crash: the crashlog as Linux reads it, the report, then silence until RESET. */
+static void test_firmware_crash(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	const uint8_t *log, *d;
+	uint32_t size;
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	assert_true(ping(h, 42, TIMEOUT_MS));
+	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_CRASH, 0, 0), 0);
+	assert_true(sim_host_run(h, crashed, NULL, TIMEOUT_MS));
+	log = h->ram + (h->crashlog_granted - RAM_PADDR);
+	d = crashlog_section(log, "Cstr", &size);
+	assert_non_null(d);
+	assert_non_null(strstr((const char *)d + 4, "injected firmware crash"));
+	d = crashlog_section(log, "Cver", &size);
+	assert_non_null(d);
+	assert_string_equal((const char *)d + 16, "agx-sim RTKit 12");
+	assert_non_null(crashlog_section(log, "Ctim", &size));
+	d = crashlog_section(log, "Cmbx", &size);
+	assert_non_null(d);
+	/* the last message the firmware took was our ping (cookie 42) */
+	uint32_t index;
+	uint64_t msg0;
+
+	memcpy(&index, d + 24, 4);
+	memcpy(&msg0, d + 28 + ((index + 7) % 8) * 0x18, 8);
+	assert_int_equal(msg0 & 0xfffffffffffffull, 42);
+	assert_false(ping(h, 43, 300)); /* nobody answers */
+
+	assert_int_equal(sim_host_reset(h), 0);
+	boot(h);
+	assert_true(ping(h, 44, TIMEOUT_MS));
+}
+
+/* A hang: no crashlog, no report, no answers; RESET brings it back. */
+static void test_firmware_hang(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG, 0, 0), 0);
+	assert_false(ping(h, 1, 300));
+	assert_false(h->crashed);
+	assert_int_equal(sim_host_reset(h), 0);
+	boot(h);
+	assert_true(ping(h, 2, TIMEOUT_MS));
+}
+
+/* A dropped IRQ: the message is in the ring, but no interrupt says so. */
+static void test_drop_irq(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct agx_rtkit_ping p = { .cookie = 7 };
+	struct pollfd pfd;
+	uint64_t count;
+	uint8_t out[8];
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	expect_log(h, "running");
+	/* settle: everything the boot sent is taken, the IRQ count cleared and quiet */
+	assert_true(ping(h, 100, TIMEOUT_MS));
+	pfd = (struct pollfd){ .fd = h->irq_fd, .events = POLLIN };
+	while (poll(&pfd, 1, 50) == 1)
+		assert_int_equal(read(h->irq_fd, &count, sizeof(count)), sizeof(count));
+	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_DROP_IRQ, 0, 1), 0);
+	assert_true(agx_rtkit_ping_pack(out, &p));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	for (int i = 0; i < 500 && !agx_mbox_pending(h->mmio, AGX_MMIO_I2A_RING); i++)
+		usleep(10000);
+	assert_true(agx_mbox_pending(h->mmio, AGX_MMIO_I2A_RING)); /* the pong is there */
+	assert_int_equal(poll(&pfd, 1, 200), 0);		   /* but no interrupt came */
+	assert_true(sim_host_run(h, ponged, &p.cookie, TIMEOUT_MS));
+	/* only one was dropped: the next answer raises its IRQ */
+	p.cookie = 8;
+	assert_true(agx_rtkit_ping_pack(out, &p));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	assert_int_equal(poll(&pfd, 1, TIMEOUT_MS), 1);
+	assert_true(sim_host_run(h, ponged, &p.cookie, TIMEOUT_MS));
+}
+
+/* An injected bus error: the firmware cannot write its log there, and carries on. */
+static void test_bus_error(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct agx_rtkit_mgmt unknown = { .type = 0x3e };
+	uint8_t out[8];
+	unsigned lines;
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	assert_int_equal(
+	    inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_BUS_ERROR, h->syslog_iova + 0x100, 0),
+	    0);
+	lines = h->num_log;
+	assert_true(agx_rtkit_mgmt_pack(out, &unknown));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	assert_true(ping(h, 9, TIMEOUT_MS)); /* the firmware is fine */
+	assert_int_equal(h->num_log, lines); /* but its log line could not be written */
+	/* RESET ends the injection */
+	assert_int_equal(sim_host_reset(h), 0);
+	boot(h);
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	expect_log(h, "unknown management message type 0x3e");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +639,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_unmapped_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_firmware_crash, setup_faults, teardown),
+		cmocka_unit_test_setup_teardown(test_firmware_hang, setup_faults, teardown),
+		cmocka_unit_test_setup_teardown(test_drop_irq, setup_faults, teardown),
+		cmocka_unit_test_setup_teardown(test_bus_error, setup_faults, teardown),
 	};
 
 	if (argc != 2) {

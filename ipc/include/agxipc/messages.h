@@ -115,7 +115,9 @@
 	  0)                                                                                       \
 	X(0x0504, DEVICE_DMA_UNMAP, REQUEST, AGX_IPC_PB(device__dma_unmap),                        \
 	  AGX_IPC_PB(ipc__empty), 0, 0)                                                            \
-	X(0x0505, DEVICE_RESET, REQUEST, AGX_IPC_PB(device__reset), AGX_IPC_PB(ipc__empty), 0, 0)
+	X(0x0505, DEVICE_RESET, REQUEST, AGX_IPC_PB(device__reset), AGX_IPC_PB(ipc__empty), 0, 0) \
+	X(0x0506, DEVICE_INJECT_FAULT, REQUEST, AGX_IPC_PB(device__inject_fault),                  \
+	  AGX_IPC_PB(ipc__empty), 0, 0)
 
 enum agx_ipc_msg_type {
 #define AGX_IPC_ENUM(id, name, kind, req, rep, rfds, pfds) AGX_IPC_MSG_##name = id,
