@@ -14,6 +14,7 @@
 
 #include "agxipc/log.h"
 #include "device.h"
+#include "uat.h"
 
 struct sim_device *sim_device_create(uint64_t memory_size, unsigned cores)
 {
@@ -26,6 +27,12 @@ struct sim_device *sim_device_create(uint64_t memory_size, unsigned cores)
 	dev->chip_id = 0x8103; /* t8103, the M1 */
 	dev->generation = 13;  /* G13 */
 	dev->firmware_thread = true;
+	dev->uat = calloc(1, sizeof(*dev->uat));
+	if (!dev->uat) {
+		free(dev);
+		return NULL;
+	}
+	sim_uat_init(dev->uat, dev, 0);
 	dev->mmio_fd = dev->doorbell_fd = dev->irq_fd = -1;
 	pthread_rwlock_init(&dev->lock, NULL);
 	return dev;
@@ -45,6 +52,7 @@ void sim_device_destroy(struct sim_device *dev)
 	sim_device_detach(dev);
 	unmap_all(dev);
 	free(dev->mappings);
+	free(dev->uat);
 	pthread_rwlock_destroy(&dev->lock);
 	free(dev);
 }
@@ -115,6 +123,7 @@ int sim_device_reset(struct sim_device *dev)
 	sim_rtkit_stop(dev);
 	init_registers(dev);
 	__atomic_store_n(&dev->bus_error_address, 0, __ATOMIC_RELEASE); /* injections end */
+	sim_uat_init(dev->uat, dev, 0);					/* TLBs empty */
 	return sim_rtkit_start(dev);
 }
 

@@ -39,6 +39,7 @@ struct sim_device {
 	void *mmio;
 
 	struct sim_rtkit *rtkit;
+	struct sim_uat *uat; /* the GPU's MMU, set up when the GPU firmware starts */
 	/*
 	 * The firmware runs on its own thread, woken by the doorbell (agx-sim);
 	 * false runs it inline: the caller calls sim_rtkit_doorbell() (fuzzing).

@@ -22,13 +22,14 @@
 #include "agxipc/ipc.h"
 #include "agxipc/log.h"
 #include "device.h"
+#include "gpufw.h"
 
 #define RTKIT_MIN_VERSION 11
 #define RTKIT_MAX_VERSION 12
 
 /* System endpoints we announce, and the GPU firmware's (Asahi: 0x20, 0x21). */
-#define EP_GPU_FIRMWARE 0x20
-#define EP_GPU_DOORBELL 0x21
+#define EP_GPU_FIRMWARE SIM_EP_GPU_FIRMWARE
+#define EP_GPU_DOORBELL SIM_EP_GPU_DOORBELL
 #define SYSTEM_ENDPOINTS                                                                           \
 	((1u << AGX_RTKIT_ENDPOINT_MANAGEMENT) | (1u << AGX_RTKIT_ENDPOINT_CRASHLOG) |             \
 	 (1u << AGX_RTKIT_ENDPOINT_SYSLOG) | (1u << AGX_RTKIT_ENDPOINT_IOREPORT))
@@ -77,6 +78,7 @@ struct sim_rtkit {
 	bool hung;		/* injected, or crashed: the mailbox is not read */
 	struct agx_mbox_msg history[CRASHLOG_HISTORY]; /* the last messages received */
 	unsigned history_next;
+	struct sim_gpufw gpu;
 	bool syslog_ready;
 	uint8_t syslog_busy; /* entries the host has not acknowledged */
 	unsigned syslog_next;
@@ -144,6 +146,27 @@ static void fw_log(struct sim_rtkit *rt, const char *fmt, ...)
 		write_syslog_entry(rt, text);
 	else if (rt->num_pending < PENDING_LOGS)
 		memcpy(rt->pending[rt->num_pending++], text, sizeof(text));
+}
+
+void sim_fw_send(struct sim_rtkit *rt, uint8_t ep, const uint8_t msg[8])
+{
+	send(rt, ep, msg);
+}
+
+void sim_fw_log(struct sim_rtkit *rt, const char *fmt, ...)
+{
+	char text[SYSLOG_MSG_SIZE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fw_log(rt, "%s", text);
+}
+
+struct sim_device *sim_fw_device(struct sim_rtkit *rt)
+{
+	return rt->dev;
 }
 
 static void send_epmap(struct sim_rtkit *rt, unsigned base)
@@ -385,6 +408,13 @@ static void handle(struct sim_rtkit *rt, const struct agx_mbox_msg *m)
 		else
 			buffer_granted(rt, ep, &rt->syslog, msg);
 		break;
+	case EP_GPU_FIRMWARE:
+	case EP_GPU_DOORBELL:
+		if (rt->phase == RUNNING)
+			sim_gpufw_message(rt, &rt->gpu, ep, msg);
+		else
+			fw_log(rt, "GPU endpoint 0x%02x before the firmware runs", ep);
+		break;
 	default:
 		fw_log(rt, "message 0x%016llx to endpoint 0x%02x ignored",
 		       (unsigned long long)m->msg0, ep);
@@ -519,7 +549,10 @@ void sim_rtkit_doorbell(struct sim_device *dev)
 			return; /* not running: the mailbox is not read */
 		power_on(rt);
 	}
-	while (agx_mbox_pop(dev->mmio, AGX_MMIO_A2I_RING, AGX_MMIO_A2I_CONTROL, &m))
+	/* an injected hang or crash stops the firmware between two messages */
+	while (!__atomic_load_n(&rt->hung, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&rt->crash_pending, __ATOMIC_ACQUIRE) &&
+	       agx_mbox_pop(dev->mmio, AGX_MMIO_A2I_RING, AGX_MMIO_A2I_CONTROL, &m))
 		handle(rt, &m);
 }
 

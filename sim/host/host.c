@@ -263,6 +263,10 @@ static bool handle(struct sim_host *h, const struct agx_mbox_msg *m)
 		h->reports++;
 		return reply(h, ep, msg); /* Linux echoes these */
 	}
+	if (ep == 0x20 && m->msg0 == 0x42ull << 48) { /* the GPU firmware's RX doorbell */
+		h->rx_doorbells++;
+		return true;
+	}
 	if (ep == AGX_RTKIT_ENDPOINT_CRASHLOG && agx_rtkit_crashed_unpack(msg, &crashed)) {
 		h->crashed = true;
 		return true;

@@ -41,6 +41,7 @@ struct sim_host {
 	unsigned reports;	   /* ioreport notifications echoed */
 	uint64_t crashlog_granted; /* where the crashlog buffer went */
 	bool crashed;		   /* the firmware reported a crash */
+	unsigned rx_doorbells;	   /* the GPU firmware said: look at your channels */
 
 	char error[160]; /* why the last call failed */
 };

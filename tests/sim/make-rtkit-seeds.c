@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agx_fwabi.h"
 #include "agx_rtkit.h"
 
 struct seed {
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
 	struct agx_rtkit_syslog_log ack = { .index = 0 };
 	struct agx_rtkit_ping ping = { .cookie = 0x1234 };
 	struct agx_rtkit_ioreport_notify report = { .type = 8, .payload = 1 };
+	struct agx_fw_init gpu_init = { .initdata = 0xfa000000000ull };
+	struct agx_fw_fwctl_doorbell fwctl = { 0 };
 	const unsigned eps[] = { AGX_RTKIT_ENDPOINT_CRASHLOG, AGX_RTKIT_ENDPOINT_SYSLOG,
 				 AGX_RTKIT_ENDPOINT_IOREPORT };
 	const unsigned pages[] = { 4, 1, 1 };
@@ -88,5 +91,11 @@ int main(int argc, char **argv)
 	agx_rtkit_ioreport_notify_pack(m, &report);
 	add(&boot, AGX_RTKIT_ENDPOINT_IOREPORT, m);
 	write_seed(argv[1], "boot", &boot);
+	/* the GPU firmware's messages after the boot */
+	agx_fw_init_pack(m, &gpu_init);
+	add(&boot, 0x20, m);
+	agx_fw_fwctl_doorbell_pack(m, &fwctl);
+	add(&boot, 0x21, m);
+	write_seed(argv[1], "boot-gpu", &boot);
 	return 0;
 }

@@ -26,7 +26,10 @@
 
 #include "agx/mmio.h"
 #include "agx_rtkit.h"
+#include "agx_fwabi.h"
+#include "gpufw.h"
 #include "host/host.h"
+#include "host/pagetable.h"
 
 #define MEMORY_SIZE (256ull << 20)
 #define RAM_PADDR   0x100000ull /* where the test maps its memfd */
@@ -626,6 +629,117 @@ static void test_bus_error(void **state)
 	expect_log(h, "unknown management message type 0x3e");
 }
 
+#define FWVA	    0xffffffa000000000ull
+#define FW_PAGES_AT 0xc0000u /* offset in RAM of the firmware structures */
+
+static bool rx_doorbells(const struct sim_host *h, const void *arg)
+{
+	return h->rx_doorbells >= *(const unsigned *)arg;
+}
+
+static uint8_t *fw_page(struct sim_host *h, unsigned i)
+{
+	return h->ram + FW_PAGES_AT + i * 0x4000u;
+}
+
+static void fwctl_submit(struct sim_host *h, uint32_t at, const struct agx_fw_fwctl *op)
+{
+	struct agx_fw_fwctl_doorbell bell = { 0 };
+	uint8_t out[8];
+	uint32_t next = at + 1;
+
+	assert_true(agx_fw_fwctl_pack(fw_page(h, 3) + at * AGX_FW_FWCTL_LENGTH, op));
+	memcpy(fw_page(h, 1) + 0x20, &next, 4); /* write_ptr */
+	assert_true(agx_fw_fwctl_doorbell_pack(out, &bell));
+	send_msg(h, SIM_EP_GPU_DOORBELL, out);
+}
+
+static uint32_t event_seq(const uint8_t *ring, unsigned index)
+{
+	struct agx_fw_event e = { 0 };
+
+	agx_fw_event_unpack(ring + index * AGX_FW_EVENT_LENGTH, &e);
+	return (uint32_t)e.seq;
+}
+
+/*
+ * The GPU firmware: initdata through the UAT, fwctl acknowledged on the
+ * event channel, and a TLB that keeps a stale translation of the event ring
+ * until fwctl invalidates it.
+ */
+static void test_gpu_firmware(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct sim_pagetable pt;
+	struct agx_fw_initdata init = { .fwctl = FWVA + 0x4000, .event = FWVA + 0x8000 };
+	struct agx_fw_channel fwctl = { .entries = 64, .ring = FWVA + 0xc000 };
+	struct agx_fw_channel event = { .entries = 64, .ring = FWVA + 0x10000 };
+	struct agx_fw_init msg = { .initdata = FWVA & ((1ull << 44) - 1) };
+	uint8_t out[8];
+	unsigned want = 1;
+
+	attach(h);
+	give_ram(h);
+	/* page tables in RAM at +0x40000; firmware pages 0..5 at +0xc0000, mapped at FWVA */
+	assert_int_equal(sim_pagetable_init(&pt, h->ram + 0x40000, RAM_PADDR + 0x40000, 0x80000),
+			 0);
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(sim_pagetable_map(&pt, 0, FWVA + i * 0x4000ull,
+						   RAM_PADDR + FW_PAGES_AT + i * 0x4000ull, 1, true,
+						   true),
+				 0);
+	*(volatile uint64_t *)((uint8_t *)h->mmio + AGX_MMIO_UAT_TTBAT) = pt.context_table;
+	boot(h);
+	assert_true(agx_fw_initdata_pack(fw_page(h, 0), &init));
+	assert_true(agx_fw_channel_pack(fw_page(h, 1), &fwctl));
+	assert_true(agx_fw_channel_pack(fw_page(h, 2), &event));
+	assert_true(agx_fw_init_pack(out, &msg));
+	send_msg(h, SIM_EP_GPU_FIRMWARE, out);
+	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
+	assert_int_equal(fw_page(h, 0)[6], AGX_FW_STATUS_RUNNING);
+
+	/* a cache flush, acknowledged as event 0 */
+	struct agx_fw_fwctl op = { .op = AGX_FW_FWCTL_OP_CACHE_FLUSH, .seq = 1 };
+
+	fwctl_submit(h, 0, &op);
+	want = 2;
+	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
+	assert_int_equal(event_seq(fw_page(h, 4), 0), 1);
+	assert_int_equal(*(uint32_t *)fw_page(h, 1), 1); /* fwctl read_ptr */
+
+	/* move the event ring's page without telling the firmware: it keeps the old one */
+	assert_int_equal(sim_pagetable_map(&pt, 0, FWVA + 0x10000,
+					   RAM_PADDR + FW_PAGES_AT + 0x14000, 1, true, true),
+			 0);
+	op.seq = 2;
+	fwctl_submit(h, 1, &op);
+	want = 3;
+	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
+	assert_int_equal(event_seq(fw_page(h, 4), 1), 2);
+	assert_int_equal(event_seq(fw_page(h, 5), 1), 0);
+
+	/* now invalidate: the acknowledgement itself goes to the new page */
+	op = (struct agx_fw_fwctl){ .op = AGX_FW_FWCTL_OP_TLB_INVALIDATE,
+				    .context = 0,
+				    .va = FWVA + 0x10000,
+				    .size = 0x4000,
+				    .seq = 3 };
+	fwctl_submit(h, 2, &op);
+	want = 4;
+	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
+	assert_int_equal(event_seq(fw_page(h, 5), 2), 3);
+	assert_int_equal(event_seq(fw_page(h, 4), 2), 0);
+
+	/* bad initdata is refused with a status, and logged */
+	fw_page(h, 0)[0] ^= 0xff;
+	send_msg(h, SIM_EP_GPU_FIRMWARE, out);
+	want = 5;
+	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
+	assert_int_equal(fw_page(h, 0)[6], AGX_FW_STATUS_BAD_INITDATA);
+	expect_log(h, "refused");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -639,6 +753,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_unmapped_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gpu_firmware, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_firmware_crash, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_firmware_hang, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_irq, setup_faults, teardown),
