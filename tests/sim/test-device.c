@@ -740,6 +740,32 @@ static void test_gpu_firmware(void **state)
 	expect_log(h, "refused");
 }
 
+/* The host takes the firmware's buffers away while it uses them: bus errors, no crash. */
+static void test_unmap_in_use(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct agx_rtkit_mgmt unknown = { .type = 0x3d };
+	uint8_t out[8];
+	unsigned lines;
+
+	attach(h);
+	give_ram(h);
+	boot(h);
+	assert_int_equal(sim_host_dma_unmap(h, RAM_PADDR, RAM_SIZE), 0);
+	lines = h->num_log;
+	assert_true(agx_rtkit_mgmt_pack(out, &unknown));
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out); /* its log line has nowhere to go */
+	assert_true(ping(h, 5, TIMEOUT_MS));		 /* and the firmware carries on */
+	assert_int_equal(h->num_log, lines);
+	/* mapped again, the log works again */
+	assert_int_equal(sim_host_dma_map(h, RAM_PADDR, RAM_SIZE, h->ram_fd, 0,
+					  AGX__DEVICE__PROTECTION__PROTECTION_READ_WRITE, NULL),
+			 0);
+	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	expect_log(h, "unknown management message type 0x3d");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -754,6 +780,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_firmware, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_in_use, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_firmware_crash, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_firmware_hang, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_irq, setup_faults, teardown),
