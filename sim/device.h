@@ -84,6 +84,8 @@ int sim_rtkit_start(struct sim_device *dev);
 void sim_rtkit_stop(struct sim_device *dev);
 /* The firmware's work for one doorbell: boot if RUN is newly set, then every waiting message. */
 void sim_rtkit_doorbell(struct sim_device *dev);
+/* A GPU-endpoint message straight to the GPU firmware, RTKit boot or not (fuzzing). */
+void sim_rtkit_gpu_message(struct sim_device *dev, uint8_t ep, const uint8_t msg[8]);
 /* Crash or hang the firmware, or drop its next count IRQs. */
 void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count);
 

@@ -515,6 +515,11 @@ static void crash(struct sim_rtkit *rt, const char *reason)
 	__atomic_store_n(&rt->hung, true, __ATOMIC_RELEASE);
 }
 
+void sim_rtkit_gpu_message(struct sim_device *dev, uint8_t ep, const uint8_t msg[8])
+{
+	sim_gpufw_message(dev->rtkit, &dev->rtkit->gpu, ep, msg);
+}
+
 void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count)
 {
 	struct sim_rtkit *rt = dev->rtkit;
