@@ -86,7 +86,7 @@ struct sim_rtkit {
 	unsigned num_pending;
 };
 
-static void send(struct sim_rtkit *rt, uint8_t ep, const uint8_t bytes[8])
+void sim_fw_send(struct sim_rtkit *rt, uint8_t ep, const uint8_t bytes[8])
 {
 	uint64_t msg0 = 0, one = 1;
 
@@ -127,13 +127,11 @@ static void write_syslog_entry(struct sim_rtkit *rt, const char *text)
 	rt->syslog_next = (idx + 1) % SYSLOG_ENTRIES;
 	log.index = idx;
 	agx_rtkit_syslog_log_pack(msg, &log);
-	send(rt, AGX_RTKIT_ENDPOINT_SYSLOG, msg);
+	sim_fw_send(rt, AGX_RTKIT_ENDPOINT_SYSLOG, msg);
 }
 
 /* The firmware's log: to the syslog buffer, or held until there is one. */
-static void fw_log(struct sim_rtkit *rt, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void fw_log(struct sim_rtkit *rt, const char *fmt, ...)
+void sim_fw_log(struct sim_rtkit *rt, const char *fmt, ...)
 {
 	char text[SYSLOG_MSG_SIZE];
 	va_list ap;
@@ -146,22 +144,6 @@ static void fw_log(struct sim_rtkit *rt, const char *fmt, ...)
 		write_syslog_entry(rt, text);
 	else if (rt->num_pending < PENDING_LOGS)
 		memcpy(rt->pending[rt->num_pending++], text, sizeof(text));
-}
-
-void sim_fw_send(struct sim_rtkit *rt, uint8_t ep, const uint8_t msg[8])
-{
-	send(rt, ep, msg);
-}
-
-void sim_fw_log(struct sim_rtkit *rt, const char *fmt, ...)
-{
-	char text[SYSLOG_MSG_SIZE];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	fw_log(rt, "%s", text);
 }
 
 struct sim_device *sim_fw_device(struct sim_rtkit *rt)
@@ -181,7 +163,7 @@ static void send_epmap(struct sim_rtkit *rt, unsigned base)
 		map.last = true;
 	}
 	agx_rtkit_epmap_pack(msg, &map);
-	send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg);
+	sim_fw_send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg);
 }
 
 static void request_buffer(struct sim_rtkit *rt, uint8_t ep, struct buffer *b, unsigned pages)
@@ -192,7 +174,7 @@ static void request_buffer(struct sim_rtkit *rt, uint8_t ep, struct buffer *b, u
 	b->pages = pages;
 	b->granted = false;
 	agx_rtkit_buffer_request_pack(msg, &req);
-	send(rt, ep, msg);
+	sim_fw_send(rt, ep, msg);
 }
 
 static void power_ack(struct sim_rtkit *rt, unsigned type, unsigned state)
@@ -208,7 +190,7 @@ static void power_ack(struct sim_rtkit *rt, unsigned type, unsigned state)
 
 		agx_rtkit_iop_power_pack(msg, &ack);
 	}
-	send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg);
+	sim_fw_send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg);
 }
 
 static void management(struct sim_rtkit *rt, const uint8_t msg[8])
@@ -216,7 +198,7 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 	struct agx_rtkit_mgmt any;
 
 	if (!agx_rtkit_mgmt_unpack(msg, &any)) {
-		fw_log(rt, "malformed management message");
+		sim_fw_log(rt, "malformed management message");
 		return;
 	}
 	switch (any.type) {
@@ -226,9 +208,9 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 		if (!agx_rtkit_hello_reply_unpack(msg, &r) || rt->phase != HELLO_SENT ||
 		    r.min_ver != r.max_ver || r.min_ver < RTKIT_MIN_VERSION ||
 		    r.min_ver > RTKIT_MAX_VERSION) {
-			fw_log(rt, "unacceptable HELLO reply (versions %u-%u)",
-			       (unsigned)(any.payload & 0xffff),
-			       (unsigned)((any.payload >> 16) & 0xffff));
+			sim_fw_log(rt, "unacceptable HELLO reply (versions %u-%u)",
+				   (unsigned)(any.payload & 0xffff),
+				   (unsigned)((any.payload >> 16) & 0xffff));
 			return;
 		}
 		rt->phase = EPMAP_SENT;
@@ -239,7 +221,7 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 		struct agx_rtkit_epmap_reply r;
 
 		if (!agx_rtkit_epmap_reply_unpack(msg, &r) || rt->phase != EPMAP_SENT) {
-			fw_log(rt, "unexpected EPMAP reply");
+			sim_fw_log(rt, "unexpected EPMAP reply");
 			return;
 		}
 		if (r.base == 0 && r.more)
@@ -247,7 +229,7 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 		else if (r.base == 1 && r.last)
 			rt->phase = STARTING;
 		else
-			fw_log(rt, "EPMAP reply for base %u out of order", (unsigned)r.base);
+			sim_fw_log(rt, "EPMAP reply for base %u out of order", (unsigned)r.base);
 		return;
 	}
 	case MGMT_PING: {
@@ -256,19 +238,19 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 		uint8_t out[8];
 
 		if (!agx_rtkit_ping_unpack(msg, &ping) || rt->phase < STARTING) {
-			fw_log(rt, "unexpected PING");
+			sim_fw_log(rt, "unexpected PING");
 			return;
 		}
 		pong.cookie = ping.cookie;
 		agx_rtkit_pong_pack(out, &pong);
-		send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+		sim_fw_send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
 		return;
 	}
 	case MGMT_STARTEP: {
 		struct agx_rtkit_startep r;
 
 		if (!agx_rtkit_startep_unpack(msg, &r) || rt->phase < STARTING) {
-			fw_log(rt, "unexpected STARTEP");
+			sim_fw_log(rt, "unexpected STARTEP");
 			return;
 		}
 		if (r.ep == AGX_RTKIT_ENDPOINT_CRASHLOG)
@@ -279,8 +261,8 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 			request_buffer(rt, (uint8_t)r.ep, &rt->ioreport, 1);
 		else if (r.ep != EP_GPU_FIRMWARE && r.ep != EP_GPU_DOORBELL &&
 			 r.ep != AGX_RTKIT_ENDPOINT_MANAGEMENT) {
-			fw_log(rt, "STARTEP for endpoint 0x%02x, which does not exist",
-			       (unsigned)r.ep);
+			sim_fw_log(rt, "STARTEP for endpoint 0x%02x, which does not exist",
+				   (unsigned)r.ep);
 			return;
 		}
 		if (r.ep < 32)
@@ -296,7 +278,7 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 		struct agx_rtkit_iop_power r = { 0 };
 
 		if (!agx_rtkit_iop_power_unpack(msg, &r)) {
-			fw_log(rt, "malformed SET_IOP_POWER");
+			sim_fw_log(rt, "malformed SET_IOP_POWER");
 			return;
 		}
 		rt->iop_power = (unsigned)r.state;
@@ -307,7 +289,7 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 		struct agx_rtkit_ap_power r = { 0 };
 
 		if (!agx_rtkit_ap_power_unpack(msg, &r)) {
-			fw_log(rt, "malformed AP_POWER");
+			sim_fw_log(rt, "malformed AP_POWER");
 			return;
 		}
 		rt->ap_power = (unsigned)r.state;
@@ -315,12 +297,12 @@ static void management(struct sim_rtkit *rt, const uint8_t msg[8])
 		if (rt->iop_power == AGX_RTKIT_POWER_ON && rt->ap_power == AGX_RTKIT_POWER_ON &&
 		    rt->phase == STARTING) {
 			rt->phase = RUNNING;
-			fw_log(rt, "running, RTKit protocol %d", RTKIT_MAX_VERSION);
+			sim_fw_log(rt, "running, RTKit protocol %d", RTKIT_MAX_VERSION);
 		}
 		return;
 	}
 	default:
-		fw_log(rt, "unknown management message type 0x%x", (unsigned)any.type);
+		sim_fw_log(rt, "unknown management message type 0x%x", (unsigned)any.type);
 	}
 }
 
@@ -331,13 +313,13 @@ static void buffer_granted(struct sim_rtkit *rt, uint8_t ep, struct buffer *b, c
 	uint8_t probe;
 
 	if (!agx_rtkit_buffer_request_unpack(msg, &r) || b->granted || r.pages != b->pages) {
-		fw_log(rt, "unexpected buffer message on endpoint %u", ep);
+		sim_fw_log(rt, "unexpected buffer message on endpoint %u", ep);
 		return;
 	}
 	if (!sim_device_read(rt->dev, r.iova, &probe, 1) ||
 	    !sim_device_read(rt->dev, r.iova + r.pages * 4096 - 1, &probe, 1)) {
-		fw_log(rt, "buffer for endpoint %u at 0x%llx is not mapped", ep,
-		       (unsigned long long)r.iova);
+		sim_fw_log(rt, "buffer for endpoint %u at 0x%llx is not mapped", ep,
+			   (unsigned long long)r.iova);
 		return;
 	}
 	b->iova = r.iova;
@@ -348,7 +330,7 @@ static void buffer_granted(struct sim_rtkit *rt, uint8_t ep, struct buffer *b, c
 		uint8_t out[8];
 
 		agx_rtkit_syslog_init_pack(out, &init);
-		send(rt, AGX_RTKIT_ENDPOINT_SYSLOG, out);
+		sim_fw_send(rt, AGX_RTKIT_ENDPOINT_SYSLOG, out);
 		rt->syslog_ready = true;
 		for (unsigned i = 0; i < rt->num_pending; i++)
 			write_syslog_entry(rt, rt->pending[i]);
@@ -360,7 +342,7 @@ static void buffer_granted(struct sim_rtkit *rt, uint8_t ep, struct buffer *b, c
 		uint8_t out[8];
 
 		agx_rtkit_ioreport_notify_pack(out, &n);
-		send(rt, AGX_RTKIT_ENDPOINT_IOREPORT, out);
+		sim_fw_send(rt, AGX_RTKIT_ENDPOINT_IOREPORT, out);
 	}
 }
 
@@ -371,9 +353,9 @@ static void ioreport(struct sim_rtkit *rt, const uint8_t msg[8])
 	if (agx_rtkit_ioreport_notify_unpack(msg, &n) &&
 	    (n.type == IOREPORT_NOTIFY || n.type == IOREPORT_NOTIFY_2)) {
 		if (n.payload != rt->ioreport_sent)
-			fw_log(rt, "ioreport echo 0x%llx does not match 0x%llx",
-			       (unsigned long long)n.payload,
-			       (unsigned long long)rt->ioreport_sent);
+			sim_fw_log(rt, "ioreport echo 0x%llx does not match 0x%llx",
+				   (unsigned long long)n.payload,
+				   (unsigned long long)rt->ioreport_sent);
 		return;
 	}
 	buffer_granted(rt, AGX_RTKIT_ENDPOINT_IOREPORT, &rt->ioreport, msg);
@@ -388,8 +370,8 @@ static void handle(struct sim_rtkit *rt, const struct agx_mbox_msg *m)
 	for (int i = 0; i < 8; i++)
 		msg[i] = (uint8_t)(m->msg0 >> (8 * i));
 	if (m->msg1 >> 8) {
-		fw_log(rt, "mailbox message with stray bits in msg1: 0x%llx",
-		       (unsigned long long)m->msg1);
+		sim_fw_log(rt, "mailbox message with stray bits in msg1: 0x%llx",
+			   (unsigned long long)m->msg1);
 		return;
 	}
 	switch (ep) {
@@ -413,11 +395,11 @@ static void handle(struct sim_rtkit *rt, const struct agx_mbox_msg *m)
 		if (rt->phase == RUNNING)
 			sim_gpufw_message(rt, &rt->gpu, ep, msg);
 		else
-			fw_log(rt, "GPU endpoint 0x%02x before the firmware runs", ep);
+			sim_fw_log(rt, "GPU endpoint 0x%02x before the firmware runs", ep);
 		break;
 	default:
-		fw_log(rt, "message 0x%016llx to endpoint 0x%02x ignored",
-		       (unsigned long long)m->msg0, ep);
+		sim_fw_log(rt, "message 0x%016llx to endpoint 0x%02x ignored",
+			   (unsigned long long)m->msg0, ep);
 		break;
 	}
 }
@@ -432,7 +414,7 @@ static void power_on(struct sim_rtkit *rt)
 			 AGX_MMIO_CPU_STATUS_RUNNING, __ATOMIC_RELEASE);
 	rt->phase = HELLO_SENT;
 	agx_rtkit_hello_pack(msg, &hello);
-	send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg);
+	sim_fw_send(rt, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg);
 }
 
 /*
@@ -511,7 +493,7 @@ static void crash(struct sim_rtkit *rt, const char *reason)
 	if (rt->crashlog.granted)
 		write_crashlog(rt, reason);
 	agx_rtkit_crashed_pack(msg, &report);
-	send(rt, AGX_RTKIT_ENDPOINT_CRASHLOG, msg);
+	sim_fw_send(rt, AGX_RTKIT_ENDPOINT_CRASHLOG, msg);
 	__atomic_store_n(&rt->hung, true, __ATOMIC_RELEASE);
 }
 

@@ -32,22 +32,6 @@
 #define WARMUP	2000
 #define SAMPLES 20000
 
-static bool ponged(const struct sim_host *h, const void *arg)
-{
-	return h->pong == *(const uint64_t *)arg;
-}
-
-/* One round trip; false (with h->error) when the firmware did not answer. */
-static bool ping(struct sim_host *h, uint64_t cookie)
-{
-	struct agx_rtkit_ping p = { .cookie = cookie };
-	uint8_t msg[8];
-
-	agx_rtkit_ping_pack(msg, &p);
-	return sim_host_send(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg) &&
-	       sim_host_run(h, ponged, &cookie, 5000);
-}
-
 static double measure_mmu(void)
 {
 	enum { PAGES = 256, RAM = 8 << 20 };
@@ -139,12 +123,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (uint64_t i = 1; i <= WARMUP; i++)
-		if (!ping(&h, i))
+		if (!sim_host_ping(&h, i, 5000))
 			goto fail;
 	for (int i = 0; i < SAMPLES; i++) {
 		double t0 = bench_now_us();
 
-		if (!ping(&h, WARMUP + 1 + (uint64_t)i))
+		if (!sim_host_ping(&h, WARMUP + 1 + (uint64_t)i, 5000))
 			goto fail;
 		samples[i] = bench_now_us() - t0;
 	}

@@ -367,6 +367,21 @@ bool sim_host_logged(const struct sim_host *h, const void *text)
 	return false;
 }
 
+bool sim_host_ponged(const struct sim_host *h, const void *cookie)
+{
+	return h->pong == *(const uint64_t *)cookie;
+}
+
+bool sim_host_ping(struct sim_host *h, uint64_t cookie, int timeout_ms)
+{
+	struct agx_rtkit_ping ping = { .cookie = cookie };
+	uint8_t msg[8];
+
+	agx_rtkit_ping_pack(msg, &ping);
+	return sim_host_send(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, msg) &&
+	       sim_host_run(h, sim_host_ponged, &cookie, timeout_ms);
+}
+
 static bool start_ep(struct sim_host *h, unsigned ep)
 {
 	struct agx_rtkit_startep s = { .ep = ep, .flag = true };

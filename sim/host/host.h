@@ -72,5 +72,9 @@ bool sim_host_run(struct sim_host *h, bool (*done)(const struct sim_host *, cons
 bool sim_host_boot(struct sim_host *h, int timeout_ms);
 /* The firmware logged a line containing text (a sim_host_run() condition). */
 bool sim_host_logged(const struct sim_host *h, const void *text);
+/* The last PONG carried *(const uint64_t *)cookie (a sim_host_run() condition). */
+bool sim_host_ponged(const struct sim_host *h, const void *cookie);
+/* One PING with this cookie and its PONG within timeout_ms; false (h->error) if none came. */
+bool sim_host_ping(struct sim_host *h, uint64_t cookie, int timeout_ms);
 
 #endif

@@ -200,11 +200,6 @@ static void test_boot(void **state)
 	assert_int_equal(h->reports, 1);
 }
 
-static bool ponged(const struct sim_host *h, const void *arg)
-{
-	return h->pong == *(const uint64_t *)arg;
-}
-
 /* PING is answered with a PONG carrying its cookie, 100k times; a bad echo is logged. */
 static void test_ping(void **state)
 {
@@ -216,21 +211,11 @@ static void test_ping(void **state)
 	attach(h);
 	give_ram(h);
 	boot(h);
-	for (uint64_t cookie = 1; cookie < (1ull << 52); cookie = cookie * 3 + 7) {
-		struct agx_rtkit_ping ping = { .cookie = cookie };
-
-		assert_true(agx_rtkit_ping_pack(out, &ping));
-		send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
-		assert_true(sim_host_run(h, ponged, &cookie, TIMEOUT_MS));
-	}
+	for (uint64_t cookie = 1; cookie < (1ull << 52); cookie = cookie * 3 + 7)
+		assert_true(sim_host_ping(h, cookie, TIMEOUT_MS));
 	/* the rings wrap around (64 slots, 32-bit indices) many times over */
-	for (uint64_t cookie = 1; cookie <= 100000; cookie++) {
-		struct agx_rtkit_ping ping = { .cookie = cookie };
-
-		assert_true(agx_rtkit_ping_pack(out, &ping));
-		send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
-		assert_true(sim_host_run(h, ponged, &cookie, TIMEOUT_MS));
-	}
+	for (uint64_t cookie = 1; cookie <= 100000; cookie++)
+		assert_true(sim_host_ping(h, cookie, TIMEOUT_MS));
 	assert_true(agx_mmio_ring(h->mmio, AGX_MMIO_A2I_RING)->head > 100000);
 	assert_true(agx_rtkit_ioreport_notify_pack(out, &wrong));
 	send_msg(h, AGX_RTKIT_ENDPOINT_IOREPORT, out);
@@ -472,16 +457,6 @@ static int inject(struct sim_host *h, Agx__Device__InjectFault__Kind kind, uint6
 	return sim_host_call(h, AGX_IPC_MSG_DEVICE_INJECT_FAULT, &m.base, NULL, 0, NULL, NULL);
 }
 
-static bool ping(struct sim_host *h, uint64_t cookie, int timeout_ms)
-{
-	struct agx_rtkit_ping p = { .cookie = cookie };
-	uint8_t out[8];
-
-	assert_true(agx_rtkit_ping_pack(out, &p));
-	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
-	return sim_host_run(h, ponged, &cookie, timeout_ms);
-}
-
 static bool crashed(const struct sim_host *h, const void *arg)
 {
 	(void)arg;
@@ -523,7 +498,7 @@ static void test_firmware_crash(void **state)
 	attach(h);
 	give_ram(h);
 	boot(h);
-	assert_true(ping(h, 42, TIMEOUT_MS));
+	assert_true(sim_host_ping(h, 42, TIMEOUT_MS));
 	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_CRASH, 0, 0), 0);
 	assert_true(sim_host_run(h, crashed, NULL, TIMEOUT_MS));
 	log = h->ram + (h->crashlog_granted - RAM_PADDR);
@@ -543,11 +518,11 @@ static void test_firmware_crash(void **state)
 	memcpy(&index, d + 24, 4);
 	memcpy(&msg0, d + 28 + ((index + 7) % 8) * 0x18, 8);
 	assert_int_equal(msg0 & 0xfffffffffffffull, 42);
-	assert_false(ping(h, 43, 300)); /* nobody answers */
+	assert_false(sim_host_ping(h, 43, 300)); /* nobody answers */
 
 	assert_int_equal(sim_host_reset(h), 0);
 	boot(h);
-	assert_true(ping(h, 44, TIMEOUT_MS));
+	assert_true(sim_host_ping(h, 44, TIMEOUT_MS));
 }
 
 /* A hang: no crashlog, no report, no answers; RESET brings it back. */
@@ -560,11 +535,11 @@ static void test_firmware_hang(void **state)
 	give_ram(h);
 	boot(h);
 	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG, 0, 0), 0);
-	assert_false(ping(h, 1, 300));
+	assert_false(sim_host_ping(h, 1, 300));
 	assert_false(h->crashed);
 	assert_int_equal(sim_host_reset(h), 0);
 	boot(h);
-	assert_true(ping(h, 2, TIMEOUT_MS));
+	assert_true(sim_host_ping(h, 2, TIMEOUT_MS));
 }
 
 /* A dropped IRQ: the message is in the ring, but no interrupt says so. */
@@ -582,7 +557,7 @@ static void test_drop_irq(void **state)
 	boot(h);
 	expect_log(h, "running");
 	/* settle: everything the boot sent is taken, the IRQ count cleared and quiet */
-	assert_true(ping(h, 100, TIMEOUT_MS));
+	assert_true(sim_host_ping(h, 100, TIMEOUT_MS));
 	pfd = (struct pollfd){ .fd = h->irq_fd, .events = POLLIN };
 	while (poll(&pfd, 1, 50) == 1)
 		assert_int_equal(read(h->irq_fd, &count, sizeof(count)), sizeof(count));
@@ -593,13 +568,13 @@ static void test_drop_irq(void **state)
 		usleep(10000);
 	assert_true(agx_mbox_pending(h->mmio, AGX_MMIO_I2A_RING)); /* the pong is there */
 	assert_int_equal(poll(&pfd, 1, 200), 0);		   /* but no interrupt came */
-	assert_true(sim_host_run(h, ponged, &p.cookie, TIMEOUT_MS));
+	assert_true(sim_host_run(h, sim_host_ponged, &p.cookie, TIMEOUT_MS));
 	/* only one was dropped: the next answer raises its IRQ */
 	p.cookie = 8;
 	assert_true(agx_rtkit_ping_pack(out, &p));
 	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
 	assert_int_equal(poll(&pfd, 1, TIMEOUT_MS), 1);
-	assert_true(sim_host_run(h, ponged, &p.cookie, TIMEOUT_MS));
+	assert_true(sim_host_run(h, sim_host_ponged, &p.cookie, TIMEOUT_MS));
 }
 
 /* An injected bus error: the firmware cannot write its log there, and carries on. */
@@ -620,8 +595,8 @@ static void test_bus_error(void **state)
 	lines = h->num_log;
 	assert_true(agx_rtkit_mgmt_pack(out, &unknown));
 	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
-	assert_true(ping(h, 9, TIMEOUT_MS)); /* the firmware is fine */
-	assert_int_equal(h->num_log, lines); /* but its log line could not be written */
+	assert_true(sim_host_ping(h, 9, TIMEOUT_MS)); /* the firmware is fine */
+	assert_int_equal(h->num_log, lines);	      /* but its log line could not be written */
 	/* RESET ends the injection */
 	assert_int_equal(sim_host_reset(h), 0);
 	boot(h);
@@ -756,7 +731,7 @@ static void test_unmap_in_use(void **state)
 	lines = h->num_log;
 	assert_true(agx_rtkit_mgmt_pack(out, &unknown));
 	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out); /* its log line has nowhere to go */
-	assert_true(ping(h, 5, TIMEOUT_MS));		 /* and the firmware carries on */
+	assert_true(sim_host_ping(h, 5, TIMEOUT_MS));	 /* and the firmware carries on */
 	assert_int_equal(h->num_log, lines);
 	/* mapped again, the log works again */
 	assert_int_equal(sim_host_dma_map(h, RAM_PADDR, RAM_SIZE, h->ram_fd, 0,
