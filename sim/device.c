@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -27,6 +28,7 @@ struct sim_device *sim_device_create(uint64_t memory_size, unsigned cores)
 	dev->chip_id = 0x8103; /* t8103, the M1 */
 	dev->generation = 13;  /* G13 */
 	dev->firmware_thread = true;
+	dev->job_time_limit_ns = 5000000000ull;
 	dev->uat = calloc(1, sizeof(*dev->uat));
 	if (!dev->uat) {
 		free(dev);
@@ -127,6 +129,35 @@ int sim_device_reset(struct sim_device *dev)
 	return sim_rtkit_start(dev);
 }
 
+/*
+ * Mappings change under the write lock.  GPU cores take the read lock
+ * again after every slice of a shader, so a writer says it is waiting and
+ * they hold back until it is done (glibc's rwlocks prefer readers).
+ */
+static void write_lock(struct sim_device *dev)
+{
+	__atomic_fetch_add(&dev->writers_waiting, 1, __ATOMIC_ACQ_REL);
+	pthread_rwlock_wrlock(&dev->lock);
+}
+
+static void write_unlock(struct sim_device *dev)
+{
+	pthread_rwlock_unlock(&dev->lock);
+	__atomic_fetch_sub(&dev->writers_waiting, 1, __ATOMIC_ACQ_REL);
+}
+
+void sim_device_read_lock(struct sim_device *dev)
+{
+	while (__atomic_load_n(&dev->writers_waiting, __ATOMIC_ACQUIRE))
+		sched_yield();
+	pthread_rwlock_rdlock(&dev->lock);
+}
+
+void sim_device_read_unlock(struct sim_device *dev)
+{
+	pthread_rwlock_unlock(&dev->lock);
+}
+
 int sim_device_dma_map(struct sim_device *dev, uint64_t paddr, uint64_t size, int fd,
 		       uint64_t offset, bool writable, uint64_t owner)
 {
@@ -143,7 +174,7 @@ int sim_device_dma_map(struct sim_device *dev, uint64_t paddr, uint64_t size, in
 	if (m.host == MAP_FAILED)
 		return -errno;
 
-	pthread_rwlock_wrlock(&dev->lock);
+	write_lock(dev);
 	for (unsigned i = 0; i < dev->num_mappings; i++) {
 		const struct sim_mapping *o = &dev->mappings[i];
 
@@ -165,7 +196,7 @@ int sim_device_dma_map(struct sim_device *dev, uint64_t paddr, uint64_t size, in
 	}
 	dev->mappings[dev->num_mappings++] = m;
 out:
-	pthread_rwlock_unlock(&dev->lock);
+	write_unlock(dev);
 	if (ret < 0)
 		munmap(m.host, size);
 	return ret;
@@ -175,7 +206,7 @@ int sim_device_dma_unmap(struct sim_device *dev, uint64_t paddr, uint64_t size, 
 {
 	int ret = -ENOENT;
 
-	pthread_rwlock_wrlock(&dev->lock);
+	write_lock(dev);
 	for (unsigned i = 0; i < dev->num_mappings; i++) {
 		struct sim_mapping *m = &dev->mappings[i];
 
@@ -190,13 +221,13 @@ int sim_device_dma_unmap(struct sim_device *dev, uint64_t paddr, uint64_t size, 
 			break;
 		}
 	}
-	pthread_rwlock_unlock(&dev->lock);
+	write_unlock(dev);
 	return ret;
 }
 
 void sim_device_dma_unmap_owner(struct sim_device *dev, uint64_t owner)
 {
-	pthread_rwlock_wrlock(&dev->lock);
+	write_lock(dev);
 	for (unsigned i = 0; i < dev->num_mappings;) {
 		struct sim_mapping *m = &dev->mappings[i];
 
@@ -207,11 +238,11 @@ void sim_device_dma_unmap_owner(struct sim_device *dev, uint64_t owner)
 			i++;
 		}
 	}
-	pthread_rwlock_unlock(&dev->lock);
+	write_unlock(dev);
 }
 
 int sim_device_inject(struct sim_device *dev, enum sim_fault fault, uint64_t address,
-		      unsigned count)
+		      unsigned count, unsigned delay_ms)
 {
 	if (fault == SIM_FAULT_BUS_ERROR) {
 		__atomic_store_n(&dev->bus_error_address, address + 1, __ATOMIC_RELEASE);
@@ -219,7 +250,7 @@ int sim_device_inject(struct sim_device *dev, enum sim_fault fault, uint64_t add
 	}
 	if (!dev->attached)
 		return -ENODEV;
-	sim_rtkit_inject(dev, fault, count);
+	sim_rtkit_inject(dev, fault, count, delay_ms);
 	return 0;
 }
 
@@ -238,6 +269,13 @@ static struct sim_mapping *find(struct sim_device *dev, uint64_t paddr, size_t s
 			return m;
 	}
 	return NULL;
+}
+
+void *sim_device_host_locked(struct sim_device *dev, uint64_t paddr, size_t size, bool write)
+{
+	struct sim_mapping *m = find(dev, paddr, size);
+
+	return m && (m->writable || !write) ? m->host + (paddr - m->paddr) : NULL;
 }
 
 bool sim_device_read(struct sim_device *dev, uint64_t paddr, void *dst, size_t size)

@@ -26,10 +26,12 @@ struct sim_rtkit;
 
 struct sim_device {
 	uint64_t memory_size;
-	unsigned cores;
+	unsigned cores;		    /* GPU worker threads (with a firmware thread) */
+	uint64_t job_time_limit_ns; /* a job's GPU time when its queue names none; 0: none */
 	uint32_t chip_id, generation;
 
-	pthread_rwlock_t lock; /* mappings: changed by the setup socket, read by the firmware */
+	pthread_rwlock_t lock;	  /* mappings: changed by the setup socket, read by the firmware */
+	unsigned writers_waiting; /* DMA map/unmap waiting for the lock: GPU cores hold back */
 	struct sim_mapping *mappings;
 	unsigned num_mappings, cap_mappings;
 
@@ -65,6 +67,16 @@ int sim_device_dma_unmap(struct sim_device *dev, uint64_t paddr, uint64_t size, 
 /* Everything one owner mapped (its connection is gone). */
 void sim_device_dma_unmap_owner(struct sim_device *dev, uint64_t owner);
 
+/*
+ * The GPU cores' way to memory: hold the mappings for reading across many
+ * accesses (a slice of a shader), and use host pointers in between.
+ * sim_device_read/write() may be called while holding it.
+ */
+void sim_device_read_lock(struct sim_device *dev);
+void sim_device_read_unlock(struct sim_device *dev);
+/* Host memory behind [paddr, paddr + size) if one mapping holds it (writable, for write). */
+void *sim_device_host_locked(struct sim_device *dev, uint64_t paddr, size_t size, bool write);
+
 /* Device-physical accesses; false is a bus error (nothing mapped there). */
 bool sim_device_read(struct sim_device *dev, uint64_t paddr, void *dst, size_t size);
 bool sim_device_write(struct sim_device *dev, uint64_t paddr, const void *src, size_t size);
@@ -75,9 +87,10 @@ enum sim_fault {
 	SIM_FAULT_FIRMWARE_HANG,
 	SIM_FAULT_DROP_IRQ,
 	SIM_FAULT_BUS_ERROR,
+	SIM_FAULT_DELAY_COMPLETION,
 };
 int sim_device_inject(struct sim_device *dev, enum sim_fault fault, uint64_t address,
-		      unsigned count);
+		      unsigned count, unsigned delay_ms);
 
 /* The firmware (rtkit.c). */
 int sim_rtkit_start(struct sim_device *dev);
@@ -86,7 +99,8 @@ void sim_rtkit_stop(struct sim_device *dev);
 void sim_rtkit_doorbell(struct sim_device *dev);
 /* A GPU-endpoint message straight to the GPU firmware, RTKit boot or not (fuzzing). */
 void sim_rtkit_gpu_message(struct sim_device *dev, uint8_t ep, const uint8_t msg[8]);
-/* Crash or hang the firmware, or drop its next count IRQs. */
-void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count);
+/* Crash or hang the firmware, drop its next count IRQs, or delay its next count jobs. */
+void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count,
+		      unsigned delay_ms);
 
 #endif

@@ -1,9 +1,19 @@
 /*
- * gpufw.c: the GPU firmware's channels (docs/firmware-abi.md).  Every
- * structure it reads is in memory the host controls, reached through the
- * UAT as context 0 with firmware rights; every field is checked before use,
- * and a bad one is logged, never trusted.
+ * gpufw.c: the GPU firmware (docs/firmware-abi.md).  Every structure it
+ * reads is in memory the host controls, reached through the UAT — its own
+ * as context 0 with firmware rights, a job's in the job's context with GPU
+ * rights — and every field is checked before use; a bad one is logged,
+ * never trusted.
+ *
+ * Scheduling: work queues announced on the pipe channels are taken by
+ * priority, round robin within one.  Barriers and malformed items are dealt
+ * with here; a compute dispatch goes to the GPU cores (gpu.c), one at a
+ * time, and the firmware completes it — stamp, events — when the cores say
+ * it has finished.
  */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agx_fwabi.h"
@@ -11,32 +21,37 @@
 #include "gpufw.h"
 #include "uat.h"
 
-/* Firmware access to its own virtual memory (context 0); false on a fault, logged. */
-static bool fw_access(struct sim_rtkit *rt, uint64_t va, void *buf, size_t size, bool write)
+#define CONTROL_BLOCK	64 /* bytes between the pipe channels' control blocks */
+#define WRITE_PTR	0x20
+#define MAX_PROGRAM	65536
+#define DOORBELL_DEVCTL 0x11
+
+/* --- memory through the UAT -------------------------------------------------------- */
+
+/*
+ * An access to [va, va + size) in a context, with firmware or GPU rights;
+ * false on a fault, described in *fault (a bus error has level 3 and the
+ * translated address's page).
+ */
+static bool access_va(struct sim_device *dev, unsigned context, bool firmware, uint64_t va,
+		      void *buf, size_t size, unsigned access, struct sim_uat_fault *fault)
 {
-	struct sim_device *dev = sim_fw_device(rt);
 	uint8_t *p = buf;
 
 	while (size) {
 		size_t chunk = SIM_UAT_PAGE_SIZE - (va & (SIM_UAT_PAGE_SIZE - 1));
-		struct sim_uat_fault fault;
 		uint64_t pa;
 		bool ok;
 
 		if (chunk > size)
 			chunk = size;
-		ok = sim_uat_translate(dev->uat, 0, va, write ? SIM_UAT_WRITE : SIM_UAT_READ, true,
-				       &pa, &fault);
-		if (!ok) {
-			sim_fw_log(rt, "firmware %s fault at 0x%llx: %s", write ? "write" : "read",
-				   (unsigned long long)va, sim_uat_fault_name(fault.kind));
+		if (!sim_uat_translate(dev->uat, context, va, access, firmware, &pa, fault))
 			return false;
-		}
-		ok = write ? sim_device_write(dev, pa, p, chunk)
-			   : sim_device_read(dev, pa, p, chunk);
+		ok = access & SIM_UAT_WRITE ? sim_device_write(dev, pa, p, chunk)
+					    : sim_device_read(dev, pa, p, chunk);
 		if (!ok) {
-			sim_fw_log(rt, "firmware bus error at 0x%llx (0x%llx)",
-				   (unsigned long long)va, (unsigned long long)pa);
+			*fault =
+			    (struct sim_uat_fault){ SIM_UAT_FAULT_BUS, context, va, access, 3 };
 			return false;
 		}
 		va += chunk;
@@ -46,6 +61,26 @@ static bool fw_access(struct sim_rtkit *rt, uint64_t va, void *buf, size_t size,
 	return true;
 }
 
+/* The firmware's own memory (context 0); false on a fault, logged. */
+static bool fw_access(struct sim_rtkit *rt, uint64_t va, void *buf, size_t size, bool write)
+{
+	struct sim_uat_fault fault;
+
+	if (access_va(sim_fw_device(rt), 0, true, va, buf, size,
+		      write ? SIM_UAT_WRITE : SIM_UAT_READ, &fault))
+		return true;
+	sim_fw_log(rt, "firmware %s fault at 0x%llx: %s", write ? "write" : "read",
+		   (unsigned long long)va, sim_uat_fault_name(fault.kind));
+	return false;
+}
+
+static bool write_u32(struct sim_rtkit *rt, uint64_t va, uint32_t value)
+{
+	return fw_access(rt, va, &value, sizeof(value), true);
+}
+
+/* --- channels ------------------------------------------------------------------------ */
+
 static void rx_doorbell(struct sim_rtkit *rt)
 {
 	struct agx_fw_rx_doorbell bell = { 0 };
@@ -53,6 +88,14 @@ static void rx_doorbell(struct sim_rtkit *rt)
 
 	agx_fw_rx_doorbell_pack(msg, &bell);
 	sim_fw_send(rt, SIM_EP_GPU_FIRMWARE, msg);
+}
+
+/* Rings the host once for everything posted since the last time. */
+static void flush(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
+	if (gpu->ring_host)
+		rx_doorbell(rt);
+	gpu->ring_host = false;
 }
 
 /* Reads a channel's control block; false (logged) when it is unusable. */
@@ -70,11 +113,536 @@ static bool read_channel(struct sim_rtkit *rt, uint64_t va, const char *name,
 	return true;
 }
 
-/* Writes one 32-bit pointer of a control block (read_ptr at +0, write_ptr at +0x20). */
-static bool write_ptr(struct sim_rtkit *rt, uint64_t va, unsigned offset, uint32_t value)
+static bool open_ring(struct sim_rtkit *rt, uint64_t va, const char *name, struct sim_ring *r)
 {
-	return fw_access(rt, va + offset, &value, sizeof(value), true);
+	struct agx_fw_channel c;
+
+	if (!read_channel(rt, va, name, &c))
+		return false;
+	*r = (struct sim_ring){ va, c.ring, (unsigned)c.entries };
+	return true;
 }
+
+/* The pointers as they are now; false (logged) when outside the ring. */
+static bool ring_pointers(struct sim_rtkit *rt, const struct sim_ring *r, const char *name,
+			  uint32_t *read, uint32_t *write)
+{
+	struct agx_fw_channel c;
+
+	if (!read_channel(rt, r->block, name, &c))
+		return false;
+	if (c.read_ptr >= r->entries || c.write_ptr >= r->entries) {
+		sim_fw_log(rt, "%s channel pointers out of range", name);
+		return false;
+	}
+	*read = (uint32_t)c.read_ptr;
+	*write = (uint32_t)c.write_ptr;
+	return true;
+}
+
+/* Appends an entry to a firmware -> host ring; false when full (the entry is lost). */
+static bool post(struct sim_rtkit *rt, const struct sim_ring *r, const char *name,
+		 const void *entry, size_t size)
+{
+	uint32_t read, write;
+
+	if (!r->block || !ring_pointers(rt, r, name, &read, &write))
+		return false;
+	if ((write + 1) % r->entries == read)
+		return false;
+	return fw_access(rt, r->ring + write * size, (void *)entry, size, true) &&
+	       write_u32(rt, r->block + WRITE_PTR, (write + 1) % r->entries);
+}
+
+/*
+ * Takes every entry of a host -> firmware ring in order, handing each to
+ * fn, and advances read_ptr past it.  Returns the number taken.
+ */
+static unsigned consume(struct sim_rtkit *rt, struct sim_gpufw *gpu, const struct sim_ring *r,
+			const char *name, size_t size,
+			void (*fn)(struct sim_rtkit *, struct sim_gpufw *, const uint8_t *, void *),
+			void *arg)
+{
+	uint8_t raw[64];
+	uint32_t read, write;
+	unsigned taken = 0;
+
+	if (!ring_pointers(rt, r, name, &read, &write))
+		return 0;
+	for (uint32_t at = read; at != write; at = (at + 1) % r->entries) {
+		if (!fw_access(rt, r->ring + at * size, raw, size, false))
+			break;
+		fn(rt, gpu, raw, arg);
+		if (!write_u32(rt, r->block, (at + 1) % r->entries))
+			break;
+		taken++;
+	}
+	return taken;
+}
+
+static void post_event(struct sim_rtkit *rt, struct sim_gpufw *gpu, const struct agx_fw_event *e)
+{
+	uint8_t raw[AGX_FW_EVENT_LENGTH];
+
+	agx_fw_event_pack(raw, e);
+	if (post(rt, &gpu->event, "event", raw, sizeof(raw)))
+		gpu->ring_host = true;
+	else
+		sim_fw_log(rt, "event channel full: event lost");
+}
+
+/* A line for the syslog and for the host's log channel. */
+static void __attribute__((format(printf, 3, 4)))
+gpu_log(struct sim_rtkit *rt, struct sim_gpufw *gpu, const char *fmt, ...)
+{
+	uint8_t raw[64] = { 0 };
+	struct agx_fw_log header = { .seq = gpu->log_seq++ };
+	char text[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	sim_fw_log(rt, "%s", text);
+	header.length = strnlen(text, sizeof(raw) - AGX_FW_LOG_LENGTH);
+	agx_fw_log_pack(raw, &header);
+	memcpy(raw + AGX_FW_LOG_LENGTH, text, header.length);
+	if (post(rt, &gpu->log, "log", raw, sizeof(raw)))
+		gpu->ring_host = true;
+}
+
+/* --- work items ------------------------------------------------------------------------ */
+
+static enum agx_fw_fault_reason fault_reason(enum sim_uat_fault_kind kind)
+{
+	switch (kind) {
+	case SIM_UAT_FAULT_PERMISSION:
+		return AGX_FW_FAULT_REASON_PERMISSION;
+	case SIM_UAT_FAULT_BUS:
+		return AGX_FW_FAULT_REASON_BUS_ERROR;
+	default:
+		return AGX_FW_FAULT_REASON_UNMAPPED;
+	}
+}
+
+static void post_fault(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint32_t slot,
+		       enum agx_fw_unit unit, enum agx_fw_fault_reason reason,
+		       const struct sim_uat_fault *f)
+{
+	struct agx_fw_event e = { .type = AGX_FW_EVENT_TYPE_FAULT,
+				  .slot = slot,
+				  .context = f->context,
+				  .unit = unit,
+				  .reason = reason,
+				  .write = (f->access & SIM_UAT_WRITE) != 0,
+				  .va = f->va };
+
+	gpu_log(rt, gpu, "GPU fault: context %u, %s 0x%llx, %s", f->context,
+		e.write ? "write" : "read", (unsigned long long)f->va,
+		reason == AGX_FW_FAULT_REASON_ILLEGAL_INSTRUCTION ? "illegal instruction"
+								  : sim_uat_fault_name(f->kind));
+	post_event(rt, gpu, &e);
+}
+
+/* The queue's descriptor, checked against the channel it runs on. */
+static bool read_queue(struct sim_rtkit *rt, const struct sim_queue *q,
+		       struct agx_fw_work_queue *wq)
+{
+	uint8_t raw[AGX_FW_WORK_QUEUE_LENGTH];
+
+	if (!fw_access(rt, q->va, raw, sizeof(raw), false))
+		return false;
+	if (!agx_fw_work_queue_unpack(raw, wq) || wq->entries < 1 || wq->entries > 4096 ||
+	    wq->context < 1 || wq->context >= SIM_UAT_CONTEXTS || wq->priority != q->priority ||
+	    wq->pipe != q->pipe || wq->read_ptr >= wq->entries || wq->write_ptr >= wq->entries) {
+		sim_fw_log(rt, "work queue at 0x%llx is malformed", (unsigned long long)q->va);
+		return false;
+	}
+	return true;
+}
+
+static void advance(struct sim_rtkit *rt, const struct sim_queue *q,
+		    const struct agx_fw_work_queue *wq)
+{
+	write_u32(rt, q->va, (uint32_t)((wq->read_ptr + 1) % wq->entries));
+}
+
+/* An item ends: its stamp, the queue's read_ptr past it, the completion event. */
+static void complete(struct sim_rtkit *rt, struct sim_gpufw *gpu, const struct sim_queue *q,
+		     unsigned context, const struct agx_fw_work_header *h,
+		     enum agx_fw_result result)
+{
+	struct agx_fw_stamp stamp = { .value = h->stamp_value, .result = result };
+	struct agx_fw_event e = { .type = AGX_FW_EVENT_TYPE_COMPLETION,
+				  .slot = h->event_slot,
+				  .result = result,
+				  .context = context,
+				  .value = h->stamp_value };
+	uint8_t raw[AGX_FW_STAMP_LENGTH];
+	struct agx_fw_work_queue wq;
+
+	agx_fw_stamp_pack(raw, &stamp);
+	fw_access(rt, h->stamp, raw, sizeof(raw), true);
+	if (read_queue(rt, q, &wq))
+		advance(rt, q, &wq);
+	post_event(rt, gpu, &e);
+}
+
+/* The stamp a barrier waits on has reached its value. */
+static bool barrier_open(struct sim_rtkit *rt, const struct agx_fw_work_barrier *b)
+{
+	uint32_t value;
+
+	return fw_access(rt, b->wait, &value, sizeof(value), false) &&
+	       (int32_t)(value - (uint32_t)b->wait_value) >= 0;
+}
+
+/* Reads what a compute dispatch needs; false with the fault that stopped it. */
+static bool load_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned context,
+			 const struct agx_fw_work_compute *c, struct sim_uat_fault *fault)
+{
+	struct sim_device *dev = sim_fw_device(rt);
+	struct sim_gpu_job *job = &gpu->job;
+	uint8_t *code = malloc(c->program_size);
+	bool ok;
+
+	if (!code) {
+		*fault = (struct sim_uat_fault){ SIM_UAT_FAULT_BUS, context, c->program, 0, 0 };
+		return false;
+	}
+	ok = access_va(dev, context, false, c->program, code, c->program_size, SIM_UAT_EXEC,
+		       fault) &&
+	     access_va(dev, context, false, c->uniforms, job->uniforms, c->uniform_count * 4u,
+		       SIM_UAT_READ, fault);
+	if (ok) {
+		usc_program_destroy(gpu->program);
+		gpu->program = usc_program_create(code, c->program_size);
+		ok = gpu->program != NULL;
+	}
+	free(code);
+	return ok;
+}
+
+static bool compute_valid(const struct agx_fw_work_compute *c)
+{
+	uint64_t threads = c->group_x * c->group_y * c->group_z;
+
+	return c->program_size >= 1 && c->program_size <= MAX_PROGRAM &&
+	       c->uniform_count <= SIM_GPU_MAX_UNIFORMS &&
+	       c->threadgroup_memory <= SIM_GPU_MAX_SHARED && threads >= 1 &&
+	       threads <= SIM_GPU_MAX_THREADS;
+}
+
+/* Hands a compute dispatch to the GPU cores; false when it ended at once (completed). */
+static bool start_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct sim_queue *q,
+			  const struct agx_fw_work_queue *wq, const struct agx_fw_work_header *h,
+			  const struct agx_fw_work_compute *c)
+{
+	struct sim_gpu_job *job = &gpu->job;
+	struct sim_uat_fault fault;
+	uint64_t limit = gpu->time_limit_ns, asked = wq->time_limit_us * 1000ull;
+
+	/* a queue may ask for less GPU time than the device allows, not more */
+	if (asked && (!limit || asked < limit))
+		limit = asked;
+	if (!load_compute(rt, gpu, (unsigned)wq->context, c, &fault)) {
+		post_fault(rt, gpu, (uint32_t)h->event_slot, AGX_FW_UNIT_COMMAND,
+			   fault_reason(fault.kind), &fault);
+		complete(rt, gpu, q, (unsigned)wq->context, h, AGX_FW_RESULT_FAULT);
+		return false;
+	}
+	job->context = (unsigned)wq->context;
+	job->program = gpu->program;
+	job->program_va = c->program;
+	job->num_uniforms = (unsigned)c->uniform_count;
+	job->grid[0] = (uint32_t)c->grid_x;
+	job->grid[1] = (uint32_t)c->grid_y;
+	job->grid[2] = (uint32_t)c->grid_z;
+	job->group[0] = (uint32_t)c->group_x;
+	job->group[1] = (uint32_t)c->group_y;
+	job->group[2] = (uint32_t)c->group_z;
+	job->shared_size = (uint32_t)c->threadgroup_memory;
+	job->deadline_ns = limit ? sim_gpu_now_ns() + limit : 0;
+	job->delay_ns = 0;
+	for (unsigned n = __atomic_load_n(&gpu->delay_count, __ATOMIC_ACQUIRE); n;)
+		if (__atomic_compare_exchange_n(&gpu->delay_count, &n, n - 1, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			job->delay_ns = __atomic_load_n(&gpu->delay_ns, __ATOMIC_ACQUIRE);
+			break;
+		}
+	gpu->busy = true;
+	gpu->job_queue = q;
+	gpu->job_slot = (uint32_t)h->event_slot;
+	gpu->job_stamp = h->stamp;
+	gpu->job_stamp_value = (uint32_t)h->stamp_value;
+	sim_gpu_start(gpu->gpu, job);
+	return true;
+}
+
+/* The running dispatch has finished: its events and stamp. */
+static void complete_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
+	struct sim_gpu_job *job = &gpu->job;
+	struct agx_fw_work_header h = { .event_slot = gpu->job_slot,
+					.stamp_value = gpu->job_stamp_value,
+					.stamp = gpu->job_stamp };
+	enum agx_fw_result result = AGX_FW_RESULT_OK;
+	struct agx_fw_event timeout = { .type = AGX_FW_EVENT_TYPE_TIMEOUT,
+					.slot = gpu->job_slot,
+					.context = job->context };
+
+	gpu->busy = false;
+	switch (job->result) {
+	case SIM_GPU_OK:
+		break;
+	case SIM_GPU_FAULT:
+		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_USC, fault_reason(job->fault.kind),
+			   &job->fault);
+		result = AGX_FW_RESULT_FAULT;
+		break;
+	case SIM_GPU_ILLEGAL:
+		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_USC,
+			   AGX_FW_FAULT_REASON_ILLEGAL_INSTRUCTION, &job->fault);
+		result = AGX_FW_RESULT_FAULT;
+		break;
+	case SIM_GPU_TIMEOUT:
+		gpu_log(rt, gpu, "GPU timeout: context %u, slot %u", job->context, gpu->job_slot);
+		post_event(rt, gpu, &timeout);
+		result = AGX_FW_RESULT_TIMEOUT;
+		break;
+	case SIM_GPU_ABORTED:
+		result = AGX_FW_RESULT_ABORTED;
+		break;
+	}
+	if (gpu->job_queue)
+		complete(rt, gpu, gpu->job_queue, job->context, &h, result);
+}
+
+enum progress { EMPTY, BLOCKED, DONE_ONE, STARTED };
+
+/*
+ * The item at the head of a queue: a barrier that is open or a malformed
+ * item completes here; a compute dispatch starts on the GPU cores.
+ */
+static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct sim_queue *q)
+{
+	struct agx_fw_work_queue wq;
+	struct agx_fw_work_header h;
+	struct agx_fw_work_compute c;
+	struct agx_fw_work_barrier b;
+	uint8_t raw[AGX_FW_WORK_HEADER_LENGTH + AGX_FW_WORK_COMPUTE_LENGTH];
+	uint64_t item;
+
+	if (!read_queue(rt, q, &wq)) {
+		q->runnable = false;
+		return EMPTY;
+	}
+	if (wq.read_ptr == wq.write_ptr) {
+		q->runnable = false;
+		return EMPTY;
+	}
+	if (!fw_access(rt, wq.ring + wq.read_ptr * 8, &item, 8, false) ||
+	    !fw_access(rt, item, raw, AGX_FW_WORK_HEADER_LENGTH, false)) {
+		q->runnable = false; /* the host must fix its queue and announce it again */
+		return EMPTY;
+	}
+	if (!agx_fw_work_header_unpack(raw, &h)) {
+		gpu_log(rt, gpu, "work item at 0x%llx is malformed: skipped",
+			(unsigned long long)item);
+		advance(rt, q, &wq);
+		return DONE_ONE;
+	}
+	if (h.type == AGX_FW_WORK_TYPE_BARRIER) {
+		if (!fw_access(rt, item + AGX_FW_WORK_HEADER_LENGTH, raw,
+			       AGX_FW_WORK_BARRIER_LENGTH, false) ||
+		    !agx_fw_work_barrier_unpack(raw, &b)) {
+			complete(rt, gpu, q, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED);
+			return DONE_ONE;
+		}
+		if (!barrier_open(rt, &b))
+			return BLOCKED;
+		complete(rt, gpu, q, (unsigned)wq.context, &h, AGX_FW_RESULT_OK);
+		return DONE_ONE;
+	}
+	if (h.type == AGX_FW_WORK_TYPE_COMPUTE && wq.pipe == AGX_FW_PIPE_COMPUTE &&
+	    fw_access(rt, item + AGX_FW_WORK_HEADER_LENGTH, raw, AGX_FW_WORK_COMPUTE_LENGTH,
+		      false) &&
+	    agx_fw_work_compute_unpack(raw, &c) && compute_valid(&c))
+		return start_compute(rt, gpu, q, &wq, &h, &c) ? STARTED : DONE_ONE;
+	gpu_log(rt, gpu, "work item at 0x%llx (type %u) is malformed", (unsigned long long)item,
+		(unsigned)h.type);
+	complete(rt, gpu, q, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED);
+	return DONE_ONE;
+}
+
+/* One step: the first queue, by priority and turn, that can make progress. */
+static enum progress step(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
+	for (unsigned prio = 0; prio < SIM_GPUFW_PRIORITIES; prio++) {
+		for (unsigned k = 0; k < SIM_GPUFW_QUEUES; k++) {
+			unsigned i = (gpu->next[prio] + k) % SIM_GPUFW_QUEUES;
+			struct sim_queue *q = &gpu->queues[i];
+			enum progress p;
+
+			if (!q->va || !q->runnable || q->priority != prio)
+				continue;
+			p = run_head(rt, gpu, q);
+			if (p == STARTED || p == DONE_ONE) {
+				gpu->next[prio] = (i + 1) % SIM_GPUFW_QUEUES;
+				return p;
+			}
+		}
+	}
+	return EMPTY;
+}
+
+/* Completes what the GPU cores finished and keeps them fed. */
+static void schedule(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
+	for (;;) {
+		if (gpu->busy) {
+			if (!sim_gpu_finished(gpu->gpu))
+				return;
+			complete_compute(rt, gpu);
+		}
+		if (step(rt, gpu) == EMPTY)
+			return;
+	}
+}
+
+/* Stops the running dispatch now, completing it as aborted. */
+static void abort_job(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
+	if (!gpu->busy)
+		return;
+	sim_gpu_abort(gpu->gpu);
+	sim_gpu_wait(gpu->gpu);
+	complete_compute(rt, gpu);
+}
+
+/* --- channels from the host ---------------------------------------------------------------- */
+
+static struct sim_queue *find_queue(struct sim_gpufw *gpu, uint64_t va)
+{
+	for (unsigned i = 0; i < SIM_GPUFW_QUEUES; i++)
+		if (gpu->queues[i].va == va)
+			return &gpu->queues[i];
+	return NULL;
+}
+
+/* A run_queue entry of pipe channel *arg. */
+static void run_queue(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint8_t *raw, void *arg)
+{
+	unsigned channel = *(unsigned *)arg;
+	struct agx_fw_run_queue msg;
+	struct sim_queue *q, probe;
+	struct agx_fw_work_queue wq;
+
+	if (!agx_fw_run_queue_unpack(raw, &msg) || !msg.queue) {
+		sim_fw_log(rt, "pipe channel %u: malformed entry", channel);
+		return;
+	}
+	probe = (struct sim_queue){ msg.queue, channel / SIM_GPUFW_PIPES, channel % SIM_GPUFW_PIPES,
+				    true };
+	if (!read_queue(rt, &probe, &wq))
+		return;
+	q = find_queue(gpu, msg.queue);
+	if (!q) {
+		/* a new queue takes a free entry, or one that has no work */
+		for (unsigned i = 0; i < SIM_GPUFW_QUEUES && !q; i++)
+			if (!gpu->queues[i].va)
+				q = &gpu->queues[i];
+		for (unsigned i = 0; i < SIM_GPUFW_QUEUES && !q; i++)
+			if (!gpu->queues[i].runnable && &gpu->queues[i] != gpu->job_queue)
+				q = &gpu->queues[i];
+		if (!q) {
+			sim_fw_log(rt, "too many work queues: 0x%llx not run",
+				   (unsigned long long)msg.queue);
+			return;
+		}
+	} else if (q->priority != probe.priority || q->pipe != probe.pipe) {
+		sim_fw_log(rt, "work queue 0x%llx moved channels", (unsigned long long)msg.queue);
+		return;
+	}
+	*q = probe;
+}
+
+/* Completes as aborted every item of a context's queues. */
+static void drain_context(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned context)
+{
+	for (unsigned i = 0; i < SIM_GPUFW_QUEUES; i++) {
+		struct sim_queue *q = &gpu->queues[i];
+		struct agx_fw_work_queue wq;
+
+		if (!q->va || !read_queue(rt, q, &wq) || wq.context != context)
+			continue;
+		for (unsigned n = 0;
+		     n < 4096 && read_queue(rt, q, &wq) && wq.read_ptr != wq.write_ptr; n++) {
+			uint8_t raw[AGX_FW_WORK_HEADER_LENGTH];
+			struct agx_fw_work_header h;
+			uint64_t item;
+
+			if (fw_access(rt, wq.ring + wq.read_ptr * 8, &item, 8, false) &&
+			    fw_access(rt, item, raw, sizeof(raw), false) &&
+			    agx_fw_work_header_unpack(raw, &h))
+				complete(rt, gpu, q, context, &h, AGX_FW_RESULT_ABORTED);
+			else
+				advance(rt, q, &wq);
+		}
+		q->runnable = false;
+	}
+}
+
+static void devctl_entry(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint8_t *raw, void *arg)
+{
+	struct agx_fw_devctl op;
+	struct agx_fw_event ack = { .type = AGX_FW_EVENT_TYPE_DEVCTL_DONE };
+	struct sim_queue *q;
+
+	(void)arg;
+	if (!agx_fw_devctl_unpack(raw, &op) || op.op < 1 || op.op > 2) {
+		sim_fw_log(rt, "devctl entry is malformed: skipped");
+		return;
+	}
+	if (op.op == AGX_FW_DEVCTL_OP_ABORT_CONTEXT) {
+		if (gpu->busy && gpu->job.context == op.context)
+			abort_job(rt, gpu);
+		drain_context(rt, gpu, (unsigned)op.context);
+	} else if ((q = find_queue(gpu, op.queue))) {
+		if (gpu->busy && gpu->job_queue == q)
+			abort_job(rt, gpu);
+		*q = (struct sim_queue){ 0 };
+	}
+	ack.seq = op.seq;
+	post_event(rt, gpu, &ack);
+}
+
+static void fwctl_entry(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint8_t *raw, void *arg)
+{
+	struct sim_device *dev = sim_fw_device(rt);
+	struct agx_fw_fwctl op;
+	struct agx_fw_event ack = { .type = AGX_FW_EVENT_TYPE_FWCTL_DONE };
+
+	(void)arg;
+	if (!agx_fw_fwctl_unpack(raw, &op) || op.op < 1 || op.op > 3) {
+		sim_fw_log(rt, "fwctl entry is malformed: skipped");
+		return;
+	}
+	switch (op.op) {
+	case AGX_FW_FWCTL_OP_TLB_INVALIDATE:
+		sim_uat_invalidate(dev->uat, (unsigned)op.context, op.va, op.size);
+		break;
+	case AGX_FW_FWCTL_OP_TLB_INVALIDATE_CONTEXT:
+		sim_uat_invalidate_context(dev->uat, (unsigned)op.context);
+		break;
+	case AGX_FW_FWCTL_OP_CACHE_FLUSH:
+		break; /* the simulated GPU writes memory through: nothing is held back */
+	}
+	ack.seq = op.seq;
+	post_event(rt, gpu, &ack);
+}
+
+/* --- INIT ------------------------------------------------------------------------------ */
 
 static void set_status(struct sim_rtkit *rt, uint64_t initdata, unsigned status)
 {
@@ -88,124 +656,123 @@ static void init(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint64_t initdata)
 	struct sim_device *dev = sim_fw_device(rt);
 	uint8_t raw[AGX_FW_INITDATA_LENGTH];
 	struct agx_fw_initdata in;
-	struct agx_fw_channel fwctl, event;
 	uint64_t ttbat = *(volatile uint64_t *)((uint8_t *)dev->mmio + AGX_MMIO_UAT_TTBAT);
+	bool ok;
 
+	/* a restart: what ran is abandoned, what was known is forgotten */
+	if (gpu->busy) {
+		sim_gpu_abort(gpu->gpu);
+		sim_gpu_wait(gpu->gpu);
+		gpu->busy = false;
+	}
+	memset(gpu->queues, 0, sizeof(gpu->queues));
+	gpu->job_queue = NULL;
+	gpu->running = false;
 	/* the UAT's context table, as the host left it in UAT_TTBAT */
 	sim_uat_init(dev->uat, dev, ttbat);
 	/* initdata lives in the high half: a 44-bit address there, sign-extended */
 	initdata |= 0xfffff00000000000ull;
-	gpu->running = false;
 	if (!fw_access(rt, initdata, raw, sizeof(raw), false))
 		return;
 	raw[6] = 0; /* status is the firmware's to write */
-	if (!agx_fw_initdata_unpack(raw, &in) || !read_channel(rt, in.fwctl, "fwctl", &fwctl) ||
-	    !read_channel(rt, in.event, "event", &event)) {
+	ok = agx_fw_initdata_unpack(raw, &in) && open_ring(rt, in.fwctl, "fwctl", &gpu->fwctl) &&
+	     open_ring(rt, in.event, "event", &gpu->event) &&
+	     open_ring(rt, in.devctl, "devctl", &gpu->devctl) &&
+	     open_ring(rt, in.log, "log", &gpu->log);
+	for (unsigned i = 0; ok && i < SIM_GPUFW_CHANNELS; i++)
+		ok = open_ring(rt, in.pipes + i * CONTROL_BLOCK, "pipe", &gpu->pipe[i]);
+	if (!ok) {
 		sim_fw_log(rt, "initdata at 0x%llx refused", (unsigned long long)initdata);
 		set_status(rt, initdata, AGX_FW_STATUS_BAD_INITDATA);
 		rx_doorbell(rt);
 		return;
 	}
 	gpu->initdata = initdata;
-	gpu->fwctl = in.fwctl;
-	gpu->event = in.event;
-	gpu->fwctl_ring.ring = fwctl.ring;
-	gpu->fwctl_ring.entries = (unsigned)fwctl.entries;
-	gpu->event_ring.ring = event.ring;
-	gpu->event_ring.entries = (unsigned)event.entries;
 	gpu->running = true;
+	gpu_log(rt, gpu, "GPU firmware running, initdata 0x%llx", (unsigned long long)initdata);
+	/* the status last: a host that sees it sees everything before it */
 	set_status(rt, initdata, AGX_FW_STATUS_RUNNING);
-	sim_fw_log(rt, "GPU firmware running, initdata 0x%llx", (unsigned long long)initdata);
-	rx_doorbell(rt);
+	gpu->ring_host = true;
 }
 
-/* Posts an event; false when the host has not made room (the event is lost, logged). */
-static bool post_event(struct sim_rtkit *rt, struct sim_gpufw *gpu, const struct agx_fw_event *e)
+/* --- entry points ------------------------------------------------------------------------ */
+
+static void doorbell(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned channel)
 {
-	struct agx_fw_channel c;
-	uint8_t raw[AGX_FW_EVENT_LENGTH];
+	unsigned prio = channel >> 2, pipe = channel & 3;
 
-	if (!read_channel(rt, gpu->event, "event", &c))
-		return false;
-	if (c.read_ptr >= gpu->event_ring.entries || c.write_ptr >= gpu->event_ring.entries) {
-		sim_fw_log(rt, "event channel pointers out of range");
-		return false;
+	if (channel == DOORBELL_DEVCTL) {
+		consume(rt, gpu, &gpu->devctl, "devctl", AGX_FW_DEVCTL_LENGTH, devctl_entry, NULL);
+	} else if (prio < SIM_GPUFW_PRIORITIES && pipe < SIM_GPUFW_PIPES) {
+		unsigned index = prio * SIM_GPUFW_PIPES + pipe;
+
+		consume(rt, gpu, &gpu->pipe[index], "pipe", AGX_FW_RUN_QUEUE_LENGTH, run_queue,
+			&index);
+	} else {
+		sim_fw_log(rt, "doorbell for channel 0x%x ignored", channel);
 	}
-	if ((c.write_ptr + 1) % gpu->event_ring.entries == c.read_ptr) {
-		sim_fw_log(rt, "event channel full: event lost");
-		return false;
-	}
-	agx_fw_event_pack(raw, e);
-	return fw_access(rt, gpu->event_ring.ring + c.write_ptr * sizeof(raw), raw, sizeof(raw),
-			 true) &&
-	       write_ptr(rt, gpu->event, 0x20,
-			 (uint32_t)((c.write_ptr + 1) % gpu->event_ring.entries));
-}
-
-static void fwctl_op(struct sim_rtkit *rt, const struct agx_fw_fwctl *op)
-{
-	struct sim_device *dev = sim_fw_device(rt);
-
-	switch (op->op) {
-	case AGX_FW_FWCTL_OP_TLB_INVALIDATE:
-		sim_uat_invalidate(dev->uat, (unsigned)op->context, op->va, op->size);
-		break;
-	case AGX_FW_FWCTL_OP_TLB_INVALIDATE_CONTEXT:
-		sim_uat_invalidate_context(dev->uat, (unsigned)op->context);
-		break;
-	case AGX_FW_FWCTL_OP_CACHE_FLUSH:
-		break; /* the simulated GPU writes memory through: nothing is held back */
-	}
-}
-
-/* Takes every fwctl entry the host queued, acknowledging each. */
-static void fwctl(struct sim_rtkit *rt, struct sim_gpufw *gpu)
-{
-	struct agx_fw_channel c;
-	unsigned n = gpu->fwctl_ring.entries, done = 0;
-
-	if (!read_channel(rt, gpu->fwctl, "fwctl", &c))
-		return;
-	if (c.read_ptr >= n || c.write_ptr >= n) {
-		sim_fw_log(rt, "fwctl channel pointers out of range");
-		return;
-	}
-	for (uint32_t at = (uint32_t)c.read_ptr; at != c.write_ptr; at = (at + 1) % n) {
-		uint8_t raw[AGX_FW_FWCTL_LENGTH];
-		struct agx_fw_fwctl op;
-		struct agx_fw_event ack = { .type = AGX_FW_EVENT_TYPE_FWCTL_DONE };
-
-		if (!fw_access(rt, gpu->fwctl_ring.ring + at * sizeof(raw), raw, sizeof(raw),
-			       false))
-			return;
-		if (agx_fw_fwctl_unpack(raw, &op) && op.op >= 1 && op.op <= 3) {
-			fwctl_op(rt, &op);
-			ack.seq = op.seq;
-			post_event(rt, gpu, &ack);
-		} else {
-			sim_fw_log(rt, "fwctl entry %u is malformed: skipped", at);
-		}
-		if (!write_ptr(rt, gpu->fwctl, 0, (at + 1) % n))
-			return;
-		done++;
-	}
-	if (done)
-		rx_doorbell(rt);
 }
 
 void sim_gpufw_message(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint8_t ep,
 		       const uint8_t msg[8])
 {
 	struct agx_fw_init in;
-	struct agx_fw_fwctl_doorbell bell;
+	struct agx_fw_fwctl_doorbell fwctl;
+	struct agx_fw_tx_doorbell tx;
 
-	if (ep == SIM_EP_GPU_FIRMWARE && agx_fw_init_unpack(msg, &in))
+	if (ep == SIM_EP_GPU_FIRMWARE && agx_fw_init_unpack(msg, &in)) {
 		init(rt, gpu, in.initdata);
-	else if (ep == SIM_EP_GPU_DOORBELL && agx_fw_fwctl_doorbell_unpack(msg, &bell) &&
-		 gpu->running)
-		fwctl(rt, gpu);
-	else
+	} else if (ep == SIM_EP_GPU_DOORBELL && gpu->running &&
+		   agx_fw_fwctl_doorbell_unpack(msg, &fwctl)) {
+		consume(rt, gpu, &gpu->fwctl, "fwctl", AGX_FW_FWCTL_LENGTH, fwctl_entry, NULL);
+	} else if (ep == SIM_EP_GPU_DOORBELL && gpu->running &&
+		   agx_fw_tx_doorbell_unpack(msg, &tx)) {
+		doorbell(rt, gpu, (unsigned)tx.channel);
+		schedule(rt, gpu);
+	} else {
 		sim_fw_log(rt,
 			   "GPU endpoint 0x%02x: message %02x%02x%02x%02x%02x%02x%02x%02x ignored",
 			   ep, msg[7], msg[6], msg[5], msg[4], msg[3], msg[2], msg[1], msg[0]);
+	}
+	flush(rt, gpu);
+}
+
+void sim_gpufw_poll(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
+	if (!gpu->running)
+		return;
+	schedule(rt, gpu);
+	flush(rt, gpu);
+}
+
+bool sim_gpufw_pending(struct sim_gpufw *gpu)
+{
+	return gpu->busy && sim_gpu_finished(gpu->gpu);
+}
+
+void sim_gpufw_delay(struct sim_gpufw *gpu, unsigned count, uint64_t delay_ns)
+{
+	__atomic_store_n(&gpu->delay_ns, delay_ns, __ATOMIC_RELEASE);
+	__atomic_store_n(&gpu->delay_count, count, __ATOMIC_RELEASE);
+}
+
+static void job_finished(void *arg)
+{
+	sim_fw_wake(arg);
+}
+
+int sim_gpufw_init(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned workers,
+		   uint64_t time_limit_ns)
+{
+	memset(gpu, 0, sizeof(*gpu));
+	gpu->time_limit_ns = time_limit_ns;
+	gpu->gpu = sim_gpu_create(sim_fw_device(rt), workers, job_finished, rt);
+	return gpu->gpu ? 0 : -1;
+}
+
+void sim_gpufw_finish(struct sim_gpufw *gpu)
+{
+	sim_gpu_destroy(gpu->gpu);
+	usc_program_destroy(gpu->program);
+	memset(gpu, 0, sizeof(*gpu));
 }

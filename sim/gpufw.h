@@ -1,7 +1,8 @@
 /*
  * gpufw.h: agx-sim's GPU firmware, the part behind RTKit endpoints 0x20
- * and 0x21 (docs/firmware-abi.md): initdata, the fwctl and event channels.
- * It runs on the firmware thread; rtkit.c hands it its messages.
+ * and 0x21 (docs/firmware-abi.md): initdata, the channels, the work queues
+ * and the scheduling of their work onto the GPU cores (gpu.h).  It runs on
+ * the firmware thread; rtkit.c hands it its messages and its wake-ups.
  */
 #ifndef SIM_GPUFW_H
 #define SIM_GPUFW_H
@@ -9,28 +10,78 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpu.h"
+
 #define SIM_EP_GPU_FIRMWARE 0x20
 #define SIM_EP_GPU_DOORBELL 0x21
 
+#define SIM_GPUFW_PRIORITIES 4
+#define SIM_GPUFW_PIPES	     3 /* vertex, fragment, compute */
+#define SIM_GPUFW_CHANNELS   (SIM_GPUFW_PRIORITIES * SIM_GPUFW_PIPES)
+#define SIM_GPUFW_QUEUES     256 /* work queues the firmware keeps track of */
+
 struct sim_rtkit;
+
+/* A ring the firmware reads or writes (docs/firmware-abi.md, "Channels"). */
+struct sim_ring {
+	uint64_t block; /* the control block */
+	uint64_t ring;
+	unsigned entries;
+};
+
+/* A work queue the host announced on a pipe channel. */
+struct sim_queue {
+	uint64_t va; /* its descriptor; 0: a free entry */
+	unsigned priority, pipe;
+	bool runnable; /* it may have work: look at it when scheduling */
+};
 
 struct sim_gpufw {
 	bool running;
 	uint64_t initdata; /* firmware VAs */
-	uint64_t fwctl, event;
-	struct {
-		uint64_t ring;
-		unsigned entries;
-	} fwctl_ring, event_ring;
+	struct sim_ring fwctl, event, devctl, log, pipe[SIM_GPUFW_CHANNELS];
+	bool ring_host; /* events posted since the last rx_doorbell */
+	uint32_t log_seq;
+
+	struct sim_queue queues[SIM_GPUFW_QUEUES];
+	unsigned next[SIM_GPUFW_PRIORITIES]; /* round robin within a priority */
+
+	/* the GPU cores and what runs on them */
+	struct sim_gpu *gpu;
+	struct sim_gpu_job job;
+	struct usc_program *program;
+	bool busy;
+	struct sim_queue *job_queue;
+	uint32_t job_slot, job_stamp_value;
+	uint64_t job_stamp;
+
+	uint64_t time_limit_ns; /* for queues that name none */
+	/* injected (--test-faults): the next delay_count jobs finish delay_ns late */
+	unsigned delay_count; /* atomic: set from the setup socket's thread */
+	uint64_t delay_ns;
 };
+
+/* Power-on: the GPU cores started (workers threads, 0: jobs run inline). */
+int sim_gpufw_init(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned workers,
+		   uint64_t time_limit_ns);
+/* Power-off: a running job is abandoned, the cores stop. */
+void sim_gpufw_finish(struct sim_gpufw *gpu);
 
 /* A message for endpoint 0x20 or 0x21. */
 void sim_gpufw_message(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint8_t ep,
 		       const uint8_t msg[8]);
+/* The firmware thread woke: a finished job is completed, the next one started. */
+void sim_gpufw_poll(struct sim_rtkit *rt, struct sim_gpufw *gpu);
+/* Fault injection: the next count jobs finish delay_ns late (any thread). */
+void sim_gpufw_delay(struct sim_gpufw *gpu, unsigned count, uint64_t delay_ns);
+/* A job has finished and waits for sim_gpufw_poll(). */
+bool sim_gpufw_pending(struct sim_gpufw *gpu);
 
 /* What rtkit.c lends the GPU firmware. */
 void sim_fw_send(struct sim_rtkit *rt, uint8_t ep, const uint8_t msg[8]);
 void sim_fw_log(struct sim_rtkit *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 struct sim_device *sim_fw_device(struct sim_rtkit *rt);
+/* Wakes the firmware thread (a GPU job finished). */
+void sim_fw_wake(struct sim_rtkit *rt);
 
 #endif

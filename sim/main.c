@@ -5,7 +5,8 @@
  * drives the firmware; DMA_MAP/DMA_UNMAP give the device its memory; INFO
  * and RESET.  The firmware runs on its own thread (rtkit.c).
  *
- *   agx-sim --socket PATH [--memory-size BYTES] [--cores N] [--test-faults]
+ *   agx-sim --socket PATH [--memory-size BYTES] [--cores N] [--job-time-limit-ms MS]
+ *           [--test-faults]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -125,6 +126,8 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 			    SIM_FAULT_FIRMWARE_HANG,
 			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_DROP_IRQ] = SIM_FAULT_DROP_IRQ,
 			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_BUS_ERROR] = SIM_FAULT_BUS_ERROR,
+			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_DELAY_COMPLETION] =
+			    SIM_FAULT_DELAY_COMPLETION,
 		};
 
 		if (!sim->test_faults)
@@ -135,7 +138,7 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 			return agx_ipc_reply_error(req,
 						   AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
 						   "no fault kind %d", (int)m->kind);
-		ret = sim_device_inject(dev, kinds[m->kind], m->address, m->count);
+		ret = sim_device_inject(dev, kinds[m->kind], m->address, m->count, m->delay_ms);
 		if (ret == -ENODEV)
 			return agx_ipc_reply_error(
 			    req, AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
@@ -161,6 +164,7 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, NULL, 's' },
 		{ "memory-size", required_argument, NULL, 'm' },
 		{ "cores", required_argument, NULL, 'c' },
+		{ "job-time-limit-ms", required_argument, NULL, 'j' },
 		{ "test-faults", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -170,7 +174,7 @@ int main(int argc, char **argv)
 		.ops = &ops,
 	};
 	uint64_t memory_size = 4ull << 30;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN), time_limit_ms = 5000;
 	const char *path = NULL;
 	struct agx_ipc_server *server;
 	struct agx_daemon *daemon;
@@ -184,20 +188,24 @@ int main(int argc, char **argv)
 			memory_size = strtoull(optarg, NULL, 0);
 		else if (opt == 'c')
 			cores = strtol(optarg, NULL, 0);
+		else if (opt == 'j')
+			time_limit_ms = strtol(optarg, NULL, 0);
 		else if (opt == 't')
 			sim.test_faults = true;
 		else
 			return 2;
 	}
-	if (!path || optind != argc || cores < 1) {
+	if (!path || optind != argc || cores < 1 || cores > 256 || time_limit_ms < 0) {
 		fprintf(stderr, "usage: agx-sim --socket PATH [--memory-size BYTES] [--cores N] "
-				"[--test-faults]\n");
+				"[--job-time-limit-ms MS] [--test-faults]\n");
 		return 2;
 	}
 	daemon = agx_daemon_create("agx-sim");
 	if (!daemon)
 		return 1;
 	sim.dev = sim_device_create(memory_size, (unsigned)cores);
+	if (sim.dev)
+		sim.dev->job_time_limit_ns = (uint64_t)time_limit_ms * 1000000u;
 	ret = agx_daemon_listen(daemon, path, &fd);
 	if (ret < 0 || !sim.dev) {
 		agx_err("cannot listen on %s: %s", path, strerror(ret < 0 ? -ret : ENOMEM));

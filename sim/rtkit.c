@@ -146,6 +146,14 @@ void sim_fw_log(struct sim_rtkit *rt, const char *fmt, ...)
 		memcpy(rt->pending[rt->num_pending++], text, sizeof(text));
 }
 
+void sim_fw_wake(struct sim_rtkit *rt)
+{
+	uint64_t one = 1;
+
+	if (rt->threaded && write(rt->dev->doorbell_fd, &one, sizeof(one)) < 0)
+		agx_warn("agx-sim: doorbell: %s", strerror(errno));
+}
+
 struct sim_device *sim_fw_device(struct sim_rtkit *rt)
 {
 	return rt->dev;
@@ -502,12 +510,15 @@ void sim_rtkit_gpu_message(struct sim_device *dev, uint8_t ep, const uint8_t msg
 	sim_gpufw_message(dev->rtkit, &dev->rtkit->gpu, ep, msg);
 }
 
-void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count)
+void sim_rtkit_inject(struct sim_device *dev, enum sim_fault fault, unsigned count,
+		      unsigned delay_ms)
 {
 	struct sim_rtkit *rt = dev->rtkit;
 	uint64_t one = 1;
 
-	if (fault == SIM_FAULT_DROP_IRQ)
+	if (fault == SIM_FAULT_DELAY_COMPLETION)
+		sim_gpufw_delay(&rt->gpu, count, delay_ms * 1000000ull);
+	else if (fault == SIM_FAULT_DROP_IRQ)
 		__atomic_store_n(&rt->drop_irqs, count, __ATOMIC_RELEASE);
 	else if (fault == SIM_FAULT_FIRMWARE_HANG)
 		__atomic_store_n(&rt->hung, true, __ATOMIC_RELEASE);
@@ -541,6 +552,9 @@ void sim_rtkit_doorbell(struct sim_device *dev)
 	       !__atomic_load_n(&rt->crash_pending, __ATOMIC_ACQUIRE) &&
 	       agx_mbox_pop(dev->mmio, AGX_MMIO_A2I_RING, AGX_MMIO_A2I_CONTROL, &m))
 		handle(rt, &m);
+	/* and what the GPU cores finished */
+	if (rt->phase == RUNNING && !__atomic_load_n(&rt->hung, __ATOMIC_ACQUIRE))
+		sim_gpufw_poll(rt, &rt->gpu);
 }
 
 static uint64_t now_ns(void)
@@ -561,7 +575,8 @@ static void poll_mailbox(struct sim_rtkit *rt, uint64_t budget_ns)
 	uint64_t until = now_ns() + budget_ns;
 
 	while (now_ns() < until && !__atomic_load_n(&rt->stop, __ATOMIC_ACQUIRE)) {
-		if (rt->phase != WAIT_RUN && agx_mbox_pending(rt->dev->mmio, AGX_MMIO_A2I_RING)) {
+		if (rt->phase != WAIT_RUN && (agx_mbox_pending(rt->dev->mmio, AGX_MMIO_A2I_RING) ||
+					      sim_gpufw_pending(&rt->gpu))) {
 			sim_rtkit_doorbell(rt->dev);
 			until = now_ns() + budget_ns;
 		}
@@ -599,9 +614,15 @@ int sim_rtkit_start(struct sim_device *dev)
 		return -ENOMEM;
 	rt->dev = dev;
 	rt->threaded = dev->firmware_thread;
+	if (sim_gpufw_init(rt, &rt->gpu, rt->threaded ? dev->cores : 0, dev->job_time_limit_ns) <
+	    0) {
+		free(rt);
+		return -ENOMEM;
+	}
 	if (rt->threaded) {
 		ret = pthread_create(&rt->thread, NULL, firmware_main, rt);
 		if (ret) {
+			sim_gpufw_finish(&rt->gpu);
 			free(rt);
 			return -ret;
 		}
@@ -624,6 +645,7 @@ void sim_rtkit_stop(struct sim_device *dev)
 			agx_warn("agx-sim: doorbell: %s", strerror(errno));
 		pthread_join(rt->thread, NULL);
 	}
+	sim_gpufw_finish(&rt->gpu); /* a running job is abandoned: power is off */
 	free(rt);
 	dev->rtkit = NULL;
 	if (dev->mmio)

@@ -17,6 +17,46 @@
 enum { R = SIM_UAT_READ, W = SIM_UAT_WRITE, X = SIM_UAT_EXEC };
 
 /*
+ * A TLB entry in one word: bit 0 valid, 1..3 the GPU's access, 4..6 the
+ * firmware's, 7..40 the physical page (34 bits, as in a descriptor),
+ * 41..57 the tag: the virtual page number (bits 39..14 of the address)
+ * above the 9 bits that chose the entry.
+ */
+#define TLB_VALID      1ull
+#define TLB_GPU_SHIFT  1
+#define TLB_FW_SHIFT   4
+#define TLB_PAGE_SHIFT 7
+#define TLB_PAGE_MASK  ((1ull << 34) - 1)
+#define TLB_TAG_SHIFT  41
+#define TLB_INDEX_BITS 9
+#define VPN_MASK       ((1ull << (VA_HALF_BIT + 1 - SIM_UAT_PAGE_BITS)) - 1)
+
+_Static_assert(SIM_UAT_TLB_ENTRIES == 1u << TLB_INDEX_BITS, "TLB index width");
+
+static uint64_t tlb_tag(uint64_t vpn)
+{
+	return (vpn & VPN_MASK) >> TLB_INDEX_BITS;
+}
+
+static uint64_t *tlb_slot(struct sim_uat *uat, unsigned context, uint64_t vpn)
+{
+	return &uat->tlb[context][vpn % SIM_UAT_TLB_ENTRIES];
+}
+
+static bool tlb_matches(uint64_t e, uint64_t vpn)
+{
+	return (e & TLB_VALID) && e >> TLB_TAG_SHIFT == tlb_tag(vpn);
+}
+
+/* The virtual address is canonical: bits above 39 copy bit 39. */
+static bool canonical(uint64_t va)
+{
+	uint64_t top = va >> VA_HALF_BIT;
+
+	return top == 0 || top == ~0ull >> VA_HALF_BIT;
+}
+
+/*
  * What a page allows, by [uxn][ap] for the GPU (EL0) and [pxn][ap] for the
  * firmware (EL1): ARMv8 stage-1 permissions as m1n1's uat.py tabulates them
  * (proxyclient/m1n1/hw/uat.py, Page_PTE.access).
@@ -60,21 +100,17 @@ static bool read_desc(struct sim_uat *uat, uint64_t paddr, uint8_t out[8])
 }
 
 /* The page-table walk: fills a TLB entry, or says why not. */
-static bool walk(struct sim_uat *uat, unsigned context, uint64_t va, unsigned access,
-		 struct sim_uat_tlb_entry *e, struct sim_uat_fault *f)
+static bool walk(struct sim_uat *uat, unsigned context, uint64_t va, unsigned access, uint64_t *e,
+		 struct sim_uat_fault *f)
 {
 	unsigned half = (unsigned)(va >> VA_HALF_BIT) & 1;
-	uint64_t top = va >> (VA_HALF_BIT + 1);
 	uint8_t raw[8];
 	struct agx_uat_ttbr ttbr;
 	struct agx_uat_table table;
 	struct agx_uat_page page;
 	uint64_t next;
 
-	uat->walks++;
-	/* the low half is zero-extended, the high half one-extended */
-	if (top != (half ? (~0ull >> (VA_HALF_BIT + 1)) : 0))
-		return fault(f, SIM_UAT_FAULT_UNMAPPED, context, va, access, 0);
+	__atomic_fetch_add(&uat->walks, 1, __ATOMIC_RELAXED);
 	if (!read_desc(uat, uat->context_table + context * 16ull + half * 8ull, raw))
 		return fault(f, SIM_UAT_FAULT_BUS, context, va, access, 0);
 	if (!agx_uat_ttbr_unpack(raw, &ttbr) || !ttbr.valid)
@@ -97,35 +133,35 @@ static bool walk(struct sim_uat *uat, unsigned context, uint64_t va, unsigned ac
 		return fault(f, SIM_UAT_FAULT_BUS, context, va, access, 3);
 	if (!(raw[0] & 1) || !agx_uat_page_unpack(raw, &page) || !page.af)
 		return fault(f, SIM_UAT_FAULT_UNMAPPED, context, va, access, 3);
-	e->tag = (va >> SIM_UAT_PAGE_BITS) + 1;
-	e->page = page.address << SIM_UAT_PAGE_BITS;
-	e->gpu = gpu_access[page.uxn][page.ap];
-	e->fw = fw_access[page.pxn][page.ap];
+	*e = TLB_VALID | (uint64_t)gpu_access[page.uxn][page.ap] << TLB_GPU_SHIFT |
+	     (uint64_t)fw_access[page.pxn][page.ap] << TLB_FW_SHIFT |
+	     (page.address & TLB_PAGE_MASK) << TLB_PAGE_SHIFT |
+	     tlb_tag(va >> SIM_UAT_PAGE_BITS) << TLB_TAG_SHIFT;
 	return true;
 }
 
 bool sim_uat_translate(struct sim_uat *uat, unsigned context, uint64_t va, unsigned access,
 		       bool firmware, uint64_t *pa, struct sim_uat_fault *f)
 {
-	uint64_t vpn = va >> SIM_UAT_PAGE_BITS;
-	struct sim_uat_tlb_entry *e;
+	uint64_t vpn = va >> SIM_UAT_PAGE_BITS, e, *slot;
+	unsigned allowed;
 
-	if (context >= SIM_UAT_CONTEXTS)
+	/* the low half is zero-extended, the high half one-extended */
+	if (context >= SIM_UAT_CONTEXTS || !canonical(va))
 		return fault(f, SIM_UAT_FAULT_UNMAPPED, context, va, access, 0);
-	e = &uat->tlb[context][vpn % SIM_UAT_TLB_ENTRIES];
-	if (e->tag == vpn + 1) {
-		uat->hits++;
-	} else {
-		struct sim_uat_tlb_entry fresh;
-
+	slot = tlb_slot(uat, context, vpn);
+	e = __atomic_load_n(slot, __ATOMIC_RELAXED);
+	if (!tlb_matches(e, vpn)) {
 		/* only valid translations are cached, as on ARM */
-		if (!walk(uat, context, va, access, &fresh, f))
+		if (!walk(uat, context, va, access, &e, f))
 			return false;
-		*e = fresh;
+		__atomic_store_n(slot, e, __ATOMIC_RELAXED);
 	}
-	if ((access & (firmware ? e->fw : e->gpu)) != access)
+	allowed = (unsigned)(e >> (firmware ? TLB_FW_SHIFT : TLB_GPU_SHIFT)) & 7;
+	if ((access & allowed) != access)
 		return fault(f, SIM_UAT_FAULT_PERMISSION, context, va, access, 3);
-	*pa = e->page | (va & (SIM_UAT_PAGE_SIZE - 1));
+	*pa = ((e >> TLB_PAGE_SHIFT) & TLB_PAGE_MASK) << SIM_UAT_PAGE_BITS |
+	      (va & (SIM_UAT_PAGE_SIZE - 1));
 	return true;
 }
 
@@ -141,15 +177,21 @@ void sim_uat_invalidate(struct sim_uat *uat, unsigned context, uint64_t va, uint
 		return;
 	}
 	for (uint64_t vpn = first; vpn <= last; vpn++) {
-		struct sim_uat_tlb_entry *e = &uat->tlb[context][vpn % SIM_UAT_TLB_ENTRIES];
+		uint64_t *slot = tlb_slot(uat, context, vpn);
+		uint64_t e = __atomic_load_n(slot, __ATOMIC_RELAXED);
 
-		if (e->tag == vpn + 1)
-			e->tag = 0;
+		/* a walk racing with this may put the entry back: as on hardware,
+		 * the host invalidates after the page tables changed, not before */
+		if (tlb_matches(e, vpn))
+			__atomic_compare_exchange_n(slot, &e, 0, false, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED);
 	}
 }
 
 void sim_uat_invalidate_context(struct sim_uat *uat, unsigned context)
 {
-	if (context < SIM_UAT_CONTEXTS)
-		memset(uat->tlb[context], 0, sizeof(uat->tlb[context]));
+	if (context >= SIM_UAT_CONTEXTS)
+		return;
+	for (unsigned i = 0; i < SIM_UAT_TLB_ENTRIES; i++)
+		__atomic_store_n(&uat->tlb[context][i], 0, __ATOMIC_RELAXED);
 }

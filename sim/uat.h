@@ -5,9 +5,10 @@
  * empties: a page-table change the host does not invalidate is not seen,
  * as on hardware.
  *
- * Not thread-safe per context: one GPU unit translates for a context at a
- * time (the firmware serializes a context's work); invalidation comes from
- * the same firmware thread.
+ * Thread-safe: the GPU's worker threads translate for one context at
+ * once while the firmware thread invalidates.  A TLB entry is one 64-bit
+ * word (tag, page, permissions), read and written atomically, so a racing
+ * reader sees the old translation or the new one, never half of each.
  */
 #ifndef SIM_UAT_H
 #define SIM_UAT_H
@@ -44,18 +45,12 @@ struct sim_uat_fault {
 	unsigned level;	 /* where the walk stopped: 0 context table, 1..3 */
 };
 
-struct sim_uat_tlb_entry {
-	uint64_t tag;  /* virtual page number + 1; 0 is empty */
-	uint64_t page; /* physical address of the page */
-	uint8_t gpu;   /* enum sim_uat_access bits allowed to the GPU */
-	uint8_t fw;    /* ... and to the firmware */
-};
-
 struct sim_uat {
 	struct sim_device *dev;
 	uint64_t context_table; /* device-physical, from UAT_TTBAT */
-	struct sim_uat_tlb_entry tlb[SIM_UAT_CONTEXTS][SIM_UAT_TLB_ENTRIES];
-	uint64_t walks, hits;
+	/* entries packed by uat.c: valid, permissions, physical page, tag */
+	uint64_t tlb[SIM_UAT_CONTEXTS][SIM_UAT_TLB_ENTRIES];
+	uint64_t walks; /* page-table walks (TLB misses), counted atomically */
 };
 
 void sim_uat_init(struct sim_uat *uat, struct sim_device *dev, uint64_t context_table);

@@ -118,6 +118,18 @@ int sim_host_dma_unmap(struct sim_host *h, uint64_t paddr, uint64_t size)
 	return sim_host_call(h, AGX_IPC_MSG_DEVICE_DMA_UNMAP, &m.base, NULL, 0, NULL, NULL);
 }
 
+int sim_host_inject(struct sim_host *h, Agx__Device__InjectFault__Kind kind, uint64_t address,
+		    unsigned count, unsigned delay_ms)
+{
+	Agx__Device__InjectFault m = AGX__DEVICE__INJECT_FAULT__INIT;
+
+	m.kind = kind;
+	m.address = address;
+	m.count = count;
+	m.delay_ms = delay_ms;
+	return sim_host_call(h, AGX_IPC_MSG_DEVICE_INJECT_FAULT, &m.base, NULL, 0, NULL, NULL);
+}
+
 int sim_host_reset(struct sim_host *h)
 {
 	Agx__Device__Reset r = AGX__DEVICE__RESET__INIT;

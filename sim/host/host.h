@@ -57,6 +57,9 @@ int sim_host_attach(struct sim_host *h);
 int sim_host_dma_map(struct sim_host *h, uint64_t paddr, uint64_t size, int fd, uint64_t offset,
 		     int protection, struct agx_ipc_error *err);
 int sim_host_dma_unmap(struct sim_host *h, uint64_t paddr, uint64_t size);
+/* INJECT_FAULT (agx-sim --test-faults); 0 or the negative errno. */
+int sim_host_inject(struct sim_host *h, Agx__Device__InjectFault__Kind kind, uint64_t address,
+		    unsigned count, unsigned delay_ms);
 /* RESET, and the host forgets what the firmware said; its RAM stays. */
 int sim_host_reset(struct sim_host *h);
 /* A memfd of size bytes, mapped read-write at paddr. */

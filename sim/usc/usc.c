@@ -1548,8 +1548,9 @@ struct usc_result
 usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 {
 	struct usc_result res = { .status = USC_DONE };
-	unsigned i = 0;
+	unsigned i = s->resume;
 
+	s->resume = 0;
 	update_exec(s);
 	while (i < p->count) {
 		const struct uop *u = &p->uops[i];
@@ -1558,6 +1559,7 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 		res.pc = u->offset;
 		if (res.instructions >= max) {
 			res.status = USC_LIMIT;
+			s->resume = i;
 			return res;
 		}
 		res.instructions++;
@@ -1653,9 +1655,15 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 				next = (unsigned)u->target;
 			}
 			break;
-		case AGX_OP_WAIT:		 /* loads complete at issue here */
-		case AGX_OP_THREADGROUP_BARRIER: /* one SIMD group at a time */
+		case AGX_OP_WAIT: /* loads complete at issue here */
 			break;
+		case AGX_OP_THREADGROUP_BARRIER:
+			if (s->yield_at_barrier) {
+				res.status = USC_BARRIER;
+				s->resume = next;
+				return res;
+			}
+			break; /* the only SIMD group of its threadgroup */
 		case AGX_OP_ICMP_BALLOT:
 		case AGX_OP_ICMP_QUAD_BALLOT:
 		case AGX_OP_FCMP_BALLOT:

@@ -48,15 +48,23 @@ struct usc_state {
 	struct usc_memory memory;
 	uint8_t *threadgroup_memory;
 	size_t threadgroup_memory_size;
+	/*
+	 * Set when the threadgroup has other SIMD groups: threadgroup_barrier
+	 * then ends the run with USC_BARRIER, and the caller runs the others
+	 * up to it before resuming this one.
+	 */
+	bool yield_at_barrier;
+	uint32_t resume; /* where a run stopped by USC_LIMIT or USC_BARRIER goes on */
 };
 
 enum usc_status {
 	USC_DONE,	/* reached stop (or the end of the program) */
 	USC_FAULT,	/* a memory access failed */
-	USC_LIMIT,	/* ran out of its instruction budget */
+	USC_LIMIT,	/* ran out of its instruction budget; usc_run() again goes on */
 	USC_BAD_INSTR,	/* an encoding we do not know, or one we do not execute */
 	USC_BAD_BRANCH, /* a branch into the middle of an instruction */
 	USC_TRAP,	/* the trap instruction */
+	USC_BARRIER,	/* at a threadgroup barrier (yield_at_barrier); usc_run() again goes on */
 };
 
 struct usc_result {
@@ -77,7 +85,10 @@ void usc_program_destroy(struct usc_program *program);
 /* Puts the state in its power-on form for lanes [0, lanes): all zero, all executing. */
 void usc_state_init(struct usc_state *state, unsigned lanes);
 
-/* Runs from offset 0 until stop, a fault or max_instructions. */
+/*
+ * Runs from offset 0 (or where a run that stopped at its limit or a
+ * barrier left off) until stop, a fault, a barrier or max_instructions.
+ */
 struct usc_result usc_run(const struct usc_program *program, struct usc_state *state,
 			  uint64_t max_instructions);
 

@@ -1,31 +1,98 @@
 /*
- * make-gpufw-seeds DIR: seed inputs for fuzz-gpufw, packed with the ABI's
- * own packers: a good initdata and channels, with fwctl entries of each op.
+ * make-gpufw-seeds DIR: seed inputs for fuzz-gpufw (fuzz-gpufw.h), packed
+ * with the ABI's own packers: good initdata and channels, fwctl entries of
+ * each op, a devctl entry, and a compute queue holding a dispatch and a
+ * barrier -- with a program that stores, one that spins into its time
+ * limit, and one that faults.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agx/isa.h"
 #include "agx_fwabi.h"
+#include "fuzz-gpufw.h"
 
-#define FWVA 0xffffffa000000000ull
+#define PAGE 0x4000u
 
-int main(int argc, char **argv)
+static uint8_t fw[3 * PAGE + 0x400], user[2 * PAGE];
+
+static void channel(unsigned block, unsigned ring, unsigned entries, unsigned write)
 {
-	struct agx_fw_initdata init = { .fwctl = FWVA + 0x4000, .event = FWVA + 0x8000 };
-	struct agx_fw_channel fwctl = { .entries = 64, .write_ptr = 3, .ring = FWVA + 0xc000 };
-	struct agx_fw_channel event = { .entries = 64, .ring = FWVA + 0x10000 };
-	uint8_t seed[64 * 3 + 3 * 32] = { 0 };
-	char path[4096];
-	FILE *f;
+	struct agx_fw_channel c = { .entries = entries,
+				    .write_ptr = write,
+				    .ring = FUZZ_FWVA + ring };
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s DIR\n", argv[0]);
-		return 2;
+	agx_fw_channel_pack(fw + block, &c);
+}
+
+/* Assembles lines (no labels; "@0" is a branch to the start) into user[0..]. */
+static unsigned assemble(const char *text)
+{
+	char line[128];
+	unsigned len = 0;
+
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		struct agx_isa_instr in;
+		char err[128];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		text += n + (text[n] == '\n');
+		if (agx_isa_parse(line, len, &in, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: %s\n", line, err);
+			exit(1);
+		}
+		len += (unsigned)agx_isa_encode(&in, user + len);
 	}
-	agx_fw_initdata_pack(seed, &init);
-	agx_fw_channel_pack(seed + 64, &fwctl);
-	agx_fw_channel_pack(seed + 128, &event);
+	return len;
+}
+
+static void layout(const char *program)
+{
+	struct agx_fw_initdata init = { .fwctl = FUZZ_FWVA + FUZZ_FWCTL_BLOCK,
+					.event = FUZZ_FWVA + FUZZ_EVENT_BLOCK,
+					.devctl = FUZZ_FWVA + FUZZ_DEVCTL_BLOCK,
+					.log = FUZZ_FWVA + FUZZ_LOG_BLOCK,
+					.pipes = FUZZ_FWVA + FUZZ_PIPE_BLOCKS };
+	struct agx_fw_devctl devctl = { .op = AGX_FW_DEVCTL_OP_ABORT_CONTEXT, .context = 2 };
+	struct agx_fw_run_queue run = { .queue = FUZZ_FWVA + FUZZ_WORK };
+	struct agx_fw_work_queue wq = { .write_ptr = 2,
+					.entries = 8,
+					.ring = FUZZ_FWVA + FUZZ_WORK + 0x80,
+					.context = 1,
+					.pipe = AGX_FW_PIPE_COMPUTE };
+	struct agx_fw_work_header compute = { .type = AGX_FW_WORK_TYPE_COMPUTE,
+					      .event_slot = 1,
+					      .stamp_value = 1,
+					      .stamp = FUZZ_FWVA + FUZZ_WORK + 0x200 };
+	struct agx_fw_work_header barrier = { .type = AGX_FW_WORK_TYPE_BARRIER,
+					      .event_slot = 2,
+					      .stamp_value = 2,
+					      .stamp = FUZZ_FWVA + FUZZ_WORK + 0x208 };
+	struct agx_fw_work_compute body = { .program = FUZZ_CODE_VA,
+					    .uniform_count = 3,
+					    .threadgroup_memory = 256,
+					    .uniforms = FUZZ_UNIF_VA,
+					    .grid_x = 2,
+					    .grid_y = 1,
+					    .grid_z = 1,
+					    .group_x = 64,
+					    .group_y = 1,
+					    .group_z = 1 };
+	struct agx_fw_work_barrier wait = { .wait = compute.stamp, .wait_value = 1 };
+	uint64_t items[2] = { FUZZ_FWVA + FUZZ_WORK + 0x100, FUZZ_FWVA + FUZZ_WORK + 0x180 };
+	uint32_t uniforms[3] = { (uint32_t)FUZZ_BUF_VA, (uint32_t)(FUZZ_BUF_VA >> 32), 7 };
+
+	memset(fw, 0, sizeof(fw));
+	memset(user, 0, sizeof(user));
+	agx_fw_initdata_pack(fw + FUZZ_INITDATA, &init);
+	channel(FUZZ_FWCTL_BLOCK, FUZZ_FWCTL_RING, 64, 3);
+	channel(FUZZ_EVENT_BLOCK, FUZZ_EVENT_RING, 256, 0);
+	channel(FUZZ_DEVCTL_BLOCK, FUZZ_DEVCTL_RING, 64, 1);
+	channel(FUZZ_LOG_BLOCK, FUZZ_LOG_RING, 128, 0);
+	for (unsigned i = 0; i < 12; i++)
+		channel(FUZZ_PIPE_BLOCKS + i * 64, FUZZ_PIPE_RINGS + i * 0x400, 64, i == FUZZ_PIPE);
 	for (unsigned i = 0; i < 3; i++) {
 		struct agx_fw_fwctl op = { .op = i + 1,
 					   .context = i,
@@ -33,13 +100,66 @@ int main(int argc, char **argv)
 					   .size = 0x4000,
 					   .seq = i + 1 };
 
-		agx_fw_fwctl_pack(seed + 192 + i * 32, &op);
+		agx_fw_fwctl_pack(fw + FUZZ_FWCTL_RING + i * 32, &op);
 	}
-	snprintf(path, sizeof(path), "%s/fwctl", argv[1]);
+	agx_fw_devctl_pack(fw + FUZZ_DEVCTL_RING, &devctl);
+	agx_fw_run_queue_pack(fw + FUZZ_PIPE_RINGS + FUZZ_PIPE * 0x400, &run);
+	agx_fw_work_queue_pack(fw + FUZZ_WORK, &wq);
+	memcpy(fw + FUZZ_WORK + 0x80, items, sizeof(items));
+	body.program_size = assemble(program);
+	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x100, &compute);
+	agx_fw_work_compute_pack(fw + FUZZ_WORK + 0x100 + AGX_FW_WORK_HEADER_LENGTH, &body);
+	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x180, &barrier);
+	agx_fw_work_barrier_pack(fw + FUZZ_WORK + 0x180 + AGX_FW_WORK_HEADER_LENGTH, &wait);
+	memcpy(user + 0x4000, uniforms, sizeof(uniforms));
+}
+
+static int write_seed(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "wb");
-	if (!f || fwrite(seed, 1, sizeof(seed), f) != sizeof(seed) || fclose(f)) {
-		perror(path);
-		return 1;
+	if (!f)
+		goto fail;
+	for (unsigned i = 0; i < sizeof(fuzz_regions) / sizeof(fuzz_regions[0]); i++) {
+		const struct fuzz_region *r = &fuzz_regions[i];
+		const uint8_t *src = (r->context ? user : fw) + r->page_offset;
+
+		if (fwrite(src, 1, r->size, f) != r->size)
+			goto fail;
+	}
+	if (fclose(f) == 0)
+		return 0;
+fail:
+	perror(path);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name, *program;
+	} seeds[] = {
+		{ "store", "get_sr r1, sr80\n"
+			   "iadd r2, r1, u2\n"
+			   "device_store 0, i32, x, r2, u0_u1, r1, unsigned, 0\n"
+			   "stop" },
+		{ "spin", "mov_imm r1, 1\njmp_exec_any 0\nstop" },
+		{ "fault", "mov_imm r1, 0x40000\n"
+			   "device_store 0, i32, x, r1, u0_u1, r1, unsigned, 0\n"
+			   "stop" },
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		layout(seeds[i].program);
+		if (write_seed(argv[1], seeds[i].name))
+			return 1;
 	}
 	return 0;
 }

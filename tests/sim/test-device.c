@@ -28,83 +28,9 @@
 #include "agx_rtkit.h"
 #include "agx_fwabi.h"
 #include "gpufw.h"
-#include "host/host.h"
+#include "host/fwhost.h"
 #include "host/pagetable.h"
-
-#define MEMORY_SIZE (256ull << 20)
-#define RAM_PADDR   0x100000ull /* where the test maps its memfd */
-#define RAM_SIZE    (1ull << 20)
-#define TIMEOUT_MS  5000
-
-static const char *sim_path;
-
-struct fixture {
-	char dir[64];
-	char sock[108];
-	pid_t pid;
-	struct sim_host host;
-};
-
-static int start(void **state, bool test_faults)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	snprintf(f->dir, sizeof(f->dir), "/tmp/agx-sim-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->sock, sizeof(f->sock), "%s/sim.sock", f->dir);
-	f->pid = fork();
-	assert_true(f->pid >= 0);
-	if (f->pid == 0) {
-		execl(sim_path, sim_path, "--socket", f->sock, "--memory-size", "0x10000000",
-		      "--cores", "8", test_faults ? "--test-faults" : NULL, (char *)NULL);
-		_exit(127);
-	}
-	assert_int_equal(sim_host_connect(&f->host, f->sock, TIMEOUT_MS), 0);
-	*state = f;
-	return 0;
-}
-
-static int setup(void **state)
-{
-	return start(state, false);
-}
-
-/* agx-sim --test-faults: fault injection allowed */
-static int setup_faults(void **state)
-{
-	return start(state, true);
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	int status;
-
-	sim_host_release(&f->host);
-	kill(f->pid, SIGTERM);
-	assert_int_equal(waitpid(f->pid, &status, 0), f->pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0); /* no sanitizer report, no crash */
-	unlink(f->sock);
-	rmdir(f->dir);
-	free(f);
-	return 0;
-}
-
-static void attach(struct sim_host *h)
-{
-	assert_int_equal(sim_host_attach(h), 0);
-}
-
-static void give_ram(struct sim_host *h)
-{
-	assert_int_equal(sim_host_give_ram(h, RAM_PADDR, RAM_SIZE), 0);
-}
-
-static void send_msg(struct sim_host *h, uint8_t ep, const uint8_t msg[8])
-{
-	assert_true(sim_host_send(h, ep, msg));
-}
+#include "fixture.h"
 
 /* A raw mailbox entry, msg1 included: for messages no packer would make. */
 static void send_raw(struct sim_host *h, uint64_t msg0, uint64_t msg1)
@@ -115,13 +41,6 @@ static void send_raw(struct sim_host *h, uint64_t msg0, uint64_t msg1)
 	r->slot[r->head % AGX_MBOX_SLOTS] = (struct agx_mbox_msg){ msg0, msg1 };
 	__atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
 	assert_int_equal(write(h->doorbell_fd, &one, sizeof(one)), sizeof(one));
-}
-
-/* Runs the host until the firmware logged text; the log says why not. */
-static void expect_log(struct sim_host *h, const char *text)
-{
-	if (!sim_host_run(h, sim_host_logged, text, TIMEOUT_MS))
-		fail_msg("waiting for the log line '%s': %s", text, h->error);
 }
 
 static bool epmap_done(const struct sim_host *h, const void *arg)
@@ -137,23 +56,6 @@ static void start_ep(struct sim_host *h, unsigned ep)
 
 	assert_true(agx_rtkit_startep_pack(out, &s));
 	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
-}
-
-/* The whole boot, and what the firmware must have said on the way. */
-static void boot(struct sim_host *h)
-{
-	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_STOPPED);
-	if (!sim_host_boot(h, TIMEOUT_MS))
-		fail_msg("boot: %s", h->error);
-	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_RUNNING);
-	assert_int_equal(h->hello_min, 11);
-	assert_int_equal(h->hello_max, 12);
-	/* system endpoints 0, 1, 2, 4; the GPU firmware's at 0x20 and 0x21 */
-	assert_int_equal(h->epmap[0], 0x17);
-	assert_int_equal(h->epmap[1], 0x3);
-	assert_int_equal(h->iop_power, AGX_RTKIT_POWER_ON);
-	assert_int_equal(h->ap_power, AGX_RTKIT_POWER_ON);
-	expect_log(h, "running, RTKit protocol 12");
 }
 
 static void test_info(void **state)
@@ -446,17 +348,6 @@ static void test_second_host(void **state)
 	f->host = o; /* teardown releases it */
 }
 
-static int inject(struct sim_host *h, Agx__Device__InjectFault__Kind kind, uint64_t address,
-		  unsigned count)
-{
-	Agx__Device__InjectFault m = AGX__DEVICE__INJECT_FAULT__INIT;
-
-	m.kind = kind;
-	m.address = address;
-	m.count = count;
-	return sim_host_call(h, AGX_IPC_MSG_DEVICE_INJECT_FAULT, &m.base, NULL, 0, NULL, NULL);
-}
-
 static bool crashed(const struct sim_host *h, const void *arg)
 {
 	(void)arg;
@@ -499,7 +390,8 @@ static void test_firmware_crash(void **state)
 	give_ram(h);
 	boot(h);
 	assert_true(sim_host_ping(h, 42, TIMEOUT_MS));
-	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_CRASH, 0, 0), 0);
+	assert_int_equal(
+	    sim_host_inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_CRASH, 0, 0, 0), 0);
 	assert_true(sim_host_run(h, crashed, NULL, TIMEOUT_MS));
 	log = h->ram + (h->crashlog_granted - RAM_PADDR);
 	d = crashlog_section(log, "Cstr", &size);
@@ -534,7 +426,8 @@ static void test_firmware_hang(void **state)
 	attach(h);
 	give_ram(h);
 	boot(h);
-	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG, 0, 0), 0);
+	assert_int_equal(
+	    sim_host_inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG, 0, 0, 0), 0);
 	assert_false(sim_host_ping(h, 1, 300));
 	assert_false(h->crashed);
 	assert_int_equal(sim_host_reset(h), 0);
@@ -561,7 +454,8 @@ static void test_drop_irq(void **state)
 	pfd = (struct pollfd){ .fd = h->irq_fd, .events = POLLIN };
 	while (poll(&pfd, 1, 50) == 1)
 		assert_int_equal(read(h->irq_fd, &count, sizeof(count)), sizeof(count));
-	assert_int_equal(inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_DROP_IRQ, 0, 1), 0);
+	assert_int_equal(
+	    sim_host_inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_DROP_IRQ, 0, 1, 0), 0);
 	assert_true(agx_rtkit_ping_pack(out, &p));
 	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
 	for (int i = 0; i < 500 && !agx_mbox_pending(h->mmio, AGX_MMIO_I2A_RING); i++)
@@ -589,9 +483,9 @@ static void test_bus_error(void **state)
 	attach(h);
 	give_ram(h);
 	boot(h);
-	assert_int_equal(
-	    inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_BUS_ERROR, h->syslog_iova + 0x100, 0),
-	    0);
+	assert_int_equal(sim_host_inject(h, AGX__DEVICE__INJECT_FAULT__KIND__KIND_BUS_ERROR,
+					 h->syslog_iova + 0x100, 0, 0),
+			 0);
 	lines = h->num_log;
 	assert_true(agx_rtkit_mgmt_pack(out, &unknown));
 	send_msg(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
@@ -604,115 +498,87 @@ static void test_bus_error(void **state)
 	expect_log(h, "unknown management message type 0x3e");
 }
 
-#define FWVA	    0xffffffa000000000ull
-#define FW_PAGES_AT 0xc0000u /* offset in RAM of the firmware structures */
+#define PT_OFFSET 0x40000u
+#define PT_SIZE	  0x80000u
+#define FW_OFFSET 0xc0000u
+#define FW_PAGES  8u
+#define PAGE	  0x4000u
 
-static bool rx_doorbells(const struct sim_host *h, const void *arg)
+/* initdata's status byte says refused */
+static bool refused(const struct sim_host *h, const void *initdata)
 {
-	return h->rx_doorbells >= *(const unsigned *)arg;
+	(void)h;
+	return __atomic_load_n((const uint8_t *)initdata + 6, __ATOMIC_ACQUIRE) ==
+	       AGX_FW_STATUS_BAD_INITDATA;
 }
 
-static uint8_t *fw_page(struct sim_host *h, unsigned i)
+static void expect_event(struct sim_fwhost *fh, enum agx_fw_event_type type, uint32_t seq)
 {
-	return h->ram + FW_PAGES_AT + i * 0x4000u;
-}
+	struct agx_fw_event e;
 
-static void fwctl_submit(struct sim_host *h, uint32_t at, const struct agx_fw_fwctl *op)
-{
-	struct agx_fw_fwctl_doorbell bell = { 0 };
-	uint8_t out[8];
-	uint32_t next = at + 1;
-
-	assert_true(agx_fw_fwctl_pack(fw_page(h, 3) + at * AGX_FW_FWCTL_LENGTH, op));
-	memcpy(fw_page(h, 1) + 0x20, &next, 4); /* write_ptr */
-	assert_true(agx_fw_fwctl_doorbell_pack(out, &bell));
-	send_msg(h, SIM_EP_GPU_DOORBELL, out);
-}
-
-static uint32_t event_seq(const uint8_t *ring, unsigned index)
-{
-	struct agx_fw_event e = { 0 };
-
-	agx_fw_event_unpack(ring + index * AGX_FW_EVENT_LENGTH, &e);
-	return (uint32_t)e.seq;
+	if (!sim_fwhost_event(fh, &e, TIMEOUT_MS))
+		fail_msg("no event: %s", fh->host->error);
+	assert_int_equal(e.type, type);
+	assert_int_equal(e.seq, seq);
 }
 
 /*
- * The GPU firmware: initdata through the UAT, fwctl acknowledged on the
- * event channel, and a TLB that keeps a stale translation of the event ring
- * until fwctl invalidates it.
+ * The GPU firmware: initdata through the UAT, its first line on the log
+ * channel, fwctl acknowledged on the event channel, and a TLB that keeps a
+ * stale translation of the event ring until fwctl invalidates it.
  */
 static void test_gpu_firmware(void **state)
 {
 	struct fixture *f = *state;
 	struct sim_host *h = &f->host;
-	struct sim_pagetable pt;
-	struct agx_fw_initdata init = { .fwctl = FWVA + 0x4000, .event = FWVA + 0x8000 };
-	struct agx_fw_channel fwctl = { .entries = 64, .ring = FWVA + 0xc000 };
-	struct agx_fw_channel event = { .entries = 64, .ring = FWVA + 0x10000 };
-	struct agx_fw_init msg = { .initdata = FWVA & ((1ull << 44) - 1) };
+	struct sim_fwhost fh;
+	struct agx_fw_fwctl op = { .op = AGX_FW_FWCTL_OP_CACHE_FLUSH, .seq = 1 };
+	struct agx_fw_init init = { .initdata = SIM_FWHOST_VA & ((1ull << 44) - 1) };
+	/* the event ring is the firmware's page 2; "spare" is a page nobody uses */
+	uint64_t spare = FW_OFFSET + FW_PAGES * PAGE;
+	struct agx_fw_event e;
+	char line[64];
 	uint8_t out[8];
-	unsigned want = 1;
 
 	attach(h);
 	give_ram(h);
-	/* page tables in RAM at +0x40000; firmware pages 0..5 at +0xc0000, mapped at FWVA */
-	assert_int_equal(sim_pagetable_init(&pt, h->ram + 0x40000, RAM_PADDR + 0x40000, 0x80000),
-			 0);
-	for (unsigned i = 0; i < 6; i++)
-		assert_int_equal(sim_pagetable_map(&pt, 0, FWVA + i * 0x4000ull,
-						   RAM_PADDR + FW_PAGES_AT + i * 0x4000ull, 1, true,
-						   true),
-				 0);
-	*(volatile uint64_t *)((uint8_t *)h->mmio + AGX_MMIO_UAT_TTBAT) = pt.context_table;
+	assert_int_equal(sim_fwhost_init(&fh, h, PT_OFFSET, PT_SIZE, FW_OFFSET, FW_PAGES), 0);
 	boot(h);
-	assert_true(agx_fw_initdata_pack(fw_page(h, 0), &init));
-	assert_true(agx_fw_channel_pack(fw_page(h, 1), &fwctl));
-	assert_true(agx_fw_channel_pack(fw_page(h, 2), &event));
-	assert_true(agx_fw_init_pack(out, &msg));
-	send_msg(h, SIM_EP_GPU_FIRMWARE, out);
-	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
-	assert_int_equal(fw_page(h, 0)[6], AGX_FW_STATUS_RUNNING);
+	assert_true(sim_fwhost_start(&fh, TIMEOUT_MS));
+	assert_true(sim_fwhost_log(&fh, line, sizeof(line)));
+	assert_non_null(strstr(line, "GPU firmware running"));
 
 	/* a cache flush, acknowledged as event 0 */
-	struct agx_fw_fwctl op = { .op = AGX_FW_FWCTL_OP_CACHE_FLUSH, .seq = 1 };
-
-	fwctl_submit(h, 0, &op);
-	want = 2;
-	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
-	assert_int_equal(event_seq(fw_page(h, 4), 0), 1);
-	assert_int_equal(*(uint32_t *)fw_page(h, 1), 1); /* fwctl read_ptr */
+	assert_true(sim_fwhost_fwctl(&fh, &op));
+	expect_event(&fh, AGX_FW_EVENT_TYPE_FWCTL_DONE, 1);
 
 	/* move the event ring's page without telling the firmware: it keeps the old one */
-	assert_int_equal(sim_pagetable_map(&pt, 0, FWVA + 0x10000,
-					   RAM_PADDR + FW_PAGES_AT + 0x14000, 1, true, true),
+	assert_int_equal(sim_pagetable_map(&fh.pt, 0, SIM_FWHOST_VA + 2 * PAGE, RAM_PADDR + spare,
+					   1, true, true),
 			 0);
 	op.seq = 2;
-	fwctl_submit(h, 1, &op);
-	want = 3;
-	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
-	assert_int_equal(event_seq(fw_page(h, 4), 1), 2);
-	assert_int_equal(event_seq(fw_page(h, 5), 1), 0);
+	assert_true(sim_fwhost_fwctl(&fh, &op));
+	expect_event(&fh, AGX_FW_EVENT_TYPE_FWCTL_DONE, 2);
 
-	/* now invalidate: the acknowledgement itself goes to the new page */
+	/* now invalidate: the acknowledgement itself goes to the new page (entry 2) */
 	op = (struct agx_fw_fwctl){ .op = AGX_FW_FWCTL_OP_TLB_INVALIDATE,
 				    .context = 0,
-				    .va = FWVA + 0x10000,
-				    .size = 0x4000,
+				    .va = SIM_FWHOST_VA + 2 * PAGE,
+				    .size = PAGE,
 				    .seq = 3 };
-	fwctl_submit(h, 2, &op);
-	want = 4;
-	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
-	assert_int_equal(event_seq(fw_page(h, 5), 2), 3);
-	assert_int_equal(event_seq(fw_page(h, 4), 2), 0);
+	assert_true(sim_fwhost_fwctl(&fh, &op));
+	assert_true(sim_fwhost_event(&fh, &e, TIMEOUT_MS));
+	assert_int_equal(e.type, 0); /* the old page's entry 2 stayed empty */
+	assert_true(agx_fw_event_unpack(h->ram + spare + 2 * AGX_FW_EVENT_LENGTH, &e));
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_FWCTL_DONE);
+	assert_int_equal(e.seq, 3);
 
 	/* bad initdata is refused with a status, and logged */
-	fw_page(h, 0)[0] ^= 0xff;
+	fh.fw[0] ^= 0xff;
+	assert_true(agx_fw_init_pack(out, &init));
 	send_msg(h, SIM_EP_GPU_FIRMWARE, out);
-	want = 5;
-	assert_true(sim_host_run(h, rx_doorbells, &want, TIMEOUT_MS));
-	assert_int_equal(fw_page(h, 0)[6], AGX_FW_STATUS_BAD_INITDATA);
 	expect_log(h, "refused");
+	assert_true(sim_host_run(h, refused, fh.fw, TIMEOUT_MS));
 }
 
 /* The host takes the firmware's buffers away while it uses them: bus errors, no crash. */

@@ -150,7 +150,7 @@ static void test_random_mappings(void **state)
 	for (int pass = 0; pass < 2; pass++) /* cold, then (partly) warm TLB */
 		for (unsigned i = 0; i < N; i++)
 			check(f, &maps[i], rnd() % PAGE, accesses[rnd() % 4], rnd() & 1);
-	assert_true(f->uat.hits > 0);
+	assert_true(f->uat.walks < 2 * N); /* the second pass hit the TLB */
 
 	/* what was not mapped: other contexts, the pages in between, outside both halves */
 	for (unsigned i = 0; i < N; i++) {

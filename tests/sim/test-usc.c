@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "agx/isa.h"
+#include "asm.h"
 #include "cache.h"
 #include "usc.h"
 
@@ -34,64 +35,10 @@ static uint32_t rnd(void)
 	return (uint32_t)(rng >> 11);
 }
 
-/*
- * Assembles lines separated by '\n'.  "name:" defines a label; "@name" in
- * an instruction stands for that label's offset.  Two passes, so that
- * labels may come after their use (a branch's size does not depend on it).
- */
-static size_t assemble(const char *text, uint8_t *code, size_t cap)
-{
-	char labels[8][16], line[256], expanded[256];
-	size_t offsets[8] = { 0 }, len = 0;
-	unsigned nlabels = 0;
-
-	for (int pass = 0; pass < 2; pass++) {
-		const char *p = text;
-
-		len = 0;
-		while (*p) {
-			size_t n = strcspn(p, "\n");
-			struct agx_isa_instr in;
-			char err[256], *at;
-
-			snprintf(line, sizeof(line), "%.*s", (int)n, p);
-			p += n + (p[n] == '\n');
-			if (!line[0])
-				continue;
-			if (line[strlen(line) - 1] == ':') {
-				line[strlen(line) - 1] = '\0';
-				if (pass == 0) {
-					snprintf(labels[nlabels], sizeof(labels[0]), "%s", line);
-					nlabels++;
-				}
-				for (unsigned i = 0; i < nlabels; i++)
-					if (!strcmp(labels[i], line))
-						offsets[i] = len;
-				continue;
-			}
-			snprintf(expanded, sizeof(expanded), "%s", line);
-			if ((at = strchr(line, '@'))) {
-				size_t target = len; /* unknown in the first pass */
-
-				for (unsigned i = 0; i < nlabels; i++)
-					if (!strcmp(at + 1, labels[i]))
-						target = offsets[i];
-				snprintf(expanded, sizeof(expanded), "%.*s%zu", (int)(at - line),
-					 line, target);
-			}
-			if (agx_isa_parse(expanded, (int64_t)len, &in, err, sizeof(err)) < 0)
-				fail_msg("cannot assemble '%s': %s", expanded, err);
-			len += agx_isa_encode(&in, code + len);
-			assert_true(len < cap);
-		}
-	}
-	return len;
-}
-
 static struct usc_result run(const char *text, struct usc_state *s)
 {
 	uint8_t code[4096];
-	size_t len = assemble(text, code, sizeof(code));
+	size_t len = test_assemble(text, code, sizeof(code));
 	struct usc_program *p = usc_program_create(code, len);
 	struct usc_result r;
 
@@ -1159,9 +1106,9 @@ static void test_program_cache(void **state)
 	(void)state;
 	f->base = 0x10000;
 	memset(f->bytes, 0, sizeof(f->bytes));
-	n = assemble("mov_imm r1, 11\nstop", code, sizeof(code));
+	n = test_assemble("mov_imm r1, 11\nstop", code, sizeof(code));
 	memcpy(f->bytes, code, n);
-	n = assemble("mov_imm r1, 22\nstop", code, sizeof(code));
+	n = test_assemble("mov_imm r1, 22\nstop", code, sizeof(code));
 	memcpy(f->bytes + 256, code, n);
 
 	p1 = usc_cache_get(cache, f->base, flat_read, f);
@@ -1174,7 +1121,7 @@ static void test_program_cache(void **state)
 	assert_int_equal(s->r[1][0], 11);
 
 	/* new code at the same address runs only after an invalidation */
-	n = assemble("mov_imm r1, 33\nstop", code, sizeof(code));
+	n = test_assemble("mov_imm r1, 33\nstop", code, sizeof(code));
 	memcpy(f->bytes, code, n);
 	usc_cache_invalidate(cache, f->base + 4, 2);
 	p1 = usc_cache_get(cache, f->base, flat_read, f);
@@ -1193,7 +1140,7 @@ static void test_program_cache(void **state)
 	assert_int_equal(usc_cache_stats(cache).decodes, 5);
 
 	/* code at the very end of a mapping decodes as far as the mapping goes */
-	n = assemble("mov_imm r1, 44\nstop", code, sizeof(code));
+	n = test_assemble("mov_imm r1, 44\nstop", code, sizeof(code));
 	memcpy(f->bytes + sizeof(f->bytes) - n, code, n);
 	p1 = usc_cache_get(cache, f->base + sizeof(f->bytes) - n, flat_read, f);
 	assert_non_null(p1);

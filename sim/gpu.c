@@ -1,0 +1,411 @@
+/*
+ * gpu.c: the GPU cores of gpu.h.  A job's threadgroups are numbered; each
+ * worker takes the next number until none is left, and runs that
+ * threadgroup's SIMD groups on its USC state.  SIMD groups of one
+ * threadgroup take turns: each runs until its slice of instructions is
+ * used, it reaches a threadgroup barrier, or it stops; a barrier releases
+ * once every SIMD group still running has reached it.  Between slices a
+ * worker checks for an abort and for the job's deadline, and lets go of
+ * device memory so that DMA map and unmap are never held up for long.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "device.h"
+#include "gpu.h"
+
+/* Instructions a SIMD group runs before its worker looks up: ~1 ms. */
+#define SLICE 65536
+
+struct worker {
+	struct sim_gpu *gpu;
+	pthread_t thread;
+	uint64_t generation;	    /* of the last job it joined */
+	struct usc_state *states;   /* one per SIMD group of a threadgroup */
+	uint8_t *shared;	    /* threadgroup memory */
+	struct sim_uat_fault fault; /* the last access that failed */
+};
+
+struct sim_gpu {
+	struct sim_device *dev;
+	void (*done)(void *);
+	void *done_arg;
+	unsigned num_workers;	/* threads; 0 runs jobs inline on workers[0] */
+	unsigned num_allocated; /* entries of workers */
+	struct worker *workers;
+
+	pthread_mutex_t lock;
+	pthread_cond_t wake, idle;
+	struct sim_gpu_job *job;
+	uint64_t generation;
+	unsigned active; /* workers in the job */
+	bool closing;	 /* the last one left: nobody joins any more */
+	bool finished, quit;
+
+	/* claimed without the lock */
+	uint64_t next_group, num_groups;
+	bool stop;
+};
+
+uint64_t sim_gpu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The first way a job ends wins; the others stop at their next check. */
+static void end_job(struct sim_gpu *gpu, struct sim_gpu_job *job, enum sim_gpu_result result,
+		    const struct sim_uat_fault *fault, const char *message)
+{
+	pthread_mutex_lock(&gpu->lock);
+	if (job->result == SIM_GPU_OK) {
+		job->result = result;
+		if (fault)
+			job->fault = *fault;
+		snprintf(job->message, sizeof(job->message), "%s", message);
+	}
+	pthread_mutex_unlock(&gpu->lock);
+	__atomic_store_n(&gpu->stop, true, __ATOMIC_RELEASE);
+}
+
+/* --- the USC's memory: the job's context, GPU rights --------------------------- */
+
+static bool translate_page(struct worker *w, uint64_t va, unsigned access, uint64_t *pa)
+{
+	struct sim_gpu_job *job = w->gpu->job;
+
+	return sim_uat_translate(w->gpu->dev->uat, job->context, va, access, false, pa, &w->fault);
+}
+
+static bool access_memory(struct worker *w, uint64_t va, uint8_t *buf, unsigned size, bool write)
+{
+	struct sim_device *dev = w->gpu->dev;
+
+	while (size) {
+		unsigned chunk = (unsigned)(SIM_UAT_PAGE_SIZE - (va & (SIM_UAT_PAGE_SIZE - 1)));
+		uint64_t pa;
+		void *host;
+
+		if (chunk > size)
+			chunk = size;
+		if (!translate_page(w, va, write ? SIM_UAT_WRITE : SIM_UAT_READ, &pa))
+			return false;
+		host = sim_device_host_locked(dev, pa, chunk, write);
+		if (!host) {
+			w->fault =
+			    (struct sim_uat_fault){ SIM_UAT_FAULT_BUS, w->gpu->job->context, va,
+						    write ? SIM_UAT_WRITE : SIM_UAT_READ, 3 };
+			return false;
+		}
+		if (write)
+			memcpy(host, buf, chunk);
+		else
+			memcpy(buf, host, chunk);
+		va += chunk;
+		buf += chunk;
+		size -= chunk;
+	}
+	return true;
+}
+
+static bool mem_read(void *ctx, uint64_t addr, void *dst, unsigned size)
+{
+	return access_memory(ctx, addr, dst, size, false);
+}
+
+static bool mem_write(void *ctx, uint64_t addr, const void *src, unsigned size)
+{
+	return access_memory(ctx, addr, (uint8_t *)src, size, true);
+}
+
+static void *mem_translate(void *ctx, uint64_t addr, size_t size, bool write)
+{
+	struct worker *w = ctx;
+	uint64_t pa;
+
+	if ((addr & (SIM_UAT_PAGE_SIZE - 1)) + size > SIM_UAT_PAGE_SIZE ||
+	    !translate_page(w, addr, write ? SIM_UAT_WRITE : SIM_UAT_READ, &pa))
+		return NULL; /* the slow path decides, and reports the fault */
+	return sim_device_host_locked(w->gpu->dev, pa, size, write);
+}
+
+/* --- one threadgroup ------------------------------------------------------------- */
+
+enum group_state { RUNNING, AT_BARRIER, STOPPED };
+
+/* Ends the job from a SIMD group's run; false if the run did not end it. */
+static bool failed(struct worker *w, const struct usc_result *r)
+{
+	struct sim_gpu_job *job = w->gpu->job;
+	struct sim_uat_fault where = { .context = job->context, .va = job->program_va + r->pc };
+
+	switch (r->status) {
+	case USC_DONE:
+	case USC_LIMIT:
+	case USC_BARRIER:
+		return false;
+	case USC_FAULT:
+		if (w->fault.kind == SIM_UAT_OK) /* an access the USC itself refused */
+			w->fault = (struct sim_uat_fault){
+				SIM_UAT_FAULT_UNMAPPED, job->context, r->fault_address,
+				r->fault_write ? SIM_UAT_WRITE : SIM_UAT_READ, 0
+			};
+		end_job(w->gpu, job, SIM_GPU_FAULT, &w->fault, r->message);
+		return true;
+	case USC_BAD_INSTR:
+	case USC_BAD_BRANCH:
+	case USC_TRAP:
+		end_job(w->gpu, job, SIM_GPU_ILLEGAL, &where, r->message);
+		return true;
+	}
+	return false;
+}
+
+/* Between slices: an abort, the deadline, a DMA change waiting for memory. */
+static bool keep_going(struct worker *w)
+{
+	struct sim_gpu *gpu = w->gpu;
+	uint64_t deadline = gpu->job->deadline_ns;
+
+	if (__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE))
+		return false;
+	if (deadline && sim_gpu_now_ns() > deadline) {
+		end_job(gpu, gpu->job, SIM_GPU_TIMEOUT, NULL, "over its time limit");
+		return false;
+	}
+	return true;
+}
+
+static void run_threadgroup(struct worker *w, uint64_t index)
+{
+	struct sim_gpu *gpu = w->gpu;
+	const struct sim_gpu_job *job = gpu->job;
+	unsigned threads = job->group[0] * job->group[1] * job->group[2];
+	unsigned simdgroups = (threads + USC_LANES - 1) / USC_LANES;
+	enum group_state state[SIM_GPU_MAX_THREADS / USC_LANES];
+	unsigned running = simdgroups;
+
+	memset(w->shared, 0, job->shared_size);
+	for (unsigned s = 0; s < simdgroups; s++) {
+		struct usc_state *st = &w->states[s];
+		unsigned lanes = threads - s * USC_LANES;
+
+		usc_state_init(st, lanes > USC_LANES ? USC_LANES : lanes);
+		memcpy(st->u, job->uniforms, job->num_uniforms * sizeof(uint32_t));
+		st->dispatch.threadgroup_position[0] = (uint32_t)(index % job->grid[0]);
+		st->dispatch.threadgroup_position[1] =
+		    (uint32_t)(index / job->grid[0] % job->grid[1]);
+		st->dispatch.threadgroup_position[2] =
+		    (uint32_t)(index / job->grid[0] / job->grid[1]);
+		memcpy(st->dispatch.threads_per_threadgroup, job->group, sizeof(job->group));
+		st->dispatch.simdgroup_index = s;
+		st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
+		st->threadgroup_memory = w->shared;
+		st->threadgroup_memory_size = job->shared_size;
+		st->yield_at_barrier = simdgroups > 1;
+		state[s] = RUNNING;
+	}
+	while (running) {
+		unsigned waiting = 0;
+
+		for (unsigned s = 0; s < simdgroups; s++) {
+			struct usc_result r;
+
+			if (state[s] != RUNNING)
+				continue;
+			w->fault.kind = SIM_UAT_OK;
+			sim_device_read_lock(gpu->dev);
+			r = usc_run(job->program, &w->states[s], SLICE);
+			sim_device_read_unlock(gpu->dev);
+			if (failed(w, &r) || !keep_going(w))
+				return;
+			if (r.status == USC_DONE) {
+				state[s] = STOPPED;
+				running--;
+			} else if (r.status == USC_BARRIER) {
+				state[s] = AT_BARRIER;
+			}
+		}
+		for (unsigned s = 0; s < simdgroups; s++)
+			waiting += state[s] == AT_BARRIER;
+		if (waiting && waiting == running) /* all there: the barrier opens */
+			for (unsigned s = 0; s < simdgroups; s++)
+				if (state[s] == AT_BARRIER)
+					state[s] = RUNNING;
+	}
+}
+
+/* --- the workers ----------------------------------------------------------------- */
+
+static void run_groups(struct worker *w)
+{
+	struct sim_gpu *gpu = w->gpu;
+
+	while (!__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t index = __atomic_fetch_add(&gpu->next_group, 1, __ATOMIC_RELAXED);
+
+		if (index >= gpu->num_groups)
+			break;
+		run_threadgroup(w, index);
+	}
+}
+
+/* The last worker out: an injected delay, then the job is done. */
+static void finish(struct sim_gpu *gpu)
+{
+	uint64_t until = gpu->job->delay_ns ? sim_gpu_now_ns() + gpu->job->delay_ns : 0;
+	void (*done)(void *) = gpu->done;
+	void *arg = gpu->done_arg;
+
+	while (until && sim_gpu_now_ns() < until && !__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE))
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	pthread_mutex_lock(&gpu->lock);
+	__atomic_store_n(&gpu->finished, true, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&gpu->idle);
+	pthread_mutex_unlock(&gpu->lock);
+	done(arg);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct sim_gpu *gpu = w->gpu;
+
+	pthread_mutex_lock(&gpu->lock);
+	for (;;) {
+		while (!gpu->quit && (gpu->generation == w->generation || gpu->closing))
+			pthread_cond_wait(&gpu->wake, &gpu->lock);
+		if (gpu->quit)
+			break;
+		w->generation = gpu->generation;
+		gpu->active++;
+		pthread_mutex_unlock(&gpu->lock);
+
+		run_groups(w);
+
+		pthread_mutex_lock(&gpu->lock);
+		if (--gpu->active == 0) {
+			gpu->closing = true;
+			pthread_mutex_unlock(&gpu->lock);
+			finish(gpu);
+			pthread_mutex_lock(&gpu->lock);
+		}
+	}
+	pthread_mutex_unlock(&gpu->lock);
+	return NULL;
+}
+
+static int worker_init(struct worker *w, struct sim_gpu *gpu)
+{
+	w->gpu = gpu;
+	w->states = calloc(SIM_GPU_MAX_THREADS / USC_LANES, sizeof(*w->states));
+	w->shared = calloc(1, SIM_GPU_MAX_SHARED);
+	return w->states && w->shared ? 0 : -1;
+}
+
+struct sim_gpu *sim_gpu_create(struct sim_device *dev, unsigned workers, void (*done)(void *),
+			       void *arg)
+{
+	struct sim_gpu *gpu = calloc(1, sizeof(*gpu));
+	unsigned n = workers ? workers : 1;
+
+	if (!gpu)
+		return NULL;
+	gpu->dev = dev;
+	gpu->done = done;
+	gpu->done_arg = arg;
+	gpu->finished = gpu->closing = true;
+	pthread_mutex_init(&gpu->lock, NULL);
+	pthread_cond_init(&gpu->wake, NULL);
+	pthread_cond_init(&gpu->idle, NULL);
+	gpu->workers = calloc(n, sizeof(*gpu->workers));
+	if (!gpu->workers)
+		goto fail;
+	gpu->num_allocated = n;
+	for (unsigned i = 0; i < n; i++)
+		if (worker_init(&gpu->workers[i], gpu) < 0)
+			goto fail;
+	for (unsigned i = 0; i < workers; i++) {
+		if (pthread_create(&gpu->workers[i].thread, NULL, worker_main, &gpu->workers[i]))
+			goto fail;
+		gpu->num_workers = i + 1;
+	}
+	return gpu;
+
+fail:
+	sim_gpu_destroy(gpu);
+	return NULL;
+}
+
+void sim_gpu_destroy(struct sim_gpu *gpu)
+{
+	if (!gpu)
+		return;
+	sim_gpu_abort(gpu);
+	sim_gpu_wait(gpu);
+	pthread_mutex_lock(&gpu->lock);
+	gpu->quit = true;
+	pthread_cond_broadcast(&gpu->wake);
+	pthread_mutex_unlock(&gpu->lock);
+	for (unsigned i = 0; i < gpu->num_workers; i++)
+		pthread_join(gpu->workers[i].thread, NULL);
+	for (unsigned i = 0; i < gpu->num_allocated; i++) {
+		free(gpu->workers[i].states);
+		free(gpu->workers[i].shared);
+	}
+	free(gpu->workers);
+	pthread_cond_destroy(&gpu->idle);
+	pthread_cond_destroy(&gpu->wake);
+	pthread_mutex_destroy(&gpu->lock);
+	free(gpu);
+}
+
+void sim_gpu_start(struct sim_gpu *gpu, struct sim_gpu_job *job)
+{
+	job->result = SIM_GPU_OK;
+	job->message[0] = '\0';
+	pthread_mutex_lock(&gpu->lock);
+	gpu->job = job;
+	gpu->num_groups = (uint64_t)job->grid[0] * job->grid[1] * job->grid[2];
+	gpu->next_group = 0;
+	__atomic_store_n(&gpu->stop, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&gpu->finished, false, __ATOMIC_RELEASE);
+	gpu->closing = false;
+	gpu->generation++;
+	pthread_cond_broadcast(&gpu->wake);
+	pthread_mutex_unlock(&gpu->lock);
+	if (!gpu->num_workers) {
+		run_groups(&gpu->workers[0]);
+		finish(gpu);
+	}
+}
+
+bool sim_gpu_finished(struct sim_gpu *gpu)
+{
+	return __atomic_load_n(&gpu->finished, __ATOMIC_ACQUIRE);
+}
+
+void sim_gpu_abort(struct sim_gpu *gpu)
+{
+	pthread_mutex_lock(&gpu->lock);
+	if (gpu->job && !gpu->finished) {
+		pthread_mutex_unlock(&gpu->lock);
+		end_job(gpu, gpu->job, SIM_GPU_ABORTED, NULL, "aborted");
+		return;
+	}
+	pthread_mutex_unlock(&gpu->lock);
+}
+
+void sim_gpu_wait(struct sim_gpu *gpu)
+{
+	pthread_mutex_lock(&gpu->lock);
+	while (!gpu->finished)
+		pthread_cond_wait(&gpu->idle, &gpu->lock);
+	pthread_mutex_unlock(&gpu->lock);
+}

@@ -1,0 +1,649 @@
+/*
+ * test-jobs: work on the simulated GPU, as a driver submits it.  Starts
+ * the real agx-sim, boots its firmware, lays out the firmware ABI with the
+ * test host (sim/host/fwhost.c) and runs real G13 programs on its cores:
+ * compute dispatches whose results are checked word by word, threadgroup
+ * barriers, priorities and round robin, faults that stay in their context,
+ * time limits, aborts, malformed work, a delayed completion, RESET in the
+ * middle of a job, and 100k items through rings that wrap.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "agx_fwabi.h"
+#include "asm.h"
+#include "fixture.h"
+#include "host/fwhost.h"
+
+#define PT_OFFSET   0x40000u
+#define PT_SIZE	    0x80000u
+#define FW_OFFSET   0xc0000u
+#define FW_PAGES    64u
+#define USER_RAM    0x200000u /* per context: 8 pages of RAM from here */
+#define CTX_RAM	    0x20000u
+#define PAGE	    0x4000u
+#define CODE_VA	    0x10000000ull
+#define UNIF_VA	    0x10004000ull
+#define BUF_VA	    0x20000000ull
+#define BUF_PAGES   4u
+#define UNMAPPED_VA 0x30000000ull
+
+/* buf[i] = i + u2 over a 2D grid whose x extent is 64 */
+static const char store_kernel[] = "get_sr r1, sr80\n"
+				   "get_sr r4, sr81\n"
+				   "mov_imm r5, 64\n"
+				   "imadd r1, r4, r5, r1\n"
+				   "iadd r2, r1, u2\n"
+				   "device_store 0, i32, x, r2, u0_u1, r1, unsigned, 0\n"
+				   "stop";
+
+/*
+ * 64 threads swap halves through threadgroup memory: each stores its index
+ * at [lid] and [lid + 64], then reads [lid + 32] -- written by the other
+ * SIMD group, so only a working barrier gives (lid + 32) % 64.
+ */
+static const char barrier_kernel[] = "get_sr r1, sr48\n"
+				     "get_sr r6, sr80\n"
+				     "threadgroup_store i32, x, r1, r1l, 0\n"
+				     "threadgroup_store i32, x, r1, r1l, 64\n"
+				     "threadgroup_barrier\n"
+				     "threadgroup_load i32, x, r3, r1l, 32\n"
+				     "wait 0\n"
+				     "device_store 0, i32, x, r3, u0_u1, r6, unsigned, 0\n"
+				     "stop";
+
+/* writes 1 to buf[0], then loops forever */
+static const char spin_kernel[] = "mov_imm r1, 1\n"
+				  "mov_imm r2, 0\n"
+				  "device_store 0, i32, x, r1, u0_u1, r2, unsigned, 0\n"
+				  "top:\n"
+				  "jmp_exec_any @top\n"
+				  "stop";
+
+struct ctx {
+	unsigned context;
+	uint8_t *code, *unif, *buf; /* the host's view of its pages */
+	uint64_t code_used, unif_used;
+};
+
+struct program {
+	uint64_t va;
+	uint32_t size;
+};
+
+struct job {
+	uint64_t item;
+	uint8_t *stamp;
+	uint64_t stamp_va;
+};
+
+static void gpu_up(struct fixture *f, struct sim_fwhost *fh)
+{
+	struct sim_host *h = &f->host;
+
+	attach(h);
+	give_ram(h);
+	assert_int_equal(sim_fwhost_init(fh, h, PT_OFFSET, PT_SIZE, FW_OFFSET, FW_PAGES), 0);
+	boot(h);
+	if (!sim_fwhost_start(fh, TIMEOUT_MS))
+		fail_msg("the GPU firmware did not start: %s", h->error);
+}
+
+/* A context n (1..7): code, uniforms and a 64 KiB buffer at fixed VAs. */
+static void ctx_init(struct sim_fwhost *fh, struct ctx *c, unsigned n)
+{
+	uint64_t ram = USER_RAM + (n - 1) * CTX_RAM;
+
+	memset(c, 0, sizeof(*c));
+	c->context = n;
+	c->code = fh->host->ram + ram;
+	c->unif = c->code + PAGE;
+	c->buf = c->code + 2 * PAGE;
+	memset(c->code, 0, CTX_RAM);
+	assert_int_equal(sim_fwhost_map(fh, n, CODE_VA, ram, PAGE, true), 0);
+	assert_int_equal(sim_fwhost_map(fh, n, UNIF_VA, ram + PAGE, PAGE, false), 0);
+	assert_int_equal(sim_fwhost_map(fh, n, BUF_VA, ram + 2 * PAGE, BUF_PAGES * PAGE, false), 0);
+}
+
+static struct program load(struct ctx *c, const char *text)
+{
+	struct program p = { CODE_VA + c->code_used, 0 };
+
+	p.size = (uint32_t)test_assemble(text, c->code + c->code_used, PAGE - c->code_used);
+	c->code_used = (c->code_used + p.size + 63) & ~63ull;
+	return p;
+}
+
+/* A dispatch of grid threadgroups of group threads, with u0_u1 = buf (or `base`), u2 = bias. */
+static struct job compute(struct sim_fwhost *fh, struct ctx *c, struct program p,
+			  const uint32_t grid[3], const uint32_t group[3], uint64_t base,
+			  uint32_t bias, uint32_t slot, uint32_t value)
+{
+	struct job j;
+	uint32_t *u = (uint32_t *)(c->unif + c->unif_used);
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_COMPUTE,
+					.event_slot = slot,
+					.stamp_value = value };
+	struct agx_fw_work_compute w = { .program = p.va,
+					 .program_size = p.size,
+					 .uniform_count = 3,
+					 .threadgroup_memory = 512,
+					 .uniforms = UNIF_VA + c->unif_used,
+					 .grid_x = grid[0],
+					 .grid_y = grid[1],
+					 .grid_z = grid[2],
+					 .group_x = group[0],
+					 .group_y = group[1],
+					 .group_z = group[2] };
+
+	u[0] = (uint32_t)base;
+	u[1] = (uint32_t)(base >> 32);
+	u[2] = bias;
+	c->unif_used += 16;
+	j.stamp = sim_fwhost_alloc(fh, 8, &j.stamp_va);
+	assert_non_null(j.stamp);
+	h.stamp = j.stamp_va;
+	j.item = sim_fwhost_compute(fh, &h, &w);
+	assert_true(j.item != 0);
+	return j;
+}
+
+/* A barrier item that waits for *wait (a stamp in firmware memory) to reach wait_value. */
+static struct job barrier(struct sim_fwhost *fh, uint64_t wait, uint32_t wait_value, uint32_t slot,
+			  uint32_t value)
+{
+	struct job j;
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_BARRIER,
+					.event_slot = slot,
+					.stamp_value = value };
+	struct agx_fw_work_barrier b = { .wait = wait, .wait_value = wait_value };
+
+	j.stamp = sim_fwhost_alloc(fh, 8, &j.stamp_va);
+	assert_non_null(j.stamp);
+	h.stamp = j.stamp_va;
+	j.item = sim_fwhost_barrier(fh, &h, &b);
+	assert_true(j.item != 0);
+	return j;
+}
+
+static struct agx_fw_event next_event(struct sim_fwhost *fh)
+{
+	struct agx_fw_event e;
+
+	if (!sim_fwhost_event(fh, &e, TIMEOUT_MS))
+		fail_msg("no event came: %s", fh->host->error);
+	return e;
+}
+
+/* The next event is this item's completion. */
+static void expect_completion(struct sim_fwhost *fh, unsigned context, uint32_t slot,
+			      uint32_t value, enum agx_fw_result result)
+{
+	struct agx_fw_event e = next_event(fh);
+
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_COMPLETION);
+	assert_int_equal(e.context, context);
+	assert_int_equal(e.slot, slot);
+	assert_int_equal(e.value, value);
+	assert_int_equal(e.result, result);
+}
+
+static void expect_stamp(const struct job *j, uint32_t value, enum agx_fw_result result)
+{
+	struct agx_fw_stamp s;
+
+	assert_true(agx_fw_stamp_unpack(j->stamp, &s));
+	assert_int_equal(s.value, value);
+	assert_int_equal(s.result, result);
+}
+
+static uint32_t word(const struct ctx *c, unsigned i)
+{
+	uint32_t v;
+
+	memcpy(&v, c->buf + i * 4, 4);
+	return v;
+}
+
+static bool log_has(struct sim_fwhost *fh, const char *text)
+{
+	char line[64];
+
+	while (sim_fwhost_log(fh, line, sizeof(line)))
+		if (strstr(line, text))
+			return true;
+	return false;
+}
+
+/* A compute dispatch over a 2D grid of two-SIMD-group threadgroups, every word checked. */
+static void test_compute(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct program p;
+	struct job j;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	p = load(&c, store_kernel);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	j = compute(&fh, &c, p, (uint32_t[]){ 2, 3, 1 }, (uint32_t[]){ 32, 2, 1 }, BUF_VA, 1000, 7,
+		    41);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 7, 41, AGX_FW_RESULT_OK);
+	expect_stamp(&j, 41, AGX_FW_RESULT_OK);
+	for (unsigned i = 0; i < 64 * 6; i++)
+		assert_int_equal(word(&c, i), i + 1000);
+	assert_int_equal(word(&c, 64 * 6), 0); /* and not one word more */
+	/* the queue's read_ptr followed */
+	assert_int_equal(*(volatile uint32_t *)q.desc, 1);
+}
+
+/* A threadgroup barrier holds each SIMD group until the other has stored. */
+static void test_threadgroup_barrier(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct job j;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	j = compute(&fh, &c, load(&c, barrier_kernel), (uint32_t[]){ 5, 1, 1 },
+		    (uint32_t[]){ 64, 1, 1 }, BUF_VA, 0, 1, 1);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);
+	for (unsigned i = 0; i < 5 * 64; i++)
+		assert_int_equal(word(&c, i), (i % 64 + 32) % 64);
+}
+
+/*
+ * A context that faults — an unmapped store, a store to its read-only code,
+ * a program that is not mapped, an illegal instruction — gets a fault event
+ * and an error stamp, while another context's work, queued beside it,
+ * completes with the right results.
+ */
+static void test_fault_isolation(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue bad, good;
+	struct ctx c1, c2;
+	struct program store1, store2, trap;
+	struct job jobs[8];
+	const uint32_t grid[3] = { 1, 1, 1 }, group[3] = { 64, 1, 1 };
+	struct agx_fw_event e;
+	unsigned faults = 0, good_done = 0, bad_done = 0;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c1, 1);
+	ctx_init(&fh, &c2, 2);
+	store1 = load(&c1, store_kernel);
+	trap = load(&c1, "trap");
+	store2 = load(&c2, store_kernel);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &bad, 1, 2, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &good, 2, 2, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	jobs[0] = compute(&fh, &c1, store1, grid, group, UNMAPPED_VA, 0, 10, 1);
+	jobs[1] = compute(&fh, &c1, store1, grid, group, CODE_VA, 0, 11, 2);
+	jobs[2] =
+	    compute(&fh, &c1, (struct program){ UNMAPPED_VA, 64 }, grid, group, BUF_VA, 0, 12, 3);
+	jobs[3] = compute(&fh, &c1, trap, grid, group, BUF_VA, 0, 13, 4);
+	for (unsigned i = 0; i < 4; i++) {
+		jobs[4 + i] =
+		    compute(&fh, &c2, store2, (uint32_t[]){ 1, 1, 1 }, (uint32_t[]){ 64, 1, 1 },
+			    BUF_VA + i * 256, 100 * i, 20 + i, 10 + i);
+		assert_true(sim_fwhost_append(&fh, &bad, jobs[i].item));
+		assert_true(sim_fwhost_append(&fh, &good, jobs[4 + i].item));
+	}
+	assert_true(sim_fwhost_kick(&fh, &bad));
+	assert_true(sim_fwhost_kick(&fh, &good));
+
+	while (good_done + bad_done < 8) {
+		e = next_event(&fh);
+		if (e.type == AGX_FW_EVENT_TYPE_FAULT) {
+			assert_int_equal(e.context, 1);
+			assert_int_equal(e.slot, 10 + faults);
+			switch (faults++) {
+			case 0: /* the store to nowhere, at its first lane */
+				assert_int_equal(e.unit, AGX_FW_UNIT_USC);
+				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_UNMAPPED);
+				assert_true(e.write);
+				assert_int_equal(e.va, UNMAPPED_VA);
+				break;
+			case 1: /* code is read and execute only */
+				assert_int_equal(e.unit, AGX_FW_UNIT_USC);
+				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_PERMISSION);
+				assert_true(e.write);
+				assert_int_equal(e.va, CODE_VA);
+				break;
+			case 2: /* the command processor fetching the program */
+				assert_int_equal(e.unit, AGX_FW_UNIT_COMMAND);
+				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_UNMAPPED);
+				assert_false(e.write);
+				assert_int_equal(e.va, UNMAPPED_VA);
+				break;
+			case 3:
+				assert_int_equal(e.unit, AGX_FW_UNIT_USC);
+				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_ILLEGAL_INSTRUCTION);
+				assert_int_equal(e.va, trap.va);
+				break;
+			}
+			continue;
+		}
+		assert_int_equal(e.type, AGX_FW_EVENT_TYPE_COMPLETION);
+		if (e.context == 1) {
+			/* each failed item's fault came first */
+			assert_int_equal(e.slot, 10 + bad_done);
+			assert_int_equal(faults, bad_done + 1);
+			assert_int_equal(e.result, AGX_FW_RESULT_FAULT);
+			expect_stamp(&jobs[bad_done], bad_done + 1, AGX_FW_RESULT_FAULT);
+			bad_done++;
+		} else {
+			assert_int_equal(e.context, 2);
+			assert_int_equal(e.slot, 20 + good_done);
+			assert_int_equal(e.result, AGX_FW_RESULT_OK);
+			expect_stamp(&jobs[4 + good_done], 10 + good_done, AGX_FW_RESULT_OK);
+			good_done++;
+		}
+	}
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned k = 0; k < 64; k++)
+			assert_int_equal(word(&c2, i * 64 + k), k + 100 * i);
+	/* context 1 wrote nothing anywhere */
+	for (unsigned k = 0; k < 64; k++)
+		assert_int_equal(word(&c1, k), 0);
+	assert_true(log_has(&fh, "GPU fault: context 1"));
+}
+
+/* A shader over its queue's time limit is stopped with a timeout; the next job runs. */
+static void test_timeout(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue slow, next;
+	struct ctx c1, c2;
+	struct job spin, ok;
+	struct agx_fw_event e;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c1, 1);
+	ctx_init(&fh, &c2, 2);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &slow, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 20000),
+			 0);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &next, 2, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	spin = compute(&fh, &c1, load(&c1, spin_kernel), (uint32_t[]){ 1, 1, 1 },
+		       (uint32_t[]){ 32, 1, 1 }, BUF_VA, 0, 3, 30);
+	ok = compute(&fh, &c2, load(&c2, store_kernel), (uint32_t[]){ 1, 1, 1 },
+		     (uint32_t[]){ 64, 1, 1 }, BUF_VA, 5, 4, 40);
+	assert_true(sim_fwhost_submit(&fh, &slow, spin.item));
+	assert_true(sim_fwhost_submit(&fh, &next, ok.item));
+
+	e = next_event(&fh);
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_TIMEOUT);
+	assert_int_equal(e.context, 1);
+	assert_int_equal(e.slot, 3);
+	expect_completion(&fh, 1, 3, 30, AGX_FW_RESULT_TIMEOUT);
+	expect_stamp(&spin, 30, AGX_FW_RESULT_TIMEOUT);
+	assert_int_equal(word(&c1, 0), 1); /* it did run */
+	expect_completion(&fh, 2, 4, 40, AGX_FW_RESULT_OK);
+	assert_int_equal(word(&c2, 63), 63 + 5);
+}
+
+/*
+ * Priorities and turns: while a spinning job holds the GPU, a low and a
+ * high priority queue fill up; once devctl aborts the spinner, the high
+ * queue goes first, and two queues of one priority take turns.
+ */
+static void test_priority_and_abort(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue hold, low, high_a, high_b;
+	struct ctx c1;
+	struct job spin, queued;
+	uint64_t open_va;
+	struct agx_fw_devctl abort_ctx = { .op = AGX_FW_DEVCTL_OP_ABORT_CONTEXT,
+					   .context = 1,
+					   .seq = 77 };
+	/* after the aborts: high a and b in turns, then low */
+	static const uint32_t want[] = { 100, 200, 101, 201, 300, 301 };
+	struct agx_fw_event e;
+
+	gpu_up(f, &fh);
+	/* a stamp that is already 0: barriers waiting for 0 pass */
+	assert_non_null(sim_fwhost_alloc(&fh, 8, &open_va));
+	ctx_init(&fh, &c1, 1);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &hold, 1, 2, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &low, 2, 3, AGX_FW_PIPE_FRAGMENT, 16, 0), 0);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &high_a, 2, 0, AGX_FW_PIPE_VERTEX, 16, 0), 0);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &high_b, 3, 0, AGX_FW_PIPE_COMPUTE, 16, 0),
+			 0);
+	spin = compute(&fh, &c1, load(&c1, spin_kernel), (uint32_t[]){ 1, 1, 1 },
+		       (uint32_t[]){ 32, 1, 1 }, BUF_VA, 0, 0, 1);
+	queued = compute(&fh, &c1, load(&c1, store_kernel), (uint32_t[]){ 1, 1, 1 },
+			 (uint32_t[]){ 32, 1, 1 }, BUF_VA + 1024, 0, 0, 2);
+	assert_true(sim_fwhost_append(&fh, &hold, spin.item));
+	assert_true(sim_fwhost_submit(&fh, &hold, queued.item));
+	while (word(&c1, 0) != 1) /* the spinner runs */
+		usleep(1000);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_true(
+		    sim_fwhost_submit(&fh, &low, barrier(&fh, open_va, 0, 3, 300 + i).item));
+		assert_true(
+		    sim_fwhost_submit(&fh, &high_a, barrier(&fh, open_va, 0, 1, 100 + i).item));
+		assert_true(
+		    sim_fwhost_submit(&fh, &high_b, barrier(&fh, open_va, 0, 2, 200 + i).item));
+	}
+	assert_true(sim_fwhost_devctl(&fh, &abort_ctx));
+
+	/* the spinner and the job queued behind it in the same context are aborted */
+	expect_completion(&fh, 1, 0, 1, AGX_FW_RESULT_ABORTED);
+	expect_stamp(&spin, 1, AGX_FW_RESULT_ABORTED);
+	expect_completion(&fh, 1, 0, 2, AGX_FW_RESULT_ABORTED);
+	expect_stamp(&queued, 2, AGX_FW_RESULT_ABORTED);
+	assert_int_equal(word(&c1, 256), 0); /* it never ran */
+	e = next_event(&fh);
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_DEVCTL_DONE);
+	assert_int_equal(e.seq, 77);
+	for (unsigned n = 0; n < sizeof(want) / sizeof(want[0]); n++) {
+		e = next_event(&fh);
+		assert_int_equal(e.type, AGX_FW_EVENT_TYPE_COMPLETION);
+		assert_int_equal(e.result, AGX_FW_RESULT_OK);
+		assert_int_equal(e.value, want[n]);
+	}
+}
+
+/*
+ * A barrier item holds its queue until a stamp reaches its value — here a
+ * compute job's stamp on another queue; items the firmware cannot use
+ * complete as malformed, and queues it cannot use are logged.
+ */
+static void test_barrier_and_malformed(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q, waiter, broken;
+	struct ctx c1;
+	struct job j, b, bad;
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_COMPUTE, .stamp_value = 9 };
+	struct agx_fw_work_compute zero_threads = { .program = CODE_VA, .program_size = 4 };
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c1, 1);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &waiter, 1, 1, AGX_FW_PIPE_VERTEX, 16, 0), 0);
+	j = compute(&fh, &c1, load(&c1, store_kernel), (uint32_t[]){ 1, 1, 1 },
+		    (uint32_t[]){ 32, 1, 1 }, BUF_VA, 0, 1, 5);
+	/* a stamp's value is its first word: wait for 5 there */
+	b = barrier(&fh, j.stamp_va, 5, 2, 6);
+	assert_true(sim_fwhost_submit(&fh, &waiter, b.item));
+	/* nothing can happen yet: a fwctl acknowledgement is the next event */
+	assert_true(sim_fwhost_fwctl(
+	    &fh, &(struct agx_fw_fwctl){ .op = AGX_FW_FWCTL_OP_CACHE_FLUSH, .seq = 5 }));
+	assert_int_equal(next_event(&fh).type, AGX_FW_EVENT_TYPE_FWCTL_DONE);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 5, AGX_FW_RESULT_OK);
+	expect_completion(&fh, 1, 2, 6, AGX_FW_RESULT_OK);
+
+	/* a dispatch of no threads, and an item of an unknown type */
+	bad.stamp = sim_fwhost_alloc(&fh, 8, &bad.stamp_va);
+	h.stamp = bad.stamp_va;
+	bad.item = sim_fwhost_compute(&fh, &h, &zero_threads);
+	assert_true(sim_fwhost_submit(&fh, &q, bad.item));
+	expect_completion(&fh, 1, 0, 9, AGX_FW_RESULT_MALFORMED);
+	expect_stamp(&bad, 9, AGX_FW_RESULT_MALFORMED);
+	fh.fw[bad.item - SIM_FWHOST_VA] = 0x7f; /* type */
+	assert_true(sim_fwhost_submit(&fh, &q, bad.item));
+	expect_completion(&fh, 1, 0, 9, AGX_FW_RESULT_MALFORMED);
+	/* a compute item on a vertex pipe */
+	assert_true(sim_fwhost_submit(&fh, &waiter, j.item));
+	expect_completion(&fh, 1, 1, 5, AGX_FW_RESULT_MALFORMED);
+
+	/* a queue in context 0 (the firmware's) is refused before it runs anything */
+	assert_int_equal(sim_fwhost_queue_create(&fh, &broken, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0),
+			 0);
+	broken.desc[64] = 0; /* context */
+	assert_true(sim_fwhost_submit(&fh, &broken, j.item));
+	expect_log(fh.host, "work queue at");
+	assert_int_equal(*(volatile uint32_t *)broken.desc, 0);
+}
+
+/* 100k items through a 64-entry work queue, its pipe channel and the event ring. */
+static void test_ring_wrap(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct job items[32];
+	uint64_t open_va;
+	enum { TOTAL = 100000, BATCH = 32 };
+
+	gpu_up(f, &fh);
+	assert_non_null(sim_fwhost_alloc(&fh, 8, &open_va));
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 64, 0), 0);
+	for (unsigned i = 0; i < BATCH; i++)
+		items[i] = barrier(&fh, open_va, 0, i, 0);
+	for (unsigned done = 0; done < TOTAL; done += BATCH) {
+		for (unsigned i = 0; i < BATCH; i++) {
+			uint8_t *header = fh.fw + (items[i].item - SIM_FWHOST_VA);
+			struct agx_fw_work_header h = { 0 };
+
+			assert_true(agx_fw_work_header_unpack(header, &h));
+			h.stamp_value = done + i;
+			assert_true(agx_fw_work_header_pack(header, &h));
+			assert_true(sim_fwhost_append(&fh, &q, items[i].item));
+		}
+		assert_true(sim_fwhost_kick(&fh, &q));
+		for (unsigned i = 0; i < BATCH; i++) {
+			struct agx_fw_event e = next_event(&fh);
+
+			if (e.type != AGX_FW_EVENT_TYPE_COMPLETION || e.value != done + i ||
+			    e.slot != i)
+				fail_msg("item %u: event type %u value %u slot %u", done + i,
+					 (unsigned)e.type, (unsigned)e.value, (unsigned)e.slot);
+		}
+		expect_stamp(&items[BATCH - 1], done + BATCH - 1, AGX_FW_RESULT_OK);
+	}
+}
+
+/* An injected delay: the job's results are there, its completion comes a second later. */
+static void test_delayed_completion(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct job j;
+	struct agx_fw_stamp s;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	assert_int_equal(sim_host_inject(&f->host,
+					 AGX__DEVICE__INJECT_FAULT__KIND__KIND_DELAY_COMPLETION, 0,
+					 1, 1000),
+			 0);
+	j = compute(&fh, &c, load(&c, store_kernel), (uint32_t[]){ 1, 1, 1 },
+		    (uint32_t[]){ 64, 1, 1 }, BUF_VA, 1, 1, 1);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	while (word(&c, 63) != 64)
+		usleep(1000);
+	assert_true(agx_fw_stamp_unpack(j.stamp, &s));
+	assert_int_equal(s.value, 0); /* finished, not completed */
+	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);
+	/* only one was delayed: the next completes as usual */
+	j = compute(&fh, &c, load(&c, store_kernel), (uint32_t[]){ 1, 1, 1 },
+		    (uint32_t[]){ 64, 1, 1 }, BUF_VA, 2, 2, 2);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 2, 2, AGX_FW_RESULT_OK);
+}
+
+/* RESET while a job spins: the device comes back at power-on, and runs new work. */
+static void test_reset_mid_job(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_host *h = &f->host;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct job spin, j;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	spin = compute(&fh, &c, load(&c, spin_kernel), (uint32_t[]){ 1, 1, 1 },
+		       (uint32_t[]){ 32, 1, 1 }, BUF_VA, 0, 1, 1);
+	assert_true(sim_fwhost_submit(&fh, &q, spin.item));
+	while (word(&c, 0) != 1)
+		usleep(1000);
+
+	assert_int_equal(sim_host_reset(h), 0);
+	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_STOPPED);
+	expect_stamp(&spin, 0, AGX_FW_RESULT_OK); /* lost with the reset: never completed */
+
+	/* the host's tables are still in its RAM: point the UAT at them again and boot */
+	*(volatile uint64_t *)((uint8_t *)h->mmio + AGX_MMIO_UAT_TTBAT) = fh.pt.context_table;
+	boot(h);
+	assert_true(sim_fwhost_start(&fh, TIMEOUT_MS));
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	j = compute(&fh, &c, load(&c, store_kernel), (uint32_t[]){ 1, 1, 1 },
+		    (uint32_t[]){ 64, 1, 1 }, BUF_VA, 3, 1, 2);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 2, AGX_FW_RESULT_OK);
+	assert_int_equal(word(&c, 10), 13);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_compute, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threadgroup_barrier, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_isolation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_priority_and_abort, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_barrier_and_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delayed_completion, setup_faults, teardown),
+		cmocka_unit_test_setup_teardown(test_reset_mid_job, setup, teardown),
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s AGX-SIM\n", argv[0]);
+		return 2;
+	}
+	sim_path = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
