@@ -182,6 +182,29 @@ static bool keep_going(struct worker *w)
 	return true;
 }
 
+/*
+ * The lanes of SIMD group s that are threads of the dispatch: all of a
+ * whole threadgroup's, fewer where the last threadgroups of a dimension
+ * hang over the global size.
+ */
+static uint32_t present_lanes(const struct sim_gpu_job *job, const uint32_t tg[3], unsigned s)
+{
+	unsigned threads = job->group[0] * job->group[1] * job->group[2];
+	uint32_t mask = 0;
+
+	for (unsigned l = 0; l < USC_LANES; l++) {
+		unsigned linear = s * USC_LANES + l;
+		uint64_t pos[3] = { linear % job->group[0], linear / job->group[0] % job->group[1],
+				    linear / (job->group[0] * job->group[1]) };
+		bool inside = linear < threads;
+
+		for (unsigned d = 0; d < 3; d++)
+			inside &= (uint64_t)tg[d] * job->group[d] + pos[d] < job->global[d];
+		mask |= (uint32_t)inside << l;
+	}
+	return mask;
+}
+
 static void run_threadgroup(struct worker *w, uint64_t index)
 {
 	struct sim_gpu *gpu = w->gpu;
@@ -189,27 +212,27 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 	unsigned threads = job->group[0] * job->group[1] * job->group[2];
 	unsigned simdgroups = (threads + USC_LANES - 1) / USC_LANES;
 	enum group_state state[SIM_GPU_MAX_THREADS / USC_LANES];
-	unsigned running = simdgroups;
+	unsigned running = 0;
+	uint32_t tg[3] = { (uint32_t)(index % job->grid[0]),
+			   (uint32_t)(index / job->grid[0] % job->grid[1]),
+			   (uint32_t)(index / job->grid[0] / job->grid[1]) };
 
 	memset(w->shared, 0, job->shared_size);
 	for (unsigned s = 0; s < simdgroups; s++) {
 		struct usc_state *st = &w->states[s];
-		unsigned lanes = threads - s * USC_LANES;
 
-		usc_state_init(st, lanes > USC_LANES ? USC_LANES : lanes);
-		memcpy(st->u, job->uniforms, job->num_uniforms * sizeof(uint32_t));
-		st->dispatch.threadgroup_position[0] = (uint32_t)(index % job->grid[0]);
-		st->dispatch.threadgroup_position[1] =
-		    (uint32_t)(index / job->grid[0] % job->grid[1]);
-		st->dispatch.threadgroup_position[2] =
-		    (uint32_t)(index / job->grid[0] / job->grid[1]);
+		usc_state_init(st, USC_LANES);
+		st->present = st->exec = present_lanes(job, tg, s);
+		state[s] = st->present ? RUNNING : STOPPED;
+		running += st->present != 0;
+		memcpy(st->u, job->uniforms, sizeof(job->uniforms));
+		memcpy(st->dispatch.threadgroup_position, tg, sizeof(tg));
 		memcpy(st->dispatch.threads_per_threadgroup, job->group, sizeof(job->group));
 		st->dispatch.simdgroup_index = s;
 		st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
 		st->threadgroup_memory = w->shared;
 		st->threadgroup_memory_size = job->shared_size;
 		st->yield_at_barrier = simdgroups > 1;
-		state[s] = RUNNING;
 	}
 	while (running) {
 		unsigned waiting = 0;

@@ -16,7 +16,7 @@
 
 #define SIM_GPU_MAX_UNIFORMS 256
 #define SIM_GPU_MAX_THREADS  1024  /* per threadgroup */
-#define SIM_GPU_MAX_SHARED   32768 /* threadgroup memory, bytes */
+#define SIM_GPU_MAX_SHARED   65536 /* threadgroup memory, bytes */
 
 struct sim_device;
 
@@ -33,10 +33,10 @@ struct sim_gpu_job {
 	unsigned context; /* UAT context */
 	const struct usc_program *program;
 	uint64_t program_va;
-	uint32_t uniforms[SIM_GPU_MAX_UNIFORMS];
-	unsigned num_uniforms;
-	uint32_t grid[3];  /* threadgroups */
-	uint32_t group[3]; /* threads per threadgroup */
+	uint32_t uniforms[SIM_GPU_MAX_UNIFORMS]; /* the uniform registers, u0..u255 */
+	uint32_t grid[3];			 /* threadgroups */
+	uint32_t group[3];			 /* threads per threadgroup */
+	uint32_t global[3]; /* threads in all: the last threadgroups may be partial */
 	uint32_t shared_size;
 	uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */
 	uint64_t delay_ns;    /* injected: finish this much later */

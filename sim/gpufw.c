@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "agx_fwabi.h"
+#include "cdm.h"
 #include "device.h"
 #include "gpufw.h"
 #include "uat.h"
@@ -28,46 +29,13 @@
 
 /* --- memory through the UAT -------------------------------------------------------- */
 
-/*
- * An access to [va, va + size) in a context, with firmware or GPU rights;
- * false on a fault, described in *fault (a bus error has level 3 and the
- * translated address's page).
- */
-static bool access_va(struct sim_device *dev, unsigned context, bool firmware, uint64_t va,
-		      void *buf, size_t size, unsigned access, struct sim_uat_fault *fault)
-{
-	uint8_t *p = buf;
-
-	while (size) {
-		size_t chunk = SIM_UAT_PAGE_SIZE - (va & (SIM_UAT_PAGE_SIZE - 1));
-		uint64_t pa;
-		bool ok;
-
-		if (chunk > size)
-			chunk = size;
-		if (!sim_uat_translate(dev->uat, context, va, access, firmware, &pa, fault))
-			return false;
-		ok = access & SIM_UAT_WRITE ? sim_device_write(dev, pa, p, chunk)
-					    : sim_device_read(dev, pa, p, chunk);
-		if (!ok) {
-			*fault =
-			    (struct sim_uat_fault){ SIM_UAT_FAULT_BUS, context, va, access, 3 };
-			return false;
-		}
-		va += chunk;
-		p += chunk;
-		size -= chunk;
-	}
-	return true;
-}
-
 /* The firmware's own memory (context 0); false on a fault, logged. */
 static bool fw_access(struct sim_rtkit *rt, uint64_t va, void *buf, size_t size, bool write)
 {
 	struct sim_uat_fault fault;
 
-	if (access_va(sim_fw_device(rt), 0, true, va, buf, size,
-		      write ? SIM_UAT_WRITE : SIM_UAT_READ, &fault))
+	if (sim_uat_access(sim_fw_device(rt)->uat, 0, true, va, buf, size,
+			   write ? SIM_UAT_WRITE : SIM_UAT_READ, &fault))
 		return true;
 	sim_fw_log(rt, "firmware %s fault at 0x%llx: %s", write ? "write" : "read",
 		   (unsigned long long)va, sim_uat_fault_name(fault.kind));
@@ -297,125 +265,146 @@ static bool barrier_open(struct sim_rtkit *rt, const struct agx_fw_work_barrier 
 	       (int32_t)(value - (uint32_t)b->wait_value) >= 0;
 }
 
-/* Reads what a compute dispatch needs; false with the fault that stopped it. */
-static bool load_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned context,
-			 const struct agx_fw_work_compute *c, struct sim_uat_fault *fault)
+/* The context's decoded shaders, emptied first if the host changed its memory since. */
+static struct usc_cache *programs(struct sim_gpufw *gpu, unsigned context)
 {
-	struct sim_device *dev = sim_fw_device(rt);
-	struct sim_gpu_job *job = &gpu->job;
-	uint8_t *code = malloc(c->program_size);
-	bool ok;
+	if (!gpu->programs[context])
+		gpu->programs[context] = usc_cache_create(16, 65536);
+	else if (gpu->programs_stale[context])
+		usc_cache_invalidate(gpu->programs[context], 0, ~0ull);
+	gpu->programs_stale[context] = false;
+	return gpu->programs[context];
+}
 
-	if (!code) {
-		*fault = (struct sim_uat_fault){ SIM_UAT_FAULT_BUS, context, c->program, 0, 0 };
+static void forget_programs(struct sim_gpufw *gpu, unsigned context)
+{
+	if (context < SIM_UAT_CONTEXTS)
+		gpu->programs_stale[context] = true;
+}
+
+/* The running compute item ends: its events and stamp, and the GPU is free. */
+static void end_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw_result result)
+{
+	struct agx_fw_work_header h = { .event_slot = gpu->job_slot,
+					.stamp_value = gpu->job_stamp_value,
+					.stamp = gpu->job_stamp };
+	struct agx_fw_event timeout = { .type = AGX_FW_EVENT_TYPE_TIMEOUT,
+					.slot = gpu->job_slot,
+					.context = gpu->cdm.context };
+
+	if (result == AGX_FW_RESULT_TIMEOUT) {
+		gpu_log(rt, gpu, "GPU timeout: context %u, slot %u", gpu->cdm.context,
+			gpu->job_slot);
+		post_event(rt, gpu, &timeout);
+	}
+	gpu->busy = false;
+	if (gpu->job_queue)
+		complete(rt, gpu, gpu->job_queue, gpu->cdm.context, &h, result);
+}
+
+/*
+ * Runs the item's CDM stream up to its next launch and starts that on the
+ * GPU cores; or, at the stream's end or a problem in it, ends the item.
+ * Returns whether the GPU cores are busy with it.
+ */
+static bool run_stream(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
+	struct sim_gpu_job *job = &gpu->job;
+	struct usc_cache *cache = programs(gpu, gpu->cdm.context);
+	struct sim_uat_fault fault;
+	char why[128];
+
+	if (!cache) {
+		gpu_log(rt, gpu, "out of memory for shaders: item aborted");
+		end_compute(rt, gpu, AGX_FW_RESULT_ABORTED);
 		return false;
 	}
-	ok = access_va(dev, context, false, c->program, code, c->program_size, SIM_UAT_EXEC,
-		       fault) &&
-	     access_va(dev, context, false, c->uniforms, job->uniforms, c->uniform_count * 4u,
-		       SIM_UAT_READ, fault);
-	if (ok) {
-		usc_program_destroy(gpu->program);
-		gpu->program = usc_program_create(code, c->program_size);
-		ok = gpu->program != NULL;
+	if (gpu->limit_ns && gpu->used_ns >= gpu->limit_ns) {
+		end_compute(rt, gpu, AGX_FW_RESULT_TIMEOUT);
+		return false;
 	}
-	free(code);
-	return ok;
+	switch (sim_cdm_next(&gpu->cdm, cache, job, &fault, why, sizeof(why))) {
+	case SIM_CDM_LAUNCH:
+		/* GPU time is counted on the cores, launch by launch */
+		gpu->launch_ns = sim_gpu_now_ns();
+		job->deadline_ns =
+		    gpu->limit_ns ? gpu->launch_ns + gpu->limit_ns - gpu->used_ns : 0;
+		job->delay_ns = 0;
+		for (unsigned n = __atomic_load_n(&gpu->delay_count, __ATOMIC_ACQUIRE); n;)
+			if (__atomic_compare_exchange_n(&gpu->delay_count, &n, n - 1, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				job->delay_ns = __atomic_load_n(&gpu->delay_ns, __ATOMIC_ACQUIRE);
+				break;
+			}
+		sim_gpu_start(gpu->gpu, job);
+		return true;
+	case SIM_CDM_END:
+		end_compute(rt, gpu, AGX_FW_RESULT_OK);
+		return false;
+	case SIM_CDM_FAULT:
+		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_CDM, fault_reason(fault.kind),
+			   &fault);
+		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
+		return false;
+	case SIM_CDM_MALFORMED:
+		gpu_log(rt, gpu, "context %u: %s", gpu->cdm.context, why);
+		end_compute(rt, gpu, AGX_FW_RESULT_MALFORMED);
+		return false;
+	}
+	return false;
 }
 
-static bool compute_valid(const struct agx_fw_work_compute *c)
-{
-	uint64_t threads = c->group_x * c->group_y * c->group_z;
-
-	return c->program_size >= 1 && c->program_size <= MAX_PROGRAM &&
-	       c->uniform_count <= SIM_GPU_MAX_UNIFORMS &&
-	       c->threadgroup_memory <= SIM_GPU_MAX_SHARED && threads >= 1 &&
-	       threads <= SIM_GPU_MAX_THREADS;
-}
-
-/* Hands a compute dispatch to the GPU cores; false when it ended at once (completed). */
+/* Starts a compute item's stream; false when it ended at once (completed). */
 static bool start_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct sim_queue *q,
 			  const struct agx_fw_work_queue *wq, const struct agx_fw_work_header *h,
 			  const struct agx_fw_work_compute *c)
 {
-	struct sim_gpu_job *job = &gpu->job;
-	struct sim_uat_fault fault;
 	uint64_t limit = gpu->time_limit_ns, asked = wq->time_limit_us * 1000ull;
 
 	/* a queue may ask for less GPU time than the device allows, not more */
 	if (asked && (!limit || asked < limit))
 		limit = asked;
-	if (!load_compute(rt, gpu, (unsigned)wq->context, c, &fault)) {
-		post_fault(rt, gpu, (uint32_t)h->event_slot, AGX_FW_UNIT_COMMAND,
-			   fault_reason(fault.kind), &fault);
-		complete(rt, gpu, q, (unsigned)wq->context, h, AGX_FW_RESULT_FAULT);
-		return false;
-	}
-	job->context = (unsigned)wq->context;
-	job->program = gpu->program;
-	job->program_va = c->program;
-	job->num_uniforms = (unsigned)c->uniform_count;
-	job->grid[0] = (uint32_t)c->grid_x;
-	job->grid[1] = (uint32_t)c->grid_y;
-	job->grid[2] = (uint32_t)c->grid_z;
-	job->group[0] = (uint32_t)c->group_x;
-	job->group[1] = (uint32_t)c->group_y;
-	job->group[2] = (uint32_t)c->group_z;
-	job->shared_size = (uint32_t)c->threadgroup_memory;
-	job->deadline_ns = limit ? sim_gpu_now_ns() + limit : 0;
-	job->delay_ns = 0;
-	for (unsigned n = __atomic_load_n(&gpu->delay_count, __ATOMIC_ACQUIRE); n;)
-		if (__atomic_compare_exchange_n(&gpu->delay_count, &n, n - 1, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			job->delay_ns = __atomic_load_n(&gpu->delay_ns, __ATOMIC_ACQUIRE);
-			break;
-		}
+	gpu->limit_ns = limit;
+	gpu->used_ns = 0;
 	gpu->busy = true;
 	gpu->job_queue = q;
 	gpu->job_slot = (uint32_t)h->event_slot;
 	gpu->job_stamp = h->stamp;
 	gpu->job_stamp_value = (uint32_t)h->stamp_value;
-	sim_gpu_start(gpu->gpu, job);
-	return true;
+	sim_cdm_init(&gpu->cdm, sim_fw_device(rt), (unsigned)wq->context, c->encoder,
+		     c->encoder_end, c->usc_base);
+	return run_stream(rt, gpu);
 }
 
-/* The running dispatch has finished: its events and stamp. */
-static void complete_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+/* The GPU cores finished a launch: on to the stream's next, or the item ends. */
+static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 {
 	struct sim_gpu_job *job = &gpu->job;
-	struct agx_fw_work_header h = { .event_slot = gpu->job_slot,
-					.stamp_value = gpu->job_stamp_value,
-					.stamp = gpu->job_stamp };
-	enum agx_fw_result result = AGX_FW_RESULT_OK;
-	struct agx_fw_event timeout = { .type = AGX_FW_EVENT_TYPE_TIMEOUT,
-					.slot = gpu->job_slot,
-					.context = job->context };
+	uint64_t ran = sim_gpu_now_ns() - gpu->launch_ns;
 
-	gpu->busy = false;
+	/* an injected delay is not time the shader ran */
+	gpu->used_ns += ran > job->delay_ns ? ran - job->delay_ns : 0;
 	switch (job->result) {
 	case SIM_GPU_OK:
-		break;
+		run_stream(rt, gpu);
+		return;
 	case SIM_GPU_FAULT:
 		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_USC, fault_reason(job->fault.kind),
 			   &job->fault);
-		result = AGX_FW_RESULT_FAULT;
-		break;
+		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
+		return;
 	case SIM_GPU_ILLEGAL:
 		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_USC,
 			   AGX_FW_FAULT_REASON_ILLEGAL_INSTRUCTION, &job->fault);
-		result = AGX_FW_RESULT_FAULT;
-		break;
+		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
+		return;
 	case SIM_GPU_TIMEOUT:
-		gpu_log(rt, gpu, "GPU timeout: context %u, slot %u", job->context, gpu->job_slot);
-		post_event(rt, gpu, &timeout);
-		result = AGX_FW_RESULT_TIMEOUT;
-		break;
+		end_compute(rt, gpu, AGX_FW_RESULT_TIMEOUT);
+		return;
 	case SIM_GPU_ABORTED:
-		result = AGX_FW_RESULT_ABORTED;
-		break;
+		end_compute(rt, gpu, AGX_FW_RESULT_ABORTED);
+		return;
 	}
-	if (gpu->job_queue)
-		complete(rt, gpu, gpu->job_queue, job->context, &h, result);
 }
 
 enum progress { EMPTY, BLOCKED, DONE_ONE, STARTED };
@@ -467,7 +456,7 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 	if (h.type == AGX_FW_WORK_TYPE_COMPUTE && wq.pipe == AGX_FW_PIPE_COMPUTE &&
 	    fw_access(rt, item + AGX_FW_WORK_HEADER_LENGTH, raw, AGX_FW_WORK_COMPUTE_LENGTH,
 		      false) &&
-	    agx_fw_work_compute_unpack(raw, &c) && compute_valid(&c))
+	    agx_fw_work_compute_unpack(raw, &c))
 		return start_compute(rt, gpu, q, &wq, &h, &c) ? STARTED : DONE_ONE;
 	gpu_log(rt, gpu, "work item at 0x%llx (type %u) is malformed", (unsigned long long)item,
 		(unsigned)h.type);
@@ -503,7 +492,9 @@ static void schedule(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		if (gpu->busy) {
 			if (!sim_gpu_finished(gpu->gpu))
 				return;
-			complete_compute(rt, gpu);
+			launch_done(rt, gpu);
+			if (gpu->busy)
+				continue; /* the stream's next launch */
 		}
 		if (step(rt, gpu) == EMPTY)
 			return;
@@ -517,7 +508,7 @@ static void abort_job(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		return;
 	sim_gpu_abort(gpu->gpu);
 	sim_gpu_wait(gpu->gpu);
-	complete_compute(rt, gpu);
+	end_compute(rt, gpu, AGX_FW_RESULT_ABORTED);
 }
 
 /* --- channels from the host ---------------------------------------------------------------- */
@@ -605,7 +596,7 @@ static void devctl_entry(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint
 		return;
 	}
 	if (op.op == AGX_FW_DEVCTL_OP_ABORT_CONTEXT) {
-		if (gpu->busy && gpu->job.context == op.context)
+		if (gpu->busy && gpu->cdm.context == op.context)
 			abort_job(rt, gpu);
 		drain_context(rt, gpu, (unsigned)op.context);
 	} else if ((q = find_queue(gpu, op.queue))) {
@@ -631,12 +622,17 @@ static void fwctl_entry(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint8
 	switch (op.op) {
 	case AGX_FW_FWCTL_OP_TLB_INVALIDATE:
 		sim_uat_invalidate(dev->uat, (unsigned)op.context, op.va, op.size);
+		forget_programs(gpu, (unsigned)op.context);
 		break;
 	case AGX_FW_FWCTL_OP_TLB_INVALIDATE_CONTEXT:
 		sim_uat_invalidate_context(dev->uat, (unsigned)op.context);
+		forget_programs(gpu, (unsigned)op.context);
 		break;
 	case AGX_FW_FWCTL_OP_CACHE_FLUSH:
-		break; /* the simulated GPU writes memory through: nothing is held back */
+		/* memory is written through; only decoded shaders are held */
+		for (unsigned i = 0; i < SIM_UAT_CONTEXTS; i++)
+			forget_programs(gpu, i);
+		break;
 	}
 	ack.seq = op.seq;
 	post_event(rt, gpu, &ack);
@@ -667,6 +663,8 @@ static void init(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint64_t initdata)
 	}
 	memset(gpu->queues, 0, sizeof(gpu->queues));
 	gpu->job_queue = NULL;
+	for (unsigned i = 0; i < SIM_UAT_CONTEXTS; i++)
+		forget_programs(gpu, i);
 	gpu->running = false;
 	/* the UAT's context table, as the host left it in UAT_TTBAT */
 	sim_uat_init(dev->uat, dev, ttbat);
@@ -773,6 +771,7 @@ int sim_gpufw_init(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned workers
 void sim_gpufw_finish(struct sim_gpufw *gpu)
 {
 	sim_gpu_destroy(gpu->gpu);
-	usc_program_destroy(gpu->program);
+	for (unsigned i = 0; i < SIM_UAT_CONTEXTS; i++)
+		usc_cache_destroy(gpu->programs[i]);
 	memset(gpu, 0, sizeof(*gpu));
 }

@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cdm.h"
 #include "gpu.h"
+#include "uat.h"
 
 #define SIM_EP_GPU_FIRMWARE 0x20
 #define SIM_EP_GPU_DOORBELL 0x21
@@ -46,14 +48,21 @@ struct sim_gpufw {
 	struct sim_queue queues[SIM_GPUFW_QUEUES];
 	unsigned next[SIM_GPUFW_PRIORITIES]; /* round robin within a priority */
 
-	/* the GPU cores and what runs on them */
+	/* the GPU cores and what runs on them: a compute item's stream, a launch at a time */
 	struct sim_gpu *gpu;
 	struct sim_gpu_job job;
-	struct usc_program *program;
+	struct sim_cdm cdm;
 	bool busy;
 	struct sim_queue *job_queue;
 	uint32_t job_slot, job_stamp_value;
 	uint64_t job_stamp;
+	uint64_t limit_ns;  /* the item's GPU time; 0: no limit */
+	uint64_t used_ns;   /* spent by its launches so far */
+	uint64_t launch_ns; /* when the running launch started */
+
+	/* decoded shaders per context; stale after the host changed that context's memory */
+	struct usc_cache *programs[SIM_UAT_CONTEXTS];
+	bool programs_stale[SIM_UAT_CONTEXTS];
 
 	uint64_t time_limit_ns; /* for queues that name none */
 	/* injected (--test-faults): the next delay_count jobs finish delay_ns late */

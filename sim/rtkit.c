@@ -619,15 +619,17 @@ int sim_rtkit_start(struct sim_device *dev)
 		free(rt);
 		return -ENOMEM;
 	}
+	/* before the thread starts: it finds its state through the device */
+	dev->rtkit = rt;
 	if (rt->threaded) {
 		ret = pthread_create(&rt->thread, NULL, firmware_main, rt);
 		if (ret) {
+			dev->rtkit = NULL;
 			sim_gpufw_finish(&rt->gpu);
 			free(rt);
 			return -ret;
 		}
 	}
-	dev->rtkit = rt;
 	return 0;
 }
 

@@ -165,6 +165,31 @@ bool sim_uat_translate(struct sim_uat *uat, unsigned context, uint64_t va, unsig
 	return true;
 }
 
+bool sim_uat_access(struct sim_uat *uat, unsigned context, bool firmware, uint64_t va, void *buf,
+		    uint64_t size, unsigned access, struct sim_uat_fault *f)
+{
+	uint8_t *p = buf;
+
+	while (size) {
+		uint64_t chunk = SIM_UAT_PAGE_SIZE - (va & (SIM_UAT_PAGE_SIZE - 1));
+		uint64_t pa;
+		bool ok;
+
+		if (chunk > size)
+			chunk = size;
+		if (!sim_uat_translate(uat, context, va, access, firmware, &pa, f))
+			return false;
+		ok = access & SIM_UAT_WRITE ? sim_device_write(uat->dev, pa, p, chunk)
+					    : sim_device_read(uat->dev, pa, p, chunk);
+		if (!ok)
+			return fault(f, SIM_UAT_FAULT_BUS, context, va, access, 3);
+		va += chunk;
+		p += chunk;
+		size -= chunk;
+	}
+	return true;
+}
+
 void sim_uat_invalidate(struct sim_uat *uat, unsigned context, uint64_t va, uint64_t size)
 {
 	uint64_t first = va >> SIM_UAT_PAGE_BITS;

@@ -62,6 +62,15 @@ void sim_uat_init(struct sim_uat *uat, struct sim_device *dev, uint64_t context_
 bool sim_uat_translate(struct sim_uat *uat, unsigned context, uint64_t va, unsigned access,
 		       bool firmware, uint64_t *pa, struct sim_uat_fault *fault);
 
+/*
+ * An access to [va, va + size) through the UAT, page by page: a read into
+ * buf or a write from it (access has SIM_UAT_WRITE), or an instruction
+ * fetch (SIM_UAT_EXEC).  False on a fault, described in *fault; memory the
+ * translation leads nowhere is a bus error (level 3).
+ */
+bool sim_uat_access(struct sim_uat *uat, unsigned context, bool firmware, uint64_t va, void *buf,
+		    uint64_t size, unsigned access, struct sim_uat_fault *fault);
+
 /* TLB invalidation: the pages of [va, va + size) in a context, or all of it. */
 void sim_uat_invalidate(struct sim_uat *uat, unsigned context, uint64_t va, uint64_t size);
 void sim_uat_invalidate_context(struct sim_uat *uat, unsigned context);

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -890,11 +891,42 @@ static bool decode_with(const struct agx_isa_desc *d, const uint8_t *bytes, size
 	return true;
 }
 
+/*
+ * The table entries an instruction's first byte allows, in table order (so
+ * the first match is still the table's first): the decoder tries a handful
+ * instead of every entry.  Built once, on first use.
+ */
+static struct {
+	uint16_t start[257];
+	uint16_t ops[256 * AGX_NUM_OPS];
+} by_first_byte;
+static pthread_once_t by_first_byte_once = PTHREAD_ONCE_INIT;
+
+static void index_first_bytes(void)
+{
+	unsigned n = 0;
+
+	for (unsigned b = 0; b < 256; b++) {
+		by_first_byte.start[b] = (uint16_t)n;
+		for (unsigned op = 0; op < AGX_NUM_OPS; op++) {
+			const struct agx_isa_desc *d = &agx_isa_table[op];
+
+			if ((b & (uint8_t)d->mask.lo) == (uint8_t)d->bits.lo)
+				by_first_byte.ops[n++] = (uint16_t)op;
+		}
+	}
+	by_first_byte.start[256] = (uint16_t)n;
+}
+
 unsigned agx_isa_decode(const uint8_t *bytes, size_t len, struct agx_isa_instr *in)
 {
-	for (unsigned op = 0; op < AGX_NUM_OPS; op++)
-		if (decode_with(&agx_isa_table[op], bytes, len, in))
-			return in->size;
+	pthread_once(&by_first_byte_once, index_first_bytes);
+	if (len) {
+		for (unsigned i = by_first_byte.start[bytes[0]];
+		     i < by_first_byte.start[bytes[0] + 1]; i++)
+			if (decode_with(&agx_isa_table[by_first_byte.ops[i]], bytes, len, in))
+				return in->size;
+	}
 	memset(in, 0, sizeof(*in));
 	return 0;
 }

@@ -5,7 +5,7 @@
  * each copied to its place: page 0 (initdata, control blocks), the first
  * entries of the fwctl, devctl and compute-priority-0 pipe rings, a work
  * area (a queue, its ring, items, stamps), and context 1's code and
- * uniforms.
+ * pipeline, uniforms and CDM stream.
  */
 #ifndef TESTS_SIM_FUZZ_GPUFW_H
 #define TESTS_SIM_FUZZ_GPUFW_H
@@ -42,8 +42,8 @@ static const struct fuzz_region fuzz_regions[] = {
 	{ FUZZ_DEVCTL_RING, 0x100, 0 },
 	{ FUZZ_PIPE_RINGS + FUZZ_PIPE * 0x400, 0x100, 0 },
 	{ FUZZ_WORK, 0x400, 0 },
-	{ 0x0, 0x100, 1 },   /* code */
-	{ 0x4000, 0x40, 1 }, /* uniforms */
+	{ 0x0, 0x200, 1 },    /* code at 0, a pipeline at 0x100 (usc_base: the code page) */
+	{ 0x4000, 0x100, 1 }, /* uniforms at 0, the CDM stream at 0x40 */
 };
 
 #endif

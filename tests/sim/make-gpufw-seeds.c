@@ -1,9 +1,9 @@
 /*
  * make-gpufw-seeds DIR: seed inputs for fuzz-gpufw (fuzz-gpufw.h), packed
  * with the ABI's own packers: good initdata and channels, fwctl entries of
- * each op, a devctl entry, and a compute queue holding a dispatch and a
- * barrier -- with a program that stores, one that spins into its time
- * limit, and one that faults.
+ * each op, a devctl entry, and a compute queue holding a dispatch (a CDM
+ * stream: launch, barrier, terminate) and a barrier item -- with a program
+ * that stores, one that spins into its time limit, and one that faults.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "agx/isa.h"
 #include "agx_fwabi.h"
 #include "fuzz-gpufw.h"
+#include "host/cmdbuf.h"
 
 #define PAGE 0x4000u
 
@@ -26,7 +27,7 @@ static void channel(unsigned block, unsigned ring, unsigned entries, unsigned wr
 	agx_fw_channel_pack(fw + block, &c);
 }
 
-/* Assembles lines (no labels; "@0" is a branch to the start) into user[0..]. */
+/* Assembles lines (no labels; "0" is a branch to the start) into user[0..]. */
 static unsigned assemble(const char *text)
 {
 	char line[128];
@@ -70,16 +71,9 @@ static void layout(const char *program)
 					      .event_slot = 2,
 					      .stamp_value = 2,
 					      .stamp = FUZZ_FWVA + FUZZ_WORK + 0x208 };
-	struct agx_fw_work_compute body = { .program = FUZZ_CODE_VA,
-					    .uniform_count = 3,
-					    .threadgroup_memory = 256,
-					    .uniforms = FUZZ_UNIF_VA,
-					    .grid_x = 2,
-					    .grid_y = 1,
-					    .grid_z = 1,
-					    .group_x = 64,
-					    .group_y = 1,
-					    .group_z = 1 };
+	struct agx_fw_work_compute body = { .encoder = FUZZ_UNIF_VA + 0x40,
+					    .usc_base = FUZZ_CODE_VA };
+	size_t n = 0;
 	struct agx_fw_work_barrier wait = { .wait = compute.stamp, .wait_value = 1 };
 	uint64_t items[2] = { FUZZ_FWVA + FUZZ_WORK + 0x100, FUZZ_FWVA + FUZZ_WORK + 0x180 };
 	uint32_t uniforms[3] = { (uint32_t)FUZZ_BUF_VA, (uint32_t)(FUZZ_BUF_VA >> 32), 7 };
@@ -106,12 +100,18 @@ static void layout(const char *program)
 	agx_fw_run_queue_pack(fw + FUZZ_PIPE_RINGS + FUZZ_PIPE * 0x400, &run);
 	agx_fw_work_queue_pack(fw + FUZZ_WORK, &wq);
 	memcpy(fw + FUZZ_WORK + 0x80, items, sizeof(items));
-	body.program_size = assemble(program);
+	assemble(program);
+	sim_cmd_pipeline(user + 0x100, FUZZ_UNIF_VA, 6, 256, 0);
+	n += sim_cmd_launch(user + PAGE + 0x40, 0x100, (uint32_t[]){ 128, 1, 1 },
+			    (uint32_t[]){ 64, 1, 1 });
+	n += sim_cmd_barrier(user + PAGE + 0x40 + n, true);
+	n += sim_cmd_terminate(user + PAGE + 0x40 + n);
+	body.encoder_end = body.encoder + n;
 	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x100, &compute);
 	agx_fw_work_compute_pack(fw + FUZZ_WORK + 0x100 + AGX_FW_WORK_HEADER_LENGTH, &body);
 	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x180, &barrier);
 	agx_fw_work_barrier_pack(fw + FUZZ_WORK + 0x180 + AGX_FW_WORK_HEADER_LENGTH, &wait);
-	memcpy(user + 0x4000, uniforms, sizeof(uniforms));
+	memcpy(user + PAGE, uniforms, sizeof(uniforms));
 }
 
 static int write_seed(const char *dir, const char *name)

@@ -19,9 +19,11 @@
 
 #include <cmocka.h>
 
+#include "agx_cmdbuf.h"
 #include "agx_fwabi.h"
 #include "asm.h"
 #include "fixture.h"
+#include "host/cmdbuf.h"
 #include "host/fwhost.h"
 
 #define PT_OFFSET   0x40000u
@@ -77,7 +79,6 @@ struct ctx {
 
 struct program {
 	uint64_t va;
-	uint32_t size;
 };
 
 struct job {
@@ -116,45 +117,63 @@ static void ctx_init(struct sim_fwhost *fh, struct ctx *c, unsigned n)
 
 static struct program load(struct ctx *c, const char *text)
 {
-	struct program p = { CODE_VA + c->code_used, 0 };
+	struct program p = { CODE_VA + c->code_used };
+	size_t size = test_assemble(text, c->code + c->code_used, PAGE - c->code_used);
 
-	p.size = (uint32_t)test_assemble(text, c->code + c->code_used, PAGE - c->code_used);
-	c->code_used = (c->code_used + p.size + 63) & ~63ull;
+	c->code_used = (c->code_used + size + 63) & ~63ull;
 	return p;
 }
 
-/* A dispatch of grid threadgroups of group threads, with u0_u1 = buf (or `base`), u2 = bias. */
-static struct job compute(struct sim_fwhost *fh, struct ctx *c, struct program p,
-			  const uint32_t grid[3], const uint32_t group[3], uint64_t base,
-			  uint32_t bias, uint32_t slot, uint32_t value)
+/* A pipeline (USC words) running p with u0_u1 = base, u2 = bias; returns its offset. */
+static uint32_t pipeline(struct ctx *c, struct program p, uint64_t base, uint32_t bias)
 {
-	struct job j;
 	uint32_t *u = (uint32_t *)(c->unif + c->unif_used);
-	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_COMPUTE,
-					.event_slot = slot,
-					.stamp_value = value };
-	struct agx_fw_work_compute w = { .program = p.va,
-					 .program_size = p.size,
-					 .uniform_count = 3,
-					 .threadgroup_memory = 512,
-					 .uniforms = UNIF_VA + c->unif_used,
-					 .grid_x = grid[0],
-					 .grid_y = grid[1],
-					 .grid_z = grid[2],
-					 .group_x = group[0],
-					 .group_y = group[1],
-					 .group_z = group[2] };
+	uint32_t at = (uint32_t)c->code_used;
 
 	u[0] = (uint32_t)base;
 	u[1] = (uint32_t)(base >> 32);
 	u[2] = bias;
+	c->code_used += sim_cmd_pipeline(c->code + at, UNIF_VA + c->unif_used, 6, 512,
+					 (uint32_t)(p.va - CODE_VA));
+	c->code_used = (c->code_used + 63) & ~63ull;
 	c->unif_used += 16;
+	return at;
+}
+
+/* A compute work item running the CDM stream given (copied into the context's memory). */
+static struct job item(struct sim_fwhost *fh, struct ctx *c, const uint8_t *stream, size_t size,
+		       uint32_t slot, uint32_t value)
+{
+	struct job j;
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_COMPUTE,
+					.event_slot = slot,
+					.stamp_value = value };
+	struct agx_fw_work_compute w = { .encoder = UNIF_VA + c->unif_used,
+					 .encoder_end = UNIF_VA + c->unif_used + size,
+					 .usc_base = CODE_VA };
+
+	memcpy(c->unif + c->unif_used, stream, size);
+	c->unif_used = (c->unif_used + size + 15) & ~15ull;
+	assert_true(c->unif_used <= PAGE);
 	j.stamp = sim_fwhost_alloc(fh, 8, &j.stamp_va);
 	assert_non_null(j.stamp);
 	h.stamp = j.stamp_va;
 	j.item = sim_fwhost_compute(fh, &h, &w);
 	assert_true(j.item != 0);
 	return j;
+}
+
+/* One dispatch of grid threadgroups of group threads: a launch and the stream's end. */
+static struct job compute(struct sim_fwhost *fh, struct ctx *c, struct program p,
+			  const uint32_t grid[3], const uint32_t group[3], uint64_t base,
+			  uint32_t bias, uint32_t slot, uint32_t value)
+{
+	uint32_t global[3] = { grid[0] * group[0], grid[1] * group[1], grid[2] * group[2] };
+	uint8_t stream[64];
+	size_t n = sim_cmd_launch(stream, pipeline(c, p, base, bias), global, group);
+
+	n += sim_cmd_terminate(stream + n);
+	return item(fh, c, stream, n, slot, value);
 }
 
 /* A barrier item that waits for *wait (a stamp in firmware memory) to reach wait_value. */
@@ -298,8 +317,7 @@ static void test_fault_isolation(void **state)
 	assert_int_equal(sim_fwhost_queue_create(&fh, &good, 2, 2, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
 	jobs[0] = compute(&fh, &c1, store1, grid, group, UNMAPPED_VA, 0, 10, 1);
 	jobs[1] = compute(&fh, &c1, store1, grid, group, CODE_VA, 0, 11, 2);
-	jobs[2] =
-	    compute(&fh, &c1, (struct program){ UNMAPPED_VA, 64 }, grid, group, BUF_VA, 0, 12, 3);
+	jobs[2] = compute(&fh, &c1, (struct program){ UNMAPPED_VA }, grid, group, BUF_VA, 0, 12, 3);
 	jobs[3] = compute(&fh, &c1, trap, grid, group, BUF_VA, 0, 13, 4);
 	for (unsigned i = 0; i < 4; i++) {
 		jobs[4 + i] =
@@ -329,8 +347,8 @@ static void test_fault_isolation(void **state)
 				assert_true(e.write);
 				assert_int_equal(e.va, CODE_VA);
 				break;
-			case 2: /* the command processor fetching the program */
-				assert_int_equal(e.unit, AGX_FW_UNIT_COMMAND);
+			case 2: /* the CDM fetching the program */
+				assert_int_equal(e.unit, AGX_FW_UNIT_CDM);
 				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_UNMAPPED);
 				assert_false(e.write);
 				assert_int_equal(e.va, UNMAPPED_VA);
@@ -478,15 +496,17 @@ static void test_barrier_and_malformed(void **state)
 	struct sim_fwqueue q, waiter, broken;
 	struct ctx c1;
 	struct job j, b, bad;
-	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_COMPUTE, .stamp_value = 9 };
-	struct agx_fw_work_compute zero_threads = { .program = CODE_VA, .program_size = 4 };
+	struct program store;
+	uint8_t stream[64];
+	size_t n;
 
 	gpu_up(f, &fh);
 	ctx_init(&fh, &c1, 1);
 	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
 	assert_int_equal(sim_fwhost_queue_create(&fh, &waiter, 1, 1, AGX_FW_PIPE_VERTEX, 16, 0), 0);
-	j = compute(&fh, &c1, load(&c1, store_kernel), (uint32_t[]){ 1, 1, 1 },
-		    (uint32_t[]){ 32, 1, 1 }, BUF_VA, 0, 1, 5);
+	store = load(&c1, store_kernel);
+	j = compute(&fh, &c1, store, (uint32_t[]){ 1, 1, 1 }, (uint32_t[]){ 32, 1, 1 }, BUF_VA, 0,
+		    1, 5);
 	/* a stamp's value is its first word: wait for 5 there */
 	b = barrier(&fh, j.stamp_va, 5, 2, 6);
 	assert_true(sim_fwhost_submit(&fh, &waiter, b.item));
@@ -498,13 +518,15 @@ static void test_barrier_and_malformed(void **state)
 	expect_completion(&fh, 1, 1, 5, AGX_FW_RESULT_OK);
 	expect_completion(&fh, 1, 2, 6, AGX_FW_RESULT_OK);
 
-	/* a dispatch of no threads, and an item of an unknown type */
-	bad.stamp = sim_fwhost_alloc(&fh, 8, &bad.stamp_va);
-	h.stamp = bad.stamp_va;
-	bad.item = sim_fwhost_compute(&fh, &h, &zero_threads);
+	/* threadgroups of no threads, and an item of an unknown type */
+	n = sim_cmd_launch(stream, pipeline(&c1, store, BUF_VA, 0), (uint32_t[]){ 1, 1, 1 },
+			   (uint32_t[]){ 0, 1, 1 });
+	n += sim_cmd_terminate(stream + n);
+	bad = item(&fh, &c1, stream, n, 0, 9);
 	assert_true(sim_fwhost_submit(&fh, &q, bad.item));
 	expect_completion(&fh, 1, 0, 9, AGX_FW_RESULT_MALFORMED);
 	expect_stamp(&bad, 9, AGX_FW_RESULT_MALFORMED);
+	assert_true(log_has(&fh, "threadgroup of 0 threads"));
 	fh.fw[bad.item - SIM_FWHOST_VA] = 0x7f; /* type */
 	assert_true(sim_fwhost_submit(&fh, &q, bad.item));
 	expect_completion(&fh, 1, 0, 9, AGX_FW_RESULT_MALFORMED);
@@ -519,6 +541,145 @@ static void test_barrier_and_malformed(void **state)
 	assert_true(sim_fwhost_submit(&fh, &broken, j.item));
 	expect_log(fh.host, "work queue at");
 	assert_int_equal(*(volatile uint32_t *)broken.desc, 0);
+}
+
+/*
+ * A stream of two launches: a barrier between them, a link to a second
+ * segment, and a last dispatch whose threadgroups overhang its 100 threads.
+ */
+static void test_cdm_stream(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct program store;
+	uint8_t first[128], second[128];
+	size_t n = 0, m = 0;
+	uint64_t second_va = UNIF_VA + PAGE - 256; /* the last bytes of the page */
+	struct job j;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	store = load(&c, store_kernel);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	m += sim_cmd_launch(second, pipeline(&c, store, BUF_VA + 4096, 1000),
+			    (uint32_t[]){ 100, 1, 1 }, (uint32_t[]){ 64, 1, 1 });
+	m += sim_cmd_terminate(second + m);
+	memcpy(c.unif + (second_va - UNIF_VA), second, m);
+	n += sim_cmd_launch(first, pipeline(&c, store, BUF_VA, 0), (uint32_t[]){ 64, 2, 1 },
+			    (uint32_t[]){ 32, 2, 1 });
+	n += sim_cmd_barrier(first + n, false);
+	n += sim_cmd_link(first + n, second_va);
+	j = item(&fh, &c, first, n, 3, 33);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 3, 33, AGX_FW_RESULT_OK);
+	for (unsigned i = 0; i < 128; i++)
+		assert_int_equal(word(&c, i), i);
+	for (unsigned i = 0; i < 128; i++) /* lanes past 100 are not threads */
+		assert_int_equal(word(&c, 1024 + i), i < 100 ? i + 1000 : 0);
+}
+
+/*
+ * The USC keeps decoded shaders: new code at the same address runs only
+ * after a CDM barrier that invalidates the shader cache, or an fwctl cache
+ * flush -- as on hardware, where the driver must ask.
+ */
+static void test_shader_cache(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct program p;
+	uint8_t stream[128];
+	size_t n;
+	struct job j;
+	const uint32_t one[3] = { 1, 1, 1 }, group[3] = { 32, 1, 1 };
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	p = load(&c, store_kernel);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	j = compute(&fh, &c, p, one, group, BUF_VA, 5, 1, 1);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);
+	assert_int_equal(word(&c, 3), 3 + 5);
+
+	/* new code in place of the old: buf[i] = 77 */
+	test_assemble("get_sr r1, sr80\n"
+		      "mov_imm r2, 77\n"
+		      "device_store 0, i32, x, r2, u0_u1, r1, unsigned, 0\n"
+		      "stop",
+		      c.code + (p.va - CODE_VA), 64);
+	j = compute(&fh, &c, p, one, group, BUF_VA, 6, 2, 2);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 2, 2, AGX_FW_RESULT_OK);
+	assert_int_equal(word(&c, 3), 3 + 6); /* the old shader, still decoded */
+
+	n = sim_cmd_barrier(stream, true);
+	n += sim_cmd_launch(stream + n, pipeline(&c, p, BUF_VA, 7), group, group);
+	n += sim_cmd_terminate(stream + n);
+	j = item(&fh, &c, stream, n, 3, 3);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 3, 3, AGX_FW_RESULT_OK);
+	assert_int_equal(word(&c, 3), 77);
+
+	/* and back, through an fwctl cache flush */
+	test_assemble(store_kernel, c.code + (p.va - CODE_VA), 64);
+	assert_true(sim_fwhost_fwctl(
+	    &fh, &(struct agx_fw_fwctl){ .op = AGX_FW_FWCTL_OP_CACHE_FLUSH, .seq = 9 }));
+	assert_int_equal(next_event(&fh).type, AGX_FW_EVENT_TYPE_FWCTL_DONE);
+	j = compute(&fh, &c, p, one, group, BUF_VA, 8, 4, 4);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 4, 4, AGX_FW_RESULT_OK);
+	assert_int_equal(word(&c, 3), 3 + 8);
+}
+
+/* Control words the CDM does not take end the item as malformed, and say why. */
+static void test_cdm_malformed(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct program p;
+	uint8_t stream[64];
+	size_t n;
+	struct job j;
+	uint32_t unknown = 7u << 29, pipe;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	p = load(&c, store_kernel);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+
+	/* a block type nobody documented */
+	j = item(&fh, &c, (const uint8_t *)&unknown, 4, 1, 1);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_MALFORMED);
+	assert_true(log_has(&fh, "unknown CDM block 7"));
+
+	/* a pipeline with a preshader */
+	pipe = pipeline(&c, p, BUF_VA, 0);
+	c.code[pipe + AGX_CMD_USC_UNIFORM_LENGTH + AGX_CMD_USC_SHARED_LENGTH +
+	       AGX_CMD_USC_SHADER_LENGTH + AGX_CMD_USC_REGISTERS_LENGTH] =
+	    AGX_CMD_USC_CONTROL_PRESHADER;
+	n = sim_cmd_launch(stream, pipe, (uint32_t[]){ 32, 1, 1 }, (uint32_t[]){ 32, 1, 1 });
+	n += sim_cmd_terminate(stream + n);
+	j = item(&fh, &c, stream, n, 2, 2);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 2, 2, AGX_FW_RESULT_MALFORMED);
+	assert_true(log_has(&fh, "preshaders are not simulated"));
+
+	/* a stream without its end: it runs into encoder_end */
+	n = sim_cmd_launch(stream, pipeline(&c, p, BUF_VA, 0), (uint32_t[]){ 32, 1, 1 },
+			   (uint32_t[]){ 32, 1, 1 });
+	j = item(&fh, &c, stream, n, 3, 3);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 3, 3, AGX_FW_RESULT_MALFORMED);
+	assert_true(log_has(&fh, "runs past its end"));
+	assert_int_equal(word(&c, 31), 31); /* the launch before it ran */
 }
 
 /* 100k items through a 64-entry work queue, its pipe channel and the event ring. */
@@ -635,6 +796,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_priority_and_abort, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_barrier_and_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cdm_stream, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shader_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cdm_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delayed_completion, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_mid_job, setup, teardown),
