@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "agx_fwabi.h"
+#include "agx_uat.h"
 #include "cdm.h"
 #include "device.h"
 #include "gpufw.h"
@@ -181,20 +182,42 @@ gpu_log(struct sim_rtkit *rt, struct sim_gpufw *gpu, const char *fmt, ...)
 
 /* --- work items ------------------------------------------------------------------------ */
 
-static enum agx_fw_fault_reason fault_reason(enum sim_uat_fault_kind kind)
+static enum agx_uat_fault_reason fault_reason(enum sim_uat_fault_kind kind)
 {
 	switch (kind) {
 	case SIM_UAT_FAULT_PERMISSION:
-		return AGX_FW_FAULT_REASON_PERMISSION;
+		return AGX_UAT_FAULT_REASON_PERMISSION;
 	case SIM_UAT_FAULT_BUS:
-		return AGX_FW_FAULT_REASON_BUS_ERROR;
+		return AGX_UAT_FAULT_REASON_BUS_ERROR;
 	default:
-		return AGX_FW_FAULT_REASON_UNMAPPED;
+		return AGX_UAT_FAULT_REASON_UNMAPPED;
 	}
 }
 
+/* The first fault since the host cleared FAULT_STATUS stays there for it to read. */
+static void fault_registers(struct sim_device *dev, enum agx_uat_fault_unit unit,
+			    enum agx_uat_fault_reason reason, const struct sim_uat_fault *f)
+{
+	struct agx_uat_fault_status st = { .valid = true,
+					   .reason = reason,
+					   .write = (f->access & SIM_UAT_WRITE) != 0,
+					   .context = f->context & 0xff,
+					   .unit = unit };
+	uint8_t raw[AGX_UAT_FAULT_STATUS_LENGTH];
+	uint32_t word, empty = 0;
+
+	agx_uat_fault_status_pack(raw, &st);
+	memcpy(&word, raw, sizeof(word));
+	if (__atomic_load_n(agx_mmio_u32(dev->mmio, AGX_MMIO_FAULT_STATUS), __ATOMIC_ACQUIRE))
+		return;
+	__atomic_store_n((uint64_t *)((uint8_t *)dev->mmio + AGX_MMIO_FAULT_ADDRESS), f->va,
+			 __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(agx_mmio_u32(dev->mmio, AGX_MMIO_FAULT_STATUS), &empty, word,
+				    false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 static void post_fault(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint32_t slot,
-		       enum agx_fw_unit unit, enum agx_fw_fault_reason reason,
+		       enum agx_uat_fault_unit unit, enum agx_uat_fault_reason reason,
 		       const struct sim_uat_fault *f)
 {
 	struct agx_fw_event e = { .type = AGX_FW_EVENT_TYPE_FAULT,
@@ -205,9 +228,10 @@ static void post_fault(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint32_t slo
 				  .write = (f->access & SIM_UAT_WRITE) != 0,
 				  .va = f->va };
 
+	fault_registers(sim_fw_device(rt), unit, reason, f);
 	gpu_log(rt, gpu, "GPU fault: context %u, %s 0x%llx, %s", f->context,
 		e.write ? "write" : "read", (unsigned long long)f->va,
-		reason == AGX_FW_FAULT_REASON_ILLEGAL_INSTRUCTION ? "illegal instruction"
+		reason == AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION ? "illegal instruction"
 								  : sim_uat_fault_name(f->kind));
 	post_event(rt, gpu, &e);
 }
@@ -342,7 +366,7 @@ static bool run_stream(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		end_compute(rt, gpu, AGX_FW_RESULT_OK);
 		return false;
 	case SIM_CDM_FAULT:
-		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_CDM, fault_reason(fault.kind),
+		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_CDM, fault_reason(fault.kind),
 			   &fault);
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return false;
@@ -389,13 +413,13 @@ static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		run_stream(rt, gpu);
 		return;
 	case SIM_GPU_FAULT:
-		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_USC, fault_reason(job->fault.kind),
+		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_USC, fault_reason(job->fault.kind),
 			   &job->fault);
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return;
 	case SIM_GPU_ILLEGAL:
-		post_fault(rt, gpu, gpu->job_slot, AGX_FW_UNIT_USC,
-			   AGX_FW_FAULT_REASON_ILLEGAL_INSTRUCTION, &job->fault);
+		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_USC,
+			   AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION, &job->fault);
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return;
 	case SIM_GPU_TIMEOUT:

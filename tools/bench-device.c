@@ -7,6 +7,13 @@
  *
  *   device.mbox_rtt_p50_us, device.mbox_rtt_p99_us
  *
+ * then the GPU: compute work items, each one launch of 65,536 threads
+ * running 1,024 float ALU instructions, submitted and completed one after
+ * another through the firmware ABI (lane-operations per second, all GPU
+ * cores):
+ *
+ *   device.compute_lane_ops_per_s
+ *
  * and, in this process, the UAT: translations per second by a GPU unit
  * whose pages are all in the TLB (256 pages, every access a hit).
  *
@@ -22,15 +29,80 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agx/isa.h"
 #include "agx_rtkit.h"
 #include "bench.h"
 #include "device.h"
+#include "host/cmdbuf.h"
+#include "host/fwhost.h"
 #include "host/host.h"
 #include "host/pagetable.h"
 #include "uat.h"
 
 #define WARMUP	2000
 #define SAMPLES 20000
+
+#define RAM_PADDR 0x100000u
+#define RAM_SIZE  (4u << 20)
+#define CODE_VA	  0x10000000ull
+#define DATA_VA	  0x10004000ull
+#define CODE_RAM  0x200000u
+#define ALU_OPS	  1024
+#define THREADS	  65536
+
+static size_t emit(uint8_t *code, size_t len, const char *text)
+{
+	struct agx_isa_instr in;
+	char err[256];
+
+	if (agx_isa_parse(text, (int64_t)len, &in, err, sizeof(err)) < 0) {
+		fprintf(stderr, "agx-bench-device: %s: %s\n", text, err);
+		exit(1);
+	}
+	return len + agx_isa_encode(&in, code + len);
+}
+
+/* Lane-operations per second of compute items run one after another; 0 on failure. */
+static double measure_compute(struct sim_host *h)
+{
+	static const char *const alu[] = { "fmadd r2, r3, r4, r2", "fadd r5, r2, r6",
+					   "fmul r7, r5, r3", "fmadd r8, r7, r4, r5" };
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct agx_fw_event e;
+	uint8_t *code = h->ram + CODE_RAM, *data = code + 0x4000;
+	struct agx_fw_work_header head = { .type = AGX_FW_WORK_TYPE_COMPUTE };
+	struct agx_fw_work_compute body = { .encoder = DATA_VA, .usc_base = CODE_VA };
+	size_t len = 0, n = 0;
+	uint64_t item, items = 0;
+	double t0, elapsed;
+
+	if (sim_fwhost_init(&fh, h, 0x40000, 0x80000, 0xc0000, 16) < 0 ||
+	    sim_fwhost_map(&fh, 1, CODE_VA, CODE_RAM, 0x4000, true) < 0 ||
+	    sim_fwhost_map(&fh, 1, DATA_VA, CODE_RAM + 0x4000, 0x4000, false) < 0 ||
+	    !sim_fwhost_start(&fh, 5000) ||
+	    sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 64, 0) < 0 ||
+	    !sim_fwhost_alloc(&fh, 8, &head.stamp))
+		return 0;
+	for (unsigned i = 0; i < ALU_OPS; i++)
+		len = emit(code, len, alu[i % 4]);
+	emit(code, len, "stop");
+	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, 0);
+	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 },
+			    (uint32_t[]){ 256, 1, 1 });
+	n += sim_cmd_terminate(data + n);
+	body.encoder_end = DATA_VA + n;
+	item = sim_fwhost_compute(&fh, &head, &body);
+	t0 = bench_now_us();
+	do {
+		if (!item || !sim_fwhost_submit(&fh, &q, item) || !sim_fwhost_event(&fh, &e, 10000) ||
+		    e.type != AGX_FW_EVENT_TYPE_COMPLETION || e.result != AGX_FW_RESULT_OK)
+			return 0;
+		items++;
+		elapsed = bench_now_us() - t0;
+	} while (elapsed < 2e6);
+	return (double)items * THREADS * ALU_OPS / (elapsed / 1e6);
+}
 
 static double measure_mmu(void)
 {
@@ -118,7 +190,7 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	if (sim_host_connect(&h, sock, 5000) < 0 || sim_host_attach(&h) < 0 ||
-	    sim_host_give_ram(&h, 0x100000, 1 << 20) < 0 || !sim_host_boot(&h, 5000)) {
+	    sim_host_give_ram(&h, RAM_PADDR, RAM_SIZE) < 0 || !sim_host_boot(&h, 5000)) {
 		fprintf(stderr, "agx-bench-device: cannot bring up %s: %s\n", sim, h.error);
 		goto out;
 	}
@@ -135,6 +207,13 @@ int main(int argc, char **argv)
 	bench_sort(samples, SAMPLES);
 	printf("device.mbox_rtt_p50_us %.2f us\n", samples[SAMPLES / 2]);
 	printf("device.mbox_rtt_p99_us %.2f us\n", samples[SAMPLES * 99 / 100]);
+	double compute = measure_compute(&h);
+
+	if (compute == 0) {
+		fprintf(stderr, "agx-bench-device: the compute measurement failed: %s\n", h.error);
+		goto out;
+	}
+	printf("device.compute_lane_ops_per_s %.3g lane-ops/s\n", compute);
 	double mmu = measure_mmu();
 
 	if (mmu == 0) {

@@ -21,6 +21,7 @@
 
 #include "agx_cmdbuf.h"
 #include "agx_fwabi.h"
+#include "agx_uat.h"
 #include "asm.h"
 #include "fixture.h"
 #include "host/cmdbuf.h"
@@ -243,6 +244,21 @@ static bool log_has(struct sim_fwhost *fh, const char *text)
 	return false;
 }
 
+static void expect_fault_registers(struct sim_host *h, enum agx_uat_fault_reason reason,
+				   uint64_t va)
+{
+	uint32_t word = *agx_mmio_u32(h->mmio, AGX_MMIO_FAULT_STATUS);
+	struct agx_uat_fault_status st = { 0 };
+
+	assert_true(agx_uat_fault_status_unpack((const uint8_t *)&word, &st));
+	assert_true(st.valid);
+	assert_int_equal(st.reason, reason);
+	assert_true(st.write);
+	assert_int_equal(st.context, 1);
+	assert_int_equal(st.unit, AGX_UAT_FAULT_UNIT_USC);
+	assert_int_equal(*(volatile uint64_t *)((uint8_t *)h->mmio + AGX_MMIO_FAULT_ADDRESS), va);
+}
+
 /* A compute dispatch over a 2D grid of two-SIMD-group threadgroups, every word checked. */
 static void test_compute(void **state)
 {
@@ -336,26 +352,26 @@ static void test_fault_isolation(void **state)
 			assert_int_equal(e.slot, 10 + faults);
 			switch (faults++) {
 			case 0: /* the store to nowhere, at its first lane */
-				assert_int_equal(e.unit, AGX_FW_UNIT_USC);
-				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_UNMAPPED);
+				assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_USC);
+				assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_UNMAPPED);
 				assert_true(e.write);
 				assert_int_equal(e.va, UNMAPPED_VA);
 				break;
 			case 1: /* code is read and execute only */
-				assert_int_equal(e.unit, AGX_FW_UNIT_USC);
-				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_PERMISSION);
+				assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_USC);
+				assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_PERMISSION);
 				assert_true(e.write);
 				assert_int_equal(e.va, CODE_VA);
 				break;
 			case 2: /* the CDM fetching the program */
-				assert_int_equal(e.unit, AGX_FW_UNIT_CDM);
-				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_UNMAPPED);
+				assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_CDM);
+				assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_UNMAPPED);
 				assert_false(e.write);
 				assert_int_equal(e.va, UNMAPPED_VA);
 				break;
 			case 3:
-				assert_int_equal(e.unit, AGX_FW_UNIT_USC);
-				assert_int_equal(e.reason, AGX_FW_FAULT_REASON_ILLEGAL_INSTRUCTION);
+				assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_USC);
+				assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION);
 				assert_int_equal(e.va, trap.va);
 				break;
 			}
@@ -384,6 +400,15 @@ static void test_fault_isolation(void **state)
 	for (unsigned k = 0; k < 64; k++)
 		assert_int_equal(word(&c1, k), 0);
 	assert_true(log_has(&fh, "GPU fault: context 1"));
+
+	/* the fault registers hold the first fault until the host clears them */
+	expect_fault_registers(&f->host, AGX_UAT_FAULT_REASON_UNMAPPED, UNMAPPED_VA);
+	*agx_mmio_u32(f->host.mmio, AGX_MMIO_FAULT_STATUS) = 0;
+	jobs[0] = compute(&fh, &c1, store1, grid, group, CODE_VA, 0, 14, 5);
+	assert_true(sim_fwhost_submit(&fh, &bad, jobs[0].item));
+	assert_int_equal(next_event(&fh).type, AGX_FW_EVENT_TYPE_FAULT);
+	expect_completion(&fh, 1, 14, 5, AGX_FW_RESULT_FAULT);
+	expect_fault_registers(&f->host, AGX_UAT_FAULT_REASON_PERMISSION, CODE_VA);
 }
 
 /* A shader over its queue's time limit is stopped with a timeout; the next job runs. */
