@@ -113,6 +113,7 @@ static enum sim_cdm_status read_pipeline(struct sim_cdm *cdm, uint64_t va,
 		struct agx_cmd_usc_texture tex;
 		struct agx_cmd_usc_sampler samp;
 		struct agx_cmd_usc_no_preshader end;
+		struct agx_cmd_usc_preshader pre;
 		unsigned length;
 		enum sim_cdm_status st;
 
@@ -203,10 +204,30 @@ static enum sim_cdm_status read_pipeline(struct sim_cdm *cdm, uint64_t va,
 			if (!agx_cmd_usc_sampler_unpack(raw, &samp))
 				goto bad;
 			break;
-		case AGX_CMD_USC_CONTROL_PRESHADER:
-			return malformed(why, why_size,
-					 "preshaders are not simulated yet (at 0x%llx)",
-					 (unsigned long long)va);
+		case AGX_CMD_USC_CONTROL_PRESHADER: {
+			struct fetch_ctx fc = { cdm };
+
+			if (!agx_cmd_usc_preshader_unpack(raw, &pre))
+				goto bad;
+			if (!shader)
+				return malformed(why, why_size, "pipeline at 0x%llx has no shader",
+						 (unsigned long long)va);
+			job->preshader_va = cdm->usc_base + pre.code;
+			job->preshader =
+			    usc_cache_get(programs, job->preshader_va, fetch_code, &fc);
+			if (!job->preshader) {
+				uint8_t first[2];
+
+				if (!sim_uat_access(cdm->dev->uat, cdm->context, false,
+						    job->preshader_va, first, 2, SIM_UAT_EXEC,
+						    fault))
+					return SIM_CDM_FAULT;
+				return malformed(why, why_size,
+						 "preshader at 0x%llx cannot be decoded",
+						 (unsigned long long)job->preshader_va);
+			}
+			return SIM_CDM_LAUNCH;
+		}
 		case AGX_CMD_USC_CONTROL_NO_PRESHADER:
 			if (!agx_cmd_usc_no_preshader_unpack(raw, &end))
 				goto bad;
@@ -296,6 +317,7 @@ static enum sim_cdm_status launch(struct sim_cdm *cdm, const uint8_t word0[4],
 	memset(job->uniforms, 0, sizeof(job->uniforms));
 	job->shared_size = 0;
 	job->program = NULL;
+	job->preshader = NULL;
 	return read_pipeline(cdm, cdm->usc_base + (w1.pipeline << 6), programs, job, fault, why,
 			     why_size);
 }

@@ -27,6 +27,7 @@ struct worker {
 	uint64_t generation;	    /* of the last job it joined */
 	struct usc_state *states;   /* one per SIMD group of a threadgroup */
 	uint8_t *shared;	    /* threadgroup memory */
+	uint8_t *stack;		    /* every lane's stack, SIMD group by SIMD group */
 	struct sim_uat_fault fault; /* the last access that failed */
 };
 
@@ -140,10 +141,10 @@ static void *mem_translate(void *ctx, uint64_t addr, size_t size, bool write)
 enum group_state { RUNNING, AT_BARRIER, STOPPED };
 
 /* Ends the job from a SIMD group's run; false if the run did not end it. */
-static bool failed(struct worker *w, const struct usc_result *r)
+static bool failed(struct worker *w, const struct usc_result *r, uint64_t program_va)
 {
 	struct sim_gpu_job *job = w->gpu->job;
-	struct sim_uat_fault where = { .context = job->context, .va = job->program_va + r->pc };
+	struct sim_uat_fault where = { .context = job->context, .va = program_va + r->pc };
 
 	switch (r->status) {
 	case USC_DONE:
@@ -232,6 +233,8 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 		st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
 		st->threadgroup_memory = w->shared;
 		st->threadgroup_memory_size = job->shared_size;
+		st->stack = w->stack + (size_t)s * USC_LANES * SIM_GPU_STACK_BYTES;
+		st->stack_size = SIM_GPU_STACK_BYTES;
 		st->yield_at_barrier = simdgroups > 1;
 	}
 	while (running) {
@@ -246,7 +249,7 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 			sim_device_read_lock(gpu->dev);
 			r = usc_run(job->program, &w->states[s], SLICE);
 			sim_device_read_unlock(gpu->dev);
-			if (failed(w, &r) || !keep_going(w))
+			if (failed(w, &r, job->program_va) || !keep_going(w))
 				return;
 			if (r.status == USC_DONE) {
 				state[s] = STOPPED;
@@ -329,7 +332,8 @@ static int worker_init(struct worker *w, struct sim_gpu *gpu)
 	w->gpu = gpu;
 	w->states = calloc(SIM_GPU_MAX_THREADS / USC_LANES, sizeof(*w->states));
 	w->shared = calloc(1, SIM_GPU_MAX_SHARED);
-	return w->states && w->shared ? 0 : -1;
+	w->stack = calloc(SIM_GPU_MAX_THREADS, SIM_GPU_STACK_BYTES);
+	return w->states && w->shared && w->stack ? 0 : -1;
 }
 
 struct sim_gpu *sim_gpu_create(struct sim_device *dev, unsigned workers, void (*done)(void *),
@@ -381,6 +385,7 @@ void sim_gpu_destroy(struct sim_gpu *gpu)
 	for (unsigned i = 0; i < gpu->num_allocated; i++) {
 		free(gpu->workers[i].states);
 		free(gpu->workers[i].shared);
+		free(gpu->workers[i].stack);
 	}
 	free(gpu->workers);
 	pthread_cond_destroy(&gpu->idle);
@@ -389,10 +394,45 @@ void sim_gpu_destroy(struct sim_gpu *gpu)
 	free(gpu);
 }
 
+/*
+ * The preshader, on the caller's thread while the workers are idle: one
+ * thread that sets uniforms up for the rest.  False when it ended the job.
+ */
+static bool run_preshader(struct worker *w)
+{
+	struct sim_gpu *gpu = w->gpu;
+	struct sim_gpu_job *job = gpu->job;
+	struct usc_state *st = &w->states[0];
+	struct usc_result r;
+
+	usc_state_init(st, 1);
+	memcpy(st->u, job->uniforms, sizeof(job->uniforms));
+	st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
+	st->stack = w->stack;
+	st->stack_size = SIM_GPU_STACK_BYTES;
+	do {
+		w->fault.kind = SIM_UAT_OK;
+		sim_device_read_lock(gpu->dev);
+		r = usc_run(job->preshader, st, SLICE);
+		sim_device_read_unlock(gpu->dev);
+		if (failed(w, &r, job->preshader_va) || !keep_going(w))
+			return false;
+	} while (r.status != USC_DONE);
+	memcpy(job->uniforms, st->u, sizeof(job->uniforms));
+	return true;
+}
+
 void sim_gpu_start(struct sim_gpu *gpu, struct sim_gpu_job *job)
 {
 	job->result = SIM_GPU_OK;
 	job->message[0] = '\0';
+	/* the workers are idle and look at a job only once woken */
+	gpu->job = job;
+	__atomic_store_n(&gpu->stop, false, __ATOMIC_RELEASE);
+	if (job->preshader && !run_preshader(&gpu->workers[0])) {
+		finish(gpu);
+		return;
+	}
 	pthread_mutex_lock(&gpu->lock);
 	gpu->job = job;
 	gpu->num_groups = (uint64_t)job->grid[0] * job->grid[1] * job->grid[2];

@@ -16,6 +16,7 @@
 
 #define SIM_GPU_MAX_UNIFORMS 256
 #define SIM_GPU_MAX_THREADS  1024  /* per threadgroup */
+#define SIM_GPU_STACK_BYTES  1024  /* each thread's stack (stack_load/stack_store) */
 #define SIM_GPU_MAX_SHARED   65536 /* threadgroup memory, bytes */
 
 struct sim_device;
@@ -33,6 +34,10 @@ struct sim_gpu_job {
 	unsigned context; /* UAT context */
 	const struct usc_program *program;
 	uint64_t program_va;
+	/* run once, as one thread, before any threadgroup: the uniforms it leaves are every
+	 * thread's */
+	const struct usc_program *preshader;
+	uint64_t preshader_va;
 	uint32_t uniforms[SIM_GPU_MAX_UNIFORMS]; /* the uniform registers, u0..u255 */
 	uint32_t grid[3];			 /* threadgroups */
 	uint32_t group[3];			 /* threads per threadgroup */

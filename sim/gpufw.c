@@ -232,7 +232,7 @@ static void post_fault(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint32_t slo
 	gpu_log(rt, gpu, "GPU fault: context %u, %s 0x%llx, %s", f->context,
 		e.write ? "write" : "read", (unsigned long long)f->va,
 		reason == AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION ? "illegal instruction"
-								  : sim_uat_fault_name(f->kind));
+								   : sim_uat_fault_name(f->kind));
 	post_event(rt, gpu, &e);
 }
 
@@ -413,8 +413,8 @@ static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		run_stream(rt, gpu);
 		return;
 	case SIM_GPU_FAULT:
-		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_USC, fault_reason(job->fault.kind),
-			   &job->fault);
+		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_USC,
+			   fault_reason(job->fault.kind), &job->fault);
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return;
 	case SIM_GPU_ILLEGAL:

@@ -87,16 +87,16 @@ static double measure_compute(struct sim_host *h)
 	for (unsigned i = 0; i < ALU_OPS; i++)
 		len = emit(code, len, alu[i % 4]);
 	emit(code, len, "stop");
-	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, 0);
-	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 },
-			    (uint32_t[]){ 256, 1, 1 });
+	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, 0, NULL);
+	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 }, (uint32_t[]){ 256, 1, 1 });
 	n += sim_cmd_terminate(data + n);
 	body.encoder_end = DATA_VA + n;
 	item = sim_fwhost_compute(&fh, &head, &body);
 	t0 = bench_now_us();
 	do {
-		if (!item || !sim_fwhost_submit(&fh, &q, item) || !sim_fwhost_event(&fh, &e, 10000) ||
-		    e.type != AGX_FW_EVENT_TYPE_COMPLETION || e.result != AGX_FW_RESULT_OK)
+		if (!item || !sim_fwhost_submit(&fh, &q, item) ||
+		    !sim_fwhost_event(&fh, &e, 10000) || e.type != AGX_FW_EVENT_TYPE_COMPLETION ||
+		    e.result != AGX_FW_RESULT_OK)
 			return 0;
 		items++;
 		elapsed = bench_now_us() - t0;

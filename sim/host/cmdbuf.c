@@ -45,7 +45,7 @@ size_t sim_cmd_terminate(uint8_t *out)
 }
 
 size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32_t shared_bytes,
-			uint32_t code)
+			uint32_t code, const uint32_t *preshader)
 {
 	struct agx_cmd_usc_uniform u = { .start_halfs = 0,
 					 .size_halfs = halves & 63,
@@ -68,6 +68,12 @@ size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32
 	n += AGX_CMD_USC_SHADER_LENGTH;
 	agx_cmd_usc_registers_pack(out + n, &r);
 	n += AGX_CMD_USC_REGISTERS_LENGTH;
+	if (preshader) {
+		struct agx_cmd_usc_preshader pre = { .unk = 0xc08000, .code = *preshader };
+
+		agx_cmd_usc_preshader_pack(out + n, &pre);
+		return n + AGX_CMD_USC_PRESHADER_LENGTH;
+	}
 	agx_cmd_usc_no_preshader_pack(out + n, &end);
 	return n + AGX_CMD_USC_NO_PRESHADER_LENGTH;
 }

@@ -20,9 +20,10 @@ size_t sim_cmd_terminate(uint8_t *out);
 /*
  * A pipeline (64-byte aligned, at usc_base + pipeline): the uniform halves
  * [0, halves) from memory at uniforms, shared_bytes of threadgroup memory
- * (a multiple of 256), the shader at usc_base + code.
+ * (a multiple of 256), the shader at usc_base + code, and a preshader at
+ * usc_base + *preshader if preshader is not NULL.
  */
 size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32_t shared_bytes,
-			uint32_t code);
+			uint32_t code, const uint32_t *preshader);
 
 #endif

@@ -184,6 +184,8 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 				u->n = f->value;
 			else if (!strcmp(name, "imm16") || !strcmp(name, "imm32"))
 				u->a = src_from(&v);
+			else if (!strcmp(name, "O")) /* uniform_store's uniform half */
+				u->index = src_from(&v);
 			break;
 		default: /* sources */
 			if (!strcmp(name, "A") || !strcmp(name, "src"))
@@ -1431,14 +1433,81 @@ static bool load_packed(struct usc_state *s, const struct uop *u, struct usc_res
 	return true;
 }
 
+/*
+ * uniform_store: register halves of one thread -- the first that executes,
+ * as in a preamble, where every thread holds the same values -- into the
+ * uniform file from half O, component i into half O + i.
+ */
+static void exec_uniform_store(struct usc_state *s, const struct uop *u)
+{
+	uint16_t *halves = (uint16_t *)s->u;
+	unsigned k = 0, l;
+
+	if (!s->exec)
+		return;
+	l = (unsigned)__builtin_ctz(s->exec);
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned h = (unsigned)u->index.imm + i;
+
+		if (!((u->memmask >> i) & 1))
+			continue;
+		if (h < 2 * (USC_NUM_UNIFORMS - 1))
+			halves[h] = (uint16_t)tuple_get(s, &u->tuple, k, l);
+		k++;
+	}
+}
+
+enum space { DEVICE, THREADGROUP, STACK };
+
+/* One lane's stack access: items at byte offset `bytes` of its stack. */
+static bool exec_stack(struct usc_state *s, const struct uop *u, unsigned l, int64_t bytes,
+		       unsigned size, bool store, struct usc_result *res)
+{
+	uint8_t *lane = s->stack ? s->stack + (size_t)l * s->stack_size : NULL;
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		int64_t at = bytes + (int64_t)i * size;
+
+		if (!((u->memmask >> i) & 1))
+			continue;
+		if (!lane || at < 0 || (uint64_t)at + size > s->stack_size) {
+			res->status = USC_FAULT;
+			res->fault_address = (uint64_t)at;
+			res->fault_write = store;
+			snprintf(res->message, sizeof(res->message),
+				 "stack access at %lld outside the lane's %zu bytes (lane %u)",
+				 (long long)at, s->stack_size, l);
+			return false;
+		}
+		if (store)
+			item_write(
+			    lane + at,
+			    store_value(u->format, tuple_get(s, &u->tuple, k, l), u->tuple.bits),
+			    size);
+		else
+			tuple_set(
+			    s, &u->tuple, k, l,
+			    load_value(u->format, item_read(lane + at, size), u->tuple.bits, i));
+		k++;
+	}
+	return true;
+}
+
 static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
-	bool device = u->op == AGX_OP_DEVICE_LOAD || u->op == AGX_OP_DEVICE_STORE;
-	bool store = u->op == AGX_OP_DEVICE_STORE || u->op == AGX_OP_THREADGROUP_STORE;
+	enum space space = u->op == AGX_OP_DEVICE_LOAD || u->op == AGX_OP_DEVICE_STORE ? DEVICE
+			   : u->op == AGX_OP_STACK_LOAD || u->op == AGX_OP_STACK_STORE
+			       ? STACK
+			       : THREADGROUP;
+	bool device = space == DEVICE;
+	bool store = u->op == AGX_OP_DEVICE_STORE || u->op == AGX_OP_THREADGROUP_STORE ||
+		     u->op == AGX_OP_STACK_STORE;
 	unsigned size = format_size(u->format), shift = u->shift == 3 ? 2 : u->shift;
 	uint64_t base[L], index[L];
 
-	if (u->format == 9 || u->format == 11 || u->format > 13 || (store && (u->format >= 8))) {
+	if (u->format == 9 || u->format == 11 || u->format > 13 ||
+	    ((store || space == STACK) && u->format >= 8)) {
 		snprintf(res->message, sizeof(res->message),
 			 "memory format %u %s is not simulated yet", u->format,
 			 store ? "stores" : "loads");
@@ -1468,6 +1537,15 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 						       : (int64_t)(int32_t)index[l];
 			off <<= shift;
 			addr = base[l] & ~(uint64_t)(size - 1);
+		} else if (space == STACK) {
+			/* the lane's own stack, a byte offset (Mesa agx_spill.c) */
+			int64_t bytes = u->index.kind == SRC_IMM ? (int16_t)index[l]
+					: u->index_unsigned	 ? (int64_t)(uint32_t)index[l]
+								 : (int64_t)(int32_t)index[l];
+
+			if (!exec_stack(s, u, l, bytes, size, store, res))
+				return false;
+			continue;
 		} else {
 			/* threadgroup memory: base and offset count items */
 			off = (int64_t)(uint16_t)base[l] + (u->index.kind == SRC_IMM
@@ -1685,8 +1763,13 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 		case AGX_OP_DEVICE_STORE:
 		case AGX_OP_THREADGROUP_LOAD:
 		case AGX_OP_THREADGROUP_STORE:
+		case AGX_OP_STACK_LOAD:
+		case AGX_OP_STACK_STORE:
 			if (!exec_memory(s, u, &res))
 				return res;
+			break;
+		case AGX_OP_UNIFORM_STORE:
+			exec_uniform_store(s, u);
 			break;
 		default:
 			if (u->desc->cls == AGX_CLASS_FUNARY) {

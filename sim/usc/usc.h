@@ -48,6 +48,9 @@ struct usc_state {
 	struct usc_memory memory;
 	uint8_t *threadgroup_memory;
 	size_t threadgroup_memory_size;
+	/* each lane's stack (stack_load/stack_store): stack_size bytes from lane * stack_size */
+	uint8_t *stack;
+	size_t stack_size;
 	/*
 	 * Set when the threadgroup has other SIMD groups: threadgroup_barrier
 	 * then ends the run with USC_BARRIER, and the caller runs the others

@@ -125,20 +125,29 @@ static struct program load(struct ctx *c, const char *text)
 	return p;
 }
 
-/* A pipeline (USC words) running p with u0_u1 = base, u2 = bias; returns its offset. */
-static uint32_t pipeline(struct ctx *c, struct program p, uint64_t base, uint32_t bias)
+/*
+ * A pipeline (USC words) running p, after the preshader pre if there is
+ * one, with u0_u1 = base, u2 = bias; returns its offset.
+ */
+static uint32_t pipeline_with(struct ctx *c, struct program p, const struct program *pre,
+			      uint64_t base, uint32_t bias)
 {
 	uint32_t *u = (uint32_t *)(c->unif + c->unif_used);
-	uint32_t at = (uint32_t)c->code_used;
+	uint32_t at = (uint32_t)c->code_used, pre_code = pre ? (uint32_t)(pre->va - CODE_VA) : 0;
 
 	u[0] = (uint32_t)base;
 	u[1] = (uint32_t)(base >> 32);
 	u[2] = bias;
 	c->code_used += sim_cmd_pipeline(c->code + at, UNIF_VA + c->unif_used, 6, 512,
-					 (uint32_t)(p.va - CODE_VA));
+					 (uint32_t)(p.va - CODE_VA), pre ? &pre_code : NULL);
 	c->code_used = (c->code_used + 63) & ~63ull;
 	c->unif_used += 16;
 	return at;
+}
+
+static uint32_t pipeline(struct ctx *c, struct program p, uint64_t base, uint32_t bias)
+{
+	return pipeline_with(c, p, NULL, base, bias);
 }
 
 /* A compute work item running the CDM stream given (copied into the context's memory). */
@@ -371,7 +380,8 @@ static void test_fault_isolation(void **state)
 				break;
 			case 3:
 				assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_USC);
-				assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION);
+				assert_int_equal(e.reason,
+						 AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION);
 				assert_int_equal(e.va, trap.va);
 				break;
 			}
@@ -661,6 +671,50 @@ static void test_shader_cache(void **state)
 	assert_int_equal(word(&c, 3), 3 + 8);
 }
 
+/*
+ * A preshader runs once before the dispatch and sets uniforms for every
+ * thread (u2 = 500 here); one that faults ends the item with its fault.
+ */
+static void test_preshader(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct program store, pre, bad;
+	uint8_t stream[64];
+	size_t n;
+	struct job j;
+	struct agx_fw_event e;
+	const uint32_t threads[3] = { 128, 1, 1 }, group[3] = { 64, 1, 1 };
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	store = load(&c, store_kernel);
+	pre = load(&c, "mov_imm r1, 500\nuniform_store xy, r1l_r1h, 4\nstop");
+	bad = load(&c, "mov_imm r1, 0\n"
+		       "device_store 0, i32, x, r1, u0_u1, r1, unsigned, 0\n"
+		       "stop");
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	n = sim_cmd_launch(stream, pipeline_with(&c, store, &pre, BUF_VA, 7), threads, group);
+	n += sim_cmd_terminate(stream + n);
+	j = item(&fh, &c, stream, n, 1, 1);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);
+	for (unsigned i = 0; i < 128; i++)
+		assert_int_equal(word(&c, i), i + 500);
+
+	n = sim_cmd_launch(stream, pipeline_with(&c, store, &bad, UNMAPPED_VA, 0), threads, group);
+	n += sim_cmd_terminate(stream + n);
+	j = item(&fh, &c, stream, n, 2, 2);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	e = next_event(&fh);
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_FAULT);
+	assert_int_equal(e.va, UNMAPPED_VA);
+	assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_USC);
+	expect_completion(&fh, 1, 2, 2, AGX_FW_RESULT_FAULT);
+}
+
 /* Control words the CDM does not take end the item as malformed, and say why. */
 static void test_cdm_malformed(void **state)
 {
@@ -685,17 +739,15 @@ static void test_cdm_malformed(void **state)
 	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_MALFORMED);
 	assert_true(log_has(&fh, "unknown CDM block 7"));
 
-	/* a pipeline with a preshader */
+	/* a pipeline with a USC state word nobody documented */
 	pipe = pipeline(&c, p, BUF_VA, 0);
-	c.code[pipe + AGX_CMD_USC_UNIFORM_LENGTH + AGX_CMD_USC_SHARED_LENGTH +
-	       AGX_CMD_USC_SHADER_LENGTH + AGX_CMD_USC_REGISTERS_LENGTH] =
-	    AGX_CMD_USC_CONTROL_PRESHADER;
+	c.code[pipe + AGX_CMD_USC_UNIFORM_LENGTH] = 0x77;
 	n = sim_cmd_launch(stream, pipe, (uint32_t[]){ 32, 1, 1 }, (uint32_t[]){ 32, 1, 1 });
 	n += sim_cmd_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 2, 2);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
 	expect_completion(&fh, 1, 2, 2, AGX_FW_RESULT_MALFORMED);
-	assert_true(log_has(&fh, "preshaders are not simulated"));
+	assert_true(log_has(&fh, "unknown USC state word 0x77"));
 
 	/* a stream without its end: it runs into encoder_end */
 	n = sim_cmd_launch(stream, pipeline(&c, p, BUF_VA, 0), (uint32_t[]){ 32, 1, 1 },
@@ -824,6 +876,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cdm_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shader_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cdm_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_preshader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delayed_completion, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_mid_job, setup, teardown),

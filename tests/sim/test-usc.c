@@ -1066,6 +1066,76 @@ static void test_packed_formats(void **state)
 	free(f);
 }
 
+/* uniform_store: the first executing lane's halves into the uniform file. */
+static void test_uniform_store(void **state)
+{
+	struct usc_state *s = new_state(L);
+	const uint16_t *halves = (const uint16_t *)s->u;
+
+	(void)state;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[2][l] = 0x12345678u + l;
+		s->r[4][l] = 0xaaaa0000u + l;
+		s->r[5][l] = 0xbbbb0000u + l;
+	}
+	s->r[0][0] = 1; /* lane 0 is off: lane 1 stores */
+	run_ok("uniform_store xy, r2l_r2h, 20\n"
+	       "uniform_store xyz, r4l_r4h_r5l, 41\n"
+	       "iadd r3, u10, 1\n"
+	       "stop",
+	       s);
+	assert_int_equal(s->u[10], 0x12345679u);
+	assert_int_equal(halves[41], 1);
+	assert_int_equal(halves[42], 0xaaaa);
+	assert_int_equal(halves[43], 1);
+	assert_int_equal(halves[44], 0); /* nothing past the mask */
+	for (unsigned l = 1; l < L; l++)
+		assert_int_equal(s->r[3][l], 0x1234567au);
+	free(s);
+}
+
+/* stack_load/stack_store: each lane's own bytes, bounded. */
+static void test_stack(void **state)
+{
+	struct usc_state *s = new_state(L);
+	uint8_t stack[L * 64] = { 0 };
+	struct usc_result r;
+
+	(void)state;
+	s->stack = stack;
+	s->stack_size = 64;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = 16 + 2 * (l % 8); /* a byte offset per lane, past the words at 8 */
+		s->r[4][l] = 0x4000u + l;
+		s->r[5][l] = 0x5000u + l;
+	}
+	run_ok("stack_store 0, i32, xy, r4_r5, 8, signed\n"
+	       "stack_store 0, i16, x, r5l, r1, signed\n"
+	       "stack_load 0, i32, xy, r6_r7, 8, signed\n"
+	       "stack_load 0, i16, x, r8l, r1, signed\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t word;
+
+		memcpy(&word, stack + l * 64 + 8, 4);
+		assert_int_equal(word, 0x4000u + l);
+		assert_int_equal(s->r[6][l], 0x4000u + l);
+		assert_int_equal(s->r[7][l], 0x5000u + l);
+		assert_int_equal(s->r[8][l] & 0xffff, 0x5000u + l);
+	}
+	/* past the lane's bytes: a fault, not another lane's memory */
+	r = run("stack_load 0, i32, x, r6, 62, signed\nstop", s);
+	assert_int_equal(r.status, USC_FAULT);
+	assert_non_null(strstr(r.message, "stack"));
+	s->stack = NULL;
+	assert_int_equal(run("stack_load 0, i32, x, r6, 0, signed\nstop", s).status, USC_FAULT);
+	/* the stack pointer's unit is not public: not executed, and said so */
+	r = run("stack_adjust 8\nstop", s);
+	assert_int_equal(r.status, USC_BAD_INSTR);
+	free(s);
+}
+
 static void test_threadgroup_memory(void **state)
 {
 	struct usc_state *s = new_state(L);
@@ -1176,6 +1246,8 @@ int main(void)
 		cmocka_unit_test(test_device_memory),
 		cmocka_unit_test(test_packed_formats),
 		cmocka_unit_test(test_threadgroup_memory),
+		cmocka_unit_test(test_uniform_store),
+		cmocka_unit_test(test_stack),
 		cmocka_unit_test(test_program_cache),
 	};
 
