@@ -252,6 +252,9 @@ static void tex_size(unsigned type, unsigned *count, bool *layer)
 	*layer = sizes[type & 7][1];
 }
 
+/* The atomic op whose operand is a pair (g13.isa enum atomic_op). */
+#define ATOMIC_CMPXCHG 3
+
 static uint32_t named_field(const struct agx_isa_instr *in, const char *name)
 {
 	for (unsigned i = 0; i < in->desc->num_operands; i++)
@@ -653,6 +656,23 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 			return false;
 		return compare || offset || f->value == 0;
 	}
+	case AGX_KIND_ATOMDST:
+		if (!f->type) {
+			v->type = AGX_VALUE_TEXT;
+			v->text = "_";
+			return f->value == 0;
+		}
+		/* returning: every type bit set (the return flag, and the 32-bit flag if any) */
+		v->type = AGX_VALUE_REG;
+		v->bits = 32;
+		v->index = f->value >> 1;
+		return f->type == (1u << type_bits) - 1 && !(f->value & 1);
+	case AGX_KIND_ATOMSRC:
+		v->type = AGX_VALUE_REG;
+		v->bits = 32;
+		v->index = f->value >> 1;
+		v->count = named_field(in, "op") == ATOMIC_CMPXCHG ? 2 : 1;
+		return !(f->value & 1);
 	case AGX_KIND_SAMPLEMASK:
 		if (f->type > 1)
 			return false;
@@ -1333,6 +1353,20 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		f->value = v.bits == 32 ? v.index << 1 : v.index;
 		p->tuple_len[i] = v.count;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_ATOMDST:
+		if (!strcmp(s, "_"))
+			return 0;
+		if (!parse_reg(s, &v) || v.type != AGX_VALUE_REG || v.bits != 32)
+			return fail(p, "'%s' is no 32-bit register or _", s);
+		f->value = v.index << 1;
+		f->type = (1u << bits_width(&o->type)) - 1;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_ATOMSRC:
+		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG || v.bits != 32)
+			return fail(p, "bad atomic operand '%s'", s);
+		f->value = v.index << 1;
+		p->tuple_len[i] = v.count;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	case AGX_KIND_CMPOFF: {
 		/* compare (r32) and/or offset (r16), in that order */
 		char *under = strchr(s, '_');
@@ -1598,6 +1632,7 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 			return fail(p, "%s: a compare value goes with compare 1", d->name);
 		if ((d->operands[i].kind == AGX_KIND_MEMREG ||
 		     d->operands[i].kind == AGX_KIND_TGREG ||
+		     d->operands[i].kind == AGX_KIND_ATOMSRC ||
 		     d->operands[i].kind == AGX_KIND_COORDS ||
 		     (d->operands[i].kind == AGX_KIND_LOD && v.type != AGX_VALUE_IMM)) &&
 		    v.count != p->tuple_len[i])

@@ -147,8 +147,13 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 			break;
 		case AGX_KIND_MEMREG:
 		case AGX_KIND_TGREG:
+		case AGX_KIND_ATOMSRC:
 			u->tuple.bits = (uint8_t)v.bits;
 			u->tuple.index = (uint16_t)v.index;
+			break;
+		case AGX_KIND_ATOMDST: /* "_": nothing is written */
+			u->d.bits = v.type == AGX_VALUE_REG ? (uint8_t)v.bits : 0;
+			u->d.index = (uint16_t)v.index;
 			break;
 		case AGX_KIND_MEMBASE:
 		case AGX_KIND_TGBASE:
@@ -186,6 +191,8 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 				u->a = src_from(&v);
 			else if (!strcmp(name, "O")) /* uniform_store's uniform half */
 				u->index = src_from(&v);
+			else if (!strcmp(name, "op")) /* atomics */
+				u->mode = f->value;
 			break;
 		default: /* sources */
 			if (!strcmp(name, "A") || !strcmp(name, "src"))
@@ -1457,6 +1464,110 @@ static void exec_uniform_store(struct usc_state *s, const struct uop *u)
 	}
 }
 
+/* An atomic's new value for op (g13.isa atomic_op) from old, operand v and compare value. */
+static uint32_t atomic_apply(unsigned op, uint32_t old, uint32_t v, uint32_t cmp)
+{
+	switch (op) {
+	case 0:
+		return old + v;
+	case 1:
+		return old - v;
+	case 2:
+		return v;
+	case 3:
+		return old == cmp ? v : old;
+	case 4:
+		return old < v ? old : v;
+	case 5:
+		return (int32_t)old < (int32_t)v ? old : v;
+	case 6:
+		return old > v ? old : v;
+	case 7:
+		return (int32_t)old > (int32_t)v ? old : v;
+	case 8:
+		return old & v;
+	case 9:
+		return old | v;
+	default:
+		return old ^ v;
+	}
+}
+
+/*
+ * atomic / threadgroup_atomic, lane by lane in lane order.  Device memory
+ * may be shared with other GPU cores at the same time, so where the device
+ * gives a host pointer the update is one atomic compare-and-swap loop.
+ */
+static bool exec_atomic(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	bool device = u->op == AGX_OP_ATOMIC;
+	uint64_t base[L], index[L], old[L] = { 0 };
+
+	if (u->mode > 10) {
+		snprintf(res->message, sizeof(res->message), "atomic op %u is not known", u->mode);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	read_int(s, &u->base, base);
+	read_int(s, &u->index, index);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t v = tuple_get(s, &u->tuple, 0, l);
+		uint32_t cmp = u->mode == 3 ? tuple_get(s, &u->tuple, 1, l) : 0;
+		uint64_t at;
+		uint32_t *host = NULL, word;
+		bool ok;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		if (device) {
+			int64_t off = u->index.kind == SRC_IMM ? (int16_t)index[l]
+				      : u->index_unsigned      ? (int64_t)(uint32_t)index[l]
+							       : (int64_t)(int32_t)index[l];
+
+			at = (base[l] & ~3ull) + (uint64_t)(off * 4);
+			if (s->memory.translate)
+				host = s->memory.translate(s->memory.ctx, at, 4, true);
+		} else {
+			/* a byte address, plus an index in items */
+			int64_t off = u->index.kind == SRC_IMM ? (int16_t)index[l]
+							       : (int64_t)(uint16_t)index[l];
+
+			at = (uint64_t)((int64_t)(uint16_t)base[l] + off * 4);
+			if (at + 4 <= s->threadgroup_memory_size && !(at & 3))
+				host = (uint32_t *)(s->threadgroup_memory + at);
+		}
+		if (host) {
+			word = __atomic_load_n(host, __ATOMIC_RELAXED);
+			while (!__atomic_compare_exchange_n(
+			    host, &word, atomic_apply(u->mode, word, v, cmp), false,
+			    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+				;
+			ok = true;
+		} else {
+			ok = device && s->memory.read && s->memory.write &&
+			     s->memory.read(s->memory.ctx, at, &word, 4);
+			if (ok) {
+				uint32_t next = atomic_apply(u->mode, word, v, cmp);
+
+				ok = s->memory.write(s->memory.ctx, at, &next, 4);
+			}
+		}
+		if (!ok) {
+			res->status = USC_FAULT;
+			res->fault_address = at;
+			res->fault_write = true;
+			snprintf(res->message, sizeof(res->message),
+				 "%s atomic fault at 0x%llx (lane %u)",
+				 device ? "device" : "threadgroup", (unsigned long long)at, l);
+			return false;
+		}
+		old[l] = word;
+	}
+	if (u->d.bits)
+		write_int(s, &u->d, old);
+	return true;
+}
+
 enum space { DEVICE, THREADGROUP, STACK };
 
 /* One lane's stack access: items at byte offset `bytes` of its stack. */
@@ -1770,6 +1881,11 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			break;
 		case AGX_OP_UNIFORM_STORE:
 			exec_uniform_store(s, u);
+			break;
+		case AGX_OP_ATOMIC:
+		case AGX_OP_THREADGROUP_ATOMIC:
+			if (!exec_atomic(s, u, &res))
+				return res;
 			break;
 		default:
 			if (u->desc->cls == AGX_CLASS_FUNARY) {

@@ -759,6 +759,46 @@ static void test_cdm_malformed(void **state)
 	assert_int_equal(word(&c, 31), 31); /* the launch before it ran */
 }
 
+/*
+ * Device atomics from every GPU core at once: 8,192 threads take a ticket
+ * from one counter; the counter ends at 8,192 and the tickets are each
+ * number once.
+ */
+static void test_atomic_counter(void **state)
+{
+	enum { THREADS = 8192 };
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct job j;
+	static uint8_t seen[THREADS];
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	j = compute(&fh, &c,
+		    load(&c, "mov_imm r2, 1\n"
+			     "atomic 0, add, r3, r2, u0_u1, 0, signed, coherent1\n"
+			     "get_sr r1, sr80\n"
+			     "iadd r1, r1, 1\n"
+			     "device_store 0, i32, x, r3, u0_u1, r1, unsigned, 0\n"
+			     "stop"),
+		    (uint32_t[]){ THREADS / 512, 1, 1 }, (uint32_t[]){ 512, 1, 1 }, BUF_VA, 0, 1,
+		    1);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);
+	assert_int_equal(word(&c, 0), THREADS);
+	memset(seen, 0, sizeof(seen));
+	for (unsigned i = 0; i < THREADS; i++) {
+		uint32_t ticket = word(&c, 1 + i);
+
+		assert_true(ticket < THREADS);
+		assert_false(seen[ticket]);
+		seen[ticket] = 1;
+	}
+}
+
 /* 100k items through a 64-entry work queue, its pipe channel and the event ring. */
 static void test_ring_wrap(void **state)
 {
@@ -877,6 +917,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_shader_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cdm_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_preshader, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_counter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delayed_completion, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_mid_job, setup, teardown),

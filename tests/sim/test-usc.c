@@ -1066,6 +1066,129 @@ static void test_packed_formats(void **state)
 	free(f);
 }
 
+/* The reference for an atomic: the new word for op from old, operand and compare value. */
+static uint32_t atomic_reference(unsigned op, uint32_t old, uint32_t v, uint32_t cmp)
+{
+	int32_t so = (int32_t)old, sv = (int32_t)v;
+
+	switch (op) {
+	case 0:
+		return old + v;
+	case 1:
+		return old - v;
+	case 2:
+		return v;
+	case 3:
+		return old == cmp ? v : old;
+	case 4:
+		return v < old ? v : old;
+	case 5:
+		return (uint32_t)(sv < so ? sv : so);
+	case 6:
+		return v > old ? v : old;
+	case 7:
+		return (uint32_t)(sv > so ? sv : so);
+	case 8:
+		return old & v;
+	case 9:
+		return old | v;
+	default:
+		return old ^ v;
+	}
+}
+
+/* Device atomics: every op on a word per lane, through both memory paths; then contention. */
+static void test_atomics(void **state)
+{
+	static const char *const ops[] = { "add",  "sub",  "xchg", "cmpxchg", "umin", "imin",
+					   "umax", "imax", "and",  "or",      "xor" };
+	struct flat *f = malloc(sizeof(*f));
+	char text[160];
+
+	(void)state;
+	for (int fast = 0; fast < 2; fast++) {
+		for (unsigned op = 0; op < 11; op++) {
+			struct usc_state *s = memory_state(f);
+			uint32_t before[L];
+
+			if (fast)
+				s->memory.translate = flat_translate;
+			for (unsigned l = 0; l < L; l++) {
+				s->r[2][l] = rnd() % 4 ? rnd() : 0x80000000u;
+				memcpy(&before[l], f->bytes + l * 4, 4);
+				/* cmpxchg: half the lanes compare equal */
+				s->r[3][l] = l % 2 ? before[l] : rnd();
+				s->r[4][l] = 0xdeadu;
+			}
+			snprintf(text, sizeof(text),
+				 "atomic 0, %s, r4, %s, u8_u9, r1, unsigned, coherent1\nstop",
+				 ops[op], op == 3 ? "r2_r3" : "r2");
+			run_ok(text, s);
+			for (unsigned l = 0; l < L; l++) {
+				uint32_t after;
+
+				memcpy(&after, f->bytes + l * 4, 4);
+				assert_int_equal(s->r[4][l], before[l]);
+				assert_int_equal(
+				    after, atomic_reference(op, before[l], s->r[2][l], s->r[3][l]));
+			}
+			free(s);
+		}
+	}
+
+	/* every lane on one word, in lane order; no old value asked for with "_" */
+	{
+		struct usc_state *s = memory_state(f);
+		uint32_t start, sum, after;
+
+		memcpy(&start, f->bytes, 4);
+		sum = start;
+		for (unsigned l = 0; l < L; l++)
+			s->r[2][l] = l + 1;
+		run_ok("atomic 0, add, r4, r2, u8_u9, 0, signed, coherent1\n"
+		       "atomic 0, add, _, r2, u8_u9, 0, signed, coherent1\nstop",
+		       s);
+		for (unsigned l = 0; l < L; l++) {
+			assert_int_equal(s->r[4][l], sum);
+			sum += l + 1;
+		}
+		memcpy(&after, f->bytes, 4);
+		assert_int_equal(after, start + 2 * (L * (L + 1) / 2));
+		/* outside memory: a fault */
+		s->u[9] = 7;
+		assert_int_equal(
+		    run("atomic 0, add, r4, r2, u8_u9, 0, signed, coherent1\nstop", s).status,
+		    USC_FAULT);
+		free(s);
+	}
+
+	/* threadgroup memory: a byte address in r5l, one word per four lanes */
+	{
+		struct usc_state *s = new_state(L);
+		uint8_t shared[64] = { 0 };
+		uint32_t word;
+
+		s->threadgroup_memory = shared;
+		s->threadgroup_memory_size = sizeof(shared);
+		for (unsigned l = 0; l < L; l++) {
+			s->r[5][l] = 4 * (l / 4);
+			s->r[2][l] = 1u << (l % 4);
+		}
+		run_ok("threadgroup_atomic or, r4, r2, r5l, 0\nstop", s);
+		for (unsigned w = 0; w < L / 4; w++) {
+			memcpy(&word, shared + 4 * w, 4);
+			assert_int_equal(word, 0xf);
+		}
+		for (unsigned l = 0; l < L; l++)
+			assert_int_equal(s->r[4][l], (1u << (l % 4)) - 1);
+		s->r[5][0] = 62; /* past the end */
+		assert_int_equal(run("threadgroup_atomic add, r4, r2, r5l, 0\nstop", s).status,
+				 USC_FAULT);
+		free(s);
+	}
+	free(f);
+}
+
 /* uniform_store: the first executing lane's halves into the uniform file. */
 static void test_uniform_store(void **state)
 {
@@ -1247,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_packed_formats),
 		cmocka_unit_test(test_threadgroup_memory),
 		cmocka_unit_test(test_uniform_store),
+		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_stack),
 		cmocka_unit_test(test_program_cache),
 	};

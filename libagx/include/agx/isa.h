@@ -60,6 +60,8 @@ enum agx_isa_kind {
 	AGX_KIND_COORDS,     /* coordinates, as many as the texture type needs */
 	AGX_KIND_LOD,	     /* level of detail argument, shaped by the lod mode */
 	AGX_KIND_CMPOFF,     /* depth-compare value and/or texel offset */
+	AGX_KIND_ATOMDST,    /* an atomic's old value: r32, or "_" when not returned (type 0) */
+	AGX_KIND_ATOMSRC,    /* an atomic's operand: r32, a pair for cmpxchg */
 };
 
 enum agx_isa_class {
