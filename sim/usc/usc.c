@@ -1295,6 +1295,83 @@ static bool packed_component(unsigned f, uint32_t word, unsigned n, double *out)
 	}
 }
 
+/*
+ * An unsigned small float of rg11b10f: 5 exponent bits and 6 or 5 mantissa
+ * bits, rounded to nearest even or toward zero; negative values and -0 are
+ * 0, NaN stays NaN, what is too large becomes infinity (IEEE's rules).
+ */
+static uint32_t to_small_float(double x, unsigned mantissa_bits, bool rtz)
+{
+	uint32_t inf = 0x1fu << mantissa_bits;
+	double scaled;
+	int e;
+
+	if (isnan(x))
+		return inf | 1;
+	if (!(x > 0))
+		return 0;
+	frexp(x, &e); /* x = m * 2^e, 0.5 <= m < 1 */
+	e -= 1;	      /* x = 1.m * 2^e */
+	if (e < -14)
+		e = -14; /* denormal: the smallest exponent's scale */
+	scaled = ldexp(x, (int)mantissa_bits - e);
+	scaled = rtz ? trunc(scaled) : nearbyint(scaled);
+	if (scaled >= (double)(2u << mantissa_bits)) { /* rounding carried into the exponent */
+		scaled /= 2;
+		e++;
+	}
+	if (e > 15)
+		return rtz ? inf - 1 : inf;
+	if (scaled < (double)(1u << mantissa_bits)) /* denormal */
+		return (uint32_t)scaled;
+	return (uint32_t)(e + 15) << mantissa_bits |
+	       ((uint32_t)scaled & ((1u << mantissa_bits) - 1));
+}
+
+/* rgb9e5 with the shared exponent chosen as EXT_texture_shared_exponent describes. */
+static uint32_t to_rgb9e5(const double c[3], bool rtz)
+{
+	const double max = ldexp(511, 16 - 9); /* (2^9 - 1) / 2^9 * 2^(31 - 15) */
+	double v[3], m = 0;
+	int shared;
+	uint32_t word;
+
+	for (int i = 0; i < 3; i++) {
+		v[i] = isnan(c[i]) ? 0 : fmin(fmax(c[i], 0.0), max);
+		m = fmax(m, v[i]);
+	}
+	shared = (m > 0 ? (int)fmax(-16, floor(log2(m))) : -16) + 1 + 15;
+	if (floor(m / ldexp(1, shared - 15 - 9) + 0.5) == 512)
+		shared++;
+	word = (uint32_t)shared << 27;
+	for (int i = 0; i < 3; i++) {
+		double q = v[i] / ldexp(1, shared - 15 - 9);
+
+		word |= ((uint32_t)(rtz ? floor(q) : floor(q + 0.5)) & 0x1ff) << (9 * i);
+	}
+	return word;
+}
+
+/* The 32-bit word of a packed format from its components (floats). */
+static uint32_t pack_word(unsigned f, const double c[4])
+{
+	switch (f) {
+	case 8: {
+		uint32_t w = 0;
+
+		for (int i = 0; i < 3; i++)
+			w |= (uint32_t)nearbyint(fmin(fmax(c[i], 0.0), 1.0) * 1023.0) << (10 * i);
+		return w | (uint32_t)nearbyint(fmin(fmax(c[3], 0.0), 1.0) * 3.0) << 30;
+	}
+	case 12:
+	case 14:
+		return to_small_float(c[0], 6, f == 14) | to_small_float(c[1], 6, f == 14) << 11 |
+		       to_small_float(c[2], 5, f == 14) << 22;
+	default: /* 13, 15 */
+		return to_rgb9e5(c, f == 15);
+	}
+}
+
 static uint64_t float_bits_for(double x, unsigned reg_bits)
 {
 	return reg_bits == 16 ? fp16_from_double(x) : f32_bits((float)x);
@@ -1328,8 +1405,16 @@ static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits, unsigned
 	return reg_bits == 16 ? fp16_from_double(x) : f32_bits((float)x);
 }
 
-/* A register value stored as an item of format f (normalized: rounded to nearest). */
-static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits)
+static double linear_to_srgb(double c)
+{
+	return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055;
+}
+
+/*
+ * A register value stored as an item of format f (normalized: rounded to
+ * nearest); component says which, for srgba8's linear alpha.
+ */
+static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits, unsigned component)
 {
 	double x;
 
@@ -1339,6 +1424,9 @@ static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits)
 	if (isnan(x))
 		x = 0;
 	switch (f) {
+	case 10:
+		x = fmin(fmax(x, 0.0), 1.0);
+		return (uint32_t)nearbyint((component < 3 ? linear_to_srgb(x) : x) * 255.0);
 	case 4:
 		return (uint32_t)nearbyint(fmin(fmax(x, 0.0), 1.0) * 255.0);
 	case 5:
@@ -1435,6 +1523,67 @@ static bool load_packed(struct usc_state *s, const struct uop *u, struct usc_res
 
 			if (packed_component(u->format, word, n, &x))
 				tuple_set(s, &u->tuple, n, l, float_bits_for(x, u->tuple.bits));
+		}
+	}
+	return true;
+}
+
+/*
+ * Bit-packed stores, the other way: all the format's components (x, y, z
+ * and, for rgb10a2, w) from the register tuple, packed into one aligned
+ * word at base + offset * 4.
+ */
+static bool store_packed(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	unsigned need = u->format == 8 ? 0xf : 0x7;
+	uint64_t base[L], index[L];
+
+	if (u->memmask != need) {
+		snprintf(res->message, sizeof(res->message),
+			 "packed store of part of a format (mask 0x%x) is not simulated",
+			 u->memmask);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	read_int(s, &u->base, base);
+	read_int(s, &u->index, index);
+	for (unsigned l = 0; l < L; l++) {
+		double c[4] = { 0 };
+		uint32_t word;
+		int64_t off;
+		uint64_t at;
+		bool ok;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		for (unsigned n = 0; n < (u->format == 8 ? 4u : 3u); n++) {
+			uint32_t reg = tuple_get(s, &u->tuple, n, l);
+
+			c[n] =
+			    u->tuple.bits == 16 ? fp16_to_float((uint16_t)reg) : f32_from_bits(reg);
+		}
+		word = pack_word(u->format, c);
+		if (u->op == AGX_OP_THREADGROUP_STORE) {
+			off = (int64_t)(uint16_t)base[l] + (u->index.kind == SRC_IMM
+								? (int16_t)index[l]
+								: (int64_t)(uint16_t)index[l]);
+			at = (uint64_t)off * 4;
+			if ((ok = at + 4 <= s->threadgroup_memory_size))
+				memcpy(s->threadgroup_memory + at, &word, 4);
+		} else {
+			off = u->index.kind == SRC_IMM ? (int16_t)index[l]
+			      : u->index_unsigned      ? (int64_t)(uint32_t)index[l]
+						       : (int64_t)(int32_t)index[l];
+			at = (base[l] & ~3ull) + (uint64_t)off * 4;
+			ok = s->memory.write && s->memory.write(s->memory.ctx, at, &word, 4);
+		}
+		if (!ok) {
+			res->status = USC_FAULT;
+			res->fault_address = at;
+			res->fault_write = true;
+			snprintf(res->message, sizeof(res->message), "fault at 0x%llx (lane %u)",
+				 (unsigned long long)at, l);
+			return false;
 		}
 	}
 	return true;
@@ -1594,7 +1743,7 @@ static bool exec_stack(struct usc_state *s, const struct uop *u, unsigned l, int
 		if (store)
 			item_write(
 			    lane + at,
-			    store_value(u->format, tuple_get(s, &u->tuple, k, l), u->tuple.bits),
+			    store_value(u->format, tuple_get(s, &u->tuple, k, l), u->tuple.bits, i),
 			    size);
 		else
 			tuple_set(
@@ -1617,14 +1766,16 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 	unsigned size = format_size(u->format), shift = u->shift == 3 ? 2 : u->shift;
 	uint64_t base[L], index[L];
 
-	if (u->format == 9 || u->format == 11 || u->format > 13 ||
-	    ((store || space == STACK) && u->format >= 8)) {
+	if (u->format == 9 || u->format == 11 || (!store && u->format > 13) ||
+	    (space == STACK && u->format >= 8)) {
 		snprintf(res->message, sizeof(res->message),
 			 "memory format %u %s is not simulated yet", u->format,
 			 store ? "stores" : "loads");
 		res->status = USC_BAD_INSTR;
 		return false;
 	}
+	if (store && u->format >= 8 && u->format != 10)
+		return store_packed(s, u, res);
 	if (u->format == 8 || u->format == 12 || u->format == 13)
 		return load_packed(s, u, res);
 	if (u->format == 2 && u->tuple.bits == 16) {
@@ -1682,7 +1833,7 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 				ok = true;
 				if (store) {
 					item = store_value(u->format, tuple_get(s, &u->tuple, k, l),
-							   u->tuple.bits);
+							   u->tuple.bits, i);
 					item_write(host + i * size, item, size);
 				} else {
 					item = item_read(host + i * size, size);
@@ -1691,7 +1842,7 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 				}
 			} else if (store) {
 				item = store_value(u->format, tuple_get(s, &u->tuple, k, l),
-						   u->tuple.bits);
+						   u->tuple.bits, i);
 				if (device)
 					ok = s->memory.write &&
 					     s->memory.write(s->memory.ctx, at, &item, size);
