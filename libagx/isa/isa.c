@@ -673,6 +673,36 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->index = f->value >> 1;
 		v->count = named_field(in, "op") == ATOMIC_CMPXCHG ? 2 : 1;
 		return !(f->value & 1);
+	case AGX_KIND_GPR32:
+		v->type = AGX_VALUE_REG;
+		v->bits = 32;
+		v->index = f->value;
+		return true;
+	case AGX_KIND_IMMR16:
+		v->type = f->type ? AGX_VALUE_IMM : AGX_VALUE_REG;
+		v->bits = 16;
+		v->index = f->value;
+		v->imm = f->value;
+		return true;
+	case AGX_KIND_ZSREG:
+		v->type = AGX_VALUE_REG;
+		switch (f->type) {
+		case 1: /* depth: a float */
+			v->bits = 32;
+			v->index = f->value >> 1;
+			return !(f->value & 1);
+		case 2: /* stencil */
+			v->bits = 16;
+			v->index = f->value;
+			return true;
+		case 3: /* depth, then stencil in the next half */
+			v->bits = 16;
+			v->index = f->value;
+			v->count = 3;
+			return !(f->value & 1);
+		default:
+			return false;
+		}
 	case AGX_KIND_SAMPLEMASK:
 		if (f->type > 1)
 			return false;
@@ -1361,6 +1391,16 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		f->value = v.index << 1;
 		f->type = (1u << bits_width(&o->type)) - 1;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_ZSREG:
+		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG ||
+		    !((v.bits == 32 && v.count == 1) || (v.bits == 16 && v.count == 1) ||
+		      (v.bits == 16 && v.count == 3)))
+			return fail(p, "'%s' is no depth (r32), stencil (r16) or both (3 halves)",
+				    s);
+		f->type = v.bits == 32 ? 1 : v.count == 1 ? 2 : 3;
+		f->value = v.bits == 32 ? v.index << 1 : v.index;
+		p->tuple_len[i] = v.count;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	case AGX_KIND_ATOMSRC:
 		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG || v.bits != 32)
 			return fail(p, "bad atomic operand '%s'", s);
@@ -1536,6 +1576,23 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		f->type = 0;
 		f->value = o->kind == AGX_KIND_MEMINDEX ? v.index << 1 : v.index;
 		return f->value < 0x100 ? 0 : fail(p, "register out of range");
+	case AGX_KIND_GPR32:
+		if (v.type != AGX_VALUE_REG || v.bits != 32 || v.cache || v.discard)
+			return fail(p, "'%s' is no 32-bit register", text);
+		f->value = v.index;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_IMMR16:
+		if (v.type == AGX_VALUE_IMM && v.imm >= 0 && v.imm <= 255) {
+			f->type = 1;
+			f->value = (uint32_t)v.imm;
+			return 0;
+		}
+		if (v.type != AGX_VALUE_REG || v.bits != 16 || v.index > 255 || v.cache ||
+		    v.discard)
+			return fail(p, "'%s' is no 8-bit immediate or r16", text);
+		f->type = 0;
+		f->value = v.index;
+		return 0;
 	case AGX_KIND_SAMPLEMASK:
 		if (v.type == AGX_VALUE_IMM && v.imm >= 0 && v.imm <= 255) {
 			f->type = 0;
@@ -1633,6 +1690,7 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		if ((d->operands[i].kind == AGX_KIND_MEMREG ||
 		     d->operands[i].kind == AGX_KIND_TGREG ||
 		     d->operands[i].kind == AGX_KIND_ATOMSRC ||
+		     d->operands[i].kind == AGX_KIND_ZSREG ||
 		     d->operands[i].kind == AGX_KIND_COORDS ||
 		     (d->operands[i].kind == AGX_KIND_LOD && v.type != AGX_VALUE_IMM)) &&
 		    v.count != p->tuple_len[i])

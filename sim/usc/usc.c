@@ -65,6 +65,24 @@ struct usc_program {
 
 /* --- decoding ------------------------------------------------------------------- */
 
+/* The micro-op at a byte offset, or -1 if no instruction starts there; the end is `count`. */
+static int uop_at(const struct usc_program *p, uint32_t offset)
+{
+	unsigned lo = 0, hi = p->count;
+
+	if (offset == p->code_size)
+		return (int)p->count;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (p->uops[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->count && p->uops[lo].offset == offset ? (int)lo : -1;
+}
+
 static struct src src_from(const struct agx_isa_value *v)
 {
 	struct src s = { 0 };
@@ -150,6 +168,10 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 		case AGX_KIND_ATOMSRC:
 			u->tuple.bits = (uint8_t)v.bits;
 			u->tuple.index = (uint16_t)v.index;
+			break;
+		case AGX_KIND_GPR32: /* ret's register */
+			u->d.bits = 32;
+			u->d.index = (uint16_t)v.index;
 			break;
 		case AGX_KIND_ATOMDST: /* "_": nothing is written */
 			u->d.bits = v.type == AGX_VALUE_REG ? (uint8_t)v.bits : 0;
@@ -1995,6 +2017,35 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 				next = (unsigned)u->target;
 			}
 			break;
+		case AGX_OP_CALL:
+			/* applegpu: r1 holds the return address (the next instruction) */
+			if (u->target < 0) {
+				res.status = USC_BAD_BRANCH;
+				snprintf(res.message, sizeof(res.message),
+					 "call at 0x%x leaves the program", u->offset);
+				return res;
+			}
+			for (unsigned l = 0; l < L; l++)
+				if ((s->exec >> l) & 1)
+					s->r[1][l] = u->offset + u->size;
+			next = (unsigned)u->target;
+			break;
+		case AGX_OP_RET: {
+			/* to the address in the register, as the first executing lane has it */
+			uint32_t to = s->exec ? s->r[u->d.index][__builtin_ctz(s->exec)] : 0;
+			int target = s->exec ? uop_at(p, to) : -1;
+
+			if (!s->exec)
+				break;
+			if (target < 0) {
+				res.status = USC_BAD_BRANCH;
+				snprintf(res.message, sizeof(res.message),
+					 "ret at 0x%x to 0x%x, not an instruction", u->offset, to);
+				return res;
+			}
+			next = (unsigned)target;
+			break;
+		}
 		case AGX_OP_WAIT: /* loads complete at issue here */
 			break;
 		case AGX_OP_THREADGROUP_BARRIER:

@@ -1234,6 +1234,31 @@ static void test_atomics(void **state)
 	free(f);
 }
 
+/* call leaves the return address in r1; ret goes back to it. */
+static void test_call_ret(void **state)
+{
+	struct usc_state *s = new_state(L);
+	struct usc_result r;
+
+	(void)state;
+	run_ok("mov_imm r5, 0\n"
+	       "call @func\n"
+	       "iadd r5, r5, 100\n"
+	       "stop\n"
+	       "func:\n"
+	       "iadd r5, r5, 1\n"
+	       "ret r1",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		assert_int_equal(s->r[5][l], 101);
+		assert_int_equal(s->r[1][l], 6 + 6); /* mov_imm (6 bytes), call (6) */
+	}
+	/* a return into the middle of an instruction */
+	r = run("mov_imm r2, 1\nret r2\nstop", s);
+	assert_int_equal(r.status, USC_BAD_BRANCH);
+	free(s);
+}
+
 /* uniform_store: the first executing lane's halves into the uniform file. */
 static void test_uniform_store(void **state)
 {
@@ -1414,6 +1439,7 @@ int main(void)
 		cmocka_unit_test(test_device_memory),
 		cmocka_unit_test(test_packed_formats),
 		cmocka_unit_test(test_threadgroup_memory),
+		cmocka_unit_test(test_call_ret),
 		cmocka_unit_test(test_uniform_store),
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_packed_stores),
