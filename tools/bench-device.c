@@ -29,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agx/isa.h"
 #include "agx_rtkit.h"
+#include "bench-asm.h"
 #include "bench.h"
 #include "device.h"
 #include "host/cmdbuf.h"
@@ -50,18 +50,6 @@
 #define ALU_OPS	  1024
 #define THREADS	  65536
 
-static size_t emit(uint8_t *code, size_t len, const char *text)
-{
-	struct agx_isa_instr in;
-	char err[256];
-
-	if (agx_isa_parse(text, (int64_t)len, &in, err, sizeof(err)) < 0) {
-		fprintf(stderr, "agx-bench-device: %s: %s\n", text, err);
-		exit(1);
-	}
-	return len + agx_isa_encode(&in, code + len);
-}
-
 /* Lane-operations per second of compute items run one after another; 0 on failure. */
 static double measure_compute(struct sim_host *h)
 {
@@ -73,7 +61,7 @@ static double measure_compute(struct sim_host *h)
 	uint8_t *code = h->ram + CODE_RAM, *data = code + 0x4000;
 	struct agx_fw_work_header head = { .type = AGX_FW_WORK_TYPE_COMPUTE };
 	struct agx_fw_work_compute body = { .encoder = DATA_VA, .usc_base = CODE_VA };
-	size_t len = 0, n = 0;
+	size_t n = 0;
 	uint64_t item, items = 0;
 	double t0, elapsed;
 
@@ -84,9 +72,7 @@ static double measure_compute(struct sim_host *h)
 	    sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 64, 0) < 0 ||
 	    !sim_fwhost_alloc(&fh, 8, &head.stamp))
 		return 0;
-	for (unsigned i = 0; i < ALU_OPS; i++)
-		len = emit(code, len, alu[i % 4]);
-	emit(code, len, "stop");
+	bench_assemble(alu, 4, ALU_OPS, "stop", code, 0x2000);
 	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, 0, NULL);
 	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 }, (uint32_t[]){ 256, 1, 1 });
 	n += sim_cmd_terminate(data + n);

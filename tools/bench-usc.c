@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "agx/isa.h"
+#include "bench-asm.h"
 #include "usc.h"
 
 #define BODY 2048
@@ -22,18 +22,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static size_t emit(uint8_t *code, size_t len, const char *text)
-{
-	struct agx_isa_instr in;
-	char err[256];
-
-	if (agx_isa_parse(text, (int64_t)len, &in, err, sizeof(err)) < 0) {
-		fprintf(stderr, "agx-bench-usc: %s: %s\n", text, err);
-		exit(1);
-	}
-	return len + agx_isa_encode(&in, code + len);
 }
 
 static uint8_t memory[1 << 16];
@@ -97,7 +85,7 @@ int main(void)
 	};
 	uint8_t *code = malloc(BODY * 12 + 16);
 	struct usc_state *s = malloc(sizeof(*s));
-	size_t len = 0;
+	size_t len;
 
 	usc_state_init(s, USC_LANES);
 	for (unsigned l = 0; l < USC_LANES; l++) {
@@ -109,9 +97,7 @@ int main(void)
 		s->r[1][l] = l;
 		s->r[2][l] = 32 + l;
 	}
-	for (unsigned i = 0; i < BODY; i++)
-		len = emit(code, len, alu[i % 4]);
-	len = emit(code, len, "stop");
+	len = bench_assemble(alu, 4, BODY, "stop", code, BODY * 12 + 16);
 	printf("usc.alu_lane_ops_per_s %.3g lane-ops/s\n", lane_ops_per_s(code, len, s));
 
 	usc_state_init(s, USC_LANES);
@@ -122,10 +108,7 @@ int main(void)
 	s->memory.read = mem_read;
 	s->memory.write = mem_write;
 	s->memory.translate = mem_translate;
-	len = 0;
-	for (unsigned i = 0; i < BODY; i++)
-		len = emit(code, len, mem[i % 2]);
-	len = emit(code, len, "stop");
+	len = bench_assemble(mem, 2, BODY, "stop", code, BODY * 12 + 16);
 	printf("usc.mem_lane_ops_per_s %.3g lane-ops/s\n", lane_ops_per_s(code, len, s));
 	free(code);
 	free(s);

@@ -171,6 +171,40 @@ static void expect_error(const char *text, const char *words)
 		fail_msg("'%s': error '%s' does not mention '%s'", text, err, words);
 }
 
+/* Whole programs: labels before and after their use, and errors by line. */
+static void test_assemble_program(void **state)
+{
+	uint8_t code[64];
+	char err[256];
+	struct agx_isa_instr in;
+	long len;
+
+	(void)state;
+	len = agx_isa_assemble("jmp_exec_none @end\n"
+			       "top:\n"
+			       "mov_imm r1, 1\n"
+			       "\n"
+			       "jmp_exec_any @top\n"
+			       "end:\n"
+			       "stop",
+			       code, sizeof(code), err, sizeof(err));
+	assert_int_equal(len, 6 + 6 + 6 + 2);
+	assert_int_equal(agx_isa_decode(code, 6, &in), 6);
+	assert_int_equal((int32_t)in.operands[0].value, 18); /* to end, from 0 */
+	assert_int_equal(agx_isa_decode(code + 12, 6, &in), 6);
+	assert_int_equal((int32_t)in.operands[0].value, 6 - 12); /* back to top */
+
+	assert_int_equal(agx_isa_assemble("stop\nfrob r0", code, sizeof(code), err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "line 2"));
+	assert_int_equal(
+	    agx_isa_assemble("jmp_exec_any @nowhere", code, sizeof(code), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no label 'nowhere'"));
+	assert_int_equal(
+	    agx_isa_assemble("mov_imm r1, 1\nmov_imm r1, 1", code, 8, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than 8 bytes"));
+}
+
 static void test_assembler_errors(void **state)
 {
 	(void)state;
@@ -255,7 +289,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_vectors),	 cmocka_unit_test(test_table_round_trip),
 		cmocka_unit_test(test_float_immediates), cmocka_unit_test(test_assembler_errors),
-		cmocka_unit_test(test_assembler_forms),	 cmocka_unit_test(test_decoder_progress),
+		cmocka_unit_test(test_assemble_program), cmocka_unit_test(test_assembler_forms),
+		cmocka_unit_test(test_decoder_progress),
 	};
 
 	if (argc != 2) {

@@ -18,6 +18,16 @@
 
 const char *sim_path;
 
+int fixture_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s AGX-SIM\n", argv[0]);
+		return 2;
+	}
+	sim_path = argv[1];
+	return _cmocka_run_group_tests(argv[0], tests, count, NULL, NULL);
+}
+
 static int start(void **state, bool test_faults)
 {
 	struct fixture *f = calloc(1, sizeof(*f));

@@ -7,6 +7,7 @@
 #define TESTS_SIM_FIXTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -25,6 +26,11 @@ struct fixture {
 	pid_t pid;
 	struct sim_host host;
 };
+
+struct CMUnitTest;
+
+/* main() of a device test: `TEST AGX-SIM`, then the tests. */
+int fixture_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count);
 
 /* CMocka setups: agx-sim plain, or with --test-faults; and the teardown. */
 int setup(void **state);

@@ -27,26 +27,15 @@ static void channel(unsigned block, unsigned ring, unsigned entries, unsigned wr
 	agx_fw_channel_pack(fw + block, &c);
 }
 
-/* Assembles lines (no labels; "0" is a branch to the start) into user[0..]. */
-static unsigned assemble(const char *text)
+/* Assembles a program into user[0..]. */
+static void assemble(const char *text)
 {
-	char line[128];
-	unsigned len = 0;
+	char err[512];
 
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		struct agx_isa_instr in;
-		char err[128];
-
-		snprintf(line, sizeof(line), "%.*s", (int)n, text);
-		text += n + (text[n] == '\n');
-		if (agx_isa_parse(line, len, &in, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s: %s\n", line, err);
-			exit(1);
-		}
-		len += (unsigned)agx_isa_encode(&in, user + len);
+	if (agx_isa_assemble(text, user, 0x100, err, sizeof(err)) < 0) {
+		fprintf(stderr, "make-gpufw-seeds: %s\n", err);
+		exit(1);
 	}
-	return len;
 }
 
 static void layout(const char *program)
@@ -146,7 +135,7 @@ int main(int argc, char **argv)
 			   "iadd r2, r1, u2\n"
 			   "device_store 0, i32, x, r2, u0_u1, r1, unsigned, 0\n"
 			   "stop" },
-		{ "spin", "mov_imm r1, 1\njmp_exec_any 0\nstop" },
+		{ "spin", "top:\nmov_imm r1, 1\njmp_exec_any @top\nstop" },
 		{ "fault", "mov_imm r1, 0x40000\n"
 			   "device_store 0, i32, x, r1, u0_u1, r1, unsigned, 0\n"
 			   "stop" },

@@ -628,10 +628,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_bus_error, setup_faults, teardown),
 	};
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s AGX-SIM\n", argv[0]);
-		return 2;
-	}
-	sim_path = argv[1];
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
 }

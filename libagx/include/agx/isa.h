@@ -175,6 +175,14 @@ int agx_isa_print(const struct agx_isa_instr *instr, int64_t pc, char *buf, size
 int agx_isa_parse(const char *line, int64_t pc, struct agx_isa_instr *instr, char *err,
 		  size_t errsize);
 
+/*
+ * Assembles a program: instructions one a line ('\n'), blank lines
+ * skipped; "name:" on its own line defines a label and "@name" in an
+ * operand stands for its offset.  Writes at most cap bytes to code and
+ * returns the length, or -1 with err saying which line and why.
+ */
+long agx_isa_assemble(const char *text, uint8_t *code, size_t cap, char *err, size_t errsize);
+
 /* What an operand means, as the disassembler and the simulator see it. */
 enum agx_isa_value_type {
 	AGX_VALUE_NONE,
