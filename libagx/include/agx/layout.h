@@ -1,0 +1,42 @@
+/*
+ * layout.h: where a texel of a texture lives in memory, for the layouts
+ * the texture unit reads: linear (rows of `stride` bytes) and twiddled
+ * (16 KiB tiles in row order, Morton order inside a tile, each mip level
+ * after the last, 128-byte aligned).  The twiddled rules are those of
+ * Mesa's src/asahi/layout (layout.c, tiling.cc); its tests' numbers are
+ * ours (tests/libagx/test-layout.c).
+ */
+#ifndef AGX_LAYOUT_H
+#define AGX_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AGX_LAYOUT_MAX_LEVELS 16
+
+struct agx_layout {
+	bool twiddled;
+	unsigned bytes_per_texel; /* 1, 2, 4, 8 or 16 */
+	unsigned width, height;	  /* level 0 */
+	unsigned levels;
+	uint64_t stride; /* linear: bytes from row to row */
+	bool page_aligned_layers;
+	/* filled by agx_layout_init */
+	uint64_t level_offset[AGX_LAYOUT_MAX_LEVELS];
+	uint64_t layer_stride;
+};
+
+/* Computes level offsets and the layer stride; false for sizes it cannot lay out. */
+bool agx_layout_init(struct agx_layout *l);
+
+/* The byte offset of texel (x, y) of a level and layer; the caller checks the bounds. */
+uint64_t agx_layout_texel(const struct agx_layout *l, unsigned level, unsigned layer, unsigned x,
+			  unsigned y);
+
+/* The size of a level's dimension: max(size >> level, 1). */
+static inline unsigned agx_layout_minify(unsigned size, unsigned level)
+{
+	return size >> level ? size >> level : 1;
+}
+
+#endif
