@@ -1458,6 +1458,8 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG)
 			return fail(p, "bad register tuple '%s'", s);
 		f->type = v.bits == 32;
+		if (!fits(&o->type, f->type))
+			return fail(p, "'%s': %s takes 16-bit registers here", s, in->desc->name);
 		f->value = v.bits == 32 ? v.index << 1 : v.index;
 		/* the count must agree with the mask; checked after all operands */
 		p->tuple_len[i] = v.count;
