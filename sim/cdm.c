@@ -98,8 +98,9 @@ static enum sim_cdm_status load_uniforms(struct sim_cdm *cdm, struct sim_gpu_job
  * shader, up to the word that ends them.
  */
 static enum sim_cdm_status read_pipeline(struct sim_cdm *cdm, uint64_t va,
-					 struct usc_cache *programs, struct sim_gpu_job *job,
-					 struct sim_uat_fault *fault, char *why, size_t why_size)
+					 struct usc_cache *programs, bool extended_samplers,
+					 struct sim_gpu_job *job, struct sim_uat_fault *fault,
+					 char *why, size_t why_size)
 {
 	bool shader = false;
 
@@ -196,14 +197,36 @@ static enum sim_cdm_status read_pipeline(struct sim_cdm *cdm, uint64_t va,
 				goto bad;
 			break;
 		case AGX_CMD_USC_CONTROL_TEXTURE:
-			/* texture state for texture instructions, which the USC does not run yet */
 			if (!agx_cmd_usc_texture_unpack(raw, &tex))
 				goto bad;
+			if (tex.start + tex.count > SIM_GPU_MAX_TEXTURES)
+				return malformed(why, why_size, "texture state ts%u+%u past ts%u",
+						 (unsigned)tex.start, (unsigned)tex.count,
+						 SIM_GPU_MAX_TEXTURES - 1);
+			if (!read_va(cdm, tex.buffer << 3, job->textures[tex.start],
+				     tex.count * 24ull, fault))
+				return SIM_CDM_FAULT;
+			if (tex.start + tex.count > job->num_textures)
+				job->num_textures = (unsigned)(tex.start + tex.count);
 			break;
-		case AGX_CMD_USC_CONTROL_SAMPLER:
+		case AGX_CMD_USC_CONTROL_SAMPLER: {
+			/* extended sampler states carry a 16-byte custom border each */
+			unsigned stride = extended_samplers ? 24 : 8;
+
 			if (!agx_cmd_usc_sampler_unpack(raw, &samp))
 				goto bad;
+			if (samp.start + samp.count > SIM_GPU_MAX_SAMPLERS)
+				return malformed(why, why_size, "sampler state ss%u+%u past ss%u",
+						 (unsigned)samp.start, (unsigned)samp.count,
+						 SIM_GPU_MAX_SAMPLERS - 1);
+			for (unsigned i = 0; i < samp.count; i++)
+				if (!read_va(cdm, (samp.buffer << 3) + i * stride,
+					     job->samplers[samp.start + i], stride, fault))
+					return SIM_CDM_FAULT;
+			if (samp.start + samp.count > job->num_samplers)
+				job->num_samplers = (unsigned)(samp.start + samp.count);
 			break;
+		}
 		case AGX_CMD_USC_CONTROL_PRESHADER: {
 			struct fetch_ctx fc = { cdm };
 
@@ -318,8 +341,11 @@ static enum sim_cdm_status launch(struct sim_cdm *cdm, const uint8_t word0[4],
 	job->shared_size = 0;
 	job->program = NULL;
 	job->preshader = NULL;
-	return read_pipeline(cdm, cdm->usc_base + (w1.pipeline << 6), programs, job, fault, why,
-			     why_size);
+	job->num_textures = job->num_samplers = 0;
+	memset(job->samplers, 0, sizeof(job->samplers));
+	return read_pipeline(cdm, cdm->usc_base + (w1.pipeline << 6), programs,
+			     w0.sampler_state_register_count >= AGX_CMD_SAMPLER_STATES_EXTENDED8,
+			     job, fault, why, why_size);
 }
 
 enum sim_cdm_status sim_cdm_next(struct sim_cdm *cdm, struct usc_cache *programs,

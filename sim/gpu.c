@@ -233,6 +233,10 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 		st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
 		st->threadgroup_memory = w->shared;
 		st->threadgroup_memory_size = job->shared_size;
+		st->textures = &job->textures[0][0];
+		st->num_textures = job->num_textures;
+		st->samplers = &job->samplers[0][0];
+		st->num_samplers = job->num_samplers;
 		st->stack = w->stack + (size_t)s * USC_LANES * SIM_GPU_STACK_BYTES;
 		st->stack_size = SIM_GPU_STACK_BYTES;
 		st->yield_at_barrier = simdgroups > 1;
@@ -410,6 +414,10 @@ static bool run_preshader(struct worker *w)
 	st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
 	st->stack = w->stack;
 	st->stack_size = SIM_GPU_STACK_BYTES;
+	st->textures = &job->textures[0][0];
+	st->num_textures = job->num_textures;
+	st->samplers = &job->samplers[0][0];
+	st->num_samplers = job->num_samplers;
 	do {
 		w->fault.kind = SIM_UAT_OK;
 		sim_device_read_lock(gpu->dev);

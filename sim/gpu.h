@@ -17,6 +17,8 @@
 #define SIM_GPU_MAX_UNIFORMS 256
 #define SIM_GPU_MAX_THREADS  1024  /* per threadgroup */
 #define SIM_GPU_STACK_BYTES  1024  /* each thread's stack (stack_load/stack_store) */
+#define SIM_GPU_MAX_TEXTURES 128   /* texture state registers ts0.. */
+#define SIM_GPU_MAX_SAMPLERS 16	   /* sampler state registers ss0.. */
 #define SIM_GPU_MAX_SHARED   65536 /* threadgroup memory, bytes */
 
 struct sim_device;
@@ -39,8 +41,12 @@ struct sim_gpu_job {
 	const struct usc_program *preshader;
 	uint64_t preshader_va;
 	uint32_t uniforms[SIM_GPU_MAX_UNIFORMS]; /* the uniform registers, u0..u255 */
-	uint32_t grid[3];			 /* threadgroups */
-	uint32_t group[3];			 /* threads per threadgroup */
+	/* texture unit state: descriptors (24 bytes), samplers with their borders (24) */
+	uint8_t textures[SIM_GPU_MAX_TEXTURES][24];
+	uint8_t samplers[SIM_GPU_MAX_SAMPLERS][24];
+	unsigned num_textures, num_samplers;
+	uint32_t grid[3];   /* threadgroups */
+	uint32_t group[3];  /* threads per threadgroup */
 	uint32_t global[3]; /* threads in all: the last threadgroups may be partial */
 	uint32_t shared_size;
 	uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */

@@ -73,7 +73,7 @@ static double measure_compute(struct sim_host *h)
 	    !sim_fwhost_alloc(&fh, 8, &head.stamp))
 		return 0;
 	bench_assemble(alu, 4, ALU_OPS, "stop", code, 0x2000);
-	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, 0, NULL);
+	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, NULL, 0, NULL);
 	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 }, (uint32_t[]){ 256, 1, 1 });
 	n += sim_cmd_terminate(data + n);
 	body.encoder_end = DATA_VA + n;

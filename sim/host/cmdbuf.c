@@ -45,7 +45,8 @@ size_t sim_cmd_terminate(uint8_t *out)
 }
 
 size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32_t shared_bytes,
-			uint32_t code, const uint32_t *preshader)
+			const struct sim_cmd_bindings *bind, uint32_t code,
+			const uint32_t *preshader)
 {
 	struct agx_cmd_usc_uniform u = { .start_halfs = 0,
 					 .size_halfs = halves & 63,
@@ -64,6 +65,20 @@ size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32
 	}
 	agx_cmd_usc_shared_pack(out + n, &s);
 	n += AGX_CMD_USC_SHARED_LENGTH;
+	if (bind && bind->num_textures) {
+		struct agx_cmd_usc_texture t = { .count = bind->num_textures,
+						 .buffer = bind->textures >> 3 };
+
+		agx_cmd_usc_texture_pack(out + n, &t);
+		n += AGX_CMD_USC_TEXTURE_LENGTH;
+	}
+	if (bind && bind->num_samplers) {
+		struct agx_cmd_usc_sampler sm = { .count = bind->num_samplers,
+						  .buffer = bind->samplers >> 3 };
+
+		agx_cmd_usc_sampler_pack(out + n, &sm);
+		n += AGX_CMD_USC_SAMPLER_LENGTH;
+	}
 	agx_cmd_usc_shader_pack(out + n, &sh);
 	n += AGX_CMD_USC_SHADER_LENGTH;
 	agx_cmd_usc_registers_pack(out + n, &r);

@@ -17,6 +17,7 @@
 
 #include "agx/isa.h"
 #include "fp16.h"
+#include "texture.h"
 #include "usc.h"
 
 #define L USC_LANES
@@ -55,6 +56,10 @@ struct uop {
 	struct dst tuple; /* first register, its size; count from memmask */
 	struct src base, index;
 	bool index_unsigned;
+	/* texture: state (kind 0 tsN, 1 r16), coordinates and LOD register halves */
+	uint8_t tex_kind, samp_kind;
+	bool tex_extra; /* a compare value or texel offset */
+	uint16_t tex, samp, coords, lod_reg;
 };
 
 struct usc_program {
@@ -173,6 +178,23 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 			u->d.bits = 32;
 			u->d.index = (uint16_t)v.index;
 			break;
+		case AGX_KIND_TEXTURE:
+			u->tex_kind = (uint8_t)f->type;
+			u->tex = (uint16_t)f->value;
+			break;
+		case AGX_KIND_SAMPLER:
+			u->samp_kind = (uint8_t)f->type;
+			u->samp = (uint16_t)f->value;
+			break;
+		case AGX_KIND_COORDS:
+			u->coords = (uint16_t)f->value;
+			break;
+		case AGX_KIND_LOD:
+			u->lod_reg = (uint16_t)f->value;
+			break;
+		case AGX_KIND_CMPOFF:
+			u->tex_extra |= f->type != 0;
+			break;
 		case AGX_KIND_ATOMDST: /* "_": nothing is written */
 			u->d.bits = v.type == AGX_VALUE_REG ? (uint8_t)v.bits : 0;
 			u->d.index = (uint16_t)v.index;
@@ -215,6 +237,10 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 				u->index = src_from(&v);
 			else if (!strcmp(name, "op")) /* atomics */
 				u->mode = f->value;
+			else if (!strcmp(name, "lod")) /* texture LOD mode */
+				u->mode = f->value;
+			else if (!strcmp(name, "compare"))
+				u->tex_extra |= f->value != 0;
 			break;
 		default: /* sources */
 			if (!strcmp(name, "A") || !strcmp(name, "src"))
@@ -1739,6 +1765,78 @@ static bool exec_atomic(struct usc_state *s, const struct uop *u, struct usc_res
 	return true;
 }
 
+/*
+ * texture_load: per lane, the texel at integer coordinates (32-bit
+ * registers; an array's layer in the low half of the next) of the level
+ * the LOD register names; the masked components, packed from R.  Outside
+ * the texture, the sampler's border (Mesa binds clamp-to-border, transparent
+ * black, for loads).
+ */
+static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	unsigned dim = u->n, first = u->coords >> 1;
+	bool array = dim == 1 || dim == 3;
+	unsigned count = dim <= 1 ? 1 : 2;
+
+	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_extra || (u->coords & 1) ||
+	    (u->mode != 0 && u->mode != 6)) {
+		snprintf(res->message, sizeof(res->message),
+			 "texture_load with bindless state, compare, offset or LOD mode %u "
+			 "is not simulated",
+			 u->mode);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	for (unsigned l = 0; l < L; l++) {
+		unsigned t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
+		unsigned sm = u->samp_kind ? reg16(s, u->samp, l) : u->samp;
+		int32_t x = (int32_t)s->r[first][l],
+			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
+		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
+		int32_t level = u->mode == 6 ? (int16_t)reg16(s, u->lod_reg, l) : 0;
+		bool integer = false;
+		uint64_t fault = 0;
+		enum usc_texel_status st;
+		unsigned k = 0;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		if (t >= s->num_textures || sm >= s->num_samplers) {
+			snprintf(res->message, sizeof(res->message),
+				 "texture ts%u or sampler ss%u is not bound (lane %u)", t, sm, l);
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		if (dim == 1) /* 1D array: x, then the layer */
+			y = (int32_t)layer;
+		st = usc_texel_fetch(&s->memory, s->textures + t * USC_TEXTURE_STATE, dim, x, y,
+				     layer, level, v, &integer, &fault, res->message,
+				     sizeof(res->message));
+		if (st == USC_TEXEL_BAD) {
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		if (st == USC_TEXEL_FAULT) {
+			res->status = USC_FAULT;
+			res->fault_address = fault;
+			snprintf(res->message, sizeof(res->message),
+				 "texture fault at 0x%llx (lane %u)", (unsigned long long)fault, l);
+			return false;
+		}
+		if (st == USC_TEXEL_BORDER)
+			usc_sampler_border(s->samplers + sm * USC_SAMPLER_STATE, integer, v);
+		for (unsigned i = 0; i < 4; i++) {
+			if (!((u->memmask >> i) & 1))
+				continue;
+			tuple_set(s, &u->tuple, k++, l,
+				  u->tuple.bits == 32 ? v[i]
+				  : integer	      ? v[i] & 0xffff
+						      : fp16_from_double(f32_from_bits(v[i])));
+		}
+	}
+	return true;
+}
+
 enum space { DEVICE, THREADGROUP, STACK };
 
 /* One lane's stack access: items at byte offset `bytes` of its stack. */
@@ -2083,6 +2181,10 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			break;
 		case AGX_OP_UNIFORM_STORE:
 			exec_uniform_store(s, u);
+			break;
+		case AGX_OP_TEXTURE_LOAD:
+			if (!exec_texture_load(s, u, &res))
+				return res;
 			break;
 		case AGX_OP_ATOMIC:
 		case AGX_OP_THREADGROUP_ATOMIC:

@@ -51,6 +51,9 @@ struct usc_state {
 	/* each lane's stack (stack_load/stack_store): stack_size bytes from lane * stack_size */
 	uint8_t *stack;
 	size_t stack_size;
+	/* the texture unit's state: num_textures descriptors (24 bytes), samplers with borders */
+	const uint8_t *textures, *samplers;
+	unsigned num_textures, num_samplers;
 	/*
 	 * Set when the threadgroup has other SIMD groups: threadgroup_barrier
 	 * then ends the run with USC_BARRIER, and the caller runs the others

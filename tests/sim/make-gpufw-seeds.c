@@ -90,7 +90,7 @@ static void layout(const char *program)
 	agx_fw_work_queue_pack(fw + FUZZ_WORK, &wq);
 	memcpy(fw + FUZZ_WORK + 0x80, items, sizeof(items));
 	assemble(program);
-	sim_cmd_pipeline(user + 0x100, FUZZ_UNIF_VA, 6, 256, 0, NULL);
+	sim_cmd_pipeline(user + 0x100, FUZZ_UNIF_VA, 6, 256, NULL, 0, NULL);
 	n += sim_cmd_launch(user + PAGE + 0x40, 0x100, (uint32_t[]){ 128, 1, 1 },
 			    (uint32_t[]){ 64, 1, 1 });
 	n += sim_cmd_barrier(user + PAGE + 0x40 + n, true);

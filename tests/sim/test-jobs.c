@@ -130,7 +130,7 @@ static struct program load(struct ctx *c, const char *text)
  * one, with u0_u1 = base, u2 = bias; returns its offset.
  */
 static uint32_t pipeline_with(struct ctx *c, struct program p, const struct program *pre,
-			      uint64_t base, uint32_t bias)
+			      const struct sim_cmd_bindings *bind, uint64_t base, uint32_t bias)
 {
 	uint32_t *u = (uint32_t *)(c->unif + c->unif_used);
 	uint32_t at = (uint32_t)c->code_used, pre_code = pre ? (uint32_t)(pre->va - CODE_VA) : 0;
@@ -138,7 +138,7 @@ static uint32_t pipeline_with(struct ctx *c, struct program p, const struct prog
 	u[0] = (uint32_t)base;
 	u[1] = (uint32_t)(base >> 32);
 	u[2] = bias;
-	c->code_used += sim_cmd_pipeline(c->code + at, UNIF_VA + c->unif_used, 6, 512,
+	c->code_used += sim_cmd_pipeline(c->code + at, UNIF_VA + c->unif_used, 6, 512, bind,
 					 (uint32_t)(p.va - CODE_VA), pre ? &pre_code : NULL);
 	c->code_used = (c->code_used + 63) & ~63ull;
 	c->unif_used += 16;
@@ -147,7 +147,7 @@ static uint32_t pipeline_with(struct ctx *c, struct program p, const struct prog
 
 static uint32_t pipeline(struct ctx *c, struct program p, uint64_t base, uint32_t bias)
 {
-	return pipeline_with(c, p, NULL, base, bias);
+	return pipeline_with(c, p, NULL, NULL, base, bias);
 }
 
 /* A compute work item running the CDM stream given (copied into the context's memory). */
@@ -696,7 +696,7 @@ static void test_preshader(void **state)
 		       "device_store 0, i32, x, r1, u0_u1, r1, unsigned, 0\n"
 		       "stop");
 	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
-	n = sim_cmd_launch(stream, pipeline_with(&c, store, &pre, BUF_VA, 7), threads, group);
+	n = sim_cmd_launch(stream, pipeline_with(&c, store, &pre, NULL, BUF_VA, 7), threads, group);
 	n += sim_cmd_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 1, 1);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
@@ -704,7 +704,8 @@ static void test_preshader(void **state)
 	for (unsigned i = 0; i < 128; i++)
 		assert_int_equal(word(&c, i), i + 500);
 
-	n = sim_cmd_launch(stream, pipeline_with(&c, store, &bad, UNMAPPED_VA, 0), threads, group);
+	n = sim_cmd_launch(stream, pipeline_with(&c, store, &bad, NULL, UNMAPPED_VA, 0), threads,
+			   group);
 	n += sim_cmd_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 2, 2);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
@@ -796,6 +797,74 @@ static void test_atomic_counter(void **state)
 		assert_true(ticket < THREADS);
 		assert_false(seen[ticket]);
 		seen[ticket] = 1;
+	}
+}
+
+/*
+ * A dispatch reads a texture: state from the pipeline's texture and
+ * sampler words, texels from a linear RG16 uint texture, one per thread.
+ */
+static void test_texture(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	struct ctx c;
+	struct job j;
+	uint8_t stream[64];
+	size_t n;
+	uint16_t *texels;
+	struct agx_cmd_texture t = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+				     .layout = AGX_CMD_LAYOUT_LINEAR,
+				     .channels = AGX_CMD_CHANNELS_R16G16,
+				     .type = AGX_CMD_TEXTURE_TYPE_UINT,
+				     .swizzle_r = AGX_CMD_CHANNEL_G, /* swapped */
+				     .swizzle_g = AGX_CMD_CHANNEL_R,
+				     .swizzle_b = AGX_CMD_CHANNEL_ZERO,
+				     .swizzle_a = AGX_CMD_CHANNEL_ONE,
+				     .width = 16 - 1,
+				     .height = 4 - 1,
+				     .address = (BUF_VA + 0x8000) >> 4,
+				     .stride_or_depth = 64 / 16 - 1 };
+	struct agx_cmd_sampler sampler = { .wrap_s = AGX_CMD_WRAP_CLAMP_TO_BORDER };
+	struct sim_cmd_bindings bind = { .num_textures = 1, .num_samplers = 1 };
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c, 1);
+	texels = (uint16_t *)(c.buf + 0x8000);
+	for (unsigned i = 0; i < 16 * 4; i++) {
+		texels[2 * i] = (uint16_t)(1000 + i);
+		texels[2 * i + 1] = (uint16_t)(2000 + i);
+	}
+	/* the descriptors in the uniform page */
+	bind.textures = UNIF_VA + 0x3000;
+	bind.samplers = UNIF_VA + 0x3100;
+	assert_true(agx_cmd_texture_pack(c.unif + 0x3000, &t));
+	assert_true(agx_cmd_sampler_pack(c.unif + 0x3100, &sampler));
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	/* thread (x, y) reads texel (x, y) and stores its two channels at buf[2 * (y * 16 + x)] */
+	n = sim_cmd_launch(
+	    stream,
+	    pipeline_with(&c,
+			  load(&c, "get_sr r8, sr80\n"
+				   "get_sr r9, sr81\n"
+				   "texture_load r4_r5, ts0, ss0, tex_2d, r8_r9, auto_lod, 0, "
+				   "xy, 0, 0, 0, 0, 12, 0\n"
+				   "wait 0\n"
+				   "mov_imm r10, 16\n"
+				   "imadd r11, r9, r10, r8\n"
+				   "iadd r11, r11, r11\n"
+				   "device_store 0, i32, xy, r4_r5, u0_u1, r11, unsigned, 0\n"
+				   "stop"),
+			  NULL, &bind, BUF_VA, 0),
+	    (uint32_t[]){ 16, 4, 1 }, (uint32_t[]){ 16, 4, 1 });
+	n += sim_cmd_terminate(stream + n);
+	j = item(&fh, &c, stream, n, 1, 1);
+	assert_true(sim_fwhost_submit(&fh, &q, j.item));
+	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);
+	for (unsigned i = 0; i < 16 * 4; i++) {
+		assert_int_equal(word(&c, 2 * i), 2000 + i); /* G, swizzled into R */
+		assert_int_equal(word(&c, 2 * i + 1), 1000 + i);
 	}
 }
 
@@ -918,6 +987,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cdm_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_preshader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_counter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_texture, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delayed_completion, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_mid_job, setup, teardown),

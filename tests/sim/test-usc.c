@@ -18,7 +18,9 @@
 
 #include "agx/isa.h"
 #include "asm.h"
+#include "agx_cmdbuf.h"
 #include "cache.h"
+#include "fp16.h"
 #include "usc.h"
 
 #define L USC_LANES
@@ -1234,6 +1236,118 @@ static void test_atomics(void **state)
 	free(f);
 }
 
+/* The element of (x, y) in a small twiddled tile, worked out here: x bits even, y bits odd. */
+static unsigned morton8(unsigned x, unsigned y)
+{
+	unsigned out = 0;
+
+	for (unsigned i = 0; i < 3; i++)
+		out |= ((x >> i) & 1) << (2 * i) | ((y >> i) & 1) << (2 * i + 1);
+	return out;
+}
+
+/*
+ * texture_load from a linear RGBA8 unorm texture and a twiddled 2D array
+ * of R32 uint; outside the texture, or past its levels, the sampler's
+ * border.
+ */
+static void test_texture_load(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	uint8_t textures[2][24] = { { 0 } }, samplers[1][24] = { { 0 } };
+	struct agx_cmd_texture linear = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+					  .layout = AGX_CMD_LAYOUT_LINEAR,
+					  .channels = AGX_CMD_CHANNELS_R8G8B8A8,
+					  .type = AGX_CMD_TEXTURE_TYPE_UNORM,
+					  .swizzle_r = AGX_CMD_CHANNEL_R,
+					  .swizzle_g = AGX_CMD_CHANNEL_G,
+					  .swizzle_b = AGX_CMD_CHANNEL_B,
+					  .swizzle_a = AGX_CMD_CHANNEL_A,
+					  .width = 4 - 1,
+					  .height = 3 - 1,
+					  .address = (0x100000000ull + 0x100) >> 4,
+					  .stride_or_depth = 16 / 16 - 1 };
+	struct agx_cmd_texture tiled = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D_ARRAY,
+					 .layout = AGX_CMD_LAYOUT_TWIDDLED,
+					 .channels = AGX_CMD_CHANNELS_R32,
+					 .type = AGX_CMD_TEXTURE_TYPE_UINT,
+					 .swizzle_r = AGX_CMD_CHANNEL_R,
+					 .swizzle_g = AGX_CMD_CHANNEL_ZERO,
+					 .swizzle_b = AGX_CMD_CHANNEL_ZERO,
+					 .swizzle_a = AGX_CMD_CHANNEL_ONE,
+					 .width = 8 - 1,
+					 .height = 8 - 1,
+					 .address = (0x100000000ull + 0x400) >> 4,
+					 .stride_or_depth = 2 - 1 };
+	struct agx_cmd_sampler white = { .border = AGX_CMD_BORDER_OPAQUE_WHITE };
+
+	(void)state;
+	assert_true(agx_cmd_texture_pack(textures[0], &linear));
+	assert_true(agx_cmd_texture_pack(textures[1], &tiled));
+	assert_true(agx_cmd_sampler_pack(samplers[0], &white));
+	s->textures = &textures[0][0];
+	s->num_textures = 2;
+	s->samplers = &samplers[0][0];
+	s->num_samplers = 1;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[8][l] = l % 5; /* x = 4 is past the edge */
+		s->r[9][l] = l / 5 % 3;
+		s->r[10][l] = l == 31; /* lane 31 asks for level 1, which is not there */
+	}
+	run_ok(
+	    "texture_load r4_r5_r6_r7, ts0, ss0, tex_2d, r8_r9, lod_min, r10l, xyzw, 0, 0, 0, 0, "
+	    "12, 0\n"
+	    "texture_load r12l_r12h, ts0, ss0, tex_2d, r8_r9, lod_min, r10l, yw, 0, 0, 0, 0, 12, "
+	    "0\n"
+	    "stop",
+	    s);
+	for (unsigned l = 0; l < L; l++) {
+		unsigned x = l % 5, y = l / 5 % 3;
+		bool border = x == 4 || l == 31;
+
+		for (unsigned c = 0; c < 4; c++) {
+			float want =
+			    border ? 1.0f : (float)(f->bytes[0x100 + y * 16 + x * 4 + c] / 255.0);
+
+			assert_true(bitsf(s->r[4 + c][l]) == want);
+		}
+		/* y and w packed into two halves, as f16 */
+		assert_int_equal(
+		    s->r[12][l] & 0xffff,
+		    fp16_from_double(border ? 1.0 : f->bytes[0x100 + y * 16 + x * 4 + 1] / 255.0));
+	}
+
+	/* the array: layer 1 of 8x8, one 256-byte layer after another */
+	for (unsigned l = 0; l < L; l++) {
+		s->r[8][l] = l % 8;
+		s->r[9][l] = l / 8;
+		s->r[10][l] = 1; /* the layer, in the low half after the coordinates */
+	}
+	run_ok("texture_load r4_r5_r6_r7, ts1, ss0, tex_2d_array, r8l_r8h_r9l_r9h_r10l, auto_lod, "
+	       "0, xyzw, 0, 0, 0, 0, 12, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t want;
+
+		memcpy(&want, f->bytes + 0x400 + 256 + 4 * morton8(l % 8, l / 8), 4);
+		assert_int_equal(s->r[4][l], want);
+		assert_int_equal(s->r[5][l], 0);
+		assert_int_equal(s->r[7][l], 1); /* the integer one */
+	}
+
+	/* state that is not there */
+	s->num_textures = 1;
+	assert_int_equal(run("texture_load r4, ts1, ss0, tex_2d_array, r8l_r8h_r9l_r9h_r10l, "
+			     "auto_lod, 0, x, 0, 0, 0, 0, 12, 0\nstop",
+			     s)
+			     .status,
+			 USC_BAD_INSTR);
+	free(s);
+	free(f);
+}
+
 /* call leaves the return address in r1; ret goes back to it. */
 static void test_call_ret(void **state)
 {
@@ -1440,6 +1554,7 @@ int main(void)
 		cmocka_unit_test(test_packed_formats),
 		cmocka_unit_test(test_threadgroup_memory),
 		cmocka_unit_test(test_call_ret),
+		cmocka_unit_test(test_texture_load),
 		cmocka_unit_test(test_uniform_store),
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_packed_stores),

@@ -1,0 +1,38 @@
+/*
+ * texture.h: agx-sim's texture unit, for the USC's texture instructions:
+ * reads a texel of a texture described by a descriptor (libagx/hw/cmdbuf.hw
+ * `texture`), through the USC's memory callbacks, and converts it by the
+ * descriptor's format and swizzle.
+ */
+#ifndef USC_TEXTURE_H
+#define USC_TEXTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "usc.h"
+
+#define USC_TEXTURE_STATE 24 /* bytes of a texture descriptor */
+#define USC_SAMPLER_STATE 24 /* a sampler (8 bytes) and its custom border (16) */
+
+enum usc_texel_status {
+	USC_TEXEL_OK,
+	USC_TEXEL_BORDER, /* outside the texture: the sampler's border */
+	USC_TEXEL_FAULT,  /* the memory read failed, at *fault */
+	USC_TEXEL_BAD,	  /* a descriptor or access the unit does not take; why says it */
+};
+
+/*
+ * The texel at integer (x, y), array layer and mip level (counted from the
+ * view's first level) of a texture: four 32-bit values, floats as bits for
+ * unorm, snorm and float formats, integers for uint and sint (*integer).
+ */
+enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_t *texture,
+				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
+				      int32_t level, uint32_t out[4], bool *integer,
+				      uint64_t *fault, char *why, unsigned why_size);
+
+/* The border of a sampler state (sampler, then custom border words): four values as above. */
+void usc_sampler_border(const uint8_t *sampler, bool integer, uint32_t out[4]);
+
+#endif
