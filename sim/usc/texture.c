@@ -197,58 +197,99 @@ static enum usc_texel_status bad(char *why, unsigned size, const char *text)
 	return USC_TEXEL_BAD;
 }
 
+/* A texture as the unit sees it: the descriptor decoded, its layout laid out. */
+struct view {
+	struct agx_cmd_texture t;
+	struct channels ch;
+	struct agx_layout l;
+	unsigned layers;
+	bool integer;
+};
+
+static enum usc_texel_status view_init(struct view *v, const uint8_t *texture, unsigned dim,
+				       char *why, unsigned why_size)
+{
+	memset(v, 0, sizeof(*v));
+	if (!agx_cmd_texture_unpack(texture, &v->t))
+		return bad(why, why_size, "texture descriptor with reserved bits set");
+	if (v->t.null)
+		return bad(why, why_size, "null texture");
+	if (!channel_layout((unsigned)v->t.channels, &v->ch))
+		return bad(why, why_size, "texture channels not read by the simulator");
+	v->integer =
+	    v->t.type == AGX_CMD_TEXTURE_TYPE_UINT || v->t.type == AGX_CMD_TEXTURE_TYPE_SINT;
+	if (dim != v->t.dimension ||
+	    (dim != AGX_CMD_TEXTURE_DIM_TEX_1D && dim != AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY &&
+	     dim != AGX_CMD_TEXTURE_DIM_TEX_2D && dim != AGX_CMD_TEXTURE_DIM_TEX_2D_ARRAY))
+		return bad(why, why_size,
+			   "texture dimension not simulated, or not the descriptor's");
+	if (v->t.layout != AGX_CMD_LAYOUT_LINEAR && v->t.layout != AGX_CMD_LAYOUT_TWIDDLED)
+		return bad(why, why_size, "compressed texture layouts are not simulated");
+	if (v->t.extended)
+		return bad(why, why_size, "extended texture descriptors are not simulated");
+	v->l.twiddled = v->t.layout == AGX_CMD_LAYOUT_TWIDDLED;
+	v->l.bytes_per_texel = v->ch.bytes;
+	v->l.width = (unsigned)v->t.width + 1;
+	v->l.height = (unsigned)v->t.height + 1;
+	v->l.page_aligned_layers = v->t.page_aligned_layers;
+	if (v->l.twiddled) {
+		unsigned max = v->l.width > v->l.height ? v->l.width : v->l.height, full = 1;
+
+		while (max >> full)
+			full++;
+		/* a mipmapped texture has its whole chain, whatever the view shows */
+		v->l.levels = v->t.unk_mipmapped ? full : (unsigned)v->t.last_level + 1;
+		v->layers = (unsigned)(v->t.stride_or_depth & 0x3fff) + 1;
+	} else {
+		v->l.levels = 1;
+		v->l.stride = ((uint64_t)v->t.stride_or_depth + 1) * 16;
+		v->layers = 1;
+	}
+	if (!agx_layout_init(&v->l))
+		return bad(why, why_size, "texture layout out of range");
+	return USC_TEXEL_OK;
+}
+
+/* The absolute levels a view shows. */
+static bool level_ok(const struct view *v, int32_t level)
+{
+	return level >= (int32_t)v->t.first_level && level <= (int32_t)v->t.last_level &&
+	       level < (int32_t)v->l.levels;
+}
+
+/* One texel, inside the texture: read, decoded, swizzled. */
+static enum usc_texel_status view_read(const struct view *v, const struct usc_memory *mem,
+				       int32_t level, uint32_t layer, unsigned x, unsigned y,
+				       uint32_t out[4], uint64_t *fault, char *why,
+				       unsigned why_size)
+{
+	uint8_t texel[16];
+	uint32_t raw[4];
+	uint64_t at = (v->t.address << 4) + agx_layout_texel(&v->l, (unsigned)level, layer, x, y);
+
+	if (!mem->read || !mem->read(mem->ctx, at, texel, v->ch.bytes)) {
+		*fault = at;
+		return USC_TEXEL_FAULT;
+	}
+	if (!decode(&v->t, &v->ch, texel, raw, v->integer))
+		return bad(why, why_size, "texture format (channels and type) not simulated");
+	swizzle(&v->t, raw, v->integer, out);
+	return USC_TEXEL_OK;
+}
+
 enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_t *texture,
 				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
 				      int32_t level, uint32_t out[4], bool *integer,
 				      uint64_t *fault, char *why, unsigned why_size)
 {
-	struct agx_cmd_texture t;
-	struct channels ch;
-	struct agx_layout l = { 0 };
-	uint32_t raw[4];
-	uint8_t texel[16];
-	unsigned layers, w, h;
-	uint64_t at;
+	struct view v;
+	enum usc_texel_status st = view_init(&v, texture, dim, why, why_size);
+	unsigned w, h;
 
-	if (!agx_cmd_texture_unpack(texture, &t))
-		return bad(why, why_size, "texture descriptor with reserved bits set");
-	if (t.null)
-		return bad(why, why_size, "null texture");
-	if (!channel_layout((unsigned)t.channels, &ch))
-		return bad(why, why_size, "texture channels not read by the simulator");
-	*integer = t.type == AGX_CMD_TEXTURE_TYPE_UINT || t.type == AGX_CMD_TEXTURE_TYPE_SINT;
-	if (dim != t.dimension ||
-	    (dim != AGX_CMD_TEXTURE_DIM_TEX_1D && dim != AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY &&
-	     dim != AGX_CMD_TEXTURE_DIM_TEX_2D && dim != AGX_CMD_TEXTURE_DIM_TEX_2D_ARRAY))
-		return bad(why, why_size,
-			   "texture dimension not simulated, or not the descriptor's");
-	if (t.layout != AGX_CMD_LAYOUT_LINEAR && t.layout != AGX_CMD_LAYOUT_TWIDDLED)
-		return bad(why, why_size, "compressed texture layouts are not simulated");
-	if (t.extended)
-		return bad(why, why_size, "extended texture descriptors are not simulated");
-
-	l.twiddled = t.layout == AGX_CMD_LAYOUT_TWIDDLED;
-	l.bytes_per_texel = ch.bytes;
-	l.width = (unsigned)t.width + 1;
-	l.height = (unsigned)t.height + 1;
-	l.page_aligned_layers = t.page_aligned_layers;
-	if (l.twiddled) {
-		unsigned max = l.width > l.height ? l.width : l.height, full = 1;
-
-		while (max >> full)
-			full++;
-		/* a mipmapped texture has its whole chain, whatever the view shows */
-		l.levels = t.unk_mipmapped ? full : (unsigned)t.last_level + 1;
-		layers = (unsigned)(t.stride_or_depth & 0x3fff) + 1;
-	} else {
-		l.levels = 1;
-		l.stride = ((uint64_t)t.stride_or_depth + 1) * 16;
-		layers = 1;
-	}
-	if (!agx_layout_init(&l))
-		return bad(why, why_size, "texture layout out of range");
-
-	level += (int32_t)t.first_level;
+	if (st != USC_TEXEL_OK)
+		return st;
+	*integer = v.integer;
+	level += (int32_t)v.t.first_level;
 	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY) {
 		if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
 			layer = (uint32_t)y;
@@ -257,22 +298,170 @@ enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_
 	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
 		layer = 0;
 	layer &= 0xffff;
-	if (level < (int32_t)t.first_level || level > (int32_t)t.last_level ||
-	    level >= (int32_t)l.levels)
+	if (!level_ok(&v, level))
 		return USC_TEXEL_BORDER;
-	w = agx_layout_minify(l.width, (unsigned)level);
-	h = agx_layout_minify(l.height, (unsigned)level);
-	if (x < 0 || y < 0 || (unsigned)x >= w || (unsigned)y >= h || layer >= layers)
+	w = agx_layout_minify(v.l.width, (unsigned)level);
+	h = agx_layout_minify(v.l.height, (unsigned)level);
+	if (x < 0 || y < 0 || (unsigned)x >= w || (unsigned)y >= h || layer >= v.layers)
 		return USC_TEXEL_BORDER;
+	return view_read(&v, mem, level, layer, (unsigned)x, (unsigned)y, out, fault, why,
+			 why_size);
+}
 
-	at = (t.address << 4) +
-	     agx_layout_texel(&l, (unsigned)level, layer, (unsigned)x, (unsigned)y);
-	if (!mem->read || !mem->read(mem->ctx, at, texel, ch.bytes)) {
-		*fault = at;
-		return USC_TEXEL_FAULT;
+/* --- sampling --------------------------------------------------------------------- */
+
+/* A texel coordinate wrapped into [0, size), or -1: the border (clamp to border). */
+static int64_t wrap(unsigned mode, int64_t i, unsigned size)
+{
+	int64_t n = size, m;
+
+	switch (mode) {
+	case AGX_CMD_WRAP_REPEAT:
+		return ((i % n) + n) % n;
+	case AGX_CMD_WRAP_MIRRORED_REPEAT:
+		m = ((i % (2 * n)) + 2 * n) % (2 * n);
+		return m < n ? m : 2 * n - 1 - m;
+	case AGX_CMD_WRAP_MIRRORED_CLAMP_TO_EDGE:
+		m = i < 0 ? -1 - i : i;
+		return m < n ? m : n - 1;
+	case AGX_CMD_WRAP_CLAMP_TO_BORDER:
+		return i < 0 || i >= n ? -1 : i;
+	default: /* clamp to edge, clamp (GL) */
+		return i < 0 ? 0 : i >= n ? n - 1 : i;
 	}
-	if (!decode(&t, &ch, texel, raw, *integer))
-		return bad(why, why_size, "texture format (channels and type) not simulated");
-	swizzle(&t, raw, *integer, out);
+}
+
+static float fval(uint32_t bits)
+{
+	float f;
+
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+/* One level, filtered: nearest or bilinear (GL's weights), wrapping each texel. */
+static enum usc_texel_status sample_level(const struct view *v, const struct agx_cmd_sampler *sm,
+					  const uint8_t *sampler, const struct usc_memory *mem,
+					  int32_t level, uint32_t layer, double u, double t,
+					  bool linear, double out[4], uint64_t *fault, char *why,
+					  unsigned why_size)
+{
+	unsigned w = agx_layout_minify(v->l.width, (unsigned)level);
+	unsigned h = agx_layout_minify(v->l.height, (unsigned)level);
+	double x = sm->pixel_coordinates ? u : u * w, y = sm->pixel_coordinates ? t : t * h;
+	int64_t x0, y0;
+	double ax = 0, ay = 0;
+	unsigned taps = linear ? 2 : 1;
+	uint32_t border[4];
+
+	usc_sampler_border(sampler, v->integer, border);
+	if (linear) {
+		x -= 0.5;
+		y -= 0.5;
+		ax = x - floor(x);
+		ay = y - floor(y);
+	}
+	x0 = (int64_t)floor(x);
+	y0 = (int64_t)floor(y);
+	for (int c = 0; c < 4; c++)
+		out[c] = 0;
+	for (unsigned j = 0; j < taps; j++) {
+		for (unsigned i = 0; i < taps; i++) {
+			int64_t xi = wrap((unsigned)sm->wrap_s, x0 + i, w);
+			int64_t yi = h == 1 && v->t.dimension <= AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY
+					 ? 0
+					 : wrap((unsigned)sm->wrap_t, y0 + j, h);
+			double weight = linear ? (i ? ax : 1 - ax) * (j ? ay : 1 - ay) : 1;
+			uint32_t texel[4];
+
+			if (xi < 0 || yi < 0) {
+				memcpy(texel, border, sizeof(texel));
+			} else {
+				enum usc_texel_status st =
+				    view_read(v, mem, level, layer, (unsigned)xi, (unsigned)yi,
+					      texel, fault, why, why_size);
+
+				if (st != USC_TEXEL_OK)
+					return st;
+			}
+			for (int c = 0; c < 4; c++)
+				out[c] += weight * (v->integer ? (double)texel[c] : fval(texel[c]));
+		}
+	}
+	return USC_TEXEL_OK;
+}
+
+enum usc_texel_status usc_texture_sample(const struct usc_memory *mem, const uint8_t *texture,
+					 const uint8_t *sampler, unsigned dim, float u, float t,
+					 uint32_t layer, const float *grad, double lod,
+					 uint32_t out[4], uint64_t *fault, char *why,
+					 unsigned why_size)
+{
+	struct view v;
+	struct agx_cmd_sampler sm = { 0 };
+	enum usc_texel_status st = view_init(&v, texture, dim, why, why_size);
+	double min_lod, max_lod, res[4], next[4];
+	int32_t base, top, level;
+	bool mag, linear;
+
+	if (st != USC_TEXEL_OK)
+		return st;
+	if (!agx_cmd_sampler_unpack(sampler, &sm) || sm.compare_enable ||
+	    sm.magnify == AGX_CMD_FILTER_BICUBIC || sm.minify == AGX_CMD_FILTER_BICUBIC)
+		return bad(why, why_size,
+			   "sampler with compare or bicubic filtering not simulated");
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY) {
+		layer = (uint32_t)fmax(0, (double)t);
+		t = 0.5f;
+	}
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
+		layer = 0;
+	layer &= 0xffff;
+	if (layer >= v.layers)
+		layer = v.layers - 1;
+	if (grad) {
+		/* GL's scale factor from the quad's derivatives, in texels of the base level */
+		double w = agx_layout_minify(v.l.width, v.t.first_level);
+		double h = agx_layout_minify(v.l.height, v.t.first_level);
+		double rx = hypot(grad[0] * w, grad[1] * h), ry = hypot(grad[2] * w, grad[3] * h);
+		double rho = fmax(rx, ry);
+
+		lod += rho > 0 ? log2(rho) : -INFINITY; /* lod holds the bias */
+	}
+	/* LOD: the sampler's clamp (4.6 fixed point), then the view's levels */
+	min_lod = sm.min_lod / 64.0;
+	max_lod = sm.max_lod / 64.0;
+	lod = fmin(fmax(lod, min_lod), fmax(max_lod, min_lod));
+	mag = lod <= 0;
+	linear = !v.integer && (mag ? sm.magnify : sm.minify) == AGX_CMD_FILTER_LINEAR;
+	base = (int32_t)v.t.first_level;
+	top = (int32_t)v.t.last_level < (int32_t)v.l.levels - 1 ? (int32_t)v.t.last_level
+								: (int32_t)v.l.levels - 1;
+	if (top < base)
+		return bad(why, why_size, "texture view with no levels");
+	if (sm.mip_filter == AGX_CMD_MIP_FILTER_NONE || mag)
+		level = base;
+	else if (sm.mip_filter == AGX_CMD_MIP_FILTER_NEAREST)
+		level = base + (int32_t)floor(lod + 0.5);
+	else
+		level = base + (int32_t)floor(lod);
+	if (level > top)
+		level = top;
+	st = sample_level(&v, &sm, sampler, mem, level, layer, u, t, linear, res, fault, why,
+			  why_size);
+	if (st != USC_TEXEL_OK)
+		return st;
+	if (!mag && sm.mip_filter == AGX_CMD_MIP_FILTER_LINEAR && level < top && !v.integer) {
+		double frac = lod - floor(lod);
+
+		st = sample_level(&v, &sm, sampler, mem, level + 1, layer, u, t, linear, next,
+				  fault, why, why_size);
+		if (st != USC_TEXEL_OK)
+			return st;
+		for (int c = 0; c < 4; c++)
+			res[c] = res[c] * (1 - frac) + next[c] * frac;
+	}
+	for (int c = 0; c < 4; c++)
+		out[c] = v.integer ? (uint32_t)(int64_t)res[c] : fbits((float)res[c]);
 	return USC_TEXEL_OK;
 }

@@ -32,6 +32,20 @@ enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_
 				      int32_t level, uint32_t out[4], bool *integer,
 				      uint64_t *fault, char *why, unsigned why_size);
 
+/*
+ * texture_sample for one lane: normalized coordinates (u, t) — or texel
+ * coordinates if the sampler says so — and an array layer.  The LOD is
+ * `lod` itself, or, with grad (du/dx, dv/dx, du/dy, dv/dy across the
+ * quad), GL's from the derivatives plus `lod` as a bias; the sampler's LOD
+ * clamp, wrap modes and filters apply.  Floats out (integers for integer
+ * formats, which are not filtered).
+ */
+enum usc_texel_status usc_texture_sample(const struct usc_memory *mem, const uint8_t *texture,
+					 const uint8_t *sampler, unsigned dim, float u, float t,
+					 uint32_t layer, const float *grad, double lod,
+					 uint32_t out[4], uint64_t *fault, char *why,
+					 unsigned why_size);
+
 /* The border of a sampler state (sampler, then custom border words): four values as above. */
 void usc_sampler_border(const uint8_t *sampler, bool integer, uint32_t out[4]);
 

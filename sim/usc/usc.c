@@ -1837,6 +1837,83 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 	return true;
 }
 
+/*
+ * texture_sample: float coordinates (one 32-bit register each; an array's
+ * layer, an integer, in the low half of the next); the LOD from the quad's
+ * derivatives (auto_lod, plus an f16 bias with auto_lod_bias) or an f16
+ * register (lod_min).
+ */
+static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	unsigned dim = u->n, first = u->coords >> 1;
+	bool array = dim == 1 || dim == 3;
+	unsigned count = dim <= 1 ? 1 : 2;
+
+	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_extra || (u->coords & 1) ||
+	    (u->mode != 0 && u->mode != 5 && u->mode != 6)) {
+		snprintf(res->message, sizeof(res->message),
+			 "texture_sample with bindless state, compare, offset or LOD mode %u "
+			 "is not simulated",
+			 u->mode);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	for (unsigned l = 0; l < L; l++) {
+		unsigned t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
+		unsigned sm = u->samp_kind ? reg16(s, u->samp, l) : u->samp;
+		float x = f32_from_bits(s->r[first][l]);
+		float y = count > 1 ? f32_from_bits(s->r[first + 1][l]) : 0.5f;
+		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
+		double lod = u->mode ? fp16_to_float((uint16_t)reg16(s, u->lod_reg, l)) : 0;
+		float grad[4];
+		uint64_t fault = 0;
+		enum usc_texel_status st;
+		unsigned k = 0;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		if (t >= s->num_textures || sm >= s->num_samplers) {
+			snprintf(res->message, sizeof(res->message),
+				 "texture ts%u or sampler ss%u is not bound (lane %u)", t, sm, l);
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		/* the quad: lanes l^1 across, l^2 down (as dfdx and dfdy) */
+		grad[0] = f32_from_bits(s->r[first][l | 1]) - f32_from_bits(s->r[first][l & ~1u]);
+		grad[1] = count > 1 ? f32_from_bits(s->r[first + 1][l | 1]) -
+					  f32_from_bits(s->r[first + 1][l & ~1u])
+				    : 0;
+		grad[2] = f32_from_bits(s->r[first][l | 2]) - f32_from_bits(s->r[first][l & ~2u]);
+		grad[3] = count > 1 ? f32_from_bits(s->r[first + 1][l | 2]) -
+					  f32_from_bits(s->r[first + 1][l & ~2u])
+				    : 0;
+		if (dim == 1) /* 1D array: x, then the layer */
+			y = (float)layer;
+		st = usc_texture_sample(&s->memory, s->textures + t * USC_TEXTURE_STATE,
+					s->samplers + sm * USC_SAMPLER_STATE, dim, x, y, layer,
+					u->mode == 6 ? NULL : grad, lod, v, &fault, res->message,
+					sizeof(res->message));
+		if (st == USC_TEXEL_BAD) {
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		if (st == USC_TEXEL_FAULT) {
+			res->status = USC_FAULT;
+			res->fault_address = fault;
+			snprintf(res->message, sizeof(res->message),
+				 "texture fault at 0x%llx (lane %u)", (unsigned long long)fault, l);
+			return false;
+		}
+		for (unsigned i = 0; i < 4; i++)
+			if ((u->memmask >> i) & 1)
+				tuple_set(s, &u->tuple, k++, l,
+					  u->tuple.bits == 32
+					      ? v[i]
+					      : fp16_from_double(f32_from_bits(v[i])));
+	}
+	return true;
+}
+
 enum space { DEVICE, THREADGROUP, STACK };
 
 /* One lane's stack access: items at byte offset `bytes` of its stack. */
@@ -2184,6 +2261,10 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			break;
 		case AGX_OP_TEXTURE_LOAD:
 			if (!exec_texture_load(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_TEXTURE_SAMPLE:
+			if (!exec_texture_sample(s, u, &res))
 				return res;
 			break;
 		case AGX_OP_ATOMIC:

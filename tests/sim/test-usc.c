@@ -1348,6 +1348,129 @@ static void test_texture_load(void **state)
 	free(f);
 }
 
+static void put_float(struct flat *f, unsigned offset, float v)
+{
+	memcpy(f->bytes + offset, &v, 4);
+}
+
+/*
+ * texture_sample: nearest and bilinear filtering, wrap modes and the
+ * border, an explicit LOD and one from the quad's derivatives, over a
+ * linear 4x4 R32 float texture (x + 10y) and a twiddled one with three
+ * levels (level n holds 100n + x + 10y).
+ */
+static void test_texture_sample(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	uint8_t textures[2][24] = { { 0 } }, samplers[3][24] = { { 0 } };
+	struct agx_cmd_texture t = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+				     .layout = AGX_CMD_LAYOUT_LINEAR,
+				     .channels = AGX_CMD_CHANNELS_R32,
+				     .type = AGX_CMD_TEXTURE_TYPE_FLOAT,
+				     .swizzle_r = AGX_CMD_CHANNEL_R,
+				     .swizzle_g = AGX_CMD_CHANNEL_ZERO,
+				     .swizzle_b = AGX_CMD_CHANNEL_ZERO,
+				     .swizzle_a = AGX_CMD_CHANNEL_ONE,
+				     .width = 3,
+				     .height = 3,
+				     .address = (0x100000000ull + 0x200) >> 4,
+				     .stride_or_depth = 0 };
+	struct agx_cmd_sampler nearest = { .wrap_s = AGX_CMD_WRAP_REPEAT,
+					   .wrap_t = AGX_CMD_WRAP_CLAMP_TO_EDGE };
+	struct agx_cmd_sampler linear = { .magnify = AGX_CMD_FILTER_LINEAR,
+					  .minify = AGX_CMD_FILTER_LINEAR,
+					  .wrap_s = AGX_CMD_WRAP_CLAMP_TO_BORDER,
+					  .wrap_t = AGX_CMD_WRAP_MIRRORED_REPEAT,
+					  .border = AGX_CMD_BORDER_OPAQUE_WHITE };
+	struct agx_cmd_sampler mips = { .mip_filter = AGX_CMD_MIP_FILTER_NEAREST,
+					.max_lod = 2 * 64 };
+	static const unsigned level_offset[3] = { 0, 128, 256 };
+
+	(void)state;
+	for (unsigned y = 0; y < 4; y++)
+		for (unsigned x = 0; x < 4; x++)
+			put_float(f, 0x200 + y * 16 + x * 4, (float)(x + 10 * y));
+	/* the twiddled chain at 0x400: 4x4, 2x2, 1x1, Morton order in each */
+	for (unsigned n = 0; n < 3; n++)
+		for (unsigned y = 0; y < (4u >> n); y++)
+			for (unsigned x = 0; x < (4u >> n); x++)
+				put_float(f, 0x400 + level_offset[n] + 4 * morton8(x, y),
+					  (float)(100 * n + x + 10 * y));
+	assert_true(agx_cmd_texture_pack(textures[0], &t));
+	t.layout = AGX_CMD_LAYOUT_TWIDDLED;
+	t.address = (0x100000000ull + 0x400) >> 4;
+	t.last_level = 2;
+	assert_true(agx_cmd_texture_pack(textures[1], &t));
+	assert_true(agx_cmd_sampler_pack(samplers[0], &nearest));
+	assert_true(agx_cmd_sampler_pack(samplers[1], &linear));
+	assert_true(agx_cmd_sampler_pack(samplers[2], &mips));
+	s->textures = &textures[0][0];
+	s->num_textures = 2;
+	s->samplers = &samplers[0][0];
+	s->num_samplers = 3;
+
+	for (unsigned l = 0; l < L; l++) {
+		float u = ((float)(l % 4) + 0.5f) / 4 + (l >= 16 ? 1.0f : 0.0f); /* repeat */
+		float v = ((float)(l / 4 % 4) + 0.5f) / 4;
+
+		memcpy(&s->r[8][l], &u, 4);
+		memcpy(&s->r[9][l], &v, 4);
+	}
+	run_ok("texture_sample r4, ts0, ss0, tex_2d, r8_r9, auto_lod, 0, x, 0, 0, 0, 0, 12, 0\n"
+	       "texture_sample r5, ts0, ss1, tex_2d, r8_r9, auto_lod, 0, x, 0, 0, 0, 0, 12, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		float x = (float)(l % 4), y = (float)(l / 4 % 4);
+
+		/* nearest: the texel itself, wherever the repeat put it */
+		assert_true(bitsf(s->r[4][l]) == x + 10 * y);
+		/* bilinear at texel centres is the texel too, inside the texture */
+		if (l < 16)
+			assert_true(fabsf(bitsf(s->r[5][l]) - (x + 10 * y)) < 1e-5f);
+	}
+
+	/* bilinear between texels, and past the left edge into a white border */
+	for (unsigned l = 0; l < L; l++) {
+		float u = l % 2 ? 0.5f : 0.0f, v = 0.375f; /* y = 1.5 - 0.5 = 1.0 exactly */
+
+		memcpy(&s->r[8][l], &u, 4);
+		memcpy(&s->r[9][l], &v, 4);
+	}
+	run_ok("texture_sample r5, ts0, ss1, tex_2d, r8_r9, lod_min, r10l, x, 0, 0, 0, 0, 12, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		/* u = 0.5: x = 1.5 between texels 1 and 2 of row 1: 11.5; u = 0: x = -0.5,
+		 * half border (1.0) and half texel 0 of row 1 (10) */
+		float want = l % 2 ? 11.5f : 0.5f * 1.0f + 0.5f * 10.0f;
+
+		assert_true(fabsf(bitsf(s->r[5][l]) - want) < 1e-5f);
+	}
+
+	/* levels: explicit LOD 1, then LOD 1 from derivatives (two texels a lane) */
+	for (unsigned l = 0; l < L; l++) {
+		float u = (float)(l & 1) * 0.5f + 0.25f, v = (float)((l >> 1) & 1) * 0.5f + 0.25f;
+
+		memcpy(&s->r[8][l], &u, 4);
+		memcpy(&s->r[9][l], &v, 4);
+		s->r[10][l] = fp16_from_double(1.0);
+	}
+	run_ok("texture_sample r4, ts1, ss2, tex_2d, r8_r9, lod_min, r10l, x, 0, 0, 0, 0, 12, 0\n"
+	       "texture_sample r5, ts1, ss2, tex_2d, r8_r9, auto_lod, 0, x, 0, 0, 0, 0, 12, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		float want = 100 + (float)(l & 1) + 10 * (float)((l >> 1) & 1);
+
+		assert_true(bitsf(s->r[4][l]) == want);
+		assert_true(bitsf(s->r[5][l]) == want);
+	}
+	free(s);
+	free(f);
+}
+
 /* call leaves the return address in r1; ret goes back to it. */
 static void test_call_ret(void **state)
 {
@@ -1555,6 +1678,7 @@ int main(void)
 		cmocka_unit_test(test_threadgroup_memory),
 		cmocka_unit_test(test_call_ret),
 		cmocka_unit_test(test_texture_load),
+		cmocka_unit_test(test_texture_sample),
 		cmocka_unit_test(test_uniform_store),
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_packed_stores),
