@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "agx/isa.h"
+#include "agx_cmdbuf.h"
 #include "agx_fwabi.h"
 #include "fuzz-gpufw.h"
 #include "host/cmdbuf.h"
@@ -90,7 +91,28 @@ static void layout(const char *program)
 	agx_fw_work_queue_pack(fw + FUZZ_WORK, &wq);
 	memcpy(fw + FUZZ_WORK + 0x80, items, sizeof(items));
 	assemble(program);
-	sim_cmd_pipeline(user + 0x100, FUZZ_UNIF_VA, 6, 256, NULL, 0, NULL);
+	/* a texture (16x16 RGBA8, linear, in the buffer page) and a sampler, at 0xa0 and 0xc0 */
+	{
+		struct agx_cmd_texture t = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+					     .channels = AGX_CMD_CHANNELS_R8G8B8A8,
+					     .swizzle_g = AGX_CMD_CHANNEL_G,
+					     .swizzle_b = AGX_CMD_CHANNEL_B,
+					     .swizzle_a = AGX_CMD_CHANNEL_A,
+					     .width = 15,
+					     .height = 15,
+					     .address = FUZZ_BUF_VA >> 4,
+					     .stride_or_depth = 64 / 16 - 1 };
+		struct agx_cmd_sampler sm = { .magnify = AGX_CMD_FILTER_LINEAR,
+					      .wrap_s = AGX_CMD_WRAP_REPEAT };
+		struct sim_cmd_bindings bind = { .textures = FUZZ_UNIF_VA + 0xa0,
+						 .num_textures = 1,
+						 .samplers = FUZZ_UNIF_VA + 0xc0,
+						 .num_samplers = 1 };
+
+		agx_cmd_texture_pack(user + PAGE + 0xa0, &t);
+		agx_cmd_sampler_pack(user + PAGE + 0xc0, &sm);
+		sim_cmd_pipeline(user + 0x100, FUZZ_UNIF_VA, 6, 256, &bind, 0, NULL);
+	}
 	n += sim_cmd_launch(user + PAGE + 0x40, 0x100, (uint32_t[]){ 128, 1, 1 },
 			    (uint32_t[]){ 64, 1, 1 });
 	n += sim_cmd_barrier(user + PAGE + 0x40 + n, true);
@@ -139,6 +161,14 @@ int main(int argc, char **argv)
 		{ "fault", "mov_imm r1, 0x40000\n"
 			   "device_store 0, i32, x, r1, u0_u1, r1, unsigned, 0\n"
 			   "stop" },
+		{ "texture",
+		  "get_sr r8, sr80\n"
+		  "mov_imm r9, 3\n"
+		  "texture_load r4_r5_r6_r7, ts0, ss0, tex_2d, r8_r9, auto_lod, 0, xyzw, "
+		  "0, 0, 0, 0, 12, 0\n"
+		  "texture_sample r4, ts0, ss0, tex_2d, r8_r9, auto_lod, 0, x, 0, 0, 0, 0, "
+		  "12, 0\n"
+		  "stop" },
 	};
 
 	if (argc != 2) {
