@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agxipc/ipc.h"
 #include "device.h"
 #include "gpu.h"
 
@@ -43,8 +44,9 @@ struct sim_gpu {
 	pthread_cond_t wake, idle;
 	struct sim_gpu_job *job;
 	uint64_t generation;
-	unsigned active; /* workers in the job */
-	bool closing;	 /* the last one left: nobody joins any more */
+	unsigned active;  /* workers in the job */
+	bool closing;	  /* the last one left: nobody joins any more */
+	uint64_t spin_ns; /* how long an idle worker watches for work before it sleeps */
 	bool finished, quit;
 
 	/* claimed without the lock */
@@ -309,6 +311,18 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&gpu->lock);
 	for (;;) {
+		/* after a job, watch for the next one for the busy-poll budget before sleeping */
+		if (gpu->spin_ns && !gpu->quit) {
+			uint64_t until = sim_gpu_now_ns() + gpu->spin_ns;
+
+			pthread_mutex_unlock(&gpu->lock);
+			while (__atomic_load_n(&gpu->generation, __ATOMIC_ACQUIRE) ==
+				   w->generation &&
+			       !__atomic_load_n(&gpu->quit, __ATOMIC_ACQUIRE) &&
+			       sim_gpu_now_ns() < until)
+				agx_cpu_relax();
+			pthread_mutex_lock(&gpu->lock);
+		}
 		while (!gpu->quit && (gpu->generation == w->generation || gpu->closing))
 			pthread_cond_wait(&gpu->wake, &gpu->lock);
 		if (gpu->quit)
@@ -352,6 +366,7 @@ struct sim_gpu *sim_gpu_create(struct sim_device *dev, unsigned workers, void (*
 	gpu->done = done;
 	gpu->done_arg = arg;
 	gpu->finished = gpu->closing = true;
+	gpu->spin_ns = (uint64_t)agx_ipc_busy_poll_us() * 1000;
 	pthread_mutex_init(&gpu->lock, NULL);
 	pthread_cond_init(&gpu->wake, NULL);
 	pthread_cond_init(&gpu->idle, NULL);
@@ -381,7 +396,7 @@ void sim_gpu_destroy(struct sim_gpu *gpu)
 	sim_gpu_abort(gpu);
 	sim_gpu_wait(gpu);
 	pthread_mutex_lock(&gpu->lock);
-	gpu->quit = true;
+	__atomic_store_n(&gpu->quit, true, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&gpu->wake);
 	pthread_mutex_unlock(&gpu->lock);
 	for (unsigned i = 0; i < gpu->num_workers; i++)
@@ -448,7 +463,7 @@ void sim_gpu_start(struct sim_gpu *gpu, struct sim_gpu_job *job)
 	__atomic_store_n(&gpu->stop, false, __ATOMIC_RELEASE);
 	__atomic_store_n(&gpu->finished, false, __ATOMIC_RELEASE);
 	gpu->closing = false;
-	gpu->generation++;
+	__atomic_store_n(&gpu->generation, gpu->generation + 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&gpu->wake);
 	pthread_mutex_unlock(&gpu->lock);
 	if (!gpu->num_workers) {

@@ -14,6 +14,11 @@
  *
  *   device.compute_lane_ops_per_s
  *
+ * and items of the smallest work (one SIMD group that stops), 32 to a
+ * doorbell:
+ *
+ *   device.dispatches_per_s
+ *
  * and, in this process, the UAT: translations per second by a GPU unit
  * whose pages are all in the TLB (256 pages, every access a hit).
  *
@@ -50,8 +55,11 @@
 #define ALU_OPS	  1024
 #define THREADS	  65536
 
-/* Lane-operations per second of compute items run one after another; 0 on failure. */
-static double measure_compute(struct sim_host *h)
+/*
+ * Lane-operations per second of large compute items run one after another,
+ * and items per second of the smallest ones; false on failure.
+ */
+static bool measure_compute(struct sim_host *h, double *lane_ops, double *dispatches)
 {
 	static const char *const alu[] = { "fmadd r2, r3, r4, r2", "fadd r5, r2, r6",
 					   "fmul r7, r5, r3", "fmadd r8, r7, r4, r5" };
@@ -71,7 +79,7 @@ static double measure_compute(struct sim_host *h)
 	    !sim_fwhost_start(&fh, 5000) ||
 	    sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 64, 0) < 0 ||
 	    !sim_fwhost_alloc(&fh, 8, &head.stamp))
-		return 0;
+		return false;
 	bench_assemble(alu, 4, ALU_OPS, "stop", code, 0x2000);
 	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, NULL, 0, NULL);
 	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 }, (uint32_t[]){ 256, 1, 1 });
@@ -83,11 +91,39 @@ static double measure_compute(struct sim_host *h)
 		if (!item || !sim_fwhost_submit(&fh, &q, item) ||
 		    !sim_fwhost_event(&fh, &e, 10000) || e.type != AGX_FW_EVENT_TYPE_COMPLETION ||
 		    e.result != AGX_FW_RESULT_OK)
-			return 0;
+			return false;
 		items++;
 		elapsed = bench_now_us() - t0;
 	} while (elapsed < 2e6);
-	return (double)items * THREADS * ALU_OPS / (elapsed / 1e6);
+	*lane_ops = (double)items * THREADS * ALU_OPS / (elapsed / 1e6);
+
+	/* the smallest work: one SIMD group that stops, 32 items a doorbell */
+	bench_assemble(NULL, 1, 0, "stop", code + 0x3000, 16);
+	sim_cmd_pipeline(code + 0x3800, 0, 0, 0, NULL, 0x3000, NULL);
+	n = sim_cmd_launch(data + 0x100, 0x3800, (uint32_t[]){ 32, 1, 1 },
+			   (uint32_t[]){ 32, 1, 1 });
+	n += sim_cmd_terminate(data + 0x100 + n);
+	body = (struct agx_fw_work_compute){ .encoder = DATA_VA + 0x100,
+					     .encoder_end = DATA_VA + 0x100 + n,
+					     .usc_base = CODE_VA };
+	item = sim_fwhost_compute(&fh, &head, &body);
+	items = 0;
+	t0 = bench_now_us();
+	do {
+		for (unsigned i = 0; i < 32; i++)
+			if (!item || !sim_fwhost_append(&fh, &q, item))
+				return false;
+		if (!sim_fwhost_kick(&fh, &q))
+			return false;
+		for (unsigned i = 0; i < 32; i++)
+			if (!sim_fwhost_event(&fh, &e, 10000) ||
+			    e.type != AGX_FW_EVENT_TYPE_COMPLETION || e.result != AGX_FW_RESULT_OK)
+				return false;
+		items += 32;
+		elapsed = bench_now_us() - t0;
+	} while (elapsed < 2e6);
+	*dispatches = (double)items / (elapsed / 1e6);
+	return true;
 }
 
 static double measure_mmu(void)
@@ -193,13 +229,14 @@ int main(int argc, char **argv)
 	bench_sort(samples, SAMPLES);
 	printf("device.mbox_rtt_p50_us %.2f us\n", samples[SAMPLES / 2]);
 	printf("device.mbox_rtt_p99_us %.2f us\n", samples[SAMPLES * 99 / 100]);
-	double compute = measure_compute(&h);
+	double compute, dispatches;
 
-	if (compute == 0) {
+	if (!measure_compute(&h, &compute, &dispatches)) {
 		fprintf(stderr, "agx-bench-device: the compute measurement failed: %s\n", h.error);
 		goto out;
 	}
 	printf("device.compute_lane_ops_per_s %.3g lane-ops/s\n", compute);
+	printf("device.dispatches_per_s %.0f items/s\n", dispatches);
 	double mmu = measure_mmu();
 
 	if (mmu == 0) {
