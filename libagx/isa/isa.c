@@ -220,7 +220,8 @@ static unsigned tuple_count(const struct agx_isa_instr *in)
 {
 	int i = operand_index(in->desc, AGX_KIND_ENUM, "mask");
 
-	return i >= 0 ? (unsigned)__builtin_popcount(in->operands[i].value) : 0;
+	/* no mask: a whole four (image_write's texel) */
+	return i >= 0 ? (unsigned)__builtin_popcount(in->operands[i].value) : 4;
 }
 
 /* The widest register an ALU source kind may name. */

@@ -59,6 +59,14 @@ static uint32_t fbits(float f)
 	return u;
 }
 
+static float fval(uint32_t bits)
+{
+	float f;
+
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
 static double srgb_to_linear(double c)
 {
 	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
@@ -308,6 +316,109 @@ enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_
 			 why_size);
 }
 
+/* --- writes ------------------------------------------------------------------------ */
+
+static double linear_to_srgb(double c)
+{
+	return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055;
+}
+
+/* A channel value (float bits or an integer) as raw bits of the type and width. */
+static bool encode(unsigned type, unsigned bits, uint32_t v, bool srgb, uint32_t *out)
+{
+	uint32_t mask = bits == 32 ? ~0u : (1u << bits) - 1;
+	double x = fval(v);
+
+	switch (type) {
+	case AGX_CMD_TEXTURE_TYPE_UNORM:
+		if (bits > 16)
+			return false;
+		x = isnan(x) ? 0 : fmin(fmax(x, 0.0), 1.0);
+		if (srgb)
+			x = linear_to_srgb(x);
+		*out = (uint32_t)nearbyint(x * mask);
+		return true;
+	case AGX_CMD_TEXTURE_TYPE_SNORM: {
+		double max = (double)((1u << (bits - 1)) - 1);
+
+		if (bits > 16)
+			return false;
+		x = isnan(x) ? 0 : fmin(fmax(x, -1.0), 1.0);
+		*out = (uint32_t)(int32_t)nearbyint(x * max) & mask;
+		return true;
+	}
+	case AGX_CMD_TEXTURE_TYPE_UINT:
+	case AGX_CMD_TEXTURE_TYPE_SINT:
+		*out = v & mask; /* the low bits, as a store of a narrower integer keeps */
+		return true;
+	case AGX_CMD_TEXTURE_TYPE_FLOAT:
+		if (bits == 16)
+			*out = fp16_from_double(x);
+		else if (bits == 32)
+			*out = v;
+		else
+			return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+enum usc_texel_status usc_texel_store(const struct usc_memory *mem, const uint8_t *texture,
+				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
+				      int32_t level, const uint32_t in[4], bool halves,
+				      uint64_t *fault, char *why, unsigned why_size)
+{
+	struct view v;
+	enum usc_texel_status st = view_init(&v, texture, dim, why, why_size);
+	uint8_t texel[16] = { 0 };
+	unsigned w, h;
+	uint64_t at;
+
+	if (st != USC_TEXEL_OK)
+		return st;
+	if (v.t.channels == AGX_CMD_CHANNELS_R11G11B10 || v.t.channels == AGX_CMD_CHANNELS_R9G9B9E5)
+		return bad(why, why_size,
+			   "image writes of shared-exponent or small floats "
+			   "are not simulated");
+	level += (int32_t)v.t.first_level;
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
+		layer = (uint32_t)y;
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
+		y = 0;
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
+		layer = 0;
+	layer &= 0xffff;
+	if (!level_ok(&v, level))
+		return USC_TEXEL_BORDER;
+	w = agx_layout_minify(v.l.width, (unsigned)level);
+	h = agx_layout_minify(v.l.height, (unsigned)level);
+	if (x < 0 || y < 0 || (unsigned)x >= w || (unsigned)y >= h || layer >= v.layers)
+		return USC_TEXEL_BORDER; /* outside: nothing is written */
+	for (unsigned n = 0, bit = 0; n < v.ch.count; bit += v.ch.bits[n], n++) {
+		uint32_t raw, value = in[n];
+
+		/* 16-bit registers: halves of floats, or 16-bit integers */
+		if (halves)
+			value = v.integer ? (v.t.type == AGX_CMD_TEXTURE_TYPE_SINT
+						 ? (uint32_t)(int32_t)(int16_t)value
+						 : value & 0xffff)
+					  : fbits(fp16_to_float((uint16_t)value));
+		if (!encode((unsigned)v.t.type, v.ch.bits[n], value, v.t.srgb && n < 3, &raw))
+			return bad(why, why_size,
+				   "texture format (channels and type) not simulated");
+		for (unsigned i = 0; i < v.ch.bits[n]; i++)
+			texel[(bit + i) / 8] |= (uint8_t)(((raw >> i) & 1) << ((bit + i) % 8));
+	}
+	at = (v.t.address << 4) +
+	     agx_layout_texel(&v.l, (unsigned)level, layer, (unsigned)x, (unsigned)y);
+	if (!mem->write || !mem->write(mem->ctx, at, texel, v.ch.bytes)) {
+		*fault = at;
+		return USC_TEXEL_FAULT;
+	}
+	return USC_TEXEL_OK;
+}
+
 /* --- sampling --------------------------------------------------------------------- */
 
 /* A texel coordinate wrapped into [0, size), or -1: the border (clamp to border). */
@@ -329,14 +440,6 @@ static int64_t wrap(unsigned mode, int64_t i, unsigned size)
 	default: /* clamp to edge, clamp (GL) */
 		return i < 0 ? 0 : i >= n ? n - 1 : i;
 	}
-}
-
-static float fval(uint32_t bits)
-{
-	float f;
-
-	memcpy(&f, &bits, 4);
-	return f;
 }
 
 /* One level, filtered: nearest or bilinear (GL's weights), wrapping each texel. */

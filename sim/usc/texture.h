@@ -46,6 +46,17 @@ enum usc_texel_status usc_texture_sample(const struct usc_memory *mem, const uin
 					 uint32_t out[4], uint64_t *fault, char *why,
 					 unsigned why_size);
 
+/*
+ * image_write for one lane: four components (float bits, or integers for
+ * uint and sint formats; halves of them from 16-bit registers) encoded by the texture's format into
+ * the texel at integer (x, y), layer and level; outside the texture nothing is written
+ * (USC_TEXEL_BORDER).
+ */
+enum usc_texel_status usc_texel_store(const struct usc_memory *mem, const uint8_t *texture,
+				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
+				      int32_t level, const uint32_t in[4], bool halves,
+				      uint64_t *fault, char *why, unsigned why_size);
+
 /* The border of a sampler state (sampler, then custom border words): four values as above. */
 void usc_sampler_border(const uint8_t *sampler, bool integer, uint32_t out[4]);
 

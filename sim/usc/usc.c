@@ -59,6 +59,7 @@ struct uop {
 	/* texture: state (kind 0 tsN, 1 r16), coordinates and LOD register halves */
 	uint8_t tex_kind, samp_kind;
 	bool tex_extra; /* a compare value or texel offset */
+	bool lod_imm;	/* image_write: the level is an immediate */
 	uint16_t tex, samp, coords, lod_reg;
 };
 
@@ -191,6 +192,10 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 			break;
 		case AGX_KIND_LOD:
 			u->lod_reg = (uint16_t)f->value;
+			break;
+		case AGX_KIND_IMMR16: /* image_write's level */
+			u->lod_reg = (uint16_t)f->value;
+			u->lod_imm = f->type != 0;
 			break;
 		case AGX_KIND_CMPOFF:
 			u->tex_extra |= f->type != 0;
@@ -1914,6 +1919,60 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 	return true;
 }
 
+/* image_write: the four components of R to the texel at integer coordinates. */
+static bool exec_image_write(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	unsigned dim = u->n, first = u->coords >> 1;
+	bool array = dim == 1 || dim == 3;
+	unsigned count = dim <= 1 ? 1 : 2;
+
+	if (u->tex_kind > 1 || (u->coords & 1)) {
+		snprintf(res->message, sizeof(res->message),
+			 "image_write with bindless state is not simulated");
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	for (unsigned l = 0; l < L; l++) {
+		unsigned t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
+		int32_t x = (int32_t)s->r[first][l],
+			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
+		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
+		int32_t level = u->lod_imm ? u->lod_reg : (int16_t)reg16(s, u->lod_reg, l);
+		uint64_t fault = 0;
+		enum usc_texel_status st;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		if (t >= s->num_textures) {
+			snprintf(res->message, sizeof(res->message),
+				 "texture ts%u is not bound (lane %u)", t, l);
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		for (unsigned k = 0; k < 4; k++)
+			v[k] = tuple_get(s, &u->tuple, k, l);
+		if (dim == 1)
+			y = (int32_t)layer;
+		st = usc_texel_store(&s->memory, s->textures + t * USC_TEXTURE_STATE, dim, x, y,
+				     layer, level, v, u->tuple.bits == 16, &fault, res->message,
+				     sizeof(res->message));
+		if (st == USC_TEXEL_BAD) {
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		if (st == USC_TEXEL_FAULT) {
+			res->status = USC_FAULT;
+			res->fault_address = fault;
+			res->fault_write = true;
+			snprintf(res->message, sizeof(res->message),
+				 "image write fault at 0x%llx (lane %u)", (unsigned long long)fault,
+				 l);
+			return false;
+		}
+	}
+	return true;
+}
+
 enum space { DEVICE, THREADGROUP, STACK };
 
 /* One lane's stack access: items at byte offset `bytes` of its stack. */
@@ -2265,6 +2324,10 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			break;
 		case AGX_OP_TEXTURE_SAMPLE:
 			if (!exec_texture_sample(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_IMAGE_WRITE:
+			if (!exec_image_write(s, u, &res))
 				return res;
 			break;
 		case AGX_OP_ATOMIC:

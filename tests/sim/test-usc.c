@@ -1348,6 +1348,75 @@ static void test_texture_load(void **state)
 	free(f);
 }
 
+/*
+ * image_write: texels encoded by the format into a twiddled RGBA8 unorm
+ * texture (bytes checked where Morton order puts them) and a linear RG16
+ * sint one from 16-bit registers; a write outside the texture writes
+ * nothing.
+ */
+static void test_image_write(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	uint8_t textures[2][24] = { { 0 } };
+	struct agx_cmd_texture rgba = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+					.layout = AGX_CMD_LAYOUT_TWIDDLED,
+					.channels = AGX_CMD_CHANNELS_R8G8B8A8,
+					.type = AGX_CMD_TEXTURE_TYPE_UNORM,
+					.swizzle_g = AGX_CMD_CHANNEL_G,
+					.swizzle_b = AGX_CMD_CHANNEL_B,
+					.swizzle_a = AGX_CMD_CHANNEL_A,
+					.width = 7,
+					.height = 7,
+					.address = (0x100000000ull + 0x800) >> 4 };
+	struct agx_cmd_texture rg16 = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+					.layout = AGX_CMD_LAYOUT_LINEAR,
+					.channels = AGX_CMD_CHANNELS_R16G16,
+					.type = AGX_CMD_TEXTURE_TYPE_SINT,
+					.width = 7,
+					.height = 3,
+					.address = (0x100000000ull + 0xc00) >> 4,
+					.stride_or_depth = 32 / 16 - 1 };
+
+	(void)state;
+	memset(f->bytes + 0x800, 0xee, 0x800);
+	assert_true(agx_cmd_texture_pack(textures[0], &rgba));
+	assert_true(agx_cmd_texture_pack(textures[1], &rg16));
+	s->textures = &textures[0][0];
+	s->num_textures = 2;
+	for (unsigned l = 0; l < L; l++) {
+		float c[4] = { (float)l / 31, 0.5f, -1.0f, 2.0f }; /* the last two clamp */
+
+		s->r[8][l] = l % 8;
+		s->r[9][l] = l / 8 + (l == 31 ? 8 : 0); /* lane 31 writes past the bottom */
+		for (unsigned k = 0; k < 4; k++)
+			memcpy(&s->r[4 + k][l], &c[k], 4);
+		s->r[10][l] = (uint32_t)(-(int)l) & 0xffff; /* r10l = -l, r10h = l */
+		s->r[10][l] |= l << 16;
+		s->r[11][l] = 0;
+	}
+	run_ok("image_write r4_r5_r6_r7, ts0, r8_r9, 0, tex_2d, coherent0, 0\n"
+	       "image_write r10l_r10h_r11l_r11h, ts1, r8_r9, 0, tex_2d, coherent0, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < 31; l++) {
+		const uint8_t *t = f->bytes + 0x800 + 4 * morton8(l % 8, l / 8);
+		int16_t rg[2];
+
+		assert_int_equal(t[0], (unsigned)nearbyint((double)((float)l / 31) * 255));
+		assert_int_equal(t[1], 128); /* 127.5 to even */
+		assert_int_equal(t[2], 0);
+		assert_int_equal(t[3], 255);
+		memcpy(rg, f->bytes + 0xc00 + (l / 8) * 32 + (l % 8) * 4, 4);
+		assert_int_equal(rg[0], -(int)l);
+		assert_int_equal(rg[1], (int)l);
+	}
+	/* lane 31's (7, 11) is outside both: the texel (7, 3) keeps its old bytes */
+	assert_int_equal(f->bytes[0x800 + 4 * morton8(7, 3)], 0xee);
+	free(s);
+	free(f);
+}
+
 static void put_float(struct flat *f, unsigned offset, float v)
 {
 	memcpy(f->bytes + offset, &v, 4);
@@ -1679,6 +1748,7 @@ int main(void)
 		cmocka_unit_test(test_call_ret),
 		cmocka_unit_test(test_texture_load),
 		cmocka_unit_test(test_texture_sample),
+		cmocka_unit_test(test_image_write),
 		cmocka_unit_test(test_uniform_store),
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_packed_stores),
