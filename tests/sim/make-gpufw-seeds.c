@@ -168,6 +168,7 @@ int main(int argc, char **argv)
 		  "0, 0, 0, 0, 12, 0\n"
 		  "texture_sample r4, ts0, ss0, tex_2d, r8_r9, auto_lod, 0, x, 0, 0, 0, 0, "
 		  "12, 0\n"
+		  "image_write r4_r5_r6_r7, ts0, r8_r9, 0, tex_2d, coherent0, 0\n"
 		  "stop" },
 	};
 
