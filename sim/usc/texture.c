@@ -10,6 +10,7 @@
 
 #include "agx/layout.h"
 #include "agx_cmdbuf.h"
+#include "formats.h"
 #include "fp16.h"
 #include "texture.h"
 
@@ -65,23 +66,6 @@ static float fval(uint32_t bits)
 
 	memcpy(&f, &bits, 4);
 	return f;
-}
-
-static double srgb_to_linear(double c)
-{
-	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
-}
-
-/* An unsigned small float of R11G11B10: 5 exponent bits, the rest mantissa. */
-static double small_float(uint32_t v, unsigned mantissa_bits)
-{
-	unsigned e = (v >> mantissa_bits) & 0x1f, m = v & ((1u << mantissa_bits) - 1);
-
-	if (e == 0x1f)
-		return m ? NAN : INFINITY;
-	if (e == 0)
-		return ldexp(m, -14 - (int)mantissa_bits);
-	return ldexp((1u << mantissa_bits) | m, (int)e - 15 - (int)mantissa_bits);
 }
 
 /* One channel of raw bits as the type says. */
@@ -147,8 +131,8 @@ static bool decode(const struct agx_cmd_texture *t, const struct channels *ch, c
 		for (unsigned n = 0; n < 3; n++)
 			v[n] = fbits(
 			    (float)(t->channels == AGX_CMD_CHANNELS_R11G11B10
-					? (n < 2 ? small_float(w >> (11 * n), 6)
-						 : small_float(w >> 22, 5))
+					? (n < 2 ? usc_small_float(w >> (11 * n), 6)
+						 : usc_small_float(w >> 22, 5))
 					: ldexp((w >> (9 * n)) & 0x1ff, (int)(w >> 27) - 24)));
 		return true;
 	}
@@ -159,7 +143,7 @@ static bool decode(const struct agx_cmd_texture *t, const struct channels *ch, c
 			float f;
 
 			memcpy(&f, &v[n], 4);
-			v[n] = fbits((float)srgb_to_linear(f));
+			v[n] = fbits((float)usc_srgb_to_linear(f));
 		}
 	}
 	return true;
@@ -318,11 +302,6 @@ enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_
 
 /* --- writes ------------------------------------------------------------------------ */
 
-static double linear_to_srgb(double c)
-{
-	return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055;
-}
-
 /* A channel value (float bits or an integer) as raw bits of the type and width. */
 static bool encode(unsigned type, unsigned bits, uint32_t v, bool srgb, uint32_t *out)
 {
@@ -335,7 +314,7 @@ static bool encode(unsigned type, unsigned bits, uint32_t v, bool srgb, uint32_t
 			return false;
 		x = isnan(x) ? 0 : fmin(fmax(x, 0.0), 1.0);
 		if (srgb)
-			x = linear_to_srgb(x);
+			x = usc_linear_to_srgb(x);
 		*out = (uint32_t)nearbyint(x * mask);
 		return true;
 	case AGX_CMD_TEXTURE_TYPE_SNORM: {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "agx/isa.h"
+#include "formats.h"
 #include "fp16.h"
 #include "texture.h"
 #include "usc.h"
@@ -1307,23 +1308,6 @@ static unsigned format_size(unsigned f)
 	}
 }
 
-/* Small floats of rg11b10f (applegpu decode_float11/decode_float10). */
-static double small_float(uint32_t v, unsigned mantissa_bits)
-{
-	unsigned e = (v >> mantissa_bits) & 0x1f, m = v & ((1u << mantissa_bits) - 1);
-
-	if (e == 0x1f)
-		return m ? NAN : INFINITY;
-	if (e == 0)
-		return ldexp(m, -14 - (int)mantissa_bits);
-	return ldexp((1u << mantissa_bits) | m, (int)e - 15 - (int)mantissa_bits);
-}
-
-static double srgb_to_linear(double c)
-{
-	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
-}
-
 /*
  * Component n of a bit-packed 32-bit word (applegpu's device_load exec):
  * rgb10a2, rg11b10f or rgb9e5.  Returns false for the component that does
@@ -1338,7 +1322,8 @@ static bool packed_component(unsigned f, uint32_t word, unsigned n, double *out)
 	case 12:
 		if (n == 3)
 			return false;
-		*out = n < 2 ? small_float(word >> (11 * n), 6) : small_float(word >> 22, 5);
+		*out =
+		    n < 2 ? usc_small_float(word >> (11 * n), 6) : usc_small_float(word >> 22, 5);
 		return true;
 	default: /* 13: rgb9e5, a shared exponent */
 		if (n == 3)
@@ -1346,63 +1331,6 @@ static bool packed_component(unsigned f, uint32_t word, unsigned n, double *out)
 		*out = ldexp((word >> (9 * n)) & 0x1ff, (int)(word >> 27) - 15 - 9);
 		return true;
 	}
-}
-
-/*
- * An unsigned small float of rg11b10f: 5 exponent bits and 6 or 5 mantissa
- * bits, rounded to nearest even or toward zero; negative values and -0 are
- * 0, NaN stays NaN, what is too large becomes infinity (IEEE's rules).
- */
-static uint32_t to_small_float(double x, unsigned mantissa_bits, bool rtz)
-{
-	uint32_t inf = 0x1fu << mantissa_bits;
-	double scaled;
-	int e;
-
-	if (isnan(x))
-		return inf | 1;
-	if (!(x > 0))
-		return 0;
-	frexp(x, &e); /* x = m * 2^e, 0.5 <= m < 1 */
-	e -= 1;	      /* x = 1.m * 2^e */
-	if (e < -14)
-		e = -14; /* denormal: the smallest exponent's scale */
-	scaled = ldexp(x, (int)mantissa_bits - e);
-	scaled = rtz ? trunc(scaled) : nearbyint(scaled);
-	if (scaled >= (double)(2u << mantissa_bits)) { /* rounding carried into the exponent */
-		scaled /= 2;
-		e++;
-	}
-	if (e > 15)
-		return rtz ? inf - 1 : inf;
-	if (scaled < (double)(1u << mantissa_bits)) /* denormal */
-		return (uint32_t)scaled;
-	return (uint32_t)(e + 15) << mantissa_bits |
-	       ((uint32_t)scaled & ((1u << mantissa_bits) - 1));
-}
-
-/* rgb9e5 with the shared exponent chosen as EXT_texture_shared_exponent describes. */
-static uint32_t to_rgb9e5(const double c[3], bool rtz)
-{
-	const double max = ldexp(511, 16 - 9); /* (2^9 - 1) / 2^9 * 2^(31 - 15) */
-	double v[3], m = 0;
-	int shared;
-	uint32_t word;
-
-	for (int i = 0; i < 3; i++) {
-		v[i] = isnan(c[i]) ? 0 : fmin(fmax(c[i], 0.0), max);
-		m = fmax(m, v[i]);
-	}
-	shared = (m > 0 ? (int)fmax(-16, floor(log2(m))) : -16) + 1 + 15;
-	if (floor(m / ldexp(1, shared - 15 - 9) + 0.5) == 512)
-		shared++;
-	word = (uint32_t)shared << 27;
-	for (int i = 0; i < 3; i++) {
-		double q = v[i] / ldexp(1, shared - 15 - 9);
-
-		word |= ((uint32_t)(rtz ? floor(q) : floor(q + 0.5)) & 0x1ff) << (9 * i);
-	}
-	return word;
 }
 
 /* The 32-bit word of a packed format from its components (floats). */
@@ -1418,10 +1346,11 @@ static uint32_t pack_word(unsigned f, const double c[4])
 	}
 	case 12:
 	case 14:
-		return to_small_float(c[0], 6, f == 14) | to_small_float(c[1], 6, f == 14) << 11 |
-		       to_small_float(c[2], 5, f == 14) << 22;
+		return usc_to_small_float(c[0], 6, f == 14) |
+		       usc_to_small_float(c[1], 6, f == 14) << 11 |
+		       usc_to_small_float(c[2], 5, f == 14) << 22;
 	default: /* 13, 15 */
-		return to_rgb9e5(c, f == 15);
+		return usc_to_rgb9e5(c, f == 15);
 	}
 }
 
@@ -1438,7 +1367,7 @@ static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits, unsigned
 	switch (f) {
 	case 10:
 		/* srgba8: sRGB for colour, linear alpha, by component */
-		x = component < 3 ? srgb_to_linear(raw / 255.0) : raw / 255.0;
+		x = component < 3 ? usc_srgb_to_linear(raw / 255.0) : raw / 255.0;
 		break;
 	case 4:
 		x = raw / 255.0;
@@ -1458,11 +1387,6 @@ static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits, unsigned
 	return reg_bits == 16 ? fp16_from_double(x) : f32_bits((float)x);
 }
 
-static double linear_to_srgb(double c)
-{
-	return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055;
-}
-
 /*
  * A register value stored as an item of format f (normalized: rounded to
  * nearest); component says which, for srgba8's linear alpha.
@@ -1479,7 +1403,7 @@ static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits, unsigne
 	switch (f) {
 	case 10:
 		x = fmin(fmax(x, 0.0), 1.0);
-		return (uint32_t)nearbyint((component < 3 ? linear_to_srgb(x) : x) * 255.0);
+		return (uint32_t)nearbyint((component < 3 ? usc_linear_to_srgb(x) : x) * 255.0);
 	case 4:
 		return (uint32_t)nearbyint(fmin(fmax(x, 0.0), 1.0) * 255.0);
 	case 5:
@@ -1770,6 +1694,38 @@ static bool exec_atomic(struct usc_state *s, const struct uop *u, struct usc_res
 	return true;
 }
 
+/* A texture unit result that ends the run: a descriptor it does not take, or a fault. */
+static bool texel_failed(enum usc_texel_status st, uint64_t fault, unsigned l, bool write,
+			 struct usc_result *res)
+{
+	if (st == USC_TEXEL_BAD) {
+		res->status = USC_BAD_INSTR;
+		return true;
+	}
+	if (st != USC_TEXEL_FAULT)
+		return false;
+	res->status = USC_FAULT;
+	res->fault_address = fault;
+	res->fault_write = write;
+	snprintf(res->message, sizeof(res->message), "texture %s fault at 0x%llx (lane %u)",
+		 write ? "write" : "read", (unsigned long long)fault, l);
+	return true;
+}
+
+/* The lane's texture (and sampler) state indices, checked against what is bound. */
+static bool texture_state(const struct usc_state *s, const struct uop *u, unsigned l, bool sampler,
+			  unsigned *t, unsigned *sm, struct usc_result *res)
+{
+	*t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
+	*sm = sampler ? (u->samp_kind ? reg16(s, u->samp, l) : u->samp) : 0;
+	if (*t < s->num_textures && (!sampler || *sm < s->num_samplers))
+		return true;
+	snprintf(res->message, sizeof(res->message),
+		 "texture ts%u or sampler ss%u is not bound (lane %u)", *t, *sm, l);
+	res->status = USC_BAD_INSTR;
+	return false;
+}
+
 /*
  * texture_load: per lane, the texel at integer coordinates (32-bit
  * registers; an array's layer in the low half of the next) of the level
@@ -1793,8 +1749,6 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 		return false;
 	}
 	for (unsigned l = 0; l < L; l++) {
-		unsigned t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
-		unsigned sm = u->samp_kind ? reg16(s, u->samp, l) : u->samp;
 		int32_t x = (int32_t)s->r[first][l],
 			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
 		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
@@ -1802,32 +1756,19 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 		bool integer = false;
 		uint64_t fault = 0;
 		enum usc_texel_status st;
-		unsigned k = 0;
+		unsigned k = 0, t, sm;
 
 		if (!((s->exec >> l) & 1))
 			continue;
-		if (t >= s->num_textures || sm >= s->num_samplers) {
-			snprintf(res->message, sizeof(res->message),
-				 "texture ts%u or sampler ss%u is not bound (lane %u)", t, sm, l);
-			res->status = USC_BAD_INSTR;
+		if (!texture_state(s, u, l, true, &t, &sm, res))
 			return false;
-		}
 		if (dim == 1) /* 1D array: x, then the layer */
 			y = (int32_t)layer;
 		st = usc_texel_fetch(&s->memory, s->textures + t * USC_TEXTURE_STATE, dim, x, y,
 				     layer, level, v, &integer, &fault, res->message,
 				     sizeof(res->message));
-		if (st == USC_TEXEL_BAD) {
-			res->status = USC_BAD_INSTR;
+		if (texel_failed(st, fault, l, false, res))
 			return false;
-		}
-		if (st == USC_TEXEL_FAULT) {
-			res->status = USC_FAULT;
-			res->fault_address = fault;
-			snprintf(res->message, sizeof(res->message),
-				 "texture fault at 0x%llx (lane %u)", (unsigned long long)fault, l);
-			return false;
-		}
 		if (st == USC_TEXEL_BORDER)
 			usc_sampler_border(s->samplers + sm * USC_SAMPLER_STATE, integer, v);
 		for (unsigned i = 0; i < 4; i++) {
@@ -1864,8 +1805,6 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 		return false;
 	}
 	for (unsigned l = 0; l < L; l++) {
-		unsigned t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
-		unsigned sm = u->samp_kind ? reg16(s, u->samp, l) : u->samp;
 		float x = f32_from_bits(s->r[first][l]);
 		float y = count > 1 ? f32_from_bits(s->r[first + 1][l]) : 0.5f;
 		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
@@ -1873,16 +1812,12 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 		float grad[4];
 		uint64_t fault = 0;
 		enum usc_texel_status st;
-		unsigned k = 0;
+		unsigned k = 0, t, sm;
 
 		if (!((s->exec >> l) & 1))
 			continue;
-		if (t >= s->num_textures || sm >= s->num_samplers) {
-			snprintf(res->message, sizeof(res->message),
-				 "texture ts%u or sampler ss%u is not bound (lane %u)", t, sm, l);
-			res->status = USC_BAD_INSTR;
+		if (!texture_state(s, u, l, true, &t, &sm, res))
 			return false;
-		}
 		/* the quad: lanes l^1 across, l^2 down (as dfdx and dfdy) */
 		grad[0] = f32_from_bits(s->r[first][l | 1]) - f32_from_bits(s->r[first][l & ~1u]);
 		grad[1] = count > 1 ? f32_from_bits(s->r[first + 1][l | 1]) -
@@ -1898,17 +1833,8 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 					s->samplers + sm * USC_SAMPLER_STATE, dim, x, y, layer,
 					u->mode == 6 ? NULL : grad, lod, v, &fault, res->message,
 					sizeof(res->message));
-		if (st == USC_TEXEL_BAD) {
-			res->status = USC_BAD_INSTR;
+		if (texel_failed(st, fault, l, false, res))
 			return false;
-		}
-		if (st == USC_TEXEL_FAULT) {
-			res->status = USC_FAULT;
-			res->fault_address = fault;
-			snprintf(res->message, sizeof(res->message),
-				 "texture fault at 0x%llx (lane %u)", (unsigned long long)fault, l);
-			return false;
-		}
 		for (unsigned i = 0; i < 4; i++)
 			if ((u->memmask >> i) & 1)
 				tuple_set(s, &u->tuple, k++, l,
@@ -1933,22 +1859,18 @@ static bool exec_image_write(struct usc_state *s, const struct uop *u, struct us
 		return false;
 	}
 	for (unsigned l = 0; l < L; l++) {
-		unsigned t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
 		int32_t x = (int32_t)s->r[first][l],
 			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
 		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
 		int32_t level = u->lod_imm ? u->lod_reg : (int16_t)reg16(s, u->lod_reg, l);
 		uint64_t fault = 0;
 		enum usc_texel_status st;
+		unsigned t, sm;
 
 		if (!((s->exec >> l) & 1))
 			continue;
-		if (t >= s->num_textures) {
-			snprintf(res->message, sizeof(res->message),
-				 "texture ts%u is not bound (lane %u)", t, l);
-			res->status = USC_BAD_INSTR;
+		if (!texture_state(s, u, l, false, &t, &sm, res))
 			return false;
-		}
 		for (unsigned k = 0; k < 4; k++)
 			v[k] = tuple_get(s, &u->tuple, k, l);
 		if (dim == 1)
@@ -1956,19 +1878,8 @@ static bool exec_image_write(struct usc_state *s, const struct uop *u, struct us
 		st = usc_texel_store(&s->memory, s->textures + t * USC_TEXTURE_STATE, dim, x, y,
 				     layer, level, v, u->tuple.bits == 16, &fault, res->message,
 				     sizeof(res->message));
-		if (st == USC_TEXEL_BAD) {
-			res->status = USC_BAD_INSTR;
+		if (texel_failed(st, fault, l, true, res))
 			return false;
-		}
-		if (st == USC_TEXEL_FAULT) {
-			res->status = USC_FAULT;
-			res->fault_address = fault;
-			res->fault_write = true;
-			snprintf(res->message, sizeof(res->message),
-				 "image write fault at 0x%llx (lane %u)", (unsigned long long)fault,
-				 l);
-			return false;
-		}
 	}
 	return true;
 }
