@@ -302,6 +302,13 @@ enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_
 
 /* --- writes ------------------------------------------------------------------------ */
 
+/* Shared-exponent and small-float texels are packed whole, not channel by channel. */
+static bool texel_packed(const struct view *v)
+{
+	return v->t.channels == AGX_CMD_CHANNELS_R11G11B10 ||
+	       v->t.channels == AGX_CMD_CHANNELS_R9G9B9E5;
+}
+
 /* A channel value (float bits or an integer) as raw bits of the type and width. */
 static bool encode(unsigned type, unsigned bits, uint32_t v, bool srgb, uint32_t *out)
 {
@@ -356,10 +363,6 @@ enum usc_texel_status usc_texel_store(const struct usc_memory *mem, const uint8_
 
 	if (st != USC_TEXEL_OK)
 		return st;
-	if (v.t.channels == AGX_CMD_CHANNELS_R11G11B10 || v.t.channels == AGX_CMD_CHANNELS_R9G9B9E5)
-		return bad(why, why_size,
-			   "image writes of shared-exponent or small floats "
-			   "are not simulated");
 	level += (int32_t)v.t.first_level;
 	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
 		layer = (uint32_t)y;
@@ -374,7 +377,24 @@ enum usc_texel_status usc_texel_store(const struct usc_memory *mem, const uint8_
 	h = agx_layout_minify(v.l.height, (unsigned)level);
 	if (x < 0 || y < 0 || (unsigned)x >= w || (unsigned)y >= h || layer >= v.layers)
 		return USC_TEXEL_BORDER; /* outside: nothing is written */
-	for (unsigned n = 0, bit = 0; n < v.ch.count; bit += v.ch.bits[n], n++) {
+	if (texel_packed(&v)) {
+		double c[3];
+		uint32_t word;
+
+		if (v.t.type != AGX_CMD_TEXTURE_TYPE_FLOAT)
+			return bad(why, why_size,
+				   "texture format (channels and type) not simulated");
+		for (unsigned n = 0; n < 3; n++)
+			c[n] = halves ? fp16_to_float((uint16_t)in[n]) : fval(in[n]);
+		word = v.t.channels == AGX_CMD_CHANNELS_R9G9B9E5
+			   ? usc_to_rgb9e5(c, false)
+			   : usc_to_small_float(c[0], 6, false) |
+				 usc_to_small_float(c[1], 6, false) << 11 |
+				 usc_to_small_float(c[2], 5, false) << 22;
+		memcpy(texel, &word, 4);
+	}
+	for (unsigned n = 0, bit = 0; n < v.ch.count && !texel_packed(&v);
+	     bit += v.ch.bits[n], n++) {
 		uint32_t raw, value = in[n];
 
 		/* 16-bit registers: halves of floats, or 16-bit integers */

@@ -1413,6 +1413,24 @@ static void test_image_write(void **state)
 	}
 	/* lane 31's (7, 11) is outside both: the texel (7, 3) keeps its old bytes */
 	assert_int_equal(f->bytes[0x800 + 4 * morton8(7, 3)], 0xee);
+
+	/* R11G11B10 float, packed whole: 1.0, 0.5, 0.25 are exponents 15, 14, 13 */
+	rg16.channels = AGX_CMD_CHANNELS_R11G11B10;
+	rg16.type = AGX_CMD_TEXTURE_TYPE_FLOAT;
+	assert_true(agx_cmd_texture_pack(textures[1], &rg16));
+	for (unsigned l = 0; l < L; l++) {
+		const float c[3] = { 1.0f, 0.5f, 0.25f };
+
+		for (unsigned k = 0; k < 3; k++)
+			memcpy(&s->r[4 + k][l], &c[k], 4);
+	}
+	run_ok("image_write r4_r5_r6_r7, ts1, r8_r9, 0, tex_2d, coherent0, 0\nstop", s);
+	{
+		uint32_t w;
+
+		memcpy(&w, f->bytes + 0xc00 + 2 * 32 + 3 * 4, 4); /* (3, 2) */
+		assert_int_equal(w, 15u << 6 | (14u << 6) << 11 | (13u << 5) << 22);
+	}
 	free(s);
 	free(f);
 }
