@@ -1796,7 +1796,8 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 	unsigned count = dim <= 1 ? 1 : 2;
 
 	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_extra || (u->coords & 1) ||
-	    (u->mode != 0 && u->mode != 5 && u->mode != 6)) {
+	    (u->mode != 0 && u->mode != 4 && u->mode != 5 && u->mode != 6) ||
+	    (u->mode == 4 && (u->lod_reg & 1))) {
 		snprintf(res->message, sizeof(res->message),
 			 "texture_sample with bindless state, compare, offset or LOD mode %u "
 			 "is not simulated",
@@ -1808,7 +1809,9 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 		float x = f32_from_bits(s->r[first][l]);
 		float y = count > 1 ? f32_from_bits(s->r[first + 1][l]) : 0.5f;
 		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
-		double lod = u->mode ? fp16_to_float((uint16_t)reg16(s, u->lod_reg, l)) : 0;
+		double lod = u->mode == 5 || u->mode == 6
+				 ? fp16_to_float((uint16_t)reg16(s, u->lod_reg, l))
+				 : 0;
 		float grad[4];
 		uint64_t fault = 0;
 		enum usc_texel_status st;
@@ -1818,15 +1821,27 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 			continue;
 		if (!texture_state(s, u, l, true, &t, &sm, res))
 			return false;
-		/* the quad: lanes l^1 across, l^2 down (as dfdx and dfdy) */
-		grad[0] = f32_from_bits(s->r[first][l | 1]) - f32_from_bits(s->r[first][l & ~1u]);
-		grad[1] = count > 1 ? f32_from_bits(s->r[first + 1][l | 1]) -
-					  f32_from_bits(s->r[first + 1][l & ~1u])
-				    : 0;
-		grad[2] = f32_from_bits(s->r[first][l | 2]) - f32_from_bits(s->r[first][l & ~2u]);
-		grad[3] = count > 1 ? f32_from_bits(s->r[first + 1][l | 2]) -
-					  f32_from_bits(s->r[first + 1][l & ~2u])
-				    : 0;
+		if (u->mode == 4) {
+			/* lod_grad: f32 dP/dx.x, dP/dy.x, dP/dx.y, dP/dy.y (Mesa agx_emit_tex) */
+			unsigned g = u->lod_reg >> 1;
+
+			grad[0] = f32_from_bits(s->r[g][l]);
+			grad[2] = f32_from_bits(s->r[g + 1][l]);
+			grad[1] = count > 1 ? f32_from_bits(s->r[g + 2][l]) : 0;
+			grad[3] = count > 1 ? f32_from_bits(s->r[g + 3][l]) : 0;
+		} else {
+			/* the quad: lanes l^1 across, l^2 down (as dfdx and dfdy) */
+			grad[0] =
+			    f32_from_bits(s->r[first][l | 1]) - f32_from_bits(s->r[first][l & ~1u]);
+			grad[1] = count > 1 ? f32_from_bits(s->r[first + 1][l | 1]) -
+						  f32_from_bits(s->r[first + 1][l & ~1u])
+					    : 0;
+			grad[2] =
+			    f32_from_bits(s->r[first][l | 2]) - f32_from_bits(s->r[first][l & ~2u]);
+			grad[3] = count > 1 ? f32_from_bits(s->r[first + 1][l | 2]) -
+						  f32_from_bits(s->r[first + 1][l & ~2u])
+					    : 0;
+		}
 		if (dim == 1) /* 1D array: x, then the layer */
 			y = (float)layer;
 		st = usc_texture_sample(&s->memory, s->textures + t * USC_TEXTURE_STATE,

@@ -1544,8 +1544,17 @@ static void test_texture_sample(void **state)
 		memcpy(&s->r[9][l], &v, 4);
 		s->r[10][l] = fp16_from_double(1.0);
 	}
+	/* gradients given: dP/dx = (0.5, 0), dP/dy = (0, 0.5), two texels a lane: LOD 1 */
+	for (unsigned l = 0; l < L; l++) {
+		const float g[4] = { 0.5f, 0.0f, 0.0f, 0.5f }; /* dx.x, dy.x, dx.y, dy.y */
+
+		for (unsigned k = 0; k < 4; k++)
+			memcpy(&s->r[12 + k][l], &g[k], 4);
+	}
 	run_ok("texture_sample r4, ts1, ss2, tex_2d, r8_r9, lod_min, r10l, x, 0, 0, 0, 0, 12, 0\n"
 	       "texture_sample r5, ts1, ss2, tex_2d, r8_r9, auto_lod, 0, x, 0, 0, 0, 0, 12, 0\n"
+	       "texture_sample r6, ts1, ss2, tex_2d, r8_r9, lod_grad, r12_r13_r14_r15, x, 0, 0, "
+	       "0, 0, 12, 0\n"
 	       "stop",
 	       s);
 	for (unsigned l = 0; l < L; l++) {
@@ -1553,6 +1562,7 @@ static void test_texture_sample(void **state)
 
 		assert_true(bitsf(s->r[4][l]) == want);
 		assert_true(bitsf(s->r[5][l]) == want);
+		assert_true(bitsf(s->r[6][l]) == want);
 	}
 	free(s);
 	free(f);
