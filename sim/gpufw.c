@@ -259,10 +259,13 @@ static void advance(struct sim_rtkit *rt, const struct sim_queue *q,
 	write_u32(rt, q->va, (uint32_t)((wq->read_ptr + 1) % wq->entries));
 }
 
-/* An item ends: its stamp, the queue's read_ptr past it, the completion event. */
+/*
+ * An item ends: its stamp, the queue's read_ptr past it (from the
+ * descriptor as known, or read now), the completion event.
+ */
 static void complete(struct sim_rtkit *rt, struct sim_gpufw *gpu, const struct sim_queue *q,
-		     unsigned context, const struct agx_fw_work_header *h,
-		     enum agx_fw_result result)
+		     const struct agx_fw_work_queue *known, unsigned context,
+		     const struct agx_fw_work_header *h, enum agx_fw_result result)
 {
 	struct agx_fw_stamp stamp = { .value = h->stamp_value, .result = result };
 	struct agx_fw_event e = { .type = AGX_FW_EVENT_TYPE_COMPLETION,
@@ -275,7 +278,10 @@ static void complete(struct sim_rtkit *rt, struct sim_gpufw *gpu, const struct s
 
 	agx_fw_stamp_pack(raw, &stamp);
 	fw_access(rt, h->stamp, raw, sizeof(raw), true);
-	if (read_queue(rt, q, &wq))
+	/* the descriptor as the caller just read it, or as it is now */
+	if (known)
+		advance(rt, q, known);
+	else if (read_queue(rt, q, &wq))
 		advance(rt, q, &wq);
 	post_event(rt, gpu, &e);
 }
@@ -309,21 +315,18 @@ static void forget_programs(struct sim_gpufw *gpu, unsigned context)
 /* The running compute item ends: its events and stamp, and the GPU is free. */
 static void end_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw_result result)
 {
-	struct agx_fw_work_header h = { .event_slot = gpu->job_slot,
-					.stamp_value = gpu->job_stamp_value,
-					.stamp = gpu->job_stamp };
 	struct agx_fw_event timeout = { .type = AGX_FW_EVENT_TYPE_TIMEOUT,
-					.slot = gpu->job_slot,
+					.slot = (uint32_t)gpu->job_header.event_slot,
 					.context = gpu->cdm.context };
 
 	if (result == AGX_FW_RESULT_TIMEOUT) {
 		gpu_log(rt, gpu, "GPU timeout: context %u, slot %u", gpu->cdm.context,
-			gpu->job_slot);
+			(uint32_t)gpu->job_header.event_slot);
 		post_event(rt, gpu, &timeout);
 	}
 	gpu->busy = false;
 	if (gpu->job_queue)
-		complete(rt, gpu, gpu->job_queue, gpu->cdm.context, &h, result);
+		complete(rt, gpu, gpu->job_queue, NULL, gpu->cdm.context, &gpu->job_header, result);
 }
 
 /*
@@ -366,8 +369,8 @@ static bool run_stream(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		end_compute(rt, gpu, AGX_FW_RESULT_OK);
 		return false;
 	case SIM_CDM_FAULT:
-		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_CDM, fault_reason(fault.kind),
-			   &fault);
+		post_fault(rt, gpu, (uint32_t)gpu->job_header.event_slot, AGX_UAT_FAULT_UNIT_CDM,
+			   fault_reason(fault.kind), &fault);
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return false;
 	case SIM_CDM_MALFORMED:
@@ -392,9 +395,7 @@ static bool start_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct si
 	gpu->used_ns = 0;
 	gpu->busy = true;
 	gpu->job_queue = q;
-	gpu->job_slot = (uint32_t)h->event_slot;
-	gpu->job_stamp = h->stamp;
-	gpu->job_stamp_value = (uint32_t)h->stamp_value;
+	gpu->job_header = *h;
 	sim_cdm_init(&gpu->cdm, sim_fw_device(rt), (unsigned)wq->context, c->encoder,
 		     c->encoder_end, c->usc_base);
 	return run_stream(rt, gpu);
@@ -413,12 +414,12 @@ static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		run_stream(rt, gpu);
 		return;
 	case SIM_GPU_FAULT:
-		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_USC,
+		post_fault(rt, gpu, (uint32_t)gpu->job_header.event_slot, AGX_UAT_FAULT_UNIT_USC,
 			   fault_reason(job->fault.kind), &job->fault);
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return;
 	case SIM_GPU_ILLEGAL:
-		post_fault(rt, gpu, gpu->job_slot, AGX_UAT_FAULT_UNIT_USC,
+		post_fault(rt, gpu, (uint32_t)gpu->job_header.event_slot, AGX_UAT_FAULT_UNIT_USC,
 			   AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION, &job->fault);
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return;
@@ -469,12 +470,13 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 		if (!fw_access(rt, item + AGX_FW_WORK_HEADER_LENGTH, raw,
 			       AGX_FW_WORK_BARRIER_LENGTH, false) ||
 		    !agx_fw_work_barrier_unpack(raw, &b)) {
-			complete(rt, gpu, q, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED);
+			complete(rt, gpu, q, &wq, (unsigned)wq.context, &h,
+				 AGX_FW_RESULT_MALFORMED);
 			return DONE_ONE;
 		}
 		if (!barrier_open(rt, &b))
 			return BLOCKED;
-		complete(rt, gpu, q, (unsigned)wq.context, &h, AGX_FW_RESULT_OK);
+		complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_OK);
 		return DONE_ONE;
 	}
 	if (h.type == AGX_FW_WORK_TYPE_COMPUTE && wq.pipe == AGX_FW_PIPE_COMPUTE &&
@@ -484,7 +486,7 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 		return start_compute(rt, gpu, q, &wq, &h, &c) ? STARTED : DONE_ONE;
 	gpu_log(rt, gpu, "work item at 0x%llx (type %u) is malformed", (unsigned long long)item,
 		(unsigned)h.type);
-	complete(rt, gpu, q, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED);
+	complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED);
 	return DONE_ONE;
 }
 
@@ -600,7 +602,7 @@ static void drain_context(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned 
 			if (fw_access(rt, wq.ring + wq.read_ptr * 8, &item, 8, false) &&
 			    fw_access(rt, item, raw, sizeof(raw), false) &&
 			    agx_fw_work_header_unpack(raw, &h))
-				complete(rt, gpu, q, context, &h, AGX_FW_RESULT_ABORTED);
+				complete(rt, gpu, q, &wq, context, &h, AGX_FW_RESULT_ABORTED);
 			else
 				advance(rt, q, &wq);
 		}

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "agx_fwabi.h"
 #include "cdm.h"
 #include "gpu.h"
 #include "uat.h"
@@ -54,11 +55,10 @@ struct sim_gpufw {
 	struct sim_cdm cdm;
 	bool busy;
 	struct sim_queue *job_queue;
-	uint32_t job_slot, job_stamp_value;
-	uint64_t job_stamp;
-	uint64_t limit_ns;  /* the item's GPU time; 0: no limit */
-	uint64_t used_ns;   /* spent by its launches so far */
-	uint64_t launch_ns; /* when the running launch started */
+	struct agx_fw_work_header job_header; /* the running item's slot and stamp */
+	uint64_t limit_ns;		      /* the item's GPU time; 0: no limit */
+	uint64_t used_ns;		      /* spent by its launches so far */
+	uint64_t launch_ns;		      /* when the running launch started */
 
 	/* decoded shaders per context; stale after the host changed that context's memory */
 	struct usc_cache *programs[SIM_UAT_CONTEXTS];

@@ -253,6 +253,12 @@ static void tex_size(unsigned type, unsigned *count, bool *layer)
 	*layer = sizes[type & 7][1];
 }
 
+/* The type value that makes an 8-bit-immediate-or-r16 operand an immediate. */
+static unsigned imm_type(enum agx_isa_kind kind)
+{
+	return kind == AGX_KIND_IMMR16; /* a tile sample mask (SAMPLEMASK) says so with 0 */
+}
+
 /* The atomic op whose operand is a pair (g13.isa enum atomic_op). */
 #define ATOMIC_CMPXCHG 3
 
@@ -679,12 +685,6 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->bits = 32;
 		v->index = f->value;
 		return true;
-	case AGX_KIND_IMMR16:
-		v->type = f->type ? AGX_VALUE_IMM : AGX_VALUE_REG;
-		v->bits = 16;
-		v->index = f->value;
-		v->imm = f->value;
-		return true;
 	case AGX_KIND_ZSREG:
 		v->type = AGX_VALUE_REG;
 		switch (f->type) {
@@ -705,9 +705,11 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 			return false;
 		}
 	case AGX_KIND_SAMPLEMASK:
+	case AGX_KIND_IMMR16:
+		/* an 8-bit immediate or an r16; which type value means the immediate differs */
 		if (f->type > 1)
 			return false;
-		v->type = f->type ? AGX_VALUE_REG : AGX_VALUE_IMM;
+		v->type = f->type == imm_type(o->kind) ? AGX_VALUE_IMM : AGX_VALUE_REG;
 		v->bits = 16;
 		v->index = f->value;
 		v->imm = f->value;
@@ -1584,28 +1586,21 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 			return fail(p, "'%s' is no 32-bit register", text);
 		f->value = v.index;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_SAMPLEMASK:
 	case AGX_KIND_IMMR16:
 		if (v.type == AGX_VALUE_IMM && v.imm >= 0 && v.imm <= 255) {
-			f->type = 1;
+			f->type = imm_type(o->kind);
 			f->value = (uint32_t)v.imm;
 			return 0;
 		}
 		if (v.type != AGX_VALUE_REG || v.bits != 16 || v.index > 255 || v.cache ||
 		    v.discard)
-			return fail(p, "'%s' is no 8-bit immediate or r16", text);
-		f->type = 0;
-		f->value = v.index;
-		return 0;
-	case AGX_KIND_SAMPLEMASK:
-		if (v.type == AGX_VALUE_IMM && v.imm >= 0 && v.imm <= 255) {
-			f->type = 0;
-			f->value = (uint32_t)v.imm;
-			return 0;
-		}
-		if (v.type != AGX_VALUE_REG || v.bits != 16 || v.index > 255 || v.cache ||
-		    v.discard)
-			return fail(p, "'%s' cannot be a sample mask", text);
-		f->type = 1;
+			return fail(p,
+				    o->kind == AGX_KIND_SAMPLEMASK
+					? "'%s' cannot be a sample mask"
+					: "'%s' is no 8-bit immediate or r16",
+				    text);
+		f->type = !imm_type(o->kind);
 		f->value = v.index;
 		return 0;
 	case AGX_KIND_TGBASE:

@@ -14,18 +14,12 @@
 #include "fp16.h"
 #include "texture.h"
 
-struct channels {
-	uint8_t bytes;
-	uint8_t count;
-	uint8_t bits[4]; /* from the lowest bit up */
-};
-
 /* Bytes per texel and channel widths of a channel layout; false for those not read. */
-static bool channel_layout(unsigned c, struct channels *out)
+static bool channel_layout(unsigned c, struct usc_texture_channels *out)
 {
 	static const struct {
 		uint8_t value;
-		struct channels ch;
+		struct usc_texture_channels ch;
 	} table[] = {
 		{ AGX_CMD_CHANNELS_R8, { 1, 1, { 8 } } },
 		{ AGX_CMD_CHANNELS_R16, { 2, 1, { 16 } } },
@@ -115,8 +109,8 @@ static uint64_t field(const uint8_t *texel, unsigned bit, unsigned width)
 }
 
 /* A texel's bytes as four channel values (missing ones 0, 0, 0, 1). */
-static bool decode(const struct agx_cmd_texture *t, const struct channels *ch, const uint8_t *texel,
-		   uint32_t v[4], bool integer)
+static bool decode(const struct agx_cmd_texture *t, const struct usc_texture_channels *ch,
+		   const uint8_t *texel, uint32_t v[4], bool integer)
 {
 	uint32_t one = integer ? 1 : fbits(1.0f);
 
@@ -189,17 +183,8 @@ static enum usc_texel_status bad(char *why, unsigned size, const char *text)
 	return USC_TEXEL_BAD;
 }
 
-/* A texture as the unit sees it: the descriptor decoded, its layout laid out. */
-struct view {
-	struct agx_cmd_texture t;
-	struct channels ch;
-	struct agx_layout l;
-	unsigned layers;
-	bool integer;
-};
-
-static enum usc_texel_status view_init(struct view *v, const uint8_t *texture, unsigned dim,
-				       char *why, unsigned why_size)
+enum usc_texel_status usc_texture_view_init(struct usc_texture_view *v, const uint8_t *texture,
+					    unsigned dim, char *why, unsigned why_size)
 {
 	memset(v, 0, sizeof(*v));
 	if (!agx_cmd_texture_unpack(texture, &v->t))
@@ -243,17 +228,38 @@ static enum usc_texel_status view_init(struct view *v, const uint8_t *texture, u
 }
 
 /* The absolute levels a view shows. */
-static bool level_ok(const struct view *v, int32_t level)
+static bool level_ok(const struct usc_texture_view *v, int32_t level)
 {
 	return level >= (int32_t)v->t.first_level && level <= (int32_t)v->t.last_level &&
 	       level < (int32_t)v->l.levels;
 }
 
+/*
+ * Integer coordinates made absolute (the level from the view's first) and
+ * checked against the texture; false outside.
+ */
+static bool texel_inside(const struct usc_texture_view *v, int32_t x, int32_t *y, uint32_t *layer,
+			 int32_t *level)
+{
+	unsigned dim = (unsigned)v->t.dimension;
+
+	*level += (int32_t)v->t.first_level;
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
+		*y = 0;
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
+		*layer = 0;
+	*layer &= 0xffff;
+	return level_ok(v, *level) && x >= 0 && *y >= 0 &&
+	       (unsigned)x < agx_layout_minify(v->l.width, (unsigned)*level) &&
+	       (unsigned)*y < agx_layout_minify(v->l.height, (unsigned)*level) &&
+	       *layer < v->layers;
+}
+
 /* One texel, inside the texture: read, decoded, swizzled. */
-static enum usc_texel_status view_read(const struct view *v, const struct usc_memory *mem,
-				       int32_t level, uint32_t layer, unsigned x, unsigned y,
-				       uint32_t out[4], uint64_t *fault, char *why,
-				       unsigned why_size)
+static enum usc_texel_status view_read(const struct usc_texture_view *v,
+				       const struct usc_memory *mem, int32_t level, uint32_t layer,
+				       unsigned x, unsigned y, uint32_t out[4], uint64_t *fault,
+				       char *why, unsigned why_size)
 {
 	uint8_t texel[16];
 	uint32_t raw[4];
@@ -269,41 +275,20 @@ static enum usc_texel_status view_read(const struct view *v, const struct usc_me
 	return USC_TEXEL_OK;
 }
 
-enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_t *texture,
-				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
-				      int32_t level, uint32_t out[4], bool *integer,
+enum usc_texel_status usc_texel_fetch(const struct usc_texture_view *v,
+				      const struct usc_memory *mem, int32_t x, int32_t y,
+				      uint32_t layer, int32_t level, uint32_t out[4],
 				      uint64_t *fault, char *why, unsigned why_size)
 {
-	struct view v;
-	enum usc_texel_status st = view_init(&v, texture, dim, why, why_size);
-	unsigned w, h;
-
-	if (st != USC_TEXEL_OK)
-		return st;
-	*integer = v.integer;
-	level += (int32_t)v.t.first_level;
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY) {
-		if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
-			layer = (uint32_t)y;
-		y = 0;
-	}
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
-		layer = 0;
-	layer &= 0xffff;
-	if (!level_ok(&v, level))
+	if (!texel_inside(v, x, &y, &layer, &level))
 		return USC_TEXEL_BORDER;
-	w = agx_layout_minify(v.l.width, (unsigned)level);
-	h = agx_layout_minify(v.l.height, (unsigned)level);
-	if (x < 0 || y < 0 || (unsigned)x >= w || (unsigned)y >= h || layer >= v.layers)
-		return USC_TEXEL_BORDER;
-	return view_read(&v, mem, level, layer, (unsigned)x, (unsigned)y, out, fault, why,
-			 why_size);
+	return view_read(v, mem, level, layer, (unsigned)x, (unsigned)y, out, fault, why, why_size);
 }
 
 /* --- writes ------------------------------------------------------------------------ */
 
 /* Shared-exponent and small-float texels are packed whole, not channel by channel. */
-static bool texel_packed(const struct view *v)
+static bool texel_packed(const struct usc_texture_view *v)
 {
 	return v->t.channels == AGX_CMD_CHANNELS_R11G11B10 ||
 	       v->t.channels == AGX_CMD_CHANNELS_R9G9B9E5;
@@ -350,68 +335,51 @@ static bool encode(unsigned type, unsigned bits, uint32_t v, bool srgb, uint32_t
 	}
 }
 
-enum usc_texel_status usc_texel_store(const struct usc_memory *mem, const uint8_t *texture,
-				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
-				      int32_t level, const uint32_t in[4], bool halves,
-				      uint64_t *fault, char *why, unsigned why_size)
+enum usc_texel_status usc_texel_store(const struct usc_texture_view *v,
+				      const struct usc_memory *mem, int32_t x, int32_t y,
+				      uint32_t layer, int32_t level, const uint32_t in[4],
+				      bool halves, uint64_t *fault, char *why, unsigned why_size)
 {
-	struct view v;
-	enum usc_texel_status st = view_init(&v, texture, dim, why, why_size);
 	uint8_t texel[16] = { 0 };
-	unsigned w, h;
 	uint64_t at;
 
-	if (st != USC_TEXEL_OK)
-		return st;
-	level += (int32_t)v.t.first_level;
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
-		layer = (uint32_t)y;
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
-		y = 0;
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
-		layer = 0;
-	layer &= 0xffff;
-	if (!level_ok(&v, level))
-		return USC_TEXEL_BORDER;
-	w = agx_layout_minify(v.l.width, (unsigned)level);
-	h = agx_layout_minify(v.l.height, (unsigned)level);
-	if (x < 0 || y < 0 || (unsigned)x >= w || (unsigned)y >= h || layer >= v.layers)
+	if (!texel_inside(v, x, &y, &layer, &level))
 		return USC_TEXEL_BORDER; /* outside: nothing is written */
-	if (texel_packed(&v)) {
+	if (texel_packed(v)) {
 		double c[3];
 		uint32_t word;
 
-		if (v.t.type != AGX_CMD_TEXTURE_TYPE_FLOAT)
+		if (v->t.type != AGX_CMD_TEXTURE_TYPE_FLOAT)
 			return bad(why, why_size,
 				   "texture format (channels and type) not simulated");
 		for (unsigned n = 0; n < 3; n++)
 			c[n] = halves ? fp16_to_float((uint16_t)in[n]) : fval(in[n]);
-		word = v.t.channels == AGX_CMD_CHANNELS_R9G9B9E5
+		word = v->t.channels == AGX_CMD_CHANNELS_R9G9B9E5
 			   ? usc_to_rgb9e5(c, false)
 			   : usc_to_small_float(c[0], 6, false) |
 				 usc_to_small_float(c[1], 6, false) << 11 |
 				 usc_to_small_float(c[2], 5, false) << 22;
 		memcpy(texel, &word, 4);
 	}
-	for (unsigned n = 0, bit = 0; n < v.ch.count && !texel_packed(&v);
-	     bit += v.ch.bits[n], n++) {
+	for (unsigned n = 0, bit = 0; n < v->ch.count && !texel_packed(v);
+	     bit += v->ch.bits[n], n++) {
 		uint32_t raw, value = in[n];
 
 		/* 16-bit registers: halves of floats, or 16-bit integers */
 		if (halves)
-			value = v.integer ? (v.t.type == AGX_CMD_TEXTURE_TYPE_SINT
-						 ? (uint32_t)(int32_t)(int16_t)value
-						 : value & 0xffff)
-					  : fbits(fp16_to_float((uint16_t)value));
-		if (!encode((unsigned)v.t.type, v.ch.bits[n], value, v.t.srgb && n < 3, &raw))
+			value = v->integer ? (v->t.type == AGX_CMD_TEXTURE_TYPE_SINT
+						  ? (uint32_t)(int32_t)(int16_t)value
+						  : value & 0xffff)
+					   : fbits(fp16_to_float((uint16_t)value));
+		if (!encode((unsigned)v->t.type, v->ch.bits[n], value, v->t.srgb && n < 3, &raw))
 			return bad(why, why_size,
 				   "texture format (channels and type) not simulated");
-		for (unsigned i = 0; i < v.ch.bits[n]; i++)
+		for (unsigned i = 0; i < v->ch.bits[n]; i++)
 			texel[(bit + i) / 8] |= (uint8_t)(((raw >> i) & 1) << ((bit + i) % 8));
 	}
-	at = (v.t.address << 4) +
-	     agx_layout_texel(&v.l, (unsigned)level, layer, (unsigned)x, (unsigned)y);
-	if (!mem->write || !mem->write(mem->ctx, at, texel, v.ch.bytes)) {
+	at = (v->t.address << 4) +
+	     agx_layout_texel(&v->l, (unsigned)level, layer, (unsigned)x, (unsigned)y);
+	if (!mem->write || !mem->write(mem->ctx, at, texel, v->ch.bytes)) {
 		*fault = at;
 		return USC_TEXEL_FAULT;
 	}
@@ -442,10 +410,11 @@ static int64_t wrap(unsigned mode, int64_t i, unsigned size)
 }
 
 /* One level, filtered: nearest or bilinear (GL's weights), wrapping each texel. */
-static enum usc_texel_status sample_level(const struct view *v, const struct agx_cmd_sampler *sm,
-					  const uint8_t *sampler, const struct usc_memory *mem,
-					  int32_t level, uint32_t layer, double u, double t,
-					  bool linear, double out[4], uint64_t *fault, char *why,
+static enum usc_texel_status sample_level(const struct usc_texture_view *v,
+					  const struct agx_cmd_sampler *sm, const uint8_t *sampler,
+					  const struct usc_memory *mem, int32_t level,
+					  uint32_t layer, double u, double t, bool linear,
+					  double out[4], uint64_t *fault, char *why,
 					  unsigned why_size)
 {
 	unsigned w = agx_layout_minify(v->l.width, (unsigned)level);
@@ -493,38 +462,34 @@ static enum usc_texel_status sample_level(const struct view *v, const struct agx
 	return USC_TEXEL_OK;
 }
 
-enum usc_texel_status usc_texture_sample(const struct usc_memory *mem, const uint8_t *texture,
-					 const uint8_t *sampler, unsigned dim, float u, float t,
-					 uint32_t layer, const float *grad, double lod,
-					 uint32_t out[4], uint64_t *fault, char *why,
+enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
+					 const struct usc_memory *mem, const uint8_t *sampler,
+					 float u, float t, uint32_t layer, const float *grad,
+					 double lod, uint32_t out[4], uint64_t *fault, char *why,
 					 unsigned why_size)
 {
-	struct view v;
 	struct agx_cmd_sampler sm = { 0 };
-	enum usc_texel_status st = view_init(&v, texture, dim, why, why_size);
+	unsigned dim = (unsigned)v->t.dimension;
 	double min_lod, max_lod, res[4], next[4];
 	int32_t base, top, level;
 	bool mag, linear;
+	enum usc_texel_status st;
 
-	if (st != USC_TEXEL_OK)
-		return st;
 	if (!agx_cmd_sampler_unpack(sampler, &sm) || sm.compare_enable ||
 	    sm.magnify == AGX_CMD_FILTER_BICUBIC || sm.minify == AGX_CMD_FILTER_BICUBIC)
 		return bad(why, why_size,
 			   "sampler with compare or bicubic filtering not simulated");
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY) {
-		layer = (uint32_t)fmax(0, (double)t);
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
 		t = 0.5f;
-	}
 	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
 		layer = 0;
 	layer &= 0xffff;
-	if (layer >= v.layers)
-		layer = v.layers - 1;
+	if (layer >= v->layers)
+		layer = v->layers - 1;
 	if (grad) {
 		/* GL's scale factor from the quad's derivatives, in texels of the base level */
-		double w = agx_layout_minify(v.l.width, v.t.first_level);
-		double h = agx_layout_minify(v.l.height, v.t.first_level);
+		double w = agx_layout_minify(v->l.width, v->t.first_level);
+		double h = agx_layout_minify(v->l.height, v->t.first_level);
 		double rx = hypot(grad[0] * w, grad[1] * h), ry = hypot(grad[2] * w, grad[3] * h);
 		double rho = fmax(rx, ry);
 
@@ -535,10 +500,10 @@ enum usc_texel_status usc_texture_sample(const struct usc_memory *mem, const uin
 	max_lod = sm.max_lod / 64.0;
 	lod = fmin(fmax(lod, min_lod), fmax(max_lod, min_lod));
 	mag = lod <= 0;
-	linear = !v.integer && (mag ? sm.magnify : sm.minify) == AGX_CMD_FILTER_LINEAR;
-	base = (int32_t)v.t.first_level;
-	top = (int32_t)v.t.last_level < (int32_t)v.l.levels - 1 ? (int32_t)v.t.last_level
-								: (int32_t)v.l.levels - 1;
+	linear = !v->integer && (mag ? sm.magnify : sm.minify) == AGX_CMD_FILTER_LINEAR;
+	base = (int32_t)v->t.first_level;
+	top = (int32_t)v->t.last_level < (int32_t)v->l.levels - 1 ? (int32_t)v->t.last_level
+								  : (int32_t)v->l.levels - 1;
 	if (top < base)
 		return bad(why, why_size, "texture view with no levels");
 	if (sm.mip_filter == AGX_CMD_MIP_FILTER_NONE || mag)
@@ -549,21 +514,21 @@ enum usc_texel_status usc_texture_sample(const struct usc_memory *mem, const uin
 		level = base + (int32_t)floor(lod);
 	if (level > top)
 		level = top;
-	st = sample_level(&v, &sm, sampler, mem, level, layer, u, t, linear, res, fault, why,
+	st = sample_level(v, &sm, sampler, mem, level, layer, u, t, linear, res, fault, why,
 			  why_size);
 	if (st != USC_TEXEL_OK)
 		return st;
-	if (!mag && sm.mip_filter == AGX_CMD_MIP_FILTER_LINEAR && level < top && !v.integer) {
+	if (!mag && sm.mip_filter == AGX_CMD_MIP_FILTER_LINEAR && level < top && !v->integer) {
 		double frac = lod - floor(lod);
 
-		st = sample_level(&v, &sm, sampler, mem, level + 1, layer, u, t, linear, next,
-				  fault, why, why_size);
+		st = sample_level(v, &sm, sampler, mem, level + 1, layer, u, t, linear, next, fault,
+				  why, why_size);
 		if (st != USC_TEXEL_OK)
 			return st;
 		for (int c = 0; c < 4; c++)
 			res[c] = res[c] * (1 - frac) + next[c] * frac;
 	}
 	for (int c = 0; c < 4; c++)
-		out[c] = v.integer ? (uint32_t)(int64_t)res[c] : fbits((float)res[c]);
+		out[c] = v->integer ? (uint32_t)(int64_t)res[c] : fbits((float)res[c]);
 	return USC_TEXEL_OK;
 }

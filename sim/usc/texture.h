@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "agx/layout.h"
+#include "agx_cmdbuf.h"
 #include "usc.h"
 
 #define USC_TEXTURE_STATE 24 /* bytes of a texture descriptor */
@@ -22,14 +24,36 @@ enum usc_texel_status {
 	USC_TEXEL_BAD,	  /* a descriptor or access the unit does not take; why says it */
 };
 
+struct usc_texture_channels {
+	uint8_t bytes;
+	uint8_t count;
+	uint8_t bits[4]; /* from the lowest bit up */
+};
+
+/* A texture as the unit sees it: the descriptor decoded, its layout laid out. */
+struct usc_texture_view {
+	struct agx_cmd_texture t;
+	struct usc_texture_channels ch;
+	struct agx_layout l;
+	unsigned layers;
+	bool integer; /* uint or sint: values are integers, not float bits */
+};
+
+/*
+ * Decodes a descriptor for an instruction of texture dimension dim; the
+ * view then serves every access to that texture.
+ */
+enum usc_texel_status usc_texture_view_init(struct usc_texture_view *v, const uint8_t *texture,
+					    unsigned dim, char *why, unsigned why_size);
+
 /*
  * The texel at integer (x, y), array layer and mip level (counted from the
- * view's first level) of a texture: four 32-bit values, floats as bits for
- * unorm, snorm and float formats, integers for uint and sint (*integer).
+ * view's first level): four 32-bit values, floats as bits for unorm, snorm
+ * and float formats, integers for uint and sint (v->integer).
  */
-enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_t *texture,
-				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
-				      int32_t level, uint32_t out[4], bool *integer,
+enum usc_texel_status usc_texel_fetch(const struct usc_texture_view *v,
+				      const struct usc_memory *mem, int32_t x, int32_t y,
+				      uint32_t layer, int32_t level, uint32_t out[4],
 				      uint64_t *fault, char *why, unsigned why_size);
 
 /*
@@ -40,22 +64,22 @@ enum usc_texel_status usc_texel_fetch(const struct usc_memory *mem, const uint8_
  * clamp, wrap modes and filters apply.  Floats out (integers for integer
  * formats, which are not filtered).
  */
-enum usc_texel_status usc_texture_sample(const struct usc_memory *mem, const uint8_t *texture,
-					 const uint8_t *sampler, unsigned dim, float u, float t,
-					 uint32_t layer, const float *grad, double lod,
-					 uint32_t out[4], uint64_t *fault, char *why,
+enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
+					 const struct usc_memory *mem, const uint8_t *sampler,
+					 float u, float t, uint32_t layer, const float *grad,
+					 double lod, uint32_t out[4], uint64_t *fault, char *why,
 					 unsigned why_size);
 
 /*
  * image_write for one lane: four components (float bits, or integers for
- * uint and sint formats; halves of them from 16-bit registers) encoded by the texture's format into
- * the texel at integer (x, y), layer and level; outside the texture nothing is written
- * (USC_TEXEL_BORDER).
+ * uint and sint formats; halves of them from 16-bit registers) encoded by
+ * the texture's format into the texel at integer (x, y), layer and level;
+ * outside the texture nothing is written (USC_TEXEL_BORDER).
  */
-enum usc_texel_status usc_texel_store(const struct usc_memory *mem, const uint8_t *texture,
-				      unsigned dim, int32_t x, int32_t y, uint32_t layer,
-				      int32_t level, const uint32_t in[4], bool halves,
-				      uint64_t *fault, char *why, unsigned why_size);
+enum usc_texel_status usc_texel_store(const struct usc_texture_view *v,
+				      const struct usc_memory *mem, int32_t x, int32_t y,
+				      uint32_t layer, int32_t level, const uint32_t in[4],
+				      bool halves, uint64_t *fault, char *why, unsigned why_size);
 
 /* The border of a sampler state (sampler, then custom border words): four values as above. */
 void usc_sampler_border(const uint8_t *sampler, bool integer, uint32_t out[4]);

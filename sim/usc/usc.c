@@ -1712,18 +1712,56 @@ static bool texel_failed(enum usc_texel_status st, uint64_t fault, unsigned l, b
 	return true;
 }
 
-/* The lane's texture (and sampler) state indices, checked against what is bound. */
-static bool texture_state(const struct usc_state *s, const struct uop *u, unsigned l, bool sampler,
-			  unsigned *t, unsigned *sm, struct usc_result *res)
+/* A texture instruction in a form the texture unit does not take yet; says which. */
+static bool texture_unsupported(const struct uop *u, const char *what, struct usc_result *res)
 {
-	*t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
-	*sm = sampler ? (u->samp_kind ? reg16(s, u->samp, l) : u->samp) : 0;
-	if (*t < s->num_textures && (!sampler || *sm < s->num_samplers))
-		return true;
-	snprintf(res->message, sizeof(res->message),
-		 "texture ts%u or sampler ss%u is not bound (lane %u)", *t, *sm, l);
+	snprintf(res->message, sizeof(res->message), "%s with %s is not simulated", u->desc->name,
+		 what);
 	res->status = USC_BAD_INSTR;
 	return false;
+}
+
+/*
+ * The lane's texture, as a view decoded again only when the lane names
+ * another texture than the one before, and its sampler: checked against
+ * what is bound.
+ */
+static bool lane_texture(const struct usc_state *s, const struct uop *u, unsigned l, bool sampler,
+			 struct usc_texture_view *view, unsigned *have, unsigned *sm,
+			 struct usc_result *res)
+{
+	unsigned t = u->tex_kind ? reg16(s, u->tex, l) : u->tex;
+
+	*sm = sampler ? (u->samp_kind ? reg16(s, u->samp, l) : u->samp) : 0;
+	if (t >= s->num_textures || (sampler && *sm >= s->num_samplers)) {
+		snprintf(res->message, sizeof(res->message),
+			 "texture ts%u or sampler ss%u is not bound (lane %u)", t, *sm, l);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	if (t != *have) {
+		if (usc_texture_view_init(view, s->textures + t * USC_TEXTURE_STATE, u->n,
+					  res->message, sizeof(res->message)) != USC_TEXEL_OK) {
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		*have = t;
+	}
+	return true;
+}
+
+/* A texel's components, those in the mask, packed from R (16-bit registers take halves). */
+static void texel_write_back(struct usc_state *s, const struct uop *u, unsigned l,
+			     const uint32_t v[4], bool integer)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < 4; i++)
+		if ((u->memmask >> i) & 1)
+			tuple_set(s, &u->tuple, k++, l,
+				  u->tuple.bits == 32 ? v[i]
+				  : integer	      ? v[i] & 0xffff
+						      : fp16_from_double(f32_from_bits(v[i])));
 }
 
 /*
@@ -1735,50 +1773,34 @@ static bool texture_state(const struct usc_state *s, const struct uop *u, unsign
  */
 static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
-	unsigned dim = u->n, first = u->coords >> 1;
+	unsigned dim = u->n, first = u->coords >> 1, count = dim <= 1 ? 1 : 2, have = ~0u;
 	bool array = dim == 1 || dim == 3;
-	unsigned count = dim <= 1 ? 1 : 2;
+	struct usc_texture_view view;
 
 	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_extra || (u->coords & 1) ||
-	    (u->mode != 0 && u->mode != 6)) {
-		snprintf(res->message, sizeof(res->message),
-			 "texture_load with bindless state, compare, offset or LOD mode %u "
-			 "is not simulated",
-			 u->mode);
-		res->status = USC_BAD_INSTR;
-		return false;
-	}
+	    (u->mode != 0 && u->mode != 6))
+		return texture_unsupported(u, "bindless state, compare, offset or this LOD mode",
+					   res);
 	for (unsigned l = 0; l < L; l++) {
 		int32_t x = (int32_t)s->r[first][l],
 			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
 		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
 		int32_t level = u->mode == 6 ? (int16_t)reg16(s, u->lod_reg, l) : 0;
-		bool integer = false;
 		uint64_t fault = 0;
 		enum usc_texel_status st;
-		unsigned k = 0, t, sm;
+		unsigned sm;
 
 		if (!((s->exec >> l) & 1))
 			continue;
-		if (!texture_state(s, u, l, true, &t, &sm, res))
+		if (!lane_texture(s, u, l, true, &view, &have, &sm, res))
 			return false;
-		if (dim == 1) /* 1D array: x, then the layer */
-			y = (int32_t)layer;
-		st = usc_texel_fetch(&s->memory, s->textures + t * USC_TEXTURE_STATE, dim, x, y,
-				     layer, level, v, &integer, &fault, res->message,
+		st = usc_texel_fetch(&view, &s->memory, x, y, layer, level, v, &fault, res->message,
 				     sizeof(res->message));
 		if (texel_failed(st, fault, l, false, res))
 			return false;
 		if (st == USC_TEXEL_BORDER)
-			usc_sampler_border(s->samplers + sm * USC_SAMPLER_STATE, integer, v);
-		for (unsigned i = 0; i < 4; i++) {
-			if (!((u->memmask >> i) & 1))
-				continue;
-			tuple_set(s, &u->tuple, k++, l,
-				  u->tuple.bits == 32 ? v[i]
-				  : integer	      ? v[i] & 0xffff
-						      : fp16_from_double(f32_from_bits(v[i])));
-		}
+			usc_sampler_border(s->samplers + sm * USC_SAMPLER_STATE, view.integer, v);
+		texel_write_back(s, u, l, v, view.integer);
 	}
 	return true;
 }
@@ -1786,25 +1808,20 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 /*
  * texture_sample: float coordinates (one 32-bit register each; an array's
  * layer, an integer, in the low half of the next); the LOD from the quad's
- * derivatives (auto_lod, plus an f16 bias with auto_lod_bias) or an f16
- * register (lod_min).
+ * derivatives (auto_lod, plus an f16 bias with auto_lod_bias), given
+ * gradients (lod_grad) or an f16 register (lod_min).
  */
 static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
-	unsigned dim = u->n, first = u->coords >> 1;
+	unsigned dim = u->n, first = u->coords >> 1, count = dim <= 1 ? 1 : 2, have = ~0u;
 	bool array = dim == 1 || dim == 3;
-	unsigned count = dim <= 1 ? 1 : 2;
+	struct usc_texture_view view;
 
 	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_extra || (u->coords & 1) ||
 	    (u->mode != 0 && u->mode != 4 && u->mode != 5 && u->mode != 6) ||
-	    (u->mode == 4 && (u->lod_reg & 1))) {
-		snprintf(res->message, sizeof(res->message),
-			 "texture_sample with bindless state, compare, offset or LOD mode %u "
-			 "is not simulated",
-			 u->mode);
-		res->status = USC_BAD_INSTR;
-		return false;
-	}
+	    (u->mode == 4 && (u->lod_reg & 1)))
+		return texture_unsupported(u, "bindless state, compare, offset or this LOD mode",
+					   res);
 	for (unsigned l = 0; l < L; l++) {
 		float x = f32_from_bits(s->r[first][l]);
 		float y = count > 1 ? f32_from_bits(s->r[first + 1][l]) : 0.5f;
@@ -1815,11 +1832,11 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 		float grad[4];
 		uint64_t fault = 0;
 		enum usc_texel_status st;
-		unsigned k = 0, t, sm;
+		unsigned sm;
 
 		if (!((s->exec >> l) & 1))
 			continue;
-		if (!texture_state(s, u, l, true, &t, &sm, res))
+		if (!lane_texture(s, u, l, true, &view, &have, &sm, res))
 			return false;
 		if (u->mode == 4) {
 			/* lod_grad: f32 dP/dx.x, dP/dy.x, dP/dx.y, dP/dy.y (Mesa agx_emit_tex) */
@@ -1831,31 +1848,23 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 			grad[3] = count > 1 ? f32_from_bits(s->r[g + 3][l]) : 0;
 		} else {
 			/* the quad: lanes l^1 across, l^2 down (as dfdx and dfdy) */
-			grad[0] =
-			    f32_from_bits(s->r[first][l | 1]) - f32_from_bits(s->r[first][l & ~1u]);
-			grad[1] = count > 1 ? f32_from_bits(s->r[first + 1][l | 1]) -
-						  f32_from_bits(s->r[first + 1][l & ~1u])
-					    : 0;
-			grad[2] =
-			    f32_from_bits(s->r[first][l | 2]) - f32_from_bits(s->r[first][l & ~2u]);
-			grad[3] = count > 1 ? f32_from_bits(s->r[first + 1][l | 2]) -
-						  f32_from_bits(s->r[first + 1][l & ~2u])
-					    : 0;
+			for (unsigned c = 0; c < 2; c++) {
+				const uint32_t *r = s->r[first + c];
+
+				grad[c] = c < count
+					      ? f32_from_bits(r[l | 1]) - f32_from_bits(r[l & ~1u])
+					      : 0;
+				grad[2 + c] =
+				    c < count ? f32_from_bits(r[l | 2]) - f32_from_bits(r[l & ~2u])
+					      : 0;
+			}
 		}
-		if (dim == 1) /* 1D array: x, then the layer */
-			y = (float)layer;
-		st = usc_texture_sample(&s->memory, s->textures + t * USC_TEXTURE_STATE,
-					s->samplers + sm * USC_SAMPLER_STATE, dim, x, y, layer,
-					u->mode == 6 ? NULL : grad, lod, v, &fault, res->message,
-					sizeof(res->message));
+		st = usc_texture_sample(&view, &s->memory, s->samplers + sm * USC_SAMPLER_STATE, x,
+					y, layer, u->mode == 6 ? NULL : grad, lod, v, &fault,
+					res->message, sizeof(res->message));
 		if (texel_failed(st, fault, l, false, res))
 			return false;
-		for (unsigned i = 0; i < 4; i++)
-			if ((u->memmask >> i) & 1)
-				tuple_set(s, &u->tuple, k++, l,
-					  u->tuple.bits == 32
-					      ? v[i]
-					      : fp16_from_double(f32_from_bits(v[i])));
+		texel_write_back(s, u, l, v, false);
 	}
 	return true;
 }
@@ -1863,16 +1872,12 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 /* image_write: the four components of R to the texel at integer coordinates. */
 static bool exec_image_write(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
-	unsigned dim = u->n, first = u->coords >> 1;
+	unsigned dim = u->n, first = u->coords >> 1, count = dim <= 1 ? 1 : 2, have = ~0u;
 	bool array = dim == 1 || dim == 3;
-	unsigned count = dim <= 1 ? 1 : 2;
+	struct usc_texture_view view;
 
-	if (u->tex_kind > 1 || (u->coords & 1)) {
-		snprintf(res->message, sizeof(res->message),
-			 "image_write with bindless state is not simulated");
-		res->status = USC_BAD_INSTR;
-		return false;
-	}
+	if (u->tex_kind > 1 || (u->coords & 1))
+		return texture_unsupported(u, "bindless state", res);
 	for (unsigned l = 0; l < L; l++) {
 		int32_t x = (int32_t)s->r[first][l],
 			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
@@ -1880,19 +1885,16 @@ static bool exec_image_write(struct usc_state *s, const struct uop *u, struct us
 		int32_t level = u->lod_imm ? u->lod_reg : (int16_t)reg16(s, u->lod_reg, l);
 		uint64_t fault = 0;
 		enum usc_texel_status st;
-		unsigned t, sm;
+		unsigned sm;
 
 		if (!((s->exec >> l) & 1))
 			continue;
-		if (!texture_state(s, u, l, false, &t, &sm, res))
+		if (!lane_texture(s, u, l, false, &view, &have, &sm, res))
 			return false;
 		for (unsigned k = 0; k < 4; k++)
 			v[k] = tuple_get(s, &u->tuple, k, l);
-		if (dim == 1)
-			y = (int32_t)layer;
-		st = usc_texel_store(&s->memory, s->textures + t * USC_TEXTURE_STATE, dim, x, y,
-				     layer, level, v, u->tuple.bits == 16, &fault, res->message,
-				     sizeof(res->message));
+		st = usc_texel_store(&view, &s->memory, x, y, layer, level, v, u->tuple.bits == 16,
+				     &fault, res->message, sizeof(res->message));
 		if (texel_failed(st, fault, l, true, res))
 			return false;
 	}
