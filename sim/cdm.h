@@ -14,16 +14,12 @@
 
 #include "cache.h"
 #include "gpu.h"
+#include "pipeline.h"
 
 struct sim_device;
 
 struct sim_cdm {
-	struct sim_device *dev;
-	unsigned context;
-	uint64_t at, end; /* end bounds the stream until its first link */
-	uint64_t usc_base;
-	bool linked;
-	unsigned commands; /* read so far: a stream that links in circles ends */
+	struct sim_stream s;
 };
 
 enum sim_cdm_status {
@@ -37,9 +33,9 @@ void sim_cdm_init(struct sim_cdm *cdm, struct sim_device *dev, unsigned context,
 		  uint64_t encoder_end, uint64_t usc_base);
 
 /*
- * Reads up to the next launch and prepares it in *job (its program from
- * programs, the context's decoded-shader cache; deadline and delay are left
- * alone).  On SIM_CDM_FAULT *fault says where, on SIM_CDM_MALFORMED why
+ * Reads up to the next launch and prepares it in *job, whose pipe it fills
+ * (its programs from programs, the context's decoded-shader cache;
+ * deadline and delay are left alone).  On SIM_CDM_FAULT *fault says where, on SIM_CDM_MALFORMED why
  * does.
  */
 enum sim_cdm_status sim_cdm_next(struct sim_cdm *cdm, struct usc_cache *programs,

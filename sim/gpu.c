@@ -24,6 +24,7 @@
 
 struct worker {
 	struct sim_gpu *gpu;
+	struct sim_gpu_core *core; /* itself, as run callbacks see it */
 	pthread_t thread;
 	uint64_t generation;	    /* of the last job it joined */
 	struct usc_state *states;   /* one per SIMD group of a threadgroup */
@@ -64,11 +65,13 @@ uint64_t sim_gpu_now_ns(void)
 
 /* The first way a job ends wins; the others stop at their next check. */
 static void end_job(struct sim_gpu *gpu, struct sim_gpu_job *job, enum sim_gpu_result result,
-		    const struct sim_uat_fault *fault, const char *message)
+		    enum agx_uat_fault_unit unit, const struct sim_uat_fault *fault,
+		    const char *message)
 {
 	pthread_mutex_lock(&gpu->lock);
 	if (job->result == SIM_GPU_OK) {
 		job->result = result;
+		job->fault_unit = unit;
 		if (fault)
 			job->fault = *fault;
 		snprintf(job->message, sizeof(job->message), "%s", message);
@@ -138,6 +141,22 @@ static void *mem_translate(void *ctx, uint64_t addr, size_t size, bool write)
 	return sim_device_host_locked(w->gpu->dev, pa, size, write);
 }
 
+/* Power-on state for the lanes in present of SIMD group s (its stacks). */
+static void prepare(struct worker *w, struct usc_state *st, const struct sim_pipeline *pipe,
+		    uint32_t present, unsigned s)
+{
+	usc_state_init(st, USC_LANES);
+	st->present = st->exec = present;
+	memcpy(st->u, pipe->uniforms, sizeof(pipe->uniforms));
+	st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
+	st->textures = &pipe->textures[0][0];
+	st->num_textures = pipe->num_textures;
+	st->samplers = &pipe->samplers[0][0];
+	st->num_samplers = pipe->num_samplers;
+	st->stack = w->stack + (size_t)s * USC_LANES * SIM_GPU_STACK_BYTES;
+	st->stack_size = SIM_GPU_STACK_BYTES;
+}
+
 /* --- one threadgroup ------------------------------------------------------------- */
 
 enum group_state { RUNNING, AT_BARRIER, STOPPED };
@@ -159,12 +178,12 @@ static bool failed(struct worker *w, const struct usc_result *r, uint64_t progra
 				SIM_UAT_FAULT_UNMAPPED, job->context, r->fault_address,
 				r->fault_write ? SIM_UAT_WRITE : SIM_UAT_READ, 0
 			};
-		end_job(w->gpu, job, SIM_GPU_FAULT, &w->fault, r->message);
+		end_job(w->gpu, job, SIM_GPU_FAULT, AGX_UAT_FAULT_UNIT_USC, &w->fault, r->message);
 		return true;
 	case USC_BAD_INSTR:
 	case USC_BAD_BRANCH:
 	case USC_TRAP:
-		end_job(w->gpu, job, SIM_GPU_ILLEGAL, &where, r->message);
+		end_job(w->gpu, job, SIM_GPU_ILLEGAL, AGX_UAT_FAULT_UNIT_USC, &where, r->message);
 		return true;
 	}
 	return false;
@@ -179,7 +198,7 @@ static bool keep_going(struct worker *w)
 	if (__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE))
 		return false;
 	if (deadline && sim_gpu_now_ns() > deadline) {
-		end_job(gpu, gpu->job, SIM_GPU_TIMEOUT, NULL, "over its time limit");
+		end_job(gpu, gpu->job, SIM_GPU_TIMEOUT, 0, NULL, "over its time limit");
 		return false;
 	}
 	return true;
@@ -220,27 +239,18 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 			   (uint32_t)(index / job->grid[0] % job->grid[1]),
 			   (uint32_t)(index / job->grid[0] / job->grid[1]) };
 
-	memset(w->shared, 0, job->shared_size);
+	memset(w->shared, 0, job->pipe->shared_size);
 	for (unsigned s = 0; s < simdgroups; s++) {
 		struct usc_state *st = &w->states[s];
 
-		usc_state_init(st, USC_LANES);
-		st->present = st->exec = present_lanes(job, tg, s);
+		prepare(w, st, job->pipe, present_lanes(job, tg, s), s);
 		state[s] = st->present ? RUNNING : STOPPED;
 		running += st->present != 0;
-		memcpy(st->u, job->uniforms, sizeof(job->uniforms));
 		memcpy(st->dispatch.threadgroup_position, tg, sizeof(tg));
 		memcpy(st->dispatch.threads_per_threadgroup, job->group, sizeof(job->group));
 		st->dispatch.simdgroup_index = s;
-		st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
 		st->threadgroup_memory = w->shared;
-		st->threadgroup_memory_size = job->shared_size;
-		st->textures = &job->textures[0][0];
-		st->num_textures = job->num_textures;
-		st->samplers = &job->samplers[0][0];
-		st->num_samplers = job->num_samplers;
-		st->stack = w->stack + (size_t)s * USC_LANES * SIM_GPU_STACK_BYTES;
-		st->stack_size = SIM_GPU_STACK_BYTES;
+		st->threadgroup_memory_size = job->pipe->shared_size;
 		st->yield_at_barrier = simdgroups > 1;
 	}
 	while (running) {
@@ -253,9 +263,9 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 				continue;
 			w->fault.kind = SIM_UAT_OK;
 			sim_device_read_lock(gpu->dev);
-			r = usc_run(job->program, &w->states[s], SLICE);
+			r = usc_run(job->pipe->program, &w->states[s], SLICE);
 			sim_device_read_unlock(gpu->dev);
-			if (failed(w, &r, job->program_va) || !keep_going(w))
+			if (failed(w, &r, job->pipe->program_va) || !keep_going(w))
 				return;
 			if (r.status == USC_DONE) {
 				state[s] = STOPPED;
@@ -284,7 +294,10 @@ static void run_groups(struct worker *w)
 
 		if (index >= gpu->num_groups)
 			break;
-		run_threadgroup(w, index);
+		if (gpu->job->run)
+			gpu->job->run(w->core, gpu->job->arg, index);
+		else
+			run_threadgroup(w, index);
 	}
 }
 
@@ -348,6 +361,7 @@ static void *worker_main(void *arg)
 static int worker_init(struct worker *w, struct sim_gpu *gpu)
 {
 	w->gpu = gpu;
+	w->core = (struct sim_gpu_core *)w;
 	w->states = calloc(SIM_GPU_MAX_THREADS / USC_LANES, sizeof(*w->states));
 	w->shared = calloc(1, SIM_GPU_MAX_SHARED);
 	w->stack = calloc(SIM_GPU_MAX_THREADS, SIM_GPU_STACK_BYTES);
@@ -424,24 +438,16 @@ static bool run_preshader(struct worker *w)
 	struct usc_state *st = &w->states[0];
 	struct usc_result r;
 
-	usc_state_init(st, 1);
-	memcpy(st->u, job->uniforms, sizeof(job->uniforms));
-	st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
-	st->stack = w->stack;
-	st->stack_size = SIM_GPU_STACK_BYTES;
-	st->textures = &job->textures[0][0];
-	st->num_textures = job->num_textures;
-	st->samplers = &job->samplers[0][0];
-	st->num_samplers = job->num_samplers;
+	prepare(w, st, job->pipe, 1, 0);
 	do {
 		w->fault.kind = SIM_UAT_OK;
 		sim_device_read_lock(gpu->dev);
-		r = usc_run(job->preshader, st, SLICE);
+		r = usc_run(job->pipe->preshader, st, SLICE);
 		sim_device_read_unlock(gpu->dev);
-		if (failed(w, &r, job->preshader_va) || !keep_going(w))
+		if (failed(w, &r, job->pipe->preshader_va) || !keep_going(w))
 			return false;
 	} while (r.status != USC_DONE);
-	memcpy(job->uniforms, st->u, sizeof(job->uniforms));
+	memcpy(job->pipe->uniforms, st->u, sizeof(job->pipe->uniforms));
 	return true;
 }
 
@@ -452,13 +458,14 @@ void sim_gpu_start(struct sim_gpu *gpu, struct sim_gpu_job *job)
 	/* the workers are idle and look at a job only once woken */
 	gpu->job = job;
 	__atomic_store_n(&gpu->stop, false, __ATOMIC_RELEASE);
-	if (job->preshader && !run_preshader(&gpu->workers[0])) {
+	if (!job->run && job->pipe->preshader && !run_preshader(&gpu->workers[0])) {
 		finish(gpu);
 		return;
 	}
 	pthread_mutex_lock(&gpu->lock);
 	gpu->job = job;
-	gpu->num_groups = (uint64_t)job->grid[0] * job->grid[1] * job->grid[2];
+	gpu->num_groups =
+	    job->run ? job->units : (uint64_t)job->grid[0] * job->grid[1] * job->grid[2];
 	gpu->next_group = 0;
 	__atomic_store_n(&gpu->stop, false, __ATOMIC_RELEASE);
 	__atomic_store_n(&gpu->finished, false, __ATOMIC_RELEASE);
@@ -482,7 +489,7 @@ void sim_gpu_abort(struct sim_gpu *gpu)
 	pthread_mutex_lock(&gpu->lock);
 	if (gpu->job && !gpu->finished) {
 		pthread_mutex_unlock(&gpu->lock);
-		end_job(gpu, gpu->job, SIM_GPU_ABORTED, NULL, "aborted");
+		end_job(gpu, gpu->job, SIM_GPU_ABORTED, 0, NULL, "aborted");
 		return;
 	}
 	pthread_mutex_unlock(&gpu->lock);
@@ -494,4 +501,64 @@ void sim_gpu_wait(struct sim_gpu *gpu)
 	while (!gpu->finished)
 		pthread_cond_wait(&gpu->idle, &gpu->lock);
 	pthread_mutex_unlock(&gpu->lock);
+}
+
+/* --- the core, as run callbacks use it ------------------------------------------------ */
+
+struct usc_state *sim_gpu_core_state(struct sim_gpu_core *core, unsigned i)
+{
+	return &((struct worker *)core)->states[i];
+}
+
+void sim_gpu_core_prepare(struct sim_gpu_core *core, struct usc_state *st,
+			  const struct sim_pipeline *pipe, uint32_t present)
+{
+	struct worker *w = (struct worker *)core;
+
+	prepare(w, st, pipe, present, (unsigned)(st - w->states));
+}
+
+bool sim_gpu_core_run(struct sim_gpu_core *core, const struct usc_program *program, uint64_t va,
+		      struct usc_state *st)
+{
+	struct worker *w = (struct worker *)core;
+	struct usc_result r;
+
+	do {
+		w->fault.kind = SIM_UAT_OK;
+		sim_device_read_lock(w->gpu->dev);
+		r = usc_run(program, st, SLICE);
+		sim_device_read_unlock(w->gpu->dev);
+		if (failed(w, &r, va) || !keep_going(w))
+			return false;
+	} while (r.status != USC_DONE);
+	return true;
+}
+
+bool sim_gpu_core_access(struct sim_gpu_core *core, enum agx_uat_fault_unit unit, uint64_t va,
+			 void *buf, unsigned size, bool write)
+{
+	struct worker *w = (struct worker *)core;
+	bool ok;
+
+	w->fault.kind = SIM_UAT_OK;
+	sim_device_read_lock(w->gpu->dev);
+	ok = access_memory(w, va, buf, size, write);
+	sim_device_read_unlock(w->gpu->dev);
+	if (!ok)
+		end_job(w->gpu, w->gpu->job, SIM_GPU_FAULT, unit, &w->fault,
+			write ? "write faulted" : "read faulted");
+	return ok;
+}
+
+void sim_gpu_core_malformed(struct sim_gpu_core *core, const char *message)
+{
+	struct worker *w = (struct worker *)core;
+
+	end_job(w->gpu, w->gpu->job, SIM_GPU_MALFORMED, 0, NULL, message);
+}
+
+bool sim_gpu_core_live(struct sim_gpu_core *core)
+{
+	return keep_going((struct worker *)core);
 }

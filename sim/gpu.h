@@ -1,9 +1,11 @@
 /*
- * gpu.h: agx-sim's GPU cores: worker threads that execute one compute
- * dispatch at a time on USC cores, its threadgroups spread over them.  The
- * GPU firmware (gpufw.c) decides what runs; this part only runs it, in one
- * UAT context, and says how it ended: done, a fault (with the address and
- * why), over its time limit, or aborted.
+ * gpu.h: agx-sim's GPU cores: worker threads that execute one job at a
+ * time on USC cores, its parts spread over them -- a compute dispatch's
+ * threadgroups, or the units of work a graphics stage hands out (vertex
+ * batches, tiles).  The GPU firmware (gpufw.c) decides what runs; this
+ * part only runs it, in one UAT context, and says how it ended: done, a
+ * fault (with the unit, the address and why), over its time limit, or
+ * aborted.
  */
 #ifndef SIM_GPU_H
 #define SIM_GPU_H
@@ -11,15 +13,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "agx_uat.h"
+#include "pipeline.h"
 #include "uat.h"
 #include "usc.h"
 
-#define SIM_GPU_MAX_UNIFORMS 256
-#define SIM_GPU_MAX_THREADS  1024  /* per threadgroup */
-#define SIM_GPU_STACK_BYTES  1024  /* each thread's stack (stack_load/stack_store) */
-#define SIM_GPU_MAX_TEXTURES 128   /* texture state registers ts0.. */
-#define SIM_GPU_MAX_SAMPLERS 16	   /* sampler state registers ss0.. */
-#define SIM_GPU_MAX_SHARED   65536 /* threadgroup memory, bytes */
+#define SIM_GPU_MAX_THREADS 1024  /* per threadgroup */
+#define SIM_GPU_STACK_BYTES 1024  /* each thread's stack (stack_load/stack_store) */
+#define SIM_GPU_MAX_SHARED  65536 /* threadgroup memory, bytes */
 
 struct sim_device;
 
@@ -29,36 +30,58 @@ enum sim_gpu_result {
 	SIM_GPU_ILLEGAL, /* an instruction the USC cannot execute, at fault.va */
 	SIM_GPU_TIMEOUT, /* over its time limit */
 	SIM_GPU_ABORTED, /* sim_gpu_abort() */
+	SIM_GPU_MALFORMED, /* a unit refused its input: message says why */
 };
 
+/* One worker's USC core, lent to a job's run callback. */
+struct sim_gpu_core;
+
 struct sim_gpu_job {
-	/* what to run */
 	unsigned context; /* UAT context */
-	const struct usc_program *program;
-	uint64_t program_va;
-	/* run once, as one thread, before any threadgroup: the uniforms it leaves are every
-	 * thread's */
-	const struct usc_program *preshader;
-	uint64_t preshader_va;
-	uint32_t uniforms[SIM_GPU_MAX_UNIFORMS]; /* the uniform registers, u0..u255 */
-	/* texture unit state: descriptors (24 bytes), samplers with their borders (24) */
-	uint8_t textures[SIM_GPU_MAX_TEXTURES][24];
-	uint8_t samplers[SIM_GPU_MAX_SAMPLERS][24];
-	unsigned num_textures, num_samplers;
+	/*
+	 * What to run: a compute dispatch -- pipe's shader (after its
+	 * preshader) over the grid; or, when run is set, run(core, arg, unit)
+	 * for every unit in [0, units), spread over the cores.
+	 */
+	struct sim_pipeline *pipe;
 	uint32_t grid[3];   /* threadgroups */
 	uint32_t group[3];  /* threads per threadgroup */
 	uint32_t global[3]; /* threads in all: the last threadgroups may be partial */
-	uint32_t shared_size;
+	void (*run)(struct sim_gpu_core *core, void *arg, uint64_t unit);
+	void *arg;
+	uint64_t units;
 	uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */
 	uint64_t delay_ns;    /* injected: finish this much later */
 
 	/* how it ended, once sim_gpu_finished() */
 	enum sim_gpu_result result;
-	struct sim_uat_fault fault; /* SIM_GPU_FAULT; va also for SIM_GPU_ILLEGAL */
+	enum agx_uat_fault_unit fault_unit; /* SIM_GPU_FAULT: who made the access */
+	struct sim_uat_fault fault;	    /* SIM_GPU_FAULT; va also for SIM_GPU_ILLEGAL */
 	char message[128];
 };
 
 struct sim_gpu;
+
+/* --- for run callbacks ------------------------------------------------------------ */
+
+/* SIMD group state i (0..31) of the core: the callback's to use. */
+struct usc_state *sim_gpu_core_state(struct sim_gpu_core *core, unsigned i);
+/*
+ * Puts st in its power-on form for the lanes in present, with pipe's
+ * uniforms and texture state, the job's memory and the lanes' stacks.
+ */
+void sim_gpu_core_prepare(struct sim_gpu_core *core, struct usc_state *st,
+			  const struct sim_pipeline *pipe, uint32_t present);
+/* Runs program (at va) on st until it stops; false when that ended the job. */
+bool sim_gpu_core_run(struct sim_gpu_core *core, const struct usc_program *program, uint64_t va,
+		      struct usc_state *st);
+/* A fixed-function unit's access in the job's context; false when it faulted and ended the job. */
+bool sim_gpu_core_access(struct sim_gpu_core *core, enum agx_uat_fault_unit unit, uint64_t va,
+			 void *buf, unsigned size, bool write);
+/* Ends the job as malformed: its input is not what the unit accepts (message says why). */
+void sim_gpu_core_malformed(struct sim_gpu_core *core, const char *message);
+/* False once the job has ended (another core failed, abort, deadline). */
+bool sim_gpu_core_live(struct sim_gpu_core *core);
 
 /*
  * Worker threads for `workers` cores; 0 runs each job inline, inside

@@ -317,16 +317,16 @@ static void end_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw
 {
 	struct agx_fw_event timeout = { .type = AGX_FW_EVENT_TYPE_TIMEOUT,
 					.slot = (uint32_t)gpu->job_header.event_slot,
-					.context = gpu->cdm.context };
+					.context = gpu->job_context };
 
 	if (result == AGX_FW_RESULT_TIMEOUT) {
-		gpu_log(rt, gpu, "GPU timeout: context %u, slot %u", gpu->cdm.context,
+		gpu_log(rt, gpu, "GPU timeout: context %u, slot %u", gpu->job_context,
 			(uint32_t)gpu->job_header.event_slot);
 		post_event(rt, gpu, &timeout);
 	}
 	gpu->busy = false;
 	if (gpu->job_queue)
-		complete(rt, gpu, gpu->job_queue, NULL, gpu->cdm.context, &gpu->job_header, result);
+		complete(rt, gpu, gpu->job_queue, NULL, gpu->job_context, &gpu->job_header, result);
 }
 
 /*
@@ -337,7 +337,7 @@ static void end_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw
 static bool run_stream(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 {
 	struct sim_gpu_job *job = &gpu->job;
-	struct usc_cache *cache = programs(gpu, gpu->cdm.context);
+	struct usc_cache *cache = programs(gpu, gpu->job_context);
 	struct sim_uat_fault fault;
 	char why[128];
 
@@ -374,7 +374,7 @@ static bool run_stream(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return false;
 	case SIM_CDM_MALFORMED:
-		gpu_log(rt, gpu, "context %u: %s", gpu->cdm.context, why);
+		gpu_log(rt, gpu, "context %u: %s", gpu->job_context, why);
 		end_compute(rt, gpu, AGX_FW_RESULT_MALFORMED);
 		return false;
 	}
@@ -396,6 +396,8 @@ static bool start_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct si
 	gpu->busy = true;
 	gpu->job_queue = q;
 	gpu->job_header = *h;
+	gpu->job_context = (unsigned)wq->context;
+	gpu->job = (struct sim_gpu_job){ .pipe = &gpu->compute_pipe };
 	sim_cdm_init(&gpu->cdm, sim_fw_device(rt), (unsigned)wq->context, c->encoder,
 		     c->encoder_end, c->usc_base);
 	return run_stream(rt, gpu);
@@ -428,6 +430,10 @@ static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		return;
 	case SIM_GPU_ABORTED:
 		end_compute(rt, gpu, AGX_FW_RESULT_ABORTED);
+		return;
+	case SIM_GPU_MALFORMED:
+		gpu_log(rt, gpu, "context %u: %s", gpu->job_context, job->message);
+		end_compute(rt, gpu, AGX_FW_RESULT_MALFORMED);
 		return;
 	}
 }
@@ -622,7 +628,7 @@ static void devctl_entry(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint
 		return;
 	}
 	if (op.op == AGX_FW_DEVCTL_OP_ABORT_CONTEXT) {
-		if (gpu->busy && gpu->cdm.context == op.context)
+		if (gpu->busy && gpu->job_context == op.context)
 			abort_job(rt, gpu);
 		drain_context(rt, gpu, (unsigned)op.context);
 	} else if ((q = find_queue(gpu, op.queue))) {

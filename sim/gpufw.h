@@ -52,8 +52,10 @@ struct sim_gpufw {
 	/* the GPU cores and what runs on them: a compute item's stream, a launch at a time */
 	struct sim_gpu *gpu;
 	struct sim_gpu_job job;
+	struct sim_pipeline compute_pipe; /* the launch's */
 	struct sim_cdm cdm;
 	bool busy;
+	unsigned job_context; /* the running item's */
 	struct sim_queue *job_queue;
 	struct agx_fw_work_header job_header; /* the running item's slot and stamp */
 	uint64_t limit_ns;		      /* the item's GPU time; 0: no limit */

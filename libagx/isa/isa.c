@@ -681,8 +681,9 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->count = named_field(in, "op") == ATOMIC_CMPXCHG ? 2 : 1;
 		return !(f->value & 1);
 	case AGX_KIND_GPR32:
+	case AGX_KIND_GPR16:
 		v->type = AGX_VALUE_REG;
-		v->bits = 32;
+		v->bits = o->kind == AGX_KIND_GPR32 ? 32 : 16;
 		v->index = f->value;
 		return true;
 	case AGX_KIND_ZSREG:
@@ -1582,8 +1583,11 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		f->value = o->kind == AGX_KIND_MEMINDEX ? v.index << 1 : v.index;
 		return f->value < 0x100 ? 0 : fail(p, "register out of range");
 	case AGX_KIND_GPR32:
-		if (v.type != AGX_VALUE_REG || v.bits != 32 || v.cache || v.discard)
-			return fail(p, "'%s' is no 32-bit register", text);
+	case AGX_KIND_GPR16:
+		if (v.type != AGX_VALUE_REG || v.bits != (o->kind == AGX_KIND_GPR32 ? 32u : 16u) ||
+		    v.cache || v.discard)
+			return fail(p, "'%s' is no %u-bit register", text,
+				    o->kind == AGX_KIND_GPR32 ? 32u : 16u);
 		f->value = v.index;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	case AGX_KIND_SAMPLEMASK:

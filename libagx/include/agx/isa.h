@@ -63,6 +63,7 @@ enum agx_isa_kind {
 	AGX_KIND_ATOMDST,    /* an atomic's old value: r32, or "_" when not returned (type 0) */
 	AGX_KIND_ATOMSRC,    /* an atomic's operand: r32, a pair for cmpxchg */
 	AGX_KIND_GPR32,	     /* a 32-bit register, its number in the field */
+	AGX_KIND_GPR16,	     /* a 16-bit register, its number in the field */
 	AGX_KIND_IMMR16,     /* an 8-bit immediate (type 1) or an r16 (type 0) */
 	AGX_KIND_ZSREG,	     /* depth (r32, type 1), stencil (r16, type 2) or both (3 halves) */
 };
