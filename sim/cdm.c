@@ -89,10 +89,9 @@ static enum sim_read launch(struct sim_stream *s, const uint8_t word0[4], struct
 	agx_cmd_cdm_launch_word1_unpack(raw, &w1);
 	if ((st = read_sizes(s, (enum agx_cmd_cdm_mode)w0.mode, job)))
 		return st;
-	return sim_pipeline_read(s, w1.pipeline << 6,
-				 w0.sampler_state_register_count >=
-				     AGX_CMD_SAMPLER_STATES_EXTENDED8,
-				 job->pipe);
+	return sim_pipeline_read(
+	    s, w1.pipeline << 6,
+	    w0.sampler_state_register_count >= AGX_CMD_SAMPLER_STATES_EXTENDED8, job->pipe);
 }
 
 enum sim_cdm_status sim_cdm_next(struct sim_cdm *cdm, struct usc_cache *programs,
@@ -126,7 +125,8 @@ enum sim_cdm_status sim_cdm_next(struct sim_cdm *cdm, struct usc_cache *programs
 			if ((st = sim_stream_take(s, raw + 4, 4)))
 				return status(st);
 			if (!agx_cmd_cdm_stream_link_unpack(raw, &link))
-				return status(sim_stream_malformed(s, "CDM link has reserved bits set"));
+				return status(
+				    sim_stream_malformed(s, "CDM link has reserved bits set"));
 			sim_stream_jump(s, link.target_hi << 32 | link.target_lo);
 			break;
 		case AGX_CMD_CDM_BLOCK_STREAM_TERMINATE:

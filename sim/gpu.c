@@ -558,6 +558,11 @@ void sim_gpu_core_malformed(struct sim_gpu_core *core, const char *message)
 	end_job(w->gpu, w->gpu->job, SIM_GPU_MALFORMED, 0, NULL, message);
 }
 
+uint8_t *sim_gpu_core_local(struct sim_gpu_core *core)
+{
+	return ((struct worker *)core)->shared;
+}
+
 bool sim_gpu_core_live(struct sim_gpu_core *core)
 {
 	return keep_going((struct worker *)core);

@@ -26,10 +26,10 @@ struct sim_device;
 
 enum sim_gpu_result {
 	SIM_GPU_OK,
-	SIM_GPU_FAULT,	 /* a memory access faulted: fault says where */
-	SIM_GPU_ILLEGAL, /* an instruction the USC cannot execute, at fault.va */
-	SIM_GPU_TIMEOUT, /* over its time limit */
-	SIM_GPU_ABORTED, /* sim_gpu_abort() */
+	SIM_GPU_FAULT,	   /* a memory access faulted: fault says where */
+	SIM_GPU_ILLEGAL,   /* an instruction the USC cannot execute, at fault.va */
+	SIM_GPU_TIMEOUT,   /* over its time limit */
+	SIM_GPU_ABORTED,   /* sim_gpu_abort() */
 	SIM_GPU_MALFORMED, /* a unit refused its input: message says why */
 };
 
@@ -80,6 +80,8 @@ bool sim_gpu_core_access(struct sim_gpu_core *core, enum agx_uat_fault_unit unit
 			 void *buf, unsigned size, bool write);
 /* Ends the job as malformed: its input is not what the unit accepts (message says why). */
 void sim_gpu_core_malformed(struct sim_gpu_core *core, const char *message);
+/* The core's local memory: SIM_GPU_MAX_SHARED bytes (threadgroup memory, the tilebuffer). */
+uint8_t *sim_gpu_core_local(struct sim_gpu_core *core);
 /* False once the job has ended (another core failed, abort, deadline). */
 bool sim_gpu_core_live(struct sim_gpu_core *core);
 

@@ -19,6 +19,7 @@
 #include "agx_fwabi.h"
 #include "agx_uat.h"
 #include "cdm.h"
+#include "render.h"
 #include "device.h"
 #include "gpufw.h"
 #include "uat.h"
@@ -312,8 +313,8 @@ static void forget_programs(struct sim_gpufw *gpu, unsigned context)
 		gpu->programs_stale[context] = true;
 }
 
-/* The running compute item ends: its events and stamp, and the GPU is free. */
-static void end_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw_result result)
+/* The running item ends: its events and stamp, and the GPU is free. */
+static void end_item(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw_result result)
 {
 	struct agx_fw_event timeout = { .type = AGX_FW_EVENT_TYPE_TIMEOUT,
 					.slot = (uint32_t)gpu->job_header.event_slot,
@@ -325,66 +326,132 @@ static void end_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw
 		post_event(rt, gpu, &timeout);
 	}
 	gpu->busy = false;
+	if (gpu->job_header.type == AGX_FW_WORK_TYPE_RENDER)
+		sim_render_finish(&gpu->render);
 	if (gpu->job_queue)
 		complete(rt, gpu, gpu->job_queue, NULL, gpu->job_context, &gpu->job_header, result);
 }
 
-/*
- * Runs the item's CDM stream up to its next launch and starts that on the
- * GPU cores; or, at the stream's end or a problem in it, ends the item.
- * Returns whether the GPU cores are busy with it.
- */
-static bool run_stream(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+/* A job for the cores, its GPU time counted against the item's limit. */
+static void start_job(struct sim_gpufw *gpu)
 {
 	struct sim_gpu_job *job = &gpu->job;
+
+	gpu->launch_ns = sim_gpu_now_ns();
+	job->deadline_ns = gpu->limit_ns ? gpu->launch_ns + gpu->limit_ns - gpu->used_ns : 0;
+	job->delay_ns = 0;
+	for (unsigned n = __atomic_load_n(&gpu->delay_count, __ATOMIC_ACQUIRE); n;)
+		if (__atomic_compare_exchange_n(&gpu->delay_count, &n, n - 1, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			job->delay_ns = __atomic_load_n(&gpu->delay_ns, __ATOMIC_ACQUIRE);
+			break;
+		}
+	sim_gpu_start(gpu->gpu, job);
+}
+
+/* A fault of the running item, by the unit that made the access. */
+static void item_fault(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_uat_fault_unit unit,
+		       enum agx_uat_fault_reason reason, const struct sim_uat_fault *fault)
+{
+	post_fault(rt, gpu, (uint32_t)gpu->job_header.event_slot, unit, reason, fault);
+	end_item(rt, gpu, AGX_FW_RESULT_FAULT);
+}
+
+static void item_malformed(struct sim_rtkit *rt, struct sim_gpufw *gpu, const char *why)
+{
+	gpu_log(rt, gpu, "context %u: %s", gpu->job_context, why);
+	end_item(rt, gpu, AGX_FW_RESULT_MALFORMED);
+}
+
+/*
+ * Runs the compute item's CDM stream up to its next launch and starts that
+ * on the GPU cores; or, at the stream's end or a problem in it, ends the item.
+ */
+static void run_stream(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct usc_cache *cache)
+{
+	struct sim_uat_fault fault;
+	char why[128];
+
+	switch (sim_cdm_next(&gpu->cdm, cache, &gpu->job, &fault, why, sizeof(why))) {
+	case SIM_CDM_LAUNCH:
+		start_job(gpu);
+		return;
+	case SIM_CDM_END:
+		end_item(rt, gpu, AGX_FW_RESULT_OK);
+		return;
+	case SIM_CDM_FAULT:
+		item_fault(rt, gpu, AGX_UAT_FAULT_UNIT_CDM, fault_reason(fault.kind), &fault);
+		return;
+	case SIM_CDM_MALFORMED:
+		item_malformed(rt, gpu, why);
+		return;
+	}
+}
+
+/* How a render step ended, as the item's end or its next job. */
+static void render_step(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum sim_render_status st,
+			enum agx_uat_fault_unit unit, const struct sim_uat_fault *fault,
+			const char *why)
+{
+	struct agx_fw_event grow = { .type = AGX_FW_EVENT_TYPE_TVB_GROW,
+				     .slot = (uint32_t)gpu->job_header.event_slot,
+				     .context = gpu->job_context };
+
+	switch (st) {
+	case SIM_RENDER_JOB:
+		start_job(gpu);
+		return;
+	case SIM_RENDER_DONE:
+		end_item(rt, gpu, AGX_FW_RESULT_OK);
+		return;
+	case SIM_RENDER_FAULT:
+		item_fault(rt, gpu, unit, fault_reason(fault->kind), fault);
+		return;
+	case SIM_RENDER_MALFORMED:
+		item_malformed(rt, gpu, why);
+		return;
+	case SIM_RENDER_OVERFLOW:
+		grow.value = (uint32_t)(gpu->render.heap_used > UINT32_MAX ? UINT32_MAX
+									   : gpu->render.heap_used);
+		gpu_log(rt, gpu, "context %u: TVB heap of %u bytes, %llu needed", gpu->job_context,
+			(unsigned)gpu->render.cmd.tvb_size,
+			(unsigned long long)gpu->render.heap_used);
+		post_event(rt, gpu, &grow);
+		end_item(rt, gpu, AGX_FW_RESULT_TVB_OVERFLOW);
+		return;
+	}
+}
+
+/* The running item's next step: a launch or a render stage, or its end. */
+static void run_item(struct sim_rtkit *rt, struct sim_gpufw *gpu)
+{
 	struct usc_cache *cache = programs(gpu, gpu->job_context);
+	enum agx_uat_fault_unit unit = AGX_UAT_FAULT_UNIT_VDM;
 	struct sim_uat_fault fault;
 	char why[128];
 
 	if (!cache) {
 		gpu_log(rt, gpu, "out of memory for shaders: item aborted");
-		end_compute(rt, gpu, AGX_FW_RESULT_ABORTED);
-		return false;
+		end_item(rt, gpu, AGX_FW_RESULT_ABORTED);
+		return;
 	}
 	if (gpu->limit_ns && gpu->used_ns >= gpu->limit_ns) {
-		end_compute(rt, gpu, AGX_FW_RESULT_TIMEOUT);
-		return false;
+		end_item(rt, gpu, AGX_FW_RESULT_TIMEOUT);
+		return;
 	}
-	switch (sim_cdm_next(&gpu->cdm, cache, job, &fault, why, sizeof(why))) {
-	case SIM_CDM_LAUNCH:
-		/* GPU time is counted on the cores, launch by launch */
-		gpu->launch_ns = sim_gpu_now_ns();
-		job->deadline_ns =
-		    gpu->limit_ns ? gpu->launch_ns + gpu->limit_ns - gpu->used_ns : 0;
-		job->delay_ns = 0;
-		for (unsigned n = __atomic_load_n(&gpu->delay_count, __ATOMIC_ACQUIRE); n;)
-			if (__atomic_compare_exchange_n(&gpu->delay_count, &n, n - 1, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-				job->delay_ns = __atomic_load_n(&gpu->delay_ns, __ATOMIC_ACQUIRE);
-				break;
-			}
-		sim_gpu_start(gpu->gpu, job);
-		return true;
-	case SIM_CDM_END:
-		end_compute(rt, gpu, AGX_FW_RESULT_OK);
-		return false;
-	case SIM_CDM_FAULT:
-		post_fault(rt, gpu, (uint32_t)gpu->job_header.event_slot, AGX_UAT_FAULT_UNIT_CDM,
-			   fault_reason(fault.kind), &fault);
-		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
-		return false;
-	case SIM_CDM_MALFORMED:
-		gpu_log(rt, gpu, "context %u: %s", gpu->job_context, why);
-		end_compute(rt, gpu, AGX_FW_RESULT_MALFORMED);
-		return false;
+	if (gpu->job_header.type != AGX_FW_WORK_TYPE_RENDER) {
+		run_stream(rt, gpu, cache);
+		return;
 	}
-	return false;
+	render_step(
+	    rt, gpu,
+	    sim_render_next(&gpu->render, cache, &gpu->job, &unit, &fault, why, sizeof(why)), unit,
+	    &fault, why);
 }
 
-/* Starts a compute item's stream; false when it ended at once (completed). */
-static bool start_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct sim_queue *q,
-			  const struct agx_fw_work_queue *wq, const struct agx_fw_work_header *h,
-			  const struct agx_fw_work_compute *c)
+/* Makes an item the running one, with its GPU time limit. */
+static void begin_item(struct sim_gpufw *gpu, struct sim_queue *q,
+		       const struct agx_fw_work_queue *wq, const struct agx_fw_work_header *h)
 {
 	uint64_t limit = gpu->time_limit_ns, asked = wq->time_limit_us * 1000ull;
 
@@ -397,13 +464,42 @@ static bool start_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct si
 	gpu->job_queue = q;
 	gpu->job_header = *h;
 	gpu->job_context = (unsigned)wq->context;
+}
+
+/* Starts a compute item's stream. */
+static void start_compute(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct sim_queue *q,
+			  const struct agx_fw_work_queue *wq, const struct agx_fw_work_header *h,
+			  const struct agx_fw_work_compute *c)
+{
+	begin_item(gpu, q, wq, h);
 	gpu->job = (struct sim_gpu_job){ .pipe = &gpu->compute_pipe };
 	sim_cdm_init(&gpu->cdm, sim_fw_device(rt), (unsigned)wq->context, c->encoder,
 		     c->encoder_end, c->usc_base);
-	return run_stream(rt, gpu);
+	run_item(rt, gpu);
 }
 
-/* The GPU cores finished a launch: on to the stream's next, or the item ends. */
+/* Starts a render: its command checked, its tile programs read, then its VDM stream. */
+static void start_render(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct sim_queue *q,
+			 const struct agx_fw_work_queue *wq, const struct agx_fw_work_header *h,
+			 const struct agx_fw_work_render *c)
+{
+	struct usc_cache *cache = programs(gpu, (unsigned)wq->context);
+	enum agx_uat_fault_unit unit = AGX_UAT_FAULT_UNIT_VDM;
+	enum sim_render_status st;
+	struct sim_uat_fault fault;
+	char why[128] = "out of memory for shaders";
+
+	begin_item(gpu, q, wq, h);
+	st = cache ? sim_render_start(&gpu->render, sim_fw_device(rt), gpu->job_context, c, cache,
+				      &unit, &fault, why, sizeof(why))
+		   : SIM_RENDER_MALFORMED;
+	if (st == SIM_RENDER_DONE)
+		run_item(rt, gpu);
+	else
+		render_step(rt, gpu, st, unit, &fault, why);
+}
+
+/* The GPU cores finished a job: on to the item's next step, or the item ends. */
 static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 {
 	struct sim_gpu_job *job = &gpu->job;
@@ -413,27 +509,24 @@ static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 	gpu->used_ns += ran > job->delay_ns ? ran - job->delay_ns : 0;
 	switch (job->result) {
 	case SIM_GPU_OK:
-		run_stream(rt, gpu);
+		run_item(rt, gpu);
 		return;
 	case SIM_GPU_FAULT:
-		post_fault(rt, gpu, (uint32_t)gpu->job_header.event_slot, AGX_UAT_FAULT_UNIT_USC,
-			   fault_reason(job->fault.kind), &job->fault);
-		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
+		item_fault(rt, gpu, job->fault_unit, fault_reason(job->fault.kind), &job->fault);
 		return;
 	case SIM_GPU_ILLEGAL:
-		post_fault(rt, gpu, (uint32_t)gpu->job_header.event_slot, AGX_UAT_FAULT_UNIT_USC,
+		gpu_log(rt, gpu, "context %u: %s", gpu->job_context, job->message);
+		item_fault(rt, gpu, AGX_UAT_FAULT_UNIT_USC,
 			   AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION, &job->fault);
-		end_compute(rt, gpu, AGX_FW_RESULT_FAULT);
 		return;
 	case SIM_GPU_TIMEOUT:
-		end_compute(rt, gpu, AGX_FW_RESULT_TIMEOUT);
+		end_item(rt, gpu, AGX_FW_RESULT_TIMEOUT);
 		return;
 	case SIM_GPU_ABORTED:
-		end_compute(rt, gpu, AGX_FW_RESULT_ABORTED);
+		end_item(rt, gpu, AGX_FW_RESULT_ABORTED);
 		return;
 	case SIM_GPU_MALFORMED:
-		gpu_log(rt, gpu, "context %u: %s", gpu->job_context, job->message);
-		end_compute(rt, gpu, AGX_FW_RESULT_MALFORMED);
+		item_malformed(rt, gpu, job->message);
 		return;
 	}
 }
@@ -449,8 +542,9 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 	struct agx_fw_work_queue wq;
 	struct agx_fw_work_header h;
 	struct agx_fw_work_compute c;
+	struct agx_fw_work_render rc;
 	struct agx_fw_work_barrier b;
-	uint8_t raw[AGX_FW_WORK_HEADER_LENGTH + AGX_FW_WORK_COMPUTE_LENGTH];
+	uint8_t raw[AGX_FW_WORK_RENDER_LENGTH];
 	uint64_t item;
 
 	if (!read_queue(rt, q, &wq)) {
@@ -488,8 +582,18 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 	if (h.type == AGX_FW_WORK_TYPE_COMPUTE && wq.pipe == AGX_FW_PIPE_COMPUTE &&
 	    fw_access(rt, item + AGX_FW_WORK_HEADER_LENGTH, raw, AGX_FW_WORK_COMPUTE_LENGTH,
 		      false) &&
-	    agx_fw_work_compute_unpack(raw, &c))
-		return start_compute(rt, gpu, q, &wq, &h, &c) ? STARTED : DONE_ONE;
+	    agx_fw_work_compute_unpack(raw, &c)) {
+		start_compute(rt, gpu, q, &wq, &h, &c);
+		return gpu->busy ? STARTED : DONE_ONE;
+	}
+	/* a render runs on a vertex or fragment pipe's queue: both of its stages */
+	if (h.type == AGX_FW_WORK_TYPE_RENDER && wq.pipe != AGX_FW_PIPE_COMPUTE &&
+	    fw_access(rt, item + AGX_FW_WORK_HEADER_LENGTH, raw, AGX_FW_WORK_RENDER_LENGTH,
+		      false) &&
+	    agx_fw_work_render_unpack(raw, &rc)) {
+		start_render(rt, gpu, q, &wq, &h, &rc);
+		return gpu->busy ? STARTED : DONE_ONE;
+	}
 	gpu_log(rt, gpu, "work item at 0x%llx (type %u) is malformed", (unsigned long long)item,
 		(unsigned)h.type);
 	complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED);
@@ -540,7 +644,7 @@ static void abort_job(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		return;
 	sim_gpu_abort(gpu->gpu);
 	sim_gpu_wait(gpu->gpu);
-	end_compute(rt, gpu, AGX_FW_RESULT_ABORTED);
+	end_item(rt, gpu, AGX_FW_RESULT_ABORTED);
 }
 
 /* --- channels from the host ---------------------------------------------------------------- */
@@ -803,6 +907,7 @@ int sim_gpufw_init(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned workers
 void sim_gpufw_finish(struct sim_gpufw *gpu)
 {
 	sim_gpu_destroy(gpu->gpu);
+	sim_render_finish(&gpu->render);
 	for (unsigned i = 0; i < SIM_UAT_CONTEXTS; i++)
 		usc_cache_destroy(gpu->programs[i]);
 	memset(gpu, 0, sizeof(*gpu));

@@ -13,6 +13,7 @@
 #include "agx_fwabi.h"
 #include "cdm.h"
 #include "gpu.h"
+#include "render.h"
 #include "uat.h"
 
 #define SIM_EP_GPU_FIRMWARE 0x20
@@ -54,6 +55,7 @@ struct sim_gpufw {
 	struct sim_gpu_job job;
 	struct sim_pipeline compute_pipe; /* the launch's */
 	struct sim_cdm cdm;
+	struct sim_render render;
 	bool busy;
 	unsigned job_context; /* the running item's */
 	struct sim_queue *job_queue;

@@ -145,7 +145,8 @@ static enum sim_read apply_word(struct sim_stream *s, const uint8_t *raw, uint64
 		if (!(ok = agx_cmd_usc_uniform_unpack(raw, &w.u)))
 			break;
 		return load_uniforms(s, p, (unsigned)w.u.start_halfs,
-				     w.u.size_halfs ? (unsigned)w.u.size_halfs : 64, w.u.buffer << 2);
+				     w.u.size_halfs ? (unsigned)w.u.size_halfs : 64,
+				     w.u.buffer << 2);
 	case AGX_CMD_USC_CONTROL_UNIFORM_HIGH:
 		if (!(ok = agx_cmd_usc_uniform_high_unpack(raw, &w.uh)))
 			break;
@@ -213,8 +214,7 @@ static enum sim_read apply_word(struct sim_stream *s, const uint8_t *raw, uint64
 			return sim_stream_malformed(s, "pipeline ending at 0x%llx has no shader",
 						    (unsigned long long)va);
 		if (raw[0] == AGX_CMD_USC_CONTROL_PRESHADER)
-			return shader(s, w.pre.code, "preshader", &p->preshader,
-				      &p->preshader_va);
+			return shader(s, w.pre.code, "preshader", &p->preshader, &p->preshader_va);
 		return SIM_READ_OK;
 	}
 	if (!ok)

@@ -25,7 +25,8 @@ struct sim_device;
 struct sim_pipeline {
 	const struct usc_program *program;
 	uint64_t program_va;
-	/* run once, as one thread, before the shader's threads: the uniforms it leaves are theirs */
+	/* run once, as one thread, before the shader's threads: the uniforms it leaves are theirs
+	 */
 	const struct usc_program *preshader;
 	uint64_t preshader_va;
 	uint32_t uniforms[SIM_GPU_MAX_UNIFORMS]; /* the uniform registers, u0..u255 */

@@ -92,3 +92,158 @@ size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32
 	agx_cmd_usc_no_preshader_pack(out + n, &end);
 	return n + AGX_CMD_USC_NO_PRESHADER_LENGTH;
 }
+
+/* --- graphics ------------------------------------------------------------------------ */
+
+size_t sim_cmd_vdm_vertex(uint8_t *out, uint32_t pipeline, unsigned outputs)
+{
+	struct agx_cmd_vdm_state h = { .vertex_shader_word_0_present = true,
+				       .vertex_shader_word_1_present = true,
+				       .vertex_outputs_present = true };
+	struct agx_cmd_vdm_vertex_shader_word_0 w0 = { 0 };
+	struct agx_cmd_vdm_vertex_shader_word_1 w1 = { .pipeline = pipeline >> 6 };
+	struct agx_cmd_vdm_vertex_outputs o = { .output_count_1 = outputs,
+						.output_count_2 = outputs };
+
+	agx_cmd_vdm_state_pack(out, &h);
+	agx_cmd_vdm_vertex_shader_word_0_pack(out + 4, &w0);
+	agx_cmd_vdm_vertex_shader_word_1_pack(out + 8, &w1);
+	agx_cmd_vdm_vertex_outputs_pack(out + 12, &o);
+	return 16;
+}
+
+size_t sim_cmd_vdm_restart(uint8_t *out, uint32_t index)
+{
+	struct agx_cmd_vdm_state h = { .restart_index_present = true };
+	struct agx_cmd_vdm_restart_index r = { .value = index };
+
+	agx_cmd_vdm_state_pack(out, &h);
+	agx_cmd_vdm_restart_index_pack(out + 4, &r);
+	return 8;
+}
+
+size_t sim_cmd_vdm_ppp(uint8_t *out, uint64_t va, size_t size)
+{
+	struct agx_cmd_vdm_ppp_state p = { .pointer_hi = va >> 32,
+					   .pointer_lo = va & 0xffffffffu,
+					   .size_words = size / 4 };
+
+	agx_cmd_vdm_ppp_state_pack(out, &p);
+	return AGX_CMD_VDM_PPP_STATE_LENGTH;
+}
+
+size_t sim_cmd_vdm_draw(uint8_t *out, unsigned primitive, uint32_t count, uint32_t instances,
+			uint32_t start, unsigned index_size, uint64_t indices, uint32_t index_bytes,
+			bool restart)
+{
+	struct agx_cmd_vdm_index_list h = { .primitive = primitive,
+					    .restart_enable = restart,
+					    .index_size = index_size == 4 ? 2 : index_size == 2,
+					    .index_buffer_present = index_size != 0,
+					    .index_buffer_size_present = index_size != 0,
+					    .index_buffer_hi = indices >> 32,
+					    .index_count_present = true,
+					    .instance_count_present = true,
+					    .start_present = true };
+	struct agx_cmd_vdm_u32 v;
+	struct agx_cmd_vdm_index_buffer_size sz = { .size = index_bytes >> 2 };
+	size_t n = 4;
+
+	agx_cmd_vdm_index_list_pack(out, &h);
+	if (index_size) {
+		v.value = indices & 0xffffffffu;
+		agx_cmd_vdm_u32_pack(out + n, &v);
+		n += 4;
+	}
+	v.value = count;
+	agx_cmd_vdm_u32_pack(out + n, &v);
+	v.value = instances;
+	agx_cmd_vdm_u32_pack(out + n + 4, &v);
+	v.value = start;
+	agx_cmd_vdm_u32_pack(out + n + 8, &v);
+	n += 12;
+	if (index_size) {
+		agx_cmd_vdm_index_buffer_size_pack(out + n, &sz);
+		n += 4;
+	}
+	return n;
+}
+
+size_t sim_cmd_vdm_terminate(uint8_t *out)
+{
+	struct agx_cmd_vdm_stream_terminate t = { 0 };
+
+	agx_cmd_vdm_stream_terminate_pack(out, &t);
+	return AGX_CMD_VDM_STREAM_TERMINATE_LENGTH;
+}
+
+size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
+{
+	struct agx_cmd_ppp_header h = { .fragment_control = true,
+					.depth_bias_scissor = p->scissor,
+					.viewport = true,
+					.output_select = true,
+					.cull = true,
+					.fragment_shader = p->fs_pipeline != 0,
+					.output_size = true };
+	struct agx_cmd_ppp_fragment_control fc = { .unk1 = true, .scissor_enable = p->scissor };
+	struct agx_cmd_ppp_depth_bias_scissor dbs = { .scissor = p->scissor_index };
+	struct agx_cmd_ppp_viewport_control vc = { 0 };
+	struct agx_cmd_ppp_viewport vp = { p->translate[0], p->scale[0],     p->translate[1],
+					   p->scale[1],	    p->translate[2], p->scale[2] };
+	struct agx_cmd_ppp_output_select os = { .varyings = p->cf_count != 0 };
+	struct agx_cmd_ppp_cull cull = { .cull_front = p->cull_front,
+					 .cull_back = p->cull_back,
+					 .front_face_ccw = p->front_ccw,
+					 .depth_clip = true,
+					 .flat_shading_vertex = p->provoking + 1 };
+	struct agx_cmd_ppp_fragment_shader_word_0 f0 = { .cf_binding_count = p->cf_count };
+	struct agx_cmd_ppp_fragment_shader_word_1 f1 = { .pipeline = p->fs_pipeline >> 6 };
+	struct agx_cmd_ppp_fragment_shader_word_2 f2 = { .cf_bindings = p->cf >> 2 };
+	struct agx_cmd_ppp_fragment_shader_word_3 f3 = { 0 };
+	struct agx_cmd_ppp_output_size size = { .count = p->outputs };
+	size_t n = 4;
+
+	agx_cmd_ppp_header_pack(out, &h);
+	agx_cmd_ppp_fragment_control_pack(out + n, &fc);
+	n += 4;
+	if (p->scissor) {
+		agx_cmd_ppp_depth_bias_scissor_pack(out + n, &dbs);
+		n += 4;
+	}
+	agx_cmd_ppp_viewport_control_pack(out + n, &vc);
+	agx_cmd_ppp_viewport_pack(out + n + 4, &vp);
+	n += 4 + AGX_CMD_PPP_VIEWPORT_LENGTH;
+	agx_cmd_ppp_output_select_pack(out + n, &os);
+	n += 4;
+	agx_cmd_ppp_cull_pack(out + n, &cull);
+	n += 4;
+	if (p->fs_pipeline) {
+		agx_cmd_ppp_fragment_shader_word_0_pack(out + n, &f0);
+		agx_cmd_ppp_fragment_shader_word_1_pack(out + n + 4, &f1);
+		agx_cmd_ppp_fragment_shader_word_2_pack(out + n + 8, &f2);
+		agx_cmd_ppp_fragment_shader_word_3_pack(out + n + 12, &f3);
+		n += 16;
+	}
+	agx_cmd_ppp_output_size_pack(out + n, &size);
+	return n + 4;
+}
+
+size_t sim_cmd_cf_bindings(uint8_t *out, const struct sim_cmd_cf *b, unsigned count, unsigned slots,
+			   unsigned registers)
+{
+	struct agx_cmd_cf_binding_header h = { .slots_32 = slots,
+					       .coefficient_registers = registers };
+
+	agx_cmd_cf_binding_header_pack(out, &h);
+	for (unsigned i = 0; i < count; i++) {
+		struct agx_cmd_cf_binding c = { .components = b[i].components - 1,
+						.shade_model = b[i].shade_model,
+						.source = b[i].source,
+						.base_slot = b[i].slot,
+						.base_coefficient_register = b[i].reg };
+
+		agx_cmd_cf_binding_pack(out + 4 + 4 * i, &c);
+	}
+	return 4 + 4 * (size_t)count;
+}

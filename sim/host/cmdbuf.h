@@ -1,8 +1,9 @@
 /*
  * cmdbuf.h: a few control-stream words for tests and benchmarks, packed
  * with the generated packers of libagx/hw/cmdbuf.hw: a direct CDM launch,
- * a barrier, a link, a terminate, and the USC state words of a compute
- * pipeline.  libagx's command builder is the drivers' real one.
+ * a barrier, a link, a terminate, the USC state words of a pipeline, and
+ * the VDM and PPP words of simple draws.  libagx's command builder is the
+ * drivers' real one.
  */
 #ifndef SIM_HOST_CMDBUF_H
 #define SIM_HOST_CMDBUF_H
@@ -35,5 +36,45 @@ struct sim_cmd_bindings {
 size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32_t shared_bytes,
 			const struct sim_cmd_bindings *bind, uint32_t code,
 			const uint32_t *preshader);
+
+/* --- graphics ------------------------------------------------------------------------ */
+
+/* VDM state: the vertex shader's pipeline and the 32-bit words each vertex writes. */
+size_t sim_cmd_vdm_vertex(uint8_t *out, uint32_t pipeline, unsigned outputs);
+/* VDM state: the primitive restart index. */
+size_t sim_cmd_vdm_restart(uint8_t *out, uint32_t index);
+/* A PPP state update: the words at va (size bytes, a multiple of 4). */
+size_t sim_cmd_vdm_ppp(uint8_t *out, uint64_t va, size_t size);
+/* A draw: index_size 0 for none (then start is the first vertex, else the base vertex). */
+size_t sim_cmd_vdm_draw(uint8_t *out, unsigned primitive, uint32_t count, uint32_t instances,
+			uint32_t start, unsigned index_size, uint64_t indices, uint32_t index_bytes,
+			bool restart);
+size_t sim_cmd_vdm_terminate(uint8_t *out);
+
+/* The PPP state of a simple draw. */
+struct sim_cmd_ppp {
+	float translate[3], scale[3];
+	bool cull_front, cull_back, front_ccw;
+	unsigned provoking; /* 0..2 */
+	unsigned outputs;   /* 32-bit words a vertex writes */
+	/* the fragment shader: its pipeline (0: none), coefficient bindings at usc_base + cf */
+	uint32_t fs_pipeline, cf;
+	unsigned cf_count;
+	bool scissor;
+	unsigned scissor_index;
+};
+
+/* Writes the PPP words (header, then what it says) at out; returns their length. */
+size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p);
+
+/*
+ * Coefficient bindings: a header and count bindings, each (components,
+ * shade model, base slot, base register) as in cmdbuf.hw `cf_binding`.
+ */
+struct sim_cmd_cf {
+	unsigned components, shade_model, source, slot, reg;
+};
+size_t sim_cmd_cf_bindings(uint8_t *out, const struct sim_cmd_cf *b, unsigned count, unsigned slots,
+			   unsigned registers);
 
 #endif

@@ -224,6 +224,19 @@ uint64_t sim_fwhost_compute(struct sim_fwhost *fh, const struct agx_fw_work_head
 	return at;
 }
 
+uint64_t sim_fwhost_render(struct sim_fwhost *fh, const struct agx_fw_work_header *h,
+			   const struct agx_fw_work_render *r)
+{
+	uint64_t at;
+	uint8_t *p =
+	    sim_fwhost_alloc(fh, AGX_FW_WORK_HEADER_LENGTH + AGX_FW_WORK_RENDER_LENGTH, &at);
+
+	if (!p || !agx_fw_work_header_pack(p, h) ||
+	    !agx_fw_work_render_pack(p + AGX_FW_WORK_HEADER_LENGTH, r))
+		return 0;
+	return at;
+}
+
 uint64_t sim_fwhost_barrier(struct sim_fwhost *fh, const struct agx_fw_work_header *h,
 			    const struct agx_fw_work_barrier *b)
 {

@@ -67,6 +67,8 @@ bool sim_fwhost_kick(struct sim_fwhost *fh, struct sim_fwqueue *q);
 /* A work item in firmware memory; returns its address (0 when out of memory). */
 uint64_t sim_fwhost_compute(struct sim_fwhost *fh, const struct agx_fw_work_header *h,
 			    const struct agx_fw_work_compute *c);
+uint64_t sim_fwhost_render(struct sim_fwhost *fh, const struct agx_fw_work_header *h,
+			   const struct agx_fw_work_render *r);
 uint64_t sim_fwhost_barrier(struct sim_fwhost *fh, const struct agx_fw_work_header *h,
 			    const struct agx_fw_work_barrier *b);
 

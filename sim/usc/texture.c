@@ -183,23 +183,15 @@ static enum usc_texel_status bad(char *why, unsigned size, const char *text)
 	return USC_TEXEL_BAD;
 }
 
-enum usc_texel_status usc_texture_view_init(struct usc_texture_view *v, const uint8_t *texture,
-					    unsigned dim, char *why, unsigned why_size)
+/* The rest of a view, once v->t holds the descriptor. */
+static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, unsigned why_size)
 {
-	memset(v, 0, sizeof(*v));
-	if (!agx_cmd_texture_unpack(texture, &v->t))
-		return bad(why, why_size, "texture descriptor with reserved bits set");
 	if (v->t.null)
 		return bad(why, why_size, "null texture");
 	if (!channel_layout((unsigned)v->t.channels, &v->ch))
 		return bad(why, why_size, "texture channels not read by the simulator");
 	v->integer =
 	    v->t.type == AGX_CMD_TEXTURE_TYPE_UINT || v->t.type == AGX_CMD_TEXTURE_TYPE_SINT;
-	if (dim != v->t.dimension ||
-	    (dim != AGX_CMD_TEXTURE_DIM_TEX_1D && dim != AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY &&
-	     dim != AGX_CMD_TEXTURE_DIM_TEX_2D && dim != AGX_CMD_TEXTURE_DIM_TEX_2D_ARRAY))
-		return bad(why, why_size,
-			   "texture dimension not simulated, or not the descriptor's");
 	if (v->t.layout != AGX_CMD_LAYOUT_LINEAR && v->t.layout != AGX_CMD_LAYOUT_TWIDDLED)
 		return bad(why, why_size, "compressed texture layouts are not simulated");
 	if (v->t.extended)
@@ -225,6 +217,69 @@ enum usc_texel_status usc_texture_view_init(struct usc_texture_view *v, const ui
 	if (!agx_layout_init(&v->l))
 		return bad(why, why_size, "texture layout out of range");
 	return USC_TEXEL_OK;
+}
+
+enum usc_texel_status usc_texture_view_init(struct usc_texture_view *v, const uint8_t *texture,
+					    unsigned dim, char *why, unsigned why_size)
+{
+	memset(v, 0, sizeof(*v));
+	if (!agx_cmd_texture_unpack(texture, &v->t))
+		return bad(why, why_size, "texture descriptor with reserved bits set");
+	if (dim != v->t.dimension ||
+	    (dim != AGX_CMD_TEXTURE_DIM_TEX_1D && dim != AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY &&
+	     dim != AGX_CMD_TEXTURE_DIM_TEX_2D && dim != AGX_CMD_TEXTURE_DIM_TEX_2D_ARRAY))
+		return bad(why, why_size,
+			   "texture dimension not simulated, or not the descriptor's");
+	return view_finish(v, why, why_size);
+}
+
+enum usc_texel_status usc_pbe_view_init(struct usc_texture_view *v, const uint8_t *pbe,
+					unsigned dim, unsigned *level, char *why, unsigned why_size)
+{
+	struct agx_cmd_pbe b;
+
+	memset(v, 0, sizeof(*v));
+	if (!agx_cmd_pbe_unpack(pbe, &b))
+		return bad(why, why_size, "PBE descriptor with reserved bits set");
+	if (b.dimension != dim || dim != AGX_CMD_TEXTURE_DIM_TEX_2D)
+		return bad(why, why_size, "PBE dimension not simulated, or not the instruction's");
+	if (b.rotate_90 || b.flip_vertical || b.unk52 || b.compressed_1 || b.extended)
+		return bad(why, why_size,
+			   "PBE rotation, flips, compression and extended "
+			   "descriptors are not simulated");
+	/* the same image as a texture descriptor would describe it */
+	v->t.dimension = b.dimension;
+	v->t.layout = b.layout;
+	v->t.channels = b.channels;
+	v->t.type = b.type;
+	v->t.swizzle_r = AGX_CMD_CHANNEL_R;
+	v->t.swizzle_g = AGX_CMD_CHANNEL_G;
+	v->t.swizzle_b = AGX_CMD_CHANNEL_B;
+	v->t.swizzle_a = AGX_CMD_CHANNEL_A;
+	v->t.width = b.width;
+	v->t.height = b.height;
+	v->t.address = b.buffer;
+	v->t.srgb = b.srgb;
+	v->t.unk_mipmapped = b.unk_mipmapped;
+	*level = (unsigned)b.level;
+	if (b.layout == AGX_CMD_LAYOUT_LINEAR) {
+		/* Mesa packs a linear PBE's stride as bytes - 4 (agx_state.c) */
+		uint64_t stride = b.stride_or_levels + 4;
+
+		if (stride % 16 || b.level)
+			return bad(why, why_size,
+				   "linear PBE stride not a multiple of 16, or a level");
+		v->t.stride_or_depth = stride / 16 - 1;
+	} else {
+		unsigned levels = (unsigned)(b.stride_or_levels & 0xf) + 1;
+
+		if (b.stride_or_levels >> 18 || ((b.stride_or_levels >> 4) & 0x3fff))
+			return bad(why, why_size, "layered PBE images are not simulated");
+		v->t.last_level = levels - 1;
+		if (*level >= levels)
+			return bad(why, why_size, "PBE level past the image's levels");
+	}
+	return view_finish(v, why, why_size);
 }
 
 /* The absolute levels a view shows. */

@@ -47,6 +47,14 @@ enum usc_texel_status usc_texture_view_init(struct usc_texture_view *v, const ui
 					    unsigned dim, char *why, unsigned why_size);
 
 /*
+ * The image a PBE descriptor (cmdbuf.hw `pbe`) writes, as a view for
+ * usc_texel_store at *level; dim is the block store's dimension.
+ */
+enum usc_texel_status usc_pbe_view_init(struct usc_texture_view *v, const uint8_t *pbe,
+					unsigned dim, unsigned *level, char *why,
+					unsigned why_size);
+
+/*
  * The texel at integer (x, y), array layer and mip level (counted from the
  * view's first level): four 32-bit values, floats as bits for unorm, snorm
  * and float formats, integers for uint and sint (v->integer).

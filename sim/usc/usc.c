@@ -62,6 +62,9 @@ struct uop {
 	bool tex_extra; /* a compare value or texel offset */
 	bool lod_imm;	/* image_write: the level is an immediate */
 	uint16_t tex, samp, coords, lod_reg;
+	/* varyings: coefficient registers, perspective division */
+	uint16_t cf, cf_persp;
+	bool persp, explicit_coords;
 };
 
 struct usc_program {
@@ -176,9 +179,27 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 			u->tuple.bits = (uint8_t)v.bits;
 			u->tuple.index = (uint16_t)v.index;
 			break;
-		case AGX_KIND_GPR32: /* ret's register */
+		case AGX_KIND_GPR32: /* ret's register, st_var's value, imgwblk's coordinates */
 			u->d.bits = 32;
 			u->d.index = (uint16_t)v.index;
+			break;
+		case AGX_KIND_GPR16: /* imgwblk's tilebuffer offset */
+			u->a = src_from(&v);
+			break;
+		case AGX_KIND_VARREG:
+		case AGX_KIND_VARTRIPLE:
+			u->tuple.bits = (uint8_t)v.bits;
+			u->tuple.index = (uint16_t)v.index;
+			u->n = v.count;
+			break;
+		case AGX_KIND_CF:
+			u->cf = (uint16_t)f->value;
+			break;
+		case AGX_KIND_CFPERSP:
+			u->cf_persp = (uint16_t)f->value;
+			break;
+		case AGX_KIND_SAMPLEMASK: /* tile access: the samples */
+			u->b = src_from(&v);
 			break;
 		case AGX_KIND_TEXTURE:
 			u->tex_kind = (uint8_t)f->type;
@@ -194,9 +215,15 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 		case AGX_KIND_LOD:
 			u->lod_reg = (uint16_t)f->value;
 			break;
-		case AGX_KIND_IMMR16: /* image_write's level */
-			u->lod_reg = (uint16_t)f->value;
-			u->lod_imm = f->type != 0;
+		case AGX_KIND_IMMR16:
+			if (!strcmp(name, "D")) { /* image_write's and imgwblk's level */
+				u->lod_reg = (uint16_t)f->value;
+				u->lod_imm = f->type != 0;
+			} else if (!strcmp(name, "live")) { /* sample_mask */
+				u->b = src_from(&v);
+			} else { /* sample_mask's target, zs_emit's mask, st_var's slot */
+				u->a = src_from(&v);
+			}
 			break;
 		case AGX_KIND_CMPOFF:
 			u->tex_extra |= f->type != 0;
@@ -247,6 +274,14 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 				u->mode = f->value;
 			else if (!strcmp(name, "compare"))
 				u->tex_extra |= f->value != 0;
+			else if (!strcmp(name, "P"))
+				u->persp = f->value;
+			else if (!strcmp(name, "explicit_coords"))
+				u->explicit_coords = f->value;
+			else if (!strcmp(name, "C")) /* tile coordinates: 0 is the pixel's own */
+				u->coords = (uint16_t)f->value;
+			else if (!strcmp(name, "last"))
+				u->g = f->value;
 			break;
 		default: /* sources */
 			if (!strcmp(name, "A") || !strcmp(name, "src"))
@@ -1272,13 +1307,20 @@ static bool special_register(const struct usc_state *s, unsigned sr, uint64_t r[
 			r[l] = (uint64_t)__builtin_popcount(below);
 			break;
 		case 62:
-			r[l] = 0; /* compute work has no facing */
+			/* compute work has no facing */
+			r[l] = s->fragment ? s->fragment->backfacing : 0;
 			break;
 		case 63:
 			r[l] = (s->exec >> l) & 1;
 			break;
 		case 80:
 		case 81:
+			if (s->fragment) { /* the pixel, in the framebuffer */
+				r[l] = sr == 80 ? s->fragment->x0 + s->fragment->px[l]
+						: s->fragment->y0 + s->fragment->py[l];
+				break;
+			}
+			/* fall through */
 		case 82:
 			r[l] =
 			    d->threadgroup_position[sr - 80] * d->threads_per_threadgroup[sr - 80] +
@@ -1901,6 +1943,283 @@ static bool exec_image_write(struct usc_state *s, const struct uop *u, struct us
 	return true;
 }
 
+/* --- graphics: vertex outputs, varyings, the tile ---------------------------------- */
+
+static bool graphics_only(const struct uop *u, const char *stage, struct usc_result *res)
+{
+	snprintf(res->message, sizeof(res->message), "%s outside a %s shader", u->desc->name,
+		 stage);
+	res->status = USC_BAD_INSTR;
+	return false;
+}
+
+/* st_var: one 32-bit value to an output slot of each lane's vertex. */
+static bool exec_st_var(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	struct usc_vertex_io *vx = s->vertex;
+	uint64_t slot[L];
+
+	if (!vx)
+		return graphics_only(u, "vertex", res);
+	read_int(s, &u->a, slot);
+	for (unsigned l = 0; l < L; l++) {
+		if (!((s->exec >> l) & 1))
+			continue;
+		if (slot[l] >= vx->slots) {
+			snprintf(res->message, sizeof(res->message),
+				 "st_var to slot %llu of a vertex with %u (lane %u)",
+				 (unsigned long long)slot[l], vx->slots, l);
+			res->status = USC_BAD_INSTR;
+			return false;
+		}
+		vx->outputs[l * vx->slots + slot[l]] = s->r[u->d.index][l];
+	}
+	return true;
+}
+
+/* A lane's position for the coefficients: from its 32x32 block's corner, at the pixel centre. */
+static void lane_position(const struct usc_fragment_io *f, unsigned l, float *x, float *y)
+{
+	*x = (float)((f->x0 + f->px[l]) & 31) + 0.5f;
+	*y = (float)((f->y0 + f->py[l]) & 31) + 0.5f;
+}
+
+static bool cf_bound(const struct usc_fragment_io *f, unsigned cf, struct usc_result *res)
+{
+	if (cf < f->num_cf)
+		return true;
+	snprintf(res->message, sizeof(res->message), "coefficient register cf%u of %u set up", cf,
+		 f->num_cf);
+	res->status = USC_BAD_INSTR;
+	return false;
+}
+
+/*
+ * iter: each component's plane A * x + B * y + C at the lane's pixel
+ * centre; with perspective, divided by the plane of cfJ (1/w's, so the
+ * result is perspective-correct).  ldcf: the raw A, B, C.
+ */
+static bool exec_varying(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	const struct usc_fragment_io *f = s->fragment;
+	bool ldcf = u->op == AGX_OP_LDCF;
+	unsigned count = ldcf ? u->n / 3 : u->n;
+
+	if (!f)
+		return graphics_only(u, "fragment", res);
+	for (unsigned k = 0; k < count; k++)
+		if (!cf_bound(f, u->cf + k, res))
+			return false;
+	if (!ldcf && u->persp && !cf_bound(f, u->cf_persp, res))
+		return false;
+	for (unsigned l = 0; l < L; l++) {
+		float x, y;
+
+		if (!((s->exec >> l) & 1))
+			continue;
+		lane_position(f, l, &x, &y);
+		for (unsigned k = 0; k < count; k++) {
+			const float *c = f->cf[u->cf + k];
+
+			if (ldcf) {
+				for (unsigned i = 0; i < 3; i++)
+					tuple_set(s, &u->tuple, 3 * k + i, l,
+						  float_bits_for(c[i], u->tuple.bits));
+				continue;
+			}
+			double v = (double)c[0] * x + (double)c[1] * y + c[2];
+
+			if (u->persp) {
+				const float *w = f->cf[u->cf_persp];
+
+				v /= (double)w[0] * x + (double)w[1] * y + w[2];
+			}
+			tuple_set(s, &u->tuple, k, l, float_bits_for(v, u->tuple.bits));
+		}
+	}
+	return true;
+}
+
+/* sample_mask: samples (of target) tested if live, killed if not; killed stays killed. */
+static bool exec_sample_mask(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	struct usc_fragment_io *f = s->fragment;
+	uint64_t target[L], live[L];
+
+	if (!f)
+		return graphics_only(u, "fragment", res);
+	read_int(s, &u->a, target);
+	read_int(s, &u->b, live);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t bit = 1u << l;
+
+		if (!((s->exec >> l) & 1) || !(target[l] & 1) || ((f->killed | f->tested) & bit))
+			continue;
+		if (live[l] & 1)
+			f->tested |= bit;
+		else
+			f->killed |= bit;
+	}
+	return true;
+}
+
+static bool packed_format(unsigned f)
+{
+	return f == 8 || (f >= 12 && f <= 15);
+}
+
+static bool tile_fault(struct usc_result *res, const char *what, unsigned at, unsigned size)
+{
+	snprintf(res->message, sizeof(res->message),
+		 "%s at byte %u of a pixel's %u tilebuffer bytes", what, at, size);
+	res->status = USC_BAD_INSTR;
+	return false;
+}
+
+/* ld_tile / st_tile: the lane's own pixel, items of format F at byte offset O. */
+static bool exec_tile(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	struct usc_fragment_io *f = s->fragment;
+	bool store = u->op == AGX_OP_ST_TILE, packed = packed_format(u->format);
+	unsigned size = packed ? 4 : format_size(u->format), offset = (unsigned)u->index.imm;
+	unsigned extent = packed ? 4 : size * (32 - (unsigned)__builtin_clz(u->memmask | 1));
+	uint64_t samples[L];
+
+	if (!f)
+		return graphics_only(u, "fragment", res);
+	if (u->coords)
+		return texture_unsupported(u, "explicit tile coordinates", res);
+	if (u->format == 9 || u->format == 11 || (packed && !store && u->format > 13))
+		return texture_unsupported(u, "this format", res);
+	if (offset + extent > f->sample_size)
+		return tile_fault(res, store ? "st_tile" : "ld_tile", offset + extent,
+				  f->sample_size);
+	read_int(s, &u->b, samples);
+	for (unsigned l = 0; l < L; l++) {
+		uint8_t *pixel =
+		    f->tile + ((size_t)f->py[l] * f->width + f->px[l]) * f->sample_size + offset;
+
+		/* one sample per pixel: bit 0 names it (255 is every sample) */
+		if (!((s->exec >> l) & 1) || !(samples[l] & 1) || (store && ((f->killed >> l) & 1)))
+			continue;
+		if (packed) {
+			double c[4] = { 0 };
+			uint32_t word;
+
+			if (store) {
+				for (unsigned n = 0; n < (u->format == 8 ? 4u : 3u); n++) {
+					uint32_t reg = tuple_get(s, &u->tuple, n, l);
+
+					c[n] = u->tuple.bits == 16 ? fp16_to_float((uint16_t)reg)
+								   : f32_from_bits(reg);
+				}
+				word = pack_word(u->format, c);
+				memcpy(pixel, &word, 4);
+				continue;
+			}
+			memcpy(&word, pixel, 4);
+			for (unsigned n = 0; n < 4; n++)
+				if (packed_component(u->format, word, n, &c[n]))
+					tuple_set(s, &u->tuple, n, l,
+						  float_bits_for(c[n], u->tuple.bits));
+			continue;
+		}
+		for (unsigned i = 0, k = 0; i < 4; i++) {
+			if (!((u->memmask >> i) & 1))
+				continue;
+			if (store)
+				item_write(pixel + i * size,
+					   store_value(u->format, tuple_get(s, &u->tuple, k, l),
+						       u->tuple.bits, i),
+					   size);
+			else
+				tuple_set(s, &u->tuple, k, l,
+					  load_value(u->format, item_read(pixel + i * size, size),
+						     u->tuple.bits, i));
+			k++;
+		}
+	}
+	return true;
+}
+
+/*
+ * imgwblk: the whole tile, each pixel's items of format F at the byte
+ * offset in R, written through the PBE descriptor in ts T to its image at
+ * the tile's place.  It acts once for the SIMD group, with the first
+ * executing lane's operands.
+ */
+static bool exec_block_store(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	const struct usc_fragment_io *f = s->fragment;
+	struct usc_texture_view view;
+	uint64_t offsets[L];
+	unsigned level, offset, l0, sw[4];
+	bool packed = packed_format(u->format);
+	unsigned size = packed ? 4 : format_size(u->format);
+	struct agx_cmd_pbe pbe = { 0 };
+
+	if (!f)
+		return graphics_only(u, "end-of-tile", res);
+	if (!s->exec)
+		return true;
+	if (u->explicit_coords || u->tex_kind || !u->lod_imm || u->lod_reg)
+		return texture_unsupported(u, "explicit coordinates, bindless state or a level",
+					   res);
+	if (u->tex >= s->num_textures) {
+		snprintf(res->message, sizeof(res->message), "PBE state ts%u is not bound", u->tex);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	if (usc_pbe_view_init(&view, s->textures + u->tex * USC_TEXTURE_STATE, u->n, &level,
+			      res->message, sizeof(res->message)) != USC_TEXEL_OK) {
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	agx_cmd_pbe_unpack(s->textures + u->tex * USC_TEXTURE_STATE, &pbe);
+	sw[0] = (unsigned)pbe.swizzle_r;
+	sw[1] = (unsigned)pbe.swizzle_g;
+	sw[2] = (unsigned)pbe.swizzle_b;
+	sw[3] = (unsigned)pbe.swizzle_a;
+	read_int(s, &u->a, offsets);
+	l0 = (unsigned)__builtin_ctz(s->exec);
+	offset = (unsigned)offsets[l0] & 0xffff;
+	if (offset + (packed ? 4 : size * view.ch.count) > f->sample_size)
+		return tile_fault(res, "imgwblk", offset + size * view.ch.count, f->sample_size);
+	for (unsigned y = 0; y < f->height; y++) {
+		for (unsigned x = 0; x < f->width; x++) {
+			const uint8_t *pixel =
+			    f->tile + ((size_t)y * f->width + x) * f->sample_size + offset;
+			uint32_t in[4] = { 0 }, out[4];
+			uint64_t fault = 0;
+			enum usc_texel_status st;
+
+			if (packed) {
+				uint32_t word;
+
+				memcpy(&word, pixel, 4);
+				for (unsigned n = 0; n < 4; n++) {
+					double c;
+
+					if (packed_component(u->format, word, n, &c))
+						in[n] = f32_bits((float)c);
+				}
+			} else {
+				for (unsigned n = 0; n < view.ch.count; n++)
+					in[n] = (uint32_t)load_value(
+					    u->format, item_read(pixel + n * size, size), 32, n);
+			}
+			for (unsigned c = 0; c < 4; c++)
+				out[c] = in[sw[c]];
+			st = usc_texel_store(&view, &s->memory, (int32_t)(f->x0 + x),
+					     (int32_t)(f->y0 + y), 0, (int32_t)level, out, false,
+					     &fault, res->message, sizeof(res->message));
+			if (texel_failed(st, fault, l0, true, res))
+				return false;
+		}
+	}
+	return true;
+}
+
 enum space { DEVICE, THREADGROUP, STACK };
 
 /* One lane's stack access: items at byte offset `bytes` of its stack. */
@@ -2261,6 +2580,32 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 		case AGX_OP_ATOMIC:
 		case AGX_OP_THREADGROUP_ATOMIC:
 			if (!exec_atomic(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_ST_VAR:
+			if (!exec_st_var(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_NO_VAR:
+			if (!s->vertex && !graphics_only(u, "vertex", &res))
+				return res;
+			break;
+		case AGX_OP_ITER:
+		case AGX_OP_LDCF:
+			if (!exec_varying(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_SAMPLE_MASK:
+			if (!exec_sample_mask(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_ST_TILE:
+		case AGX_OP_LD_TILE:
+			if (!exec_tile(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_IMGWBLK:
+			if (!exec_block_store(s, u, &res))
 				return res;
 			break;
 		default:

@@ -39,6 +39,31 @@ struct usc_dispatch {
 	uint32_t simdgroup_index; /* within the threadgroup */
 };
 
+/*
+ * What a graphics stage lends the USC: a vertex shader's outputs (st_var),
+ * a fragment shader's tile, coefficients and coverage (iter, ldcf, ld_tile,
+ * st_tile, sample_mask, imgwblk).  Compute work has neither.
+ */
+struct usc_vertex_io {
+	uint32_t *outputs; /* lane l's 32-bit output slots at outputs[l * slots] */
+	unsigned slots;
+};
+
+struct usc_fragment_io {
+	/* the tilebuffer: width x height pixels of sample_size bytes, row by row */
+	uint8_t *tile;
+	unsigned width, height, sample_size;
+	uint32_t x0, y0;		      /* the tile's origin in the framebuffer */
+	uint8_t px[USC_LANES], py[USC_LANES]; /* each lane's pixel in the tile */
+	/* coefficient registers: A, B, C of A * x + B * y + C, x and y from the
+	 * corner of the 32x32 block the tile lies in, pixel centres at +0.5 */
+	const float (*cf)[3];
+	unsigned num_cf;
+	uint32_t killed; /* lanes a sample_mask killed: their tile writes are dropped */
+	uint32_t tested; /* lanes a sample_mask sent to the depth/stencil test */
+	bool backfacing;
+};
+
 struct usc_state {
 	uint32_t r[USC_NUM_GPRS][USC_LANES];
 	uint32_t u[USC_NUM_UNIFORMS];
@@ -60,6 +85,8 @@ struct usc_state {
 	 * up to it before resuming this one.
 	 */
 	bool yield_at_barrier;
+	struct usc_vertex_io *vertex;	  /* a vertex shader's, else NULL */
+	struct usc_fragment_io *fragment; /* a fragment, background or end-of-tile program's */
 	uint32_t resume; /* where a run stopped by USC_LIMIT or USC_BARRIER goes on */
 };
 

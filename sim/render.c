@@ -1,0 +1,746 @@
+/*
+ * render.c: the render work item of render.h.
+ *
+ * The TVB heap (docs/firmware-abi.md, "Render"): a table of one 8-byte
+ * entry per tile (the offset of its first list block, then zero), then
+ * primitive records and list blocks, allocated upwards.  A list block is
+ * 64 bytes: the next block's offset (0: none), the primitives used, and 14
+ * primitive offsets.  A primitive record: its fragment state, flags (bit 0:
+ * back-facing), three vertices of window x, y, z, 1/w and the varying words
+ * (as floats, interpolated where clipping cut the triangle), and the
+ * provoking vertex's varying words as they were (for flat shading).
+ * Offsets are from the heap's start.  The heap belongs to the device while
+ * the render runs; its contents are nobody else's contract.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agx_cmdbuf.h"
+#include "agx_uat.h"
+#include "device.h"
+#include "render.h"
+
+#define TILE_ENTRY	 8
+#define BLOCK_BYTES	 64
+#define BLOCK_PRIMS	 14
+#define MAX_OUTPUT_BYTES (256u << 20) /* vertex outputs of one draw */
+#define MAX_SLOTS	 255
+#define MAX_CLIPPED	 9 /* a triangle cut by the six planes */
+#define LANES		 USC_LANES
+
+static enum sim_render_status malformed(char *why, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+static enum sim_render_status malformed(char *why, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, size, fmt, ap);
+	va_end(ap);
+	return SIM_RENDER_MALFORMED;
+}
+
+static enum sim_render_status from_read(enum sim_read st)
+{
+	return st == SIM_READ_FAULT ? SIM_RENDER_FAULT : SIM_RENDER_MALFORMED;
+}
+
+/* A tile program: USC words at usc_base + offset, register counts in bind. */
+static enum sim_read tile_program(struct sim_render *r, uint64_t offset, uint64_t bind,
+				  struct sim_pipeline *p)
+{
+	struct agx_cmd_ppp_fragment_shader_word_0 w0;
+	uint8_t raw[4];
+	uint32_t b32 = (uint32_t)bind;
+	enum sim_read st;
+
+	memcpy(raw, &b32, 4);
+	if (!agx_cmd_ppp_fragment_shader_word_0_unpack(raw, &w0) || w0.cf_binding_count)
+		return sim_stream_malformed(&r->vdm.s, "tile program register counts 0x%08x", b32);
+	if (offset & 63)
+		return sim_stream_malformed(&r->vdm.s,
+					    "tile program at 0x%llx is not 64-byte "
+					    "aligned",
+					    (unsigned long long)offset);
+	st = sim_pipeline_read(&r->vdm.s, offset,
+			       w0.sampler_state_register_count >= AGX_CMD_SAMPLER_STATES_EXTENDED8,
+			       p);
+	if (!st && p->preshader)
+		return sim_stream_malformed(&r->vdm.s, "tile program preshaders are not "
+						       "simulated yet");
+	return st;
+}
+
+enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device *dev,
+					unsigned context, const struct agx_fw_work_render *cmd,
+					struct usc_cache *programs, enum agx_uat_fault_unit *unit,
+					struct sim_uat_fault *fault, char *why, size_t why_size)
+{
+	const struct agx_fw_work_render *c = cmd;
+	struct sim_vdm_limits limits = { c->scissor_array,	     c->depth_bias_array,
+					 (unsigned)c->scissor_count, (unsigned)c->depth_bias_count,
+					 (unsigned)c->width,	     (unsigned)c->height };
+	uint64_t table;
+	unsigned uw = (unsigned)c->utile_width, uh = (unsigned)c->utile_height;
+	enum sim_read st;
+
+	sim_render_finish(r);
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	r->context = context;
+	r->cmd = *cmd;
+	r->phase = SIM_RENDER_STREAM;
+	why[0] = '\0';
+	sim_vdm_init(&r->vdm, dev, context, c->encoder, c->encoder_end, c->usc_base, &limits);
+	r->vdm.s.programs = programs;
+	r->vdm.s.fault = fault;
+	r->vdm.s.why = why;
+	r->vdm.s.why_size = why_size;
+	if (!c->width || !c->height || c->width > 16384 || c->height > 16384)
+		return malformed(why, why_size, "framebuffer %ux%u (1..16384)", (unsigned)c->width,
+				 (unsigned)c->height);
+	if (!((uw == 32 && uh == 32) || (uw == 32 && uh == 16) || (uw == 16 && uh == 16)))
+		return malformed(why, why_size, "tile %ux%u (32x32, 32x16 or 16x16)", uw, uh);
+	if (c->samples != 1)
+		return malformed(why, why_size, "%u samples: only 1 is simulated yet",
+				 (unsigned)c->samples);
+	if (c->sample_size % 4 || c->sample_size > 64 ||
+	    uw * uh * (unsigned)c->sample_size > SIM_GPU_MAX_SHARED)
+		return malformed(why, why_size, "tilebuffer of %u bytes per sample",
+				 (unsigned)c->sample_size);
+	if (c->zls_control || c->visibility_result_buffer)
+		return malformed(why, why_size,
+				 "depth/stencil buffers and occlusion queries are "
+				 "not simulated yet");
+	if (c->tvb & 15)
+		return malformed(why, why_size, "TVB heap at 0x%llx is not 16-byte aligned",
+				 (unsigned long long)c->tvb);
+	r->tiles_x = ((unsigned)c->width + uw - 1) / uw;
+	r->tiles_y = ((unsigned)c->height + uh - 1) / uh;
+	table = (uint64_t)r->tiles_x * r->tiles_y * TILE_ENTRY;
+	r->heap_used = (table + BLOCK_BYTES - 1) / BLOCK_BYTES * BLOCK_BYTES;
+	r->tail = calloc((size_t)r->tiles_x * r->tiles_y, 2 * sizeof(*r->tail));
+	if (!r->tail)
+		return malformed(why, why_size, "out of memory for the tiler");
+	*unit = AGX_UAT_FAULT_UNIT_VDM;
+	if ((st = tile_program(r, c->load_pipeline, c->load_pipeline_bind, &r->load)) ||
+	    (st = tile_program(r, c->store_pipeline, c->store_pipeline_bind, &r->store)))
+		return from_read(st);
+	if (r->heap_used > c->tvb_size) {
+		r->overflow = true; /* not even the tile table: nothing is written */
+		return SIM_RENDER_DONE;
+	}
+	/* an empty list for every tile */
+	*unit = AGX_UAT_FAULT_UNIT_TILER;
+	for (uint64_t at = 0; at < table; at += 4096) {
+		static const uint8_t zero[4096];
+		uint64_t n = table - at < 4096 ? table - at : 4096;
+
+		if (!sim_uat_access(dev->uat, context, false, c->tvb + at, (void *)zero, n,
+				    SIM_UAT_WRITE, fault))
+			return SIM_RENDER_FAULT;
+	}
+	return SIM_RENDER_DONE;
+}
+
+void sim_render_finish(struct sim_render *r)
+{
+	sim_vdm_finish(&r->vdm);
+	free(r->outputs);
+	free(r->tail);
+	r->outputs = NULL;
+	r->outputs_size = 0;
+	r->tail = NULL;
+}
+
+/* --- vertex stage: 32 vertices a unit, on a core ----------------------------------------- */
+
+/* The draw's index at position i, or false (the job ended) when reading it faulted. */
+static bool draw_index(struct sim_gpu_core *core, const struct sim_vdm_draw *d, uint32_t i,
+		       uint32_t *index)
+{
+	uint32_t v = 0;
+
+	if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_VDM,
+				 d->index_buffer + (uint64_t)i * d->index_size, &v, d->index_size,
+				 false))
+		return false;
+	*index = v;
+	return true;
+}
+
+static bool is_restart(const struct sim_vdm_draw *d, uint32_t index)
+{
+	uint32_t mask = d->index_size == 4 ? ~0u : (1u << (8 * d->index_size)) - 1;
+
+	return d->restart && index == (d->restart_index & mask);
+}
+
+static void vertex_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
+{
+	struct sim_render *r = arg;
+	const struct sim_vdm_draw *d = &r->draw;
+	uint64_t first = unit * LANES, total = (uint64_t)d->count * d->instances;
+	struct usc_state *st = sim_gpu_core_state(core, 0);
+	struct usc_vertex_io io = { r->outputs + first * d->vs_slots, d->vs_slots };
+	uint32_t vid[LANES] = { 0 }, inst[LANES] = { 0 }, present = 0;
+
+	for (unsigned l = 0; l < LANES && first + l < total; l++) {
+		uint32_t i = (uint32_t)((first + l) % d->count), index = i;
+
+		inst[l] = (uint32_t)((first + l) / d->count);
+		if (d->index_size) {
+			if (!draw_index(core, d, i, &index))
+				return;
+			if (is_restart(d, index))
+				continue;
+		}
+		vid[l] = index + d->start;
+		present |= 1u << l;
+	}
+	sim_gpu_core_prepare(core, st, d->vs, present);
+	for (unsigned l = 0; l < LANES; l++) {
+		st->r[5][l] = vid[l]; /* preloaded (Mesa src/asahi/compiler/README.md) */
+		st->r[6][l] = inst[l];
+	}
+	st->vertex = &io;
+	sim_gpu_core_run(core, d->vs->program, d->vs->program_va, st);
+	st->vertex = NULL;
+}
+
+/* --- the tiler, on the firmware thread ------------------------------------------------- */
+
+struct vert {
+	float clip[4];
+	float var[MAX_SLOTS - 4];
+};
+
+static bool heap_write(struct sim_render *r, uint64_t offset, const void *buf, uint64_t size,
+		       struct sim_uat_fault *fault)
+{
+	return r->overflow || sim_uat_access(r->dev->uat, r->context, false, r->cmd.tvb + offset,
+					     (void *)buf, size, SIM_UAT_WRITE, fault);
+}
+
+/* Room in the heap; once it is too small, the render only counts (r->overflow). */
+static uint64_t heap_alloc(struct sim_render *r, uint64_t size)
+{
+	uint64_t at = r->heap_used;
+
+	r->heap_used += (size + 15) & ~15ull;
+	if (r->heap_used > r->cmd.tvb_size)
+		r->overflow = true;
+	return at;
+}
+
+/* Appends a primitive to a tile's list. */
+static bool bin(struct sim_render *r, unsigned tile, uint32_t prim, struct sim_uat_fault *fault)
+{
+	uint32_t *tail = &r->tail[2 * tile], *used = &r->tail[2 * tile + 1];
+
+	if (!*tail || *used == BLOCK_PRIMS) {
+		uint32_t block = (uint32_t)heap_alloc(r, BLOCK_BYTES), zero[2] = { 0, 0 };
+
+		if (!heap_write(r, block, zero, 8, fault) ||
+		    !heap_write(r, *tail ? *tail : (uint64_t)tile * TILE_ENTRY, &block, 4, fault))
+			return false;
+		*tail = block;
+		*used = 0;
+	}
+	if (!heap_write(r, *tail + 8 + *used * 4ull, &prim, 4, fault))
+		return false;
+	++*used;
+	return heap_write(r, *tail + 4, used, 4, fault);
+}
+
+/* Sutherland-Hodgman against one clip plane: dot(plane, clip) >= 0 is kept. */
+static unsigned clip_plane(const struct vert *in, unsigned n, struct vert *out, const float p[4],
+			   unsigned vars)
+{
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct vert *a = &in[i], *b = &in[(i + 1) % n];
+		float da = p[0] * a->clip[0] + p[1] * a->clip[1] + p[2] * a->clip[2] +
+			   p[3] * a->clip[3],
+		      db = p[0] * b->clip[0] + p[1] * b->clip[1] + p[2] * b->clip[2] +
+			   p[3] * b->clip[3];
+
+		if (da >= 0)
+			out[m++] = *a;
+		if ((da >= 0) != (db >= 0)) {
+			float t = da / (da - db);
+			struct vert *v = &out[m++];
+
+			for (unsigned k = 0; k < 4; k++)
+				v->clip[k] = a->clip[k] + t * (b->clip[k] - a->clip[k]);
+			for (unsigned k = 0; k < vars; k++)
+				v->var[k] = a->var[k] + t * (b->var[k] - a->var[k]);
+		}
+	}
+	return m;
+}
+
+/* One triangle of positions p[3] (into the outputs): clipped, culled, binned. */
+static enum sim_render_status triangle(struct sim_render *r, const struct sim_draw_state *s,
+				       const uint64_t p[3], struct sim_uat_fault *fault)
+{
+	static const float planes[6][4] = { { 0, 0, 0, 1 }, { 1, 0, 0, 1 },  { -1, 0, 0, 1 },
+					    { 0, 1, 0, 1 }, { 0, -1, 0, 1 }, { 0, 0, 1, 0 } };
+	static const float far[4] = { 0, 0, -1, 1 };
+	const unsigned slots = r->draw.vs_slots, vars = slots - 4;
+	struct vert poly[2][MAX_CLIPPED + 3];
+	const uint32_t *provoking = r->outputs + p[s->provoking] * slots + 4;
+	unsigned n = 3, cur = 0;
+
+	for (unsigned i = 0; i < 3; i++)
+		memcpy(&poly[0][i], r->outputs + p[i] * slots, slots * 4);
+	for (unsigned k = 0; k < 7 && n; k++) {
+		const float *pl = k < 6 ? planes[k] : far;
+
+		if (k >= 5 && !s->depth_clip)
+			break;
+		n = clip_plane(poly[cur], n, poly[!cur], pl, vars);
+		cur = !cur;
+	}
+	for (unsigned i = 1; i + 1 < n; i++) {
+		const struct vert *v[3] = { &poly[cur][0], &poly[cur][i], &poly[cur][i + 1] };
+		float win[3][4];
+		double area;
+		bool ccw, front;
+		float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+		uint32_t min[2], max[2], head[2];
+		uint64_t size = 8 + 3 * (4 + vars) * 4ull + vars * 4ull, rec;
+		unsigned tw = (unsigned)r->cmd.utile_width, th = (unsigned)r->cmd.utile_height;
+
+		for (unsigned j = 0; j < 3; j++) {
+			float rhw = 1.0f / v[j]->clip[3];
+
+			for (unsigned k = 0; k < 3; k++)
+				win[j][k] = s->translate[k] + s->scale[k] * v[j]->clip[k] * rhw;
+			win[j][3] = rhw;
+			for (unsigned k = 0; k < 2; k++) {
+				lo[k] = fminf(lo[k], win[j][k]);
+				hi[k] = fmaxf(hi[k], win[j][k]);
+			}
+		}
+		/* window space has y down: a negative area turns counter-clockwise on screen */
+		area = ((double)win[1][0] - win[0][0]) * ((double)win[2][1] - win[0][1]) -
+		       ((double)win[2][0] - win[0][0]) * ((double)win[1][1] - win[0][1]);
+		if (area == 0 || !isfinite(area))
+			continue;
+		ccw = area < 0;
+		front = ccw == s->front_ccw;
+		if ((front && s->cull_front) || (!front && s->cull_back))
+			continue;
+		for (unsigned k = 0; k < 2; k++) {
+			double a = floor(lo[k]), b = ceil(hi[k]);
+			uint32_t limit = k ? (uint32_t)r->cmd.height : (uint32_t)r->cmd.width;
+
+			min[k] = a < 0 ? 0 : a > limit ? limit : (uint32_t)a;
+			max[k] = b < 0 ? 0 : b > limit ? limit : (uint32_t)b;
+			if (s->scissor) {
+				min[k] = min[k] > s->scissor_min[k] ? min[k] : s->scissor_min[k];
+				max[k] = max[k] < s->scissor_max[k] ? max[k] : s->scissor_max[k];
+			}
+		}
+		if (min[0] >= max[0] || min[1] >= max[1])
+			continue;
+		rec = heap_alloc(r, size);
+		head[0] = (uint32_t)(s - r->vdm.states);
+		head[1] = !front;
+		if (!heap_write(r, rec, head, 8, fault))
+			return SIM_RENDER_FAULT;
+		for (unsigned j = 0; j < 3; j++)
+			if (!heap_write(r, rec + 8 + j * (4 + vars) * 4ull, win[j], 16, fault) ||
+			    !heap_write(r, rec + 24 + j * (4 + vars) * 4ull, v[j]->var, vars * 4ull,
+					fault))
+				return SIM_RENDER_FAULT;
+		if (!heap_write(r, rec + 8 + 3 * (4 + vars) * 4ull, provoking, vars * 4ull, fault))
+			return SIM_RENDER_FAULT;
+		for (uint32_t ty = min[1] / th; ty <= (max[1] - 1) / th; ty++)
+			for (uint32_t tx = min[0] / tw; tx <= (max[0] - 1) / tw; tx++)
+				if (!bin(r, ty * r->tiles_x + tx, (uint32_t)rec, fault))
+					return SIM_RENDER_FAULT;
+	}
+	return SIM_RENDER_DONE;
+}
+
+/* The draw's triangles, in order, restarts splitting strips and fans. */
+static enum sim_render_status tile_draw(struct sim_render *r, struct sim_uat_fault *fault,
+					char *why, size_t why_size)
+{
+	const struct sim_vdm_draw *d = &r->draw;
+	const struct sim_draw_state *s = &r->vdm.states[d->state];
+	uint8_t *indices = NULL;
+	enum sim_render_status st = SIM_RENDER_DONE;
+
+	if (s->discard)
+		return SIM_RENDER_DONE;
+	if (d->index_size && d->restart) {
+		indices = malloc((size_t)d->count * d->index_size);
+		if (!indices)
+			return malformed(why, why_size, "out of memory for the index list");
+		if (!sim_uat_access(r->dev->uat, r->context, false, d->index_buffer, indices,
+				    (uint64_t)d->count * d->index_size, SIM_UAT_READ, fault)) {
+			free(indices);
+			return SIM_RENDER_FAULT;
+		}
+	}
+	for (uint32_t inst = 0; inst < d->instances && st == SIM_RENDER_DONE; inst++) {
+		uint64_t base = (uint64_t)inst * d->count, seq[3];
+		unsigned have = 0, k = 0; /* vertices of the current strip or fan, and so far */
+
+		for (uint32_t i = 0; i < d->count && st == SIM_RENDER_DONE; i++) {
+			uint32_t index = 0;
+
+			if (indices) {
+				memcpy(&index, indices + (size_t)i * d->index_size, d->index_size);
+				if (is_restart(d, index)) {
+					have = k = 0;
+					continue;
+				}
+			}
+			if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLE_FAN && have == 0)
+				seq[0] = base + i;
+			else if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLE_FAN)
+				seq[1 + (have - 1) % 2] = base + i;
+			else
+				seq[have % 3] = base + i;
+			have++;
+			if (have < 3)
+				continue;
+			if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLES) {
+				if (have % 3 == 0)
+					st = triangle(r, s, seq, fault);
+			} else if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLE_STRIP) {
+				/* GL: odd triangles swap their first two vertices */
+				uint64_t a = seq[(have - 3) % 3], b = seq[(have - 2) % 3],
+					 c = seq[(have - 1) % 3];
+				uint64_t t[3] = { k % 2 ? b : a, k % 2 ? a : b, c };
+
+				st = triangle(r, s, t, fault);
+				k++;
+			} else {
+				uint64_t t[3] = { seq[0], seq[1 + (have - 3) % 2],
+						  seq[1 + (have - 2) % 2] };
+
+				st = triangle(r, s, t, fault);
+			}
+		}
+	}
+	free(indices);
+	return st;
+}
+
+/* --- fragment stage: one tile a unit, on a core ---------------------------------------- */
+
+/* The tile's pixel of lane l of 8x4 block b: quads of 2x2 lanes, 4 across, 2 down. */
+static void block_pixel(unsigned tw, unsigned b, unsigned l, uint8_t *px, uint8_t *py)
+{
+	unsigned q = l >> 2;
+
+	*px = (uint8_t)((b % (tw / 8)) * 8 + (q & 3) * 2 + (l & 1));
+	*py = (uint8_t)((b / (tw / 8)) * 4 + (q >> 2) * 2 + ((l >> 1) & 1));
+}
+
+struct tri {
+	int64_t x[3], y[3]; /* 1/256 pixel */
+	bool ccw;
+};
+
+/* The plane through three (x, y, f), as A, B and C at (ox, oy). */
+static void plane(const float win[3][4], const float f[3], float ox, float oy, float out[3])
+{
+	double x1 = (double)win[1][0] - win[0][0], y1 = (double)win[1][1] - win[0][1];
+	double x2 = (double)win[2][0] - win[0][0], y2 = (double)win[2][1] - win[0][1];
+	double f1 = (double)f[1] - f[0], f2 = (double)f[2] - f[0];
+	double det = x1 * y2 - x2 * y1;
+	double a = (f1 * y2 - f2 * y1) / det, b = (x1 * f2 - x2 * f1) / det;
+
+	out[0] = (float)a;
+	out[1] = (float)b;
+	out[2] = (float)(f[0] + a * (ox - win[0][0]) + b * (oy - win[0][1]));
+}
+
+/* Whether pixel (x, y) is inside: its centre, with the top-left rule on the edges. */
+static bool inside(const struct tri *t, uint32_t x, uint32_t y)
+{
+	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
+
+	for (unsigned e = 0; e < 3; e++) {
+		unsigned a = e, b = (e + 1) % 3;
+		int64_t dx = t->x[b] - t->x[a], dy = t->y[b] - t->y[a];
+		int64_t v = dx * (py - t->y[a]) - dy * (px - t->x[a]);
+
+		if (t->ccw)
+			v = -v, dx = -dx, dy = -dy;
+		/* positive inside; on the edge only if it is a top or a left one */
+		if (v < 0 || (v == 0 && !((dy == 0 && dx > 0) || dy < 0)))
+			return false;
+	}
+	return true;
+}
+
+struct frag_ctx {
+	struct sim_render *r;
+	struct sim_gpu_core *core;
+	struct usc_fragment_io io;
+	unsigned tw, th;
+	uint32_t w, h; /* of the tile, inside the framebuffer */
+};
+
+/* Runs p over the tile's 8x4 blocks, lanes from cover(block); false when the job ended. */
+static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const struct tri *t,
+		       const struct sim_draw_state *s)
+{
+	struct usc_state *st = sim_gpu_core_state(f->core, 0);
+
+	for (unsigned b = 0; b < f->tw * f->th / LANES; b++) {
+		uint32_t covered = 0, present = 0;
+
+		for (unsigned l = 0; l < LANES; l++) {
+			uint8_t px, py;
+			uint32_t x, y;
+
+			block_pixel(f->tw, b, l, &px, &py);
+			f->io.px[l] = px;
+			f->io.py[l] = py;
+			x = f->io.x0 + px;
+			y = f->io.y0 + py;
+			if (px >= f->w || py >= f->h)
+				continue;
+			if (s && s->scissor &&
+			    (x < s->scissor_min[0] || x >= s->scissor_max[0] ||
+			     y < s->scissor_min[1] || y >= s->scissor_max[1]))
+				continue;
+			if (t && !inside(t, x, y))
+				continue;
+			covered |= 1u << l;
+		}
+		if (!covered)
+			continue;
+		/* whole quads run, for derivatives; their uncovered lanes are helpers */
+		for (unsigned q = 0; q < LANES / 4; q++)
+			if ((covered >> (4 * q)) & 0xf)
+				present |= 0xfu << (4 * q);
+		sim_gpu_core_prepare(f->core, st, p, present);
+		f->io.killed = present & ~covered;
+		f->io.tested = 0;
+		st->fragment = &f->io;
+		if (!sim_gpu_core_run(f->core, p->program, p->program_va, st))
+			return false;
+		st->fragment = NULL;
+	}
+	return true;
+}
+
+/* Sets up one primitive's coefficient registers for this tile; false if it is malformed. */
+static bool coefficients(struct frag_ctx *f, const struct sim_draw_state *s, const float *rec,
+			 unsigned vars, float (*cf)[3])
+{
+	const float *v[3] = { rec + 2, rec + 2 + (4 + vars), rec + 2 + 2 * (4 + vars) };
+	const float *flat = rec + 2 + 3 * (4 + vars);
+	float win[3][4], bx = (float)(f->io.x0 & ~31u), by = (float)(f->io.y0 & ~31u);
+
+	for (unsigned j = 0; j < 3; j++)
+		memcpy(win[j], v[j], 16);
+	for (unsigned i = 0; i < s->num_cf; i++) {
+		const struct agx_cmd_cf_binding *b = &s->cf[i];
+
+		for (unsigned k = 0; k <= b->components; k++) {
+			unsigned slot = (unsigned)b->base_slot + k, user = s->frag_z ? 2 : 1;
+			float *out = cf[b->base_coefficient_register + k], val[3];
+			bool persp = b->shade_model == AGX_CMD_SHADE_MODEL_PERSPECTIVE;
+			int fv = b->shade_model == AGX_CMD_SHADE_MODEL_FLAT_VERTEX_0   ? 0
+				 : b->shade_model == AGX_CMD_SHADE_MODEL_FLAT_VERTEX_1 ? 1
+				 : b->shade_model == AGX_CMD_SHADE_MODEL_FLAT_VERTEX_2 ? 2
+										       : -1;
+
+			for (unsigned j = 0; j < 3; j++) {
+				if (b->source == AGX_CMD_CF_SOURCE_FRAGCOORD_Z ||
+				    (slot == 1 && s->frag_z))
+					val[j] = win[j][2];
+				else if (slot == 0)
+					val[j] = win[j][3]; /* W: 1/w, interpolated linearly */
+				else if (slot - user < vars)
+					val[j] = v[j][4 + slot - user];
+				else
+					return false;
+				if (persp)
+					val[j] *= win[j][3];
+			}
+			if (fv >= 0) {
+				/* flat: the provoking vertex's value, as it was written */
+				out[0] = out[1] = 0;
+				if (b->source == AGX_CMD_CF_SOURCE_VARYING && slot >= user)
+					memcpy(&out[2], &flat[slot - user], 4);
+				else
+					out[2] = val[fv];
+				continue;
+			}
+			plane(win, val, bx, by, out);
+		}
+	}
+	return true;
+}
+
+static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
+{
+	struct sim_render *r = arg;
+	const struct agx_fw_work_render *c = &r->cmd;
+	struct frag_ctx f = { .r = r, .core = core };
+	unsigned tile = (unsigned)unit, tx = tile % r->tiles_x, ty = tile / r->tiles_x;
+	uint32_t next = 0;
+	float cf[256][3];
+	struct usc_state *st;
+
+	f.tw = (unsigned)c->utile_width;
+	f.th = (unsigned)c->utile_height;
+	f.io.tile = sim_gpu_core_local(core);
+	f.io.width = f.tw;
+	f.io.height = f.th;
+	f.io.sample_size = (unsigned)c->sample_size;
+	f.io.x0 = tx * f.tw;
+	f.io.y0 = ty * f.th;
+	f.io.cf = (const float(*)[3])cf;
+	f.w = (uint32_t)c->width - f.io.x0 < f.tw ? (uint32_t)c->width - f.io.x0 : f.tw;
+	f.h = (uint32_t)c->height - f.io.y0 < f.th ? (uint32_t)c->height - f.io.y0 : f.th;
+	memset(f.io.tile, 0, (size_t)f.tw * f.th * f.io.sample_size);
+
+	/* the load program fills the tile */
+	if (!run_blocks(&f, &r->load, NULL, NULL))
+		return;
+	/* the tile's primitives, in the order they were drawn */
+	if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER, c->tvb + tile * TILE_ENTRY, &next,
+				 4, false))
+		return;
+	while (next) {
+		uint32_t block[2 + BLOCK_PRIMS];
+
+		if (next + (uint64_t)BLOCK_BYTES > c->tvb_size ||
+		    !sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER, c->tvb + next, block,
+					 BLOCK_BYTES, false))
+			return next + (uint64_t)BLOCK_BYTES > c->tvb_size
+				   ? sim_gpu_core_malformed(core, "TVB list runs past the heap")
+				   : (void)0;
+		for (unsigned i = 0; i < block[1] && i < BLOCK_PRIMS; i++) {
+			uint32_t head[2];
+			float rec[2 + 3 * MAX_SLOTS + MAX_SLOTS];
+			const struct sim_draw_state *s;
+			unsigned vars;
+			uint64_t size;
+			struct tri t;
+
+			if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER,
+						 c->tvb + block[2 + i], head, 8, false))
+				return;
+			if (head[0] >= r->vdm.num_states)
+				return sim_gpu_core_malformed(core, "TVB primitive names no state");
+			s = &r->vdm.states[head[0]];
+			vars = s->slots - 4;
+			size = 8 + 3 * (4 + vars) * 4ull + vars * 4ull;
+			if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER,
+						 c->tvb + block[2 + i], rec, (unsigned)size, false))
+				return;
+			if (!s->has_fs)
+				continue;
+			for (unsigned j = 0; j < 3; j++) {
+				const float *v = rec + 2 + j * (4 + vars);
+
+				t.x[j] = (int64_t)llround((double)v[0] * 256);
+				t.y[j] = (int64_t)llround((double)v[1] * 256);
+			}
+			t.ccw = (t.x[1] - t.x[0]) * (t.y[2] - t.y[0]) -
+				    (t.x[2] - t.x[0]) * (t.y[1] - t.y[0]) <
+				0;
+			if (!coefficients(&f, s, rec, vars, cf))
+				return sim_gpu_core_malformed(core,
+							      "CF binding reads a slot past the "
+							      "vertex outputs");
+			f.io.num_cf = s->num_cf_regs;
+			f.io.backfacing = head[1] & 1;
+			if (!run_blocks(&f, &s->fs, &t, s))
+				return;
+		}
+		next = block[0];
+	}
+	/* the store program writes the tile out: once, as one thread */
+	f.io.num_cf = 0;
+	f.io.killed = f.io.tested = 0;
+	st = sim_gpu_core_state(core, 0);
+	sim_gpu_core_prepare(core, st, &r->store, 1);
+	st->fragment = &f.io;
+	sim_gpu_core_run(core, r->store.program, r->store.program_va, st);
+	st->fragment = NULL;
+}
+
+/* --- the steps ----------------------------------------------------------------------- */
+
+enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
+				       struct sim_gpu_job *job, enum agx_uat_fault_unit *unit,
+				       struct sim_uat_fault *fault, char *why, size_t why_size)
+{
+	why[0] = '\0';
+	for (;;) {
+		enum sim_render_status st;
+		uint64_t total, bytes;
+
+		switch (r->phase) {
+		case SIM_RENDER_VERTEX:
+			*unit = AGX_UAT_FAULT_UNIT_TILER;
+			if ((st = tile_draw(r, fault, why, why_size)) != SIM_RENDER_DONE)
+				return st;
+			r->phase = SIM_RENDER_STREAM;
+			continue;
+		case SIM_RENDER_FRAGMENT:
+			return SIM_RENDER_DONE;
+		case SIM_RENDER_STREAM:
+			break;
+		}
+		*unit = AGX_UAT_FAULT_UNIT_VDM;
+		switch (sim_vdm_next(&r->vdm, programs, &r->draw, fault, why, why_size)) {
+		case SIM_VDM_FAULT:
+			return SIM_RENDER_FAULT;
+		case SIM_VDM_MALFORMED:
+			return SIM_RENDER_MALFORMED;
+		case SIM_VDM_END:
+			if (r->overflow)
+				return SIM_RENDER_OVERFLOW;
+			r->phase = SIM_RENDER_FRAGMENT;
+			*job = (struct sim_gpu_job){ .context = r->context,
+						     .run = fragment_unit,
+						     .arg = r,
+						     .units = (uint64_t)r->tiles_x * r->tiles_y };
+			return SIM_RENDER_JOB;
+		case SIM_VDM_DRAW:
+			break;
+		}
+		total = (uint64_t)r->draw.count * r->draw.instances;
+		bytes = total * r->draw.vs_slots * 4;
+		if (!total)
+			continue;
+		if (bytes > MAX_OUTPUT_BYTES)
+			return malformed(why, why_size, "draw of %llu vertices of %u words",
+					 (unsigned long long)total, r->draw.vs_slots);
+		if (bytes > r->outputs_size) {
+			uint32_t *more = realloc(r->outputs, bytes);
+
+			if (!more)
+				return malformed(why, why_size, "out of memory for vertex outputs");
+			r->outputs = more;
+			r->outputs_size = bytes;
+		}
+		memset(r->outputs, 0, bytes);
+		r->phase = SIM_RENDER_VERTEX;
+		*job = (struct sim_gpu_job){ .context = r->context,
+					     .run = vertex_unit,
+					     .arg = r,
+					     .units = (total + LANES - 1) / LANES };
+		return SIM_RENDER_JOB;
+	}
+}

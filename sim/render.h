@@ -1,0 +1,65 @@
+/*
+ * render.h: a render work item on agx-sim's GPU (docs/firmware-abi.md,
+ * docs/control-streams.md).  Vertex + tiling: the VDM stream's draws are
+ * vertex-shaded on the cores, their triangles assembled, clipped, culled,
+ * mapped to the window and binned into the tiles they touch, in the TVB
+ * heap.  Fragment: every tile is rendered on a core in its local memory --
+ * the load pipeline on each pixel, then each binned triangle rasterized
+ * and its fragments shaded, then the store pipeline writes the tile out.
+ * The firmware thread drives it one GPU job at a time.
+ */
+#ifndef SIM_RENDER_H
+#define SIM_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agx_fwabi.h"
+#include "gpu.h"
+#include "vdm.h"
+
+struct sim_render {
+	struct sim_device *dev;
+	unsigned context;
+	struct agx_fw_work_render cmd;
+	struct sim_vdm vdm;
+	enum { SIM_RENDER_STREAM, SIM_RENDER_VERTEX, SIM_RENDER_FRAGMENT } phase;
+	/* the draw being vertex-shaded, and the outputs of its vertices */
+	struct sim_vdm_draw draw;
+	uint32_t *outputs;
+	size_t outputs_size;
+	/* the tiler */
+	unsigned tiles_x, tiles_y;
+	uint32_t *tail; /* per tile: the TVB offset of its last list block, 0: none yet */
+	uint64_t heap_used;
+	bool overflow; /* the heap was too small: binning only counts what it would need */
+	/* the tile programs */
+	struct sim_pipeline load, store;
+};
+
+enum sim_render_status {
+	SIM_RENDER_JOB,	      /* *job is ready for the cores */
+	SIM_RENDER_DONE,      /* finished well */
+	SIM_RENDER_FAULT,     /* *fault, by unit */
+	SIM_RENDER_MALFORMED, /* why says what */
+	SIM_RENDER_OVERFLOW,  /* the TVB heap needed heap_used bytes */
+};
+
+/* Checks the command and reads its tile programs; then sim_render_next() for each step. */
+enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device *dev,
+					unsigned context, const struct agx_fw_work_render *cmd,
+					struct usc_cache *programs, enum agx_uat_fault_unit *unit,
+					struct sim_uat_fault *fault, char *why, size_t why_size);
+
+/*
+ * The next step, once the previous job (if any) finished well: a job in
+ * *job, or the end.  On SIM_RENDER_FAULT *unit and *fault say what.
+ */
+enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
+				       struct sim_gpu_job *job, enum agx_uat_fault_unit *unit,
+				       struct sim_uat_fault *fault, char *why, size_t why_size);
+
+/* Frees what the render holds (any time; finish of an unstarted one is harmless). */
+void sim_render_finish(struct sim_render *r);
+
+#endif

@@ -1,0 +1,700 @@
+/*
+ * test-render: render work on the simulated GPU, as a driver submits it.
+ * Starts the real agx-sim, boots its firmware and submits render items
+ * whose VDM streams, PPP state, coefficient bindings and tile programs are
+ * real words (libagx/hw/cmdbuf.hw) and whose shaders are real G13 code:
+ * a vertex shader that fetches its vertices, a fragment shader that
+ * interpolates colours into the tile, a clear and a block store through a
+ * PBE.  Each image is checked pixel by pixel against a reference
+ * rasterizer written here from the rules in docs/control-streams.md (pixel
+ * centres, the top-left rule, perspective-correct interpolation).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agx_cmdbuf.h"
+#include "agx_fwabi.h"
+#include "agx_uat.h"
+#include "asm.h"
+#include "fixture.h"
+#include "host/cmdbuf.h"
+#include "host/fwhost.h"
+
+#define PT_OFFSET 0x40000u
+#define PT_SIZE	  0x80000u
+#define FW_OFFSET 0xc0000u
+#define FW_PAGES  64u
+#define PAGE	  0x4000u
+#define CODE_RAM  0x200000u
+#define DATA_RAM  (CODE_RAM + PAGE)
+#define DATA_SIZE (4 * PAGE)
+#define FB_RAM	  (DATA_RAM + DATA_SIZE)
+#define FB_SIZE	  (4 * PAGE)
+#define TVB_RAM	  (FB_RAM + FB_SIZE)
+#define TVB_SIZE  (8 * PAGE)
+#define CODE_VA	  0x10000000ull
+#define DATA_VA	  0x10010000ull
+#define FB_VA	  0x20000000ull
+#define TVB_VA	  0x30000000ull
+#define CTX	  1
+#define CLEAR	  0xffbf8040u /* the clear colour as RGBA8: 0.25, 0.5, 0.75, 1 */
+
+/* Vertex data: 8 words a vertex at u0_u1 -- clip x, y, z, w, then r, g, b, a. */
+static const char vertex_shader[] =
+    "mov_imm r8, 8\n"
+    "imadd r7, r5, r8, 0\n"
+    "device_load 0, i32, xyzw, r0_r1_r2_r3, u0_u1, r7, unsigned\n"
+    "iadd r7, r7, 4\n"
+    "device_load 0, i32, xyzw, r9_r10_r11_r12, u0_u1, r7, unsigned\n"
+    "wait 0\n"
+    "st_var 0, r0, 0\n"
+    "st_var 0, r1, 1\n"
+    "st_var 0, r2, 2\n"
+    "st_var 0, r3, 3\n"
+    "st_var 0, r9, 4\n"
+    "st_var 0, r10, 5\n"
+    "st_var 0, r11, 6\n"
+    "st_var 1, r12, 7\n"
+    "stop";
+
+/* The colour, perspective-correct (cf1..cf4 over cf0, the W binding), into the tile. */
+static const char colour_shader[] =
+    "iter r0_r1_r2_r3, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
+    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
+    "stop";
+
+/* Flat shading: the colour's C coefficients (ldcf), into the tile. */
+static const char flat_shader[] = "ldcf r4_r5_r6, cf1\n"
+				  "iadd r0, r6, 0\n"
+				  "ldcf r4_r5_r6, cf2\n"
+				  "iadd r1, r6, 0\n"
+				  "ldcf r4_r5_r6, cf3\n"
+				  "iadd r2, r6, 0\n"
+				  "ldcf r4_r5_r6, cf4\n"
+				  "iadd r3, r6, 0\n"
+				  "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
+				  "stop";
+
+static const char clear_program[] = "mov_imm r0, 0x3e800000\n"
+				    "mov_imm r1, 0x3f000000\n"
+				    "mov_imm r2, 0x3f400000\n"
+				    "mov_imm r3, 0x3f800000\n"
+				    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
+				    "stop";
+
+static const char store_program[] = "mov_imm r0, 0\n"
+				    "imgwblk r0l, ts0, r0, 0, 0, tex_2d, u8norm, 0\n"
+				    "stop";
+
+struct gfx {
+	struct fixture *f;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q;
+	uint8_t *code, *data, *fb;
+	uint32_t code_used, data_used;
+	uint32_t load, store, vs, colour, flat; /* pipelines, offsets from CODE_VA */
+	uint32_t slot;
+};
+
+struct vertex {
+	float clip[4];
+	float colour[4];
+};
+
+/* The scene a render draws, and how. */
+struct scene {
+	unsigned width, height, tile_w, tile_h;
+	const struct vertex *v;
+	unsigned num_vertices;
+	unsigned primitive;
+	const uint16_t *indices; /* NULL: not indexed */
+	unsigned count;
+	bool restart, flat, cull_back, front_ccw;
+	uint32_t tvb_size;
+};
+
+/* Rows of the framebuffer: 16-byte aligned, as linear images are (docs/control-streams.md). */
+static unsigned stride(const struct scene *s)
+{
+	return (s->width * 4 + 15) & ~15u;
+}
+
+static uint32_t code(struct gfx *g, const void *bytes, size_t size, unsigned align)
+{
+	uint32_t at = (g->code_used + align - 1) & ~(align - 1);
+
+	assert_true(at + size <= PAGE);
+	memcpy(g->code + at, bytes, size);
+	g->code_used = at + (uint32_t)size;
+	return at;
+}
+
+static uint32_t program(struct gfx *g, const char *text)
+{
+	uint8_t buf[512];
+	size_t size = test_assemble(text, buf, sizeof(buf));
+
+	return code(g, buf, size, 64);
+}
+
+static uint64_t data(struct gfx *g, const void *bytes, size_t size)
+{
+	uint32_t at = (g->data_used + 15) & ~15u;
+
+	assert_true(at + size <= DATA_SIZE);
+	memcpy(g->data + at, bytes, size);
+	g->data_used = at + (uint32_t)size;
+	return DATA_VA + at;
+}
+
+static uint32_t pipeline(struct gfx *g, uint32_t prog, uint64_t uniforms, unsigned halves,
+			 const struct sim_cmd_bindings *bind)
+{
+	uint8_t words[128];
+	size_t n = sim_cmd_pipeline(words, uniforms, halves, 0, bind, prog, NULL);
+
+	return code(g, words, n, 64);
+}
+
+static void gpu_up(struct fixture *f, struct gfx *g)
+{
+	struct sim_host *h = &f->host;
+
+	memset(g, 0, sizeof(*g));
+	g->f = f;
+	attach(h);
+	give_ram(h);
+	assert_int_equal(sim_fwhost_init(&g->fh, h, PT_OFFSET, PT_SIZE, FW_OFFSET, FW_PAGES), 0);
+	boot(h);
+	if (!sim_fwhost_start(&g->fh, TIMEOUT_MS))
+		fail_msg("the GPU firmware did not start: %s", h->error);
+	g->code = h->ram + CODE_RAM;
+	g->data = h->ram + DATA_RAM;
+	g->fb = h->ram + FB_RAM;
+	assert_int_equal(sim_fwhost_map(&g->fh, CTX, CODE_VA, CODE_RAM, PAGE, true), 0);
+	assert_int_equal(sim_fwhost_map(&g->fh, CTX, DATA_VA, DATA_RAM, DATA_SIZE, false), 0);
+	assert_int_equal(sim_fwhost_map(&g->fh, CTX, FB_VA, FB_RAM, FB_SIZE, false), 0);
+	assert_int_equal(sim_fwhost_map(&g->fh, CTX, TVB_VA, TVB_RAM, TVB_SIZE, false), 0);
+	assert_int_equal(sim_fwhost_queue_create(&g->fh, &g->q, CTX, 1, AGX_FW_PIPE_VERTEX, 16, 0),
+			 0);
+	g->load = pipeline(g, program(g, clear_program), 0, 0, NULL);
+	g->vs = program(g, vertex_shader);
+	g->colour = pipeline(g, program(g, colour_shader), 0, 0, NULL);
+	g->flat = pipeline(g, program(g, flat_shader), 0, 0, NULL);
+}
+
+static struct agx_fw_event next_event(struct gfx *g)
+{
+	struct agx_fw_event e;
+
+	if (!sim_fwhost_event(&g->fh, &e, TIMEOUT_MS))
+		fail_msg("no event came: %s", g->fh.host->error);
+	return e;
+}
+
+static bool log_has(struct gfx *g, const char *text)
+{
+	char line[64];
+
+	while (sim_fwhost_log(&g->fh, line, sizeof(line)))
+		if (strstr(line, text))
+			return true;
+	return false;
+}
+
+/* Submits a render of the VDM stream given; returns the stamp's result after its completion. */
+static enum agx_fw_result submit(struct gfx *g, const struct scene *s, const uint8_t *stream,
+				 size_t size, struct agx_fw_event *grow, struct agx_fw_event *fault)
+{
+	uint8_t pbe_raw[24] = { 0 };
+	struct agx_cmd_pbe pbe = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+				   .layout = AGX_CMD_LAYOUT_LINEAR,
+				   .channels = AGX_CMD_CHANNELS_R8G8B8A8,
+				   .type = AGX_CMD_TEXTURE_TYPE_UNORM,
+				   .swizzle_r = 0,
+				   .swizzle_g = 1,
+				   .swizzle_b = 2,
+				   .swizzle_a = 3,
+				   .width = s->width - 1,
+				   .height = s->height - 1,
+				   .buffer = FB_VA >> 4,
+				   .stride_or_levels = stride(s) - 4 };
+	struct sim_cmd_bindings bind = { 0 };
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
+					.event_slot = ++g->slot,
+					.stamp_value = g->slot };
+	struct agx_fw_work_render r = { .usc_base = CODE_VA,
+					.tvb = TVB_VA,
+					.tvb_size = s->tvb_size ? s->tvb_size : TVB_SIZE,
+					.width = s->width,
+					.height = s->height,
+					.samples = 1,
+					.utile_width = s->tile_w,
+					.utile_height = s->tile_h,
+					.sample_size = 4 };
+	struct agx_fw_stamp st;
+	struct agx_fw_event e;
+	uint8_t *stamp;
+	uint64_t stamp_va, item;
+
+	assert_true(agx_cmd_pbe_pack(pbe_raw, &pbe));
+	bind.textures = data(g, pbe_raw, sizeof(pbe_raw));
+	bind.num_textures = 1;
+	r.store_pipeline = pipeline(g, program(g, store_program), 0, 0, &bind);
+	r.load_pipeline = g->load;
+	r.encoder = data(g, stream, size);
+	r.encoder_end = r.encoder + size;
+	stamp = sim_fwhost_alloc(&g->fh, 8, &stamp_va);
+	assert_non_null(stamp);
+	h.stamp = stamp_va;
+	item = sim_fwhost_render(&g->fh, &h, &r);
+	assert_true(item != 0);
+	memset(g->fb, 0xee, FB_SIZE);
+	assert_true(sim_fwhost_submit(&g->fh, &g->q, item));
+	e = next_event(g);
+	if (e.type == AGX_FW_EVENT_TYPE_FAULT) {
+		print_message("fault: unit %u, reason %u, %s 0x%llx\n", (unsigned)e.unit,
+			      (unsigned)e.reason, e.write ? "write" : "read",
+			      (unsigned long long)e.va);
+		if (!fault) {
+			char line[64];
+
+			while (sim_fwhost_log(&g->fh, line, sizeof(line)))
+				print_message("firmware: %s\n", line);
+			fail_msg("the render faulted");
+		}
+		*fault = e;
+		e = next_event(g);
+	}
+	if (e.type == AGX_FW_EVENT_TYPE_TVB_GROW) {
+		assert_non_null(grow);
+		*grow = e;
+		e = next_event(g);
+	}
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_COMPLETION);
+	assert_int_equal(e.slot, g->slot);
+	assert_int_equal(e.context, CTX);
+	assert_true(agx_fw_stamp_unpack(stamp, &st));
+	assert_int_equal(st.value, g->slot);
+	assert_int_equal(st.result, e.result);
+	return (enum agx_fw_result)e.result;
+}
+
+/* The scene's VDM stream: the vertex shader, the PPP state, one draw, the end. */
+static size_t scene_stream(struct gfx *g, const struct scene *s, uint8_t *out)
+{
+	struct sim_cmd_cf cf[2] = {
+		{ 1, AGX_CMD_SHADE_MODEL_LINEAR, 0, 0, 0 },
+		{ 4, s->flat ? AGX_CMD_SHADE_MODEL_FLAT_VERTEX_2 : AGX_CMD_SHADE_MODEL_PERSPECTIVE,
+		  0, 1, 1 }
+	};
+	struct sim_cmd_ppp ppp = { .translate = { s->width / 2.0f, s->height / 2.0f, 0 },
+				   .scale = { s->width / 2.0f, -(float)s->height / 2.0f, 1 },
+				   .cull_back = s->cull_back,
+				   .front_ccw = s->front_ccw,
+				   .provoking = 2,
+				   .outputs = 8,
+				   .fs_pipeline = s->flat ? g->flat : g->colour,
+				   .cf_count = 2 };
+	uint8_t words[128];
+	uint64_t vertices = data(g, s->v, s->num_vertices * sizeof(*s->v));
+	uint32_t uniforms[2] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
+	uint64_t uva = data(g, uniforms, sizeof(uniforms)), indices = 0;
+	uint32_t vs = pipeline(g, g->vs, uva, 4, NULL);
+	size_t n = 0, ppp_size;
+
+	ppp.cf = code(g, words, sim_cmd_cf_bindings(words, cf, 2, 5, 5), 4);
+	ppp_size = sim_cmd_ppp(words, &ppp);
+	if (s->indices)
+		indices = data(g, s->indices, s->count * 2);
+	n += sim_cmd_vdm_vertex(out + n, vs, 8);
+	if (s->restart)
+		n += sim_cmd_vdm_restart(out + n, 0xffff);
+	n += sim_cmd_vdm_ppp(out + n, data(g, words, ppp_size), ppp_size);
+	n += sim_cmd_vdm_draw(out + n, s->primitive, s->count, 1, 0, s->indices ? 2 : 0, indices,
+			      (s->count * 2 + 3) & ~3u, s->restart);
+	n += sim_cmd_vdm_terminate(out + n);
+	return n;
+}
+
+/* --- the reference ---------------------------------------------------------------------- */
+
+struct ref_vertex {
+	double x, y, rhw; /* window */
+	double c[4];
+};
+
+static struct ref_vertex to_window(const struct scene *s, const struct vertex *v)
+{
+	struct ref_vertex r;
+
+	r.rhw = 1.0 / v->clip[3];
+	r.x = s->width / 2.0 + s->width / 2.0 * v->clip[0] * r.rhw;
+	r.y = s->height / 2.0 - s->height / 2.0 * v->clip[1] * r.rhw;
+	for (unsigned k = 0; k < 4; k++)
+		r.c[k] = v->colour[k];
+	return r;
+}
+
+/* Edge function of (a, b) at p: > 0 to the right of a->b on a y-down screen, with the top-left
+ * rule. */
+static bool covers(const struct ref_vertex *t[3], double px, double py)
+{
+	double area =
+	    (t[1]->x - t[0]->x) * (t[2]->y - t[0]->y) - (t[2]->x - t[0]->x) * (t[1]->y - t[0]->y);
+	double sign = area < 0 ? -1 : 1;
+
+	for (unsigned e = 0; e < 3; e++) {
+		const struct ref_vertex *a = t[e], *b = t[(e + 1) % 3];
+		double dx = sign * (b->x - a->x), dy = sign * (b->y - a->y);
+		double v = dx * (py - a->y) - dy * (px - a->x);
+
+		if (v < 0 || (v == 0 && !((dy == 0 && dx > 0) || dy < 0)))
+			return false;
+	}
+	return true;
+}
+
+/* Draws the triangle into the expected image (RGBA8 words). */
+static void ref_triangle(const struct scene *s, const struct ref_vertex *t[3], uint32_t *img,
+			 bool cull)
+{
+	double area =
+	    (t[1]->x - t[0]->x) * (t[2]->y - t[0]->y) - (t[2]->x - t[0]->x) * (t[1]->y - t[0]->y);
+	bool front = (area < 0) == s->front_ccw;
+
+	if (area == 0 || (cull && !front))
+		return;
+	for (unsigned y = 0; y < s->height; y++)
+		for (unsigned x = 0; x < s->width; x++) {
+			double px = x + 0.5, py = y + 0.5, b[3], sum = 0;
+			uint32_t word = 0;
+
+			if (!covers(t, px, py))
+				continue;
+			for (unsigned i = 0; i < 3; i++) {
+				const struct ref_vertex *p = t[(i + 1) % 3], *q = t[(i + 2) % 3];
+
+				b[i] = ((q->x - p->x) * (py - p->y) - (q->y - p->y) * (px - p->x)) /
+				       -area;
+				sum += b[i] * t[i]->rhw;
+			}
+			for (unsigned k = 0; k < 4; k++) {
+				double c = 0;
+
+				for (unsigned i = 0; i < 3; i++)
+					c += s->flat ? (i == 2) * t[2]->c[k]
+						     : b[i] * t[i]->rhw * t[i]->c[k] / sum;
+				c = c < 0 ? 0 : c > 1 ? 1 : c;
+				word |= (uint32_t)lround(c * 255) << (8 * k);
+			}
+			img[y * s->width + x] = word;
+		}
+}
+
+/* The triangles the scene's draw makes, as the rules of the primitive type say. */
+static void reference(const struct scene *s, uint32_t *img)
+{
+	struct ref_vertex w[64];
+	unsigned seq[64], n = 0;
+
+	for (unsigned i = 0; i < s->width * s->height; i++)
+		img[i] = CLEAR;
+	for (unsigned i = 0; i <= s->count; i++) {
+		bool end = i == s->count || (s->restart && s->indices[i] == 0xffff);
+
+		if (!end) {
+			unsigned index = s->indices ? s->indices[i] : i;
+
+			w[n] = to_window(s, &s->v[index]);
+			seq[n] = n;
+			n++;
+			continue;
+		}
+		for (unsigned k = 0; k + 2 < n; k++) {
+			const struct ref_vertex *t[3];
+
+			if (s->primitive == AGX_CMD_PRIMITIVE_TRIANGLES) {
+				if (k % 3)
+					continue;
+				t[0] = &w[k], t[1] = &w[k + 1], t[2] = &w[k + 2];
+			} else if (s->primitive == AGX_CMD_PRIMITIVE_TRIANGLE_STRIP) {
+				t[0] = &w[k + (k & 1)], t[1] = &w[k + !(k & 1)], t[2] = &w[k + 2];
+			} else {
+				t[0] = &w[0], t[1] = &w[k + 1], t[2] = &w[k + 2];
+			}
+			ref_triangle(s, t, img, s->cull_back);
+		}
+		(void)seq;
+		n = 0;
+	}
+}
+
+/* With AGX_TEST_IMAGES=DIR, the rendered image as DIR/render-N.ppm, to look at. */
+static void save_image(const struct gfx *g, const struct scene *s)
+{
+	static unsigned serial;
+	const char *dir = getenv("AGX_TEST_IMAGES");
+	char path[256];
+	FILE *fp;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/render-%u.ppm", dir, serial++);
+	fp = fopen(path, "wb");
+	if (!fp)
+		return;
+	fprintf(fp, "P6 %u %u 255\n", s->width, s->height);
+	for (unsigned y = 0; y < s->height; y++)
+		for (unsigned x = 0; x < s->width; x++)
+			fwrite(g->fb + y * stride(s) + x * 4, 1, 3, fp);
+	fclose(fp);
+}
+
+/* Every pixel within one step of 255 of the reference, per channel. */
+static void expect_image(const struct gfx *g, const struct scene *s)
+{
+	uint32_t *want = calloc(s->width * s->height, 4);
+	unsigned bad = 0;
+
+	assert_non_null(want);
+	save_image(g, s);
+	reference(s, want);
+	for (unsigned y = 0; y < s->height; y++)
+		for (unsigned x = 0; x < s->width; x++) {
+			uint32_t got, exp = want[y * s->width + x];
+
+			memcpy(&got, g->fb + y * stride(s) + x * 4, 4);
+			for (unsigned k = 0; k < 4; k++) {
+				int d =
+				    (int)((got >> (8 * k)) & 0xff) - (int)((exp >> (8 * k)) & 0xff);
+
+				if (d > 1 || d < -1) {
+					if (bad++ < 5)
+						print_message(
+						    "pixel (%u, %u): 0x%08x, want 0x%08x\n", x, y,
+						    got, exp);
+					break;
+				}
+			}
+		}
+	free(want);
+	assert_int_equal(bad, 0);
+}
+
+static void render_scene(struct gfx *g, const struct scene *s)
+{
+	uint8_t stream[256];
+	size_t n = scene_stream(g, s, stream);
+
+	if (submit(g, s, stream, n, NULL, NULL) != AGX_FW_RESULT_OK)
+		fail_msg("render did not complete ok");
+	expect_image(g, s);
+}
+
+/* --- the tests ---------------------------------------------------------------------------- */
+
+/* Two triangles, the second over the first, with perspective (w 1, 2, 4) and colours. */
+static const struct vertex overlap[] = {
+	{ { -0.875f, -0.75f, 0.5f, 1 }, { 1, 0, 0, 1 } },
+	{ { 1.75f, -1.5f, 1, 2 }, { 0, 1, 0, 1 } },
+	{ { 0, 3.5f, 2, 4 }, { 0, 0, 1, 0.5f } },
+	{ { -0.5f, 0.25f, 0.5f, 1 }, { 1, 1, 0, 1 } },
+	{ { 0.5f, 0.375f, 0.5f, 1 }, { 0, 1, 1, 1 } },
+	{ { 0.125f, -0.625f, 0.5f, 1 }, { 1, 0, 1, 1 } },
+};
+
+static void test_triangles(void **state)
+{
+	struct fixture *f = *state;
+	struct gfx g;
+	static const unsigned sizes[][4] = { { 64, 64, 32, 32 },
+					     { 64, 64, 32, 16 },
+					     { 64, 64, 16, 16 },
+					     { 50, 37, 32, 32 },
+					     { 100, 60, 16, 16 } };
+
+	gpu_up(f, &g);
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct scene s = { .width = sizes[i][0],
+				   .height = sizes[i][1],
+				   .tile_w = sizes[i][2],
+				   .tile_h = sizes[i][3],
+				   .v = overlap,
+				   .num_vertices = 6,
+				   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+				   .count = 6 };
+
+		render_scene(&g, &s);
+	}
+}
+
+/* A strip's alternate triangles face the same way: culling keeps or drops them all. */
+static void test_strip_and_culling(void **state)
+{
+	static const struct vertex quad[] = {
+		{ { -0.75f, -0.75f, 0, 1 }, { 1, 0, 0, 1 } },
+		{ { 0.75f, -0.75f, 0, 1 }, { 0, 1, 0, 1 } },
+		{ { -0.75f, 0.75f, 0, 1 }, { 0, 0, 1, 1 } },
+		{ { 0.75f, 0.75f, 0, 1 }, { 1, 1, 1, 1 } },
+	};
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 64,
+			   .height = 64,
+			   .tile_w = 32,
+			   .tile_h = 32,
+			   .v = quad,
+			   .num_vertices = 4,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP,
+			   .count = 4 };
+
+	gpu_up(f, &g);
+	render_scene(&g, &s);
+	/* on a y-down screen this strip turns clockwise: front only if clockwise is */
+	s.cull_back = true;
+	s.front_ccw = true;
+	render_scene(&g, &s);
+	s.front_ccw = false;
+	render_scene(&g, &s);
+}
+
+/* An indexed fan split by restarts, flat-shaded from each triangle's last vertex. */
+static void test_indexed_restart_flat(void **state)
+{
+	static const struct vertex fan[] = {
+		{ { 0, 0, 0, 1 }, { 1, 1, 1, 1 } },
+		{ { 0.8f, 0, 0, 1 }, { 1, 0, 0, 1 } },
+		{ { 0.5f, 0.6f, 0, 1 }, { 0, 1, 0, 1 } },
+		{ { -0.3f, 0.7f, 0, 1 }, { 0, 0, 1, 1 } },
+		{ { -0.9f, -0.1f, 0, 1 }, { 1, 1, 0, 1 } },
+		{ { -0.2f, -0.9f, 0, 1 }, { 0, 1, 1, 1 } },
+	};
+	static const uint16_t indices[] = { 0, 1, 2, 3, 0xffff, 0, 4, 5, 1 };
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 64,
+			   .height = 48,
+			   .tile_w = 16,
+			   .tile_h = 16,
+			   .v = fan,
+			   .num_vertices = 6,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_FAN,
+			   .indices = indices,
+			   .count = 9,
+			   .restart = true,
+			   .flat = true };
+
+	gpu_up(f, &g);
+	render_scene(&g, &s);
+	s.flat = false;
+	render_scene(&g, &s);
+}
+
+/* A heap too small: a grow request with what it needs; that much then renders. */
+static void test_tvb_overflow(void **state)
+{
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 64,
+			   .height = 64,
+			   .tile_w = 16,
+			   .tile_h = 16,
+			   .v = overlap,
+			   .num_vertices = 6,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+			   .count = 6,
+			   .tvb_size = 512 };
+	struct agx_fw_event grow = { 0 };
+	uint8_t stream[256];
+	size_t n;
+
+	gpu_up(f, &g);
+	n = scene_stream(&g, &s, stream);
+	assert_int_equal(submit(&g, &s, stream, n, &grow, NULL), AGX_FW_RESULT_TVB_OVERFLOW);
+	assert_int_equal(grow.slot, g.slot);
+	assert_int_equal(grow.context, CTX);
+	assert_true(grow.value > 512 && grow.value <= TVB_SIZE);
+	assert_true(log_has(&g, "TVB heap"));
+	/* exactly what it asked for is enough */
+	s.tvb_size = grow.value;
+	render_scene(&g, &s);
+}
+
+/* Streams the VDM refuses, and faults by the unit that met them; the device goes on. */
+static void test_render_errors(void **state)
+{
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 32,
+			   .height = 32,
+			   .tile_w = 32,
+			   .tile_h = 32,
+			   .v = overlap,
+			   .num_vertices = 3,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+			   .count = 3 };
+	uint8_t stream[256];
+	struct agx_fw_event e;
+	size_t n;
+	uint32_t word;
+
+	gpu_up(f, &g);
+	/* a tessellation block */
+	n = scene_stream(&g, &s, stream);
+	word = 5u << 29;
+	memcpy(stream + n - AGX_CMD_VDM_STREAM_TERMINATE_LENGTH, &word, 4);
+	assert_int_equal(submit(&g, &s, stream, n, NULL, NULL), AGX_FW_RESULT_MALFORMED);
+	assert_true(log_has(&g, "tessellation"));
+	/* a draw whose index buffer is not mapped: the VDM's fault, and its address */
+	s.indices = (const uint16_t[]){ 0, 1, 2 };
+	n = scene_stream(&g, &s, stream);
+	for (size_t at = 0; at + 4 <= n; at += 4) {
+		memcpy(&word, stream + at, 4);
+		if (word >> 29 == AGX_CMD_VDM_BLOCK_INDEX_LIST) {
+			word = 0x50000000u;
+			memcpy(stream + at + 4, &word, 4); /* buffer lo */
+			break;
+		}
+	}
+	assert_int_equal(submit(&g, &s, stream, n, NULL, &e), AGX_FW_RESULT_FAULT);
+	assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_VDM);
+	assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_UNMAPPED);
+	assert_false(e.write);
+	assert_int_equal(e.va, 0x50000000ull);
+	{
+		uint32_t st = *agx_mmio_u32(f->host.mmio, AGX_MMIO_FAULT_STATUS);
+		struct agx_uat_fault_status fs = { 0 };
+
+		assert_true(agx_uat_fault_status_unpack((const uint8_t *)&st, &fs));
+		assert_int_equal(fs.unit, AGX_UAT_FAULT_UNIT_VDM);
+		assert_int_equal(fs.context, CTX);
+		assert_int_equal(
+		    *(volatile uint64_t *)((uint8_t *)f->host.mmio + AGX_MMIO_FAULT_ADDRESS),
+		    0x50000000ull);
+	}
+	/* the device renders on */
+	s.indices = NULL;
+	render_scene(&g, &s);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_triangles, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strip_and_culling, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_indexed_restart_flat, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tvb_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render_errors, setup, teardown),
+	};
+
+	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+}
