@@ -141,11 +141,11 @@ static void *mem_translate(void *ctx, uint64_t addr, size_t size, bool write)
 	return sim_device_host_locked(w->gpu->dev, pa, size, write);
 }
 
-/* Power-on state for the lanes in present of SIMD group s (its stacks). */
+/* Power-on state for program on the lanes in present of SIMD group s (its stacks). */
 static void prepare(struct worker *w, struct usc_state *st, const struct sim_pipeline *pipe,
-		    uint32_t present, unsigned s)
+		    const struct usc_program *program, uint32_t present, unsigned s)
 {
-	usc_state_init(st, USC_LANES);
+	usc_state_reset(st, USC_LANES, program);
 	st->present = st->exec = present;
 	memcpy(st->u, pipe->uniforms, sizeof(pipe->uniforms));
 	st->memory = (struct usc_memory){ mem_read, mem_write, mem_translate, w };
@@ -243,7 +243,7 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 	for (unsigned s = 0; s < simdgroups; s++) {
 		struct usc_state *st = &w->states[s];
 
-		prepare(w, st, job->pipe, present_lanes(job, tg, s), s);
+		prepare(w, st, job->pipe, job->pipe->program, present_lanes(job, tg, s), s);
 		state[s] = st->present ? RUNNING : STOPPED;
 		running += st->present != 0;
 		memcpy(st->dispatch.threadgroup_position, tg, sizeof(tg));
@@ -438,7 +438,7 @@ static bool run_preshader(struct worker *w)
 	struct usc_state *st = &w->states[0];
 	struct usc_result r;
 
-	prepare(w, st, job->pipe, 1, 0);
+	prepare(w, st, job->pipe, job->pipe->preshader, 1, 0);
 	do {
 		w->fault.kind = SIM_UAT_OK;
 		sim_device_read_lock(gpu->dev);
@@ -515,7 +515,7 @@ void sim_gpu_core_prepare(struct sim_gpu_core *core, struct usc_state *st,
 {
 	struct worker *w = (struct worker *)core;
 
-	prepare(w, st, pipe, present, (unsigned)(st - w->states));
+	prepare(w, st, pipe, pipe->program, present, (unsigned)(st - w->states));
 }
 
 bool sim_gpu_core_run(struct sim_gpu_core *core, const struct usc_program *program, uint64_t va,

@@ -451,6 +451,7 @@ static void block_pixel(unsigned tw, unsigned b, unsigned l, uint8_t *px, uint8_
 struct tri {
 	int64_t x[3], y[3]; /* 1/256 pixel */
 	bool ccw;
+	uint32_t min[2], max[2]; /* pixels of the tile that can be covered, max exclusive */
 };
 
 /* The plane through three (x, y, f), as A, B and C at (ox, oy). */
@@ -494,6 +495,22 @@ struct frag_ctx {
 	uint32_t w, h; /* of the tile, inside the framebuffer */
 };
 
+/* The tile's pixels whose centres the triangle's box reaches, a pixel wider on each side. */
+static void bounds(struct tri *t, const struct frag_ctx *f)
+{
+	const int64_t origin[2] = { f->io.x0, f->io.y0 }, size[2] = { f->w, f->h };
+
+	for (unsigned k = 0; k < 2; k++) {
+		const int64_t *c = k ? t->y : t->x;
+		int64_t lo = c[0] < c[1] ? c[0] : c[1], hi = c[0] > c[1] ? c[0] : c[1];
+
+		lo = (c[2] < lo ? c[2] : lo) / 256 - 1 - origin[k];
+		hi = (c[2] > hi ? c[2] : hi) / 256 + 2 - origin[k];
+		t->min[k] = (uint32_t)(lo < 0 ? 0 : lo > size[k] ? size[k] : lo);
+		t->max[k] = (uint32_t)(hi < 0 ? 0 : hi > size[k] ? size[k] : hi);
+	}
+}
+
 /* Runs p over the tile's 8x4 blocks, lanes from cover(block); false when the job ended. */
 static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const struct tri *t,
 		       const struct sim_draw_state *s)
@@ -501,7 +518,13 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 	struct usc_state *st = sim_gpu_core_state(f->core, 0);
 
 	for (unsigned b = 0; b < f->tw * f->th / LANES; b++) {
-		uint32_t covered = 0, present = 0;
+		uint32_t covered = 0, present = 0, bx = b % (f->tw / 8) * 8,
+			 by = b / (f->tw / 8) * 4;
+
+		/* blocks outside the triangle's bounds are not looked at */
+		if (t && (bx >= t->max[0] || bx + 8 <= t->min[0] || by >= t->max[1] ||
+			  by + 4 <= t->min[1]))
+			continue;
 
 		for (unsigned l = 0; l < LANES; l++) {
 			uint8_t px, py;
@@ -658,6 +681,7 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 			t.ccw = (t.x[1] - t.x[0]) * (t.y[2] - t.y[0]) -
 				    (t.x[2] - t.x[0]) * (t.y[1] - t.y[0]) <
 				0;
+			bounds(&t, &f);
 			if (!coefficients(&f, s, rec, vars, cf))
 				return sim_gpu_core_malformed(core,
 							      "CF binding reads a slot past the "

@@ -19,6 +19,14 @@
  *
  *   device.dispatches_per_s
  *
+ * then renders (sim/host/scene.h) of a 512x512 RGBA8 image in 32x32
+ * tiles, one after another: each tile cleared, two triangles covering the
+ * image shaded with a perspective-correct colour, and stored -- pixels
+ * per second through the whole render -- and renders of 1,024 small
+ * triangles (8 pixels wide), triangles per second:
+ *
+ *   device.render_pixels_per_s, device.render_triangles_per_s
+ *
  * and, in this process, the UAT: translations per second by a GPU unit
  * whose pages are all in the TLB (256 pages, every access a hit).
  *
@@ -34,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agx_cmdbuf.h"
 #include "agx_rtkit.h"
 #include "bench-asm.h"
 #include "bench.h"
@@ -42,6 +51,7 @@
 #include "host/fwhost.h"
 #include "host/host.h"
 #include "host/pagetable.h"
+#include "host/scene.h"
 #include "uat.h"
 
 #define WARMUP	2000
@@ -59,11 +69,11 @@
  * Lane-operations per second of large compute items run one after another,
  * and items per second of the smallest ones; false on failure.
  */
-static bool measure_compute(struct sim_host *h, double *lane_ops, double *dispatches)
+static bool measure_compute(struct sim_host *h, struct sim_fwhost *fh, double *lane_ops,
+			    double *dispatches)
 {
 	static const char *const alu[] = { "fmadd r2, r3, r4, r2", "fadd r5, r2, r6",
 					   "fmul r7, r5, r3", "fmadd r8, r7, r4, r5" };
-	struct sim_fwhost fh;
 	struct sim_fwqueue q;
 	struct agx_fw_event e;
 	uint8_t *code = h->ram + CODE_RAM, *data = code + 0x4000;
@@ -73,24 +83,21 @@ static bool measure_compute(struct sim_host *h, double *lane_ops, double *dispat
 	uint64_t item, items = 0;
 	double t0, elapsed;
 
-	if (sim_fwhost_init(&fh, h, 0x40000, 0x80000, 0xc0000, 16) < 0 ||
-	    sim_fwhost_map(&fh, 1, CODE_VA, CODE_RAM, 0x4000, true) < 0 ||
-	    sim_fwhost_map(&fh, 1, DATA_VA, CODE_RAM + 0x4000, 0x4000, false) < 0 ||
-	    !sim_fwhost_start(&fh, 5000) ||
-	    sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 64, 0) < 0 ||
-	    !sim_fwhost_alloc(&fh, 8, &head.stamp))
+	if (sim_fwhost_map(fh, 1, CODE_VA, CODE_RAM, 0x4000, true) < 0 ||
+	    sim_fwhost_map(fh, 1, DATA_VA, CODE_RAM + 0x4000, 0x4000, false) < 0 ||
+	    sim_fwhost_queue_create(fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 64, 0) < 0 ||
+	    !sim_fwhost_alloc(fh, 8, &head.stamp))
 		return false;
 	bench_assemble(alu, 4, ALU_OPS, "stop", code, 0x2000);
 	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, NULL, 0, NULL);
 	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 }, (uint32_t[]){ 256, 1, 1 });
 	n += sim_cmd_terminate(data + n);
 	body.encoder_end = DATA_VA + n;
-	item = sim_fwhost_compute(&fh, &head, &body);
+	item = sim_fwhost_compute(fh, &head, &body);
 	t0 = bench_now_us();
 	do {
-		if (!item || !sim_fwhost_submit(&fh, &q, item) ||
-		    !sim_fwhost_event(&fh, &e, 10000) || e.type != AGX_FW_EVENT_TYPE_COMPLETION ||
-		    e.result != AGX_FW_RESULT_OK)
+		if (!item || !sim_fwhost_submit(fh, &q, item) || !sim_fwhost_event(fh, &e, 10000) ||
+		    e.type != AGX_FW_EVENT_TYPE_COMPLETION || e.result != AGX_FW_RESULT_OK)
 			return false;
 		items++;
 		elapsed = bench_now_us() - t0;
@@ -106,23 +113,117 @@ static bool measure_compute(struct sim_host *h, double *lane_ops, double *dispat
 	body = (struct agx_fw_work_compute){ .encoder = DATA_VA + 0x100,
 					     .encoder_end = DATA_VA + 0x100 + n,
 					     .usc_base = CODE_VA };
-	item = sim_fwhost_compute(&fh, &head, &body);
+	item = sim_fwhost_compute(fh, &head, &body);
 	items = 0;
 	t0 = bench_now_us();
 	do {
 		for (unsigned i = 0; i < 32; i++)
-			if (!item || !sim_fwhost_append(&fh, &q, item))
+			if (!item || !sim_fwhost_append(fh, &q, item))
 				return false;
-		if (!sim_fwhost_kick(&fh, &q))
+		if (!sim_fwhost_kick(fh, &q))
 			return false;
 		for (unsigned i = 0; i < 32; i++)
-			if (!sim_fwhost_event(&fh, &e, 10000) ||
+			if (!sim_fwhost_event(fh, &e, 10000) ||
 			    e.type != AGX_FW_EVENT_TYPE_COMPLETION || e.result != AGX_FW_RESULT_OK)
 				return false;
 		items += 32;
 		elapsed = bench_now_us() - t0;
 	} while (elapsed < 2e6);
 	*dispatches = (double)items / (elapsed / 1e6);
+	return true;
+}
+
+#define RENDER_SIZE  512
+#define RENDER_CODE  0x208000u /* RAM: code, data, image, TVB heap */
+#define RENDER_DATA  0x20c000u
+#define RENDER_IMAGE 0x230000u
+#define RENDER_TVB   0x330000u
+#define RENDER_HEAP  (512u << 10)
+#define SMALL_TRIS   1024
+
+/* Renders per second of a render item submitted again and again; 0 on failure. */
+static double renders_per_s(struct sim_fwhost *fh, struct sim_fwqueue *q,
+			    const struct agx_fw_work_render *r)
+{
+	struct agx_fw_work_header head = { .type = AGX_FW_WORK_TYPE_RENDER };
+	struct agx_fw_event e;
+	uint64_t item, renders = 0;
+	double t0, elapsed;
+
+	if (!sim_fwhost_alloc(fh, 8, &head.stamp) || !(item = sim_fwhost_render(fh, &head, r)))
+		return 0;
+	t0 = bench_now_us();
+	do {
+		if (!sim_fwhost_submit(fh, q, item) || !sim_fwhost_event(fh, &e, 10000))
+			return 0;
+		if (e.type != AGX_FW_EVENT_TYPE_COMPLETION || e.result != AGX_FW_RESULT_OK) {
+			char line[64];
+
+			while (sim_fwhost_log(fh, line, sizeof(line)))
+				fprintf(stderr, "agx-bench-device: firmware: %s\n", line);
+			return 0;
+		}
+		renders++;
+		elapsed = bench_now_us() - t0;
+	} while (elapsed < 2e6);
+	return (double)renders / (elapsed / 1e6);
+}
+
+/* Full-image pixels per second and small triangles per second; false on failure. */
+static bool measure_render(struct sim_host *h, struct sim_fwhost *fh, double *pixels,
+			   double *triangles)
+{
+	static float quad[4][8] = { { -1, -1, 0, 1, 1, 0, 0, 1 },
+				    { 1, -1, 0, 2, 0, 1, 0, 1 },
+				    { -1, 1, 0, 2, 0, 0, 1, 1 },
+				    { 1, 1, 0, 1, 1, 1, 1, 1 } };
+	static float small[3 * SMALL_TRIS][8];
+	const uint64_t code_va = 0x40000000ull, data_va = 0x40004000ull, image_va = 0x50000000ull,
+		       tvb_va = 0x60000000ull;
+	struct sim_fwqueue q;
+	struct sim_scene sc;
+	struct sim_scene_target t = { image_va, RENDER_SIZE, RENDER_SIZE, RENDER_SIZE * 4,
+				      32,	32,	     tvb_va,	  RENDER_HEAP };
+	struct sim_scene_draw full = { .vertices = (const float(*)[8])quad,
+				       .num_vertices = 4,
+				       .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP,
+				       .count = 4 },
+			      many = { .vertices = (const float(*)[8])small,
+				       .num_vertices = 3 * SMALL_TRIS,
+				       .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+				       .count = 3 * SMALL_TRIS };
+	struct agx_fw_work_render r;
+	char err[256];
+	double rate;
+
+	for (unsigned i = 0; i < SMALL_TRIS; i++) {
+		float x = (float)(i % 32) / 16 - 1, y = (float)(i / 32) / 16 - 1, d = 1.0f / 32;
+		const float corner[3][2] = { { x, y }, { x + d, y }, { x, y + d } };
+
+		for (unsigned k = 0; k < 3; k++) {
+			float *v = small[3 * i + k];
+
+			v[0] = corner[k][0];
+			v[1] = corner[k][1];
+			v[3] = 1;
+			v[4 + k] = v[7] = 1;
+		}
+	}
+	if (sim_fwhost_map(fh, 2, code_va, RENDER_CODE, 0x4000, true) < 0 ||
+	    sim_fwhost_map(fh, 2, data_va, RENDER_DATA, RENDER_IMAGE - RENDER_DATA, false) < 0 ||
+	    sim_fwhost_map(fh, 2, image_va, RENDER_IMAGE, RENDER_TVB - RENDER_IMAGE, false) < 0 ||
+	    sim_fwhost_map(fh, 2, tvb_va, RENDER_TVB, RENDER_HEAP, false) < 0 ||
+	    sim_fwhost_queue_create(fh, &q, 2, 1, AGX_FW_PIPE_VERTEX, 64, 0) < 0 ||
+	    !sim_scene_init(
+		&sc, (struct sim_arena){ h->ram + RENDER_CODE, code_va, 0x4000, 0 },
+		(struct sim_arena){ h->ram + RENDER_DATA, data_va, RENDER_IMAGE - RENDER_DATA, 0 },
+		err, sizeof(err)) ||
+	    !sim_scene_render(&sc, &t, &full, 1, &r) || !(rate = renders_per_s(fh, &q, &r)))
+		return false;
+	*pixels = rate * RENDER_SIZE * RENDER_SIZE;
+	if (!sim_scene_render(&sc, &t, &many, 1, &r) || !(rate = renders_per_s(fh, &q, &r)))
+		return false;
+	*triangles = rate * SMALL_TRIS;
 	return true;
 }
 
@@ -230,13 +331,27 @@ int main(int argc, char **argv)
 	printf("device.mbox_rtt_p50_us %.2f us\n", samples[SAMPLES / 2]);
 	printf("device.mbox_rtt_p99_us %.2f us\n", samples[SAMPLES * 99 / 100]);
 	double compute, dispatches;
+	struct sim_fwhost fh;
 
-	if (!measure_compute(&h, &compute, &dispatches)) {
+	if (sim_fwhost_init(&fh, &h, 0x40000, 0x80000, 0xc0000, 16) < 0 ||
+	    !sim_fwhost_start(&fh, 5000)) {
+		fprintf(stderr, "agx-bench-device: the GPU firmware did not start: %s\n", h.error);
+		goto out;
+	}
+	if (!measure_compute(&h, &fh, &compute, &dispatches)) {
 		fprintf(stderr, "agx-bench-device: the compute measurement failed: %s\n", h.error);
 		goto out;
 	}
 	printf("device.compute_lane_ops_per_s %.3g lane-ops/s\n", compute);
 	printf("device.dispatches_per_s %.0f items/s\n", dispatches);
+	double pixels, triangles;
+
+	if (!measure_render(&h, &fh, &pixels, &triangles)) {
+		fprintf(stderr, "agx-bench-device: the render measurement failed: %s\n", h.error);
+		goto out;
+	}
+	printf("device.render_pixels_per_s %.3g pixels/s\n", pixels);
+	printf("device.render_triangles_per_s %.3g triangles/s\n", triangles);
 	double mmu = measure_mmu();
 
 	if (mmu == 0) {

@@ -390,16 +390,10 @@ static bool encode(unsigned type, unsigned bits, uint32_t v, bool srgb, uint32_t
 	}
 }
 
-enum usc_texel_status usc_texel_store(const struct usc_texture_view *v,
-				      const struct usc_memory *mem, int32_t x, int32_t y,
-				      uint32_t layer, int32_t level, const uint32_t in[4],
-				      bool halves, uint64_t *fault, char *why, unsigned why_size)
+enum usc_texel_status usc_texel_encode(const struct usc_texture_view *v, const uint32_t in[4],
+				       bool halves, uint8_t texel[16], char *why, unsigned why_size)
 {
-	uint8_t texel[16] = { 0 };
-	uint64_t at;
-
-	if (!texel_inside(v, x, &y, &layer, &level))
-		return USC_TEXEL_BORDER; /* outside: nothing is written */
+	memset(texel, 0, 16);
 	if (texel_packed(v)) {
 		double c[3];
 		uint32_t word;
@@ -415,9 +409,9 @@ enum usc_texel_status usc_texel_store(const struct usc_texture_view *v,
 				 usc_to_small_float(c[1], 6, false) << 11 |
 				 usc_to_small_float(c[2], 5, false) << 22;
 		memcpy(texel, &word, 4);
+		return USC_TEXEL_OK;
 	}
-	for (unsigned n = 0, bit = 0; n < v->ch.count && !texel_packed(v);
-	     bit += v->ch.bits[n], n++) {
+	for (unsigned n = 0, bit = 0; n < v->ch.count; bit += v->ch.bits[n], n++) {
 		uint32_t raw, value = in[n];
 
 		/* 16-bit registers: halves of floats, or 16-bit integers */
@@ -432,13 +426,49 @@ enum usc_texel_status usc_texel_store(const struct usc_texture_view *v,
 		for (unsigned i = 0; i < v->ch.bits[n]; i++)
 			texel[(bit + i) / 8] |= (uint8_t)(((raw >> i) & 1) << ((bit + i) % 8));
 	}
-	at = (v->t.address << 4) +
-	     agx_layout_texel(&v->l, (unsigned)level, layer, (unsigned)x, (unsigned)y);
-	if (!mem->write || !mem->write(mem->ctx, at, texel, v->ch.bytes)) {
-		*fault = at;
-		return USC_TEXEL_FAULT;
+	return USC_TEXEL_OK;
+}
+
+enum usc_texel_status usc_texel_write(const struct usc_texture_view *v,
+				      const struct usc_memory *mem, int32_t x, int32_t y,
+				      uint32_t layer, int32_t level, unsigned count,
+				      const uint8_t *texels, uint64_t *fault)
+{
+	uint32_t row_layer = layer;
+	int32_t row_level = level, row_y = y;
+
+	/* the row is cut where it leaves the texture */
+	if (count && !texel_inside(v, x, &row_y, &row_layer, &row_level))
+		return USC_TEXEL_BORDER;
+	if (count && (unsigned)x + count > agx_layout_minify(v->l.width, (unsigned)row_level))
+		count = agx_layout_minify(v->l.width, (unsigned)row_level) - (unsigned)x;
+	for (unsigned i = 0; i < count;) {
+		uint64_t at =
+		    (v->t.address << 4) + agx_layout_texel(&v->l, (unsigned)row_level, row_layer,
+							   (unsigned)x + i, (unsigned)row_y);
+		/* linear rows are one run; twiddled ones a texel at a time */
+		unsigned run = v->l.twiddled ? 1 : count - i;
+
+		if (!mem->write ||
+		    !mem->write(mem->ctx, at, texels + i * v->ch.bytes, run * v->ch.bytes)) {
+			*fault = at;
+			return USC_TEXEL_FAULT;
+		}
+		i += run;
 	}
 	return USC_TEXEL_OK;
+}
+
+enum usc_texel_status usc_texel_store(const struct usc_texture_view *v,
+				      const struct usc_memory *mem, int32_t x, int32_t y,
+				      uint32_t layer, int32_t level, const uint32_t in[4],
+				      bool halves, uint64_t *fault, char *why, unsigned why_size)
+{
+	uint8_t texel[16];
+	enum usc_texel_status st = usc_texel_encode(v, in, halves, texel, why, why_size);
+
+	return st != USC_TEXEL_OK ? st
+				  : usc_texel_write(v, mem, x, y, layer, level, 1, texel, fault);
 }
 
 /* --- sampling --------------------------------------------------------------------- */

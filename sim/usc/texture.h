@@ -89,6 +89,20 @@ enum usc_texel_status usc_texel_store(const struct usc_texture_view *v,
 				      uint32_t layer, int32_t level, const uint32_t in[4],
 				      bool halves, uint64_t *fault, char *why, unsigned why_size);
 
+/* image_write's encoding alone: the texel's bytes (v->ch.bytes of them) for four components. */
+enum usc_texel_status usc_texel_encode(const struct usc_texture_view *v, const uint32_t in[4],
+				       bool halves, uint8_t texel[16], char *why,
+				       unsigned why_size);
+
+/*
+ * Writes count encoded texels, a row from (x, y) rightwards, as far as it
+ * is inside the texture (USC_TEXEL_BORDER if it starts outside).
+ */
+enum usc_texel_status usc_texel_write(const struct usc_texture_view *v,
+				      const struct usc_memory *mem, int32_t x, int32_t y,
+				      uint32_t layer, int32_t level, unsigned count,
+				      const uint8_t *texels, uint64_t *fault);
+
 /* The border of a sampler state (sampler, then custom border words): four values as above. */
 void usc_sampler_border(const uint8_t *sampler, bool integer, uint32_t out[4]);
 

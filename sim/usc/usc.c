@@ -71,6 +71,7 @@ struct usc_program {
 	struct uop *uops;
 	unsigned count;
 	size_t code_size;
+	unsigned registers; /* 32-bit GPRs any instruction may name: r0 .. r(registers - 1) */
 };
 
 /* --- decoding ------------------------------------------------------------------- */
@@ -124,6 +125,31 @@ static struct src src_from(const struct agx_isa_value *v)
 		break;
 	}
 	return s;
+}
+
+/*
+ * The 32-bit registers an instruction's operands may reach, counted
+ * generously: tuples whole, 64-bit pairs, and a margin for the texture
+ * unit's operands whose size depends on other fields.
+ */
+static unsigned registers_named(const struct agx_isa_instr *in)
+{
+	unsigned top = 0;
+
+	for (unsigned i = 0; i < in->desc->num_operands; i++) {
+		struct agx_isa_value v;
+		unsigned count, end;
+
+		if (!agx_isa_operand_value(in, i, 0, &v) || v.type != AGX_VALUE_REG)
+			continue;
+		count = v.count ? v.count : 1;
+		end = v.bits == 16   ? (v.index + count + 1) / 2
+		      : v.bits == 64 ? 2 * (v.index + count)
+				     : v.index + count;
+		if (end > top)
+			top = end;
+	}
+	return top + 8;
 }
 
 static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
@@ -319,9 +345,13 @@ struct usc_program *usc_program_create(const uint8_t *code, size_t size)
 		unsigned n = agx_isa_decode(code + pc, size - pc, &in);
 
 		u->offset = (uint32_t)pc;
-		if (n)
+		if (n) {
+			unsigned regs = registers_named(&in);
+
 			fill_uop(u, &in);
-		else
+			if (regs > p->registers)
+				p->registers = regs;
+		} else
 			n = size - pc >= 2 ? 2 : 1;
 		u->size = (uint8_t)n;
 		at[pc / 2] = (int32_t)p->count++;
@@ -354,6 +384,22 @@ void usc_program_destroy(struct usc_program *p)
 		return;
 	free(p->uops);
 	free(p);
+}
+
+void usc_state_reset(struct usc_state *s, unsigned lanes, const struct usc_program *program)
+{
+	/* r0 (the execution-mask counter) and r1 (the link register) are always reached */
+	unsigned regs = program->registers < 2 ? 2 : program->registers;
+
+	if (regs > USC_NUM_GPRS)
+		regs = USC_NUM_GPRS;
+	memset(s->r, 0, regs * sizeof(s->r[0]));
+	memset((uint8_t *)s + sizeof(s->r), 0, sizeof(*s) - sizeof(s->r));
+	s->present = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+	s->exec = s->present;
+	for (int i = 0; i < 3; i++)
+		s->dispatch.threads_per_threadgroup[i] = 1;
+	s->dispatch.threads_per_threadgroup[0] = 32;
 }
 
 void usc_state_init(struct usc_state *s, unsigned lanes)
@@ -1430,6 +1476,17 @@ static uint64_t load_value(unsigned f, uint32_t raw, unsigned reg_bits, unsigned
 }
 
 /*
+ * x clamped to [lo, hi], scaled and rounded to nearest, ties to even: what
+ * nearbyint() gives in the default rounding mode, without the call (adding
+ * and taking away 1.5 * 2^52 rounds any |v| < 2^51 that way).
+ */
+static inline int64_t norm_round(double x, double lo, double hi, double scale)
+{
+	x = x < lo ? lo : x > hi ? hi : x;
+	return (int64_t)((x * scale + 6755399441055744.0) - 6755399441055744.0);
+}
+
+/*
  * A register value stored as an item of format f (normalized: rounded to
  * nearest); component says which, for srgba8's linear alpha.
  */
@@ -1445,15 +1502,15 @@ static uint32_t store_value(unsigned f, uint32_t reg, unsigned reg_bits, unsigne
 	switch (f) {
 	case 10:
 		x = fmin(fmax(x, 0.0), 1.0);
-		return (uint32_t)nearbyint((component < 3 ? usc_linear_to_srgb(x) : x) * 255.0);
+		return (uint32_t)norm_round(component < 3 ? usc_linear_to_srgb(x) : x, 0, 1, 255);
 	case 4:
-		return (uint32_t)nearbyint(fmin(fmax(x, 0.0), 1.0) * 255.0);
+		return (uint32_t)norm_round(x, 0, 1, 255);
 	case 5:
-		return (uint32_t)(uint8_t)(int8_t)nearbyint(fmin(fmax(x, -1.0), 1.0) * 127.0);
+		return (uint32_t)(uint8_t)(int8_t)norm_round(x, -1, 1, 127);
 	case 6:
-		return (uint32_t)nearbyint(fmin(fmax(x, 0.0), 1.0) * 65535.0);
+		return (uint32_t)norm_round(x, 0, 1, 65535);
 	default: /* 7 */
-		return (uint32_t)(uint16_t)(int16_t)nearbyint(fmin(fmax(x, -1.0), 1.0) * 32767.0);
+		return (uint32_t)(uint16_t)(int16_t)norm_round(x, -1, 1, 32767);
 	}
 }
 
@@ -2154,7 +2211,7 @@ static bool exec_block_store(struct usc_state *s, const struct uop *u, struct us
 	struct usc_texture_view view;
 	uint64_t offsets[L];
 	unsigned level, offset, l0, sw[4];
-	bool packed = packed_format(u->format);
+	bool packed = packed_format(u->format), raw;
 	unsigned size = packed ? 4 : format_size(u->format);
 	struct agx_cmd_pbe pbe = { 0 };
 
@@ -2185,14 +2242,25 @@ static bool exec_block_store(struct usc_state *s, const struct uop *u, struct us
 	offset = (unsigned)offsets[l0] & 0xffff;
 	if (offset + (packed ? 4 : size * view.ch.count) > f->sample_size)
 		return tile_fault(res, "imgwblk", offset + size * view.ch.count, f->sample_size);
+	/* u8norm items into 8-bit unorm channels in their order are the same bytes */
+	raw = u->format == 4 && view.t.type == AGX_CMD_TEXTURE_TYPE_UNORM && !view.t.srgb &&
+	      view.ch.bytes == view.ch.count;
+	for (unsigned c = 0; c < view.ch.count; c++)
+		raw &= view.ch.bits[c] == 8 && sw[c] == c;
 	for (unsigned y = 0; y < f->height; y++) {
+		uint8_t row[32 * 16];
+		uint64_t fault = 0;
+		enum usc_texel_status st;
+
 		for (unsigned x = 0; x < f->width; x++) {
 			const uint8_t *pixel =
 			    f->tile + ((size_t)y * f->width + x) * f->sample_size + offset;
 			uint32_t in[4] = { 0 }, out[4];
-			uint64_t fault = 0;
-			enum usc_texel_status st;
 
+			if (raw) {
+				memcpy(row + x * view.ch.bytes, pixel, view.ch.bytes);
+				continue;
+			}
 			if (packed) {
 				uint32_t word;
 
@@ -2210,12 +2278,16 @@ static bool exec_block_store(struct usc_state *s, const struct uop *u, struct us
 			}
 			for (unsigned c = 0; c < 4; c++)
 				out[c] = in[sw[c]];
-			st = usc_texel_store(&view, &s->memory, (int32_t)(f->x0 + x),
-					     (int32_t)(f->y0 + y), 0, (int32_t)level, out, false,
-					     &fault, res->message, sizeof(res->message));
-			if (texel_failed(st, fault, l0, true, res))
+			if (usc_texel_encode(&view, out, false, row + x * view.ch.bytes,
+					     res->message, sizeof(res->message)) != USC_TEXEL_OK) {
+				res->status = USC_BAD_INSTR;
 				return false;
+			}
 		}
+		st = usc_texel_write(&view, &s->memory, (int32_t)f->x0, (int32_t)(f->y0 + y), 0,
+				     (int32_t)level, f->width, row, &fault);
+		if (texel_failed(st, fault, l0, true, res))
+			return false;
 	}
 	return true;
 }

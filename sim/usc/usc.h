@@ -117,6 +117,11 @@ void usc_program_destroy(struct usc_program *program);
 
 /* Puts the state in its power-on form for lanes [0, lanes): all zero, all executing. */
 void usc_state_init(struct usc_state *state, unsigned lanes);
+/*
+ * The same for a run of program: zero as far as the program can see (the
+ * registers it names, and the rest of the state), cheaper when it names few.
+ */
+void usc_state_reset(struct usc_state *state, unsigned lanes, const struct usc_program *program);
 
 /*
  * Runs from offset 0 (or where a run that stopped at its limit or a

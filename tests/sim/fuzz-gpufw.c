@@ -74,7 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct agx_fw_init in = { .initdata = FUZZ_FWVA & ((1ull << 44) - 1) };
 	struct agx_fw_fwctl_doorbell fwctl = { 0 };
-	struct agx_fw_tx_doorbell devctl = { .channel = 0x11 }, pipe = { .channel = FUZZ_PIPE };
+	struct agx_fw_tx_doorbell devctl = { .channel = 0x11 }, pipe = { .channel = FUZZ_PIPE },
+				  render = { .channel = FUZZ_RENDER_PIPE };
 	uint8_t msg[8];
 
 	if (!dev)
@@ -97,6 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	agx_fw_tx_doorbell_pack(msg, &devctl);
 	send(SIM_EP_GPU_DOORBELL, msg);
 	agx_fw_tx_doorbell_pack(msg, &pipe);
+	send(SIM_EP_GPU_DOORBELL, msg);
+	agx_fw_tx_doorbell_pack(msg, &render);
 	send(SIM_EP_GPU_DOORBELL, msg);
 	return 0;
 }

@@ -3,9 +3,10 @@
  * that writes its seeds.  The firmware pages are laid out as the test
  * host's (sim/host/fwhost.c); an input is cut into regions, in this order,
  * each copied to its place: page 0 (initdata, control blocks), the first
- * entries of the fwctl, devctl and compute-priority-0 pipe rings, a work
- * area (a queue, its ring, items, stamps), and context 1's code and
- * pipeline, uniforms and CDM stream.
+ * entries of the fwctl, devctl, compute-priority-0 and vertex-priority-0
+ * pipe rings, a work area (two queues, their rings, items, stamps), and
+ * context 1's code and pipelines, uniforms, CDM and VDM streams and PPP
+ * state.
  */
 #ifndef TESTS_SIM_FUZZ_GPUFW_H
 #define TESTS_SIM_FUZZ_GPUFW_H
@@ -29,6 +30,7 @@
 #define FUZZ_LOG_RING	  0xa000
 #define FUZZ_WORK	  0xc000
 #define FUZZ_PIPE	  2 /* priority 0, compute */
+#define FUZZ_RENDER_PIPE  0 /* priority 0, vertex */
 
 struct fuzz_region {
 	unsigned page_offset; /* in the firmware pages, or the context's (below) */
@@ -41,9 +43,10 @@ static const struct fuzz_region fuzz_regions[] = {
 	{ FUZZ_FWCTL_RING, 0x100, 0 },
 	{ FUZZ_DEVCTL_RING, 0x100, 0 },
 	{ FUZZ_PIPE_RINGS + FUZZ_PIPE * 0x400, 0x100, 0 },
-	{ FUZZ_WORK, 0x400, 0 },
-	{ 0x0, 0x200, 1 },    /* code at 0, a pipeline at 0x100 (usc_base: the code page) */
-	{ 0x4000, 0x100, 1 }, /* uniforms at 0, the CDM stream at 0x40 */
+	{ FUZZ_PIPE_RINGS + FUZZ_RENDER_PIPE * 0x400, 0x100, 0 },
+	{ FUZZ_WORK, 0x600, 0 }, /* compute queue at 0, render queue at 0x400 */
+	{ 0x0, 0x400, 1 },	 /* code, pipelines, CF bindings (usc_base: the code page) */
+	{ 0x4000, 0x300, 1 }, /* uniforms, CDM stream at 0x40, VDM at 0x100, PPP at 0x140 */
 };
 
 #endif

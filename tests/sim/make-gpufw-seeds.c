@@ -3,7 +3,9 @@
  * with the ABI's own packers: good initdata and channels, fwctl entries of
  * each op, a devctl entry, and a compute queue holding a dispatch (a CDM
  * stream: launch, barrier, terminate) and a barrier item -- with a program
- * that stores, one that spins into its time limit, and one that faults.
+ * that stores, one that spins into its time limit, and one that faults --
+ * and a render queue holding a render item (a VDM stream: the vertex
+ * shader, PPP state, a draw; a clear, a fragment shader, a block store).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +16,11 @@
 #include "agx_fwabi.h"
 #include "fuzz-gpufw.h"
 #include "host/cmdbuf.h"
+#include "host/scene.h"
 
 #define PAGE 0x4000u
 
-static uint8_t fw[3 * PAGE + 0x400], user[2 * PAGE];
+static uint8_t fw[3 * PAGE + 0x600], user[2 * PAGE];
 
 static void channel(unsigned block, unsigned ring, unsigned entries, unsigned write)
 {
@@ -37,6 +40,54 @@ static void assemble(const char *text)
 		fprintf(stderr, "make-gpufw-seeds: %s\n", err);
 		exit(1);
 	}
+}
+
+/*
+ * A render of one triangle into a 16x16 RGBA8 image (small: the fuzzer's
+ * jobs have 2 ms), the textbook scene (sim/host/scene.h) with its code
+ * from 0x140 of the code page and its data from 0x100 of the uniform page;
+ * the TVB heap and the image in the buffer page.
+ */
+static void render_layout(void)
+{
+	static const float vertices[3][8] = { { -1, -1, 0, 1, 1, 0, 0, 1 },
+					      { 1, -1, 0, 2, 0, 1, 0, 1 },
+					      { 0, 1, 0, 1, 0, 0, 1, 1 } };
+	struct agx_fw_work_queue wq = { .write_ptr = 1,
+					.entries = 8,
+					.ring = FUZZ_FWVA + FUZZ_WORK + 0x480,
+					.context = 1,
+					.pipe = AGX_FW_PIPE_VERTEX };
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
+					.event_slot = 3,
+					.stamp_value = 3,
+					.stamp = FUZZ_FWVA + FUZZ_WORK + 0x210 };
+	struct agx_fw_run_queue run = { .queue = FUZZ_FWVA + FUZZ_WORK + 0x400 };
+	struct sim_scene_target t = {
+		FUZZ_BUF_VA + 0x2000, 16, 16, 64, 16, 16, FUZZ_BUF_VA, 0x2000
+	};
+	struct sim_scene_draw d = { .vertices = vertices,
+				    .num_vertices = 3,
+				    .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+				    .count = 3,
+				    .cull_back = true };
+	struct sim_scene scene;
+	struct agx_fw_work_render r;
+	char err[256];
+
+	/* the code arena starts at 0 so that usc_base is the code page; 0x140 are the compute's */
+	if (!sim_scene_init(&scene, (struct sim_arena){ user, FUZZ_CODE_VA, 0x400, 0x140 },
+			    (struct sim_arena){ user + PAGE, FUZZ_UNIF_VA, 0x300, 0x100 }, err,
+			    sizeof(err)) ||
+	    !sim_scene_render(&scene, &t, &d, 1, &r)) {
+		fprintf(stderr, "make-gpufw-seeds: the render does not fit: %s\n", err);
+		exit(1);
+	}
+	agx_fw_work_queue_pack(fw + FUZZ_WORK + 0x400, &wq);
+	memcpy(fw + FUZZ_WORK + 0x480, &(uint64_t){ FUZZ_FWVA + FUZZ_WORK + 0x500 }, 8);
+	agx_fw_run_queue_pack(fw + FUZZ_PIPE_RINGS + FUZZ_RENDER_PIPE * 0x400, &run);
+	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x500, &h);
+	agx_fw_work_render_pack(fw + FUZZ_WORK + 0x500 + AGX_FW_WORK_HEADER_LENGTH, &r);
 }
 
 static void layout(const char *program)
@@ -76,7 +127,8 @@ static void layout(const char *program)
 	channel(FUZZ_DEVCTL_BLOCK, FUZZ_DEVCTL_RING, 64, 1);
 	channel(FUZZ_LOG_BLOCK, FUZZ_LOG_RING, 128, 0);
 	for (unsigned i = 0; i < 12; i++)
-		channel(FUZZ_PIPE_BLOCKS + i * 64, FUZZ_PIPE_RINGS + i * 0x400, 64, i == FUZZ_PIPE);
+		channel(FUZZ_PIPE_BLOCKS + i * 64, FUZZ_PIPE_RINGS + i * 0x400, 64,
+			i == FUZZ_PIPE || i == FUZZ_RENDER_PIPE);
 	for (unsigned i = 0; i < 3; i++) {
 		struct agx_fw_fwctl op = { .op = i + 1,
 					   .context = i,
@@ -123,6 +175,7 @@ static void layout(const char *program)
 	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x180, &barrier);
 	agx_fw_work_barrier_pack(fw + FUZZ_WORK + 0x180 + AGX_FW_WORK_HEADER_LENGTH, &wait);
 	memcpy(user + PAGE, uniforms, sizeof(uniforms));
+	render_layout();
 }
 
 static int write_seed(const char *dir, const char *name)

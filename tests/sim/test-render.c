@@ -23,17 +23,16 @@
 #include "agx_cmdbuf.h"
 #include "agx_fwabi.h"
 #include "agx_uat.h"
-#include "asm.h"
 #include "fixture.h"
-#include "host/cmdbuf.h"
 #include "host/fwhost.h"
+#include "host/scene.h"
 
 #define PT_OFFSET 0x40000u
 #define PT_SIZE	  0x80000u
 #define FW_OFFSET 0xc0000u
 #define FW_PAGES  64u
 #define PAGE	  0x4000u
-#define CODE_RAM  0x200000u
+#define CODE_RAM  0x200000u /* the scene's code arena (usc_base) */
 #define DATA_RAM  (CODE_RAM + PAGE)
 #define DATA_SIZE (4 * PAGE)
 #define FB_RAM	  (DATA_RAM + DATA_SIZE)
@@ -45,62 +44,14 @@
 #define FB_VA	  0x20000000ull
 #define TVB_VA	  0x30000000ull
 #define CTX	  1
-#define CLEAR	  0xffbf8040u /* the clear colour as RGBA8: 0.25, 0.5, 0.75, 1 */
-
-/* Vertex data: 8 words a vertex at u0_u1 -- clip x, y, z, w, then r, g, b, a. */
-static const char vertex_shader[] =
-    "mov_imm r8, 8\n"
-    "imadd r7, r5, r8, 0\n"
-    "device_load 0, i32, xyzw, r0_r1_r2_r3, u0_u1, r7, unsigned\n"
-    "iadd r7, r7, 4\n"
-    "device_load 0, i32, xyzw, r9_r10_r11_r12, u0_u1, r7, unsigned\n"
-    "wait 0\n"
-    "st_var 0, r0, 0\n"
-    "st_var 0, r1, 1\n"
-    "st_var 0, r2, 2\n"
-    "st_var 0, r3, 3\n"
-    "st_var 0, r9, 4\n"
-    "st_var 0, r10, 5\n"
-    "st_var 0, r11, 6\n"
-    "st_var 1, r12, 7\n"
-    "stop";
-
-/* The colour, perspective-correct (cf1..cf4 over cf0, the W binding), into the tile. */
-static const char colour_shader[] =
-    "iter r0_r1_r2_r3, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
-    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
-    "stop";
-
-/* Flat shading: the colour's C coefficients (ldcf), into the tile. */
-static const char flat_shader[] = "ldcf r4_r5_r6, cf1\n"
-				  "iadd r0, r6, 0\n"
-				  "ldcf r4_r5_r6, cf2\n"
-				  "iadd r1, r6, 0\n"
-				  "ldcf r4_r5_r6, cf3\n"
-				  "iadd r2, r6, 0\n"
-				  "ldcf r4_r5_r6, cf4\n"
-				  "iadd r3, r6, 0\n"
-				  "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
-				  "stop";
-
-static const char clear_program[] = "mov_imm r0, 0x3e800000\n"
-				    "mov_imm r1, 0x3f000000\n"
-				    "mov_imm r2, 0x3f400000\n"
-				    "mov_imm r3, 0x3f800000\n"
-				    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
-				    "stop";
-
-static const char store_program[] = "mov_imm r0, 0\n"
-				    "imgwblk r0l, ts0, r0, 0, 0, tex_2d, u8norm, 0\n"
-				    "stop";
+#define CLEAR	  SIM_SCENE_CLEAR
 
 struct gfx {
 	struct fixture *f;
 	struct sim_fwhost fh;
 	struct sim_fwqueue q;
-	uint8_t *code, *data, *fb;
-	uint32_t code_used, data_used;
-	uint32_t load, store, vs, colour, flat; /* pipelines, offsets from CODE_VA */
+	struct sim_scene sc;
+	uint8_t *fb;
 	uint32_t slot;
 };
 
@@ -127,46 +78,10 @@ static unsigned stride(const struct scene *s)
 	return (s->width * 4 + 15) & ~15u;
 }
 
-static uint32_t code(struct gfx *g, const void *bytes, size_t size, unsigned align)
-{
-	uint32_t at = (g->code_used + align - 1) & ~(align - 1);
-
-	assert_true(at + size <= PAGE);
-	memcpy(g->code + at, bytes, size);
-	g->code_used = at + (uint32_t)size;
-	return at;
-}
-
-static uint32_t program(struct gfx *g, const char *text)
-{
-	uint8_t buf[512];
-	size_t size = test_assemble(text, buf, sizeof(buf));
-
-	return code(g, buf, size, 64);
-}
-
-static uint64_t data(struct gfx *g, const void *bytes, size_t size)
-{
-	uint32_t at = (g->data_used + 15) & ~15u;
-
-	assert_true(at + size <= DATA_SIZE);
-	memcpy(g->data + at, bytes, size);
-	g->data_used = at + (uint32_t)size;
-	return DATA_VA + at;
-}
-
-static uint32_t pipeline(struct gfx *g, uint32_t prog, uint64_t uniforms, unsigned halves,
-			 const struct sim_cmd_bindings *bind)
-{
-	uint8_t words[128];
-	size_t n = sim_cmd_pipeline(words, uniforms, halves, 0, bind, prog, NULL);
-
-	return code(g, words, n, 64);
-}
-
 static void gpu_up(struct fixture *f, struct gfx *g)
 {
 	struct sim_host *h = &f->host;
+	char err[256];
 
 	memset(g, 0, sizeof(*g));
 	g->f = f;
@@ -176,8 +91,6 @@ static void gpu_up(struct fixture *f, struct gfx *g)
 	boot(h);
 	if (!sim_fwhost_start(&g->fh, TIMEOUT_MS))
 		fail_msg("the GPU firmware did not start: %s", h->error);
-	g->code = h->ram + CODE_RAM;
-	g->data = h->ram + DATA_RAM;
 	g->fb = h->ram + FB_RAM;
 	assert_int_equal(sim_fwhost_map(&g->fh, CTX, CODE_VA, CODE_RAM, PAGE, true), 0);
 	assert_int_equal(sim_fwhost_map(&g->fh, CTX, DATA_VA, DATA_RAM, DATA_SIZE, false), 0);
@@ -185,10 +98,10 @@ static void gpu_up(struct fixture *f, struct gfx *g)
 	assert_int_equal(sim_fwhost_map(&g->fh, CTX, TVB_VA, TVB_RAM, TVB_SIZE, false), 0);
 	assert_int_equal(sim_fwhost_queue_create(&g->fh, &g->q, CTX, 1, AGX_FW_PIPE_VERTEX, 16, 0),
 			 0);
-	g->load = pipeline(g, program(g, clear_program), 0, 0, NULL);
-	g->vs = program(g, vertex_shader);
-	g->colour = pipeline(g, program(g, colour_shader), 0, 0, NULL);
-	g->flat = pipeline(g, program(g, flat_shader), 0, 0, NULL);
+	if (!sim_scene_init(&g->sc, (struct sim_arena){ h->ram + CODE_RAM, CODE_VA, PAGE, 0 },
+			    (struct sim_arena){ h->ram + DATA_RAM, DATA_VA, DATA_SIZE, 0 }, err,
+			    sizeof(err)))
+		fail_msg("%s", err);
 }
 
 static struct agx_fw_event next_event(struct gfx *g)
@@ -210,66 +123,60 @@ static bool log_has(struct gfx *g, const char *text)
 	return false;
 }
 
-/* Submits a render of the VDM stream given; returns the stamp's result after its completion. */
-static enum agx_fw_result submit(struct gfx *g, const struct scene *s, const uint8_t *stream,
-				 size_t size, struct agx_fw_event *grow, struct agx_fw_event *fault)
+/* The scene's render item body: one draw onto the framebuffer. */
+static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene *s)
 {
-	uint8_t pbe_raw[24] = { 0 };
-	struct agx_cmd_pbe pbe = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
-				   .layout = AGX_CMD_LAYOUT_LINEAR,
-				   .channels = AGX_CMD_CHANNELS_R8G8B8A8,
-				   .type = AGX_CMD_TEXTURE_TYPE_UNORM,
-				   .swizzle_r = 0,
-				   .swizzle_g = 1,
-				   .swizzle_b = 2,
-				   .swizzle_a = 3,
-				   .width = s->width - 1,
-				   .height = s->height - 1,
-				   .buffer = FB_VA >> 4,
-				   .stride_or_levels = stride(s) - 4 };
-	struct sim_cmd_bindings bind = { 0 };
+	struct sim_scene_target t = { FB_VA,	 s->width,
+				      s->height, stride(s),
+				      s->tile_w, s->tile_h,
+				      TVB_VA,	 s->tvb_size ? s->tvb_size : TVB_SIZE };
+	struct sim_scene_draw d = { .vertices = (const float(*)[8])s->v,
+				    .num_vertices = s->num_vertices,
+				    .primitive = s->primitive,
+				    .indices = s->indices,
+				    .count = s->count,
+				    .restart = s->restart,
+				    .flat = s->flat,
+				    .cull_back = s->cull_back,
+				    .front_ccw = s->front_ccw };
+	struct agx_fw_work_render r;
+
+	assert_true(sim_scene_render(&g->sc, &t, &d, 1, &r));
+	return r;
+}
+
+/*
+ * Submits a render; returns the stamp's result after its completion, the
+ * fault and TVB-grow events before it in *fault and *grow.
+ */
+static enum agx_fw_result submit(struct gfx *g, const struct agx_fw_work_render *r,
+				 struct agx_fw_event *grow, struct agx_fw_event *fault)
+{
 	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
 					.event_slot = ++g->slot,
 					.stamp_value = g->slot };
-	struct agx_fw_work_render r = { .usc_base = CODE_VA,
-					.tvb = TVB_VA,
-					.tvb_size = s->tvb_size ? s->tvb_size : TVB_SIZE,
-					.width = s->width,
-					.height = s->height,
-					.samples = 1,
-					.utile_width = s->tile_w,
-					.utile_height = s->tile_h,
-					.sample_size = 4 };
 	struct agx_fw_stamp st;
 	struct agx_fw_event e;
 	uint8_t *stamp;
 	uint64_t stamp_va, item;
 
-	assert_true(agx_cmd_pbe_pack(pbe_raw, &pbe));
-	bind.textures = data(g, pbe_raw, sizeof(pbe_raw));
-	bind.num_textures = 1;
-	r.store_pipeline = pipeline(g, program(g, store_program), 0, 0, &bind);
-	r.load_pipeline = g->load;
-	r.encoder = data(g, stream, size);
-	r.encoder_end = r.encoder + size;
 	stamp = sim_fwhost_alloc(&g->fh, 8, &stamp_va);
 	assert_non_null(stamp);
 	h.stamp = stamp_va;
-	item = sim_fwhost_render(&g->fh, &h, &r);
+	item = sim_fwhost_render(&g->fh, &h, r);
 	assert_true(item != 0);
 	memset(g->fb, 0xee, FB_SIZE);
 	assert_true(sim_fwhost_submit(&g->fh, &g->q, item));
 	e = next_event(g);
 	if (e.type == AGX_FW_EVENT_TYPE_FAULT) {
-		print_message("fault: unit %u, reason %u, %s 0x%llx\n", (unsigned)e.unit,
-			      (unsigned)e.reason, e.write ? "write" : "read",
-			      (unsigned long long)e.va);
 		if (!fault) {
 			char line[64];
 
 			while (sim_fwhost_log(&g->fh, line, sizeof(line)))
-				print_message("firmware: %s\n", line);
-			fail_msg("the render faulted");
+				print_message("# firmware: %s\n", line);
+			fail_msg("the render faulted: unit %u, reason %u, %s 0x%llx",
+				 (unsigned)e.unit, (unsigned)e.reason, e.write ? "write" : "read",
+				 (unsigned long long)e.va);
 		}
 		*fault = e;
 		e = next_event(g);
@@ -288,41 +195,10 @@ static enum agx_fw_result submit(struct gfx *g, const struct scene *s, const uin
 	return (enum agx_fw_result)e.result;
 }
 
-/* The scene's VDM stream: the vertex shader, the PPP state, one draw, the end. */
-static size_t scene_stream(struct gfx *g, const struct scene *s, uint8_t *out)
+/* The render's VDM stream, which the tests may corrupt: the host's view of it. */
+static uint8_t *stream_of(struct gfx *g, const struct agx_fw_work_render *r)
 {
-	struct sim_cmd_cf cf[2] = {
-		{ 1, AGX_CMD_SHADE_MODEL_LINEAR, 0, 0, 0 },
-		{ 4, s->flat ? AGX_CMD_SHADE_MODEL_FLAT_VERTEX_2 : AGX_CMD_SHADE_MODEL_PERSPECTIVE,
-		  0, 1, 1 }
-	};
-	struct sim_cmd_ppp ppp = { .translate = { s->width / 2.0f, s->height / 2.0f, 0 },
-				   .scale = { s->width / 2.0f, -(float)s->height / 2.0f, 1 },
-				   .cull_back = s->cull_back,
-				   .front_ccw = s->front_ccw,
-				   .provoking = 2,
-				   .outputs = 8,
-				   .fs_pipeline = s->flat ? g->flat : g->colour,
-				   .cf_count = 2 };
-	uint8_t words[128];
-	uint64_t vertices = data(g, s->v, s->num_vertices * sizeof(*s->v));
-	uint32_t uniforms[2] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
-	uint64_t uva = data(g, uniforms, sizeof(uniforms)), indices = 0;
-	uint32_t vs = pipeline(g, g->vs, uva, 4, NULL);
-	size_t n = 0, ppp_size;
-
-	ppp.cf = code(g, words, sim_cmd_cf_bindings(words, cf, 2, 5, 5), 4);
-	ppp_size = sim_cmd_ppp(words, &ppp);
-	if (s->indices)
-		indices = data(g, s->indices, s->count * 2);
-	n += sim_cmd_vdm_vertex(out + n, vs, 8);
-	if (s->restart)
-		n += sim_cmd_vdm_restart(out + n, 0xffff);
-	n += sim_cmd_vdm_ppp(out + n, data(g, words, ppp_size), ppp_size);
-	n += sim_cmd_vdm_draw(out + n, s->primitive, s->count, 1, 0, s->indices ? 2 : 0, indices,
-			      (s->count * 2 + 3) & ~3u, s->restart);
-	n += sim_cmd_vdm_terminate(out + n);
-	return n;
+	return g->sc.data.host + (r->encoder - DATA_VA);
 }
 
 /* --- the reference ---------------------------------------------------------------------- */
@@ -492,10 +368,9 @@ static void expect_image(const struct gfx *g, const struct scene *s)
 
 static void render_scene(struct gfx *g, const struct scene *s)
 {
-	uint8_t stream[256];
-	size_t n = scene_stream(g, s, stream);
+	struct agx_fw_work_render r = scene_render(g, s);
 
-	if (submit(g, s, stream, n, NULL, NULL) != AGX_FW_RESULT_OK)
+	if (submit(g, &r, NULL, NULL) != AGX_FW_RESULT_OK)
 		fail_msg("render did not complete ok");
 	expect_image(g, s);
 }
@@ -614,12 +489,11 @@ static void test_tvb_overflow(void **state)
 			   .count = 6,
 			   .tvb_size = 512 };
 	struct agx_fw_event grow = { 0 };
-	uint8_t stream[256];
-	size_t n;
+	struct agx_fw_work_render r;
 
 	gpu_up(f, &g);
-	n = scene_stream(&g, &s, stream);
-	assert_int_equal(submit(&g, &s, stream, n, &grow, NULL), AGX_FW_RESULT_TVB_OVERFLOW);
+	r = scene_render(&g, &s);
+	assert_int_equal(submit(&g, &r, &grow, NULL), AGX_FW_RESULT_TVB_OVERFLOW);
 	assert_int_equal(grow.slot, g.slot);
 	assert_int_equal(grow.context, CTX);
 	assert_true(grow.value > 512 && grow.value <= TVB_SIZE);
@@ -642,21 +516,26 @@ static void test_render_errors(void **state)
 			   .num_vertices = 3,
 			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
 			   .count = 3 };
-	uint8_t stream[256];
+	struct agx_fw_work_render r;
 	struct agx_fw_event e;
+	uint8_t *stream;
 	size_t n;
 	uint32_t word;
 
 	gpu_up(f, &g);
 	/* a tessellation block */
-	n = scene_stream(&g, &s, stream);
+	r = scene_render(&g, &s);
+	stream = stream_of(&g, &r);
+	n = r.encoder_end - r.encoder;
 	word = 5u << 29;
 	memcpy(stream + n - AGX_CMD_VDM_STREAM_TERMINATE_LENGTH, &word, 4);
-	assert_int_equal(submit(&g, &s, stream, n, NULL, NULL), AGX_FW_RESULT_MALFORMED);
+	assert_int_equal(submit(&g, &r, NULL, NULL), AGX_FW_RESULT_MALFORMED);
 	assert_true(log_has(&g, "tessellation"));
 	/* a draw whose index buffer is not mapped: the VDM's fault, and its address */
 	s.indices = (const uint16_t[]){ 0, 1, 2 };
-	n = scene_stream(&g, &s, stream);
+	r = scene_render(&g, &s);
+	stream = stream_of(&g, &r);
+	n = r.encoder_end - r.encoder;
 	for (size_t at = 0; at + 4 <= n; at += 4) {
 		memcpy(&word, stream + at, 4);
 		if (word >> 29 == AGX_CMD_VDM_BLOCK_INDEX_LIST) {
@@ -665,7 +544,7 @@ static void test_render_errors(void **state)
 			break;
 		}
 	}
-	assert_int_equal(submit(&g, &s, stream, n, NULL, &e), AGX_FW_RESULT_FAULT);
+	assert_int_equal(submit(&g, &r, NULL, &e), AGX_FW_RESULT_FAULT);
 	assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_VDM);
 	assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_UNMAPPED);
 	assert_false(e.write);

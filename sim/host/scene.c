@@ -1,0 +1,200 @@
+/*
+ * scene.c: the textbook render of scene.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "agx/isa.h"
+#include "agx_cmdbuf.h"
+#include "host/cmdbuf.h"
+#include "host/scene.h"
+
+/* Vertex data: 8 words a vertex at u0_u1 -- clip x, y, z, w, then r, g, b, a. */
+static const char vertex_shader[] =
+    "mov_imm r8, 8\n"
+    "imadd r7, r5, r8, 0\n"
+    "device_load 0, i32, xyzw, r0_r1_r2_r3, u0_u1, r7, unsigned\n"
+    "iadd r7, r7, 4\n"
+    "device_load 0, i32, xyzw, r9_r10_r11_r12, u0_u1, r7, unsigned\n"
+    "wait 0\n"
+    "st_var 0, r0, 0\n"
+    "st_var 0, r1, 1\n"
+    "st_var 0, r2, 2\n"
+    "st_var 0, r3, 3\n"
+    "st_var 0, r9, 4\n"
+    "st_var 0, r10, 5\n"
+    "st_var 0, r11, 6\n"
+    "st_var 1, r12, 7\n"
+    "stop";
+
+/* The colour, perspective-correct (cf1..cf4 over cf0, the W binding), into the tile. */
+static const char colour_shader[] =
+    "iter r0_r1_r2_r3, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
+    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
+    "stop";
+
+/* Flat shading: the colour's C coefficients (ldcf), into the tile. */
+static const char flat_shader[] = "ldcf r4_r5_r6, cf1\n"
+				  "iadd r0, r6, 0\n"
+				  "ldcf r4_r5_r6, cf2\n"
+				  "iadd r1, r6, 0\n"
+				  "ldcf r4_r5_r6, cf3\n"
+				  "iadd r2, r6, 0\n"
+				  "ldcf r4_r5_r6, cf4\n"
+				  "iadd r3, r6, 0\n"
+				  "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
+				  "stop";
+
+static const char clear_program[] = "mov_imm r0, 0x3e800000\n"
+				    "mov_imm r1, 0x3f000000\n"
+				    "mov_imm r2, 0x3f400000\n"
+				    "mov_imm r3, 0x3f800000\n"
+				    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
+				    "stop";
+
+static const char store_program[] = "mov_imm r0, 0\n"
+				    "imgwblk r0l, ts0, r0, 0, 0, tex_2d, u8norm, 0\n"
+				    "stop";
+
+uint64_t sim_arena_put(struct sim_arena *a, const void *bytes, size_t size, unsigned align)
+{
+	uint32_t at = (a->used + align - 1) & ~(align - 1);
+
+	if (at > a->size || size > a->size - at)
+		return 0;
+	memcpy(a->host + at, bytes, size);
+	a->used = at + (uint32_t)size;
+	return a->va + at;
+}
+
+/* Code offset from usc_base; ~0u when it does not fit. */
+static uint32_t put_code(struct sim_scene *s, const void *bytes, size_t size, unsigned align)
+{
+	uint64_t va = sim_arena_put(&s->code, bytes, size, align);
+
+	return va ? (uint32_t)(va - s->code.va) : ~0u;
+}
+
+static uint32_t program(struct sim_scene *s, const char *text, char *err, size_t err_size)
+{
+	uint8_t buf[512];
+	int size = agx_isa_assemble(text, buf, sizeof(buf), err, err_size);
+
+	return size < 0 ? ~0u : put_code(s, buf, (size_t)size, 64);
+}
+
+static uint32_t pipeline(struct sim_scene *s, uint32_t code, uint64_t uniforms, unsigned halves,
+			 const struct sim_cmd_bindings *bind)
+{
+	uint8_t words[128];
+
+	if (code == ~0u)
+		return ~0u;
+	return put_code(s, words, sim_cmd_pipeline(words, uniforms, halves, 0, bind, code, NULL),
+			64);
+}
+
+bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena data, char *err,
+		    size_t err_size)
+{
+	memset(s, 0, sizeof(*s));
+	s->code = code;
+	s->data = data;
+	snprintf(err, err_size, "the code arena is full");
+	s->clear = pipeline(s, program(s, clear_program, err, err_size), 0, 0, NULL);
+	s->colour = pipeline(s, program(s, colour_shader, err, err_size), 0, 0, NULL);
+	s->flat = pipeline(s, program(s, flat_shader, err, err_size), 0, 0, NULL);
+	s->store_code = program(s, store_program, err, err_size);
+	s->vs_code = program(s, vertex_shader, err, err_size);
+	return s->clear != ~0u && s->colour != ~0u && s->flat != ~0u && s->store_code != ~0u &&
+	       s->vs_code != ~0u;
+}
+
+/* One draw's words: its vertex shader, PPP state and index list. */
+static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
+			 const struct sim_scene_draw *d, uint8_t *out)
+{
+	struct sim_cmd_cf cf[2] = {
+		{ 1, AGX_CMD_SHADE_MODEL_LINEAR, 0, 0, 0 },
+		{ 4, d->flat ? AGX_CMD_SHADE_MODEL_FLAT_VERTEX_2 : AGX_CMD_SHADE_MODEL_PERSPECTIVE,
+		  0, 1, 1 }
+	};
+	struct sim_cmd_ppp ppp = { .translate = { t->width / 2.0f, t->height / 2.0f, 0 },
+				   .scale = { t->width / 2.0f, -(float)t->height / 2.0f, 1 },
+				   .cull_back = d->cull_back,
+				   .front_ccw = d->front_ccw,
+				   .provoking = 2,
+				   .outputs = 8,
+				   .fs_pipeline = d->flat ? s->flat : s->colour,
+				   .cf_count = 2 };
+	uint8_t words[128];
+	uint64_t vertices = sim_arena_put(&s->data, d->vertices, d->num_vertices * 32ull, 16);
+	uint32_t uniforms[2] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
+	uint64_t uva = sim_arena_put(&s->data, uniforms, sizeof(uniforms), 16), indices = 0, pva;
+	uint32_t vs = pipeline(s, s->vs_code, uva, 4, NULL);
+	size_t n = 0, ppp_size;
+
+	ppp.cf = put_code(s, words, sim_cmd_cf_bindings(words, cf, 2, 5, 5), 4);
+	ppp_size = sim_cmd_ppp(words, &ppp);
+	pva = sim_arena_put(&s->data, words, ppp_size, 16);
+	if (d->indices)
+		indices = sim_arena_put(&s->data, d->indices, d->count * 2ull, 16);
+	if (!vertices || !uva || vs == ~0u || ppp.cf == ~0u || !pva || (d->indices && !indices))
+		return 0;
+	n += sim_cmd_vdm_vertex(out + n, vs, 8);
+	if (d->restart)
+		n += sim_cmd_vdm_restart(out + n, 0xffff);
+	n += sim_cmd_vdm_ppp(out + n, pva, ppp_size);
+	n += sim_cmd_vdm_draw(out + n, d->primitive, d->count, d->instances ? d->instances : 1, 0,
+			      d->indices ? 2 : 0, indices, (d->count * 2 + 3) & ~3u, d->restart);
+	return n;
+}
+
+bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
+		      const struct sim_scene_draw *draws, unsigned num_draws,
+		      struct agx_fw_work_render *r)
+{
+	uint8_t pbe_raw[AGX_CMD_PBE_LENGTH], stream[4096];
+	struct agx_cmd_pbe pbe = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+				   .layout = AGX_CMD_LAYOUT_LINEAR,
+				   .channels = AGX_CMD_CHANNELS_R8G8B8A8,
+				   .type = AGX_CMD_TEXTURE_TYPE_UNORM,
+				   .swizzle_r = AGX_CMD_CHANNEL_R,
+				   .swizzle_g = AGX_CMD_CHANNEL_G,
+				   .swizzle_b = AGX_CMD_CHANNEL_B,
+				   .swizzle_a = AGX_CMD_CHANNEL_A,
+				   .width = t->width - 1,
+				   .height = t->height - 1,
+				   .buffer = t->va >> 4,
+				   /* Mesa packs a linear PBE's stride as bytes - 4 (agx_state.c) */
+				   .stride_or_levels = t->stride - 4 };
+	struct sim_cmd_bindings bind = { .num_textures = 1 };
+	size_t n = 0;
+
+	if (!agx_cmd_pbe_pack(pbe_raw, &pbe))
+		return false;
+	for (unsigned i = 0; i < num_draws; i++) {
+		size_t m;
+
+		if (n + 64 > sizeof(stream) || !(m = draw_words(s, t, &draws[i], stream + n)))
+			return false;
+		n += m;
+	}
+	n += sim_cmd_vdm_terminate(stream + n);
+	bind.textures = sim_arena_put(&s->data, pbe_raw, sizeof(pbe_raw), 16);
+	*r = (struct agx_fw_work_render){ .usc_base = s->code.va,
+					  .tvb = t->tvb,
+					  .tvb_size = t->tvb_size,
+					  .width = t->width,
+					  .height = t->height,
+					  .samples = 1,
+					  .utile_width = t->tile_w,
+					  .utile_height = t->tile_h,
+					  .sample_size = 4,
+					  .load_pipeline = s->clear,
+					  .store_pipeline =
+					      pipeline(s, s->store_code, 0, 0, &bind) };
+	r->encoder = sim_arena_put(&s->data, stream, n, 16);
+	r->encoder_end = r->encoder + n;
+	return bind.textures && r->store_pipeline != ~0u && r->encoder;
+}

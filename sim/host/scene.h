@@ -1,0 +1,69 @@
+/*
+ * scene.h: a textbook render for tests and benchmarks, built from real
+ * words and real G13 code: a vertex shader that fetches 8 floats a vertex
+ * (clip x, y, z, w, then r, g, b, a), a fragment shader that interpolates
+ * the colour perspective-correct (or flat) into the tilebuffer, a clear to
+ * one colour, and a block store through a PBE into a linear RGBA8 image.
+ * Everything goes into two arenas of the caller's memory, mapped in the
+ * GPU context: code (usc_base) and data.
+ */
+#ifndef SIM_HOST_SCENE_H
+#define SIM_HOST_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agx_fwabi.h"
+
+/* Memory the caller mapped: host and GPU views, filled upwards. */
+struct sim_arena {
+	uint8_t *host;
+	uint64_t va;
+	uint32_t size, used;
+};
+
+/* size bytes copied in at align; returns the GPU address, 0 when full. */
+uint64_t sim_arena_put(struct sim_arena *a, const void *bytes, size_t size, unsigned align);
+
+#define SIM_SCENE_CLEAR 0xffbf8040u /* the clear colour, RGBA8: 0.25, 0.5, 0.75, 1 */
+
+struct sim_scene {
+	struct sim_arena code, data; /* code.va is usc_base */
+	/* pipelines (offsets from usc_base) and the vertex shader's code */
+	uint32_t clear, colour, flat, store_code, vs_code;
+};
+
+struct sim_scene_draw {
+	const float (*vertices)[8];
+	unsigned num_vertices;
+	unsigned primitive;	 /* cmdbuf.hw `primitive` */
+	const uint16_t *indices; /* NULL: not indexed */
+	unsigned count, instances;
+	bool restart; /* 0xffff restarts */
+	bool flat;    /* flat colours, from each triangle's last vertex */
+	bool cull_back, front_ccw;
+};
+
+/* The image a render writes: linear RGBA8, rows stride bytes apart (a multiple of 16). */
+struct sim_scene_target {
+	uint64_t va;
+	unsigned width, height, stride;
+	unsigned tile_w, tile_h;
+	uint64_t tvb;
+	uint32_t tvb_size;
+};
+
+/* Assembles the programs; false (why in err) when they do not fit. */
+bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena data, char *err,
+		    size_t err_size);
+
+/*
+ * A render item's body drawing the draws, in order, onto a cleared target
+ * (viewport: the whole target, y up); false when the arenas are full.
+ */
+bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
+		      const struct sim_scene_draw *draws, unsigned num_draws,
+		      struct agx_fw_work_render *r);
+
+#endif
