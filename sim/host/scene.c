@@ -94,6 +94,12 @@ static uint32_t pipeline(struct sim_scene *s, uint32_t code, uint64_t uniforms, 
 			64);
 }
 
+uint32_t sim_scene_pipeline(struct sim_scene *s, const char *text, uint64_t uniforms,
+			    unsigned halves, char *err, size_t err_size)
+{
+	return pipeline(s, program(s, text, err, err_size), uniforms, halves, NULL);
+}
+
 bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena data, char *err,
 		    size_t err_size)
 {
@@ -125,7 +131,9 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 				   .front_ccw = d->front_ccw,
 				   .provoking = 2,
 				   .outputs = 8,
-				   .fs_pipeline = d->flat ? s->flat : s->colour,
+				   .fs_pipeline = d->fs	    ? d->fs
+						  : d->flat ? s->flat
+							    : s->colour,
 				   .cf_count = 2 };
 	uint8_t words[128];
 	uint64_t vertices = sim_arena_put(&s->data, d->vertices, d->num_vertices * 32ull, 16);

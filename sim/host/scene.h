@@ -43,6 +43,7 @@ struct sim_scene_draw {
 	bool restart; /* 0xffff restarts */
 	bool flat;    /* flat colours, from each triangle's last vertex */
 	bool cull_back, front_ccw;
+	uint32_t fs; /* a fragment pipeline of sim_scene_pipeline() instead of the colour's */
 };
 
 /* The image a render writes: linear RGBA8, rows stride bytes apart (a multiple of 16). */
@@ -57,6 +58,14 @@ struct sim_scene_target {
 /* Assembles the programs; false (why in err) when they do not fit. */
 bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena data, char *err,
 		    size_t err_size);
+
+/*
+ * A pipeline running the program in text (applegpu syntax) with the
+ * uniform halves [0, halves) from uniforms; ~0u when it does not assemble
+ * (why in err) or fit.
+ */
+uint32_t sim_scene_pipeline(struct sim_scene *s, const char *text, uint64_t uniforms,
+			    unsigned halves, char *err, size_t err_size);
 
 /*
  * A render item's body drawing the draws, in order, onto a cleared target

@@ -70,6 +70,8 @@ struct scene {
 	unsigned count;
 	bool restart, flat, cull_back, front_ccw;
 	uint32_t tvb_size;
+	uint32_t fs;		  /* a fragment pipeline instead of the scene's colour one */
+	const struct scene *then; /* a second draw in the same render (its size is this one's) */
 };
 
 /* Rows of the framebuffer: 16-byte aligned, as linear images are (docs/control-streams.md). */
@@ -130,18 +132,22 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
 				      s->height, stride(s),
 				      s->tile_w, s->tile_h,
 				      TVB_VA,	 s->tvb_size ? s->tvb_size : TVB_SIZE };
-	struct sim_scene_draw d = { .vertices = (const float(*)[8])s->v,
-				    .num_vertices = s->num_vertices,
-				    .primitive = s->primitive,
-				    .indices = s->indices,
-				    .count = s->count,
-				    .restart = s->restart,
-				    .flat = s->flat,
-				    .cull_back = s->cull_back,
-				    .front_ccw = s->front_ccw };
+	struct sim_scene_draw d[2];
 	struct agx_fw_work_render r;
+	unsigned n = 0;
 
-	assert_true(sim_scene_render(&g->sc, &t, &d, 1, &r));
+	for (const struct scene *e = s; e && n < 2; e = e->then)
+		d[n++] = (struct sim_scene_draw){ .vertices = (const float(*)[8])e->v,
+						  .num_vertices = e->num_vertices,
+						  .primitive = e->primitive,
+						  .indices = e->indices,
+						  .count = e->count,
+						  .restart = e->restart,
+						  .flat = e->flat,
+						  .cull_back = e->cull_back,
+						  .front_ccw = e->front_ccw,
+						  .fs = e->fs };
+	assert_true(sim_scene_render(&g->sc, &t, d, n, &r));
 	return r;
 }
 
@@ -149,8 +155,9 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
  * Submits a render; returns the stamp's result after its completion, the
  * fault and TVB-grow events before it in *fault and *grow.
  */
-static enum agx_fw_result submit(struct gfx *g, const struct agx_fw_work_render *r,
-				 struct agx_fw_event *grow, struct agx_fw_event *fault)
+static enum agx_fw_result submit_on(struct gfx *g, struct sim_fwqueue *q,
+				    const struct agx_fw_work_render *r, struct agx_fw_event *grow,
+				    struct agx_fw_event *fault)
 {
 	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
 					.event_slot = ++g->slot,
@@ -166,7 +173,7 @@ static enum agx_fw_result submit(struct gfx *g, const struct agx_fw_work_render 
 	item = sim_fwhost_render(&g->fh, &h, r);
 	assert_true(item != 0);
 	memset(g->fb, 0xee, FB_SIZE);
-	assert_true(sim_fwhost_submit(&g->fh, &g->q, item));
+	assert_true(sim_fwhost_submit(&g->fh, q, item));
 	e = next_event(g);
 	if (e.type == AGX_FW_EVENT_TYPE_FAULT) {
 		if (!fault) {
@@ -193,6 +200,12 @@ static enum agx_fw_result submit(struct gfx *g, const struct agx_fw_work_render 
 	assert_int_equal(st.value, g->slot);
 	assert_int_equal(st.result, e.result);
 	return (enum agx_fw_result)e.result;
+}
+
+static enum agx_fw_result submit(struct gfx *g, const struct agx_fw_work_render *r,
+				 struct agx_fw_event *grow, struct agx_fw_event *fault)
+{
+	return submit_on(g, &g->q, r, grow, fault);
 }
 
 /* The render's VDM stream, which the tests may corrupt: the host's view of it. */
@@ -276,14 +289,12 @@ static void ref_triangle(const struct scene *s, const struct ref_vertex *t[3], u
 		}
 }
 
-/* The triangles the scene's draw makes, as the rules of the primitive type say. */
-static void reference(const struct scene *s, uint32_t *img)
+/* The triangles a draw makes, as the rules of its primitive type say. */
+static void reference_draw(const struct scene *s, uint32_t *img)
 {
 	struct ref_vertex w[64];
 	unsigned seq[64], n = 0;
 
-	for (unsigned i = 0; i < s->width * s->height; i++)
-		img[i] = CLEAR;
 	for (unsigned i = 0; i <= s->count; i++) {
 		bool end = i == s->count || (s->restart && s->indices[i] == 0xffff);
 
@@ -333,6 +344,20 @@ static void save_image(const struct gfx *g, const struct scene *s)
 		for (unsigned x = 0; x < s->width; x++)
 			fwrite(g->fb + y * stride(s) + x * 4, 1, 3, fp);
 	fclose(fp);
+}
+
+/* The scene's image: cleared, then its draws in order (drawn at the first one's size). */
+static void reference(const struct scene *s, uint32_t *img)
+{
+	for (unsigned i = 0; i < s->width * s->height; i++)
+		img[i] = CLEAR;
+	for (const struct scene *e = s; e; e = e->then) {
+		struct scene sized = *e;
+
+		sized.width = s->width;
+		sized.height = s->height;
+		reference_draw(&sized, img);
+	}
 }
 
 /* Every pixel within one step of 255 of the reference, per channel. */
@@ -565,6 +590,111 @@ static void test_render_errors(void **state)
 	render_scene(&g, &s);
 }
 
+/* Two draws with their own state in one render: the second over the first, in order. */
+static void test_two_draws(void **state)
+{
+	static const struct vertex fan[] = {
+		{ { 0, 0, 0, 1 }, { 1, 1, 1, 1 } },
+		{ { 0.9f, 0.1f, 0, 1 }, { 1, 0, 0, 1 } },
+		{ { 0.2f, 0.9f, 0, 1 }, { 0, 1, 0, 1 } },
+		{ { -0.8f, 0.3f, 0, 1 }, { 0, 0, 1, 1 } },
+		{ { -0.4f, -0.9f, 0, 1 }, { 1, 1, 0, 1 } },
+	};
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene top = { .v = fan,
+			     .num_vertices = 5,
+			     .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_FAN,
+			     .count = 5,
+			     .flat = true };
+	struct scene s = { .width = 96,
+			   .height = 64,
+			   .tile_w = 32,
+			   .tile_h = 16,
+			   .v = overlap,
+			   .num_vertices = 6,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+			   .count = 6,
+			   .then = &top };
+
+	gpu_up(f, &g);
+	render_scene(&g, &s);
+	/* the second draw culls what faces away: on screen this fan turns clockwise */
+	top.cull_back = true;
+	top.front_ccw = true;
+	render_scene(&g, &s);
+}
+
+/*
+ * Faults of each unit end the render with the unit and address, a shader
+ * over its queue's time limit ends it as timed out; the next render runs.
+ */
+static void test_render_faults(void **state)
+{
+	static const char store_away[] = "mov_imm r1, 0x50000000\n"
+					 "mov_imm r2, 0\n"
+					 "mov_imm r3, 0\n"
+					 "device_store 0, i32, x, r3, r1_r2, r3, unsigned, 0\n"
+					 "stop";
+	static const char spin[] = "top:\njmp_exec_any @top\nstop";
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 32,
+			   .height = 32,
+			   .tile_w = 32,
+			   .tile_h = 32,
+			   .v = overlap,
+			   .num_vertices = 3,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+			   .count = 3 };
+	struct agx_fw_work_render r;
+	struct agx_fw_event e;
+	struct sim_fwqueue limited;
+	char err[256];
+
+	gpu_up(f, &g);
+	/* the TVB heap is not mapped: the tiler's write */
+	r = scene_render(&g, &s);
+	r.tvb = 0x70000000ull;
+	assert_int_equal(submit(&g, &r, NULL, &e), AGX_FW_RESULT_FAULT);
+	assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_TILER);
+	assert_true(e.write);
+	assert_int_equal(e.va, 0x70000000ull);
+	/* the fragment shader stores where nothing is mapped: the USC's write */
+	s.fs = sim_scene_pipeline(&g.sc, store_away, 0, 0, err, sizeof(err));
+	assert_true(s.fs != ~0u);
+	r = scene_render(&g, &s);
+	assert_int_equal(submit(&g, &r, NULL, &e), AGX_FW_RESULT_FAULT);
+	assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_USC);
+	assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_UNMAPPED);
+	assert_true(e.write);
+	assert_int_equal(e.va, 0x50000000ull);
+	/* a fragment shader that never stops, on a queue allowing 50 ms a render */
+	assert_int_equal(
+	    sim_fwhost_queue_create(&g.fh, &limited, CTX, 1, AGX_FW_PIPE_FRAGMENT, 16, 50000), 0);
+	s.fs = sim_scene_pipeline(&g.sc, spin, 0, 0, err, sizeof(err));
+	r = scene_render(&g, &s);
+	{
+		struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
+						.event_slot = 77,
+						.stamp_value = 77 };
+		uint64_t item;
+
+		assert_non_null(sim_fwhost_alloc(&g.fh, 8, &h.stamp));
+		item = sim_fwhost_render(&g.fh, &h, &r);
+		assert_true(sim_fwhost_submit(&g.fh, &limited, item));
+		e = next_event(&g);
+		assert_int_equal(e.type, AGX_FW_EVENT_TYPE_TIMEOUT);
+		assert_int_equal(e.slot, 77);
+		e = next_event(&g);
+		assert_int_equal(e.type, AGX_FW_EVENT_TYPE_COMPLETION);
+		assert_int_equal(e.result, AGX_FW_RESULT_TIMEOUT);
+	}
+	/* the device renders on */
+	s.fs = 0;
+	render_scene(&g, &s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +703,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_indexed_restart_flat, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tvb_overflow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_draws, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render_faults, setup, teardown),
 	};
 
 	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
