@@ -75,6 +75,52 @@ static enum sim_read tile_program(struct sim_render *r, uint64_t offset, uint64_
 	return st;
 }
 
+/* The ZLS control word: what is loaded and stored, and the buffers' layouts. */
+static bool zls(struct sim_render *r, char *why, size_t why_size)
+{
+	const struct agx_fw_work_render *c = &r->cmd;
+	struct agx_cmd_zls_control z;
+	uint8_t raw[AGX_CMD_ZLS_CONTROL_LENGTH];
+
+	memcpy(raw, &c->zls_control, sizeof(raw));
+	if (!agx_cmd_zls_control_unpack(raw, &z)) {
+		snprintf(why, why_size, "ZLS control has reserved bits set");
+		return false;
+	}
+	if (z.z_compress_1 || z.z_compress_2 || z.s_compress_1 || z.s_compress_2 || z.z_resolve ||
+	    z.s_resolve || z.unknown0 || z.unknown1 || z.unknown3 || z.unknown5 || z.unknown7 ||
+	    (z.z_format != AGX_CMD_ZLS_FORMAT_Z32F && z.z_format != AGX_CMD_ZLS_FORMAT_Z16)) {
+		snprintf(why, why_size,
+			 "compressed, resolved or unknown ZLS modes are not "
+			 "simulated yet");
+		return false;
+	}
+	r->z_load = z.z_load_enable;
+	r->z_store = z.z_store_enable;
+	r->s_load = z.s_load_enable;
+	r->s_store = z.s_store_enable;
+	r->z16 = z.z_format == AGX_CMD_ZLS_FORMAT_Z16;
+	if (((r->z_load || r->z_store) && !c->depth_buffer) ||
+	    ((r->s_load || r->s_store) && !c->stencil_buffer)) {
+		snprintf(why, why_size, "ZLS loads or stores a buffer the render does not name");
+		return false;
+	}
+	/* twiddled, one level, like depth and stencil textures (agx/layout.h) */
+	r->z_layout = (struct agx_layout){ .twiddled = true,
+					   .bytes_per_texel = r->z16 ? 2 : 4,
+					   .width = (unsigned)c->width,
+					   .height = (unsigned)c->height,
+					   .levels = 1 };
+	r->s_layout = r->z_layout;
+	r->s_layout.bytes_per_texel = 1;
+	if (!agx_layout_init(&r->z_layout) || !agx_layout_init(&r->s_layout)) {
+		snprintf(why, why_size, "depth/stencil buffers of %ux%u cannot be laid out",
+			 (unsigned)c->width, (unsigned)c->height);
+		return false;
+	}
+	return true;
+}
+
 enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device *dev,
 					unsigned context, const struct agx_fw_work_render *cmd,
 					struct usc_cache *programs, enum agx_uat_fault_unit *unit,
@@ -112,10 +158,10 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 	    uw * uh * (unsigned)c->sample_size > SIM_GPU_MAX_SHARED)
 		return malformed(why, why_size, "tilebuffer of %u bytes per sample",
 				 (unsigned)c->sample_size);
-	if (c->zls_control || c->visibility_result_buffer)
-		return malformed(why, why_size,
-				 "depth/stencil buffers and occlusion queries are "
-				 "not simulated yet");
+	if (c->visibility_result_buffer)
+		return malformed(why, why_size, "occlusion queries are not simulated yet");
+	if (!zls(r, why, why_size))
+		return SIM_RENDER_MALFORMED;
 	if (c->tvb & 15)
 		return malformed(why, why_size, "TVB heap at 0x%llx is not 16-byte aligned",
 				 (unsigned long long)c->tvb);
@@ -488,12 +534,209 @@ static bool inside(const struct tri *t, uint32_t x, uint32_t y)
 }
 
 struct frag_ctx {
+	struct usc_fragment_io io; /* first: the ISP's callback finds the rest from it */
 	struct sim_render *r;
 	struct sim_gpu_core *core;
-	struct usc_fragment_io io;
 	unsigned tw, th;
 	uint32_t w, h; /* of the tile, inside the framebuffer */
+	/* the ISP: the tile's depth and stencil, and the triangle being tested */
+	float depth[32 * 32];
+	uint8_t stencil[32 * 32];
+	const struct sim_draw_state *state;
+	float z[3]; /* the plane of window z, from the 32x32 block's corner */
 };
+
+/* --- the ISP: depth and stencil tests ------------------------------------------------- */
+
+static bool compare(unsigned func, double a, double b)
+{
+	switch (func) {
+	case AGX_CMD_ZS_FUNC_NEVER:
+		return false;
+	case AGX_CMD_ZS_FUNC_LESS:
+		return a < b;
+	case AGX_CMD_ZS_FUNC_EQUAL:
+		return a == b;
+	case AGX_CMD_ZS_FUNC_LEQUAL:
+		return a <= b;
+	case AGX_CMD_ZS_FUNC_GREATER:
+		return a > b;
+	case AGX_CMD_ZS_FUNC_NOT_EQUAL:
+		return a != b;
+	case AGX_CMD_ZS_FUNC_GEQUAL:
+		return a >= b;
+	default:
+		return true;
+	}
+}
+
+static uint8_t stencil_op(unsigned op, uint8_t s, uint8_t reference)
+{
+	switch (op) {
+	case AGX_CMD_STENCIL_OP_ZERO:
+		return 0;
+	case AGX_CMD_STENCIL_OP_REPLACE:
+		return reference;
+	case AGX_CMD_STENCIL_OP_INCR_SAT:
+		return s == 255 ? 255 : s + 1;
+	case AGX_CMD_STENCIL_OP_DECR_SAT:
+		return s ? s - 1 : 0;
+	case AGX_CMD_STENCIL_OP_INVERT:
+		return (uint8_t)~s;
+	case AGX_CMD_STENCIL_OP_INCR_WRAP:
+		return (uint8_t)(s + 1);
+	case AGX_CMD_STENCIL_OP_DECR_WRAP:
+		return (uint8_t)(s - 1);
+	default:
+		return s;
+	}
+}
+
+/* A depth as the buffer keeps it: in [0, 1], and to 16 bits for z16. */
+static float stored_depth(const struct sim_render *r, double z)
+{
+	z = z < 0 ? 0 : z > 1 ? 1 : isnan(z) ? 0 : z;
+	return r->z16 ? (float)(nearbyint(z * 65535) / 65535) : (float)z;
+}
+
+/* Whether a draw's state tests or writes depth or stencil at all. */
+static bool zs_active(const struct sim_draw_state *s)
+{
+	bool any = s->stencil_test;
+
+	for (unsigned i = 0; i < 2; i++)
+		any |= s->face[i].depth_func != AGX_CMD_ZS_FUNC_ALWAYS ||
+		       s->face[i].depth_func_2 != AGX_CMD_ZS_FUNC_ALWAYS ||
+		       s->face[i].depth_write || s->face[i].depth_write_2;
+	return any;
+}
+
+/*
+ * The stencil test, then the depth test, of the lanes, updating the tile's
+ * stencil and depth as the face's state says (GL's order and operations).
+ */
+static uint32_t zs_test(struct usc_fragment_io *io, uint32_t lanes, const float *depth,
+			const uint32_t *stencil)
+{
+	struct frag_ctx *f = (struct frag_ctx *)io;
+	const struct sim_draw_state *s = f->state;
+	const struct sim_zs_face *face = &s->face[io->backfacing];
+	const struct agx_cmd_ppp_fragment_stencil *st =
+	    &s->face[io->backfacing && s->two_sided].stencil;
+	uint32_t passed = 0;
+
+	if (!zs_active(s))
+		return lanes;
+	for (unsigned l = 0; l < LANES; l++) {
+		unsigned p = io->py[l] * f->tw + io->px[l];
+		uint8_t reference = stencil ? (uint8_t)stencil[l] : face->reference, old, now;
+		double x = ((io->x0 + io->px[l]) & 31) + 0.5, y = ((io->y0 + io->py[l]) & 31) + 0.5;
+		float z =
+		    stored_depth(f->r, depth ? depth[l] : f->z[0] * x + f->z[1] * y + f->z[2]);
+		unsigned op;
+		bool pass;
+
+		if (!((lanes >> l) & 1))
+			continue;
+		old = f->stencil[p];
+		pass = !s->stencil_test ||
+		       compare(st->compare, reference & st->read_mask, old & st->read_mask);
+		if (!pass) {
+			op = (unsigned)st->stencil_fail;
+		} else if (!compare(face->depth_func, z, f->depth[p]) ||
+			   !compare(face->depth_func_2, z, f->depth[p])) {
+			op = (unsigned)st->depth_fail;
+			pass = false;
+		} else {
+			op = (unsigned)st->depth_pass;
+			if (face->depth_write || face->depth_write_2)
+				f->depth[p] = z;
+		}
+		if (s->stencil_test) {
+			now = stencil_op(op, old, reference);
+			f->stencil[p] = (uint8_t)((old & ~st->write_mask) | (now & st->write_mask));
+		}
+		passed |= (uint32_t)pass << l;
+	}
+	return passed;
+}
+
+/* ZLS: the tile's depth and stencil from their buffers, or the clear values. */
+static bool zls_load(struct frag_ctx *f)
+{
+	const struct sim_render *r = f->r;
+	const struct agx_fw_work_render *c = &r->cmd;
+	uint32_t clear = (uint32_t)c->depth_clear;
+	float z;
+
+	memcpy(&z, &clear, 4);
+	z = r->z16 ? (float)((clear & 0xffff) / 65535.0) : z;
+	for (uint32_t y = 0; y < f->th; y++)
+		for (uint32_t x = 0; x < f->tw; x++) {
+			unsigned p = y * f->tw + x;
+			uint32_t v = 0;
+			uint8_t sv = (uint8_t)c->stencil_clear;
+
+			f->depth[p] = z;
+			f->stencil[p] = sv;
+			if (x >= f->w || y >= f->h)
+				continue;
+			if (r->z_load) {
+				if (!sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
+							 c->depth_buffer +
+							     agx_layout_texel(&r->z_layout, 0, 0,
+									      f->io.x0 + x,
+									      f->io.y0 + y),
+							 &v, r->z_layout.bytes_per_texel, false))
+					return false;
+				if (r->z16)
+					f->depth[p] = (float)(v / 65535.0);
+				else
+					memcpy(&f->depth[p], &v, 4);
+			}
+			if (r->s_load &&
+			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
+						 c->stencil_buffer +
+						     agx_layout_texel(&r->s_layout, 0, 0,
+								      f->io.x0 + x, f->io.y0 + y),
+						 &f->stencil[p], 1, false))
+				return false;
+		}
+	return true;
+}
+
+/* ZLS: the tile's depth and stencil back to their buffers. */
+static bool zls_store(struct frag_ctx *f)
+{
+	const struct sim_render *r = f->r;
+	const struct agx_fw_work_render *c = &r->cmd;
+
+	for (uint32_t y = 0; y < f->h; y++)
+		for (uint32_t x = 0; x < f->w; x++) {
+			unsigned p = y * f->tw + x;
+			uint32_t v;
+
+			if (r->z16)
+				v = (uint32_t)nearbyint(f->depth[p] * 65535.0);
+			else
+				memcpy(&v, &f->depth[p], 4);
+			if (r->z_store &&
+			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
+						 c->depth_buffer + agx_layout_texel(&r->z_layout, 0,
+										    0, f->io.x0 + x,
+										    f->io.y0 + y),
+						 &v, r->z_layout.bytes_per_texel, true))
+				return false;
+			if (r->s_store &&
+			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
+						 c->stencil_buffer +
+						     agx_layout_texel(&r->s_layout, 0, 0,
+								      f->io.x0 + x, f->io.y0 + y),
+						 &f->stencil[p], 1, true))
+				return false;
+		}
+	return true;
+}
 
 /* The tile's pixels whose centres the triangle's box reaches, a pixel wider on each side. */
 static void bounds(struct tri *t, const struct frag_ctx *f)
@@ -516,7 +759,9 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 		       const struct sim_draw_state *s)
 {
 	struct usc_state *st = sim_gpu_core_state(f->core, 0);
+	bool late;
 
+	f->state = s;
 	for (unsigned b = 0; b < f->tw * f->th / LANES; b++) {
 		uint32_t covered = 0, present = 0, bx = b % (f->tw / 8) * 8,
 			 by = b / (f->tw / 8) * 4;
@@ -547,17 +792,29 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 		}
 		if (!covered)
 			continue;
+		/*
+		 * A shader that does not test coverage itself (sample_mask,
+		 * zs_emit) is tested before it runs, and only where it passed
+		 * does it run; one that does tests when it says so.
+		 */
+		late = s && usc_program_tests_coverage(p->program);
+		if (s && !late && !(covered = zs_test(&f->io, covered, NULL, NULL)))
+			continue;
 		/* whole quads run, for derivatives; their uncovered lanes are helpers */
 		for (unsigned q = 0; q < LANES / 4; q++)
 			if ((covered >> (4 * q)) & 0xf)
 				present |= 0xfu << (4 * q);
 		sim_gpu_core_prepare(f->core, st, p, present);
 		f->io.killed = present & ~covered;
-		f->io.tested = 0;
+		f->io.tested = late ? 0 : covered;
+		f->io.zs_test = late ? zs_test : NULL;
 		st->fragment = &f->io;
 		if (!sim_gpu_core_run(f->core, p->program, p->program_va, st))
 			return false;
 		st->fragment = NULL;
+		/* lanes the shader neither tested nor killed are tested at its end */
+		if (late)
+			zs_test(&f->io, covered & ~(f->io.tested | f->io.killed), NULL, NULL);
 	}
 	return true;
 }
@@ -572,6 +829,7 @@ static bool coefficients(struct frag_ctx *f, const struct sim_draw_state *s, con
 
 	for (unsigned j = 0; j < 3; j++)
 		memcpy(win[j], v[j], 16);
+	plane(win, (const float[3]){ win[0][2], win[1][2], win[2][2] }, bx, by, f->z);
 	for (unsigned i = 0; i < s->num_cf; i++) {
 		const struct agx_cmd_cf_binding *b = &s->cf[i];
 
@@ -634,6 +892,8 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	f.w = (uint32_t)c->width - f.io.x0 < f.tw ? (uint32_t)c->width - f.io.x0 : f.tw;
 	f.h = (uint32_t)c->height - f.io.y0 < f.th ? (uint32_t)c->height - f.io.y0 : f.th;
 	memset(f.io.tile, 0, (size_t)f.tw * f.th * f.io.sample_size);
+	if (!zls_load(&f))
+		return;
 
 	/* the load program fills the tile */
 	if (!run_blocks(&f, &r->load, NULL, NULL))
@@ -698,9 +958,12 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	f.io.killed = f.io.tested = 0;
 	st = sim_gpu_core_state(core, 0);
 	sim_gpu_core_prepare(core, st, &r->store, 1);
+	f.io.zs_test = NULL;
 	st->fragment = &f.io;
-	sim_gpu_core_run(core, r->store.program, r->store.program_va, st);
+	if (!sim_gpu_core_run(core, r->store.program, r->store.program_va, st))
+		return;
 	st->fragment = NULL;
+	zls_store(&f);
 }
 
 /* --- the steps ----------------------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "agx/layout.h"
 #include "agx_fwabi.h"
 #include "gpu.h"
 #include "vdm.h"
@@ -35,6 +36,9 @@ struct sim_render {
 	bool overflow; /* the heap was too small: binning only counts what it would need */
 	/* the tile programs */
 	struct sim_pipeline load, store;
+	/* ZLS: depth and stencil buffers, loaded into each tile and stored from it */
+	bool z_load, z_store, s_load, s_store, z16;
+	struct agx_layout z_layout, s_layout;
 };
 
 enum sim_render_status {

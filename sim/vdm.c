@@ -27,6 +27,14 @@ void sim_vdm_init(struct sim_vdm *vdm, struct sim_device *dev, unsigned context,
 	vdm->ppp.depth_clip = true;
 	vdm->ppp.scale[0] = vdm->ppp.scale[1] = vdm->ppp.scale[2] = 1.0f;
 	vdm->ppp.slots = 4;
+	for (unsigned i = 0; i < 2; i++) {
+		struct sim_zs_face *f = &vdm->ppp.face[i];
+
+		f->depth_func = f->depth_func_2 = AGX_CMD_ZS_FUNC_ALWAYS;
+		f->stencil = (struct agx_cmd_ppp_fragment_stencil){
+			.write_mask = 0xff, .read_mask = 0xff, .compare = AGX_CMD_ZS_FUNC_ALWAYS
+		};
+	}
 	vdm->ppp_dirty = true;
 }
 
@@ -133,36 +141,39 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 	vdm->ppp_dirty = true;
 	if (h.fragment_control) {
 		PPP_WORD(&b, PPP_FRAGMENT_CONTROL, ppp_fragment_control);
-		if (w.ppp_fragment_control.stencil_test_enable ||
-		    w.ppp_fragment_control.depth_bias_enable ||
+		if (w.ppp_fragment_control.depth_bias_enable ||
 		    w.ppp_fragment_control.visibility_mode)
-			return unsupported(&vdm->s, "stencil, depth bias or visibility");
+			return unsupported(&vdm->s, "depth bias or visibility");
 		d->scissor = w.ppp_fragment_control.scissor_enable;
+		d->stencil_test = w.ppp_fragment_control.stencil_test_enable;
+		d->two_sided = w.ppp_fragment_control.two_sided_stencil;
 	}
 	if (h.fragment_control_2)
 		PPP_WORD(&b, PPP_FRAGMENT_CONTROL, ppp_fragment_control);
-	if (h.fragment_front_face) {
-		PPP_WORD(&b, PPP_FRAGMENT_FACE, ppp_fragment_face);
-		if (w.ppp_fragment_face.polygon_mode ||
-		    w.ppp_fragment_face.depth_function != AGX_CMD_ZS_FUNC_ALWAYS ||
-		    !w.ppp_fragment_face.disable_depth_write)
-			return unsupported(&vdm->s, "depth testing or a polygon mode");
+	/* the front face's words, then the back's */
+	for (unsigned i = 0; i < 2; i++) {
+		struct sim_zs_face *face = &d->face[i];
+
+		if (i ? h.fragment_back_face : h.fragment_front_face) {
+			PPP_WORD(&b, PPP_FRAGMENT_FACE, ppp_fragment_face);
+			if (w.ppp_fragment_face.polygon_mode)
+				return unsupported(&vdm->s, "polygon modes");
+			face->depth_func = (unsigned)w.ppp_fragment_face.depth_function;
+			face->depth_write = !w.ppp_fragment_face.disable_depth_write;
+			face->reference = (uint8_t)w.ppp_fragment_face.stencil_reference;
+		}
+		if (i ? h.fragment_back_face_2 : h.fragment_front_face_2) {
+			PPP_WORD(&b, PPP_FRAGMENT_FACE_2, ppp_fragment_face_2);
+			if (w.ppp_fragment_face_2.object_type != AGX_CMD_OBJECT_TYPE_TRIANGLE)
+				return unsupported(&vdm->s, "object types other than triangles");
+			face->depth_func_2 = (unsigned)w.ppp_fragment_face_2.depth_function;
+			face->depth_write_2 = !w.ppp_fragment_face_2.disable_depth_write;
+		}
+		if (i ? h.fragment_back_stencil : h.fragment_front_stencil) {
+			PPP_WORD(&b, PPP_FRAGMENT_STENCIL, ppp_fragment_stencil);
+			face->stencil = w.ppp_fragment_stencil;
+		}
 	}
-	if (h.fragment_front_face_2)
-		PPP_WORD(&b, PPP_FRAGMENT_FACE_2, ppp_fragment_face_2);
-	if (h.fragment_front_stencil)
-		PPP_WORD(&b, PPP_FRAGMENT_STENCIL, ppp_fragment_stencil);
-	if (h.fragment_back_face) {
-		PPP_WORD(&b, PPP_FRAGMENT_FACE, ppp_fragment_face);
-		if (w.ppp_fragment_face.polygon_mode ||
-		    w.ppp_fragment_face.depth_function != AGX_CMD_ZS_FUNC_ALWAYS ||
-		    !w.ppp_fragment_face.disable_depth_write)
-			return unsupported(&vdm->s, "depth testing or a polygon mode");
-	}
-	if (h.fragment_back_face_2)
-		PPP_WORD(&b, PPP_FRAGMENT_FACE_2, ppp_fragment_face_2);
-	if (h.fragment_back_stencil)
-		PPP_WORD(&b, PPP_FRAGMENT_STENCIL, ppp_fragment_stencil);
 	if (h.depth_bias_scissor) {
 		PPP_WORD(&b, PPP_DEPTH_BIAS_SCISSOR, ppp_depth_bias_scissor);
 		if ((st = ppp_scissor(vdm, (unsigned)w.ppp_depth_bias_scissor.scissor)))

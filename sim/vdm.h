@@ -19,6 +19,14 @@
 #define SIM_VDM_MAX_CF	   64	/* coefficient bindings of a fragment shader */
 #define SIM_VDM_MAX_STATES 4096 /* fragment states in one render */
 
+/* One face's depth and stencil state (PPP face, face 2 and stencil words). */
+struct sim_zs_face {
+	unsigned depth_func, depth_func_2; /* cmdbuf.hw zs_func: both must pass */
+	bool depth_write, depth_write_2;   /* depth is written if either says so */
+	uint8_t reference;
+	struct agx_cmd_ppp_fragment_stencil stencil;
+};
+
 /* What a draw's primitives carry to the fragment stage: the PPP state at the draw. */
 struct sim_draw_state {
 	bool has_fs;
@@ -32,6 +40,8 @@ struct sim_draw_state {
 	bool frag_z;	    /* coefficient slot 1 is the fragment's z */
 	bool scissor;
 	uint32_t scissor_min[2], scissor_max[2]; /* pixels, max exclusive */
+	bool stencil_test, two_sided;
+	struct sim_zs_face face[2]; /* front, back */
 };
 
 struct sim_vdm_draw {

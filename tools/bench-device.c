@@ -182,8 +182,14 @@ static bool measure_render(struct sim_host *h, struct sim_fwhost *fh, double *pi
 		       tvb_va = 0x60000000ull;
 	struct sim_fwqueue q;
 	struct sim_scene sc;
-	struct sim_scene_target t = { image_va, RENDER_SIZE, RENDER_SIZE, RENDER_SIZE * 4,
-				      32,	32,	     tvb_va,	  RENDER_HEAP };
+	struct sim_scene_target t = { .va = image_va,
+				      .width = RENDER_SIZE,
+				      .height = RENDER_SIZE,
+				      .stride = RENDER_SIZE * 4,
+				      .tile_w = 32,
+				      .tile_h = 32,
+				      .tvb = tvb_va,
+				      .tvb_size = RENDER_HEAP };
 	struct sim_scene_draw full = { .vertices = (const float(*)[8])quad,
 				       .num_vertices = 4,
 				       .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP,

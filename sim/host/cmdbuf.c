@@ -180,13 +180,31 @@ size_t sim_cmd_vdm_terminate(uint8_t *out)
 size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 {
 	struct agx_cmd_ppp_header h = { .fragment_control = true,
+					.fragment_front_face = true,
+					.fragment_front_stencil = p->stencil,
+					.fragment_back_face = true,
+					.fragment_back_stencil = p->stencil,
 					.depth_bias_scissor = p->scissor,
 					.viewport = true,
 					.output_select = true,
 					.cull = true,
 					.fragment_shader = p->fs_pipeline != 0,
 					.output_size = true };
-	struct agx_cmd_ppp_fragment_control fc = { .unk1 = true, .scissor_enable = p->scissor };
+	struct agx_cmd_ppp_fragment_control fc = { .unk1 = true,
+						   .scissor_enable = p->scissor,
+						   .stencil_test_enable = p->stencil };
+	struct agx_cmd_ppp_fragment_face face = { .stencil_reference = p->stencil_ref,
+						  .line_width = 0xf, /* 1, in 4.4 minus 1/16 */
+						  .disable_depth_write = !p->depth_write,
+						  .depth_function = p->depth_func
+									? p->depth_func
+									: AGX_CMD_ZS_FUNC_ALWAYS };
+	struct agx_cmd_ppp_fragment_stencil stencil = { .write_mask = p->stencil_write_mask,
+							.read_mask = p->stencil_read_mask,
+							.depth_pass = p->depth_pass,
+							.depth_fail = p->depth_fail,
+							.stencil_fail = p->stencil_fail,
+							.compare = p->stencil_compare };
 	struct agx_cmd_ppp_depth_bias_scissor dbs = { .scissor = p->scissor_index };
 	struct agx_cmd_ppp_viewport_control vc = { 0 };
 	struct agx_cmd_ppp_viewport vp = { p->translate[0], p->scale[0],     p->translate[1],
@@ -207,6 +225,15 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 	agx_cmd_ppp_header_pack(out, &h);
 	agx_cmd_ppp_fragment_control_pack(out + n, &fc);
 	n += 4;
+	/* front face, its stencil, back face, its stencil */
+	for (unsigned i = 0; i < 2; i++) {
+		agx_cmd_ppp_fragment_face_pack(out + n, &face);
+		n += 4;
+		if (p->stencil) {
+			agx_cmd_ppp_fragment_stencil_pack(out + n, &stencil);
+			n += 4;
+		}
+	}
 	if (p->scissor) {
 		agx_cmd_ppp_depth_bias_scissor_pack(out + n, &dbs);
 		n += 4;

@@ -62,6 +62,13 @@ struct sim_cmd_ppp {
 	unsigned cf_count;
 	bool scissor;
 	unsigned scissor_index;
+	/* depth: the test (cmdbuf.hw zs_func; 0 is taken as always) and writes */
+	unsigned depth_func;
+	bool depth_write;
+	/* stencil, the same for both faces */
+	bool stencil;
+	uint8_t stencil_ref, stencil_read_mask, stencil_write_mask;
+	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass; /* zs_func, stencil_op */
 };
 
 /* Writes the PPP words (header, then what it says) at out; returns their length. */

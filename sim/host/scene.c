@@ -134,7 +134,17 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 				   .fs_pipeline = d->fs	    ? d->fs
 						  : d->flat ? s->flat
 							    : s->colour,
-				   .cf_count = 2 };
+				   .cf_count = 2,
+				   .depth_func = d->depth_func,
+				   .depth_write = d->depth_write,
+				   .stencil = d->stencil,
+				   .stencil_ref = d->stencil_ref,
+				   .stencil_read_mask = 0xff,
+				   .stencil_write_mask = 0xff,
+				   .stencil_compare = d->stencil_compare,
+				   .stencil_fail = d->stencil_fail,
+				   .depth_fail = d->depth_fail,
+				   .depth_pass = d->depth_pass };
 	uint8_t words[128];
 	uint64_t vertices = sim_arena_put(&s->data, d->vertices, d->num_vertices * 32ull, 16);
 	uint32_t uniforms[2] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
@@ -177,10 +187,21 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 				   /* Mesa packs a linear PBE's stride as bytes - 4 (agx_state.c) */
 				   .stride_or_levels = t->stride - 4 };
 	struct sim_cmd_bindings bind = { .num_textures = 1 };
+	struct agx_cmd_zls_control zls = { .z_load_enable = t->z_load,
+					   .z_store_enable = t->z_store,
+					   .s_load_enable = t->s_load,
+					   .s_store_enable = t->s_store,
+					   .z_format = t->z16 ? AGX_CMD_ZLS_FORMAT_Z16
+							      : AGX_CMD_ZLS_FORMAT_Z32F };
+	uint8_t zls_raw[AGX_CMD_ZLS_CONTROL_LENGTH];
+	uint32_t clear;
 	size_t n = 0;
 
-	if (!agx_cmd_pbe_pack(pbe_raw, &pbe))
+	if (!agx_cmd_pbe_pack(pbe_raw, &pbe) || !agx_cmd_zls_control_pack(zls_raw, &zls))
 		return false;
+	memcpy(&clear, &t->depth_clear, 4);
+	if (t->z16)
+		clear = (uint32_t)(t->depth_clear * 65535.0f + 0.5f);
 	for (unsigned i = 0; i < num_draws; i++) {
 		size_t m;
 
@@ -200,8 +221,13 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 					  .utile_height = t->tile_h,
 					  .sample_size = 4,
 					  .load_pipeline = s->clear,
+					  .depth_buffer = t->depth,
+					  .stencil_buffer = t->stencil,
+					  .depth_clear = clear,
+					  .stencil_clear = t->stencil_clear,
 					  .store_pipeline =
 					      pipeline(s, s->store_code, 0, 0, &bind) };
+	memcpy(&r->zls_control, zls_raw, sizeof(zls_raw));
 	r->encoder = sim_arena_put(&s->data, stream, n, 16);
 	r->encoder_end = r->encoder + n;
 	return bind.textures && r->store_pipeline != ~0u && r->encoder;

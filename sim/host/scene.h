@@ -44,6 +44,11 @@ struct sim_scene_draw {
 	bool flat;    /* flat colours, from each triangle's last vertex */
 	bool cull_back, front_ccw;
 	uint32_t fs; /* a fragment pipeline of sim_scene_pipeline() instead of the colour's */
+	/* depth and stencil (cmdbuf.hw zs_func and stencil_op; depth_func 0: always) */
+	unsigned depth_func;
+	bool depth_write, stencil;
+	uint8_t stencil_ref;
+	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass;
 };
 
 /* The image a render writes: linear RGBA8, rows stride bytes apart (a multiple of 16). */
@@ -53,6 +58,11 @@ struct sim_scene_target {
 	unsigned tile_w, tile_h;
 	uint64_t tvb;
 	uint32_t tvb_size;
+	/* depth (z32f, or z16) and stencil buffers, twiddled; loaded, stored, or cleared */
+	uint64_t depth, stencil;
+	bool z16, z_load, z_store, s_load, s_store;
+	float depth_clear;
+	uint8_t stencil_clear;
 };
 
 /* Assembles the programs; false (why in err) when they do not fit. */

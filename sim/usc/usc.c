@@ -71,7 +71,8 @@ struct usc_program {
 	struct uop *uops;
 	unsigned count;
 	size_t code_size;
-	unsigned registers; /* 32-bit GPRs any instruction may name: r0 .. r(registers - 1) */
+	unsigned registers;  /* 32-bit GPRs any instruction may name: r0 .. r(registers - 1) */
+	bool tests_coverage; /* has sample_mask or zs_emit */
 };
 
 /* --- decoding ------------------------------------------------------------------- */
@@ -221,6 +222,11 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 		case AGX_KIND_CF:
 			u->cf = (uint16_t)f->value;
 			break;
+		case AGX_KIND_ZSREG: /* zs_emit: its 16-bit half and what it holds */
+			u->tuple.bits = 16;
+			u->tuple.index = (uint16_t)f->value;
+			u->mode = f->type;
+			break;
 		case AGX_KIND_CFPERSP:
 			u->cf_persp = (uint16_t)f->value;
 			break;
@@ -351,6 +357,7 @@ struct usc_program *usc_program_create(const uint8_t *code, size_t size)
 			fill_uop(u, &in);
 			if (regs > p->registers)
 				p->registers = regs;
+			p->tests_coverage |= u->op == AGX_OP_SAMPLE_MASK || u->op == AGX_OP_ZS_EMIT;
 		} else
 			n = size - pc >= 2 ? 2 : 1;
 		u->size = (uint8_t)n;
@@ -384,6 +391,11 @@ void usc_program_destroy(struct usc_program *p)
 		return;
 	free(p->uops);
 	free(p);
+}
+
+bool usc_program_tests_coverage(const struct usc_program *program)
+{
+	return program->tests_coverage;
 }
 
 void usc_state_reset(struct usc_state *s, unsigned lanes, const struct usc_program *program)
@@ -2097,11 +2109,25 @@ static bool exec_varying(struct usc_state *s, const struct uop *u, struct usc_re
 	return true;
 }
 
-/* sample_mask: samples (of target) tested if live, killed if not; killed stays killed. */
+/* Lanes sent to the depth/stencil test: those that fail are killed, the others tested. */
+static void test_lanes(struct usc_fragment_io *f, uint32_t lanes, const float *depth,
+		       const uint32_t *stencil)
+{
+	uint32_t passed = lanes && f->zs_test ? f->zs_test(f, lanes, depth, stencil) : lanes;
+
+	f->killed |= lanes & ~passed;
+	f->tested |= lanes & passed;
+}
+
+/*
+ * sample_mask: samples (of target) tested if live, killed if not; killed
+ * or tested stays so (Mesa agx_nir_lower_sample_mask.c).
+ */
 static bool exec_sample_mask(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
 	struct usc_fragment_io *f = s->fragment;
 	uint64_t target[L], live[L];
+	uint32_t test = 0;
 
 	if (!f)
 		return graphics_only(u, "fragment", res);
@@ -2113,10 +2139,37 @@ static bool exec_sample_mask(struct usc_state *s, const struct uop *u, struct us
 		if (!((s->exec >> l) & 1) || !(target[l] & 1) || ((f->killed | f->tested) & bit))
 			continue;
 		if (live[l] & 1)
-			f->tested |= bit;
+			test |= bit;
 		else
 			f->killed |= bit;
 	}
+	test_lanes(f, test, NULL, NULL);
+	return true;
+}
+
+/* zs_emit: the shader's depth and/or stencil, tested now for the lanes of the mask. */
+static bool exec_zs_emit(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	struct usc_fragment_io *f = s->fragment;
+	uint64_t mask[L];
+	float depth[L];
+	uint32_t stencil[L], test = 0;
+	unsigned half = u->tuple.index;
+
+	if (!f)
+		return graphics_only(u, "fragment", res);
+	read_int(s, &u->a, mask);
+	for (unsigned l = 0; l < L; l++) {
+		if (!((s->exec >> l) & 1) || !(mask[l] & 1) || (((f->killed | f->tested) >> l) & 1))
+			continue;
+		test |= 1u << l;
+		/* 1: a depth in r(half / 2); 2: a stencil in the half; 3: both, stencil after */
+		depth[l] = u->mode & 1 ? f32_from_bits(s->r[half >> 1][l]) : 0;
+		stencil[l] = u->mode == 2   ? reg16(s, half, l)
+			     : u->mode == 3 ? reg16(s, half + 2, l)
+					    : 0;
+	}
+	test_lanes(f, test, u->mode & 1 ? depth : NULL, u->mode & 2 ? stencil : NULL);
 	return true;
 }
 
@@ -2669,6 +2722,10 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			break;
 		case AGX_OP_SAMPLE_MASK:
 			if (!exec_sample_mask(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_ZS_EMIT:
+			if (!exec_zs_emit(s, u, &res))
 				return res;
 			break;
 		case AGX_OP_ST_TILE:

@@ -62,6 +62,13 @@ struct usc_fragment_io {
 	uint32_t killed; /* lanes a sample_mask killed: their tile writes are dropped */
 	uint32_t tested; /* lanes a sample_mask sent to the depth/stencil test */
 	bool backfacing;
+	/*
+	 * The depth and stencil test of lanes, now (sample_mask, zs_emit):
+	 * returns those that pass.  depth and stencil: what the shader gives
+	 * per lane, or NULL for the fragment's own.  NULL: everything passes.
+	 */
+	uint32_t (*zs_test)(struct usc_fragment_io *io, uint32_t lanes, const float *depth,
+			    const uint32_t *stencil);
 };
 
 struct usc_state {
@@ -113,6 +120,8 @@ struct usc_program;
 
 /* Decodes code (size bytes) once; NULL only when out of memory. */
 struct usc_program *usc_program_create(const uint8_t *code, size_t size);
+/* Whether the program tests coverage itself (sample_mask, zs_emit): late depth testing. */
+bool usc_program_tests_coverage(const struct usc_program *program);
 void usc_program_destroy(struct usc_program *program);
 
 /* Puts the state in its power-on form for lanes [0, lanes): all zero, all executing. */

@@ -63,9 +63,14 @@ static void render_layout(void)
 					.stamp_value = 3,
 					.stamp = FUZZ_FWVA + FUZZ_WORK + 0x210 };
 	struct agx_fw_run_queue run = { .queue = FUZZ_FWVA + FUZZ_WORK + 0x400 };
-	struct sim_scene_target t = {
-		FUZZ_BUF_VA + 0x2000, 16, 16, 64, 16, 16, FUZZ_BUF_VA, 0x2000
-	};
+	struct sim_scene_target t = { .va = FUZZ_BUF_VA + 0x2000,
+				      .width = 16,
+				      .height = 16,
+				      .stride = 64,
+				      .tile_w = 16,
+				      .tile_h = 16,
+				      .tvb = FUZZ_BUF_VA,
+				      .tvb_size = 0x2000 };
 	struct sim_scene_draw d = { .vertices = vertices,
 				    .num_vertices = 3,
 				    .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,

@@ -25,6 +25,7 @@
 #include "agx_uat.h"
 #include "fixture.h"
 #include "host/fwhost.h"
+#include "agx/layout.h"
 #include "host/scene.h"
 
 #define PT_OFFSET 0x40000u
@@ -39,6 +40,12 @@
 #define FB_SIZE	  (4 * PAGE)
 #define TVB_RAM	  (FB_RAM + FB_SIZE)
 #define TVB_SIZE  (8 * PAGE)
+#define Z_RAM	  (TVB_RAM + TVB_SIZE)
+#define Z_SIZE	  (4 * PAGE)
+#define S_RAM	  (Z_RAM + Z_SIZE)
+#define S_SIZE	  (2 * PAGE)
+#define Z_VA	  0x38000000ull
+#define S_VA	  0x3c000000ull
 #define CODE_VA	  0x10000000ull
 #define DATA_VA	  0x10010000ull
 #define FB_VA	  0x20000000ull
@@ -72,6 +79,18 @@ struct scene {
 	uint32_t tvb_size;
 	uint32_t fs;		  /* a fragment pipeline instead of the scene's colour one */
 	const struct scene *then; /* a second draw in the same render (its size is this one's) */
+	/* the draw's depth and stencil state (depth_func 0: always) */
+	unsigned depth_func;
+	bool depth_write, stencil;
+	uint8_t stencil_ref;
+	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass;
+	float fs_depth; /* the fragment shader's own depth (zs_emit), if set (fs_depth_set) */
+	bool fs_depth_set;
+	bool fs_kills; /* the fragment shader discards everything */
+	/* the render's depth and stencil buffers (the first draw's say) */
+	bool zs, z16, z_load, z_store, s_load, s_store;
+	float depth_clear;
+	uint8_t stencil_clear;
 };
 
 /* Rows of the framebuffer: 16-byte aligned, as linear images are (docs/control-streams.md). */
@@ -98,6 +117,8 @@ static void gpu_up(struct fixture *f, struct gfx *g)
 	assert_int_equal(sim_fwhost_map(&g->fh, CTX, DATA_VA, DATA_RAM, DATA_SIZE, false), 0);
 	assert_int_equal(sim_fwhost_map(&g->fh, CTX, FB_VA, FB_RAM, FB_SIZE, false), 0);
 	assert_int_equal(sim_fwhost_map(&g->fh, CTX, TVB_VA, TVB_RAM, TVB_SIZE, false), 0);
+	assert_int_equal(sim_fwhost_map(&g->fh, CTX, Z_VA, Z_RAM, Z_SIZE, false), 0);
+	assert_int_equal(sim_fwhost_map(&g->fh, CTX, S_VA, S_RAM, S_SIZE, false), 0);
 	assert_int_equal(sim_fwhost_queue_create(&g->fh, &g->q, CTX, 1, AGX_FW_PIPE_VERTEX, 16, 0),
 			 0);
 	if (!sim_scene_init(&g->sc, (struct sim_arena){ h->ram + CODE_RAM, CODE_VA, PAGE, 0 },
@@ -128,10 +149,23 @@ static bool log_has(struct gfx *g, const char *text)
 /* The scene's render item body: one draw onto the framebuffer. */
 static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene *s)
 {
-	struct sim_scene_target t = { FB_VA,	 s->width,
-				      s->height, stride(s),
-				      s->tile_w, s->tile_h,
-				      TVB_VA,	 s->tvb_size ? s->tvb_size : TVB_SIZE };
+	struct sim_scene_target t = { .va = FB_VA,
+				      .width = s->width,
+				      .height = s->height,
+				      .stride = stride(s),
+				      .tile_w = s->tile_w,
+				      .tile_h = s->tile_h,
+				      .tvb = TVB_VA,
+				      .tvb_size = s->tvb_size ? s->tvb_size : TVB_SIZE,
+				      .depth = s->zs ? Z_VA : 0,
+				      .stencil = s->zs ? S_VA : 0,
+				      .z16 = s->z16,
+				      .z_load = s->z_load,
+				      .z_store = s->z_store,
+				      .s_load = s->s_load,
+				      .s_store = s->s_store,
+				      .depth_clear = s->depth_clear,
+				      .stencil_clear = s->stencil_clear };
 	struct sim_scene_draw d[2];
 	struct agx_fw_work_render r;
 	unsigned n = 0;
@@ -146,7 +180,15 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
 						  .flat = e->flat,
 						  .cull_back = e->cull_back,
 						  .front_ccw = e->front_ccw,
-						  .fs = e->fs };
+						  .fs = e->fs,
+						  .depth_func = e->depth_func,
+						  .depth_write = e->depth_write,
+						  .stencil = e->stencil,
+						  .stencil_ref = e->stencil_ref,
+						  .stencil_compare = e->stencil_compare,
+						  .stencil_fail = e->stencil_fail,
+						  .depth_fail = e->depth_fail,
+						  .depth_pass = e->depth_pass };
 	assert_true(sim_scene_render(&g->sc, &t, d, n, &r));
 	return r;
 }
@@ -217,8 +259,15 @@ static uint8_t *stream_of(struct gfx *g, const struct agx_fw_work_render *r)
 /* --- the reference ---------------------------------------------------------------------- */
 
 struct ref_vertex {
-	double x, y, rhw; /* window */
+	double x, y, z, rhw; /* window */
 	double c[4];
+};
+
+/* What the reference draws into: colours, and depth and stencil per pixel. */
+struct ref_fb {
+	uint32_t *img;
+	double *depth;
+	uint8_t *stencil;
 };
 
 static struct ref_vertex to_window(const struct scene *s, const struct vertex *v)
@@ -226,6 +275,7 @@ static struct ref_vertex to_window(const struct scene *s, const struct vertex *v
 	struct ref_vertex r;
 
 	r.rhw = 1.0 / v->clip[3];
+	r.z = v->clip[2] * r.rhw;
 	r.x = s->width / 2.0 + s->width / 2.0 * v->clip[0] * r.rhw;
 	r.y = s->height / 2.0 - s->height / 2.0 * v->clip[1] * r.rhw;
 	for (unsigned k = 0; k < 4; k++)
@@ -252,10 +302,43 @@ static bool covers(const struct ref_vertex *t[3], double px, double py)
 	return true;
 }
 
-/* Draws the triangle into the expected image (RGBA8 words). */
-static void ref_triangle(const struct scene *s, const struct ref_vertex *t[3], uint32_t *img,
-			 bool cull)
+/* GL's comparison functions, by cmdbuf.hw zs_func (0 taken as always when unset). */
+static bool ref_compare(unsigned func, double a, double b, bool set)
 {
+	static const int table[8][3] = { /* passes when a <, ==, > b */
+					 { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 },
+					 { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 }
+	};
+
+	return !set || table[func][a < b ? 0 : a == b ? 1 : 2];
+}
+
+static uint8_t ref_op(unsigned op, uint8_t v, uint8_t ref)
+{
+	const uint8_t results[8] = { v,
+				     0,
+				     ref,
+				     v == 255 ? 255 : v + 1,
+				     v ? v - 1 : 0,
+				     (uint8_t)~v,
+				     (uint8_t)(v + 1),
+				     (uint8_t)(v - 1) };
+
+	return results[op];
+}
+
+/* A depth as a buffer holds it: clamped, and to 16 bits for z16. */
+static double ref_depth(const struct scene *first, double z)
+{
+	z = z < 0 ? 0 : z > 1 ? 1 : z;
+	return first->z16 ? nearbyint(z * 65535) / 65535 : (double)(float)z;
+}
+
+/* Draws the triangle into the expected image (RGBA8 words), depth and stencil. */
+static void ref_triangle(const struct scene *s, const struct scene *first,
+			 const struct ref_vertex *t[3], struct ref_fb *fb, bool cull)
+{
+	uint32_t *img = fb->img;
 	double area =
 	    (t[1]->x - t[0]->x) * (t[2]->y - t[0]->y) - (t[2]->x - t[0]->x) * (t[1]->y - t[0]->y);
 	bool front = (area < 0) == s->front_ccw;
@@ -264,10 +347,16 @@ static void ref_triangle(const struct scene *s, const struct ref_vertex *t[3], u
 		return;
 	for (unsigned y = 0; y < s->height; y++)
 		for (unsigned x = 0; x < s->width; x++) {
-			double px = x + 0.5, py = y + 0.5, b[3], sum = 0;
+			double px = x + 0.5, py = y + 0.5, b[3], sum = 0, bsum = 0;
 			uint32_t word = 0;
 
-			if (!covers(t, px, py))
+			unsigned at = y * s->width + x;
+			double z = 0;
+			uint8_t old = fb->stencil[at];
+			unsigned op;
+			bool pass;
+
+			if (!covers(t, px, py) || s->fs_kills)
 				continue;
 			for (unsigned i = 0; i < 3; i++) {
 				const struct ref_vertex *p = t[(i + 1) % 3], *q = t[(i + 2) % 3];
@@ -275,7 +364,26 @@ static void ref_triangle(const struct scene *s, const struct ref_vertex *t[3], u
 				b[i] = ((q->x - p->x) * (py - p->y) - (q->y - p->y) * (px - p->x)) /
 				       -area;
 				sum += b[i] * t[i]->rhw;
+				bsum += b[i];
+				z += b[i] * t[i]->z;
 			}
+			z = ref_depth(first, s->fs_depth_set ? s->fs_depth : z / bsum);
+			/* GL: the stencil test, then the depth test, and their operations */
+			pass = !s->stencil ||
+			       ref_compare(s->stencil_compare, s->stencil_ref, old, true);
+			op = s->depth_pass;
+			if (!pass)
+				op = s->stencil_fail;
+			else if (!ref_compare(s->depth_func, z, fb->depth[at], s->depth_func)) {
+				op = s->depth_fail;
+				pass = false;
+			}
+			if (s->stencil)
+				fb->stencil[at] = ref_op(op, old, s->stencil_ref);
+			if (!pass)
+				continue;
+			if (s->depth_write)
+				fb->depth[at] = z;
 			for (unsigned k = 0; k < 4; k++) {
 				double c = 0;
 
@@ -285,12 +393,12 @@ static void ref_triangle(const struct scene *s, const struct ref_vertex *t[3], u
 				c = c < 0 ? 0 : c > 1 ? 1 : c;
 				word |= (uint32_t)lround(c * 255) << (8 * k);
 			}
-			img[y * s->width + x] = word;
+			img[at] = word;
 		}
 }
 
 /* The triangles a draw makes, as the rules of its primitive type say. */
-static void reference_draw(const struct scene *s, uint32_t *img)
+static void reference_draw(const struct scene *s, const struct scene *first, struct ref_fb *fb)
 {
 	struct ref_vertex w[64];
 	unsigned seq[64], n = 0;
@@ -318,7 +426,7 @@ static void reference_draw(const struct scene *s, uint32_t *img)
 			} else {
 				t[0] = &w[0], t[1] = &w[k + 1], t[2] = &w[k + 2];
 			}
-			ref_triangle(s, t, img, s->cull_back);
+			ref_triangle(s, first, t, fb, s->cull_back);
 		}
 		(void)seq;
 		n = 0;
@@ -346,29 +454,91 @@ static void save_image(const struct gfx *g, const struct scene *s)
 	fclose(fp);
 }
 
-/* The scene's image: cleared, then its draws in order (drawn at the first one's size). */
-static void reference(const struct scene *s, uint32_t *img)
+/*
+ * The scene's image: cleared, then its draws in order (drawn at the first
+ * one's size); depth and stencil start as fb has them (loaded) or cleared.
+ */
+static void reference(const struct scene *s, struct ref_fb *fb)
 {
-	for (unsigned i = 0; i < s->width * s->height; i++)
-		img[i] = CLEAR;
+	for (unsigned i = 0; i < s->width * s->height; i++) {
+		fb->img[i] = CLEAR;
+		if (!s->z_load)
+			fb->depth[i] = ref_depth(s, s->depth_clear);
+		if (!s->s_load)
+			fb->stencil[i] = s->stencil_clear;
+	}
 	for (const struct scene *e = s; e; e = e->then) {
 		struct scene sized = *e;
 
 		sized.width = s->width;
 		sized.height = s->height;
-		reference_draw(&sized, img);
+		reference_draw(&sized, s, fb);
 	}
 }
 
-/* Every pixel within one step of 255 of the reference, per channel. */
+/* The reference's depth and stencil, kept from render to render (what ZLS loads). */
+static double ref_depths[128 * 128];
+static uint8_t ref_stencils[128 * 128];
+
+/* The depth buffer's value at (x, y), as the device stored it (twiddled, agx/layout.h). */
+static double stored_depth(const struct gfx *g, const struct scene *s, unsigned x, unsigned y)
+{
+	struct agx_layout l = { .twiddled = true,
+				.bytes_per_texel = s->z16 ? 2 : 4,
+				.width = s->width,
+				.height = s->height,
+				.levels = 1 };
+	const uint8_t *z = g->f->host.ram + Z_RAM;
+	uint32_t v = 0;
+	float f;
+
+	assert_true(agx_layout_init(&l));
+	memcpy(&v, z + agx_layout_texel(&l, 0, 0, x, y), l.bytes_per_texel);
+	memcpy(&f, &v, 4);
+	return s->z16 ? v / 65535.0 : f;
+}
+
+static uint8_t stored_stencil(const struct gfx *g, const struct scene *s, unsigned x, unsigned y)
+{
+	struct agx_layout l = { .twiddled = true,
+				.bytes_per_texel = 1,
+				.width = s->width,
+				.height = s->height,
+				.levels = 1 };
+
+	assert_true(agx_layout_init(&l));
+	return g->f->host.ram[S_RAM + agx_layout_texel(&l, 0, 0, x, y)];
+}
+
+/*
+ * Every pixel within one step of 255 of the reference, per channel; the
+ * depth and stencil buffers, where stored, equal to the reference's.
+ */
 static void expect_image(const struct gfx *g, const struct scene *s)
 {
 	uint32_t *want = calloc(s->width * s->height, 4);
+	struct ref_fb fb = { want, ref_depths, ref_stencils };
 	unsigned bad = 0;
 
 	assert_non_null(want);
+	assert_true(s->width * s->height <= 128 * 128);
 	save_image(g, s);
-	reference(s, want);
+	reference(s, &fb);
+	for (unsigned y = 0; y < s->height && (s->z_store || s->s_store); y++)
+		for (unsigned x = 0; x < s->width; x++) {
+			double zd =
+			    s->z_store ? stored_depth(g, s, x, y) - fb.depth[y * s->width + x] : 0;
+
+			if ((zd > 1e-6 || zd < -1e-6 ||
+			     (s->s_store &&
+			      stored_stencil(g, s, x, y) != fb.stencil[y * s->width + x])) &&
+			    bad++ < 5)
+				print_message("# depth/stencil at (%u, %u): %g/%u, want %g/%u\n", x,
+					      y, s->z_store ? stored_depth(g, s, x, y) : 0.0,
+					      s->s_store ? stored_stencil(g, s, x, y) : 0,
+					      fb.depth[y * s->width + x],
+					      fb.stencil[y * s->width + x]);
+		}
 	for (unsigned y = 0; y < s->height; y++)
 		for (unsigned x = 0; x < s->width; x++) {
 			uint32_t got, exp = want[y * s->width + x];
@@ -695,6 +865,146 @@ static void test_render_faults(void **state)
 	render_scene(&g, &s);
 }
 
+/* Two flat triangles at depths 0.25 and 0.75, overlapping. */
+static const struct vertex near_tri[] = {
+	{ { -0.75f, -0.5f, 0.25f, 1 }, { 1, 0, 0, 1 } },
+	{ { 0.5f, -0.75f, 0.25f, 1 }, { 1, 1, 0, 1 } },
+	{ { 0, 0.75f, 0.25f, 1 }, { 1, 0, 1, 1 } },
+};
+static const struct vertex far_quad[] = {
+	{ { -0.9f, -0.9f, 1.5f, 2 }, { 0, 1, 0, 1 } },
+	{ { 0.9f, -0.9f, 1.5f, 2 }, { 0, 1, 1, 1 } },
+	{ { -0.9f, 0.9f, 1.5f, 2 }, { 0, 0, 1, 1 } },
+	{ { 0.9f, 0.9f, 1.5f, 2 }, { 1, 1, 1, 1 } },
+};
+
+static struct scene zs_scene(const struct vertex *v, unsigned n, unsigned primitive)
+{
+	return (struct scene){ .width = 80,
+			       .height = 64,
+			       .tile_w = 32,
+			       .tile_h = 32,
+			       .v = v,
+			       .num_vertices = n,
+			       .primitive = primitive,
+			       .count = n,
+			       .depth_func = AGX_CMD_ZS_FUNC_LESS,
+			       .depth_write = true };
+}
+
+/*
+ * Depth: nearer wins whatever the order; the depth buffer is stored (z32f
+ * and z16) and loaded again, and tests against what it holds.
+ */
+static void test_depth(void **state)
+{
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene near = zs_scene(near_tri, 3, AGX_CMD_PRIMITIVE_TRIANGLES),
+		     far = zs_scene(far_quad, 4, AGX_CMD_PRIMITIVE_TRIANGLE_STRIP);
+
+	gpu_up(f, &g);
+	for (unsigned z16 = 0; z16 < 2; z16++) {
+		/* far then near, near then far: the same image */
+		far.zs = near.zs = true;
+		far.z_store = near.z_store = true;
+		far.depth_clear = near.depth_clear = 1.0f;
+		far.z16 = near.z16 = z16;
+		far.then = &near;
+		near.then = NULL;
+		render_scene(&g, &far);
+		far.then = NULL;
+		near.then = &far;
+		render_scene(&g, &near);
+		/* with the stored depth loaded, the far quad draws nowhere */
+		far.z_load = true;
+		far.then = NULL;
+		render_scene(&g, &far);
+		/* and, not writing depth, with GREATER only where nothing was */
+		far.depth_func = AGX_CMD_ZS_FUNC_GREATER;
+		far.depth_write = false;
+		far.depth_clear = 0.5f;
+		far.z_load = false;
+		render_scene(&g, &far);
+		far.depth_func = AGX_CMD_ZS_FUNC_LESS;
+		far.depth_write = true;
+		far.z_load = false;
+	}
+}
+
+/* Stencil: one draw marks where it drew, the next draws only where it did not. */
+static void test_stencil(void **state)
+{
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene mark = zs_scene(near_tri, 3, AGX_CMD_PRIMITIVE_TRIANGLES),
+		     rest = zs_scene(far_quad, 4, AGX_CMD_PRIMITIVE_TRIANGLE_STRIP);
+
+	gpu_up(f, &g);
+	mark.zs = true;
+	mark.s_store = true;
+	mark.stencil_clear = 7;
+	mark.depth_func = rest.depth_func = 0;
+	mark.depth_write = rest.depth_write = false;
+	mark.stencil = rest.stencil = true;
+	mark.stencil_ref = 1;
+	mark.stencil_compare = AGX_CMD_ZS_FUNC_ALWAYS;
+	mark.depth_pass = AGX_CMD_STENCIL_OP_REPLACE;
+	rest.stencil_ref = 1;
+	rest.stencil_compare = AGX_CMD_ZS_FUNC_NOT_EQUAL;
+	rest.depth_pass = AGX_CMD_STENCIL_OP_INCR_WRAP;
+	rest.stencil_fail = AGX_CMD_STENCIL_OP_INVERT;
+	mark.then = &rest;
+	render_scene(&g, &mark);
+	/* loaded again: the marked pixels are inverted (254), the rest incremented (9) */
+	mark.s_load = true;
+	render_scene(&g, &mark);
+}
+
+/*
+ * Late tests: a fragment shader's own depth (zs_emit) tested and written;
+ * one that discards everything (sample_mask 255, 0) leaves everything as
+ * it was.
+ */
+static void test_shader_depth_and_discard(void **state)
+{
+	static const char own_depth[] =
+	    "mov_imm r0, 0x3dcccccd\n" /* 0.1 */
+	    "zs_emit 255, r0\n"
+	    "iter r4_r5_r6_r7, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
+	    "st_tile r4_r5_r6_r7, u8norm, 0, xyzw, 0, 255, 0\n"
+	    "stop";
+	static const char discard[] =
+	    "sample_mask 255, 0\n"
+	    "iter r4_r5_r6_r7, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
+	    "st_tile r4_r5_r6_r7, u8norm, 0, xyzw, 0, 255, 0\n"
+	    "stop";
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene near = zs_scene(near_tri, 3, AGX_CMD_PRIMITIVE_TRIANGLES),
+		     far = zs_scene(far_quad, 4, AGX_CMD_PRIMITIVE_TRIANGLE_STRIP);
+	char err[256];
+
+	gpu_up(f, &g);
+	near.zs = true;
+	near.z_store = true;
+	near.depth_clear = 1.0f;
+	near.then = &far;
+	/* the far quad says it is at 0.1: in front of the near triangle */
+	far.fs = sim_scene_pipeline(&g.sc, own_depth, 0, 0, err, sizeof(err));
+	assert_true(far.fs != ~0u);
+	far.fs_depth = 0.1f;
+	far.fs_depth_set = true;
+	render_scene(&g, &near);
+	/* a quad that discards: the near triangle stays, and so does its depth */
+	far.fs = sim_scene_pipeline(&g.sc, discard, 0, 0, err, sizeof(err));
+	assert_true(far.fs != ~0u);
+	far.fs_depth_set = false;
+	far.fs_kills = true;
+	far.depth_func = AGX_CMD_ZS_FUNC_ALWAYS;
+	render_scene(&g, &near);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -705,6 +1015,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_render_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_draws, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_faults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_depth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stencil, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shader_depth_and_discard, setup, teardown),
 	};
 
 	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
