@@ -331,13 +331,81 @@ static unsigned clip_plane(const struct vert *in, unsigned n, struct vert *out, 
 	return m;
 }
 
+/*
+ * A triangle in window space -- x, y, z and 1/w of each vertex, then its
+ * varying words -- into a primitive record, binned to the tiles its box
+ * touches.  front says which face's state it uses.
+ */
+static enum sim_render_status bin_triangle(struct sim_render *r, const struct sim_draw_state *s,
+					   const float win[3][4], const float *const var[3],
+					   const uint32_t *provoking, bool front,
+					   struct sim_uat_fault *fault)
+{
+	const unsigned vars = r->draw.vs_slots - 4;
+	float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+	uint32_t min[2], max[2], head[2];
+	uint64_t size = 8 + 3 * (4 + vars) * 4ull + vars * 4ull, rec;
+	unsigned tw = (unsigned)r->cmd.utile_width, th = (unsigned)r->cmd.utile_height;
+
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned k = 0; k < 2; k++) {
+			lo[k] = fminf(lo[k], win[j][k]);
+			hi[k] = fmaxf(hi[k], win[j][k]);
+		}
+	for (unsigned k = 0; k < 2; k++) {
+		double a = floor(lo[k]), b = ceil(hi[k]);
+		uint32_t limit = k ? (uint32_t)r->cmd.height : (uint32_t)r->cmd.width;
+
+		min[k] = a < 0 ? 0 : a > limit ? limit : (uint32_t)a;
+		max[k] = b < 0 ? 0 : b > limit ? limit : (uint32_t)b;
+		if (s->scissor) {
+			min[k] = min[k] > s->scissor_min[k] ? min[k] : s->scissor_min[k];
+			max[k] = max[k] < s->scissor_max[k] ? max[k] : s->scissor_max[k];
+		}
+	}
+	if (min[0] >= max[0] || min[1] >= max[1])
+		return SIM_RENDER_DONE;
+	rec = heap_alloc(r, size);
+	head[0] = (uint32_t)(s - r->vdm.states);
+	head[1] = !front;
+	if (!heap_write(r, rec, head, 8, fault))
+		return SIM_RENDER_FAULT;
+	for (unsigned j = 0; j < 3; j++)
+		if (!heap_write(r, rec + 8 + j * (4 + vars) * 4ull, win[j], 16, fault) ||
+		    !heap_write(r, rec + 24 + j * (4 + vars) * 4ull, var[j], vars * 4ull, fault))
+			return SIM_RENDER_FAULT;
+	if (!heap_write(r, rec + 8 + 3 * (4 + vars) * 4ull, provoking, vars * 4ull, fault))
+		return SIM_RENDER_FAULT;
+	for (uint32_t ty = min[1] / th; ty <= (max[1] - 1) / th; ty++)
+		for (uint32_t tx = min[0] / tw; tx <= (max[0] - 1) / tw; tx++)
+			if (!bin(r, ty * r->tiles_x + tx, (uint32_t)rec, fault))
+				return SIM_RENDER_FAULT;
+	return SIM_RENDER_DONE;
+}
+
+static const float clip_planes[7][4] = { { 0, 0, 0, 1 }, { 1, 0, 0, 1 },  { -1, 0, 0, 1 },
+					 { 0, 1, 0, 1 }, { 0, -1, 0, 1 }, { 0, 0, 1, 0 },
+					 { 0, 0, -1, 1 } }; /* w > 0, x, y, then near and far z */
+
+static unsigned num_planes(const struct sim_draw_state *s)
+{
+	return s->depth_clip ? 7 : 5;
+}
+
+/* Window x, y, z and 1/w of a clip-space position. */
+static void project(const struct sim_draw_state *s, const float clip[4], float win[4])
+{
+	float rhw = 1.0f / clip[3];
+
+	for (unsigned k = 0; k < 3; k++)
+		win[k] = s->translate[k] + s->scale[k] * clip[k] * rhw;
+	win[3] = rhw;
+}
+
 /* One triangle of positions p[3] (into the outputs): clipped, culled, binned. */
 static enum sim_render_status triangle(struct sim_render *r, const struct sim_draw_state *s,
 				       const uint64_t p[3], struct sim_uat_fault *fault)
 {
-	static const float planes[6][4] = { { 0, 0, 0, 1 }, { 1, 0, 0, 1 },  { -1, 0, 0, 1 },
-					    { 0, 1, 0, 1 }, { 0, -1, 0, 1 }, { 0, 0, 1, 0 } };
-	static const float far[4] = { 0, 0, -1, 1 };
 	const unsigned slots = r->draw.vs_slots, vars = slots - 4;
 	struct vert poly[2][MAX_CLIPPED + 3];
 	const uint32_t *provoking = r->outputs + p[s->provoking] * slots + 4;
@@ -345,141 +413,241 @@ static enum sim_render_status triangle(struct sim_render *r, const struct sim_dr
 
 	for (unsigned i = 0; i < 3; i++)
 		memcpy(&poly[0][i], r->outputs + p[i] * slots, slots * 4);
-	for (unsigned k = 0; k < 7 && n; k++) {
-		const float *pl = k < 6 ? planes[k] : far;
-
-		if (k >= 5 && !s->depth_clip)
-			break;
-		n = clip_plane(poly[cur], n, poly[!cur], pl, vars);
+	for (unsigned k = 0; k < num_planes(s) && n; k++) {
+		n = clip_plane(poly[cur], n, poly[!cur], clip_planes[k], vars);
 		cur = !cur;
 	}
 	for (unsigned i = 1; i + 1 < n; i++) {
 		const struct vert *v[3] = { &poly[cur][0], &poly[cur][i], &poly[cur][i + 1] };
+		const float *var[3] = { v[0]->var, v[1]->var, v[2]->var };
 		float win[3][4];
 		double area;
-		bool ccw, front;
-		float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-		uint32_t min[2], max[2], head[2];
-		uint64_t size = 8 + 3 * (4 + vars) * 4ull + vars * 4ull, rec;
-		unsigned tw = (unsigned)r->cmd.utile_width, th = (unsigned)r->cmd.utile_height;
+		bool front;
+		enum sim_render_status st;
 
-		for (unsigned j = 0; j < 3; j++) {
-			float rhw = 1.0f / v[j]->clip[3];
-
-			for (unsigned k = 0; k < 3; k++)
-				win[j][k] = s->translate[k] + s->scale[k] * v[j]->clip[k] * rhw;
-			win[j][3] = rhw;
-			for (unsigned k = 0; k < 2; k++) {
-				lo[k] = fminf(lo[k], win[j][k]);
-				hi[k] = fmaxf(hi[k], win[j][k]);
-			}
-		}
+		for (unsigned j = 0; j < 3; j++)
+			project(s, v[j]->clip, win[j]);
 		/* window space has y down: a negative area turns counter-clockwise on screen */
 		area = ((double)win[1][0] - win[0][0]) * ((double)win[2][1] - win[0][1]) -
 		       ((double)win[2][0] - win[0][0]) * ((double)win[1][1] - win[0][1]);
 		if (area == 0 || !isfinite(area))
 			continue;
-		ccw = area < 0;
-		front = ccw == s->front_ccw;
+		front = (area < 0) == s->front_ccw;
 		if ((front && s->cull_front) || (!front && s->cull_back))
 			continue;
-		for (unsigned k = 0; k < 2; k++) {
-			double a = floor(lo[k]), b = ceil(hi[k]);
-			uint32_t limit = k ? (uint32_t)r->cmd.height : (uint32_t)r->cmd.width;
-
-			min[k] = a < 0 ? 0 : a > limit ? limit : (uint32_t)a;
-			max[k] = b < 0 ? 0 : b > limit ? limit : (uint32_t)b;
-			if (s->scissor) {
-				min[k] = min[k] > s->scissor_min[k] ? min[k] : s->scissor_min[k];
-				max[k] = max[k] < s->scissor_max[k] ? max[k] : s->scissor_max[k];
-			}
-		}
-		if (min[0] >= max[0] || min[1] >= max[1])
-			continue;
-		rec = heap_alloc(r, size);
-		head[0] = (uint32_t)(s - r->vdm.states);
-		head[1] = !front;
-		if (!heap_write(r, rec, head, 8, fault))
-			return SIM_RENDER_FAULT;
-		for (unsigned j = 0; j < 3; j++)
-			if (!heap_write(r, rec + 8 + j * (4 + vars) * 4ull, win[j], 16, fault) ||
-			    !heap_write(r, rec + 24 + j * (4 + vars) * 4ull, v[j]->var, vars * 4ull,
-					fault))
-				return SIM_RENDER_FAULT;
-		if (!heap_write(r, rec + 8 + 3 * (4 + vars) * 4ull, provoking, vars * 4ull, fault))
-			return SIM_RENDER_FAULT;
-		for (uint32_t ty = min[1] / th; ty <= (max[1] - 1) / th; ty++)
-			for (uint32_t tx = min[0] / tw; tx <= (max[0] - 1) / tw; tx++)
-				if (!bin(r, ty * r->tiles_x + tx, (uint32_t)rec, fault))
-					return SIM_RENDER_FAULT;
+		if ((st = bin_triangle(r, s, (const float(*)[4])win, var, provoking, front,
+				       fault)) != SIM_RENDER_DONE)
+			return st;
 	}
 	return SIM_RENDER_DONE;
 }
 
-/* The draw's triangles, in order, restarts splitting strips and fans. */
+/*
+ * A rectangle in window space around a centre or a segment, as two
+ * triangles whose corners carry their end's values: corners[4] in the
+ * order (a + o, a - o, b + o, b - o).
+ */
+static enum sim_render_status quad(struct sim_render *r, const struct sim_draw_state *s,
+				   const float corners[4][4], const float *const var[4],
+				   const uint32_t *provoking, struct sim_uat_fault *fault)
+{
+	const float tri[2][3][4] = {
+		{ { corners[0][0], corners[0][1], corners[0][2], corners[0][3] },
+		  { corners[1][0], corners[1][1], corners[1][2], corners[1][3] },
+		  { corners[2][0], corners[2][1], corners[2][2], corners[2][3] } },
+		{ { corners[1][0], corners[1][1], corners[1][2], corners[1][3] },
+		  { corners[3][0], corners[3][1], corners[3][2], corners[3][3] },
+		  { corners[2][0], corners[2][1], corners[2][2], corners[2][3] } }
+	};
+	const float *tv[2][3] = { { var[0], var[1], var[2] }, { var[1], var[3], var[2] } };
+	enum sim_render_status st;
+
+	/* lines and points always face the front */
+	for (unsigned t = 0; t < 2; t++)
+		if ((st = bin_triangle(r, s, tri[t], tv[t], provoking, true, fault)) !=
+		    SIM_RENDER_DONE)
+			return st;
+	return SIM_RENDER_DONE;
+}
+
+/*
+ * A line segment of positions p[2]: clipped, then drawn as GL draws wide
+ * lines, a parallelogram `line_width` pixels across in x for a line that
+ * is more vertical than not, in y otherwise.
+ */
+static enum sim_render_status line(struct sim_render *r, const struct sim_draw_state *s,
+				   const uint64_t p[2], struct sim_uat_fault *fault)
+{
+	const unsigned slots = r->draw.vs_slots, vars = slots - 4;
+	struct vert v[2];
+	float t0 = 0, t1 = 1, win[2][4], corners[4][4], half = s->line_width / 2;
+	const uint32_t *provoking = r->outputs + p[s->provoking ? 1 : 0] * slots + 4;
+	const float *var[4];
+	bool x_major;
+
+	for (unsigned i = 0; i < 2; i++)
+		memcpy(&v[i], r->outputs + p[i] * slots, slots * 4);
+	for (unsigned k = 0; k < num_planes(s); k++) {
+		const float *pl = clip_planes[k];
+		float da = pl[0] * v[0].clip[0] + pl[1] * v[0].clip[1] + pl[2] * v[0].clip[2] +
+			   pl[3] * v[0].clip[3],
+		      db = pl[0] * v[1].clip[0] + pl[1] * v[1].clip[1] + pl[2] * v[1].clip[2] +
+			   pl[3] * v[1].clip[3];
+
+		if (da < 0 && db < 0)
+			return SIM_RENDER_DONE;
+		if (da < 0)
+			t0 = fmaxf(t0, da / (da - db));
+		if (db < 0)
+			t1 = fminf(t1, da / (da - db));
+	}
+	if (t0 >= t1)
+		return SIM_RENDER_DONE;
+	{
+		struct vert a = v[0], b = v[1];
+
+		for (unsigned k = 0; k < 4; k++) {
+			v[0].clip[k] = a.clip[k] + t0 * (b.clip[k] - a.clip[k]);
+			v[1].clip[k] = a.clip[k] + t1 * (b.clip[k] - a.clip[k]);
+		}
+		for (unsigned k = 0; k < vars; k++) {
+			v[0].var[k] = a.var[k] + t0 * (b.var[k] - a.var[k]);
+			v[1].var[k] = a.var[k] + t1 * (b.var[k] - a.var[k]);
+		}
+	}
+	project(s, v[0].clip, win[0]);
+	project(s, v[1].clip, win[1]);
+	x_major = fabsf(win[1][0] - win[0][0]) >= fabsf(win[1][1] - win[0][1]);
+	for (unsigned c = 0; c < 4; c++) {
+		memcpy(corners[c], win[c / 2], 16);
+		corners[c][x_major ? 1 : 0] += c % 2 ? -half : half;
+		var[c] = v[c / 2].var;
+	}
+	return quad(r, s, (const float(*)[4])corners, var, provoking, fault);
+}
+
+/* A point of position p: dropped if its centre is clipped, else a square of its size. */
+static enum sim_render_status point(struct sim_render *r, const struct sim_draw_state *s,
+				    uint64_t p, struct sim_uat_fault *fault)
+{
+	const unsigned slots = r->draw.vs_slots;
+	const float *v = (const float *)(r->outputs + p * slots);
+	const float *var[4] = { v + 4, v + 4, v + 4, v + 4 };
+	float win[4], corners[4][4], size = 1, half;
+
+	for (unsigned k = 0; k < num_planes(s); k++) {
+		const float *pl = clip_planes[k];
+
+		if (pl[0] * v[0] + pl[1] * v[1] + pl[2] * v[2] + pl[3] * v[3] < 0)
+			return SIM_RENDER_DONE;
+	}
+	if (s->point_size_slot && s->point_size_slot < slots)
+		size = v[s->point_size_slot];
+	/* GL clamps the size to the implementation's range: 1 to 511 pixels here */
+	size = !(size >= 1) ? 1 : size > 511 ? 511 : size;
+	half = size / 2;
+	project(s, v, win);
+	for (unsigned c = 0; c < 4; c++) {
+		memcpy(corners[c], win, 16);
+		corners[c][0] += c % 2 ? -half : half;
+		corners[c][1] += c < 2 ? -half : half;
+	}
+	return quad(r, s, (const float(*)[4])corners, var, (const uint32_t *)v + 4, fault);
+}
+
+/*
+ * The primitives of one run of positions (a draw's, or the part between
+ * two restarts), as GL assembles them.
+ */
+static enum sim_render_status assemble(struct sim_render *r, const struct sim_draw_state *s,
+				       const uint64_t *seq, uint32_t n, struct sim_uat_fault *fault)
+{
+	enum sim_render_status st = SIM_RENDER_DONE;
+
+	switch (r->draw.primitive) {
+	case AGX_CMD_PRIMITIVE_POINTS:
+		for (uint32_t i = 0; i < n && st == SIM_RENDER_DONE; i++)
+			st = point(r, s, seq[i], fault);
+		break;
+	case AGX_CMD_PRIMITIVE_LINES:
+		for (uint32_t i = 0; i + 1 < n && st == SIM_RENDER_DONE; i += 2)
+			st = line(r, s, seq + i, fault);
+		break;
+	case AGX_CMD_PRIMITIVE_LINE_STRIP:
+	case AGX_CMD_PRIMITIVE_LINE_LOOP:
+		for (uint32_t i = 0; i + 1 < n && st == SIM_RENDER_DONE; i++)
+			st = line(r, s, seq + i, fault);
+		if (r->draw.primitive == AGX_CMD_PRIMITIVE_LINE_LOOP && n > 2 &&
+		    st == SIM_RENDER_DONE)
+			st = line(r, s, (const uint64_t[2]){ seq[n - 1], seq[0] }, fault);
+		break;
+	case AGX_CMD_PRIMITIVE_TRIANGLES:
+		for (uint32_t i = 0; i + 2 < n && st == SIM_RENDER_DONE; i += 3)
+			st = triangle(r, s, seq + i, fault);
+		break;
+	case AGX_CMD_PRIMITIVE_TRIANGLE_STRIP:
+		/* GL: odd triangles swap their first two vertices */
+		for (uint32_t i = 0; i + 2 < n && st == SIM_RENDER_DONE; i++)
+			st = triangle(
+			    r, s,
+			    (const uint64_t[3]){ seq[i + (i & 1)], seq[i + !(i & 1)], seq[i + 2] },
+			    fault);
+		break;
+	default: /* fan */
+		for (uint32_t i = 1; i + 1 < n && st == SIM_RENDER_DONE; i++)
+			st = triangle(r, s, (const uint64_t[3]){ seq[0], seq[i], seq[i + 1] },
+				      fault);
+		break;
+	}
+	return st;
+}
+
+/* The draw's primitives, in order, restarts splitting strips, loops and fans. */
 static enum sim_render_status tile_draw(struct sim_render *r, struct sim_uat_fault *fault,
 					char *why, size_t why_size)
 {
 	const struct sim_vdm_draw *d = &r->draw;
 	const struct sim_draw_state *s = &r->vdm.states[d->state];
 	uint8_t *indices = NULL;
+	uint64_t *seq;
 	enum sim_render_status st = SIM_RENDER_DONE;
 
 	if (s->discard)
 		return SIM_RENDER_DONE;
+	seq = malloc((size_t)d->count * sizeof(*seq));
+	if (!seq)
+		return malformed(why, why_size, "out of memory for the primitive assembly");
 	if (d->index_size && d->restart) {
 		indices = malloc((size_t)d->count * d->index_size);
-		if (!indices)
+		if (!indices) {
+			free(seq);
 			return malformed(why, why_size, "out of memory for the index list");
+		}
 		if (!sim_uat_access(r->dev->uat, r->context, false, d->index_buffer, indices,
 				    (uint64_t)d->count * d->index_size, SIM_UAT_READ, fault)) {
 			free(indices);
+			free(seq);
 			return SIM_RENDER_FAULT;
 		}
 	}
 	for (uint32_t inst = 0; inst < d->instances && st == SIM_RENDER_DONE; inst++) {
-		uint64_t base = (uint64_t)inst * d->count, seq[3];
-		unsigned have = 0, k = 0; /* vertices of the current strip or fan, and so far */
+		uint32_t n = 0;
 
-		for (uint32_t i = 0; i < d->count && st == SIM_RENDER_DONE; i++) {
+		for (uint32_t i = 0; i <= d->count && st == SIM_RENDER_DONE; i++) {
 			uint32_t index = 0;
 
-			if (indices) {
+			if (i < d->count && indices)
 				memcpy(&index, indices + (size_t)i * d->index_size, d->index_size);
-				if (is_restart(d, index)) {
-					have = k = 0;
-					continue;
-				}
-			}
-			if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLE_FAN && have == 0)
-				seq[0] = base + i;
-			else if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLE_FAN)
-				seq[1 + (have - 1) % 2] = base + i;
-			else
-				seq[have % 3] = base + i;
-			have++;
-			if (have < 3)
+			if (i < d->count && !(indices && is_restart(d, index))) {
+				seq[n++] = (uint64_t)inst * d->count + i;
 				continue;
-			if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLES) {
-				if (have % 3 == 0)
-					st = triangle(r, s, seq, fault);
-			} else if (d->primitive == AGX_CMD_PRIMITIVE_TRIANGLE_STRIP) {
-				/* GL: odd triangles swap their first two vertices */
-				uint64_t a = seq[(have - 3) % 3], b = seq[(have - 2) % 3],
-					 c = seq[(have - 1) % 3];
-				uint64_t t[3] = { k % 2 ? b : a, k % 2 ? a : b, c };
-
-				st = triangle(r, s, t, fault);
-				k++;
-			} else {
-				uint64_t t[3] = { seq[0], seq[1 + (have - 3) % 2],
-						  seq[1 + (have - 2) % 2] };
-
-				st = triangle(r, s, t, fault);
 			}
+			st = assemble(r, s, seq, n, fault);
+			n = 0;
 		}
 	}
 	free(indices);
+	free(seq);
 	return st;
 }
 

@@ -27,6 +27,7 @@ void sim_vdm_init(struct sim_vdm *vdm, struct sim_device *dev, unsigned context,
 	vdm->ppp.depth_clip = true;
 	vdm->ppp.scale[0] = vdm->ppp.scale[1] = vdm->ppp.scale[2] = 1.0f;
 	vdm->ppp.slots = 4;
+	vdm->ppp.line_width = 1;
 	for (unsigned i = 0; i < 2; i++) {
 		struct sim_zs_face *f = &vdm->ppp.face[i];
 
@@ -161,11 +162,14 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 			face->depth_func = (unsigned)w.ppp_fragment_face.depth_function;
 			face->depth_write = !w.ppp_fragment_face.disable_depth_write;
 			face->reference = (uint8_t)w.ppp_fragment_face.stencil_reference;
+			/* 4.4 fixed point with 1/16 taken off (Mesa cmdbuf.xml) */
+			if (!i)
+				d->line_width = (float)(w.ppp_fragment_face.line_width + 1) / 16;
 		}
 		if (i ? h.fragment_back_face_2 : h.fragment_front_face_2) {
 			PPP_WORD(&b, PPP_FRAGMENT_FACE_2, ppp_fragment_face_2);
-			if (w.ppp_fragment_face_2.object_type != AGX_CMD_OBJECT_TYPE_TRIANGLE)
-				return unsupported(&vdm->s, "object types other than triangles");
+			if (!agx_cmd_object_type_name(w.ppp_fragment_face_2.object_type))
+				return unsupported(&vdm->s, "an unknown object type");
 			face->depth_func_2 = (unsigned)w.ppp_fragment_face_2.depth_function;
 			face->depth_write_2 = !w.ppp_fragment_face_2.disable_depth_write;
 		}
@@ -201,15 +205,22 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 		PPP_WORD(&b, PPP_W_CLAMP, ppp_w_clamp);
 	if (h.output_select) {
 		PPP_WORD(&b, PPP_OUTPUT_SELECT, ppp_output_select);
-		if (w.ppp_output_select.clip_distances || w.ppp_output_select.point_size ||
-		    w.ppp_output_select.viewport_target || w.ppp_output_select.render_target ||
+		if (w.ppp_output_select.clip_distances || w.ppp_output_select.viewport_target ||
+		    w.ppp_output_select.render_target ||
 		    w.ppp_output_select.barycentric_coordinates)
-			return unsupported(&vdm->s, "clip distances, point size, layers or "
-						    "barycentrics");
+			return unsupported(&vdm->s, "clip distances, layers or barycentrics");
 		d->frag_z = w.ppp_output_select.frag_coord_z;
+		/* the size follows the position and the varyings (Mesa agx_uvs.h) */
+		d->point_size_slot = w.ppp_output_select.point_size ? 4 + d->varying_words : 0;
 	}
-	if (h.varying_counts_32)
+	if (h.varying_counts_32) {
 		PPP_WORD(&b, PPP_VARYING_COUNTS, ppp_varying_counts);
+		d->varying_words =
+		    (unsigned)(w.ppp_varying_counts.smooth + w.ppp_varying_counts.flat +
+			       w.ppp_varying_counts.linear);
+		if (d->point_size_slot)
+			d->point_size_slot = 4 + d->varying_words;
+	}
 	if (h.varying_counts_16) {
 		PPP_WORD(&b, PPP_VARYING_COUNTS, ppp_varying_counts);
 		if (w.ppp_varying_counts.smooth || w.ppp_varying_counts.flat ||
@@ -472,9 +483,8 @@ static enum sim_read index_list(struct sim_vdm *vdm, const uint8_t word0[4],
 		return sim_stream_malformed(s, "%u indices past the %llu-byte index buffer",
 					    draw->count,
 					    (unsigned long long)draw->index_buffer_size);
-	if (h.primitive != AGX_CMD_PRIMITIVE_TRIANGLES &&
-	    h.primitive != AGX_CMD_PRIMITIVE_TRIANGLE_STRIP &&
-	    h.primitive != AGX_CMD_PRIMITIVE_TRIANGLE_FAN)
+	if (h.primitive == AGX_CMD_PRIMITIVE_QUADS || h.primitive == AGX_CMD_PRIMITIVE_QUAD_STRIP ||
+	    !agx_cmd_primitive_name(h.primitive))
 		return sim_stream_malformed(s, "primitive %s is not simulated yet",
 					    agx_cmd_primitive_name(h.primitive)
 						? agx_cmd_primitive_name(h.primitive)

@@ -42,6 +42,9 @@ struct sim_draw_state {
 	uint32_t scissor_min[2], scissor_max[2]; /* pixels, max exclusive */
 	bool stencil_test, two_sided;
 	struct sim_zs_face face[2]; /* front, back */
+	float line_width;	    /* pixels (the front face word's) */
+	unsigned point_size_slot;   /* the output word of a point's size; 0: none (1 pixel) */
+	unsigned varying_words;	    /* varying counts 32: smooth + flat + linear */
 };
 
 struct sim_vdm_draw {

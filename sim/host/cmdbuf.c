@@ -187,18 +187,20 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 					.depth_bias_scissor = p->scissor,
 					.viewport = true,
 					.output_select = true,
+					.varying_counts_32 = true,
 					.cull = true,
 					.fragment_shader = p->fs_pipeline != 0,
 					.output_size = true };
 	struct agx_cmd_ppp_fragment_control fc = { .unk1 = true,
 						   .scissor_enable = p->scissor,
 						   .stencil_test_enable = p->stencil };
-	struct agx_cmd_ppp_fragment_face face = { .stencil_reference = p->stencil_ref,
-						  .line_width = 0xf, /* 1, in 4.4 minus 1/16 */
-						  .disable_depth_write = !p->depth_write,
-						  .depth_function = p->depth_func
-									? p->depth_func
-									: AGX_CMD_ZS_FUNC_ALWAYS };
+	struct agx_cmd_ppp_fragment_face face = {
+		.stencil_reference = p->stencil_ref,
+		/* 4.4 fixed point, 1/16 taken off */
+		.line_width = p->line_width ? (unsigned)(p->line_width * 16 + 0.5f) - 1 : 0xf,
+		.disable_depth_write = !p->depth_write,
+		.depth_function = p->depth_func ? p->depth_func : AGX_CMD_ZS_FUNC_ALWAYS
+	};
 	struct agx_cmd_ppp_fragment_stencil stencil = { .write_mask = p->stencil_write_mask,
 							.read_mask = p->stencil_read_mask,
 							.depth_pass = p->depth_pass,
@@ -209,7 +211,9 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 	struct agx_cmd_ppp_viewport_control vc = { 0 };
 	struct agx_cmd_ppp_viewport vp = { p->translate[0], p->scale[0],     p->translate[1],
 					   p->scale[1],	    p->translate[2], p->scale[2] };
-	struct agx_cmd_ppp_output_select os = { .varyings = p->cf_count != 0 };
+	struct agx_cmd_ppp_output_select os = { .varyings = p->cf_count != 0,
+						.point_size = p->point_size };
+	struct agx_cmd_ppp_varying_counts vc32 = { .smooth = p->varying_words };
 	struct agx_cmd_ppp_cull cull = { .cull_front = p->cull_front,
 					 .cull_back = p->cull_back,
 					 .front_face_ccw = p->front_ccw,
@@ -242,7 +246,8 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 	agx_cmd_ppp_viewport_pack(out + n + 4, &vp);
 	n += 4 + AGX_CMD_PPP_VIEWPORT_LENGTH;
 	agx_cmd_ppp_output_select_pack(out + n, &os);
-	n += 4;
+	agx_cmd_ppp_varying_counts_pack(out + n + 4, &vc32);
+	n += 8;
 	agx_cmd_ppp_cull_pack(out + n, &cull);
 	n += 4;
 	if (p->fs_pipeline) {

@@ -69,6 +69,10 @@ struct sim_cmd_ppp {
 	bool stencil;
 	uint8_t stencil_ref, stencil_read_mask, stencil_write_mask;
 	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass; /* zs_func, stencil_op */
+	float line_width; /* pixels, 1/16 to 16; 0: 1 */
+	unsigned
+	    varying_words; /* varying counts 32 (smooth), when point_size says it is after them */
+	bool point_size;   /* the vertex outputs a point size after its varyings */
 };
 
 /* Writes the PPP words (header, then what it says) at out; returns their length. */

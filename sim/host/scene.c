@@ -9,23 +9,31 @@
 #include "host/cmdbuf.h"
 #include "host/scene.h"
 
-/* Vertex data: 8 words a vertex at u0_u1 -- clip x, y, z, w, then r, g, b, a. */
-static const char vertex_shader[] =
-    "mov_imm r8, 8\n"
-    "imadd r7, r5, r8, 0\n"
-    "device_load 0, i32, xyzw, r0_r1_r2_r3, u0_u1, r7, unsigned\n"
-    "iadd r7, r7, 4\n"
-    "device_load 0, i32, xyzw, r9_r10_r11_r12, u0_u1, r7, unsigned\n"
-    "wait 0\n"
-    "st_var 0, r0, 0\n"
-    "st_var 0, r1, 1\n"
-    "st_var 0, r2, 2\n"
-    "st_var 0, r3, 3\n"
-    "st_var 0, r9, 4\n"
-    "st_var 0, r10, 5\n"
-    "st_var 0, r11, 6\n"
-    "st_var 1, r12, 7\n"
-    "stop";
+/*
+ * Vertex data: 8 words a vertex at u0_u1 -- clip x, y, z, w, then r, g, b,
+ * a; the sized shader writes u2, the point size, as a ninth output word.
+ */
+#define FETCH                                                                                      \
+	"mov_imm r8, 8\n"                                                                          \
+	"imadd r7, r5, r8, 0\n"                                                                    \
+	"device_load 0, i32, xyzw, r0_r1_r2_r3, u0_u1, r7, unsigned\n"                             \
+	"iadd r7, r7, 4\n"                                                                         \
+	"device_load 0, i32, xyzw, r9_r10_r11_r12, u0_u1, r7, unsigned\n"                          \
+	"wait 0\n"                                                                                 \
+	"st_var 0, r0, 0\n"                                                                        \
+	"st_var 0, r1, 1\n"                                                                        \
+	"st_var 0, r2, 2\n"                                                                        \
+	"st_var 0, r3, 3\n"                                                                        \
+	"st_var 0, r9, 4\n"                                                                        \
+	"st_var 0, r10, 5\n"                                                                       \
+	"st_var 0, r11, 6\n"
+static const char vertex_shader[] = FETCH "st_var 1, r12, 7\n"
+					  "stop";
+static const char sized_vertex_shader[] = FETCH "st_var 0, r12, 7\n"
+						"iadd r13, u2, 0\n"
+						"st_var 1, r13, 8\n"
+						"stop";
+#undef FETCH
 
 /* The colour, perspective-correct (cf1..cf4 over cf0, the W binding), into the tile. */
 static const char colour_shader[] =
@@ -112,8 +120,9 @@ bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena
 	s->flat = pipeline(s, program(s, flat_shader, err, err_size), 0, 0, NULL);
 	s->store_code = program(s, store_program, err, err_size);
 	s->vs_code = program(s, vertex_shader, err, err_size);
+	s->vs_sized_code = program(s, sized_vertex_shader, err, err_size);
 	return s->clear != ~0u && s->colour != ~0u && s->flat != ~0u && s->store_code != ~0u &&
-	       s->vs_code != ~0u;
+	       s->vs_code != ~0u && s->vs_sized_code != ~0u;
 }
 
 /* One draw's words: its vertex shader, PPP state and index list. */
@@ -130,7 +139,10 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 				   .cull_back = d->cull_back,
 				   .front_ccw = d->front_ccw,
 				   .provoking = 2,
-				   .outputs = 8,
+				   .outputs = d->point_size ? 9 : 8,
+				   .line_width = d->line_width,
+				   .varying_words = 4,
+				   .point_size = d->point_size != 0,
 				   .fs_pipeline = d->fs	    ? d->fs
 						  : d->flat ? s->flat
 							    : s->colour,
@@ -147,9 +159,13 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 				   .depth_pass = d->depth_pass };
 	uint8_t words[128];
 	uint64_t vertices = sim_arena_put(&s->data, d->vertices, d->num_vertices * 32ull, 16);
-	uint32_t uniforms[2] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
-	uint64_t uva = sim_arena_put(&s->data, uniforms, sizeof(uniforms), 16), indices = 0, pva;
-	uint32_t vs = pipeline(s, s->vs_code, uva, 4, NULL);
+	uint32_t uniforms[3] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
+	uint64_t uva, indices = 0, pva;
+	uint32_t vs;
+
+	memcpy(&uniforms[2], &d->point_size, 4);
+	uva = sim_arena_put(&s->data, uniforms, sizeof(uniforms), 16);
+	vs = pipeline(s, d->point_size ? s->vs_sized_code : s->vs_code, uva, 6, NULL);
 	size_t n = 0, ppp_size;
 
 	ppp.cf = put_code(s, words, sim_cmd_cf_bindings(words, cf, 2, 5, 5), 4);
@@ -159,7 +175,7 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 		indices = sim_arena_put(&s->data, d->indices, d->count * 2ull, 16);
 	if (!vertices || !uva || vs == ~0u || ppp.cf == ~0u || !pva || (d->indices && !indices))
 		return 0;
-	n += sim_cmd_vdm_vertex(out + n, vs, 8);
+	n += sim_cmd_vdm_vertex(out + n, vs, d->point_size ? 9 : 8);
 	if (d->restart)
 		n += sim_cmd_vdm_restart(out + n, 0xffff);
 	n += sim_cmd_vdm_ppp(out + n, pva, ppp_size);

@@ -31,7 +31,7 @@ uint64_t sim_arena_put(struct sim_arena *a, const void *bytes, size_t size, unsi
 struct sim_scene {
 	struct sim_arena code, data; /* code.va is usc_base */
 	/* pipelines (offsets from usc_base) and the vertex shader's code */
-	uint32_t clear, colour, flat, store_code, vs_code;
+	uint32_t clear, colour, flat, store_code, vs_code, vs_sized_code;
 };
 
 struct sim_scene_draw {
@@ -49,6 +49,8 @@ struct sim_scene_draw {
 	bool depth_write, stencil;
 	uint8_t stencil_ref;
 	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass;
+	float line_width; /* pixels; 0: 1 */
+	float point_size; /* written by the vertex shader after the colour; 0: not written */
 };
 
 /* The image a render writes: linear RGBA8, rows stride bytes apart (a multiple of 16). */

@@ -84,6 +84,7 @@ struct scene {
 	bool depth_write, stencil;
 	uint8_t stencil_ref;
 	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass;
+	float line_width, point_size;
 	float fs_depth; /* the fragment shader's own depth (zs_emit), if set (fs_depth_set) */
 	bool fs_depth_set;
 	bool fs_kills; /* the fragment shader discards everything */
@@ -188,7 +189,9 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
 						  .stencil_compare = e->stencil_compare,
 						  .stencil_fail = e->stencil_fail,
 						  .depth_fail = e->depth_fail,
-						  .depth_pass = e->depth_pass };
+						  .depth_pass = e->depth_pass,
+						  .line_width = e->line_width,
+						  .point_size = e->point_size };
 	assert_true(sim_scene_render(&g->sc, &t, d, n, &r));
 	return r;
 }
@@ -397,7 +400,47 @@ static void ref_triangle(const struct scene *s, const struct scene *first,
 		}
 }
 
-/* The triangles a draw makes, as the rules of its primitive type say. */
+/*
+ * A rectangle as GL rasterizes wide lines and points: two triangles of its
+ * corners (a + o, a - o, b + o, b - o), each corner with its end's values.
+ */
+static void ref_quad(const struct scene *s, const struct scene *first, const struct ref_vertex *a,
+		     const struct ref_vertex *b, double ox, double oy, struct ref_fb *fb)
+{
+	struct ref_vertex c[4] = { *a, *a, *b, *b };
+	const struct ref_vertex *t0[3] = { &c[0], &c[1], &c[2] }, *t1[3] = { &c[1], &c[3], &c[2] };
+
+	for (unsigned i = 0; i < 4; i++) {
+		c[i].x += i % 2 ? -ox : ox;
+		c[i].y += i % 2 ? -oy : oy;
+	}
+	ref_triangle(s, first, t0, fb, false);
+	ref_triangle(s, first, t1, fb, false);
+}
+
+/* A segment: x-major lines widen in y, the others in x (GL's wide lines). */
+static void ref_line(const struct scene *s, const struct scene *first, const struct ref_vertex *a,
+		     const struct ref_vertex *b, struct ref_fb *fb)
+{
+	double half = (s->line_width ? s->line_width : 1) / 2;
+	bool x_major = fabs(b->x - a->x) >= fabs(b->y - a->y);
+
+	ref_quad(s, first, a, b, x_major ? 0 : half, x_major ? half : 0, fb);
+}
+
+/* A point: a square of its size around it. */
+static void ref_point(const struct scene *s, const struct scene *first, const struct ref_vertex *p,
+		      struct ref_fb *fb)
+{
+	double half = (s->point_size ? s->point_size : 1) / 2;
+	struct ref_vertex top = *p, bottom = *p;
+
+	top.y -= half;
+	bottom.y += half;
+	ref_quad(s, first, &top, &bottom, half, 0, fb);
+}
+
+/* The primitives a draw makes, as the rules of its primitive type say. */
 static void reference_draw(const struct scene *s, const struct scene *first, struct ref_fb *fb)
 {
 	struct ref_vertex w[64];
@@ -412,6 +455,26 @@ static void reference_draw(const struct scene *s, const struct scene *first, str
 			w[n] = to_window(s, &s->v[index]);
 			seq[n] = n;
 			n++;
+			continue;
+		}
+		switch (s->primitive) {
+		case AGX_CMD_PRIMITIVE_POINTS:
+			for (unsigned k = 0; k < n; k++)
+				ref_point(s, first, &w[k], fb);
+			n = 0;
+			continue;
+		case AGX_CMD_PRIMITIVE_LINES:
+			for (unsigned k = 0; k + 1 < n; k += 2)
+				ref_line(s, first, &w[k], &w[k + 1], fb);
+			n = 0;
+			continue;
+		case AGX_CMD_PRIMITIVE_LINE_STRIP:
+		case AGX_CMD_PRIMITIVE_LINE_LOOP:
+			for (unsigned k = 0; k + 1 < n; k++)
+				ref_line(s, first, &w[k], &w[k + 1], fb);
+			if (s->primitive == AGX_CMD_PRIMITIVE_LINE_LOOP && n > 2)
+				ref_line(s, first, &w[n - 1], &w[0], fb);
+			n = 0;
 			continue;
 		}
 		for (unsigned k = 0; k + 2 < n; k++) {
@@ -1005,6 +1068,48 @@ static void test_shader_depth_and_discard(void **state)
 	render_scene(&g, &near);
 }
 
+/* Points of a size, lines of widths and in strips and loops, flat and interpolated. */
+static void test_points_and_lines(void **state)
+{
+	static const struct vertex star[] = {
+		{ { -0.7f, -0.6f, 0, 1 }, { 1, 0, 0, 1 } },
+		{ { 0.8f, -0.45f, 0, 2 }, { 0, 1, 0, 1 } },
+		{ { 0.15f, 0.75f, 0, 1 }, { 0, 0, 1, 1 } },
+		{ { -0.55f, 0.35f, 0, 1 }, { 1, 1, 0, 1 } },
+		{ { 0.6f, 0.2f, 0, 1 }, { 1, 0, 1, 1 } },
+		{ { -0.1f, -0.8f, 0, 1 }, { 0, 1, 1, 1 } },
+	};
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 96,
+			   .height = 64,
+			   .tile_w = 16,
+			   .tile_h = 16,
+			   .v = star,
+			   .num_vertices = 6,
+			   .count = 6 };
+	static const struct {
+		unsigned primitive;
+		float size;
+		bool flat;
+	} cases[] = {
+		{ AGX_CMD_PRIMITIVE_POINTS, 1, false },
+		{ AGX_CMD_PRIMITIVE_POINTS, 7.5f, false },
+		{ AGX_CMD_PRIMITIVE_LINES, 1, false },
+		{ AGX_CMD_PRIMITIVE_LINE_STRIP, 3, false },
+		{ AGX_CMD_PRIMITIVE_LINE_LOOP, 2.5f, true },
+	};
+
+	gpu_up(f, &g);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		s.primitive = cases[i].primitive;
+		s.flat = cases[i].flat;
+		s.point_size = s.primitive == AGX_CMD_PRIMITIVE_POINTS ? cases[i].size : 0;
+		s.line_width = s.primitive == AGX_CMD_PRIMITIVE_POINTS ? 0 : cases[i].size;
+		render_scene(&g, &s);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1018,6 +1123,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stencil, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shader_depth_and_discard, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_points_and_lines, setup, teardown),
 	};
 
 	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
