@@ -86,9 +86,14 @@ static uint32_t put_code(struct sim_scene *s, const void *bytes, size_t size, un
 static uint32_t program(struct sim_scene *s, const char *text, char *err, size_t err_size)
 {
 	uint8_t buf[512];
-	int size = agx_isa_assemble(text, buf, sizeof(buf), err, err_size);
+	char why[256];
+	int size = agx_isa_assemble(text, buf, sizeof(buf), why, sizeof(why));
 
-	return size < 0 ? ~0u : put_code(s, buf, (size_t)size, 64);
+	if (size < 0) {
+		snprintf(err, err_size, "%s", why);
+		return ~0u;
+	}
+	return put_code(s, buf, (size_t)size, 64);
 }
 
 static uint32_t pipeline(struct sim_scene *s, uint32_t code, uint64_t uniforms, unsigned halves,

@@ -45,7 +45,7 @@ static const struct fuzz_region fuzz_regions[] = {
 	{ FUZZ_PIPE_RINGS + FUZZ_PIPE * 0x400, 0x100, 0 },
 	{ FUZZ_PIPE_RINGS + FUZZ_RENDER_PIPE * 0x400, 0x100, 0 },
 	{ FUZZ_WORK, 0x600, 0 }, /* compute queue at 0, render queue at 0x400 */
-	{ 0x0, 0x400, 1 },	 /* code, pipelines, CF bindings (usc_base: the code page) */
+	{ 0x0, 0x600, 1 },	 /* code, pipelines, CF bindings (usc_base: the code page) */
 	{ 0x4000, 0x300, 1 }, /* uniforms, CDM stream at 0x40, VDM at 0x100, PPP at 0x140 */
 };
 

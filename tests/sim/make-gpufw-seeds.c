@@ -81,7 +81,7 @@ static void render_layout(void)
 	char err[256];
 
 	/* the code arena starts at 0 so that usc_base is the code page; 0x140 are the compute's */
-	if (!sim_scene_init(&scene, (struct sim_arena){ user, FUZZ_CODE_VA, 0x400, 0x140 },
+	if (!sim_scene_init(&scene, (struct sim_arena){ user, FUZZ_CODE_VA, 0x600, 0x140 },
 			    (struct sim_arena){ user + PAGE, FUZZ_UNIF_VA, 0x300, 0x100 }, err,
 			    sizeof(err)) ||
 	    !sim_scene_render(&scene, &t, &d, 1, &r)) {
