@@ -6,9 +6,10 @@
  * primitive records and list blocks, allocated upwards.  A list block is
  * 64 bytes: the next block's offset (0: none), the primitives used, and 14
  * primitive offsets.  A primitive record: its fragment state, flags (bit 0:
- * back-facing), three vertices of window x, y, z, 1/w and the varying words
- * (as floats, interpolated where clipping cut the triangle), and the
- * provoking vertex's varying words as they were (for flat shading).
+ * back-facing), three vertices of window x, y, z, 1/w, point coordinates
+ * s, t and the varying words (as floats, interpolated where clipping cut
+ * the triangle), and the provoking vertex's varying words as they were
+ * (for flat shading).
  * Offsets are from the heap's start.  The heap belongs to the device while
  * the render runs; its contents are nobody else's contract.
  */
@@ -29,6 +30,13 @@
 #define MAX_SLOTS	 255
 #define MAX_CLIPPED	 9 /* a triangle cut by the six planes */
 #define LANES		 USC_LANES
+#define VTX		 6 /* a record's words of a vertex before its varyings: x, y, z, 1/w, s, t */
+
+/* Bytes of a primitive record with vars varying words a vertex. */
+static uint64_t record_size(unsigned vars)
+{
+	return 8 + 3 * (VTX + vars) * 4ull + vars * 4ull;
+}
 
 static enum sim_render_status malformed(char *why, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -337,14 +345,14 @@ static unsigned clip_plane(const struct vert *in, unsigned n, struct vert *out, 
  * touches.  front says which face's state it uses.
  */
 static enum sim_render_status bin_triangle(struct sim_render *r, const struct sim_draw_state *s,
-					   const float win[3][4], const float *const var[3],
+					   const float win[3][VTX], const float *const var[3],
 					   const uint32_t *provoking, bool front,
 					   struct sim_uat_fault *fault)
 {
 	const unsigned vars = r->draw.vs_slots - 4;
 	float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
 	uint32_t min[2], max[2], head[2];
-	uint64_t size = 8 + 3 * (4 + vars) * 4ull + vars * 4ull, rec;
+	uint64_t size = record_size(vars), rec;
 	unsigned tw = (unsigned)r->cmd.utile_width, th = (unsigned)r->cmd.utile_height;
 
 	for (unsigned j = 0; j < 3; j++)
@@ -371,10 +379,11 @@ static enum sim_render_status bin_triangle(struct sim_render *r, const struct si
 	if (!heap_write(r, rec, head, 8, fault))
 		return SIM_RENDER_FAULT;
 	for (unsigned j = 0; j < 3; j++)
-		if (!heap_write(r, rec + 8 + j * (4 + vars) * 4ull, win[j], 16, fault) ||
-		    !heap_write(r, rec + 24 + j * (4 + vars) * 4ull, var[j], vars * 4ull, fault))
+		if (!heap_write(r, rec + 8 + j * (VTX + vars) * 4ull, win[j], VTX * 4, fault) ||
+		    !heap_write(r, rec + 8 + (j * (VTX + vars) + VTX) * 4ull, var[j], vars * 4ull,
+				fault))
 			return SIM_RENDER_FAULT;
-	if (!heap_write(r, rec + 8 + 3 * (4 + vars) * 4ull, provoking, vars * 4ull, fault))
+	if (!heap_write(r, rec + 8 + 3 * (VTX + vars) * 4ull, provoking, vars * 4ull, fault))
 		return SIM_RENDER_FAULT;
 	for (uint32_t ty = min[1] / th; ty <= (max[1] - 1) / th; ty++)
 		for (uint32_t tx = min[0] / tw; tx <= (max[0] - 1) / tw; tx++)
@@ -392,14 +401,15 @@ static unsigned num_planes(const struct sim_draw_state *s)
 	return s->depth_clip ? 7 : 5;
 }
 
-/* Window x, y, z and 1/w of a clip-space position. */
-static void project(const struct sim_draw_state *s, const float clip[4], float win[4])
+/* Window x, y, z and 1/w of a clip-space position (point coordinates 0). */
+static void project(const struct sim_draw_state *s, const float clip[4], float win[VTX])
 {
 	float rhw = 1.0f / clip[3];
 
 	for (unsigned k = 0; k < 3; k++)
 		win[k] = s->translate[k] + s->scale[k] * clip[k] * rhw;
 	win[3] = rhw;
+	win[4] = win[5] = 0;
 }
 
 /* One triangle of positions p[3] (into the outputs): clipped, culled, binned. */
@@ -420,7 +430,7 @@ static enum sim_render_status triangle(struct sim_render *r, const struct sim_dr
 	for (unsigned i = 1; i + 1 < n; i++) {
 		const struct vert *v[3] = { &poly[cur][0], &poly[cur][i], &poly[cur][i + 1] };
 		const float *var[3] = { v[0]->var, v[1]->var, v[2]->var };
-		float win[3][4];
+		float win[3][VTX];
 		double area;
 		bool front;
 		enum sim_render_status st;
@@ -435,7 +445,7 @@ static enum sim_render_status triangle(struct sim_render *r, const struct sim_dr
 		front = (area < 0) == s->front_ccw;
 		if ((front && s->cull_front) || (!front && s->cull_back))
 			continue;
-		if ((st = bin_triangle(r, s, (const float(*)[4])win, var, provoking, front,
+		if ((st = bin_triangle(r, s, (const float(*)[VTX])win, var, provoking, front,
 				       fault)) != SIM_RENDER_DONE)
 			return st;
 	}
@@ -448,25 +458,25 @@ static enum sim_render_status triangle(struct sim_render *r, const struct sim_dr
  * order (a + o, a - o, b + o, b - o).
  */
 static enum sim_render_status quad(struct sim_render *r, const struct sim_draw_state *s,
-				   const float corners[4][4], const float *const var[4],
+				   const float corners[4][VTX], const float *const var[4],
 				   const uint32_t *provoking, struct sim_uat_fault *fault)
 {
-	const float tri[2][3][4] = {
-		{ { corners[0][0], corners[0][1], corners[0][2], corners[0][3] },
-		  { corners[1][0], corners[1][1], corners[1][2], corners[1][3] },
-		  { corners[2][0], corners[2][1], corners[2][2], corners[2][3] } },
-		{ { corners[1][0], corners[1][1], corners[1][2], corners[1][3] },
-		  { corners[3][0], corners[3][1], corners[3][2], corners[3][3] },
-		  { corners[2][0], corners[2][1], corners[2][2], corners[2][3] } }
-	};
-	const float *tv[2][3] = { { var[0], var[1], var[2] }, { var[1], var[3], var[2] } };
+	static const unsigned order[2][3] = { { 0, 1, 2 }, { 1, 3, 2 } };
 	enum sim_render_status st;
 
 	/* lines and points always face the front */
-	for (unsigned t = 0; t < 2; t++)
-		if ((st = bin_triangle(r, s, tri[t], tv[t], provoking, true, fault)) !=
-		    SIM_RENDER_DONE)
+	for (unsigned t = 0; t < 2; t++) {
+		float tri[3][VTX];
+		const float *tv[3];
+
+		for (unsigned j = 0; j < 3; j++) {
+			memcpy(tri[j], corners[order[t][j]], sizeof(tri[j]));
+			tv[j] = var[order[t][j]];
+		}
+		if ((st = bin_triangle(r, s, (const float(*)[VTX])tri, tv, provoking, true,
+				       fault)) != SIM_RENDER_DONE)
 			return st;
+	}
 	return SIM_RENDER_DONE;
 }
 
@@ -480,7 +490,7 @@ static enum sim_render_status line(struct sim_render *r, const struct sim_draw_s
 {
 	const unsigned slots = r->draw.vs_slots, vars = slots - 4;
 	struct vert v[2];
-	float t0 = 0, t1 = 1, win[2][4], corners[4][4], half = s->line_width / 2;
+	float t0 = 0, t1 = 1, win[2][VTX], corners[4][VTX], half = s->line_width / 2;
 	const uint32_t *provoking = r->outputs + p[s->provoking ? 1 : 0] * slots + 4;
 	const float *var[4];
 	bool x_major;
@@ -519,11 +529,11 @@ static enum sim_render_status line(struct sim_render *r, const struct sim_draw_s
 	project(s, v[1].clip, win[1]);
 	x_major = fabsf(win[1][0] - win[0][0]) >= fabsf(win[1][1] - win[0][1]);
 	for (unsigned c = 0; c < 4; c++) {
-		memcpy(corners[c], win[c / 2], 16);
+		memcpy(corners[c], win[c / 2], sizeof(corners[c]));
 		corners[c][x_major ? 1 : 0] += c % 2 ? -half : half;
 		var[c] = v[c / 2].var;
 	}
-	return quad(r, s, (const float(*)[4])corners, var, provoking, fault);
+	return quad(r, s, (const float(*)[VTX])corners, var, provoking, fault);
 }
 
 /* A point of position p: dropped if its centre is clipped, else a square of its size. */
@@ -533,7 +543,7 @@ static enum sim_render_status point(struct sim_render *r, const struct sim_draw_
 	const unsigned slots = r->draw.vs_slots;
 	const float *v = (const float *)(r->outputs + p * slots);
 	const float *var[4] = { v + 4, v + 4, v + 4, v + 4 };
-	float win[4], corners[4][4], size = 1, half;
+	float win[VTX], corners[4][VTX], size = 1, half;
 
 	for (unsigned k = 0; k < num_planes(s); k++) {
 		const float *pl = clip_planes[k];
@@ -548,11 +558,17 @@ static enum sim_render_status point(struct sim_render *r, const struct sim_draw_
 	half = size / 2;
 	project(s, v, win);
 	for (unsigned c = 0; c < 4; c++) {
-		memcpy(corners[c], win, 16);
-		corners[c][0] += c % 2 ? -half : half;
-		corners[c][1] += c < 2 ? -half : half;
+		bool right = !(c % 2), below = c >= 2;
+
+		memcpy(corners[c], win, sizeof(corners[c]));
+		corners[c][0] += right ? half : -half;
+		corners[c][1] += below ? half : -half;
+		/* point coordinates: s across, t down from an upper-left origin or up from a
+		 * lower-left one, by the object type (Mesa cmdbuf.xml "Point sprite UV") */
+		corners[c][4] = right;
+		corners[c][5] = below != s->point_origin_lower;
 	}
-	return quad(r, s, (const float(*)[4])corners, var, (const uint32_t *)v + 4, fault);
+	return quad(r, s, (const float(*)[VTX])corners, var, (const uint32_t *)v + 4, fault);
 }
 
 /*
@@ -991,8 +1007,8 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 static bool coefficients(struct frag_ctx *f, const struct sim_draw_state *s, const float *rec,
 			 unsigned vars, float (*cf)[3])
 {
-	const float *v[3] = { rec + 2, rec + 2 + (4 + vars), rec + 2 + 2 * (4 + vars) };
-	const float *flat = rec + 2 + 3 * (4 + vars);
+	const float *v[3] = { rec + 2, rec + 2 + (VTX + vars), rec + 2 + 2 * (VTX + vars) };
+	const float *flat = rec + 2 + 3 * (VTX + vars);
 	float win[3][4], bx = (float)(f->io.x0 & ~31u), by = (float)(f->io.y0 & ~31u);
 
 	for (unsigned j = 0; j < 3; j++)
@@ -1011,16 +1027,18 @@ static bool coefficients(struct frag_ctx *f, const struct sim_draw_state *s, con
 										       : -1;
 
 			for (unsigned j = 0; j < 3; j++) {
-				if (b->source == AGX_CMD_CF_SOURCE_FRAGCOORD_Z ||
-				    (slot == 1 && s->frag_z))
+				if (b->source == AGX_CMD_CF_SOURCE_POINT_COORD)
+					val[j] = k < 2 ? v[j][4 + k] : 0; /* s, t across a point */
+				else if (b->source == AGX_CMD_CF_SOURCE_FRAGCOORD_Z ||
+					 (slot == 1 && s->frag_z))
 					val[j] = win[j][2];
 				else if (slot == 0)
 					val[j] = win[j][3]; /* W: 1/w, interpolated linearly */
 				else if (slot - user < vars)
-					val[j] = v[j][4 + slot - user];
+					val[j] = v[j][VTX + slot - user];
 				else
 					return false;
-				if (persp)
+				if (persp && b->source == AGX_CMD_CF_SOURCE_VARYING)
 					val[j] *= win[j][3];
 			}
 			if (fv >= 0) {
@@ -1081,7 +1099,7 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 				   : (void)0;
 		for (unsigned i = 0; i < block[1] && i < BLOCK_PRIMS; i++) {
 			uint32_t head[2];
-			float rec[2 + 3 * MAX_SLOTS + MAX_SLOTS];
+			float rec[2 + 3 * (VTX + MAX_SLOTS) + MAX_SLOTS];
 			const struct sim_draw_state *s;
 			unsigned vars;
 			uint64_t size;
@@ -1094,14 +1112,14 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 				return sim_gpu_core_malformed(core, "TVB primitive names no state");
 			s = &r->vdm.states[head[0]];
 			vars = s->slots - 4;
-			size = 8 + 3 * (4 + vars) * 4ull + vars * 4ull;
+			size = record_size(vars);
 			if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER,
 						 c->tvb + block[2 + i], rec, (unsigned)size, false))
 				return;
 			if (!s->has_fs)
 				continue;
 			for (unsigned j = 0; j < 3; j++) {
-				const float *v = rec + 2 + j * (4 + vars);
+				const float *v = rec + 2 + j * (VTX + vars);
 
 				t.x[j] = (int64_t)llround((double)v[0] * 256);
 				t.y[j] = (int64_t)llround((double)v[1] * 256);

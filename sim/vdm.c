@@ -171,6 +171,9 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 			if (!agx_cmd_object_type_name(w.ppp_fragment_face_2.object_type))
 				return unsupported(&vdm->s, "an unknown object type");
 			face->depth_func_2 = (unsigned)w.ppp_fragment_face_2.depth_function;
+			if (!i)
+				d->point_origin_lower = w.ppp_fragment_face_2.object_type ==
+							AGX_CMD_OBJECT_TYPE_POINT_SPRITE_UV10;
 			face->depth_write_2 = !w.ppp_fragment_face_2.disable_depth_write;
 		}
 		if (i ? h.fragment_back_stencil : h.fragment_front_stencil) {
@@ -333,7 +336,8 @@ static enum sim_read snapshot(struct sim_vdm *vdm)
 			    !agx_cmd_shade_model_name(c->shade_model))
 				return sim_stream_malformed(s, "CF binding %u is malformed", i);
 			if (c->source != AGX_CMD_CF_SOURCE_VARYING &&
-			    c->source != AGX_CMD_CF_SOURCE_FRAGCOORD_Z)
+			    c->source != AGX_CMD_CF_SOURCE_FRAGCOORD_Z &&
+			    c->source != AGX_CMD_CF_SOURCE_POINT_COORD)
 				return sim_stream_malformed(s,
 							    "CF binding %u: source %s is not "
 							    "simulated yet",

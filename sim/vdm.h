@@ -45,6 +45,7 @@ struct sim_draw_state {
 	float line_width;	    /* pixels (the front face word's) */
 	unsigned point_size_slot;   /* the output word of a point's size; 0: none (1 pixel) */
 	unsigned varying_words;	    /* varying counts 32: smooth + flat + linear */
+	bool point_origin_lower;    /* point coordinates' t grows upwards (object type UV=10) */
 };
 
 struct sim_vdm_draw {

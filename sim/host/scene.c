@@ -134,10 +134,11 @@ bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena
 static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 			 const struct sim_scene_draw *d, uint8_t *out)
 {
-	struct sim_cmd_cf cf[2] = {
+	struct sim_cmd_cf cf[3] = {
 		{ 1, AGX_CMD_SHADE_MODEL_LINEAR, 0, 0, 0 },
 		{ 4, d->flat ? AGX_CMD_SHADE_MODEL_FLAT_VERTEX_2 : AGX_CMD_SHADE_MODEL_PERSPECTIVE,
-		  0, 1, 1 }
+		  0, 1, 1 },
+		{ 2, AGX_CMD_SHADE_MODEL_LINEAR, AGX_CMD_CF_SOURCE_POINT_COORD, 0, 5 },
 	};
 	struct sim_cmd_ppp ppp = { .translate = { t->width / 2.0f, t->height / 2.0f, 0 },
 				   .scale = { t->width / 2.0f, -(float)t->height / 2.0f, 1 },
@@ -173,7 +174,9 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 	vs = pipeline(s, d->point_size ? s->vs_sized_code : s->vs_code, uva, 6, NULL);
 	size_t n = 0, ppp_size;
 
-	ppp.cf = put_code(s, words, sim_cmd_cf_bindings(words, cf, 2, 5, 5), 4);
+	ppp.cf_count = d->point_coord ? 3 : 2;
+	ppp.cf = put_code(
+	    s, words, sim_cmd_cf_bindings(words, cf, ppp.cf_count, 5, d->point_coord ? 7 : 5), 4);
 	ppp_size = sim_cmd_ppp(words, &ppp);
 	pva = sim_arena_put(&s->data, words, ppp_size, 16);
 	if (d->indices)

@@ -51,6 +51,7 @@ struct sim_scene_draw {
 	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass;
 	float line_width; /* pixels; 0: 1 */
 	float point_size; /* written by the vertex shader after the colour; 0: not written */
+	bool point_coord; /* cf5 and cf6: the point coordinates s and t */
 };
 
 /* The image a render writes: linear RGBA8, rows stride bytes apart (a multiple of 16). */

@@ -85,7 +85,8 @@ struct scene {
 	uint8_t stencil_ref;
 	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass;
 	float line_width, point_size;
-	float fs_depth; /* the fragment shader's own depth (zs_emit), if set (fs_depth_set) */
+	bool point_coord; /* the colour is (s, t, 0, 1) of the point */
+	float fs_depth;	  /* the fragment shader's own depth (zs_emit), if set (fs_depth_set) */
 	bool fs_depth_set;
 	bool fs_kills; /* the fragment shader discards everything */
 	/* the render's depth and stencil buffers (the first draw's say) */
@@ -191,7 +192,8 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
 						  .depth_fail = e->depth_fail,
 						  .depth_pass = e->depth_pass,
 						  .line_width = e->line_width,
-						  .point_size = e->point_size };
+						  .point_size = e->point_size,
+						  .point_coord = e->point_coord };
 	assert_true(sim_scene_render(&g->sc, &t, d, n, &r));
 	return r;
 }
@@ -434,6 +436,23 @@ static void ref_point(const struct scene *s, const struct scene *first, const st
 {
 	double half = (s->point_size ? s->point_size : 1) / 2;
 	struct ref_vertex top = *p, bottom = *p;
+
+	if (s->point_coord) {
+		/* the colour is (s, t, 0, 1): s across, t down from the upper left */
+		for (unsigned y = 0; y < s->height; y++)
+			for (unsigned x = 0; x < s->width; x++) {
+				double px = x + 0.5, py = y + 0.5,
+				       u = (px - (p->x - half)) / (2 * half),
+				       v = (py - (p->y - half)) / (2 * half);
+
+				if (u < 0 || u >= 1 || v < 0 || v >= 1)
+					continue;
+				fb->img[y * s->width + x] = (uint32_t)lround(u * 255) |
+							    (uint32_t)lround(v * 255) << 8 |
+							    0xffu << 24;
+			}
+		return;
+	}
 
 	top.y -= half;
 	bottom.y += half;
@@ -1081,6 +1100,7 @@ static void test_points_and_lines(void **state)
 	};
 	struct fixture *f = *state;
 	struct gfx g;
+	char err[256];
 	struct scene s = { .width = 96,
 			   .height = 64,
 			   .tile_w = 16,
@@ -1108,6 +1128,20 @@ static void test_points_and_lines(void **state)
 		s.line_width = s.primitive == AGX_CMD_PRIMITIVE_POINTS ? 0 : cases[i].size;
 		render_scene(&g, &s);
 	}
+	/* point coordinates across a point */
+	s.primitive = AGX_CMD_PRIMITIVE_POINTS;
+	s.point_size = 12;
+	s.point_coord = true;
+	s.fs = sim_scene_pipeline(
+	    &g.sc,
+	    "iter r0_r1, no_perspective, cf5, 0, forward, pixel, no_centroid, 0\n"
+	    "mov_imm r2, 0\n"
+	    "mov_imm r3, 0x3f800000\n"
+	    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
+	    "stop",
+	    0, 0, err, sizeof(err));
+	assert_true(s.fs != ~0u);
+	render_scene(&g, &s);
 }
 
 int main(int argc, char **argv)
