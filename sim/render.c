@@ -135,9 +135,15 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 					struct sim_uat_fault *fault, char *why, size_t why_size)
 {
 	const struct agx_fw_work_render *c = cmd;
-	struct sim_vdm_limits limits = { c->scissor_array,	     c->depth_bias_array,
-					 (unsigned)c->scissor_count, (unsigned)c->depth_bias_count,
-					 (unsigned)c->width,	     (unsigned)c->height };
+	struct sim_vdm_limits limits = { .scissor_array = c->scissor_array,
+					 .depth_bias_array = c->depth_bias_array,
+					 .scissor_count = (unsigned)c->scissor_count,
+					 .depth_bias_count = (unsigned)c->depth_bias_count,
+					 .visibility_count = c->visibility_result_buffer
+								 ? (unsigned)c->visibility_count
+								 : 0,
+					 .width = (unsigned)c->width,
+					 .height = (unsigned)c->height };
 	uint64_t table;
 	unsigned uw = (unsigned)c->utile_width, uh = (unsigned)c->utile_height;
 	enum sim_read st;
@@ -166,8 +172,16 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 	    uw * uh * (unsigned)c->sample_size > SIM_GPU_MAX_SHARED)
 		return malformed(why, why_size, "tilebuffer of %u bytes per sample",
 				 (unsigned)c->sample_size);
-	if (c->visibility_result_buffer)
-		return malformed(why, why_size, "occlusion queries are not simulated yet");
+	if (c->visibility_result_buffer & 7)
+		return malformed(why, why_size,
+				 "visibility results at 0x%llx are not 8-byte aligned",
+				 (unsigned long long)c->visibility_result_buffer);
+	if (limits.visibility_count) {
+		r->passed = calloc(limits.visibility_count, sizeof(*r->passed));
+		r->any = calloc(limits.visibility_count, sizeof(*r->any));
+		if (!r->passed || !r->any)
+			return malformed(why, why_size, "out of memory for occlusion queries");
+	}
 	if (!zls(r, why, why_size))
 		return SIM_RENDER_MALFORMED;
 	if (c->tvb & 15)
@@ -206,6 +220,10 @@ void sim_render_finish(struct sim_render *r)
 	sim_vdm_finish(&r->vdm);
 	free(r->outputs);
 	free(r->tail);
+	free(r->passed);
+	free(r->any);
+	r->passed = NULL;
+	r->any = NULL;
 	r->outputs = NULL;
 	r->outputs_size = 0;
 	r->tail = NULL;
@@ -727,7 +745,8 @@ struct frag_ctx {
 	float depth[32 * 32];
 	uint8_t stencil[32 * 32];
 	const struct sim_draw_state *state;
-	float z[3]; /* the plane of window z, from the 32x32 block's corner */
+	float z[3];  /* the plane of window z, from the 32x32 block's corner */
+	double bias; /* the triangle's depth bias */
 };
 
 /* --- the ISP: depth and stencil tests ------------------------------------------------- */
@@ -815,8 +834,8 @@ static uint32_t zs_test(struct usc_fragment_io *io, uint32_t lanes, const float 
 		unsigned p = io->py[l] * f->tw + io->px[l];
 		uint8_t reference = stencil ? (uint8_t)stencil[l] : face->reference, old, now;
 		double x = ((io->x0 + io->px[l]) & 31) + 0.5, y = ((io->y0 + io->py[l]) & 31) + 0.5;
-		float z =
-		    stored_depth(f->r, depth ? depth[l] : f->z[0] * x + f->z[1] * y + f->z[2]);
+		float z = stored_depth(f->r, depth ? depth[l]
+						   : f->z[0] * x + f->z[1] * y + f->z[2] + f->bias);
 		unsigned op;
 		bool pass;
 
@@ -997,10 +1016,47 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 			return false;
 		st->fragment = NULL;
 		/* lanes the shader neither tested nor killed are tested at its end */
-		if (late)
-			zs_test(&f->io, covered & ~(f->io.tested | f->io.killed), NULL, NULL);
+		if (late) {
+			uint32_t rest = covered & ~(f->io.tested | f->io.killed),
+				 passed = zs_test(&f->io, rest, NULL, NULL);
+
+			f->io.tested |= passed;
+			f->io.killed |= rest & ~passed;
+		}
+		if (s && s->visibility) {
+			unsigned n = (unsigned)__builtin_popcount(f->io.tested & ~f->io.killed);
+
+			__atomic_fetch_add(&f->r->passed[s->query], n, __ATOMIC_RELAXED);
+			if (n && s->visibility == AGX_CMD_VISIBILITY_MODE_BOOLEAN)
+				__atomic_store_n(&f->r->any[s->query], true, __ATOMIC_RELAXED);
+		}
 	}
 	return true;
+}
+
+/*
+ * GL's polygon offset: the entry's constant times the smallest resolvable
+ * difference r (2^-16 for z16; for z32f, 2^(e - 23) with e the exponent of
+ * the triangle's largest depth) plus its slope scale times the depth's
+ * largest slope, clamped towards the clamp when that is not 0.  How Apple's
+ * hardware scales the constant is not public: Mesa's GL driver doubles
+ * GL's units, its Vulkan driver divides z16's by 2^15 (agx_state.c,
+ * hk_cmd_draw.c).
+ */
+static double depth_bias(const struct sim_render *r, const struct sim_draw_state *s,
+			 const float win[3][4], const float z[3])
+{
+	double top = fmax(fabs(win[0][2]), fmax(fabs(win[1][2]), fabs(win[2][2]))), bias;
+	int e;
+
+	frexp(top, &e);
+	bias = s->bias[0] * (r->z16 ? ldexp(1, -16) : ldexp(1, e - 1 - 23)) +
+	       s->bias[1] * fmax(fabs(z[0]), fabs(z[1]));
+	if (s->bias[2] > 0)
+		bias = fmin(bias, s->bias[2]);
+	else if (s->bias[2] < 0)
+		bias = fmax(bias, s->bias[2]);
+	return bias;
 }
 
 /* Sets up one primitive's coefficient registers for this tile; false if it is malformed. */
@@ -1014,6 +1070,7 @@ static bool coefficients(struct frag_ctx *f, const struct sim_draw_state *s, con
 	for (unsigned j = 0; j < 3; j++)
 		memcpy(win[j], v[j], 16);
 	plane(win, (const float[3]){ win[0][2], win[1][2], win[2][2] }, bx, by, f->z);
+	f->bias = s->depth_bias ? depth_bias(f->r, s, win, f->z) : 0;
 	for (unsigned i = 0; i < s->num_cf; i++) {
 		const struct agx_cmd_cf_binding *b = &s->cf[i];
 
@@ -1152,6 +1209,31 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	zls_store(&f);
 }
 
+/*
+ * The occlusion counters, once every tile is done: the samples that passed
+ * a counting query's draws added to its counter, 1 or'ed into a boolean
+ * query's where any did.
+ */
+static bool visibility_results(struct sim_render *r, struct sim_uat_fault *fault)
+{
+	uint64_t base = r->cmd.visibility_result_buffer;
+
+	for (unsigned i = 0; r->passed && i < r->vdm.limits.visibility_count; i++) {
+		uint64_t value;
+
+		if (!r->passed[i] && !r->any[i])
+			continue;
+		if (!sim_uat_access(r->dev->uat, r->context, false, base + 8ull * i, &value, 8,
+				    SIM_UAT_READ, fault))
+			return false;
+		value = r->any[i] ? value | 1 : value + r->passed[i];
+		if (!sim_uat_access(r->dev->uat, r->context, false, base + 8ull * i, &value, 8,
+				    SIM_UAT_WRITE, fault))
+			return false;
+	}
+	return true;
+}
+
 /* --- the steps ----------------------------------------------------------------------- */
 
 enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
@@ -1171,7 +1253,8 @@ enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *p
 			r->phase = SIM_RENDER_STREAM;
 			continue;
 		case SIM_RENDER_FRAGMENT:
-			return SIM_RENDER_DONE;
+			*unit = AGX_UAT_FAULT_UNIT_ZLS;
+			return visibility_results(r, fault) ? SIM_RENDER_DONE : SIM_RENDER_FAULT;
 		case SIM_RENDER_STREAM:
 			break;
 		}

@@ -39,6 +39,9 @@ struct sim_render {
 	/* ZLS: depth and stencil buffers, loaded into each tile and stored from it */
 	bool z_load, z_store, s_load, s_store, z16;
 	struct agx_layout z_layout, s_layout;
+	/* occlusion queries: samples that passed, and whether any did, per counter */
+	uint64_t *passed;
+	bool *any;
 };
 
 enum sim_render_status {

@@ -92,9 +92,10 @@ static enum sim_read ppp_scissor(struct sim_vdm *vdm, unsigned index)
 	struct agx_cmd_scissor sc;
 	uint8_t raw[AGX_CMD_SCISSOR_LENGTH];
 
-	if (index >= vdm->limits.scissor_count)
-		return sim_stream_malformed(&vdm->s, "scissor %u of %u", index,
-					    vdm->limits.scissor_count);
+	/* only scissoring needs one */
+	d->scissor_entry = index < vdm->limits.scissor_count;
+	if (!d->scissor_entry)
+		return SIM_READ_OK;
 	if (!sim_stream_read(&vdm->s, vdm->limits.scissor_array + index * 16ull, raw, sizeof(raw)))
 		return SIM_READ_FAULT;
 	if (!agx_cmd_scissor_unpack(raw, &sc))
@@ -103,6 +104,26 @@ static enum sim_read ppp_scissor(struct sim_vdm *vdm, unsigned index)
 	d->scissor_min[1] = (uint32_t)sc.min_y;
 	d->scissor_max[0] = (uint32_t)sc.max_x;
 	d->scissor_max[1] = (uint32_t)sc.max_y;
+	return SIM_READ_OK;
+}
+
+/* The depth-bias entry the depth bias/scissor word names. */
+static enum sim_read ppp_depth_bias(struct sim_vdm *vdm, unsigned index)
+{
+	struct agx_cmd_depth_bias db = { 0 };
+	uint8_t raw[AGX_CMD_DEPTH_BIAS_LENGTH];
+
+	/* only an enabled depth bias needs one */
+	vdm->ppp.bias_entry = index < vdm->limits.depth_bias_count;
+	if (!vdm->ppp.bias_entry)
+		return SIM_READ_OK;
+	if (!sim_stream_read(&vdm->s, vdm->limits.depth_bias_array + index * 12ull, raw,
+			     sizeof(raw)))
+		return SIM_READ_FAULT;
+	agx_cmd_depth_bias_unpack(raw, &db);
+	vdm->ppp.bias[0] = db.depth_bias;
+	vdm->ppp.bias[1] = db.slope_scale;
+	vdm->ppp.bias[2] = db.clamp;
 	return SIM_READ_OK;
 }
 
@@ -142,9 +163,14 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 	vdm->ppp_dirty = true;
 	if (h.fragment_control) {
 		PPP_WORD(&b, PPP_FRAGMENT_CONTROL, ppp_fragment_control);
-		if (w.ppp_fragment_control.depth_bias_enable ||
-		    w.ppp_fragment_control.visibility_mode)
-			return unsupported(&vdm->s, "depth bias or visibility");
+		if (w.ppp_fragment_control.visibility_mode &&
+		    w.ppp_fragment_control.visibility_mode != AGX_CMD_VISIBILITY_MODE_COUNTING &&
+		    w.ppp_fragment_control.visibility_mode != AGX_CMD_VISIBILITY_MODE_BOOLEAN)
+			return sim_stream_malformed(
+			    &vdm->s, "PPP visibility mode %u",
+			    (unsigned)w.ppp_fragment_control.visibility_mode);
+		d->visibility = (unsigned)w.ppp_fragment_control.visibility_mode;
+		d->depth_bias = w.ppp_fragment_control.depth_bias_enable;
 		d->scissor = w.ppp_fragment_control.scissor_enable;
 		d->stencil_test = w.ppp_fragment_control.stencil_test_enable;
 		d->two_sided = w.ppp_fragment_control.two_sided_stencil;
@@ -183,7 +209,8 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 	}
 	if (h.depth_bias_scissor) {
 		PPP_WORD(&b, PPP_DEPTH_BIAS_SCISSOR, ppp_depth_bias_scissor);
-		if ((st = ppp_scissor(vdm, (unsigned)w.ppp_depth_bias_scissor.scissor)))
+		if ((st = ppp_scissor(vdm, (unsigned)w.ppp_depth_bias_scissor.scissor)) ||
+		    (st = ppp_depth_bias(vdm, (unsigned)w.ppp_depth_bias_scissor.depth_bias)))
 			return st;
 	}
 	if (h.region_clip)
@@ -260,8 +287,10 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 						    "PPP fragment shader has reserved bits set");
 		d->has_fs = true;
 	}
-	if (h.occlusion_query)
+	if (h.occlusion_query) {
 		PPP_WORD(&b, PPP_OCCLUSION_QUERY, ppp_occlusion_query);
+		d->query = (unsigned)w.ppp_occlusion_query.index;
+	}
 	if (h.occlusion_query_2)
 		PPP_WORD(&b, PPP_OCCLUSION_QUERY_2, ppp_occlusion_query_2);
 	if (h.output_unknown)
@@ -352,6 +381,13 @@ static enum sim_read snapshot(struct sim_vdm *vdm)
 							    i, d->num_cf_regs);
 		}
 	}
+	if (d->depth_bias && !d->bias_entry)
+		return sim_stream_malformed(s, "depth bias without a depth bias entry");
+	if (d->scissor && !d->scissor_entry)
+		return sim_stream_malformed(s, "scissoring without a scissor entry");
+	if (d->visibility && d->query >= vdm->limits.visibility_count)
+		return sim_stream_malformed(s, "occlusion query %u of %u", d->query,
+					    vdm->limits.visibility_count);
 	vdm->num_states++;
 	vdm->ppp_dirty = false;
 	return SIM_READ_OK;

@@ -35,17 +35,21 @@ struct sim_draw_state {
 	unsigned num_cf, num_cf_regs;
 	float translate[3], scale[3]; /* the viewport: window = translate + scale * NDC */
 	bool cull_front, cull_back, front_ccw, discard, depth_clip;
-	unsigned provoking; /* the vertex of a primitive whose flat values count: 0..2 */
-	unsigned slots;	    /* 32-bit output words of a vertex (PPP output size) */
-	bool frag_z;	    /* coefficient slot 1 is the fragment's z */
-	bool scissor;
+	unsigned provoking;	     /* the vertex of a primitive whose flat values count: 0..2 */
+	unsigned slots;		     /* 32-bit output words of a vertex (PPP output size) */
+	bool frag_z;		     /* coefficient slot 1 is the fragment's z */
+	bool scissor, scissor_entry; /* enabled; the entry named exists */
 	uint32_t scissor_min[2], scissor_max[2]; /* pixels, max exclusive */
 	bool stencil_test, two_sided;
-	struct sim_zs_face face[2]; /* front, back */
-	float line_width;	    /* pixels (the front face word's) */
-	unsigned point_size_slot;   /* the output word of a point's size; 0: none (1 pixel) */
-	unsigned varying_words;	    /* varying counts 32: smooth + flat + linear */
-	bool point_origin_lower;    /* point coordinates' t grows upwards (object type UV=10) */
+	struct sim_zs_face face[2];  /* front, back */
+	float line_width;	     /* pixels (the front face word's) */
+	unsigned point_size_slot;    /* the output word of a point's size; 0: none (1 pixel) */
+	unsigned varying_words;	     /* varying counts 32: smooth + flat + linear */
+	bool point_origin_lower;     /* point coordinates' t grows upwards (object type UV=10) */
+	bool depth_bias, bias_entry; /* enabled; the entry named exists */
+	float bias[3];		     /* depth bias entry: constant, slope scale, clamp */
+	unsigned visibility;	     /* cmdbuf.hw visibility_mode: none, counting, boolean */
+	unsigned query;		     /* its counter in the render's visibility results */
 };
 
 struct sim_vdm_draw {
@@ -64,7 +68,7 @@ struct sim_vdm_draw {
 /* The render's bounds the VDM checks state against. */
 struct sim_vdm_limits {
 	uint64_t scissor_array, depth_bias_array;
-	unsigned scissor_count, depth_bias_count;
+	unsigned scissor_count, depth_bias_count, visibility_count;
 	unsigned width, height;
 };
 

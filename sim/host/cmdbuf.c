@@ -184,15 +184,18 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 					.fragment_front_stencil = p->stencil,
 					.fragment_back_face = true,
 					.fragment_back_stencil = p->stencil,
-					.depth_bias_scissor = p->scissor,
+					.depth_bias_scissor = p->scissor || p->depth_bias,
 					.viewport = true,
 					.output_select = true,
 					.varying_counts_32 = true,
 					.cull = true,
 					.fragment_shader = p->fs_pipeline != 0,
+					.occlusion_query = p->visibility != 0,
 					.output_size = true };
 	struct agx_cmd_ppp_fragment_control fc = { .unk1 = true,
+						   .visibility_mode = p->visibility,
 						   .scissor_enable = p->scissor,
+						   .depth_bias_enable = p->depth_bias,
 						   .stencil_test_enable = p->stencil };
 	struct agx_cmd_ppp_fragment_face face = {
 		.stencil_reference = p->stencil_ref,
@@ -207,7 +210,9 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 							.depth_fail = p->depth_fail,
 							.stencil_fail = p->stencil_fail,
 							.compare = p->stencil_compare };
-	struct agx_cmd_ppp_depth_bias_scissor dbs = { .scissor = p->scissor_index };
+	struct agx_cmd_ppp_depth_bias_scissor dbs = { .scissor = p->scissor_index,
+						      .depth_bias = p->bias_index };
+	struct agx_cmd_ppp_occlusion_query query = { .index = p->query };
 	struct agx_cmd_ppp_viewport_control vc = { 0 };
 	struct agx_cmd_ppp_viewport vp = { p->translate[0], p->scale[0],     p->translate[1],
 					   p->scale[1],	    p->translate[2], p->scale[2] };
@@ -238,7 +243,7 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 			n += 4;
 		}
 	}
-	if (p->scissor) {
+	if (p->scissor || p->depth_bias) {
 		agx_cmd_ppp_depth_bias_scissor_pack(out + n, &dbs);
 		n += 4;
 	}
@@ -256,6 +261,10 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 		agx_cmd_ppp_fragment_shader_word_2_pack(out + n + 8, &f2);
 		agx_cmd_ppp_fragment_shader_word_3_pack(out + n + 12, &f3);
 		n += 16;
+	}
+	if (p->visibility) {
+		agx_cmd_ppp_occlusion_query_pack(out + n, &query);
+		n += 4;
 	}
 	agx_cmd_ppp_output_size_pack(out + n, &size);
 	return n + 4;

@@ -73,6 +73,11 @@ struct sim_cmd_ppp {
 	unsigned
 	    varying_words; /* varying counts 32 (smooth), when point_size says it is after them */
 	bool point_size;   /* the vertex outputs a point size after its varyings */
+	/* depth bias from the render's entry bias_index; occlusion counting into query */
+	bool depth_bias;
+	unsigned bias_index;
+	unsigned visibility; /* cmdbuf.hw visibility_mode */
+	unsigned query;
 };
 
 /* Writes the PPP words (header, then what it says) at out; returns their length. */

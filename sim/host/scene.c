@@ -149,6 +149,10 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 				   .line_width = d->line_width,
 				   .varying_words = 4,
 				   .point_size = d->point_size != 0,
+				   .depth_bias = d->depth_bias,
+				   .bias_index = d->bias_index,
+				   .visibility = d->visibility,
+				   .query = d->query,
 				   .fs_pipeline = d->fs	    ? d->fs
 						  : d->flat ? s->flat
 							    : s->colour,
@@ -249,6 +253,10 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 					  .stencil_buffer = t->stencil,
 					  .depth_clear = clear,
 					  .stencil_clear = t->stencil_clear,
+					  .depth_bias_array = t->depth_bias,
+					  .depth_bias_count = t->depth_bias_count,
+					  .visibility_result_buffer = t->visibility,
+					  .visibility_count = t->visibility_count,
 					  .store_pipeline =
 					      pipeline(s, s->store_code, 0, 0, &bind) };
 	memcpy(&r->zls_control, zls_raw, sizeof(zls_raw));

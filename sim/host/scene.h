@@ -52,6 +52,10 @@ struct sim_scene_draw {
 	float line_width; /* pixels; 0: 1 */
 	float point_size; /* written by the vertex shader after the colour; 0: not written */
 	bool point_coord; /* cf5 and cf6: the point coordinates s and t */
+	/* depth bias: the render's entry bias_index; occlusion counting into query */
+	bool depth_bias;
+	unsigned bias_index;
+	unsigned visibility, query;
 };
 
 /* The image a render writes: linear RGBA8, rows stride bytes apart (a multiple of 16). */
@@ -66,6 +70,11 @@ struct sim_scene_target {
 	bool z16, z_load, z_store, s_load, s_store;
 	float depth_clear;
 	uint8_t stencil_clear;
+	/* depth bias entries (cmdbuf.hw depth_bias) and occlusion counters */
+	uint64_t depth_bias;
+	unsigned depth_bias_count;
+	uint64_t visibility;
+	unsigned visibility_count;
 };
 
 /* Assembles the programs; false (why in err) when they do not fit. */

@@ -58,6 +58,7 @@ struct gfx {
 	struct sim_fwhost fh;
 	struct sim_fwqueue q;
 	struct sim_scene sc;
+	const uint64_t *queries; /* the last render's occlusion counters */
 	uint8_t *fb;
 	uint32_t slot;
 };
@@ -86,7 +87,10 @@ struct scene {
 	unsigned stencil_compare, stencil_fail, depth_fail, depth_pass;
 	float line_width, point_size;
 	bool point_coord; /* the colour is (s, t, 0, 1) of the point */
-	float fs_depth;	  /* the fragment shader's own depth (zs_emit), if set (fs_depth_set) */
+	bool depth_bias;  /* the render's depth bias entry 0: a constant of bias units */
+	float bias;
+	unsigned visibility, query; /* occlusion counting into counter query */
+	float fs_depth; /* the fragment shader's own depth (zs_emit), if set (fs_depth_set) */
 	bool fs_depth_set;
 	bool fs_kills; /* the fragment shader discards everything */
 	/* the render's depth and stencil buffers (the first draw's say) */
@@ -168,11 +172,21 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
 				      .s_store = s->s_store,
 				      .depth_clear = s->depth_clear,
 				      .stencil_clear = s->stencil_clear };
-	struct sim_scene_draw d[2];
+	struct sim_scene_draw d[4];
 	struct agx_fw_work_render r;
 	unsigned n = 0;
+	float bias[3] = { 0, 0, 0 };
 
-	for (const struct scene *e = s; e && n < 2; e = e->then)
+	/* the depth bias entry (each draw's constant is the first's) and 4 occlusion counters */
+	for (const struct scene *e = s; e; e = e->then)
+		if (e->depth_bias)
+			bias[0] = e->bias;
+	t.depth_bias = sim_arena_put(&g->sc.data, bias, sizeof(bias), 16);
+	t.depth_bias_count = 1;
+	t.visibility = sim_arena_put(&g->sc.data, (const uint64_t[4]){ 0 }, 32, 16);
+	t.visibility_count = 4;
+	g->queries = (const uint64_t *)(g->sc.data.host + (t.visibility - DATA_VA));
+	for (const struct scene *e = s; e && n < 4; e = e->then)
 		d[n++] = (struct sim_scene_draw){ .vertices = (const float(*)[8])e->v,
 						  .num_vertices = e->num_vertices,
 						  .primitive = e->primitive,
@@ -193,7 +207,10 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
 						  .depth_pass = e->depth_pass,
 						  .line_width = e->line_width,
 						  .point_size = e->point_size,
-						  .point_coord = e->point_coord };
+						  .point_coord = e->point_coord,
+						  .depth_bias = e->depth_bias,
+						  .visibility = e->visibility,
+						  .query = e->query };
 	assert_true(sim_scene_render(&g->sc, &t, d, n, &r));
 	return r;
 }
@@ -273,6 +290,7 @@ struct ref_fb {
 	uint32_t *img;
 	double *depth;
 	uint8_t *stencil;
+	uint64_t queries[4];
 };
 
 static struct ref_vertex to_window(const struct scene *s, const struct vertex *v)
@@ -372,7 +390,17 @@ static void ref_triangle(const struct scene *s, const struct scene *first,
 				bsum += b[i];
 				z += b[i] * t[i]->z;
 			}
-			z = ref_depth(first, s->fs_depth_set ? s->fs_depth : z / bsum);
+			z = s->fs_depth_set ? s->fs_depth : z / bsum;
+			if (s->depth_bias) {
+				/* GL's units: 2^(e - 23), e the exponent of the largest depth */
+				double top =
+				    fmax(fabs(t[0]->z), fmax(fabs(t[1]->z), fabs(t[2]->z)));
+				int e;
+
+				frexp(top, &e);
+				z += s->bias * (first->z16 ? ldexp(1, -16) : ldexp(1, e - 1 - 23));
+			}
+			z = ref_depth(first, z);
 			/* GL: the stencil test, then the depth test, and their operations */
 			pass = !s->stencil ||
 			       ref_compare(s->stencil_compare, s->stencil_ref, old, true);
@@ -389,6 +417,11 @@ static void ref_triangle(const struct scene *s, const struct scene *first,
 				continue;
 			if (s->depth_write)
 				fb->depth[at] = z;
+			if (s->visibility)
+				fb->queries[s->query] =
+				    s->visibility == AGX_CMD_VISIBILITY_MODE_BOOLEAN
+					? 1
+					: fb->queries[s->query] + 1;
 			for (unsigned k = 0; k < 4; k++) {
 				double c = 0;
 
@@ -599,7 +632,7 @@ static uint8_t stored_stencil(const struct gfx *g, const struct scene *s, unsign
 static void expect_image(const struct gfx *g, const struct scene *s)
 {
 	uint32_t *want = calloc(s->width * s->height, 4);
-	struct ref_fb fb = { want, ref_depths, ref_stencils };
+	struct ref_fb fb = { want, ref_depths, ref_stencils, { 0 } };
 	unsigned bad = 0;
 
 	assert_non_null(want);
@@ -641,14 +674,21 @@ static void expect_image(const struct gfx *g, const struct scene *s)
 		}
 	free(want);
 	assert_int_equal(bad, 0);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(g->queries[i], fb.queries[i]);
 }
 
 static void render_scene(struct gfx *g, const struct scene *s)
 {
 	struct agx_fw_work_render r = scene_render(g, s);
 
-	if (submit(g, &r, NULL, NULL) != AGX_FW_RESULT_OK)
+	if (submit(g, &r, NULL, NULL) != AGX_FW_RESULT_OK) {
+		char line[64];
+
+		while (sim_fwhost_log(&g->fh, line, sizeof(line)))
+			print_message("# firmware: %s\n", line);
 		fail_msg("render did not complete ok");
+	}
 	expect_image(g, s);
 }
 
@@ -1144,6 +1184,43 @@ static void test_points_and_lines(void **state)
 	render_scene(&g, &s);
 }
 
+/*
+ * Occlusion counters, counting and boolean, and a depth bias that lets a
+ * draw at the same depth pass LESS.
+ */
+static void test_bias_and_queries(void **state)
+{
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene first = zs_scene(near_tri, 3, AGX_CMD_PRIMITIVE_TRIANGLES),
+		     behind = zs_scene(far_quad, 4, AGX_CMD_PRIMITIVE_TRIANGLE_STRIP),
+		     same = zs_scene(near_tri, 3, AGX_CMD_PRIMITIVE_TRIANGLES), biased;
+
+	gpu_up(f, &g);
+	first.zs = true;
+	first.z_store = true;
+	first.depth_clear = 1.0f;
+	first.visibility = AGX_CMD_VISIBILITY_MODE_COUNTING;
+	first.query = 0;
+	behind.visibility = AGX_CMD_VISIBILITY_MODE_BOOLEAN;
+	behind.query = 1;
+	same.visibility = AGX_CMD_VISIBILITY_MODE_COUNTING;
+	same.query = 2;
+	same.flat = true;
+	biased = same;
+	biased.depth_bias = true;
+	biased.bias = -4;
+	biased.query = 3;
+	first.then = &behind;
+	behind.then = &same;
+	same.then = &biased;
+	render_scene(&g, &first);
+	assert_true(g.queries[0] > 100); /* the triangle's pixels */
+	assert_int_equal(g.queries[1], 1);
+	assert_int_equal(g.queries[2], 0);
+	assert_int_equal(g.queries[3], g.queries[0]);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1158,6 +1235,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_stencil, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shader_depth_and_discard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_points_and_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bias_and_queries, setup, teardown),
 	};
 
 	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
