@@ -43,12 +43,15 @@ static void assemble(const char *text)
 }
 
 /*
- * A render of one triangle into a 16x16 RGBA8 image (small: the fuzzer's
- * jobs have 2 ms), the textbook scene (sim/host/scene.h) with its code
- * from 0x140 of the code page and its data from 0x100 of the uniform page;
- * the TVB heap and the image in the buffer page.
+ * A render into a 16x16 RGBA8 image (small: the fuzzer's jobs have 2 ms),
+ * the textbook scene (sim/host/scene.h) with its code from 0x140 of the
+ * code page and its data from 0x100 of the uniform page; the TVB heap, the
+ * image, depth and stencil in the buffer page.  Each seed draws something
+ * else: a culled triangle; a strip tested and written to depth and
+ * stencil, counted by an occlusion query; a wide flat line loop; points
+ * with point coordinates and a depth bias.
  */
-static void render_layout(void)
+static void render_layout(unsigned variant)
 {
 	static const float vertices[3][8] = { { -1, -1, 0, 1, 1, 0, 0, 1 },
 					      { 1, -1, 0, 2, 0, 1, 0, 1 },
@@ -79,10 +82,45 @@ static void render_layout(void)
 	struct sim_scene scene;
 	struct agx_fw_work_render r;
 	char err[256];
+	static const float bias[3] = { -2, 0.5f, 0 };
+
+	switch (variant) {
+	case 1:
+		d.primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP;
+		d.depth_func = AGX_CMD_ZS_FUNC_LESS;
+		d.depth_write = d.stencil = true;
+		d.stencil_compare = AGX_CMD_ZS_FUNC_ALWAYS;
+		d.depth_pass = AGX_CMD_STENCIL_OP_REPLACE;
+		d.stencil_ref = 3;
+		d.visibility = AGX_CMD_VISIBILITY_MODE_COUNTING;
+		t.depth = FUZZ_BUF_VA + 0x2400;
+		t.stencil = FUZZ_BUF_VA + 0x2800;
+		t.z_store = t.s_store = true;
+		t.depth_clear = 1;
+		t.visibility = FUZZ_UNIF_VA + 0x2f0;
+		t.visibility_count = 1;
+		break;
+	case 2:
+		d.primitive = AGX_CMD_PRIMITIVE_LINE_LOOP;
+		d.line_width = 2.5f;
+		d.flat = true;
+		break;
+	case 3:
+		d.primitive = AGX_CMD_PRIMITIVE_POINTS;
+		d.point_size = 3;
+		d.point_coord = d.depth_bias = true;
+		d.depth_func = AGX_CMD_ZS_FUNC_LEQUAL;
+		t.depth = FUZZ_BUF_VA + 0x2400;
+		t.depth_clear = 0.5f;
+		t.depth_bias = FUZZ_UNIF_VA + 0x2e0;
+		t.depth_bias_count = 1;
+		memcpy(user + PAGE + 0x2e0, bias, sizeof(bias));
+		break;
+	}
 
 	/* the code arena starts at 0 so that usc_base is the code page; 0x140 are the compute's */
 	if (!sim_scene_init(&scene, (struct sim_arena){ user, FUZZ_CODE_VA, 0x600, 0x140 },
-			    (struct sim_arena){ user + PAGE, FUZZ_UNIF_VA, 0x300, 0x100 }, err,
+			    (struct sim_arena){ user + PAGE, FUZZ_UNIF_VA, 0x2e0, 0x100 }, err,
 			    sizeof(err)) ||
 	    !sim_scene_render(&scene, &t, &d, 1, &r)) {
 		fprintf(stderr, "make-gpufw-seeds: the render does not fit: %s\n", err);
@@ -95,7 +133,7 @@ static void render_layout(void)
 	agx_fw_work_render_pack(fw + FUZZ_WORK + 0x500 + AGX_FW_WORK_HEADER_LENGTH, &r);
 }
 
-static void layout(const char *program)
+static void layout(const char *program, unsigned variant)
 {
 	struct agx_fw_initdata init = { .fwctl = FUZZ_FWVA + FUZZ_FWCTL_BLOCK,
 					.event = FUZZ_FWVA + FUZZ_EVENT_BLOCK,
@@ -180,7 +218,7 @@ static void layout(const char *program)
 	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x180, &barrier);
 	agx_fw_work_barrier_pack(fw + FUZZ_WORK + 0x180 + AGX_FW_WORK_HEADER_LENGTH, &wait);
 	memcpy(user + PAGE, uniforms, sizeof(uniforms));
-	render_layout();
+	render_layout(variant);
 }
 
 static int write_seed(const char *dir, const char *name)
@@ -235,7 +273,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
-		layout(seeds[i].program);
+		layout(seeds[i].program, i);
 		if (write_seed(argv[1], seeds[i].name))
 			return 1;
 	}
