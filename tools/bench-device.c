@@ -22,8 +22,8 @@
  * then renders (sim/host/scene.h) of a 512x512 RGBA8 image in 32x32
  * tiles, one after another: each tile cleared, two triangles covering the
  * image shaded with a perspective-correct colour, and stored -- pixels
- * per second through the whole render -- and renders of 1,024 small
- * triangles (8 pixels wide), triangles per second:
+ * per second through the whole render -- and renders of 2,048 small
+ * triangles (4 pixels wide) on a 128x128 image, triangles per second:
  *
  *   device.render_pixels_per_s, device.render_triangles_per_s
  *
@@ -136,10 +136,11 @@ static bool measure_compute(struct sim_host *h, struct sim_fwhost *fh, double *l
 #define RENDER_SIZE  512
 #define RENDER_CODE  0x208000u /* RAM: code, data, image, TVB heap */
 #define RENDER_DATA  0x20c000u
-#define RENDER_IMAGE 0x230000u
-#define RENDER_TVB   0x330000u
-#define RENDER_HEAP  (512u << 10)
-#define SMALL_TRIS   1024
+#define RENDER_IMAGE 0x260000u
+#define RENDER_TVB   0x360000u
+#define RENDER_HEAP  (640u << 10)
+#define SMALL_TRIS   2048
+#define SMALL_SIZE   128
 
 /* Renders per second of a render item submitted again and again; 0 on failure. */
 static double renders_per_s(struct sim_fwhost *fh, struct sim_fwqueue *q,
@@ -202,8 +203,9 @@ static bool measure_render(struct sim_host *h, struct sim_fwhost *fh, double *pi
 	char err[256];
 	double rate;
 
+	/* a 64x32 grid of them, 2 pixels apart */
 	for (unsigned i = 0; i < SMALL_TRIS; i++) {
-		float x = (float)(i % 32) / 16 - 1, y = (float)(i / 32) / 16 - 1, d = 1.0f / 32;
+		float x = (float)(i % 64) / 32 - 1, y = (float)(i / 64) / 16 - 1, d = 4.0f / 64;
 		const float corner[3][2] = { { x, y }, { x + d, y }, { x, y + d } };
 
 		for (unsigned k = 0; k < 3; k++) {
@@ -227,6 +229,8 @@ static bool measure_render(struct sim_host *h, struct sim_fwhost *fh, double *pi
 	    !sim_scene_render(&sc, &t, &full, 1, &r) || !(rate = renders_per_s(fh, &q, &r)))
 		return false;
 	*pixels = rate * RENDER_SIZE * RENDER_SIZE;
+	t.width = t.height = SMALL_SIZE;
+	t.stride = SMALL_SIZE * 4;
 	if (!sim_scene_render(&sc, &t, &many, 1, &r) || !(rate = renders_per_s(fh, &q, &r)))
 		return false;
 	*triangles = rate * SMALL_TRIS;
