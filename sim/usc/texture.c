@@ -203,12 +203,21 @@ static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, 
 	v->l.page_aligned_layers = v->t.page_aligned_layers;
 	if (v->l.twiddled) {
 		unsigned max = v->l.width > v->l.height ? v->l.width : v->l.height, full = 1;
+		unsigned depth = (unsigned)(v->t.stride_or_depth & 0x3fff) + 1;
 
+		/* a 3D texture's chain halves its depth too (Mesa ail: mipmapped_z) */
+		if (v->t.dimension == AGX_CMD_TEXTURE_DIM_TEX_3D && depth > max)
+			max = depth;
 		while (max >> full)
 			full++;
 		/* a mipmapped texture has its whole chain, whatever the view shows */
 		v->l.levels = v->t.unk_mipmapped ? full : (unsigned)v->t.last_level + 1;
-		v->layers = (unsigned)(v->t.stride_or_depth & 0x3fff) + 1;
+		/* 3D slices and cube faces are layers too: a cube's depth counts cubes */
+		v->depth = depth;
+		v->layers = v->t.dimension == AGX_CMD_TEXTURE_DIM_TEX_CUBE ||
+				    v->t.dimension == AGX_CMD_TEXTURE_DIM_TEX_CUBE_ARRAY
+				? 6 * depth
+				: depth;
 	} else {
 		v->l.levels = 1;
 		v->l.stride = ((uint64_t)v->t.stride_or_depth + 1) * 16;
@@ -225,11 +234,12 @@ enum usc_texel_status usc_texture_view_init(struct usc_texture_view *v, const ui
 	memset(v, 0, sizeof(*v));
 	if (!agx_cmd_texture_unpack(texture, &v->t))
 		return bad(why, why_size, "texture descriptor with reserved bits set");
-	if (dim != v->t.dimension ||
-	    (dim != AGX_CMD_TEXTURE_DIM_TEX_1D && dim != AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY &&
-	     dim != AGX_CMD_TEXTURE_DIM_TEX_2D && dim != AGX_CMD_TEXTURE_DIM_TEX_2D_ARRAY))
+	if (dim != v->t.dimension || dim == AGX_CMD_TEXTURE_DIM_TEX_2D_MS ||
+	    dim > AGX_CMD_TEXTURE_DIM_TEX_CUBE_ARRAY)
 		return bad(why, why_size,
 			   "texture dimension not simulated, or not the descriptor's");
+	if (dim >= AGX_CMD_TEXTURE_DIM_TEX_3D && v->t.layout == AGX_CMD_LAYOUT_LINEAR)
+		return bad(why, why_size, "linear 3D and cube textures do not exist");
 	return view_finish(v, why, why_size);
 }
 
@@ -303,11 +313,15 @@ static bool texel_inside(const struct usc_texture_view *v, int32_t x, int32_t *y
 		*y = 0;
 	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
 		*layer = 0;
-	*layer &= 0xffff;
+	if (dim != AGX_CMD_TEXTURE_DIM_TEX_3D)
+		*layer &= 0xffff;
 	return level_ok(v, *level) && x >= 0 && *y >= 0 &&
 	       (unsigned)x < agx_layout_minify(v->l.width, (unsigned)*level) &&
 	       (unsigned)*y < agx_layout_minify(v->l.height, (unsigned)*level) &&
-	       *layer < v->layers;
+	       /* a 3D level has its share of the slices */
+	       *layer < (dim == AGX_CMD_TEXTURE_DIM_TEX_3D
+			     ? agx_layout_minify(v->depth, (unsigned)*level)
+			     : v->layers);
 }
 
 /* One texel, inside the texture: read, decoded, swizzled. */
@@ -494,88 +508,238 @@ static int64_t wrap(unsigned mode, int64_t i, unsigned size)
 	}
 }
 
-/* One level, filtered: nearest or bilinear (GL's weights), wrapping each texel. */
+/*
+ * A cube direction onto its face, as GL selects it (OpenGL ES 3.0, table
+ * 3.21): the face (+X, -X, +Y, -Y, +Z, -Z are layers 0..5) and s, t in
+ * [0, 1] across it; with derivatives of the direction, those of s and t.
+ */
+static unsigned cube_face(const double d[3], double *s, double *t, const double *dd, double *dst)
+{
+	static const struct {
+		signed char sc, sc_sign, tc, tc_sign;
+	} axes[6] = { { 2, -1, 1, -1 }, { 2, 1, 1, -1 }, { 0, 1, 2, 1 },
+		      { 0, 1, 2, -1 },	{ 0, 1, 1, -1 }, { 0, -1, 1, -1 } };
+	double ax = fabs(d[0]), ay = fabs(d[1]), az = fabs(d[2]), ma;
+	unsigned major = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
+	unsigned face = 2 * major + (d[major] < 0);
+	double sc = axes[face].sc_sign * d[(int)axes[face].sc],
+	       tc = axes[face].tc_sign * d[(int)axes[face].tc];
+
+	ma = fabs(d[major]);
+	if (ma == 0)
+		ma = 1; /* a zero direction: the +X face's centre, as good as any */
+	*s = (sc / ma + 1) / 2;
+	*t = (tc / ma + 1) / 2;
+	for (unsigned k = 0; dd && k < 2; k++) {
+		/* d/dx and d/dy of (sc / ma + 1) / 2 */
+		double dma = (d[major] < 0 ? -1 : 1) * dd[2 * major + k];
+		double dsc = axes[face].sc_sign * dd[2 * axes[face].sc + k];
+		double dtc = axes[face].tc_sign * dd[2 * axes[face].tc + k];
+
+		dst[k] = (dsc * ma - sc * dma) / (2 * ma * ma);
+		dst[2 + k] = (dtc * ma - tc * dma) / (2 * ma * ma);
+	}
+	return face;
+}
+
+/* The direction of a face's texel centre (i, j) of size n, which may lie past its edge. */
+static void cube_direction(unsigned face, int64_t i, int64_t j, unsigned n, double d[3])
+{
+	double sc = 2 * (i + 0.5) / n - 1, tc = 2 * (j + 0.5) / n - 1;
+
+	switch (face) {
+	case 0:
+		d[0] = 1, d[1] = -tc, d[2] = -sc;
+		break;
+	case 1:
+		d[0] = -1, d[1] = -tc, d[2] = sc;
+		break;
+	case 2:
+		d[0] = sc, d[1] = 1, d[2] = tc;
+		break;
+	case 3:
+		d[0] = sc, d[1] = -1, d[2] = -tc;
+		break;
+	case 4:
+		d[0] = sc, d[1] = -tc, d[2] = 1;
+		break;
+	default:
+		d[0] = -sc, d[1] = -tc, d[2] = -1;
+		break;
+	}
+}
+
+static bool compare(unsigned func, double reference, double texel)
+{
+	switch (func) {
+	case AGX_CMD_COMPARE_FUNC_LEQUAL:
+		return reference <= texel;
+	case AGX_CMD_COMPARE_FUNC_GEQUAL:
+		return reference >= texel;
+	case AGX_CMD_COMPARE_FUNC_LESS:
+		return reference < texel;
+	case AGX_CMD_COMPARE_FUNC_GREATER:
+		return reference > texel;
+	case AGX_CMD_COMPARE_FUNC_EQUAL:
+		return reference == texel;
+	case AGX_CMD_COMPARE_FUNC_NOT_EQUAL:
+		return reference != texel;
+	case AGX_CMD_COMPARE_FUNC_ALWAYS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * One level, filtered: nearest, bilinear or (3D) trilinear with GL's
+ * weights, each tap wrapped; a cube's taps past its face's edge come from
+ * the next face unless the sampler is seamful; with compare, each tap is
+ * 1 or 0 before filtering.
+ */
 static enum usc_texel_status sample_level(const struct usc_texture_view *v,
 					  const struct agx_cmd_sampler *sm, const uint8_t *sampler,
 					  const struct usc_memory *mem, int32_t level,
-					  uint32_t layer, double u, double t, bool linear,
-					  double out[4], uint64_t *fault, char *why,
-					  unsigned why_size)
+					  const struct usc_sample *a, uint32_t layer,
+					  const double coord[3], bool linear, double out[4],
+					  uint64_t *fault, char *why, unsigned why_size)
 {
-	unsigned w = agx_layout_minify(v->l.width, (unsigned)level);
-	unsigned h = agx_layout_minify(v->l.height, (unsigned)level);
-	double x = sm->pixel_coordinates ? u : u * w, y = sm->pixel_coordinates ? t : t * h;
-	int64_t x0, y0;
-	double ax = 0, ay = 0;
-	unsigned taps = linear ? 2 : 1;
+	unsigned dim = (unsigned)v->t.dimension;
+	bool is3d = dim == AGX_CMD_TEXTURE_DIM_TEX_3D,
+	     cube =
+		 dim == AGX_CMD_TEXTURE_DIM_TEX_CUBE || dim == AGX_CMD_TEXTURE_DIM_TEX_CUBE_ARRAY;
+	unsigned size[3] = { agx_layout_minify(v->l.width, (unsigned)level),
+			     agx_layout_minify(v->l.height, (unsigned)level),
+			     is3d ? agx_layout_minify(v->depth, (unsigned)level) : 1 };
+	const unsigned wraps[3] = { (unsigned)sm->wrap_s, (unsigned)sm->wrap_t,
+				    (unsigned)sm->wrap_r };
+	unsigned dims = is3d ? 3 : 2, taps = linear ? 2 : 1;
+	int64_t base[3] = { 0, 0, 0 };
+	double frac[3] = { 0, 0, 0 };
 	uint32_t border[4];
 
 	usc_sampler_border(sampler, v->integer, border);
-	if (linear) {
-		x -= 0.5;
-		y -= 0.5;
-		ax = x - floor(x);
-		ay = y - floor(y);
+	for (unsigned k = 0; k < dims; k++) {
+		double x = sm->pixel_coordinates ? coord[k] : coord[k] * size[k];
+
+		if (linear)
+			x -= 0.5;
+		base[k] = (int64_t)floor(x) + a->offset[k];
+		frac[k] = x - floor(x);
 	}
-	x0 = (int64_t)floor(x);
-	y0 = (int64_t)floor(y);
 	for (int c = 0; c < 4; c++)
 		out[c] = 0;
-	for (unsigned j = 0; j < taps; j++) {
-		for (unsigned i = 0; i < taps; i++) {
-			int64_t xi = wrap((unsigned)sm->wrap_s, x0 + i, w);
-			int64_t yi = h == 1 && v->t.dimension <= AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY
-					 ? 0
-					 : wrap((unsigned)sm->wrap_t, y0 + j, h);
-			double weight = linear ? (i ? ax : 1 - ax) * (j ? ay : 1 - ay) : 1;
-			uint32_t texel[4];
+	for (unsigned n = 0; n < (is3d ? taps : 1u) * taps * taps; n++) {
+		unsigned bit[3] = { n % taps, n / taps % taps, n / (taps * taps) };
+		int64_t at[3];
+		uint32_t tap_layer = layer, texel[4];
+		double weight = 1;
+		bool outside = false;
 
-			if (xi < 0 || yi < 0) {
-				memcpy(texel, border, sizeof(texel));
-			} else {
-				enum usc_texel_status st =
-				    view_read(v, mem, level, layer, (unsigned)xi, (unsigned)yi,
-					      texel, fault, why, why_size);
-
-				if (st != USC_TEXEL_OK)
-					return st;
-			}
-			for (int c = 0; c < 4; c++)
-				out[c] += weight * (v->integer ? (double)texel[c] : fval(texel[c]));
+		for (unsigned k = 0; k < dims; k++) {
+			at[k] = base[k] + bit[k];
+			if (linear)
+				weight *= bit[k] ? frac[k] : 1 - frac[k];
 		}
+		if (cube && !sm->seamful_cube_maps &&
+		    (at[0] < 0 || at[0] >= size[0] || at[1] < 0 || at[1] >= size[1])) {
+			/* seamless: the texel centre's direction, on whichever face it is */
+			double d[3], s, t;
+			unsigned face = layer % 6, next;
+
+			cube_direction(face, at[0], at[1], size[0], d);
+			next = cube_face(d, &s, &t, NULL, NULL);
+			tap_layer = layer - face + next;
+			at[0] = (int64_t)fmin(floor(s * size[0]), size[0] - 1);
+			at[1] = (int64_t)fmin(floor(t * size[1]), size[1] - 1);
+		} else {
+			for (unsigned k = 0; k < dims; k++) {
+				bool flat_axis = k == 1 && size[1] == 1 &&
+						 dim <= AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY;
+
+				at[k] = flat_axis ? 0
+					: cube	  ? wrap(AGX_CMD_WRAP_CLAMP_TO_EDGE, at[k], size[k])
+						  : wrap(wraps[k], at[k], size[k]);
+				outside |= at[k] < 0;
+			}
+			if (is3d)
+				tap_layer = (uint32_t)(outside ? 0 : at[2]);
+		}
+		if (outside) {
+			memcpy(texel, border, sizeof(texel));
+		} else {
+			enum usc_texel_status st =
+			    view_read(v, mem, level, tap_layer, (unsigned)at[0], (unsigned)at[1],
+				      texel, fault, why, why_size);
+
+			if (st != USC_TEXEL_OK)
+				return st;
+		}
+		if (a->compare) {
+			/* component 0 against the reference: 1 or 0, then filtered */
+			double c = v->integer ? (double)(int32_t)texel[0] : fval(texel[0]);
+			double r = compare((unsigned)sm->compare_func, a->reference, c) ? 1 : 0;
+
+			for (int c4 = 0; c4 < 4; c4++)
+				out[c4] += weight * r;
+			continue;
+		}
+		for (int c = 0; c < 4; c++)
+			out[c] += weight * (v->integer ? (double)texel[c] : fval(texel[c]));
 	}
 	return USC_TEXEL_OK;
 }
 
 enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
 					 const struct usc_memory *mem, const uint8_t *sampler,
-					 float u, float t, uint32_t layer, const float *grad,
-					 double lod, uint32_t out[4], uint64_t *fault, char *why,
-					 unsigned why_size)
+					 const struct usc_sample *a, uint32_t out[4],
+					 uint64_t *fault, char *why, unsigned why_size)
 {
 	struct agx_cmd_sampler sm = { 0 };
 	unsigned dim = (unsigned)v->t.dimension;
-	double min_lod, max_lod, res[4], next[4];
+	bool is3d = dim == AGX_CMD_TEXTURE_DIM_TEX_3D,
+	     cube =
+		 dim == AGX_CMD_TEXTURE_DIM_TEX_CUBE || dim == AGX_CMD_TEXTURE_DIM_TEX_CUBE_ARRAY;
+	double min_lod, max_lod, res[4], next[4], coord[3] = { a->s[0], a->s[1], a->s[2] };
+	double grad[6] = { 0 }, lod = a->lod;
+	uint32_t layer = a->layer;
 	int32_t base, top, level;
 	bool mag, linear;
 	enum usc_texel_status st;
 
-	if (!agx_cmd_sampler_unpack(sampler, &sm) || sm.compare_enable ||
-	    sm.magnify == AGX_CMD_FILTER_BICUBIC || sm.minify == AGX_CMD_FILTER_BICUBIC)
-		return bad(why, why_size,
-			   "sampler with compare or bicubic filtering not simulated");
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY)
-		t = 0.5f;
-	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D)
+	if (!agx_cmd_sampler_unpack(sampler, &sm) || sm.magnify == AGX_CMD_FILTER_BICUBIC ||
+	    sm.minify == AGX_CMD_FILTER_BICUBIC)
+		return bad(why, why_size, "sampler with bicubic filtering not simulated");
+	if (a->compare && !sm.compare_enable)
+		return bad(why, why_size, "a compare value with a sampler that does not compare");
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D_ARRAY || dim == AGX_CMD_TEXTURE_DIM_TEX_1D)
+		coord[1] = 0.5;
+	if (dim == AGX_CMD_TEXTURE_DIM_TEX_1D || dim == AGX_CMD_TEXTURE_DIM_TEX_2D || is3d ||
+	    dim == AGX_CMD_TEXTURE_DIM_TEX_CUBE)
 		layer = 0;
 	layer &= 0xffff;
-	if (layer >= v->layers)
+	for (unsigned k = 0; a->grad && k < 6; k++)
+		grad[k] = a->grad[k];
+	if (cube) {
+		/* the face, and s, t on it; a cube array's layer counts cubes */
+		double st_grad[4];
+		unsigned face = cube_face(coord, &coord[0], &coord[1], grad, st_grad);
+
+		memcpy(grad, st_grad, sizeof(st_grad));
+		grad[4] = grad[5] = 0;
+		if (layer >= v->depth)
+			layer = v->depth - 1;
+		layer = 6 * layer + face;
+	} else if (!is3d && layer >= v->layers) {
 		layer = v->layers - 1;
-	if (grad) {
-		/* GL's scale factor from the quad's derivatives, in texels of the base level */
+	}
+	if (a->grad) {
+		/* GL's scale factor from the derivatives, in texels of the base level */
 		double w = agx_layout_minify(v->l.width, v->t.first_level);
 		double h = agx_layout_minify(v->l.height, v->t.first_level);
-		double rx = hypot(grad[0] * w, grad[1] * h), ry = hypot(grad[2] * w, grad[3] * h);
+		double d = is3d ? agx_layout_minify(v->depth, v->t.first_level) : 0;
+		double rx = sqrt(pow(grad[0] * w, 2) + pow(grad[2] * h, 2) + pow(grad[4] * d, 2));
+		double ry = sqrt(pow(grad[1] * w, 2) + pow(grad[3] * h, 2) + pow(grad[5] * d, 2));
 		double rho = fmax(rx, ry);
 
 		lod += rho > 0 ? log2(rho) : -INFINITY; /* lod holds the bias */
@@ -599,21 +763,22 @@ enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
 		level = base + (int32_t)floor(lod);
 	if (level > top)
 		level = top;
-	st = sample_level(v, &sm, sampler, mem, level, layer, u, t, linear, res, fault, why,
+	st = sample_level(v, &sm, sampler, mem, level, a, layer, coord, linear, res, fault, why,
 			  why_size);
 	if (st != USC_TEXEL_OK)
 		return st;
 	if (!mag && sm.mip_filter == AGX_CMD_MIP_FILTER_LINEAR && level < top && !v->integer) {
 		double frac = lod - floor(lod);
 
-		st = sample_level(v, &sm, sampler, mem, level + 1, layer, u, t, linear, next, fault,
-				  why, why_size);
+		st = sample_level(v, &sm, sampler, mem, level + 1, a, layer, coord, linear, next,
+				  fault, why, why_size);
 		if (st != USC_TEXEL_OK)
 			return st;
 		for (int c = 0; c < 4; c++)
 			res[c] = res[c] * (1 - frac) + next[c] * frac;
 	}
 	for (int c = 0; c < 4; c++)
-		out[c] = v->integer ? (uint32_t)(int64_t)res[c] : fbits((float)res[c]);
+		out[c] =
+		    v->integer && !a->compare ? (uint32_t)(int64_t)res[c] : fbits((float)res[c]);
 	return USC_TEXEL_OK;
 }

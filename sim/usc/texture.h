@@ -35,8 +35,9 @@ struct usc_texture_view {
 	struct agx_cmd_texture t;
 	struct usc_texture_channels ch;
 	struct agx_layout l;
-	unsigned layers;
-	bool integer; /* uint or sint: values are integers, not float bits */
+	unsigned layers; /* array layers, 3D slices (level 0's) or cube faces */
+	unsigned depth;	 /* the descriptor's depth: layers, slices or cubes */
+	bool integer;	 /* uint or sint: values are integers, not float bits */
 };
 
 /*
@@ -64,19 +65,29 @@ enum usc_texel_status usc_texel_fetch(const struct usc_texture_view *v,
 				      uint32_t layer, int32_t level, uint32_t out[4],
 				      uint64_t *fault, char *why, unsigned why_size);
 
+/* What one lane's texture_sample asks. */
+struct usc_sample {
+	float s[3];	   /* coordinates by dimension: u, v, r (3D), a direction (cube) */
+	uint32_t layer;	   /* arrays: the layer; cube arrays: the cube */
+	const float *grad; /* d/dx, d/dy of each coordinate in turn; NULL: lod alone */
+	double lod;	   /* the LOD, or with grad the bias added to GL's */
+	int offset[3];	   /* texel offsets (-8..7) */
+	bool compare;	   /* compare component 0 with reference, by the sampler's function */
+	float reference;
+};
+
 /*
- * texture_sample for one lane: normalized coordinates (u, t) — or texel
- * coordinates if the sampler says so — and an array layer.  The LOD is
- * `lod` itself, or, with grad (du/dx, dv/dx, du/dy, dv/dy across the
- * quad), GL's from the derivatives plus `lod` as a bias; the sampler's LOD
- * clamp, wrap modes and filters apply.  Floats out (integers for integer
- * formats, which are not filtered).
+ * texture_sample for one lane: normalized coordinates (or texel ones if the
+ * sampler says so); the LOD from grad (GL's scale factor) plus a bias, or
+ * given; the sampler's LOD clamp, wrap modes and filters, mip levels; cube
+ * faces chosen as GL chooses them, filtered seamlessly unless the sampler
+ * is seamful; with compare, each texel 1 or 0 before filtering (in all four
+ * components).  Floats out (integers for integer formats, not filtered).
  */
 enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
 					 const struct usc_memory *mem, const uint8_t *sampler,
-					 float u, float t, uint32_t layer, const float *grad,
-					 double lod, uint32_t out[4], uint64_t *fault, char *why,
-					 unsigned why_size);
+					 const struct usc_sample *a, uint32_t out[4],
+					 uint64_t *fault, char *why, unsigned why_size);
 
 /*
  * image_write for one lane: four components (float bits, or integers for

@@ -59,8 +59,9 @@ struct uop {
 	bool index_unsigned;
 	/* texture: state (kind 0 tsN, 1 r16), coordinates and LOD register halves */
 	uint8_t tex_kind, samp_kind;
-	bool tex_extra; /* a compare value or texel offset */
-	bool lod_imm;	/* image_write: the level is an immediate */
+	bool tex_compare, tex_offset; /* a compare value, texel offsets: from half cmpoff on */
+	uint16_t cmpoff;
+	bool lod_imm; /* image_write: the level is an immediate */
 	uint16_t tex, samp, coords, lod_reg;
 	/* varyings: coefficient registers, perspective division */
 	uint16_t cf, cf_persp;
@@ -257,8 +258,9 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 				u->a = src_from(&v);
 			}
 			break;
-		case AGX_KIND_CMPOFF:
-			u->tex_extra |= f->type != 0;
+		case AGX_KIND_CMPOFF: /* the compare value and/or packed offsets, from this half */
+			u->cmpoff = (uint16_t)f->value;
+			u->tex_offset = f->type != 0;
 			break;
 		case AGX_KIND_ATOMDST: /* "_": nothing is written */
 			u->d.bits = v.type == AGX_VALUE_REG ? (uint8_t)v.bits : 0;
@@ -305,7 +307,7 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 			else if (!strcmp(name, "lod")) /* texture LOD mode */
 				u->mode = f->value;
 			else if (!strcmp(name, "compare"))
-				u->tex_extra |= f->value != 0;
+				u->tex_compare = f->value != 0;
 			else if (!strcmp(name, "P"))
 				u->persp = f->value;
 			else if (!strcmp(name, "explicit_coords"))
@@ -1875,27 +1877,55 @@ static void texel_write_back(struct usc_state *s, const struct uop *u, unsigned 
 						      : fp16_from_double(f32_from_bits(v[i])));
 }
 
+/* Coordinate registers a texture dimension takes, and whether an array layer follows them. */
+static unsigned texture_coords(unsigned dim, bool *array)
+{
+	*array = dim == 1 || dim == 3 || dim == 7;
+	return dim <= 1 ? 1 : dim == 5 || dim == 6 || dim == 7 ? 3 : 2;
+}
+
+/* A lane's compare value and texel offsets (4-bit fields, x in bits 0..3; Mesa). */
+static void compare_offset(const struct usc_state *s, const struct uop *u, unsigned l,
+			   struct usc_sample *a)
+{
+	unsigned half = u->cmpoff;
+
+	if (u->tex_compare) {
+		a->compare = true;
+		a->reference = f32_from_bits(s->r[half >> 1][l]);
+		half += 2;
+	}
+	if (u->tex_offset) {
+		uint32_t packed = reg16(s, half, l);
+
+		for (unsigned k = 0; k < 3; k++)
+			a->offset[k] =
+			    (int)((packed >> (4 * k)) & 0xf) - ((packed >> (4 * k + 3)) & 1) * 16;
+	}
+}
+
 /*
  * texture_load: per lane, the texel at integer coordinates (32-bit
- * registers; an array's layer in the low half of the next) of the level
- * the LOD register names; the masked components, packed from R.  Outside
- * the texture, the sampler's border (Mesa binds clamp-to-border, transparent
- * black, for loads).
+ * registers; an array's layer in the low half of the next) plus its texel
+ * offsets, of the level the LOD register names; the masked components,
+ * packed from R.  Outside the texture, the sampler's border (Mesa binds
+ * clamp-to-border, transparent black, for loads).
  */
 static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
-	unsigned dim = u->n, first = u->coords >> 1, count = dim <= 1 ? 1 : 2, have = ~0u;
-	bool array = dim == 1 || dim == 3;
+	bool array;
+	unsigned dim = u->n, first = u->coords >> 1, count = texture_coords(dim, &array),
+		 have = ~0u;
 	struct usc_texture_view view;
 
-	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_extra || (u->coords & 1) ||
-	    (u->mode != 0 && u->mode != 6))
-		return texture_unsupported(u, "bindless state, compare, offset or this LOD mode",
+	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_compare || (u->coords & 1) ||
+	    (u->mode != 0 && u->mode != 6) || dim == 6 || dim == 7)
+		return texture_unsupported(u, "bindless state, compare, cubes or this LOD mode",
 					   res);
 	for (unsigned l = 0; l < L; l++) {
-		int32_t x = (int32_t)s->r[first][l],
-			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
-		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
+		struct usc_sample a = { 0 };
+		int32_t x, y;
+		uint32_t layer, v[4];
 		int32_t level = u->mode == 6 ? (int16_t)reg16(s, u->lod_reg, l) : 0;
 		uint64_t fault = 0;
 		enum usc_texel_status st;
@@ -1903,6 +1933,13 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 
 		if (!((s->exec >> l) & 1))
 			continue;
+		compare_offset(s, u, l, &a);
+		x = (int32_t)s->r[first][l] + a.offset[0];
+		y = count > 1 ? (int32_t)s->r[first + 1][l] + a.offset[1] : 0;
+		/* a 3D texture's slice is its third coordinate */
+		layer = count > 2 ? (uint32_t)((int32_t)s->r[first + 2][l] + a.offset[2])
+			: array	  ? s->r[first + count][l] & 0xffff
+				  : 0;
 		if (!lane_texture(s, u, l, true, &view, &have, &sm, res))
 			return false;
 		st = usc_texel_fetch(&view, &s->memory, x, y, layer, level, v, &fault, res->message,
@@ -1917,65 +1954,65 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 }
 
 /*
- * texture_sample: float coordinates (one 32-bit register each; an array's
- * layer, an integer, in the low half of the next); the LOD from the quad's
- * derivatives (auto_lod, plus an f16 bias with auto_lod_bias), given
- * gradients (lod_grad) or an f16 register (lod_min).
+ * texture_sample: float coordinates (one 32-bit register each; a cube's
+ * direction; an array's layer, an integer, in the low half of the next);
+ * the LOD from the quad's derivatives (auto_lod, plus an f16 bias with
+ * auto_lod_bias), given gradients (lod_grad: d/dx and d/dy of each
+ * coordinate) or an f16 register (lod_min); a compare value and texel
+ * offsets when the instruction has them.
  */
 static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
-	unsigned dim = u->n, first = u->coords >> 1, count = dim <= 1 ? 1 : 2, have = ~0u;
-	bool array = dim == 1 || dim == 3;
+	bool array;
+	unsigned dim = u->n, first = u->coords >> 1, count = texture_coords(dim, &array),
+		 have = ~0u;
 	struct usc_texture_view view;
 
-	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_extra || (u->coords & 1) ||
+	if (u->tex_kind > 1 || u->samp_kind > 1 || (u->coords & 1) ||
 	    (u->mode != 0 && u->mode != 4 && u->mode != 5 && u->mode != 6) ||
 	    (u->mode == 4 && (u->lod_reg & 1)))
-		return texture_unsupported(u, "bindless state, compare, offset or this LOD mode",
-					   res);
+		return texture_unsupported(u, "bindless state or this LOD mode", res);
 	for (unsigned l = 0; l < L; l++) {
-		float x = f32_from_bits(s->r[first][l]);
-		float y = count > 1 ? f32_from_bits(s->r[first + 1][l]) : 0.5f;
-		uint32_t layer = array ? s->r[first + count][l] & 0xffff : 0, v[4];
-		double lod = u->mode == 5 || u->mode == 6
-				 ? fp16_to_float((uint16_t)reg16(s, u->lod_reg, l))
-				 : 0;
-		float grad[4];
+		struct usc_sample a = { .grad = NULL };
+		uint32_t v[4];
+		float grad[6] = { 0 };
 		uint64_t fault = 0;
 		enum usc_texel_status st;
 		unsigned sm;
 
 		if (!((s->exec >> l) & 1))
 			continue;
+		for (unsigned c = 0; c < count; c++)
+			a.s[c] = f32_from_bits(s->r[first + c][l]);
+		if (count < 2)
+			a.s[1] = 0.5f;
+		a.layer = array ? s->r[first + count][l] & 0xffff : 0;
+		a.lod = u->mode == 5 || u->mode == 6
+			    ? fp16_to_float((uint16_t)reg16(s, u->lod_reg, l))
+			    : 0;
+		compare_offset(s, u, l, &a);
 		if (!lane_texture(s, u, l, true, &view, &have, &sm, res))
 			return false;
 		if (u->mode == 4) {
-			/* lod_grad: f32 dP/dx.x, dP/dy.x, dP/dx.y, dP/dy.y (Mesa agx_emit_tex) */
-			unsigned g = u->lod_reg >> 1;
-
-			grad[0] = f32_from_bits(s->r[g][l]);
-			grad[2] = f32_from_bits(s->r[g + 1][l]);
-			grad[1] = count > 1 ? f32_from_bits(s->r[g + 2][l]) : 0;
-			grad[3] = count > 1 ? f32_from_bits(s->r[g + 3][l]) : 0;
+			/* lod_grad: f32 d/dx, d/dy of each coordinate (Mesa agx_emit_tex) */
+			for (unsigned k = 0; k < 2 * count; k++)
+				grad[k] = f32_from_bits(s->r[(u->lod_reg >> 1) + k][l]);
 		} else {
 			/* the quad: lanes l^1 across, l^2 down (as dfdx and dfdy) */
-			for (unsigned c = 0; c < 2; c++) {
+			for (unsigned c = 0; c < count; c++) {
 				const uint32_t *r = s->r[first + c];
 
-				grad[c] = c < count
-					      ? f32_from_bits(r[l | 1]) - f32_from_bits(r[l & ~1u])
-					      : 0;
-				grad[2 + c] =
-				    c < count ? f32_from_bits(r[l | 2]) - f32_from_bits(r[l & ~2u])
-					      : 0;
+				grad[2 * c] = f32_from_bits(r[l | 1]) - f32_from_bits(r[l & ~1u]);
+				grad[2 * c + 1] =
+				    f32_from_bits(r[l | 2]) - f32_from_bits(r[l & ~2u]);
 			}
 		}
-		st = usc_texture_sample(&view, &s->memory, s->samplers + sm * USC_SAMPLER_STATE, x,
-					y, layer, u->mode == 6 ? NULL : grad, lod, v, &fault,
-					res->message, sizeof(res->message));
+		a.grad = u->mode == 6 ? NULL : grad;
+		st = usc_texture_sample(&view, &s->memory, s->samplers + sm * USC_SAMPLER_STATE, &a,
+					v, &fault, res->message, sizeof(res->message));
 		if (texel_failed(st, fault, l, false, res))
 			return false;
-		texel_write_back(s, u, l, v, false);
+		texel_write_back(s, u, l, v, view.integer && !a.compare);
 	}
 	return true;
 }

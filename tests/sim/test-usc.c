@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "agx/isa.h"
+#include "agx/layout.h"
 #include "asm.h"
 #include "agx_cmdbuf.h"
 #include "cache.h"
@@ -1751,6 +1752,271 @@ static void test_program_cache(void **state)
 	free(f);
 }
 
+/* An R32 float texture's texels, laid out as agx/layout.h says, at offset of the memory. */
+static void put_texels(struct flat *f, unsigned offset, unsigned w, unsigned h, unsigned layers,
+		       float (*value)(unsigned x, unsigned y, unsigned layer))
+{
+	struct agx_layout l = {
+		.twiddled = true, .bytes_per_texel = 4, .width = w, .height = h, .levels = 1
+	};
+
+	assert_true(agx_layout_init(&l));
+	for (unsigned n = 0; n < layers; n++)
+		for (unsigned y = 0; y < h; y++)
+			for (unsigned x = 0; x < w; x++)
+				put_float(f, offset + (unsigned)agx_layout_texel(&l, 0, n, x, y),
+					  value(x, y, n));
+}
+
+static float cube_texel(unsigned x, unsigned y, unsigned face)
+{
+	return (float)(100 * face + x + 10 * y);
+}
+
+/*
+ * The face and texel a direction picks, by GL's table (OpenGL ES 3.0,
+ * table 3.21), written out here: major axis, then sc, tc for each face.
+ */
+static float cube_reference(float dx, float dy, float dz, unsigned size)
+{
+	float ax = fabsf(dx), ay = fabsf(dy), az = fabsf(dz), sc, tc, ma;
+	unsigned face;
+
+	if (ax >= ay && ax >= az) {
+		face = dx >= 0 ? 0 : 1;
+		sc = dx >= 0 ? -dz : dz;
+		tc = -dy;
+		ma = ax;
+	} else if (ay >= az) {
+		face = dy >= 0 ? 2 : 3;
+		sc = dx;
+		tc = dy >= 0 ? dz : -dz;
+		ma = ay;
+	} else {
+		face = dz >= 0 ? 4 : 5;
+		sc = dz >= 0 ? dx : -dx;
+		tc = -dy;
+		ma = az;
+	}
+	return cube_texel((unsigned)floorf((sc / ma + 1) / 2 * size),
+			  (unsigned)floorf((tc / ma + 1) / 2 * size), face);
+}
+
+static float volume_texel(unsigned x, unsigned y, unsigned z)
+{
+	return (float)(x + 10 * y + 100 * z);
+}
+
+/*
+ * Cube maps: every face picked as GL's table says, nearest; bilinear on a
+ * face's edge takes half from the next face (seamless), or clamps to the
+ * edge when the sampler is seamful.  3D: nearest slices, and a trilinear
+ * sample halfway between two.
+ */
+static void test_texture_cube_3d(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	uint8_t textures[2][24] = { { 0 } }, samplers[3][24] = { { 0 } };
+	struct agx_cmd_texture cube = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_CUBE,
+					.layout = AGX_CMD_LAYOUT_TWIDDLED,
+					.channels = AGX_CMD_CHANNELS_R32,
+					.type = AGX_CMD_TEXTURE_TYPE_FLOAT,
+					.swizzle_r = AGX_CMD_CHANNEL_R,
+					.swizzle_g = AGX_CMD_CHANNEL_ZERO,
+					.swizzle_b = AGX_CMD_CHANNEL_ZERO,
+					.swizzle_a = AGX_CMD_CHANNEL_ONE,
+					.width = 3,
+					.height = 3,
+					.address = (0x100000000ull + 0x400) >> 4,
+					.stride_or_depth = 0 }, /* one cube */
+	    volume = cube;
+	struct agx_cmd_sampler nearest = { .wrap_r = AGX_CMD_WRAP_REPEAT },
+			       linear = { .magnify = AGX_CMD_FILTER_LINEAR,
+					  .minify = AGX_CMD_FILTER_LINEAR },
+			       seamful = linear;
+	static const float dirs[][3] = { { 1, 0.2f, -0.3f }, { -1, -0.6f, 0.1f },
+					 { 0.3f, 1, 0.7f },  { -0.8f, -1, 0.4f },
+					 { 0.1f, 0.1f, 1 },  { -0.45f, 0.3f, -1 },
+					 { 2, -1.5f, 1.2f }, { 0.5f, -3, -2.9f } };
+	const unsigned ndirs = sizeof(dirs) / sizeof(dirs[0]);
+
+	(void)state;
+	volume.dimension = AGX_CMD_TEXTURE_DIM_TEX_3D;
+	volume.address = (0x100000000ull + 0xc00) >> 4;
+	volume.stride_or_depth = 3; /* 4 slices */
+	seamful.seamful_cube_maps = true;
+	put_texels(f, 0x400, 4, 4, 6, cube_texel);
+	put_texels(f, 0xc00, 4, 4, 4, volume_texel);
+	assert_true(agx_cmd_texture_pack(textures[0], &cube));
+	assert_true(agx_cmd_texture_pack(textures[1], &volume));
+	assert_true(agx_cmd_sampler_pack(samplers[0], &nearest));
+	assert_true(agx_cmd_sampler_pack(samplers[1], &linear));
+	assert_true(agx_cmd_sampler_pack(samplers[2], &seamful));
+	s->textures = &textures[0][0];
+	s->num_textures = 2;
+	s->samplers = &samplers[0][0];
+	s->num_samplers = 3;
+
+	/* nearest: lanes 0..7 the directions, lanes 8..15 the same directions scaled */
+	for (unsigned l = 0; l < L; l++) {
+		const float *d = dirs[l % ndirs];
+		float k = l / ndirs % 2 ? 3.5f : 1.0f;
+
+		for (unsigned c = 0; c < 3; c++) {
+			float v = d[c] * k;
+
+			memcpy(&s->r[8 + c][l], &v, 4);
+		}
+	}
+	run_ok(
+	    "texture_sample r4, ts0, ss0, tex_cube, r8_r9_r10, lod_min, r12l, x, 0, 0, 0, 0, 12, "
+	    "0\n"
+	    "stop",
+	    s);
+	for (unsigned l = 0; l < L; l++) {
+		const float *d = dirs[l % ndirs];
+
+		assert_true(bitsf(s->r[4][l]) == cube_reference(d[0], d[1], d[2], 4));
+	}
+
+	/*
+	 * The +X face's left edge (s = 0, t at row 1's centre): bilinear takes
+	 * half from +X texel (0, 1) and half from the +Z face's texel (3, 1),
+	 * which lies past that edge; seamful, the edge texel alone.
+	 */
+	for (unsigned l = 0; l < L; l++) {
+		float x = 1, y = -(2 * 1.5f / 4 - 1), z = 1; /* tc = -y, sc = -z = -1: s = 0 */
+
+		memcpy(&s->r[8][l], &x, 4);
+		memcpy(&s->r[9][l], &y, 4);
+		memcpy(&s->r[10][l], &z, 4);
+	}
+	/* z = 1 = x: a tie the major axis resolves to x; nudge z below it */
+	for (unsigned l = 0; l < L; l++) {
+		float z = 0.99999994f;
+
+		memcpy(&s->r[10][l], &z, 4);
+	}
+	run_ok(
+	    "texture_sample r4, ts0, ss1, tex_cube, r8_r9_r10, lod_min, r12l, x, 0, 0, 0, 0, 12, "
+	    "0\n"
+	    "texture_sample r5, ts0, ss2, tex_cube, r8_r9_r10, lod_min, r12l, x, 0, 0, 0, 0, 12, "
+	    "0\n"
+	    "stop",
+	    s);
+	for (unsigned l = 0; l < L; l++) {
+		float seamless = 0.5f * cube_texel(0, 1, 0) + 0.5f * cube_texel(3, 1, 4);
+
+		assert_true(fabsf(bitsf(s->r[4][l]) - seamless) < 0.01f);
+		assert_true(fabsf(bitsf(s->r[5][l]) - cube_texel(0, 1, 0)) < 0.01f);
+	}
+
+	/* 3D: nearest in each slice (r repeats past 1), and halfway between slices 1 and 2 */
+	for (unsigned l = 0; l < L; l++) {
+		float u = ((float)(l % 4) + 0.5f) / 4, v = ((float)(l / 4 % 4) + 0.5f) / 4;
+		float r = (float)(l / 16) + 0.625f; /* slice 2 */
+
+		memcpy(&s->r[8][l], &u, 4);
+		memcpy(&s->r[9][l], &v, 4);
+		memcpy(&s->r[10][l], &r, 4);
+		r = 0.5f; /* slices 1 and 2 evenly */
+		memcpy(&s->r[11][l], &r, 4);
+	}
+	run_ok(
+	    "texture_sample r4, ts1, ss0, tex_3d, r8_r9_r10, lod_min, r12l, x, 0, 0, 0, 0, 12, 0\n"
+	    "mov_imm r10, 0x3f000000\n"
+	    "texture_sample r5, ts1, ss1, tex_3d, r8_r9_r10, lod_min, r12l, x, 0, 0, 0, 0, 12, 0\n"
+	    "stop",
+	    s);
+	for (unsigned l = 0; l < L; l++) {
+		unsigned x = l % 4, y = l / 4 % 4;
+
+		assert_true(bitsf(s->r[4][l]) == volume_texel(x, y, 2));
+		assert_true(fabsf(bitsf(s->r[5][l]) - (volume_texel(x, y, 1) + 50)) < 1e-4f);
+	}
+	free(f);
+}
+
+/*
+ * Depth compare (each texel against the reference, then filtered) and
+ * texel offsets, on a linear 4x4 R32 float texture holding x / 4 + y.
+ */
+static void test_texture_compare_offset(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	uint8_t textures[1][24] = { { 0 } }, samplers[3][24] = { { 0 } };
+	struct agx_cmd_texture t = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+				     .layout = AGX_CMD_LAYOUT_LINEAR,
+				     .channels = AGX_CMD_CHANNELS_R32,
+				     .type = AGX_CMD_TEXTURE_TYPE_FLOAT,
+				     .swizzle_r = AGX_CMD_CHANNEL_R,
+				     .swizzle_g = AGX_CMD_CHANNEL_ZERO,
+				     .swizzle_b = AGX_CMD_CHANNEL_ZERO,
+				     .swizzle_a = AGX_CMD_CHANNEL_ONE,
+				     .width = 3,
+				     .height = 3,
+				     .address = (0x100000000ull + 0x200) >> 4 };
+	struct agx_cmd_sampler less = { .compare_enable = true,
+					.compare_func = AGX_CMD_COMPARE_FUNC_LEQUAL },
+			       linear = { .magnify = AGX_CMD_FILTER_LINEAR,
+					  .compare_enable = true,
+					  .compare_func = AGX_CMD_COMPARE_FUNC_LEQUAL },
+			       plain = { 0 };
+
+	(void)state;
+	for (unsigned y = 0; y < 4; y++)
+		for (unsigned x = 0; x < 4; x++)
+			put_float(f, 0x200 + y * 16 + x * 4, (float)x / 4 + (float)y);
+	assert_true(agx_cmd_texture_pack(textures[0], &t));
+	assert_true(agx_cmd_sampler_pack(samplers[0], &less));
+	assert_true(agx_cmd_sampler_pack(samplers[1], &linear));
+	assert_true(agx_cmd_sampler_pack(samplers[2], &plain));
+	s->textures = &textures[0][0];
+	s->num_textures = 1;
+	s->samplers = &samplers[0][0];
+	s->num_samplers = 3;
+	for (unsigned l = 0; l < L; l++) {
+		float u = ((float)(l % 4) + 0.5f) / 4, v = 0.125f, ref = 0.3f;
+
+		memcpy(&s->r[8][l], &u, 4);
+		memcpy(&s->r[9][l], &v, 4);
+		memcpy(&s->r[12][l], &ref, 4);
+		/* packed offsets: x = +1, y = -1 (0xf) */
+		s->r[13][l] = 0xf1;
+		s->r[15][l] = (uint32_t)(l % 4);
+		s->r[16][l] = 2;
+	}
+	run_ok(
+	    "texture_sample r4, ts0, ss0, tex_2d, r8_r9, lod_min, r10l, r12, x, 1, 0, 0, 0, 12, "
+	    "0\n"
+	    "texture_sample r5, ts0, ss2, tex_2d, r8_r9, lod_min, r10l, r13l, x, 0, 0, 0, 0, 12, "
+	    "0\n"
+	    "mov_imm r8, 0x3f000000\n" /* u = 0.5: x = 2 - 0.5, halfway between 1 and 2 */
+	    "texture_sample r6, ts0, ss1, tex_2d, r8_r9, lod_min, r10l, r12, x, 1, 0, 0, 0, 12, "
+	    "0\n"
+	    "texture_load r7, ts0, ss2, tex_2d, r15_r16, auto_lod, 0, r13l, x, 0, 0, 0, 0, 12, 0\n"
+	    "stop",
+	    s);
+	for (unsigned l = 0; l < L; l++) {
+		unsigned x = l % 4;
+		/* LEQUAL: reference 0.3 <= texel x / 4: texels 2 and 3 pass */
+		float want = 0.3f <= (float)x / 4 ? 1.0f : 0.0f;
+		/* offset (+1, -1) from texel (x, 0): (x + 1, -1), clamped to the edge */
+		float moved = (float)(x + 1 > 3 ? 3 : x + 1) / 4;
+
+		assert_true(bitsf(s->r[4][l]) == want);
+		assert_true(bitsf(s->r[5][l]) == moved);
+		/* between texel 1 (0.25: fails) and 2 (0.5: passes): half */
+		assert_true(bitsf(s->r[6][l]) == 0.5f);
+		/* texture_load from (x, 2) plus (+1, -1): (x + 1, 1), or the border past the edge
+		 */
+		assert_true(bitsf(s->r[7][l]) == (x + 1 > 3 ? 0.0f : (float)(x + 1) / 4 + 1));
+	}
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1776,6 +2042,8 @@ int main(void)
 		cmocka_unit_test(test_call_ret),
 		cmocka_unit_test(test_texture_load),
 		cmocka_unit_test(test_texture_sample),
+		cmocka_unit_test(test_texture_cube_3d),
+		cmocka_unit_test(test_texture_compare_offset),
 		cmocka_unit_test(test_image_write),
 		cmocka_unit_test(test_uniform_store),
 		cmocka_unit_test(test_atomics),
