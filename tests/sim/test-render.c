@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -1221,6 +1222,61 @@ static void test_bias_and_queries(void **state)
 	assert_int_equal(g.queries[3], g.queries[0]);
 }
 
+/* A render spinning in its fragment shader is aborted by devctl; the next render runs. */
+static void test_render_abort(void **state)
+{
+	static const char spin_after_store[] =
+	    "mov_imm r1, 0x10014000\n" /* DATA_VA + 0x4000 */
+	    "mov_imm r2, 0x0\n"
+	    "mov_imm r3, 1\n"
+	    "mov_imm r4, 0\n"
+	    "device_store 0, i32, x, r3, r1_r2, r4, unsigned, 0\n"
+	    "top:\n"
+	    "jmp_exec_any @top\n"
+	    "stop";
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 32,
+			   .height = 32,
+			   .tile_w = 32,
+			   .tile_h = 32,
+			   .v = overlap,
+			   .num_vertices = 3,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+			   .count = 3 };
+	struct agx_fw_devctl abort_ctx = { .op = AGX_FW_DEVCTL_OP_ABORT_CONTEXT,
+					   .context = CTX,
+					   .seq = 5 };
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
+					.event_slot = 9,
+					.stamp_value = 9 };
+	volatile uint32_t *flag;
+	struct agx_fw_work_render r;
+	struct agx_fw_event e;
+	char err[256];
+
+	gpu_up(f, &g);
+	flag = (volatile uint32_t *)(g.sc.data.host + 0x4000);
+	*flag = 0;
+	s.fs = sim_scene_pipeline(&g.sc, spin_after_store, 0, 0, err, sizeof(err));
+	assert_true(s.fs != ~0u);
+	r = scene_render(&g, &s);
+	assert_non_null(sim_fwhost_alloc(&g.fh, 8, &h.stamp));
+	assert_true(sim_fwhost_submit(&g.fh, &g.q, sim_fwhost_render(&g.fh, &h, &r)));
+	while (*flag != 1) /* the fragment shader runs */
+		usleep(1000);
+	assert_true(sim_fwhost_devctl(&g.fh, &abort_ctx));
+	e = next_event(&g);
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_COMPLETION);
+	assert_int_equal(e.slot, 9);
+	assert_int_equal(e.result, AGX_FW_RESULT_ABORTED);
+	e = next_event(&g);
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_DEVCTL_DONE);
+	assert_int_equal(e.seq, 5);
+	s.fs = 0;
+	render_scene(&g, &s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1236,6 +1292,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_shader_depth_and_discard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_points_and_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bias_and_queries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render_abort, setup, teardown),
 	};
 
 	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
