@@ -410,6 +410,9 @@ static void render_step(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum sim_re
 	case SIM_RENDER_MALFORMED:
 		item_malformed(rt, gpu, why);
 		return;
+	case SIM_RENDER_TIMEOUT:
+		end_item(rt, gpu, AGX_FW_RESULT_TIMEOUT);
+		return;
 	case SIM_RENDER_OVERFLOW:
 		grow.value = (uint32_t)(gpu->render.heap_used > UINT32_MAX ? UINT32_MAX
 									   : gpu->render.heap_used);
@@ -443,10 +446,16 @@ static void run_item(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		run_stream(rt, gpu, cache);
 		return;
 	}
-	render_step(
-	    rt, gpu,
-	    sim_render_next(&gpu->render, cache, &gpu->job, &unit, &fault, why, sizeof(why)), unit,
-	    &fault, why);
+	{
+		/* the render's own steps (reading the stream, binning) count as its GPU time */
+		uint64_t start = sim_gpu_now_ns();
+		enum sim_render_status st = sim_render_next(
+		    &gpu->render, cache, gpu->limit_ns ? start + gpu->limit_ns - gpu->used_ns : 0,
+		    &gpu->job, &unit, &fault, why, sizeof(why));
+
+		gpu->used_ns += sim_gpu_now_ns() - start;
+		render_step(rt, gpu, st, unit, &fault, why);
+	}
 }
 
 /* Makes an item the running one, with its GPU time limit. */

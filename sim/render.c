@@ -31,6 +31,13 @@
 #define MAX_CLIPPED	 9 /* a triangle cut by the six planes */
 #define LANES		 USC_LANES
 #define VTX		 6 /* a record's words of a vertex before its varyings: x, y, z, 1/w, s, t */
+/*
+ * The guard band: window coordinates within +-2^20 pixels, so that edge
+ * functions in 1/256 pixel stay far inside 64 bits.  Only a viewport far
+ * larger than any framebuffer puts a clipped vertex past it; such
+ * primitives are dropped.
+ */
+#define GUARD_BAND 1048576.0
 
 /* Bytes of a primitive record with vars varying words a vertex. */
 static uint64_t record_size(unsigned vars)
@@ -375,6 +382,8 @@ static enum sim_render_status bin_triangle(struct sim_render *r, const struct si
 
 	for (unsigned j = 0; j < 3; j++)
 		for (unsigned k = 0; k < 2; k++) {
+			if (!(fabs(win[j][k]) < GUARD_BAND))
+				return SIM_RENDER_DONE; /* NaN too */
 			lo[k] = fminf(lo[k], win[j][k]);
 			hi[k] = fmaxf(hi[k], win[j][k]);
 		}
@@ -598,6 +607,13 @@ static enum sim_render_status assemble(struct sim_render *r, const struct sim_dr
 {
 	enum sim_render_status st = SIM_RENDER_DONE;
 
+	/* binning is GPU time too: a draw of millions of primitives meets the time limit */
+	r->primitives += n;
+	if (r->deadline_ns && r->primitives >= 4096) {
+		r->primitives = 0;
+		if (sim_gpu_now_ns() > r->deadline_ns)
+			return SIM_RENDER_TIMEOUT;
+	}
 	switch (r->draw.primitive) {
 	case AGX_CMD_PRIMITIVE_POINTS:
 		for (uint32_t i = 0; i < n && st == SIM_RENDER_DONE; i++)
@@ -1145,9 +1161,12 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER, c->tvb + tile * TILE_ENTRY, &next,
 				 4, false))
 		return;
-	while (next) {
+	/* a list longer than the heap holds blocks has been tampered with: a loop */
+	for (uint64_t blocks = 0; next; blocks++) {
 		uint32_t block[2 + BLOCK_PRIMS];
 
+		if (blocks > c->tvb_size / BLOCK_BYTES)
+			return sim_gpu_core_malformed(core, "TVB list loops");
 		if (next + (uint64_t)BLOCK_BYTES > c->tvb_size ||
 		    !sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER, c->tvb + next, block,
 					 BLOCK_BYTES, false))
@@ -1170,6 +1189,8 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 			s = &r->vdm.states[head[0]];
 			vars = s->slots - 4;
 			size = record_size(vars);
+			if (block[2 + i] + size > c->tvb_size)
+				return sim_gpu_core_malformed(core, "TVB record past the heap");
 			if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER,
 						 c->tvb + block[2 + i], rec, (unsigned)size, false))
 				return;
@@ -1178,6 +1199,12 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 			for (unsigned j = 0; j < 3; j++) {
 				const float *v = rec + 2 + j * (VTX + vars);
 
+				/* the tiler kept them inside the guard band; a record that is not,
+				 * was written by someone else */
+				if (!(fabs(v[0]) < GUARD_BAND) || !(fabs(v[1]) < GUARD_BAND))
+					return sim_gpu_core_malformed(core,
+								      "TVB record outside the "
+								      "guard band");
 				t.x[j] = (int64_t)llround((double)v[0] * 256);
 				t.y[j] = (int64_t)llround((double)v[1] * 256);
 			}
@@ -1237,10 +1264,12 @@ static bool visibility_results(struct sim_render *r, struct sim_uat_fault *fault
 /* --- the steps ----------------------------------------------------------------------- */
 
 enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
-				       struct sim_gpu_job *job, enum agx_uat_fault_unit *unit,
-				       struct sim_uat_fault *fault, char *why, size_t why_size)
+				       uint64_t deadline_ns, struct sim_gpu_job *job,
+				       enum agx_uat_fault_unit *unit, struct sim_uat_fault *fault,
+				       char *why, size_t why_size)
 {
 	why[0] = '\0';
+	r->deadline_ns = deadline_ns;
 	for (;;) {
 		enum sim_render_status st;
 		uint64_t total, bytes;

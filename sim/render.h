@@ -33,7 +33,9 @@ struct sim_render {
 	unsigned tiles_x, tiles_y;
 	uint32_t *tail; /* per tile: the TVB offset of its last list block, 0: none yet */
 	uint64_t heap_used;
-	bool overflow; /* the heap was too small: binning only counts what it would need */
+	bool overflow;	      /* the heap was too small: binning only counts what it would need */
+	uint64_t deadline_ns; /* binning stops here (the item's GPU time); 0: none */
+	uint64_t primitives;  /* binned so far, to look at the clock now and then */
 	/* the tile programs */
 	struct sim_pipeline load, store;
 	/* ZLS: depth and stencil buffers, loaded into each tile and stored from it */
@@ -50,6 +52,7 @@ enum sim_render_status {
 	SIM_RENDER_FAULT,     /* *fault, by unit */
 	SIM_RENDER_MALFORMED, /* why says what */
 	SIM_RENDER_OVERFLOW,  /* the TVB heap needed heap_used bytes */
+	SIM_RENDER_TIMEOUT,   /* binning ran past the deadline */
 };
 
 /* Checks the command and reads its tile programs; then sim_render_next() for each step. */
@@ -61,10 +64,12 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 /*
  * The next step, once the previous job (if any) finished well: a job in
  * *job, or the end.  On SIM_RENDER_FAULT *unit and *fault say what.
+ * Binning, done here, stops at deadline_ns (CLOCK_MONOTONIC; 0: none).
  */
 enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
-				       struct sim_gpu_job *job, enum agx_uat_fault_unit *unit,
-				       struct sim_uat_fault *fault, char *why, size_t why_size);
+				       uint64_t deadline_ns, struct sim_gpu_job *job,
+				       enum agx_uat_fault_unit *unit, struct sim_uat_fault *fault,
+				       char *why, size_t why_size);
 
 /* Frees what the render holds (any time; finish of an unstarted one is harmless). */
 void sim_render_finish(struct sim_render *r);

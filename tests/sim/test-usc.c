@@ -1935,6 +1935,7 @@ static void test_texture_cube_3d(void **state)
 		assert_true(bitsf(s->r[4][l]) == volume_texel(x, y, 2));
 		assert_true(fabsf(bitsf(s->r[5][l]) - (volume_texel(x, y, 1) + 50)) < 1e-4f);
 	}
+	free(s);
 	free(f);
 }
 
@@ -2014,6 +2015,7 @@ static void test_texture_compare_offset(void **state)
 		 */
 		assert_true(bitsf(s->r[7][l]) == (x + 1 > 3 ? 0.0f : (float)(x + 1) / 4 + 1));
 	}
+	free(s);
 	free(f);
 }
 
