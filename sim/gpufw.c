@@ -402,7 +402,17 @@ static void render_step(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum sim_re
 		start_job(gpu);
 		return;
 	case SIM_RENDER_DONE:
+		if (gpu->render.passes) {
+			/* done, in partial renders: the heap it would have needed */
+			uint64_t need = gpu->render.heap_needed + gpu->render.heap_used;
+
+			grow.value = (uint32_t)(need > UINT32_MAX ? UINT32_MAX : need);
+			post_event(rt, gpu, &grow);
+		}
 		end_item(rt, gpu, AGX_FW_RESULT_OK);
+		return;
+	case SIM_RENDER_PARTIAL_NEEDED: /* never leaves render.c */
+		item_malformed(rt, gpu, "render stopped short of a partial render");
 		return;
 	case SIM_RENDER_FAULT:
 		item_fault(rt, gpu, unit, fault_reason(fault->kind), fault);

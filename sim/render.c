@@ -136,6 +136,29 @@ static bool zls(struct sim_render *r, char *why, size_t why_size)
 	return true;
 }
 
+/* The heap emptied: every tile's list, and the allocator back to the table's end. */
+static bool empty_heap(struct sim_render *r, struct sim_uat_fault *fault)
+{
+	const struct agx_fw_work_render *c = &r->cmd;
+	uint64_t table = (uint64_t)r->tiles_x * r->tiles_y * TILE_ENTRY;
+
+	r->heap_needed += r->heap_used;
+	r->heap_used = (table + BLOCK_BYTES - 1) / BLOCK_BYTES * BLOCK_BYTES;
+	r->heap_needed -= r->heap_used; /* the table is counted once */
+	r->binned = 0;
+	memset(r->tail, 0, (size_t)r->tiles_x * r->tiles_y * 2 * sizeof(*r->tail));
+	/* an empty list for every tile */
+	for (uint64_t at = 0; at < table; at += 4096) {
+		static const uint8_t zero[4096];
+		uint64_t n = table - at < 4096 ? table - at : 4096;
+
+		if (!sim_uat_access(r->dev->uat, r->context, false, c->tvb + at, (void *)zero, n,
+				    SIM_UAT_WRITE, fault))
+			return false;
+	}
+	return true;
+}
+
 enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device *dev,
 					unsigned context, const struct agx_fw_work_render *cmd,
 					struct usc_cache *programs, enum agx_uat_fault_unit *unit,
@@ -205,21 +228,19 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 	if ((st = tile_program(r, c->load_pipeline, c->load_pipeline_bind, &r->load)) ||
 	    (st = tile_program(r, c->store_pipeline, c->store_pipeline_bind, &r->store)))
 		return from_read(st);
+	r->partials = c->partial_reload_pipeline && c->partial_store_pipeline;
+	if (r->partials &&
+	    ((st = tile_program(r, c->partial_reload_pipeline, c->partial_reload_pipeline_bind,
+				&r->partial_reload)) ||
+	     (st = tile_program(r, c->partial_store_pipeline, c->partial_store_pipeline_bind,
+				&r->partial_store))))
+		return from_read(st);
 	if (r->heap_used > c->tvb_size) {
 		r->overflow = true; /* not even the tile table: nothing is written */
 		return SIM_RENDER_DONE;
 	}
-	/* an empty list for every tile */
 	*unit = AGX_UAT_FAULT_UNIT_TILER;
-	for (uint64_t at = 0; at < table; at += 4096) {
-		static const uint8_t zero[4096];
-		uint64_t n = table - at < 4096 ? table - at : 4096;
-
-		if (!sim_uat_access(dev->uat, context, false, c->tvb + at, (void *)zero, n,
-				    SIM_UAT_WRITE, fault))
-			return SIM_RENDER_FAULT;
-	}
-	return SIM_RENDER_DONE;
+	return empty_heap(r, fault) ? SIM_RENDER_DONE : SIM_RENDER_FAULT;
 }
 
 void sim_render_finish(struct sim_render *r)
@@ -400,6 +421,24 @@ static enum sim_render_status bin_triangle(struct sim_render *r, const struct si
 	}
 	if (min[0] >= max[0] || min[1] >= max[1])
 		return SIM_RENDER_DONE;
+	/* a triangle binned before a partial render is not binned again */
+	if (r->calls++ < r->skip)
+		return SIM_RENDER_DONE;
+	if (r->partials && !r->overflow) {
+		/* what it needs: its record, and a list block for each tile that needs one */
+		uint64_t need = (size + 15) & ~15ull;
+
+		for (uint32_t ty = min[1] / th; ty <= (max[1] - 1) / th; ty++)
+			for (uint32_t tx = min[0] / tw; tx <= (max[0] - 1) / tw; tx++) {
+				const uint32_t *tail = &r->tail[2 * (ty * r->tiles_x + tx)];
+
+				need += !tail[0] || tail[1] == BLOCK_PRIMS ? BLOCK_BYTES : 0;
+			}
+		/* full: render what is binned first, unless nothing is (it can never fit) */
+		if (r->heap_used + need > r->cmd.tvb_size && r->binned)
+			return SIM_RENDER_PARTIAL_NEEDED;
+	}
+	r->binned++;
 	rec = heap_alloc(r, size);
 	head[0] = (uint32_t)(s - r->vdm.states);
 	head[1] = !front;
@@ -886,6 +925,9 @@ static bool zls_load(struct frag_ctx *f)
 	const struct sim_render *r = f->r;
 	const struct agx_fw_work_render *c = &r->cmd;
 	uint32_t clear = (uint32_t)c->depth_clear;
+	/* after a partial render, what it stored is loaded again */
+	bool z_load = r->passes ? c->depth_buffer != 0 : r->z_load,
+	     s_load = r->passes ? c->stencil_buffer != 0 : r->s_load;
 	float z;
 
 	memcpy(&z, &clear, 4);
@@ -900,7 +942,7 @@ static bool zls_load(struct frag_ctx *f)
 			f->stencil[p] = sv;
 			if (x >= f->w || y >= f->h)
 				continue;
-			if (r->z_load) {
+			if (z_load) {
 				if (!sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 							 c->depth_buffer +
 							     agx_layout_texel(&r->z_layout, 0, 0,
@@ -913,7 +955,7 @@ static bool zls_load(struct frag_ctx *f)
 				else
 					memcpy(&f->depth[p], &v, 4);
 			}
-			if (r->s_load &&
+			if (s_load &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 						 c->stencil_buffer +
 						     agx_layout_texel(&r->s_layout, 0, 0,
@@ -929,6 +971,9 @@ static bool zls_store(struct frag_ctx *f)
 {
 	const struct sim_render *r = f->r;
 	const struct agx_fw_work_render *c = &r->cmd;
+	/* a partial render keeps what the next pass loads */
+	bool z_store = r->pass_final ? r->z_store : c->depth_buffer != 0,
+	     s_store = r->pass_final ? r->s_store : c->stencil_buffer != 0;
 
 	for (uint32_t y = 0; y < f->h; y++)
 		for (uint32_t x = 0; x < f->w; x++) {
@@ -939,14 +984,14 @@ static bool zls_store(struct frag_ctx *f)
 				v = (uint32_t)nearbyint(f->depth[p] * 65535.0);
 			else
 				memcpy(&v, &f->depth[p], 4);
-			if (r->z_store &&
+			if (z_store &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 						 c->depth_buffer + agx_layout_texel(&r->z_layout, 0,
 										    0, f->io.x0 + x,
 										    f->io.y0 + y),
 						 &v, r->z_layout.bytes_per_texel, true))
 				return false;
-			if (r->s_store &&
+			if (s_store &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 						 c->stencil_buffer +
 						     agx_layout_texel(&r->s_layout, 0, 0,
@@ -1155,7 +1200,7 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 		return;
 
 	/* the load program fills the tile */
-	if (!run_blocks(&f, &r->load, NULL, NULL))
+	if (!run_blocks(&f, r->pass_load, NULL, NULL))
 		return;
 	/* the tile's primitives, in the order they were drawn */
 	if (!sim_gpu_core_access(core, AGX_UAT_FAULT_UNIT_TILER, c->tvb + tile * TILE_ENTRY, &next,
@@ -1227,10 +1272,10 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	f.io.num_cf = 0;
 	f.io.killed = f.io.tested = 0;
 	st = sim_gpu_core_state(core, 0);
-	sim_gpu_core_prepare(core, st, &r->store, 1);
+	sim_gpu_core_prepare(core, st, r->pass_store, 1);
 	f.io.zs_test = NULL;
 	st->fragment = &f.io;
-	if (!sim_gpu_core_run(core, r->store.program, r->store.program_va, st))
+	if (!sim_gpu_core_run(core, r->pass_store->program, r->pass_store->program_va, st))
 		return;
 	st->fragment = NULL;
 	zls_store(&f);
@@ -1261,6 +1306,19 @@ static bool visibility_results(struct sim_render *r, struct sim_uat_fault *fault
 	return true;
 }
 
+/* A fragment pass over every tile, with its tile programs. */
+static void fragment_pass(struct sim_render *r, const struct sim_pipeline *load,
+			  const struct sim_pipeline *store, bool final, struct sim_gpu_job *job)
+{
+	r->pass_load = load;
+	r->pass_store = store;
+	r->pass_final = final;
+	*job = (struct sim_gpu_job){ .context = r->context,
+				     .run = fragment_unit,
+				     .arg = r,
+				     .units = (uint64_t)r->tiles_x * r->tiles_y };
+}
+
 /* --- the steps ----------------------------------------------------------------------- */
 
 enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
@@ -1277,9 +1335,26 @@ enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *p
 		switch (r->phase) {
 		case SIM_RENDER_VERTEX:
 			*unit = AGX_UAT_FAULT_UNIT_TILER;
-			if ((st = tile_draw(r, fault, why, why_size)) != SIM_RENDER_DONE)
+			r->calls = 0;
+			st = tile_draw(r, fault, why, why_size);
+			if (st == SIM_RENDER_PARTIAL_NEEDED) {
+				/* render what is binned; then this draw goes on where it stopped */
+				r->skip = r->calls - 1;
+				r->phase = SIM_RENDER_PARTIAL;
+				fragment_pass(r, r->passes ? &r->partial_reload : &r->load,
+					      &r->partial_store, false, job);
+				return SIM_RENDER_JOB;
+			}
+			if (st != SIM_RENDER_DONE)
 				return st;
+			r->skip = 0;
 			r->phase = SIM_RENDER_STREAM;
+			continue;
+		case SIM_RENDER_PARTIAL:
+			r->passes++;
+			if (!empty_heap(r, fault))
+				return SIM_RENDER_FAULT;
+			r->phase = SIM_RENDER_VERTEX;
 			continue;
 		case SIM_RENDER_FRAGMENT:
 			*unit = AGX_UAT_FAULT_UNIT_ZLS;
@@ -1297,10 +1372,8 @@ enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *p
 			if (r->overflow)
 				return SIM_RENDER_OVERFLOW;
 			r->phase = SIM_RENDER_FRAGMENT;
-			*job = (struct sim_gpu_job){ .context = r->context,
-						     .run = fragment_unit,
-						     .arg = r,
-						     .units = (uint64_t)r->tiles_x * r->tiles_y };
+			fragment_pass(r, r->passes ? &r->partial_reload : &r->load, &r->store, true,
+				      job);
 			return SIM_RENDER_JOB;
 		case SIM_VDM_DRAW:
 			break;

@@ -24,7 +24,12 @@ struct sim_render {
 	unsigned context;
 	struct agx_fw_work_render cmd;
 	struct sim_vdm vdm;
-	enum { SIM_RENDER_STREAM, SIM_RENDER_VERTEX, SIM_RENDER_FRAGMENT } phase;
+	enum {
+		SIM_RENDER_STREAM,
+		SIM_RENDER_VERTEX,
+		SIM_RENDER_PARTIAL, /* a partial render of what is binned, then binning goes on */
+		SIM_RENDER_FRAGMENT
+	} phase;
 	/* the draw being vertex-shaded, and the outputs of its vertices */
 	struct sim_vdm_draw draw;
 	uint32_t *outputs;
@@ -36,6 +41,21 @@ struct sim_render {
 	bool overflow;	      /* the heap was too small: binning only counts what it would need */
 	uint64_t deadline_ns; /* binning stops here (the item's GPU time); 0: none */
 	uint64_t primitives;  /* binned so far, to look at the clock now and then */
+	/*
+	 * Partial renders: when the heap is full and the render has partial
+	 * pipelines, what is binned is rendered (partial store), the heap
+	 * emptied, and the draw binned again from the triangle that did not
+	 * fit (the first `skip` it binned are skipped); later passes load
+	 * the tile with the partial reload pipeline.
+	 */
+	bool partials;	      /* the render has both partial pipelines */
+	unsigned passes;      /* partial renders so far */
+	uint64_t calls, skip; /* the draw's triangles offered to the heap, and done */
+	uint64_t binned;      /* triangles in the heap since it was last emptied */
+	uint64_t heap_needed; /* what all passes took, for the grow request */
+	struct sim_pipeline partial_reload, partial_store;
+	const struct sim_pipeline *pass_load, *pass_store;
+	bool pass_final;
 	/* the tile programs */
 	struct sim_pipeline load, store;
 	/* ZLS: depth and stencil buffers, loaded into each tile and stored from it */
@@ -47,12 +67,14 @@ struct sim_render {
 };
 
 enum sim_render_status {
-	SIM_RENDER_JOB,	      /* *job is ready for the cores */
-	SIM_RENDER_DONE,      /* finished well */
-	SIM_RENDER_FAULT,     /* *fault, by unit */
-	SIM_RENDER_MALFORMED, /* why says what */
-	SIM_RENDER_OVERFLOW,  /* the TVB heap needed heap_used bytes */
-	SIM_RENDER_TIMEOUT,   /* binning ran past the deadline */
+	SIM_RENDER_JOB,		   /* *job is ready for the cores */
+	SIM_RENDER_DONE,	   /* finished well */
+	SIM_RENDER_FAULT,	   /* *fault, by unit */
+	SIM_RENDER_MALFORMED,	   /* why says what */
+	SIM_RENDER_OVERFLOW,	   /* the TVB heap needed heap_used bytes */
+	SIM_RENDER_TIMEOUT,	   /* binning ran past the deadline */
+	SIM_RENDER_PARTIAL_NEEDED, /* inside render.c only: the heap is full, render what is in it
+				    */
 };
 
 /* Checks the command and reads its tile programs; then sim_render_next() for each step. */

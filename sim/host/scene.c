@@ -60,6 +60,15 @@ static const char clear_program[] = "mov_imm r0, 0x3e800000\n"
 				    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
 				    "stop";
 
+/* The partial renders' reload: the image's texel at the pixel, into the tile. */
+static const char reload_program[] =
+    "get_sr r0, sr80\n"
+    "get_sr r1, sr81\n"
+    "texture_load r4_r5_r6_r7, ts0, ss0, tex_2d, r0_r1, auto_lod, 0, xyzw, 0, 0, 0, 0, 12, 0\n"
+    "wait 0\n"
+    "st_tile r4_r5_r6_r7, u8norm, 0, xyzw, 0, 255, 0\n"
+    "stop";
+
 static const char store_program[] = "mov_imm r0, 0\n"
 				    "imgwblk r0l, ts0, r0, 0, 0, tex_2d, u8norm, 0\n"
 				    "stop";
@@ -126,8 +135,9 @@ bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena
 	s->store_code = program(s, store_program, err, err_size);
 	s->vs_code = program(s, vertex_shader, err, err_size);
 	s->vs_sized_code = program(s, sized_vertex_shader, err, err_size);
+	s->reload_code = program(s, reload_program, err, err_size);
 	return s->clear != ~0u && s->colour != ~0u && s->flat != ~0u && s->store_code != ~0u &&
-	       s->vs_code != ~0u && s->vs_sized_code != ~0u;
+	       s->vs_code != ~0u && s->vs_sized_code != ~0u && s->reload_code != ~0u;
 }
 
 /* One draw's words: its vertex shader, PPP state and index list. */
@@ -260,6 +270,35 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 					  .store_pipeline =
 					      pipeline(s, s->store_code, 0, 0, &bind) };
 	memcpy(&r->zls_control, zls_raw, sizeof(zls_raw));
+	if (t->partial) {
+		/* the image as a texture, and a sampler for loads */
+		struct agx_cmd_texture tex = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+					       .layout = AGX_CMD_LAYOUT_LINEAR,
+					       .channels = AGX_CMD_CHANNELS_R8G8B8A8,
+					       .type = AGX_CMD_TEXTURE_TYPE_UNORM,
+					       .swizzle_r = AGX_CMD_CHANNEL_R,
+					       .swizzle_g = AGX_CMD_CHANNEL_G,
+					       .swizzle_b = AGX_CMD_CHANNEL_B,
+					       .swizzle_a = AGX_CMD_CHANNEL_A,
+					       .width = t->width - 1,
+					       .height = t->height - 1,
+					       .address = t->va >> 4,
+					       .stride_or_depth = t->stride / 16 - 1 };
+		struct agx_cmd_sampler sampler = { 0 };
+		uint8_t raw[24] = { 0 };
+		struct sim_cmd_bindings reload = { .num_textures = 1, .num_samplers = 1 };
+
+		if (!agx_cmd_texture_pack(raw, &tex))
+			return false;
+		reload.textures = sim_arena_put(&s->data, raw, sizeof(raw), 16);
+		if (!agx_cmd_sampler_pack(raw, &sampler))
+			return false;
+		reload.samplers = sim_arena_put(&s->data, raw, 8, 16);
+		r->partial_store_pipeline = r->store_pipeline;
+		r->partial_reload_pipeline = pipeline(s, s->reload_code, 0, 0, &reload);
+		if (!reload.textures || !reload.samplers || r->partial_reload_pipeline == ~0u)
+			return false;
+	}
 	r->encoder = sim_arena_put(&s->data, stream, n, 16);
 	r->encoder_end = r->encoder + n;
 	return bind.textures && r->store_pipeline != ~0u && r->encoder;

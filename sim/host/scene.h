@@ -31,7 +31,7 @@ uint64_t sim_arena_put(struct sim_arena *a, const void *bytes, size_t size, unsi
 struct sim_scene {
 	struct sim_arena code, data; /* code.va is usc_base */
 	/* pipelines (offsets from usc_base) and the vertex shader's code */
-	uint32_t clear, colour, flat, store_code, vs_code, vs_sized_code;
+	uint32_t clear, colour, flat, store_code, vs_code, vs_sized_code, reload_code;
 };
 
 struct sim_scene_draw {
@@ -75,6 +75,8 @@ struct sim_scene_target {
 	unsigned depth_bias_count;
 	uint64_t visibility;
 	unsigned visibility_count;
+	/* partial renders: the store pipeline, and a reload that reads the image back */
+	bool partial;
 };
 
 /* Assembles the programs; false (why in err) when they do not fit. */

@@ -94,8 +94,8 @@ struct scene {
 	float fs_depth; /* the fragment shader's own depth (zs_emit), if set (fs_depth_set) */
 	bool fs_depth_set;
 	bool fs_kills; /* the fragment shader discards everything */
-	/* the render's depth and stencil buffers (the first draw's say) */
-	bool zs, z16, z_load, z_store, s_load, s_store;
+	/* the render's depth and stencil buffers (the first draw's say), partial renders */
+	bool zs, z16, z_load, z_store, s_load, s_store, partial;
 	float depth_clear;
 	uint8_t stencil_clear;
 };
@@ -172,6 +172,7 @@ static struct agx_fw_work_render scene_render(struct gfx *g, const struct scene 
 				      .s_load = s->s_load,
 				      .s_store = s->s_store,
 				      .depth_clear = s->depth_clear,
+				      .partial = s->partial,
 				      .stencil_clear = s->stencil_clear };
 	struct sim_scene_draw d[4];
 	struct agx_fw_work_render r;
@@ -300,8 +301,9 @@ static struct ref_vertex to_window(const struct scene *s, const struct vertex *v
 
 	r.rhw = 1.0 / v->clip[3];
 	r.z = v->clip[2] * r.rhw;
-	r.x = s->width / 2.0 + s->width / 2.0 * v->clip[0] * r.rhw;
-	r.y = s->height / 2.0 - s->height / 2.0 * v->clip[1] * r.rhw;
+	/* the viewport in single precision, as the PPP computes it */
+	r.x = (float)s->width / 2 + (float)s->width / 2 * v->clip[0] * (1.0f / v->clip[3]);
+	r.y = (float)s->height / 2 + -(float)s->height / 2 * v->clip[1] * (1.0f / v->clip[3]);
 	for (unsigned k = 0; k < 4; k++)
 		r.c[k] = v->colour[k];
 	return r;
@@ -309,16 +311,21 @@ static struct ref_vertex to_window(const struct scene *s, const struct vertex *v
 
 /* Edge function of (a, b) at p: > 0 to the right of a->b on a y-down screen, with the top-left
  * rule. */
+static double snap(double v)
+{
+	return nearbyint(v * 256) / 256; /* vertices snap to 1/256 pixel */
+}
+
 static bool covers(const struct ref_vertex *t[3], double px, double py)
 {
-	double area =
-	    (t[1]->x - t[0]->x) * (t[2]->y - t[0]->y) - (t[2]->x - t[0]->x) * (t[1]->y - t[0]->y);
+	double area = (snap(t[1]->x) - snap(t[0]->x)) * (snap(t[2]->y) - snap(t[0]->y)) -
+		      (snap(t[2]->x) - snap(t[0]->x)) * (snap(t[1]->y) - snap(t[0]->y));
 	double sign = area < 0 ? -1 : 1;
 
 	for (unsigned e = 0; e < 3; e++) {
 		const struct ref_vertex *a = t[e], *b = t[(e + 1) % 3];
-		double dx = sign * (b->x - a->x), dy = sign * (b->y - a->y);
-		double v = dx * (py - a->y) - dy * (px - a->x);
+		double dx = sign * (snap(b->x) - snap(a->x)), dy = sign * (snap(b->y) - snap(a->y));
+		double v = dx * (py - snap(a->y)) - dy * (px - snap(a->x));
 
 		if (v < 0 || (v == 0 && !((dy == 0 && dx > 0) || dy < 0)))
 			return false;
@@ -1277,6 +1284,60 @@ static void test_render_abort(void **state)
 	render_scene(&g, &s);
 }
 
+/*
+ * A heap far too small for the scene: with partial pipelines the render
+ * draws what fits, stores it, empties the heap and goes on, reloading the
+ * tile each pass (colour through the image, depth through its buffer), and
+ * ends with the image a big enough heap gives, and a grow request.
+ */
+static void test_partial_renders(void **state)
+{
+	static const struct vertex fan[] = {
+		{ { 0, 0, 0.1f, 1 }, { 1, 1, 1, 1 } },
+		{ { 0.9f, 0.1f, 0.1f, 1 }, { 1, 0, 0, 1 } },
+		{ { 0.2f, 0.9f, 0.9f, 1 }, { 0, 1, 0, 1 } },
+		{ { -0.8f, 0.3f, 0.9f, 1 }, { 0, 0, 1, 1 } },
+		{ { -0.4f, -0.9f, 0.1f, 1 }, { 1, 1, 0, 1 } },
+	};
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene top = { .v = fan,
+			     .num_vertices = 5,
+			     .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_FAN,
+			     .count = 5,
+			     .depth_func = AGX_CMD_ZS_FUNC_LESS,
+			     .depth_write = true };
+	struct scene s = { .width = 64,
+			   .height = 64,
+			   .tile_w = 16,
+			   .tile_h = 16,
+			   .v = overlap,
+			   .num_vertices = 6,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+			   .count = 6,
+			   .depth_func = AGX_CMD_ZS_FUNC_LESS,
+			   .depth_write = true,
+			   .zs = true,
+			   .z_store = true,
+			   .depth_clear = 1,
+			   .partial = true,
+			   /* a big triangle's record and 16 list blocks fit, two do not */
+			   .tvb_size = 1400,
+			   .then = &top };
+	struct agx_fw_event grow = { 0 };
+	struct agx_fw_work_render r;
+
+	gpu_up(f, &g);
+	r = scene_render(&g, &s);
+	assert_int_equal(submit(&g, &r, &grow, NULL), AGX_FW_RESULT_OK);
+	assert_int_equal(grow.type, AGX_FW_EVENT_TYPE_TVB_GROW);
+	assert_true(grow.value > 1400);
+	expect_image(&g, &s);
+	/* and what the request asks for takes one pass: no request this time */
+	s.tvb_size = grow.value;
+	render_scene(&g, &s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1293,6 +1354,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_points_and_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bias_and_queries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_abort, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_renders, setup, teardown),
 	};
 
 	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
