@@ -100,11 +100,7 @@ enum sim_cdm_status sim_cdm_next(struct sim_cdm *cdm, struct usc_cache *programs
 {
 	struct sim_stream *s = &cdm->s;
 
-	s->programs = programs;
-	s->fault = fault;
-	s->why = why;
-	s->why_size = why_size;
-	why[0] = '\0';
+	sim_stream_begin(s, programs, fault, why, why_size);
 	while (s->commands++ < MAX_COMMANDS) {
 		uint8_t raw[8];
 		struct agx_cmd_cdm_stream_link link;

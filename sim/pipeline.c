@@ -26,6 +26,16 @@ void sim_stream_init(struct sim_stream *s, struct sim_device *dev, unsigned cont
 				  .usc_base = usc_base };
 }
 
+void sim_stream_begin(struct sim_stream *s, struct usc_cache *programs, struct sim_uat_fault *fault,
+		      char *why, size_t why_size)
+{
+	s->programs = programs;
+	s->fault = fault;
+	s->why = why;
+	s->why_size = why_size;
+	why[0] = '\0';
+}
+
 enum sim_read sim_stream_malformed(struct sim_stream *s, const char *fmt, ...)
 {
 	va_list ap;

@@ -61,6 +61,10 @@ struct sim_stream {
 void sim_stream_init(struct sim_stream *s, struct sim_device *dev, unsigned context,
 		     const char *name, uint64_t encoder, uint64_t encoder_end, uint64_t usc_base);
 
+/* Where a step of reading the stream gets its shaders and reports its problems. */
+void sim_stream_begin(struct sim_stream *s, struct usc_cache *programs, struct sim_uat_fault *fault,
+		      char *why, size_t why_size);
+
 /* Sets why and returns SIM_READ_MALFORMED. */
 enum sim_read sim_stream_malformed(struct sim_stream *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -186,10 +186,7 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 	r->phase = SIM_RENDER_STREAM;
 	why[0] = '\0';
 	sim_vdm_init(&r->vdm, dev, context, c->encoder, c->encoder_end, c->usc_base, &limits);
-	r->vdm.s.programs = programs;
-	r->vdm.s.fault = fault;
-	r->vdm.s.why = why;
-	r->vdm.s.why_size = why_size;
+	sim_stream_begin(&r->vdm.s, programs, fault, why, why_size);
 	if (!c->width || !c->height || c->width > 16384 || c->height > 16384)
 		return malformed(why, why_size, "framebuffer %ux%u (1..16384)", (unsigned)c->width,
 				 (unsigned)c->height);

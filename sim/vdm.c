@@ -550,11 +550,7 @@ enum sim_vdm_status sim_vdm_next(struct sim_vdm *vdm, struct usc_cache *programs
 {
 	struct sim_stream *s = &vdm->s;
 
-	s->programs = programs;
-	s->fault = fault;
-	s->why = why;
-	s->why_size = why_size;
-	why[0] = '\0';
+	sim_stream_begin(s, programs, fault, why, why_size);
 	while (s->commands++ < MAX_COMMANDS) {
 		uint8_t raw[8];
 		struct agx_cmd_vdm_ppp_state ppp;
