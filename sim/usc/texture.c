@@ -10,6 +10,7 @@
 
 #include "agx/layout.h"
 #include "agx_cmdbuf.h"
+#include "etc.h"
 #include "formats.h"
 #include "fp16.h"
 #include "texture.h"
@@ -21,21 +22,27 @@ static bool channel_layout(unsigned c, struct usc_texture_channels *out)
 		uint8_t value;
 		struct usc_texture_channels ch;
 	} table[] = {
-		{ AGX_CMD_CHANNELS_R8, { 1, 1, { 8 } } },
-		{ AGX_CMD_CHANNELS_R16, { 2, 1, { 16 } } },
-		{ AGX_CMD_CHANNELS_R8G8, { 2, 2, { 8, 8 } } },
-		{ AGX_CMD_CHANNELS_R5G6B5, { 2, 3, { 5, 6, 5 } } },
-		{ AGX_CMD_CHANNELS_R4G4B4A4, { 2, 4, { 4, 4, 4, 4 } } },
-		{ AGX_CMD_CHANNELS_R5G5B5A1, { 2, 4, { 5, 5, 5, 1 } } },
-		{ AGX_CMD_CHANNELS_R32, { 4, 1, { 32 } } },
-		{ AGX_CMD_CHANNELS_R16G16, { 4, 2, { 16, 16 } } },
-		{ AGX_CMD_CHANNELS_R10G10B10A2, { 4, 4, { 10, 10, 10, 2 } } },
-		{ AGX_CMD_CHANNELS_R8G8B8A8, { 4, 4, { 8, 8, 8, 8 } } },
-		{ AGX_CMD_CHANNELS_R32G32, { 8, 2, { 32, 32 } } },
-		{ AGX_CMD_CHANNELS_R16G16B16A16, { 8, 4, { 16, 16, 16, 16 } } },
-		{ AGX_CMD_CHANNELS_R32G32B32A32, { 16, 4, { 32, 32, 32, 32 } } },
-		{ AGX_CMD_CHANNELS_R11G11B10, { 4, 3, { 11, 11, 10 } } },
-		{ AGX_CMD_CHANNELS_R9G9B9E5, { 4, 3, { 9, 9, 9 } } },
+		{ AGX_CMD_CHANNELS_R8, { 1, 1, { 8 }, 1 } },
+		{ AGX_CMD_CHANNELS_R16, { 2, 1, { 16 }, 1 } },
+		{ AGX_CMD_CHANNELS_R8G8, { 2, 2, { 8, 8 }, 1 } },
+		{ AGX_CMD_CHANNELS_R5G6B5, { 2, 3, { 5, 6, 5 }, 1 } },
+		{ AGX_CMD_CHANNELS_R4G4B4A4, { 2, 4, { 4, 4, 4, 4 }, 1 } },
+		{ AGX_CMD_CHANNELS_R5G5B5A1, { 2, 4, { 5, 5, 5, 1 }, 1 } },
+		{ AGX_CMD_CHANNELS_R32, { 4, 1, { 32 }, 1 } },
+		{ AGX_CMD_CHANNELS_R16G16, { 4, 2, { 16, 16 }, 1 } },
+		{ AGX_CMD_CHANNELS_R10G10B10A2, { 4, 4, { 10, 10, 10, 2 }, 1 } },
+		{ AGX_CMD_CHANNELS_R8G8B8A8, { 4, 4, { 8, 8, 8, 8 }, 1 } },
+		{ AGX_CMD_CHANNELS_R32G32, { 8, 2, { 32, 32 }, 1 } },
+		{ AGX_CMD_CHANNELS_R16G16B16A16, { 8, 4, { 16, 16, 16, 16 }, 1 } },
+		{ AGX_CMD_CHANNELS_R32G32B32A32, { 16, 4, { 32, 32, 32, 32 }, 1 } },
+		{ AGX_CMD_CHANNELS_R11G11B10, { 4, 3, { 11, 11, 10 }, 1 } },
+		{ AGX_CMD_CHANNELS_R9G9B9E5, { 4, 3, { 9, 9, 9 }, 1 } },
+		/* blocks: RGBA8 and RG11 are two 8-byte blocks, alpha or red first */
+		{ AGX_CMD_CHANNELS_ETC2_RGB8, { 8, 3, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_ETC2_RGB8A1, { 8, 4, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_ETC2_RGBA8, { 16, 4, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_EAC_R11, { 8, 1, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_EAC_RG11, { 16, 2, { 0 }, 4 } },
 	};
 
 	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
@@ -143,6 +150,44 @@ static bool decode(const struct agx_cmd_texture *t, const struct usc_texture_cha
 	return true;
 }
 
+/*
+ * Texel (x, y) of an ETC2 or EAC block (OpenGL ES 3.0 appendix C), as
+ * unorm or snorm floats; ETC2 colours may be sRGB.  Mesa's format table
+ * (src/asahi/layout/formats.c) pairs ETC2 with unorm and EAC with unorm
+ * or snorm; other types are refused.
+ */
+static bool decode_block(const struct agx_cmd_texture *t, const uint8_t *block, unsigned x,
+			 unsigned y, uint32_t v[4])
+{
+	bool snorm = t->type == AGX_CMD_TEXTURE_TYPE_SNORM;
+	uint8_t rgba[4];
+
+	v[0] = v[1] = v[2] = 0;
+	v[3] = fbits(1.0f);
+	if (t->channels == AGX_CMD_CHANNELS_EAC_R11 || t->channels == AGX_CMD_CHANNELS_EAC_RG11) {
+		if (t->type != AGX_CMD_TEXTURE_TYPE_UNORM && !snorm)
+			return false;
+		for (unsigned n = 0; n < (t->channels == AGX_CMD_CHANNELS_EAC_RG11 ? 2u : 1u); n++)
+			v[n] = fbits((float)(usc_eac_r11(block + 8 * n, x, y, snorm) /
+					     (snorm ? 1023.0 : 2047.0)));
+		return true;
+	}
+	if (t->type != AGX_CMD_TEXTURE_TYPE_UNORM)
+		return false;
+	if (t->channels == AGX_CMD_CHANNELS_ETC2_RGBA8) {
+		usc_etc2_texel(block + 8, x, y, false, rgba);
+		rgba[3] = (uint8_t)usc_eac_alpha(block, x, y);
+	} else {
+		usc_etc2_texel(block, x, y, t->channels == AGX_CMD_CHANNELS_ETC2_RGB8A1, rgba);
+	}
+	for (unsigned n = 0; n < 4; n++) {
+		double f = rgba[n] / 255.0;
+
+		v[n] = fbits((float)(t->srgb && n < 3 ? usc_srgb_to_linear(f) : f));
+	}
+	return true;
+}
+
 static void swizzle(const struct agx_cmd_texture *t, const uint32_t in[4], bool integer,
 		    uint32_t out[4])
 {
@@ -197,7 +242,10 @@ static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, 
 	if (v->t.extended)
 		return bad(why, why_size, "extended texture descriptors are not simulated");
 	v->l.twiddled = v->t.layout == AGX_CMD_LAYOUT_TWIDDLED;
+	if (v->ch.block > 1 && !v->l.twiddled)
+		return bad(why, why_size, "block-compressed textures are never linear");
 	v->l.bytes_per_texel = v->ch.bytes;
+	v->l.block_w = v->l.block_h = v->ch.block;
 	v->l.width = (unsigned)v->t.width + 1;
 	v->l.height = (unsigned)v->t.height + 1;
 	v->l.page_aligned_layers = v->t.page_aligned_layers;
@@ -289,6 +337,8 @@ enum usc_texel_status usc_pbe_view_init(struct usc_texture_view *v, const uint8_
 		if (*level >= levels)
 			return bad(why, why_size, "PBE level past the image's levels");
 	}
+	if (channel_layout((unsigned)b.channels, &v->ch) && v->ch.block > 1)
+		return bad(why, why_size, "the PBE does not write block-compressed formats");
 	return view_finish(v, why, why_size);
 }
 
@@ -332,13 +382,16 @@ static enum usc_texel_status view_read(const struct usc_texture_view *v,
 {
 	uint8_t texel[16];
 	uint32_t raw[4];
-	uint64_t at = (v->t.address << 4) + agx_layout_texel(&v->l, (unsigned)level, layer, x, y);
+	unsigned b = v->ch.block;
+	uint64_t at =
+	    (v->t.address << 4) + agx_layout_texel(&v->l, (unsigned)level, layer, x / b, y / b);
 
 	if (!mem->read || !mem->read(mem->ctx, at, texel, v->ch.bytes)) {
 		*fault = at;
 		return USC_TEXEL_FAULT;
 	}
-	if (!decode(&v->t, &v->ch, texel, raw, v->integer))
+	if (b > 1 ? !decode_block(&v->t, texel, x % b, y % b, raw)
+		  : !decode(&v->t, &v->ch, texel, raw, v->integer))
 		return bad(why, why_size, "texture format (channels and type) not simulated");
 	swizzle(&v->t, raw, v->integer, out);
 	return USC_TEXEL_OK;
@@ -408,6 +461,8 @@ enum usc_texel_status usc_texel_encode(const struct usc_texture_view *v, const u
 				       bool halves, uint8_t texel[16], char *why, unsigned why_size)
 {
 	memset(texel, 0, 16);
+	if (v->ch.block > 1)
+		return bad(why, why_size, "block-compressed textures are not written");
 	if (texel_packed(v)) {
 		double c[3];
 		uint32_t word;

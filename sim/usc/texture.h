@@ -25,9 +25,10 @@ enum usc_texel_status {
 };
 
 struct usc_texture_channels {
-	uint8_t bytes;
+	uint8_t bytes; /* of a texel, or of a block of block-compressed formats */
 	uint8_t count;
-	uint8_t bits[4]; /* from the lowest bit up */
+	uint8_t bits[4]; /* from the lowest bit up; none for block formats */
+	uint8_t block;	 /* 4: 4x4 blocks (ETC2, EAC); 1: texels */
 };
 
 /* A texture as the unit sees it: the descriptor decoded, its layout laid out. */

@@ -1939,6 +1939,151 @@ static void test_texture_cube_3d(void **state)
 	free(f);
 }
 
+/* GL's sRGB decode (OpenGL ES 3.0, equation 3.24). */
+static double srgb_decode(double c)
+{
+	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+/*
+ * ETC2 and EAC textures, read through texture_load.  The colour blocks are
+ * the Khronos Data Format Specification's examples with every pixel index
+ * zero, so each 2x4 half of a block is one colour (test-etc checks those
+ * colours bit by bit); EAC blocks with multiplier 0 and table 0, so every
+ * texel is the base, or the base times 8 plus -3 (+4 unsigned) for R11.
+ * An 8x8 RGBA8 texture is 2x2 blocks of 16 bytes in Morton order (a 2x2
+ * tile, Mesa ail); a 12x4 RGB8 sRGB one is 3x1 blocks, cut into 1x1 tiles
+ * (the POT tile of min(4, 1)), so block bx is at 8 * bx.
+ */
+static void test_texture_etc(void **state)
+{
+	static const uint8_t flat[8] = { 0x4e, 0xb3, 0x98, 0x80, 0, 0, 0, 0 };
+	static const uint8_t dflat[8] = { 0xec, 0xd5, 0x43, 0x4e, 0, 0, 0, 0 };
+	static const uint8_t colours[2][2][3] = { { { 86, 205, 171 }, { 240, 53, 138 } },
+						  { { 248, 223, 75 }, { 219, 202, 103 } } };
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	uint8_t textures[4][24] = { { 0 } }, samplers[1][24] = { { 0 } };
+	struct agx_cmd_texture t = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+				     .layout = AGX_CMD_LAYOUT_TWIDDLED,
+				     .channels = AGX_CMD_CHANNELS_ETC2_RGBA8,
+				     .type = AGX_CMD_TEXTURE_TYPE_UNORM,
+				     .swizzle_r = AGX_CMD_CHANNEL_R,
+				     .swizzle_g = AGX_CMD_CHANNEL_G,
+				     .swizzle_b = AGX_CMD_CHANNEL_B,
+				     .swizzle_a = AGX_CMD_CHANNEL_A,
+				     .width = 8 - 1,
+				     .height = 8 - 1,
+				     .address = (0x100000000ull + 0x100) >> 4 };
+	struct agx_cmd_sampler nearest = { .border = AGX_CMD_BORDER_OPAQUE_WHITE };
+
+	(void)state;
+	for (unsigned b = 0; b < 4; b++) {
+		/* block b = (b & 1, b >> 1): alpha base 16 (b + 1), colour flat or dflat */
+		f->bytes[0x100 + 16 * b] = (uint8_t)(16 * (b + 1));
+		memset(f->bytes + 0x100 + 16 * b + 1, 0, 7);
+		memcpy(f->bytes + 0x100 + 16 * b + 8, b == 1 || b == 2 ? dflat : flat, 8);
+	}
+	assert_true(agx_cmd_texture_pack(textures[0], &t));
+	/* 12x4 RGB8 sRGB: dflat, flat, dflat */
+	t.channels = AGX_CMD_CHANNELS_ETC2_RGB8;
+	t.srgb = true;
+	t.width = 12 - 1;
+	t.height = 4 - 1;
+	t.address = (0x100000000ull + 0x200) >> 4;
+	for (unsigned b = 0; b < 3; b++)
+		memcpy(f->bytes + 0x200 + 8 * b, b == 1 ? flat : dflat, 8);
+	assert_true(agx_cmd_texture_pack(textures[1], &t));
+	/* 4x4 RG11 snorm: red base 64, green base -128 (taken as -127) */
+	t.channels = AGX_CMD_CHANNELS_EAC_RG11;
+	t.type = AGX_CMD_TEXTURE_TYPE_SNORM;
+	t.srgb = false;
+	t.width = t.height = 4 - 1;
+	t.address = (0x100000000ull + 0x300) >> 4;
+	memset(f->bytes + 0x300, 0, 16);
+	f->bytes[0x300] = 64;
+	f->bytes[0x308] = 0x80;
+	assert_true(agx_cmd_texture_pack(textures[2], &t));
+	/* the same bytes as an unsigned R11: 64 * 8 + 4 - 3 */
+	t.channels = AGX_CMD_CHANNELS_EAC_R11;
+	t.type = AGX_CMD_TEXTURE_TYPE_UNORM;
+	assert_true(agx_cmd_texture_pack(textures[3], &t));
+	assert_true(agx_cmd_sampler_pack(samplers[0], &nearest));
+	s->textures = &textures[0][0];
+	s->num_textures = 4;
+	s->samplers = &samplers[0][0];
+	s->num_samplers = 1;
+
+	for (unsigned half = 0; half < 2; half++) {
+		for (unsigned l = 0; l < L; l++) {
+			s->r[8][l] = l % 8;
+			s->r[9][l] = l / 8 + 4 * half;
+			s->r[10][l] = 0;
+		}
+		run_ok("texture_load r4_r5_r6_r7, ts0, ss0, tex_2d, r8_r9, lod_min, r10l, xyzw, 0, "
+		       "0, 0, 0, 12, 0\n"
+		       "stop",
+		       s);
+		for (unsigned l = 0; l < L; l++) {
+			unsigned x = l % 8, y = l / 8 + 4 * half, b = x / 4 + 2 * (y / 4);
+			const uint8_t *c = colours[b == 1 || b == 2][x % 4 >= 2];
+
+			for (unsigned k = 0; k < 3; k++)
+				assert_true(bitsf(s->r[4 + k][l]) == (float)(c[k] / 255.0));
+			assert_true(bitsf(s->r[7][l]) == (float)(16 * (b + 1) / 255.0));
+		}
+	}
+
+	/* sRGB RGB8, the third block and a texel past the right edge */
+	for (unsigned l = 0; l < L; l++) {
+		s->r[8][l] = l % 13;
+		s->r[9][l] = l / 13;
+	}
+	run_ok("texture_load r4_r5_r6_r7, ts1, ss0, tex_2d, r8_r9, lod_min, r10l, xyzw, 0, 0, 0, "
+	       "0, 12, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		unsigned x = l % 13;
+		const uint8_t *c = colours[x / 4 != 1][x % 4 >= 2];
+
+		for (unsigned k = 0; k < 3; k++)
+			assert_true(fabs(bitsf(s->r[4 + k][l]) -
+					 (x == 12 ? 1.0 : srgb_decode(c[k] / 255.0))) < 1e-6);
+		assert_true(bitsf(s->r[7][l]) == 1.0f);
+	}
+
+	/* EAC: snorm RG11 (509 / 1023 and -1019 / 1023), unorm R11 (513 / 2047) */
+	run_ok("texture_load r4_r5_r6_r7, ts2, ss0, tex_2d, r8_r9, lod_min, r10l, xyzw, 0, 0, 0, "
+	       "0, 12, 0\n"
+	       "texture_load r12, ts3, ss0, tex_2d, r8_r9, lod_min, r10l, x, 0, 0, 0, 0, 12, 0\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		if (l % 13 >= 4 || l / 13 >= 4)
+			continue;
+		assert_true(bitsf(s->r[4][l]) == (float)(509 / 1023.0));
+		assert_true(bitsf(s->r[5][l]) == (float)(-1019 / 1023.0));
+		assert_true(bitsf(s->r[6][l]) == 0.0f);
+		assert_true(bitsf(s->r[12][l]) == (float)(513 / 2047.0));
+	}
+
+	/* block formats are not written, and are never linear */
+	assert_int_equal(
+	    run("image_write r4_r5_r6_r7, ts0, r8_r9, 0, tex_2d, coherent0, 0\nstop", s).status,
+	    USC_BAD_INSTR);
+	t.layout = AGX_CMD_LAYOUT_LINEAR;
+	assert_true(agx_cmd_texture_pack(textures[3], &t));
+	assert_int_equal(
+	    run("texture_load r12, ts3, ss0, tex_2d, r8_r9, lod_min, r10l, x, 0, 0, 0, "
+		"0, 12, 0\nstop",
+		s)
+		.status,
+	    USC_BAD_INSTR);
+	free(s);
+	free(f);
+}
+
 /*
  * Depth compare (each texel against the reference, then filtered) and
  * texel offsets, on a linear 4x4 R32 float texture holding x / 4 + y.
@@ -2046,6 +2191,7 @@ int main(void)
 		cmocka_unit_test(test_texture_sample),
 		cmocka_unit_test(test_texture_cube_3d),
 		cmocka_unit_test(test_texture_compare_offset),
+		cmocka_unit_test(test_texture_etc),
 		cmocka_unit_test(test_image_write),
 		cmocka_unit_test(test_uniform_store),
 		cmocka_unit_test(test_atomics),

@@ -5,6 +5,9 @@
  * after the last, 128-byte aligned).  The twiddled rules are those of
  * Mesa's src/asahi/layout (layout.c, tiling.cc); its tests' numbers are
  * ours (tests/libagx/test-layout.c).
+ *
+ * Block-compressed formats (ETC2, EAC: 4x4 texels a block) are laid out
+ * in elements, a block each; sizes stay in texels.
  */
 #ifndef AGX_LAYOUT_H
 #define AGX_LAYOUT_H
@@ -16,20 +19,28 @@
 
 struct agx_layout {
 	bool twiddled;
-	unsigned bytes_per_texel; /* 1, 2, 4, 8 or 16 */
-	unsigned width, height;	  /* level 0 */
+	unsigned bytes_per_texel; /* of an element: 1, 2, 4, 8 or 16 */
+	unsigned block_w,
+	    block_h;		/* texels an element covers: 4x4 for ETC2/EAC; 0 or 1 otherwise */
+	unsigned width, height; /* level 0, in texels */
 	unsigned levels;
 	uint64_t stride; /* linear: bytes from row to row */
 	bool page_aligned_layers;
 	/* filled by agx_layout_init */
 	uint64_t level_offset[AGX_LAYOUT_MAX_LEVELS];
 	uint64_t layer_stride;
+	/* twiddled, by level: a row's width in elements (tiles per row follow), the tile */
+	unsigned stride_el[AGX_LAYOUT_MAX_LEVELS];
+	unsigned tile_w[AGX_LAYOUT_MAX_LEVELS], tile_h[AGX_LAYOUT_MAX_LEVELS];
 };
 
 /* Computes level offsets and the layer stride; false for sizes it cannot lay out. */
 bool agx_layout_init(struct agx_layout *l);
 
-/* The byte offset of texel (x, y) of a level and layer; the caller checks the bounds. */
+/*
+ * The byte offset of element (x, y) of a level and layer (a texel, or the
+ * block of a block-compressed format); the caller checks the bounds.
+ */
 uint64_t agx_layout_texel(const struct agx_layout *l, unsigned level, unsigned layer, unsigned x,
 			  unsigned y);
 
