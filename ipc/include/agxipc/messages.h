@@ -71,6 +71,8 @@
 	  AGX_IPC_PB(memmgr__vm_slot_bind_reply), 0, 0)                                            \
 	X(0x0205, MEMMGR_JOBS_COMPLETED, REQUEST, AGX_IPC_PB(memmgr__jobs_completed),              \
 	  AGX_IPC_PB(ipc__empty), 0, 0)                                                            \
+	X(0x0206, MEMMGR_UAT_INFO, REQUEST, AGX_IPC_PB(memmgr__uat_info),                          \
+	  AGX_IPC_PB(memmgr__uat_info_reply), 0, 0)                                                \
 	/* agx-scheduler, client socket */                                                         \
 	X(0x0301, SCHED_QUEUE_CREATE, REQUEST, AGX_IPC_PB(scheduler__queue_create),                \
 	  AGX_IPC_PB(scheduler__queue_create_reply), 0, 0)                                         \

@@ -1,0 +1,431 @@
+/*
+ * server.c: agx-memmgr's sockets (server.h): requests decoded by
+ * libagxipc become memmgr.h calls; replies that wait for the TLB are
+ * deferred until it has answered.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agxipc/log.h"
+#include "agxipc/server.h"
+#include "server.h"
+
+struct memmgr_server {
+	struct event_base *base;
+	struct memmgr *m;
+	struct agx_ipc_server *clients, *privileged;
+	const char *fwchan_path;
+	struct agx_ipc_conn *fwchan; /* NULL until needed, and after it went away */
+};
+
+/* --- TLB invalidation through agx-fwchan ----------------------------------------------- */
+
+struct tlb_call {
+	void (*done)(void *cookie, int status);
+	void *cookie;
+};
+
+static void fwchan_gone(struct agx_ipc_conn *conn, void *data)
+{
+	struct memmgr_server *s = data;
+
+	/* the library frees the connection; the next invalidation connects again */
+	if (s->fwchan == conn)
+		s->fwchan = NULL;
+}
+
+static const struct agx_ipc_peer_ops fwchan_ops = { .disconnect = fwchan_gone };
+
+static void tlb_reply(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *reply,
+		      const struct agx_ipc_error *err, void *data)
+{
+	struct tlb_call *call = data;
+
+	call->done(call->cookie, status);
+	free(call);
+}
+
+/*
+ * Without agx-fwchan there is no firmware running, and a device whose host
+ * is gone starts again with empty TLBs (docs/device.md): nothing to forget.
+ */
+static int tlb_invalidate(void *ctx, unsigned slot, uint64_t va, uint64_t size,
+			  void (*done)(void *cookie, int status), void *cookie)
+{
+	struct memmgr_server *s = ctx;
+	Agx__Fwchan__TlbInvalidate msg = AGX__FWCHAN__TLB_INVALIDATE__INIT;
+	struct tlb_call *call;
+	int ret;
+
+	if (!s->fwchan_path)
+		return -ENOTCONN;
+	if (!s->fwchan &&
+	    agx_ipc_conn_connect(s->base, s->fwchan_path, AGX__IPC__INTERFACE__INTERFACE_FWCHAN,
+				 "agx-memmgr", &fwchan_ops, s, &s->fwchan) < 0) {
+		s->fwchan = NULL;
+		return -ENOTCONN;
+	}
+	call = malloc(sizeof(*call));
+	if (!call)
+		return -ENOMEM;
+	*call = (struct tlb_call){ done, cookie };
+	msg.context_slot = slot;
+	msg.va = va;
+	msg.size = size;
+	ret = agx_ipc_conn_call(s->fwchan, AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &msg.base, NULL, 0,
+				5000, tlb_reply, call);
+	if (ret < 0)
+		free(call);
+	return ret;
+}
+
+static const struct memmgr_tlb_ops tlb_ops = { .invalidate = tlb_invalidate };
+
+/* --- requests that finish later -------------------------------------------------------- */
+
+struct waiter {
+	struct agx_ipc_request *req;
+	bool in_dispatch, done;
+	unsigned slot; /* VM_SLOT_BIND's answer */
+	uint64_t ttbr;
+};
+
+static void waiter_reply(struct waiter *w)
+{
+	if (w->req->msg.type == AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND) {
+		Agx__Memmgr__VmSlotBindReply r = AGX__MEMMGR__VM_SLOT_BIND_REPLY__INIT;
+
+		r.context_slot = w->slot;
+		r.ttbr = w->ttbr;
+		agx_ipc_reply(w->req, &r.base, NULL, 0);
+	} else {
+		Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
+
+		agx_ipc_reply(w->req, &r.base, NULL, 0);
+	}
+	free(w);
+}
+
+static void waiter_done(void *cookie, int status)
+{
+	struct waiter *w = cookie;
+
+	if (w->in_dispatch)
+		w->done = true;
+	else
+		waiter_reply(w);
+}
+
+static struct waiter *waiter_new(struct agx_ipc_request *req)
+{
+	struct waiter *w = calloc(1, sizeof(*w));
+
+	if (w) {
+		w->req = req;
+		w->in_dispatch = true;
+	}
+	return w;
+}
+
+/* After the call: an error, an answer already there, or one to wait for. */
+static int waiter_finish(struct waiter *w, int ret, const char *why)
+{
+	struct agx_ipc_request *req = w->req;
+
+	w->in_dispatch = false;
+	if (ret < 0) {
+		free(w);
+		return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret), "%s", why);
+	}
+	if (w->done)
+		waiter_reply(w);
+	else
+		agx_ipc_request_defer(req);
+	return 0;
+}
+
+/* --- the client socket ---------------------------------------------------------------- */
+
+static int client_connect(struct agx_ipc_conn *conn, void *data)
+{
+	struct memmgr_server *s = data;
+	const struct ucred *cred = agx_ipc_conn_peer(conn);
+	struct memmgr_client *c = memmgr_client_new(s->m, cred->pid, cred->uid, false);
+
+	if (!c)
+		return -ENOMEM;
+	agx_ipc_conn_set_data(conn, c);
+	return 0;
+}
+
+/* Only agx-memmgr's own user (or root) may use the privileged socket. */
+static int privileged_connect(struct agx_ipc_conn *conn, void *data)
+{
+	struct memmgr_server *s = data;
+	const struct ucred *cred = agx_ipc_conn_peer(conn);
+	struct memmgr_client *c;
+
+	if (cred->uid != 0 && cred->uid != getuid()) {
+		agx_warn("privileged socket: uid %u (pid %d) refused", (unsigned)cred->uid,
+			 (int)cred->pid);
+		return -EPERM;
+	}
+	c = memmgr_client_new(s->m, cred->pid, cred->uid, true);
+	if (!c)
+		return -ENOMEM;
+	agx_ipc_conn_set_data(conn, c);
+	return 0;
+}
+
+static void client_disconnect(struct agx_ipc_conn *conn, void *data)
+{
+	struct memmgr_client *c = agx_ipc_conn_get_data(conn);
+
+	if (c)
+		memmgr_client_gone(c);
+	agx_ipc_conn_set_data(conn, NULL);
+}
+
+static int reply_error(struct agx_ipc_request *req, int ret, const char *why)
+{
+	return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret), "%s", why);
+}
+
+#define REPLY(req, r) agx_ipc_reply((req), &(r).base, NULL, 0)
+
+static int client_dispatch(struct agx_ipc_request *req, void *data)
+{
+	struct memmgr_server *s = data;
+	struct memmgr_client *c = agx_ipc_conn_get_data(req->conn);
+	char why[MEMMGR_WHY] = "";
+	struct waiter *w;
+	int ret, fd;
+
+	switch (req->msg.type) {
+	case AGX_IPC_MSG_MEMMGR_BO_CREATE: {
+		const Agx__Memmgr__BoCreate *q = (const void *)req->msg.body;
+		Agx__Memmgr__BoCreateReply r = AGX__MEMMGR__BO_CREATE_REPLY__INIT;
+
+		ret = memmgr_bo_create(c, q->size, q->flags, q->vm, &r.handle, &r.size, &fd, why);
+		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, &fd, 1);
+	}
+	case AGX_IPC_MSG_MEMMGR_BO_CLOSE: {
+		const Agx__Memmgr__BoClose *q = (const void *)req->msg.body;
+		Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
+
+		ret = memmgr_bo_close(c, q->handle, why);
+		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
+	}
+	case AGX_IPC_MSG_MEMMGR_BO_EXPORT: {
+		const Agx__Memmgr__BoExport *q = (const void *)req->msg.body;
+		Agx__Memmgr__BoExportReply r = AGX__MEMMGR__BO_EXPORT_REPLY__INIT;
+		uint8_t token[MEMMGR_TOKEN_BYTES];
+
+		ret = memmgr_bo_export(c, q->handle, token, why);
+		r.token.data = token;
+		r.token.len = sizeof(token);
+		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
+	}
+	case AGX_IPC_MSG_MEMMGR_BO_IMPORT: {
+		const Agx__Memmgr__BoImport *q = (const void *)req->msg.body;
+		Agx__Memmgr__BoImportReply r = AGX__MEMMGR__BO_IMPORT_REPLY__INIT;
+
+		ret =
+		    memmgr_bo_import(c, q->token.data, q->token.len, &r.handle, &r.size, &fd, why);
+		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, &fd, 1);
+	}
+	case AGX_IPC_MSG_MEMMGR_VM_CREATE: {
+		Agx__Memmgr__VmCreateReply r = AGX__MEMMGR__VM_CREATE_REPLY__INIT;
+
+		ret = memmgr_vm_create(c, &r.vm, why);
+		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
+	}
+	case AGX_IPC_MSG_MEMMGR_VM_DESTROY: {
+		const Agx__Memmgr__VmDestroy *q = (const void *)req->msg.body;
+
+		w = waiter_new(req);
+		if (!w)
+			return -ENOMEM;
+		ret = memmgr_vm_destroy(c, q->vm, why, waiter_done, w);
+		return waiter_finish(w, ret, why);
+	}
+	case AGX_IPC_MSG_MEMMGR_VM_BIND: {
+		const Agx__Memmgr__VmBind *q = (const void *)req->msg.body;
+		Agx__Memmgr__VmBindReply r = AGX__MEMMGR__VM_BIND_REPLY__INIT;
+		unsigned known = AGX__MEMMGR__BIND_FLAGS__BIND_READ |
+				 AGX__MEMMGR__BIND_FLAGS__BIND_WRITE |
+				 AGX__MEMMGR__BIND_FLAGS__BIND_EXECUTE |
+				 AGX__MEMMGR__BIND_FLAGS__BIND_ALLOCATE_VA;
+
+		if (q->flags & ~known)
+			return agx_ipc_reply_error(req,
+						   AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
+						   "bind flags %#x has unknown bits", q->flags);
+		/* BindFlags R, W, X are pagetable.h's access bits */
+		ret = memmgr_vm_bind(c, q->vm, q->bo, q->bo_offset, q->size, q->va, q->flags & 7,
+				     q->flags & AGX__MEMMGR__BIND_FLAGS__BIND_ALLOCATE_VA, &r.va,
+				     why);
+		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
+	}
+	case AGX_IPC_MSG_MEMMGR_VM_UNBIND: {
+		const Agx__Memmgr__VmUnbind *q = (const void *)req->msg.body;
+
+		w = waiter_new(req);
+		if (!w)
+			return -ENOMEM;
+		ret = memmgr_vm_unbind(c, q->vm, q->va, q->size, why, waiter_done, w);
+		return waiter_finish(w, ret, why);
+	}
+	case AGX_IPC_MSG_MEMMGR_QUERY: {
+		Agx__Memmgr__QueryReply r = AGX__MEMMGR__QUERY_REPLY__INIT;
+		struct memmgr_usage u;
+
+		memmgr_query(c, &u);
+		r.used_bytes = u.used;
+		r.quota_bytes = u.quota;
+		r.user_va_start = MEMMGR_USER_VA_START;
+		r.user_va_end = MEMMGR_USER_VA_END;
+		r.page_size = MEMMGR_PAGE;
+		return REPLY(req, r);
+	}
+	default:
+		(void)s;
+		return -ENOSYS;
+	}
+}
+
+static int privileged_dispatch(struct agx_ipc_request *req, void *data)
+{
+	struct memmgr_server *s = data;
+	struct memmgr_client *c = agx_ipc_conn_get_data(req->conn);
+	char why[MEMMGR_WHY] = "";
+	struct waiter *w;
+	int ret, fd;
+
+	switch (req->msg.type) {
+	case AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC: {
+		const Agx__Memmgr__KernelAlloc *q = (const void *)req->msg.body;
+		Agx__Memmgr__KernelAllocReply r = AGX__MEMMGR__KERNEL_ALLOC_REPLY__INIT;
+
+		ret =
+		    memmgr_kernel_alloc(c, q->size, q->flags, &r.handle, &r.va, &r.size, &fd, why);
+		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, &fd, 1);
+	}
+	case AGX_IPC_MSG_MEMMGR_KERNEL_FREE: {
+		const Agx__Memmgr__KernelFree *q = (const void *)req->msg.body;
+
+		w = waiter_new(req);
+		if (!w)
+			return -ENOMEM;
+		ret = memmgr_kernel_free(c, q->handle, why, waiter_done, w);
+		return waiter_finish(w, ret, why);
+	}
+	case AGX_IPC_MSG_MEMMGR_FAULT_DECODE: {
+		const Agx__Memmgr__FaultDecode *q = (const void *)req->msg.body;
+		Agx__Memmgr__FaultDecodeReply r = AGX__MEMMGR__FAULT_DECODE_REPLY__INIT;
+		struct memmgr_fault f;
+
+		ret = memmgr_fault_decode(s->m, q->context_slot, q->va, &f, why);
+		r.client_pid = (uint32_t)f.client_pid;
+		r.vm = f.vm;
+		r.bo = f.bo;
+		r.bo_offset = f.bo_offset;
+		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
+	}
+	case AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND: {
+		const Agx__Memmgr__VmSlotBind *q = (const void *)req->msg.body;
+
+		w = waiter_new(req);
+		if (!w)
+			return -ENOMEM;
+		ret = memmgr_vm_slot_bind(s->m, (pid_t)q->client_pid, q->vm, q->seqno, &w->slot,
+					  &w->ttbr, why, waiter_done, w);
+		return waiter_finish(w, ret, why);
+	}
+	case AGX_IPC_MSG_MEMMGR_JOBS_COMPLETED: {
+		const Agx__Memmgr__JobsCompleted *q = (const void *)req->msg.body;
+		Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
+
+		ret = memmgr_jobs_completed(s->m, (pid_t)q->client_pid, q->vm, q->seqno, why);
+		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
+	}
+	case AGX_IPC_MSG_MEMMGR_UAT_INFO: {
+		Agx__Memmgr__UatInfoReply r = AGX__MEMMGR__UAT_INFO_REPLY__INIT;
+
+		r.context_table = memmgr_context_table(s->m);
+		r.slots = MEMMGR_SLOTS;
+		r.kernel_slot = MEMMGR_KERNEL_SLOT;
+		r.kernel_va_start = MEMMGR_KERNEL_VA_START;
+		r.kernel_va_end = MEMMGR_KERNEL_VA_END;
+		return REPLY(req, r);
+	}
+	default:
+		return -ENOSYS;
+	}
+}
+
+static const struct agx_ipc_server_ops client_ops = {
+	.connect = client_connect,
+	.dispatch = client_dispatch,
+	.disconnect = client_disconnect,
+};
+
+static const struct agx_ipc_server_ops privileged_ops = {
+	.connect = privileged_connect,
+	.dispatch = privileged_dispatch,
+	.disconnect = client_disconnect,
+};
+
+struct memmgr_server *memmgr_server_create(struct event_base *base, struct memmgr_device *dev,
+					   const struct memmgr_server_config *config)
+{
+	struct memmgr_server *s = calloc(1, sizeof(*s));
+	struct agx_ipc_server_config clients = {
+		.interface = AGX__IPC__INTERFACE__INTERFACE_MEMMGR,
+		.name = "agx-memmgr",
+		.ops = &client_ops,
+	};
+	struct agx_ipc_server_config privileged = {
+		.interface = AGX__IPC__INTERFACE__INTERFACE_MEMMGR_PRIVILEGED,
+		.name = "agx-memmgr",
+		.ops = &privileged_ops,
+	};
+
+	if (!s)
+		return NULL;
+	s->base = base;
+	s->fwchan_path = config->fwchan;
+	s->m = memmgr_create(dev, &tlb_ops, s, &config->memmgr);
+	if (!s->m) {
+		free(s);
+		return NULL;
+	}
+	clients.data = privileged.data = s;
+	s->clients = agx_ipc_server_create(base, config->client_fd, &clients);
+	s->privileged = agx_ipc_server_create(base, config->privileged_fd, &privileged);
+	if (!s->clients || !s->privileged) {
+		memmgr_server_destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+void memmgr_server_destroy(struct memmgr_server *s)
+{
+	/* connections first: their disconnects release what they held */
+	if (s->clients)
+		agx_ipc_server_destroy(s->clients);
+	if (s->privileged)
+		agx_ipc_server_destroy(s->privileged);
+	if (s->fwchan)
+		agx_ipc_conn_close(s->fwchan);
+	memmgr_destroy(s->m);
+	free(s);
+}
+
+struct memmgr *memmgr_server_state(struct memmgr_server *s)
+{
+	return s->m;
+}
