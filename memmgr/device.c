@@ -1,29 +1,62 @@
 /*
- * device.c: agx-sim's setup socket as device.h's operations.
+ * device.c: agx-sim's setup socket as device.h's operations: INFO on a
+ * blocking connection at start, then DMA requests on the daemon's loop.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "agxipc/client.h"
 #include "agxipc/log.h"
+#include "agxipc/server.h"
 #include "device.h"
 
-#define DEVICE_TIMEOUT_MS 2000
+#define DEVICE_TIMEOUT_MS 10000
 
-static int call(struct agx_ipc_client *client, uint16_t type, const ProtobufCMessage *body,
-		const int *fds, unsigned num_fds, struct agx_ipc_msg *reply)
+struct memmgr_device_fence {
+	memmgr_device_done_fn done;
+	void *cookie;
+	struct memmgr_device_fence *next;
+};
+
+/* Fences whose requests are all answered (all of them, when none is outstanding). */
+static void run_fences(struct memmgr_device *dev)
 {
-	struct agx_ipc_msg local;
-	struct agx_ipc_error err = { 0 };
-	int ret = agx_ipc_client_call(client, type, body, fds, num_fds, reply ? reply : &local,
-				      DEVICE_TIMEOUT_MS, &err);
+	while (!dev->outstanding && dev->fences) {
+		struct memmgr_device_fence *f = dev->fences;
 
-	if (ret < 0)
-		agx_warn("device: %s failed: %s%s%s", agx_ipc_msg_info(type)->name, strerror(-ret),
-			 err.code ? ": " : "", err.message);
-	else if (!reply)
-		agx_ipc_msg_finish(&local);
+		dev->fences = f->next;
+		f->done(f->cookie, dev->refused || dev->lost ? -EIO : 0);
+		free(f);
+	}
+}
+
+static void answered(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *reply,
+		     const struct agx_ipc_error *err, void *data)
+{
+	struct memmgr_device *dev = data;
+
+	if (status < 0) {
+		agx_err("device: a DMA request failed: %s",
+			err && err->code ? err->message : strerror(-status));
+		dev->refused = true;
+	}
+	dev->outstanding--;
+	run_fences(dev);
+}
+
+static int send_request(struct memmgr_device *dev, uint16_t type, const ProtobufCMessage *body,
+			const int *fds, unsigned num_fds)
+{
+	int ret;
+
+	if (dev->lost)
+		return -ENODEV;
+	ret = agx_ipc_conn_call(dev->conn, type, body, fds, num_fds, DEVICE_TIMEOUT_MS, answered,
+				dev);
+	if (ret == 0)
+		dev->outstanding++;
 	return ret;
 }
 
@@ -36,7 +69,7 @@ static int dma_map(void *ctx, uint64_t paddr, uint64_t size, int fd, uint64_t of
 	m.offset = offset;
 	m.protection = writable ? AGX__DEVICE__PROTECTION__PROTECTION_READ_WRITE
 				: AGX__DEVICE__PROTECTION__PROTECTION_READ;
-	return call(ctx, AGX_IPC_MSG_DEVICE_DMA_MAP, &m.base, &fd, 1, NULL);
+	return send_request(ctx, AGX_IPC_MSG_DEVICE_DMA_MAP, &m.base, &fd, 1);
 }
 
 static int dma_unmap(void *ctx, uint64_t paddr, uint64_t size)
@@ -45,16 +78,48 @@ static int dma_unmap(void *ctx, uint64_t paddr, uint64_t size)
 
 	m.paddr = paddr;
 	m.size = size;
-	return call(ctx, AGX_IPC_MSG_DEVICE_DMA_UNMAP, &m.base, NULL, 0, NULL);
+	return send_request(ctx, AGX_IPC_MSG_DEVICE_DMA_UNMAP, &m.base, NULL, 0);
 }
 
-static const struct memmgr_device_ops sim_ops = { .dma_map = dma_map, .dma_unmap = dma_unmap };
+static int fence(void *ctx, memmgr_device_done_fn done, void *cookie)
+{
+	struct memmgr_device *dev = ctx;
+	struct memmgr_device_fence *f = malloc(sizeof(*f)), **tail = &dev->fences;
 
-int memmgr_device_connect(struct memmgr_device *dev, const char *socket, int timeout_ms)
+	if (!f)
+		return -ENOMEM;
+	*f = (struct memmgr_device_fence){ done, cookie, NULL };
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = f;
+	run_fences(dev);
+	return 0;
+}
+
+static const struct memmgr_device_ops sim_ops = { .dma_map = dma_map,
+						  .dma_unmap = dma_unmap,
+						  .fence = fence };
+
+static void device_gone(struct agx_ipc_conn *conn, void *data)
+{
+	struct memmgr_device *dev = data;
+
+	agx_err("device: the connection to the device is gone, and every mapping with it");
+	dev->lost = true;
+	dev->conn = NULL;
+	if (dev->lost_cb)
+		dev->lost_cb(dev->lost_data);
+}
+
+static const struct agx_ipc_peer_ops device_ops = { .disconnect = device_gone };
+
+int memmgr_device_connect(struct memmgr_device *dev, struct event_base *base, const char *socket,
+			  int timeout_ms, void (*lost)(void *data), void *data)
 {
 	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
 	Agx__Device__Info info = AGX__DEVICE__INFO__INIT;
 	struct agx_ipc_client *client = NULL;
+	struct agx_ipc_error err = { 0 };
 	struct agx_ipc_msg reply;
 	int ret;
 
@@ -69,21 +134,35 @@ int memmgr_device_connect(struct memmgr_device *dev, const char *socket, int tim
 	}
 	if (ret < 0)
 		return ret;
-	ret = call(client, AGX_IPC_MSG_DEVICE_INFO, &info.base, NULL, 0, &reply);
-	if (ret < 0) {
-		agx_ipc_client_destroy(client);
+	ret = agx_ipc_client_call(client, AGX_IPC_MSG_DEVICE_INFO, &info.base, NULL, 0, &reply,
+				  DEVICE_TIMEOUT_MS, &err);
+	agx_ipc_client_destroy(client);
+	if (ret < 0)
 		return ret;
-	}
 	dev->memory_size = ((Agx__Device__InfoReply *)reply.body)->memory_size;
 	agx_ipc_msg_finish(&reply);
+	ret = agx_ipc_conn_connect(base, socket, AGX__IPC__INTERFACE__INTERFACE_DEVICE,
+				   "agx-memmgr", &device_ops, dev, &dev->conn);
+	if (ret < 0)
+		return ret;
 	dev->ops = &sim_ops;
-	dev->ctx = client;
+	dev->ctx = dev;
+	dev->lost_cb = lost;
+	dev->lost_data = data;
 	return 0;
 }
 
 void memmgr_device_disconnect(struct memmgr_device *dev)
 {
-	if (dev->ops == &sim_ops)
-		agx_ipc_client_destroy(dev->ctx);
-	memset(dev, 0, sizeof(*dev));
+	while (dev->fences) {
+		struct memmgr_device_fence *f = dev->fences;
+
+		dev->fences = f->next;
+		free(f);
+	}
+	if (dev->conn) {
+		dev->lost_cb = NULL;
+		agx_ipc_conn_close(dev->conn);
+	}
+	dev->conn = NULL;
 }

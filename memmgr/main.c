@@ -11,9 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
+
 #include "agxipc/daemon.h"
 #include "agxipc/log.h"
 #include "server.h"
+
+static int exit_status;
 
 static void usage(const char *argv0)
 {
@@ -21,6 +25,16 @@ static void usage(const char *argv0)
 		"usage: %s --socket PATH --privileged-socket PATH --device PATH\n"
 		"          [--fwchan PATH] [--client-quota BYTES] [--reserved BYTES]\n",
 		argv0);
+}
+
+/* Without the device every mapping is gone: stop, and let the service manager start afresh. */
+static void device_lost(void *data)
+{
+	struct agx_daemon *daemon = data;
+
+	agx_err("the device went away; stopping");
+	exit_status = 1;
+	agx_daemon_quit(daemon);
 }
 
 static bool parse_size(const char *text, uint64_t *out)
@@ -89,7 +103,8 @@ int main(int argc, char **argv)
 	daemon = agx_daemon_create("agx-memmgr");
 	if (!daemon)
 		return 1;
-	ret = memmgr_device_connect(&dev, device, 10000);
+	ret = memmgr_device_connect(&dev, agx_daemon_base(daemon), device, 10000, device_lost,
+				    daemon);
 	if (ret < 0) {
 		agx_err("cannot reach the device at %s: %s", device, strerror(-ret));
 		agx_daemon_destroy(daemon);
@@ -99,6 +114,7 @@ int main(int argc, char **argv)
 	    agx_daemon_listen(daemon, privileged, &config.privileged_fd) < 0) {
 		agx_err("cannot listen on %s and %s", socket, privileged);
 		memmgr_device_disconnect(&dev);
+		event_base_loop(agx_daemon_base(daemon), EVLOOP_NONBLOCK);
 		agx_daemon_destroy(daemon);
 		return 1;
 	}
@@ -106,6 +122,7 @@ int main(int argc, char **argv)
 	if (!server) {
 		agx_err("cannot set up the memory manager");
 		memmgr_device_disconnect(&dev);
+		event_base_loop(agx_daemon_base(daemon), EVLOOP_NONBLOCK);
 		agx_daemon_destroy(daemon);
 		return 1;
 	}
@@ -115,6 +132,8 @@ int main(int argc, char **argv)
 	ret = agx_daemon_run(daemon);
 	memmgr_server_destroy(server);
 	memmgr_device_disconnect(&dev);
+	/* the device connection closes on the loop's next turn */
+	event_base_loop(agx_daemon_base(daemon), EVLOOP_NONBLOCK);
 	agx_daemon_destroy(daemon);
-	return ret < 0 ? 1 : 0;
+	return ret < 0 || exit_status ? 1 : 0;
 }

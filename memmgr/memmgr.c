@@ -38,6 +38,7 @@ struct bo {
 	bool exported;
 	uint8_t token[MEMMGR_TOKEN_BYTES];
 	uint64_t kernel_va; /* a kernel allocation's address in the kernel VM */
+	bool lent; /* DMA-mapped: done at the first bind, as only bound memory is reachable */
 	struct bo *prev, *next;
 };
 
@@ -149,7 +150,8 @@ static void bo_unref(struct memmgr *m, struct bo *bo)
 	if (--bo->refs)
 		return;
 	for (unsigned i = 0; i < bo->num_ext; i++) {
-		memmgr_dma_unmap(m->dev, bo->ext[i].paddr, bo->ext[i].size);
+		if (bo->lent)
+			memmgr_dma_unmap(m->dev, bo->ext[i].paddr, bo->ext[i].size);
 		phys_free(&m->phys, bo->ext[i]);
 	}
 	if (bo->charged)
@@ -158,6 +160,33 @@ static void bo_unref(struct memmgr *m, struct bo *bo)
 	LIST_DEL(m->bos, bo);
 	m->num_bos--;
 	free(bo);
+}
+
+/*
+ * Lends a BO's pieces to the device before the GPU can reach them.  Its
+ * device-physical space was taken at creation, so creation fails, not
+ * this, when memory runs out.
+ */
+static int bo_lend(struct memmgr *m, struct bo *bo, char *why)
+{
+	uint64_t offset = 0;
+	int ret;
+
+	if (bo->lent)
+		return 0;
+	for (unsigned i = 0; i < bo->num_ext; i++) {
+		ret =
+		    memmgr_dma_map(m->dev, bo->ext[i].paddr, bo->ext[i].size, bo->fd, offset, true);
+		if (ret < 0) {
+			for (unsigned j = 0; j < i; j++)
+				memmgr_dma_unmap(m->dev, bo->ext[j].paddr, bo->ext[j].size);
+			return fail(why, -EIO, "the device refused the memory (%s)",
+				    strerror(-ret));
+		}
+		offset += bo->ext[i].size;
+	}
+	bo->lent = true;
+	return 0;
 }
 
 /* The device-physical address of byte offset of a BO. */
@@ -177,7 +206,6 @@ static uint64_t bo_paddr(const struct bo *bo, uint64_t offset, uint64_t *run)
 static struct bo *bo_new(struct memmgr *m, uint64_t size, unsigned flags, char *why, int *err)
 {
 	struct bo *bo = calloc(1, sizeof(*bo));
-	uint64_t offset = 0;
 	int ret;
 
 	if (!bo) {
@@ -202,17 +230,6 @@ static struct bo *bo_new(struct memmgr *m, uint64_t size, unsigned flags, char *
 	    fcntl(bo->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
 		ret = fail(why, -errno, "memfd: %s", strerror(errno));
 		goto fail;
-	}
-	for (unsigned i = 0; i < bo->num_ext; i++) {
-		ret =
-		    memmgr_dma_map(m->dev, bo->ext[i].paddr, bo->ext[i].size, bo->fd, offset, true);
-		if (ret < 0) {
-			for (unsigned j = 0; j < i; j++)
-				memmgr_dma_unmap(m->dev, bo->ext[j].paddr, bo->ext[j].size);
-			ret = fail(why, -EIO, "the device refused the memory (%s)", strerror(-ret));
-			goto fail;
-		}
-		offset += bo->ext[i].size;
 	}
 	bo->id = ++m->next_bo;
 	bo->refs = 0;
@@ -381,6 +398,9 @@ static int map_range(struct memmgr *m, struct vm *vm, struct bo *bo, uint64_t bo
 	if (ret < 0)
 		return fail(why, ret, "access %#x is not one the UAT gives (R, RW, RX or X)",
 			    access);
+	ret = bo_lend(m, bo, why);
+	if (ret < 0)
+		return ret;
 	while (done < size) {
 		uint64_t run, pa = bo_paddr(bo, bo_offset + done, &run);
 
@@ -556,7 +576,10 @@ struct memmgr *memmgr_create(struct memmgr_device *dev, const struct memmgr_tlb_
 	m->tlb_ctx = tlb_ctx;
 	if (config)
 		m->config = *config;
+	/* device-physical 0 is never handed out: 0 means "none" in every table */
 	reserved = (reserved + MEMMGR_PAGE - 1) & ~(MEMMGR_PAGE - 1);
+	if (reserved < MEMMGR_PAGE)
+		reserved = MEMMGR_PAGE;
 	if (!m->config.client_quota)
 		m->config.client_quota = dev->memory_size;
 	if (phys_init(&m->phys, reserved, dev->memory_size & ~(MEMMGR_PAGE - 1)) < 0) {
@@ -602,6 +625,43 @@ void memmgr_destroy(struct memmgr *m)
 uint64_t memmgr_context_table(const struct memmgr *m)
 {
 	return m->context_table;
+}
+
+int memmgr_fence(struct memmgr *m, memmgr_done_fn done, void *cookie)
+{
+	return memmgr_device_fence(m->dev, done, cookie);
+}
+
+/* A request's done that waits, after what it waited for, for the device fence too. */
+struct fenced {
+	struct memmgr *m;
+	memmgr_done_fn done;
+	void *cookie;
+};
+
+static void fenced_device(void *cookie, int status)
+{
+	struct fenced *f = cookie;
+
+	f->done(f->cookie, status);
+	free(f);
+}
+
+static void fenced_start(void *cookie, int status)
+{
+	struct fenced *f = cookie;
+
+	if (status < 0 || memmgr_fence(f->m, fenced_device, f) < 0)
+		fenced_device(f, status < 0 ? status : -ENOMEM);
+}
+
+static struct fenced *fenced_new(struct memmgr *m, memmgr_done_fn done, void *cookie)
+{
+	struct fenced *f = malloc(sizeof(*f));
+
+	if (f)
+		*f = (struct fenced){ m, done, cookie };
+	return f;
 }
 
 struct memmgr_client *memmgr_client_new(struct memmgr *m, pid_t pid, uid_t uid, bool privileged)
@@ -894,12 +954,17 @@ void memmgr_query(struct memmgr_client *c, struct memmgr_usage *u)
 {
 	u->used = c->used;
 	u->quota = c->privileged ? c->m->dev->memory_size : c->m->config.client_quota;
+	u->page_table_bytes = 0;
+	for (const struct vm *vm = c->m->vms; vm; vm = vm->next)
+		if (vm->owner == c)
+			u->page_table_bytes += vm->space.tables * MEMMGR_PAGE;
 }
 
 /* --- privileged requests -------------------------------------------------------------- */
 
 int memmgr_kernel_alloc(struct memmgr_client *c, uint64_t size, unsigned flags, uint32_t *handle,
-			uint64_t *va, uint64_t *out_size, int *fd, char *why)
+			uint64_t *va, uint64_t *out_size, int *fd, char *why, memmgr_done_fn done,
+			void *cookie)
 {
 	struct memmgr *m = c->m;
 	struct bo *bo;
@@ -927,6 +992,8 @@ int memmgr_kernel_alloc(struct memmgr_client *c, uint64_t size, unsigned flags, 
 	}
 	*out_size = bo->size;
 	*fd = bo->fd;
+	if (memmgr_fence(m, done, cookie) < 0)
+		done(cookie, -ENOMEM);
 	return 0;
 fail:
 	bo->refs = 1;
@@ -1007,16 +1074,23 @@ int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t id, uint64_t seqno
 	struct release *r = NULL;
 	int free_slot = -1;
 
+	struct fenced *f;
+
 	if (!vm || vm->kernel || vm->pid != pid)
 		return fail(why, -ENOENT, "client %d has no VM %u", (int)pid, id);
+	f = fenced_new(m, done, cookie);
+	if (!f)
+		return fail(why, -ENOMEM, "out of host memory");
 	if (seqno > vm->submitted)
 		vm->submitted = seqno;
 	vm->last_use = ++m->clock;
 	if (vm->slot < 0) {
 		/* the slot's old translations (a victim's, or a destroyed VM's) will go first */
 		r = release_new(m, vm);
-		if (!r)
+		if (!r) {
+			free(f);
 			return fail(why, -ENOMEM, "out of host memory");
+		}
 		r->seqno = 0;
 		for (unsigned s = 1; s < MEMMGR_SLOTS && free_slot < 0; s++)
 			if (!m->slots[s])
@@ -1031,6 +1105,7 @@ int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t id, uint64_t seqno
 		}
 		if (free_slot < 0 && !victim) {
 			release_try(r);
+			free(f);
 			return fail(why, -EBUSY,
 				    "all %d context slots hold VMs with jobs in flight",
 				    MEMMGR_SLOTS - 1);
@@ -1046,11 +1121,10 @@ int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t id, uint64_t seqno
 	*slot = (unsigned)vm->slot;
 	t = (struct agx_uat_ttbr){ .valid = true, .baddr = vm->space.l1 >> 1, .asid = *slot };
 	agx_uat_ttbr_pack((uint8_t *)ttbr, &t);
-	if (!r) {
-		done(cookie, 0);
-		return 0;
-	}
-	release_start(r, 0, 0, done, cookie);
+	if (!r)
+		fenced_start(f, 0);
+	else
+		release_start(r, 0, 0, fenced_start, f);
 	return 0;
 }
 

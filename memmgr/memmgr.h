@@ -93,13 +93,19 @@ int memmgr_vm_unbind(struct memmgr_client *c, uint32_t vm, uint64_t va, uint64_t
 
 struct memmgr_usage {
 	uint64_t used, quota;
+	uint64_t page_table_bytes; /* of the client's VMs */
 };
 void memmgr_query(struct memmgr_client *c, struct memmgr_usage *u);
 
 /* --- privileged requests --- */
 
+/*
+ * Firmware memory: mapped in the kernel VM, and done runs when the device
+ * has it (the firmware may use it as soon as the caller hears back).
+ */
 int memmgr_kernel_alloc(struct memmgr_client *c, uint64_t size, unsigned flags, uint32_t *handle,
-			uint64_t *va, uint64_t *out_size, int *fd, char *why);
+			uint64_t *va, uint64_t *out_size, int *fd, char *why, memmgr_done_fn done,
+			void *cookie);
 int memmgr_kernel_free(struct memmgr_client *c, uint32_t handle, char *why, memmgr_done_fn done,
 		       void *cookie);
 
@@ -115,7 +121,9 @@ int memmgr_fault_decode(struct memmgr *m, unsigned slot, uint64_t va, struct mem
 /*
  * A submission of job seqno on the VM of client pid: the VM gets a slot
  * (kept, free, or the least recently used idle one's) and done runs when
- * the slot's old translations are gone; *slot and *ttbr say where it is.
+ * the slot's old translations are gone and the device has every page
+ * handed out so far; *slot and *ttbr say where it is.  done's status is
+ * -EIO if the device ever refused memory.
  */
 int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t vm, uint64_t seqno, unsigned *slot,
 			uint64_t *ttbr, char *why, memmgr_done_fn done, void *cookie);
@@ -124,6 +132,8 @@ int memmgr_jobs_completed(struct memmgr *m, pid_t pid, uint32_t vm, uint64_t seq
 
 /* What the firmware channel needs: the context table's device-physical address. */
 uint64_t memmgr_context_table(const struct memmgr *m);
+/* done runs when the device has caught up with every DMA request so far. */
+int memmgr_fence(struct memmgr *m, memmgr_done_fn done, void *cookie);
 
 /* --- for tests and benchmarks --- */
 

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "agxipc/log.h"
 #include "agxipc/server.h"
 #include "server.h"
@@ -86,25 +88,47 @@ static const struct memmgr_tlb_ops tlb_ops = { .invalidate = tlb_invalidate };
 /* --- requests that finish later -------------------------------------------------------- */
 
 struct waiter {
+	struct memmgr_server *s;
 	struct agx_ipc_request *req;
 	bool in_dispatch, done;
-	unsigned slot; /* VM_SLOT_BIND's answer */
+	int status;
+	/* the answer, by request */
+	unsigned slot;
 	uint64_t ttbr;
+	Agx__Memmgr__KernelAllocReply kernel;
+	int fd; /* a duplicate, for the reply to copy */
 };
 
 static void waiter_reply(struct waiter *w)
 {
-	if (w->req->msg.type == AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND) {
+	if (w->status < 0) {
+		agx_ipc_reply_error(w->req, agx_ipc_errno_to_error(w->status),
+				    "%s: the device refused memory; nothing may run on it",
+				    w->req->msg.info->name);
+	} else if (w->req->msg.type == AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND) {
 		Agx__Memmgr__VmSlotBindReply r = AGX__MEMMGR__VM_SLOT_BIND_REPLY__INIT;
 
 		r.context_slot = w->slot;
 		r.ttbr = w->ttbr;
+		agx_ipc_reply(w->req, &r.base, NULL, 0);
+	} else if (w->req->msg.type == AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC) {
+		agx_ipc_reply(w->req, &w->kernel.base, &w->fd, 1);
+	} else if (w->req->msg.type == AGX_IPC_MSG_MEMMGR_UAT_INFO) {
+		Agx__Memmgr__UatInfoReply r = AGX__MEMMGR__UAT_INFO_REPLY__INIT;
+
+		r.context_table = memmgr_context_table(w->s->m);
+		r.slots = MEMMGR_SLOTS;
+		r.kernel_slot = MEMMGR_KERNEL_SLOT;
+		r.kernel_va_start = MEMMGR_KERNEL_VA_START;
+		r.kernel_va_end = MEMMGR_KERNEL_VA_END;
 		agx_ipc_reply(w->req, &r.base, NULL, 0);
 	} else {
 		Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
 
 		agx_ipc_reply(w->req, &r.base, NULL, 0);
 	}
+	if (w->fd >= 0)
+		close(w->fd);
 	free(w);
 }
 
@@ -112,19 +136,22 @@ static void waiter_done(void *cookie, int status)
 {
 	struct waiter *w = cookie;
 
+	w->status = status;
 	if (w->in_dispatch)
 		w->done = true;
 	else
 		waiter_reply(w);
 }
 
-static struct waiter *waiter_new(struct agx_ipc_request *req)
+static struct waiter *waiter_new(struct memmgr_server *s, struct agx_ipc_request *req)
 {
 	struct waiter *w = calloc(1, sizeof(*w));
 
 	if (w) {
+		w->s = s;
 		w->req = req;
 		w->in_dispatch = true;
+		w->fd = -1;
 	}
 	return w;
 }
@@ -136,6 +163,8 @@ static int waiter_finish(struct waiter *w, int ret, const char *why)
 
 	w->in_dispatch = false;
 	if (ret < 0) {
+		if (w->fd >= 0)
+			close(w->fd);
 		free(w);
 		return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret), "%s", why);
 	}
@@ -245,7 +274,7 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 	case AGX_IPC_MSG_MEMMGR_VM_DESTROY: {
 		const Agx__Memmgr__VmDestroy *q = (const void *)req->msg.body;
 
-		w = waiter_new(req);
+		w = waiter_new(s, req);
 		if (!w)
 			return -ENOMEM;
 		ret = memmgr_vm_destroy(c, q->vm, why, waiter_done, w);
@@ -272,7 +301,7 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 	case AGX_IPC_MSG_MEMMGR_VM_UNBIND: {
 		const Agx__Memmgr__VmUnbind *q = (const void *)req->msg.body;
 
-		w = waiter_new(req);
+		w = waiter_new(s, req);
 		if (!w)
 			return -ENOMEM;
 		ret = memmgr_vm_unbind(c, q->vm, q->va, q->size, why, waiter_done, w);
@@ -288,6 +317,7 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 		r.user_va_start = MEMMGR_USER_VA_START;
 		r.user_va_end = MEMMGR_USER_VA_END;
 		r.page_size = MEMMGR_PAGE;
+		r.page_table_bytes = u.page_table_bytes;
 		return REPLY(req, r);
 	}
 	default:
@@ -307,16 +337,22 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 	switch (req->msg.type) {
 	case AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC: {
 		const Agx__Memmgr__KernelAlloc *q = (const void *)req->msg.body;
-		Agx__Memmgr__KernelAllocReply r = AGX__MEMMGR__KERNEL_ALLOC_REPLY__INIT;
 
-		ret =
-		    memmgr_kernel_alloc(c, q->size, q->flags, &r.handle, &r.va, &r.size, &fd, why);
-		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, &fd, 1);
+		w = waiter_new(s, req);
+		if (!w)
+			return -ENOMEM;
+		agx__memmgr__kernel_alloc_reply__init(&w->kernel);
+		ret = memmgr_kernel_alloc(c, q->size, q->flags, &w->kernel.handle, &w->kernel.va,
+					  &w->kernel.size, &fd, why, waiter_done, w);
+		/* the reply may come after the allocation is freed: it sends its own copy */
+		if (ret == 0)
+			w->fd = dup(fd);
+		return waiter_finish(w, ret, why);
 	}
 	case AGX_IPC_MSG_MEMMGR_KERNEL_FREE: {
 		const Agx__Memmgr__KernelFree *q = (const void *)req->msg.body;
 
-		w = waiter_new(req);
+		w = waiter_new(s, req);
 		if (!w)
 			return -ENOMEM;
 		ret = memmgr_kernel_free(c, q->handle, why, waiter_done, w);
@@ -337,7 +373,7 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 	case AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND: {
 		const Agx__Memmgr__VmSlotBind *q = (const void *)req->msg.body;
 
-		w = waiter_new(req);
+		w = waiter_new(s, req);
 		if (!w)
 			return -ENOMEM;
 		ret = memmgr_vm_slot_bind(s->m, (pid_t)q->client_pid, q->vm, q->seqno, &w->slot,
@@ -351,16 +387,14 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 		ret = memmgr_jobs_completed(s->m, (pid_t)q->client_pid, q->vm, q->seqno, why);
 		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
 	}
-	case AGX_IPC_MSG_MEMMGR_UAT_INFO: {
-		Agx__Memmgr__UatInfoReply r = AGX__MEMMGR__UAT_INFO_REPLY__INIT;
-
-		r.context_table = memmgr_context_table(s->m);
-		r.slots = MEMMGR_SLOTS;
-		r.kernel_slot = MEMMGR_KERNEL_SLOT;
-		r.kernel_va_start = MEMMGR_KERNEL_VA_START;
-		r.kernel_va_end = MEMMGR_KERNEL_VA_END;
-		return REPLY(req, r);
-	}
+	case AGX_IPC_MSG_MEMMGR_UAT_INFO:
+		/* the firmware reads the context table once it hears of it: the device has it first
+		 */
+		w = waiter_new(s, req);
+		if (!w)
+			return -ENOMEM;
+		ret = memmgr_fence(s->m, waiter_done, w);
+		return waiter_finish(w, ret, "out of host memory");
 	default:
 		return -ENOSYS;
 	}
@@ -419,8 +453,11 @@ void memmgr_server_destroy(struct memmgr_server *s)
 		agx_ipc_server_destroy(s->clients);
 	if (s->privileged)
 		agx_ipc_server_destroy(s->privileged);
-	if (s->fwchan)
+	if (s->fwchan) {
+		/* the close runs on the loop's next turn: give it that turn */
 		agx_ipc_conn_close(s->fwchan);
+		event_base_loop(s->base, EVLOOP_NONBLOCK);
+	}
 	memmgr_destroy(s->m);
 	free(s);
 }

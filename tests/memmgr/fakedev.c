@@ -39,7 +39,24 @@ static int dma_unmap(void *ctx, uint64_t paddr, uint64_t size)
 	return -EINVAL;
 }
 
-static const struct memmgr_device_ops ops = { .dma_map = dma_map, .dma_unmap = dma_unmap };
+static int fence(void *ctx, memmgr_device_done_fn done, void *cookie)
+{
+	struct fakedev *f = ctx;
+
+	if (!f->hold_fence) {
+		done(cookie, 0);
+		return 0;
+	}
+	if (f->num_fences == 16)
+		return -EBUSY;
+	f->fence_done[f->num_fences] = done;
+	f->fence_cookie[f->num_fences++] = cookie;
+	return 0;
+}
+
+static const struct memmgr_device_ops ops = { .dma_map = dma_map,
+					      .dma_unmap = dma_unmap,
+					      .fence = fence };
 
 static int invalidate(void *ctx, unsigned slot, uint64_t va, uint64_t size,
 		      void (*done)(void *cookie, int status), void *cookie)
@@ -84,6 +101,13 @@ bool fakedev_read(const struct fakedev *f, uint64_t paddr, void *buf, uint64_t l
 			       (ssize_t)len;
 	}
 	return false;
+}
+
+void fakedev_fence_answer(struct fakedev *f)
+{
+	for (unsigned i = 0; i < f->num_fences; i++)
+		f->fence_done[i](f->fence_cookie[i], 0);
+	f->num_fences = 0;
 }
 
 void fakedev_tlb_answer(struct fakedev *f)

@@ -32,8 +32,12 @@ struct fakedev {
 	struct memmgr_device dev;
 	struct fakedev_map maps[FAKEDEV_MAX_MAPS];
 	unsigned num_maps;
-	unsigned bad;  /* requests the device would have refused */
-	bool hold_tlb; /* queue invalidations instead of answering at once */
+	unsigned bad;	 /* requests the device would have refused */
+	bool hold_tlb;	 /* queue invalidations instead of answering at once */
+	bool hold_fence; /* queue fences: the device has not caught up */
+	memmgr_device_done_fn fence_done[16];
+	void *fence_cookie[16];
+	unsigned num_fences;
 	struct fakedev_tlb tlb[FAKEDEV_MAX_TLB];
 	unsigned num_tlb, tlb_total;
 };
@@ -46,5 +50,7 @@ void fakedev_fini(struct fakedev *f);
 bool fakedev_read(const struct fakedev *f, uint64_t paddr, void *buf, uint64_t len);
 /* Answers the queued invalidations, oldest first. */
 void fakedev_tlb_answer(struct fakedev *f);
+/* The device catches up: the queued fences signal. */
+void fakedev_fence_answer(struct fakedev *f);
 
 #endif

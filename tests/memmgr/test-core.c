@@ -430,7 +430,9 @@ static void test_bad_requests(void **state)
 				 -EPERM);
 	}
 	/* privileged requests from a client */
-	assert_int_equal(memmgr_kernel_alloc(e->c, PAGE, 0, &h2, &va, &size, &fd, e->why), -EPERM);
+	assert_int_equal(
+	    memmgr_kernel_alloc(e->c, PAGE, 0, &h2, &va, &size, &fd, e->why, done_count, &done),
+	    -EPERM);
 	assert_int_equal(done, 0);
 	memmgr_client_gone(other);
 	env_free(e);
@@ -636,6 +638,39 @@ static void test_slots(void **state)
 	env_free(e);
 }
 
+/*
+ * DMA requests are not waited for one by one; a submission (slot bind) and
+ * firmware memory wait until the device has caught up.
+ */
+static void test_device_fence(void **state)
+{
+	struct env *e = env_new(0);
+	struct memmgr_client *fw = memmgr_client_new(e->m, 3000, 0, true);
+	uint32_t vm, h;
+	uint64_t va, ttbr, size;
+	unsigned slot, done = 0;
+	int fd;
+
+	(void)state;
+	assert_int_equal(memmgr_vm_create(e->c, &vm, e->why), 0);
+	slot_of(e, vm, 1);
+	e->f.hold_fence = true;
+	h = bo(e, PAGE, NULL);
+	assert_int_equal(memmgr_vm_bind(e->c, vm, h, 0, PAGE, 0, R, true, &va, e->why), 0);
+	/* the VM keeps its slot, and still the submission waits for the device */
+	assert_int_equal(
+	    memmgr_vm_slot_bind(e->m, 1000, vm, 2, &slot, &ttbr, e->why, done_count, &done), 0);
+	assert_int_equal(done, 0);
+	assert_int_equal(
+	    memmgr_kernel_alloc(fw, PAGE, 0, &h, &va, &size, &fd, e->why, done_count, &done), 0);
+	assert_int_equal(done, 0);
+	fakedev_fence_answer(&e->f);
+	assert_int_equal(done, 2);
+	e->f.hold_fence = false;
+	memmgr_client_gone(fw);
+	env_free(e);
+}
+
 /* The kernel VM: firmware-only pages in the high half, through slot 0. */
 static void test_kernel_and_faults(void **state)
 {
@@ -648,8 +683,11 @@ static void test_kernel_and_faults(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(memmgr_kernel_alloc(fw, 3 * PAGE, 0, &h, &kva, &size, &fd, e->why), 0);
+	assert_int_equal(
+	    memmgr_kernel_alloc(fw, 3 * PAGE, 0, &h, &kva, &size, &fd, e->why, done_count, &done),
+	    0);
 	assert_true(kva >= MEMMGR_KERNEL_VA_START);
+	assert_int_equal(done, 1);			    /* the device has it */
 	e1 = read64(&e->f, memmgr_context_table(e->m) + 8); /* slot 0's TTBR1 */
 	assert_true(e1 & 1);
 	{
@@ -682,11 +720,12 @@ static void test_kernel_and_faults(void **state)
 
 	/* freeing it: descriptors gone, slot 0 invalidated */
 	assert_int_equal(memmgr_kernel_free(fw, h, e->why, done_count, &done), 0);
-	assert_int_equal(done, 1);
+	assert_int_equal(done, 2);
 	assert_false(walk(&e->f, memmgr_context_table(e->m), 0, kva).valid);
 	assert_int_equal(memmgr_kernel_free(fw, h, e->why, done_count, &done), -ENOENT);
 	/* a kernel handle is not a BO handle */
-	assert_int_equal(memmgr_kernel_alloc(fw, PAGE, 0, &h, &kva, &size, &fd, e->why), 0);
+	assert_int_equal(
+	    memmgr_kernel_alloc(fw, PAGE, 0, &h, &kva, &size, &fd, e->why, done_count, &done), 0);
 	assert_int_equal(memmgr_bo_close(fw, h, e->why), -ENOENT);
 	memmgr_client_gone(fw); /* and its allocations go with it */
 	env_free(e);
@@ -735,10 +774,15 @@ static void test_client_gone(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_random_binds),	     cmocka_unit_test(test_bad_requests),
-		cmocka_unit_test(test_quota_and_exhaustion), cmocka_unit_test(test_fragments),
-		cmocka_unit_test(test_deferred_release),     cmocka_unit_test(test_slots),
-		cmocka_unit_test(test_kernel_and_faults),    cmocka_unit_test(test_client_gone),
+		cmocka_unit_test(test_random_binds),
+		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_quota_and_exhaustion),
+		cmocka_unit_test(test_fragments),
+		cmocka_unit_test(test_deferred_release),
+		cmocka_unit_test(test_slots),
+		cmocka_unit_test(test_device_fence),
+		cmocka_unit_test(test_kernel_and_faults),
+		cmocka_unit_test(test_client_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
