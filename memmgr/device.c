@@ -27,7 +27,7 @@ static void run_fences(struct memmgr_device *dev)
 		struct memmgr_device_fence *f = dev->fences;
 
 		dev->fences = f->next;
-		f->done(f->cookie, dev->refused || dev->lost ? -EIO : 0);
+		f->done(f->cookie, dev->refused || dev->lost ? -ENODEV : 0);
 		free(f);
 	}
 }

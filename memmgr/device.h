@@ -31,7 +31,7 @@ struct memmgr_device_ops {
 	int (*dma_unmap)(void *ctx, uint64_t paddr, uint64_t size);
 	/*
 	 * done runs when the device has answered every request queued
-	 * before: with 0, or -EIO if it ever refused one (memory that the
+	 * before: with 0, or -ENODEV if it ever refused one (memory that the
 	 * GPU cannot see must not be used).  0 or a negative errno.
 	 */
 	int (*fence)(void *ctx, memmgr_device_done_fn done, void *cookie);

@@ -123,7 +123,7 @@ int memmgr_fault_decode(struct memmgr *m, unsigned slot, uint64_t va, struct mem
  * (kept, free, or the least recently used idle one's) and done runs when
  * the slot's old translations are gone and the device has every page
  * handed out so far; *slot and *ttbr say where it is.  done's status is
- * -EIO if the device ever refused memory.
+ * -ENODEV if the device ever refused memory.
  */
 int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t vm, uint64_t seqno, unsigned *slot,
 			uint64_t *ttbr, char *why, memmgr_done_fn done, void *cookie);

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -479,6 +481,67 @@ static void test_privileged(void **state)
 	}
 }
 
+static int listen_on(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+
+	strcpy(addr.sun_path, path);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	assert_int_equal(listen(fd, 16), 0);
+	return fd;
+}
+
+/*
+ * Under systemd both sockets come from socket activation (LISTEN_FDS, in
+ * either order): memmgr takes each by its path and serves on it.
+ */
+static void test_socket_activation(void **state)
+{
+	struct daemons *d = *state;
+	char client[108], privileged[108];
+	struct agx_ipc_client *p;
+	struct agx_memory *mem;
+	struct agx_bo bo;
+	int fds[2];
+	pid_t pid;
+
+	snprintf(client, sizeof(client), "%s/activated.sock", d->dir);
+	snprintf(privileged, sizeof(privileged), "%s/activated-priv.sock", d->dir);
+	fds[0] = listen_on(privileged);
+	fds[1] = listen_on(client);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char buf[32];
+
+		dup2(fds[0], 3); /* SD_LISTEN_FDS_START, without CLOEXEC */
+		dup2(fds[1], 4);
+		snprintf(buf, sizeof(buf), "%d", (int)getpid());
+		setenv("LISTEN_PID", buf, 1);
+		setenv("LISTEN_FDS", "2", 1);
+		execl(memmgr_path, memmgr_path, "--socket", client, "--privileged-socket",
+		      privileged, "--device", d->sim, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	close(fds[1]);
+	/* the sockets exist already: connections wait in their backlog until memmgr serves */
+	assert_int_equal(agx_memory_connect(client, &mem), 0);
+	assert_int_equal(agx_bo_create(mem, PAGE, 0, 0, &bo), 0);
+	assert_int_equal(agx_bo_close(mem, &bo), 0);
+	agx_memory_disconnect(mem);
+	assert_int_equal(agx_ipc_client_connect(privileged,
+						AGX__IPC__INTERFACE__INTERFACE_MEMMGR_PRIVILEGED,
+						"test", TIMEOUT_MS, &p, NULL),
+			 0);
+	agx_ipc_client_destroy(p);
+	stop(pid);
+	unlink(client);
+	unlink(privileged);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +550,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_share, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dropped_connection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_socket_activation, setup, teardown),
 	};
 
 	if (argc != 4) {

@@ -1,0 +1,134 @@
+/*
+ * make-seeds: seed sessions for fuzz-requests, written into DIR: a
+ * client's life (BOs, a VM, binds, unbinds, export, import, query,
+ * closes), and a privileged peer's (UAT info, kernel memory, faults, slots,
+ * completions).  In a fresh agx-memmgr the kernel VM is VM 1, so the
+ * client's first VM is 2 and its first BO handle 1.
+ *
+ *   make-seeds DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agxipc/ipc.h"
+
+static uint8_t session[1 << 16];
+static size_t length;
+
+static void start(uint8_t flags)
+{
+	session[0] = flags;
+	length = 1;
+}
+
+static void add(uint16_t type, const ProtobufCMessage *body)
+{
+	static uint32_t id = 10;
+	ssize_t n = agx_ipc_encode(session + length + 2, sizeof(session) - length - 2, type, 0,
+				   id++, body, 0);
+
+	if (n < 0)
+		exit(1);
+	session[length] = (uint8_t)n;
+	session[length + 1] = (uint8_t)(n >> 8);
+	length += 2 + (size_t)n;
+}
+
+static void save(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(session, 1, length, f) != length) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	Agx__Memmgr__BoCreate bc = AGX__MEMMGR__BO_CREATE__INIT;
+	Agx__Memmgr__VmCreate vc = AGX__MEMMGR__VM_CREATE__INIT;
+	Agx__Memmgr__VmBind vb = AGX__MEMMGR__VM_BIND__INIT;
+	Agx__Memmgr__VmUnbind vu = AGX__MEMMGR__VM_UNBIND__INIT;
+	Agx__Memmgr__BoExport be = AGX__MEMMGR__BO_EXPORT__INIT;
+	Agx__Memmgr__BoImport bi = AGX__MEMMGR__BO_IMPORT__INIT;
+	Agx__Memmgr__BoClose bx = AGX__MEMMGR__BO_CLOSE__INIT;
+	Agx__Memmgr__VmDestroy vd = AGX__MEMMGR__VM_DESTROY__INIT;
+	Agx__Memmgr__Query q = AGX__MEMMGR__QUERY__INIT;
+	Agx__Memmgr__UatInfo ui = AGX__MEMMGR__UAT_INFO__INIT;
+	Agx__Memmgr__KernelAlloc ka = AGX__MEMMGR__KERNEL_ALLOC__INIT;
+	Agx__Memmgr__KernelFree kf = AGX__MEMMGR__KERNEL_FREE__INIT;
+	Agx__Memmgr__FaultDecode fd = AGX__MEMMGR__FAULT_DECODE__INIT;
+	Agx__Memmgr__VmSlotBind sb = AGX__MEMMGR__VM_SLOT_BIND__INIT;
+	Agx__Memmgr__JobsCompleted jc = AGX__MEMMGR__JOBS_COMPLETED__INIT;
+	uint8_t token[32] = { 0 };
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	/* a client */
+	start(1);
+	bc.size = 3 * 0x4000;
+	add(AGX_IPC_MSG_MEMMGR_BO_CREATE, &bc.base);
+	bc.size = 0x4000;
+	bc.flags = 4; /* VM-private to VM 2 */
+	bc.vm = 2;
+	add(AGX_IPC_MSG_MEMMGR_VM_CREATE, &vc.base);
+	add(AGX_IPC_MSG_MEMMGR_BO_CREATE, &bc.base);
+	vb.vm = 2;
+	vb.bo = 1;
+	vb.size = 2 * 0x4000;
+	vb.va = 0x100000000ull;
+	vb.flags = 3;
+	add(AGX_IPC_MSG_MEMMGR_VM_BIND, &vb.base);
+	vb.bo = 2;
+	vb.size = 0x4000;
+	vb.flags = 1 | 4 | 8;
+	add(AGX_IPC_MSG_MEMMGR_VM_BIND, &vb.base);
+	vu.vm = 2;
+	vu.va = 0x100004000ull;
+	vu.size = 0x4000;
+	add(AGX_IPC_MSG_MEMMGR_VM_UNBIND, &vu.base);
+	be.handle = 1;
+	add(AGX_IPC_MSG_MEMMGR_BO_EXPORT, &be.base);
+	bi.token.data = token;
+	bi.token.len = sizeof(token);
+	add(AGX_IPC_MSG_MEMMGR_BO_IMPORT, &bi.base);
+	add(AGX_IPC_MSG_MEMMGR_QUERY, &q.base);
+	bx.handle = 1;
+	add(AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bx.base);
+	vd.vm = 2;
+	add(AGX_IPC_MSG_MEMMGR_VM_DESTROY, &vd.base);
+	save(argv[1], "client");
+
+	/* a privileged peer */
+	start(3);
+	add(AGX_IPC_MSG_MEMMGR_UAT_INFO, &ui.base);
+	ka.size = 0x8000;
+	add(AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC, &ka.base);
+	fd.context_slot = 0;
+	fd.va = 0xffffffa000004000ull;
+	add(AGX_IPC_MSG_MEMMGR_FAULT_DECODE, &fd.base);
+	sb.client_pid = 1;
+	sb.vm = 2;
+	sb.seqno = 1;
+	add(AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND, &sb.base);
+	jc.client_pid = 1;
+	jc.vm = 2;
+	jc.seqno = 1;
+	add(AGX_IPC_MSG_MEMMGR_JOBS_COMPLETED, &jc.base);
+	kf.handle = 1;
+	add(AGX_IPC_MSG_MEMMGR_KERNEL_FREE, &kf.base);
+	save(argv[1], "privileged");
+
+	/* the client's requests on the privileged socket, and the reverse */
+	session[0] = 3;
+	save(argv[1], "crossed");
+	return 0;
+}
