@@ -281,20 +281,6 @@ static double measure_mmu(void)
 	return (double)n / (elapsed / 1e6);
 }
 
-/* build/tools/agx-bench-device -> build/sim/agx-sim */
-static void default_sim_path(char *out, size_t size)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	self[n > 0 ? n : 0] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(out, size, "%s/../sim/agx-sim", self);
-}
-
 int main(int argc, char **argv)
 {
 	static double samples[SAMPLES];
@@ -310,7 +296,7 @@ int main(int argc, char **argv)
 	if (argc == 2)
 		snprintf(sim, sizeof(sim), "%s", argv[1]);
 	else
-		default_sim_path(sim, sizeof(sim));
+		bench_sibling(sim, sizeof(sim), "sim/agx-sim");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

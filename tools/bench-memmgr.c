@@ -26,20 +26,6 @@
 
 #define SECONDS_PER_SIZE 0.5
 
-/* build/tools/agx-bench-memmgr -> build/<dir>/<name> */
-static void sibling(char *out, size_t size, const char *rel)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	self[n > 0 ? n : 0] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(out, size, "%s/../%s", self, rel);
-}
-
 static pid_t spawn(char *const argv[])
 {
 	pid_t pid = fork();
@@ -105,8 +91,8 @@ int main(void)
 	double t0, bind_ms;
 	int ret = 1;
 
-	sibling(sim, sizeof(sim), "sim/agx-sim");
-	sibling(memmgr, sizeof(memmgr), "memmgr/agx-memmgr");
+	bench_sibling(sim, sizeof(sim), "sim/agx-sim");
+	bench_sibling(memmgr, sizeof(memmgr), "memmgr/agx-memmgr");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

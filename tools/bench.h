@@ -5,8 +5,12 @@
 #ifndef AGX_BENCH_H
 #define AGX_BENCH_H
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline double bench_now_us(void)
 {
@@ -27,6 +31,20 @@ static inline int bench_cmp_double(const void *a, const void *b)
 static inline void bench_sort(double *samples, size_t n)
 {
 	qsort(samples, n, sizeof(*samples), bench_cmp_double);
+}
+
+/* A program of the build tree by its path from build/: build/tools/.. + rel. */
+static inline void bench_sibling(char *out, size_t size, const char *rel)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	self[n > 0 ? n : 0] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(out, size, "%s/../%s", self, rel);
 }
 
 #endif

@@ -80,18 +80,9 @@ static void pump(void)
 		event_base_loop(base, EVLOOP_NONBLOCK);
 }
 
-static void drain(int fd)
-{
-	uint8_t buf[512];
-
-	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-		;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned baseline_fds;
-	size_t pos = 1;
 	int fd;
 
 	if (size < 1)
@@ -101,27 +92,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
 		abort();
 	pump();
-	if (data[0] & 1) {
-		Agx__Ipc__Hello hello = AGX__IPC__HELLO__INIT;
-
-		hello.version_major = AGX_IPC_VERSION_MAJOR;
-		hello.interface = AGX__IPC__INTERFACE__INTERFACE_MEMMGR;
-		hello.client_name = "fuzz";
-		agx_ipc_send(fd, AGX_IPC_MSG_HELLO, 0, 1, &hello.base, NULL, 0);
-		pump();
-		drain(fd);
-	}
-	while (pos + 2 <= size) {
-		size_t len = data[pos] | (size_t)data[pos + 1] << 8;
-
-		pos += 2;
-		if (len > size - pos)
-			len = size - pos;
-		send(fd, data + pos, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		pos += len;
-		pump();
-		drain(fd);
-	}
+	fuzz_session(fd, AGX__IPC__INTERFACE__INTERFACE_MEMMGR, data[0] & 1, data + 1, size - 1,
+		     pump);
 	close(fd);
 	for (int i = 0; i < 10 && agx_ipc_server_num_connections(server); i++)
 		pump();

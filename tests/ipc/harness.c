@@ -127,3 +127,39 @@ int raw_connect(const char *path)
 		abort();
 	return fd;
 }
+
+static void drain(int fd)
+{
+	uint8_t buf[512];
+
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+}
+
+void fuzz_session(int fd, int interface, bool hello, const uint8_t *data, size_t size,
+		  void (*pump)(void))
+{
+	size_t pos = 0;
+
+	if (hello) {
+		Agx__Ipc__Hello h = AGX__IPC__HELLO__INIT;
+
+		h.version_major = AGX_IPC_VERSION_MAJOR;
+		h.interface = interface;
+		h.client_name = "fuzz";
+		agx_ipc_send(fd, AGX_IPC_MSG_HELLO, 0, 1, &h.base, NULL, 0);
+		pump();
+		drain(fd);
+	}
+	while (pos + 2 <= size) {
+		size_t len = data[pos] | (size_t)data[pos + 1] << 8;
+
+		pos += 2;
+		if (len > size - pos)
+			len = size - pos;
+		send(fd, data + pos, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		pos += len;
+		pump();
+		drain(fd);
+	}
+}

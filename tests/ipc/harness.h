@@ -6,6 +6,8 @@
 #define TESTS_HARNESS_H
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdatomic.h>
 
 #include "agxipc/server.h"
@@ -33,5 +35,14 @@ bool harness_wait_disconnects(struct harness *h, unsigned count);
 unsigned count_open_fds(void);
 /* A client socket connected to path, without a handshake. */
 int raw_connect(const char *path);
+
+/*
+ * A fuzz target's session on a connected non-blocking socket: a valid
+ * HELLO for interface first if hello, then the input's packets, each
+ * [u16 little-endian length] [bytes] (the last one cut to what is left);
+ * pump() runs the server after each, and what it answers is dropped.
+ */
+void fuzz_session(int fd, int interface, bool hello, const uint8_t *data, size_t size,
+		  void (*pump)(void));
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "agxipc/log.h"
 #include "fakedev.h"
+#include "harness.h"
 #include "server.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -64,27 +65,10 @@ static int listen_on(const char *path)
 	return fd;
 }
 
-static unsigned open_fds(void)
-{
-	unsigned n = 0;
-
-	for (int fd = 0; fd < 4096; fd++)
-		n += fcntl(fd, F_GETFD) >= 0;
-	return n;
-}
-
 static void pump(void)
 {
 	for (int i = 0; i < 3; i++)
 		event_base_loop(base, EVLOOP_NONBLOCK);
-}
-
-static void drain(int fd)
-{
-	uint8_t buf[512];
-
-	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-		;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -95,13 +79,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct memmgr_server *server;
 	unsigned baseline;
 	bool privileged;
-	size_t pos = 1;
 	int fd;
 
 	if (size < 1)
 		return 0;
 	privileged = data[0] & 2;
-	baseline = open_fds();
+	baseline = count_open_fds();
 	fakedev_init(&f, 64ull << 20);
 	config.client_fd = listen_on(paths[0]);
 	config.privileged_fd = listen_on(paths[1]);
@@ -114,28 +97,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
 		abort();
 	pump();
-	if (data[0] & 1) {
-		Agx__Ipc__Hello hello = AGX__IPC__HELLO__INIT;
-
-		hello.version_major = AGX_IPC_VERSION_MAJOR;
-		hello.interface = privileged ? AGX__IPC__INTERFACE__INTERFACE_MEMMGR_PRIVILEGED
-					     : AGX__IPC__INTERFACE__INTERFACE_MEMMGR;
-		hello.client_name = "fuzz";
-		agx_ipc_send(fd, AGX_IPC_MSG_HELLO, 0, 1, &hello.base, NULL, 0);
-		pump();
-		drain(fd);
-	}
-	while (pos + 2 <= size) {
-		size_t len = data[pos] | (size_t)data[pos + 1] << 8;
-
-		pos += 2;
-		if (len > size - pos)
-			len = size - pos;
-		send(fd, data + pos, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		pos += len;
-		pump();
-		drain(fd);
-	}
+	fuzz_session(fd,
+		     privileged ? AGX__IPC__INTERFACE__INTERFACE_MEMMGR_PRIVILEGED
+				: AGX__IPC__INTERFACE__INTERFACE_MEMMGR,
+		     data[0] & 1, data + 1, size - 1, pump);
 	close(fd);
 	pump();
 	memmgr_server_destroy(server);
@@ -145,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f.bad || f.num_maps)
 		abort();
 	fakedev_fini(&f);
-	if (open_fds() != baseline)
+	if (count_open_fds() != baseline)
 		abort();
 	return 0;
 }
