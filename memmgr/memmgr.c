@@ -215,7 +215,8 @@ static struct bo *bo_new(struct memmgr *m, uint64_t size, unsigned flags, char *
 	bo->fd = -1;
 	bo->size = size;
 	bo->flags = flags;
-	ret = phys_alloc(&m->phys, size, bo->ext, MEMMGR_MAX_EXTENTS, &bo->num_ext);
+	ret = phys_alloc(&m->phys, size, bo->ext,
+			 flags & MEMMGR_BO_CONTIGUOUS ? 1 : MEMMGR_MAX_EXTENTS, &bo->num_ext);
 	if (ret < 0) {
 		free(bo);
 		*err = fail(why, -ENOMEM,
@@ -709,8 +710,8 @@ void memmgr_client_gone(struct memmgr_client *c)
 
 /* --- client requests ------------------------------------------------------------------ */
 
-static int create_checked(struct memmgr_client *c, uint64_t size, unsigned flags, uint64_t quota,
-			  struct bo **out, char *why)
+static int create_checked(struct memmgr_client *c, uint64_t size, unsigned flags, unsigned known,
+			  uint64_t quota, struct bo **out, char *why)
 {
 	struct memmgr *m = c->m;
 	int err = 0;
@@ -719,10 +720,9 @@ static int create_checked(struct memmgr_client *c, uint64_t size, unsigned flags
 		return fail(why, -EINVAL, "size %" PRIu64 " is not in 1..%llu", size,
 			    MEMMGR_MAX_BO_SIZE);
 	size = (size + MEMMGR_PAGE - 1) & ~(MEMMGR_PAGE - 1);
-	if (flags & ~(unsigned)(MEMMGR_BO_WRITEBACK | MEMMGR_BO_UNCACHED | MEMMGR_BO_VM_PRIVATE) ||
-	    (flags & MEMMGR_BO_WRITEBACK && flags & MEMMGR_BO_UNCACHED))
-		return fail(why, -EINVAL, "flags %#x: unknown bits, or writeback and uncached",
-			    flags);
+	if (flags & ~known || (flags & MEMMGR_BO_WRITEBACK && flags & MEMMGR_BO_UNCACHED))
+		return fail(why, -EINVAL,
+			    "flags %#x: bits not taken here, or writeback and uncached", flags);
 	if (c->used + size > quota)
 		return fail(why, -EDQUOT,
 			    "quota: %" PRIu64 " bytes held, %" PRIu64 " asked, %" PRIu64 " allowed",
@@ -743,7 +743,9 @@ int memmgr_bo_create(struct memmgr_client *c, uint64_t size, unsigned flags, uin
 
 	if (flags & MEMMGR_BO_VM_PRIVATE && !vm_of(c, vm))
 		return fail(why, -ENOENT, "VM-private BO for VM %u, which is not yours", vm);
-	ret = create_checked(c, size, flags, c->m->config.client_quota, &bo, why);
+	ret = create_checked(c, size, flags,
+			     MEMMGR_BO_WRITEBACK | MEMMGR_BO_UNCACHED | MEMMGR_BO_VM_PRIVATE,
+			     c->m->config.client_quota, &bo, why);
 	if (ret < 0)
 		return ret;
 	if (flags & MEMMGR_BO_VM_PRIVATE)
@@ -963,8 +965,8 @@ void memmgr_query(struct memmgr_client *c, struct memmgr_usage *u)
 /* --- privileged requests -------------------------------------------------------------- */
 
 int memmgr_kernel_alloc(struct memmgr_client *c, uint64_t size, unsigned flags, uint32_t *handle,
-			uint64_t *va, uint64_t *out_size, int *fd, char *why, memmgr_done_fn done,
-			void *cookie)
+			uint64_t *va, uint64_t *paddr, uint64_t *out_size, int *fd, char *why,
+			memmgr_done_fn done, void *cookie)
 {
 	struct memmgr *m = c->m;
 	struct bo *bo;
@@ -972,9 +974,9 @@ int memmgr_kernel_alloc(struct memmgr_client *c, uint64_t size, unsigned flags, 
 
 	if (!c->privileged)
 		return fail(why, -EPERM, "kernel allocations are for agx-fwchan and agx-scheduler");
-	if (flags & MEMMGR_BO_VM_PRIVATE)
-		return fail(why, -EINVAL, "kernel allocations are never VM-private");
-	ret = create_checked(c, size, flags, m->dev->memory_size, &bo, why);
+	ret = create_checked(c, size, flags,
+			     MEMMGR_BO_WRITEBACK | MEMMGR_BO_UNCACHED | MEMMGR_BO_CONTIGUOUS,
+			     m->dev->memory_size, &bo, why);
 	if (ret < 0)
 		return ret;
 	if (!find_va(m->kernel, MEMMGR_KERNEL_VA_START, MEMMGR_KERNEL_VA_END, bo->size, va)) {
@@ -992,6 +994,7 @@ int memmgr_kernel_alloc(struct memmgr_client *c, uint64_t size, unsigned flags, 
 	}
 	*out_size = bo->size;
 	*fd = bo->fd;
+	*paddr = flags & MEMMGR_BO_CONTIGUOUS ? bo->ext[0].paddr : 0;
 	if (memmgr_fence(m, done, cookie) < 0)
 		done(cookie, -ENOMEM);
 	return 0;

@@ -32,6 +32,7 @@ enum memmgr_bo_flags {
 	MEMMGR_BO_WRITEBACK = 1,
 	MEMMGR_BO_UNCACHED = 2,
 	MEMMGR_BO_VM_PRIVATE = 4,
+	MEMMGR_BO_CONTIGUOUS = 8, /* kernel allocations: one device-physical range */
 };
 
 struct memmgr;
@@ -104,8 +105,8 @@ void memmgr_query(struct memmgr_client *c, struct memmgr_usage *u);
  * has it (the firmware may use it as soon as the caller hears back).
  */
 int memmgr_kernel_alloc(struct memmgr_client *c, uint64_t size, unsigned flags, uint32_t *handle,
-			uint64_t *va, uint64_t *out_size, int *fd, char *why, memmgr_done_fn done,
-			void *cookie);
+			uint64_t *va, uint64_t *paddr, uint64_t *out_size, int *fd, char *why,
+			memmgr_done_fn done, void *cookie);
 int memmgr_kernel_free(struct memmgr_client *c, uint32_t handle, char *why, memmgr_done_fn done,
 		       void *cookie);
 

@@ -343,7 +343,8 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 			return -ENOMEM;
 		agx__memmgr__kernel_alloc_reply__init(&w->kernel);
 		ret = memmgr_kernel_alloc(c, q->size, q->flags, &w->kernel.handle, &w->kernel.va,
-					  &w->kernel.size, &fd, why, waiter_done, w);
+					  &w->kernel.paddr, &w->kernel.size, &fd, why, waiter_done,
+					  w);
 		/* the reply may come after the allocation is freed: it sends its own copy */
 		if (ret == 0)
 			w->fd = dup(fd);

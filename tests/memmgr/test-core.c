@@ -350,7 +350,7 @@ static void test_bad_requests(void **state)
 	struct env *e = env_new(0);
 	struct memmgr_client *other = memmgr_client_new(e->m, 2000, 2000, false);
 	uint32_t vm, other_vm, h = bo(e, 4 * PAGE, NULL), h2;
-	uint64_t va, size;
+	uint64_t va, size, pa;
 	uint8_t token[MEMMGR_TOKEN_BYTES];
 	unsigned done = 0;
 	int fd;
@@ -430,9 +430,9 @@ static void test_bad_requests(void **state)
 				 -EPERM);
 	}
 	/* privileged requests from a client */
-	assert_int_equal(
-	    memmgr_kernel_alloc(e->c, PAGE, 0, &h2, &va, &size, &fd, e->why, done_count, &done),
-	    -EPERM);
+	assert_int_equal(memmgr_kernel_alloc(e->c, PAGE, 0, &h2, &va, &pa, &size, &fd, e->why,
+					     done_count, &done),
+			 -EPERM);
 	assert_int_equal(done, 0);
 	memmgr_client_gone(other);
 	env_free(e);
@@ -647,7 +647,7 @@ static void test_device_fence(void **state)
 	struct env *e = env_new(0);
 	struct memmgr_client *fw = memmgr_client_new(e->m, 3000, 0, true);
 	uint32_t vm, h;
-	uint64_t va, ttbr, size;
+	uint64_t va, ttbr, size, pa;
 	unsigned slot, done = 0;
 	int fd;
 
@@ -662,7 +662,8 @@ static void test_device_fence(void **state)
 	    memmgr_vm_slot_bind(e->m, 1000, vm, 2, &slot, &ttbr, e->why, done_count, &done), 0);
 	assert_int_equal(done, 0);
 	assert_int_equal(
-	    memmgr_kernel_alloc(fw, PAGE, 0, &h, &va, &size, &fd, e->why, done_count, &done), 0);
+	    memmgr_kernel_alloc(fw, PAGE, 0, &h, &va, &pa, &size, &fd, e->why, done_count, &done),
+	    0);
 	assert_int_equal(done, 0);
 	fakedev_fence_answer(&e->f);
 	assert_int_equal(done, 2);
@@ -678,14 +679,14 @@ static void test_kernel_and_faults(void **state)
 	struct memmgr_client *fw = memmgr_client_new(e->m, 3000, 0, true);
 	struct memmgr_fault f;
 	uint32_t h, vm, b;
-	uint64_t va, kva, size, e1;
+	uint64_t va, kva, size, e1, pa;
 	unsigned slot, done = 0;
 	int fd;
 
 	(void)state;
-	assert_int_equal(
-	    memmgr_kernel_alloc(fw, 3 * PAGE, 0, &h, &kva, &size, &fd, e->why, done_count, &done),
-	    0);
+	assert_int_equal(memmgr_kernel_alloc(fw, 3 * PAGE, 0, &h, &kva, &pa, &size, &fd, e->why,
+					     done_count, &done),
+			 0);
 	assert_true(kva >= MEMMGR_KERNEL_VA_START);
 	assert_int_equal(done, 1);			    /* the device has it */
 	e1 = read64(&e->f, memmgr_context_table(e->m) + 8); /* slot 0's TTBR1 */
@@ -723,9 +724,21 @@ static void test_kernel_and_faults(void **state)
 	assert_int_equal(done, 2);
 	assert_false(walk(&e->f, memmgr_context_table(e->m), 0, kva).valid);
 	assert_int_equal(memmgr_kernel_free(fw, h, e->why, done_count, &done), -ENOENT);
+	/* contiguous: one device-physical range, said */
+	assert_int_equal(memmgr_kernel_alloc(fw, 4 * PAGE, MEMMGR_BO_CONTIGUOUS, &h, &kva, &pa,
+					     &size, &fd, e->why, done_count, &done),
+			 0);
+	assert_true(pa != 0 && pa % PAGE == 0);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(walk(&e->f, memmgr_context_table(e->m), 0, kva + i * PAGE).pa,
+				 pa + i * PAGE);
+	/* clients cannot ask for it */
+	assert_int_equal(
+	    memmgr_bo_create(e->c, PAGE, MEMMGR_BO_CONTIGUOUS, 0, &b, &size, &fd, e->why), -EINVAL);
 	/* a kernel handle is not a BO handle */
 	assert_int_equal(
-	    memmgr_kernel_alloc(fw, PAGE, 0, &h, &kva, &size, &fd, e->why, done_count, &done), 0);
+	    memmgr_kernel_alloc(fw, PAGE, 0, &h, &kva, &pa, &size, &fd, e->why, done_count, &done),
+	    0);
 	assert_int_equal(memmgr_bo_close(fw, h, e->why), -ENOENT);
 	memmgr_client_gone(fw); /* and its allocations go with it */
 	env_free(e);
