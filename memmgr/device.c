@@ -37,7 +37,7 @@ static void answered(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *
 {
 	struct memmgr_device *dev = data;
 
-	if (status < 0) {
+	if (status < 0 && !dev->closing) {
 		agx_err("device: a DMA request failed: %s",
 			err && err->code ? err->message : strerror(-status));
 		dev->refused = true;
@@ -104,7 +104,8 @@ static void device_gone(struct agx_ipc_conn *conn, void *data)
 {
 	struct memmgr_device *dev = data;
 
-	agx_err("device: the connection to the device is gone, and every mapping with it");
+	if (!dev->closing)
+		agx_err("device: the connection to the device is gone, and every mapping with it");
 	dev->lost = true;
 	dev->conn = NULL;
 	if (dev->lost_cb)
@@ -161,7 +162,9 @@ void memmgr_device_disconnect(struct memmgr_device *dev)
 		free(f);
 	}
 	if (dev->conn) {
+		/* what is still on its way fails now: nothing to say about it */
 		dev->lost_cb = NULL;
+		dev->closing = true;
 		agx_ipc_conn_close(dev->conn);
 	}
 	dev->conn = NULL;

@@ -44,7 +44,7 @@ struct memmgr_device {
 	/* the real device's connection (device.c) */
 	struct agx_ipc_conn *conn;
 	unsigned outstanding; /* requests not answered yet */
-	bool refused, lost;
+	bool refused, lost, closing;
 	struct memmgr_device_fence *fences;
 	void (*lost_cb)(void *data); /* the connection went away */
 	void *lost_data;

@@ -1,0 +1,226 @@
+/*
+ * fwchan.c: agx-fwchan's device and firmware, brought up and watched
+ * (fwchan.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "agx/mmio.h"
+#include "agxipc/client.h"
+#include "agxipc/daemon.h"
+#include "agxipc/log.h"
+#include "agxipc/server.h"
+#include "fwchan.h"
+
+#define DEVICE_TIMEOUT_MS 10000
+#define ARENA_SIZE	  (4u << 20) /* initdata, channels, queues, items */
+
+/* --- the firmware's callbacks --------------------------------------------------------- */
+
+static void fw_ready(void *data)
+{
+	struct fwchan *f = data;
+	int fd;
+
+	agx_notice("the GPU firmware runs");
+	if (f->serving)
+		return;
+	if (agx_daemon_listen(f->daemon, f->config.socket, &fd) < 0 ||
+	    !(f->server = fwchan_server_create(f, fd))) {
+		agx_err("cannot serve %s", f->config.socket);
+		agx_daemon_quit(f->daemon);
+		return;
+	}
+	f->serving = true;
+	agx_daemon_ready(f->daemon, "the firmware runs");
+}
+
+static void fw_failed(void *data)
+{
+	struct fwchan *f = data;
+
+	agx_err("the GPU firmware refused its initdata");
+	agx_daemon_quit(f->daemon);
+}
+
+static void fw_event(void *data, const struct agx_fw_event *e)
+{
+	/* work items come with the scheduler's side of the socket; nothing submits them yet */
+	agx_warn("firmware: event %u for slot %u, and no work item of fwchan's names it",
+		 (unsigned)e->type, (unsigned)e->slot);
+}
+
+static const struct firmware_ops firmware_ops = {
+	.ready = fw_ready,
+	.failed = fw_failed,
+	.event = fw_event,
+};
+
+/* --- RTKit's callbacks ---------------------------------------------------------------- */
+
+static void rtkit_running(void *data)
+{
+	struct fwchan *f = data;
+
+	agx_info("RTKit runs; starting the GPU firmware");
+	firmware_start(&f->fw);
+}
+
+static void rtkit_gpu_message(void *data, uint8_t endpoint, uint64_t msg)
+{
+	struct fwchan *f = data;
+
+	firmware_message(&f->fw, endpoint, msg);
+}
+
+static void rtkit_crashed(void *data, const uint8_t *crashlog, uint64_t size)
+{
+	struct fwchan *f = data;
+
+	agx_err("the firmware crashed");
+	firmware_fail_pending(&f->fw, -ENODEV);
+	f->fw.running = false;
+}
+
+static void rtkit_pong(void *data, uint64_t cookie)
+{
+	struct fwchan *f = data;
+
+	if (cookie > f->pong_seen)
+		f->pong_seen = cookie;
+}
+
+static const struct rtkit_ops rtkit_ops = {
+	.running = rtkit_running,
+	.gpu_message = rtkit_gpu_message,
+	.crashed = rtkit_crashed,
+	.pong = rtkit_pong,
+};
+
+/* Pings the firmware: one that stops answering is noticed. */
+static void on_ping(evutil_socket_t fd, short what, void *arg)
+{
+	struct fwchan *f = arg;
+
+	(void)fd;
+	(void)what;
+	if (f->rtkit.state != RTKIT_RUNNING)
+		return;
+	if (f->ping_sent > f->pong_seen + 2)
+		agx_err("the firmware has not answered %" PRIu64 " pings",
+			f->ping_sent - f->pong_seen);
+	rtkit_ping(&f->rtkit, ++f->ping_sent);
+}
+
+/* --- the device ------------------------------------------------------------------------ */
+
+static int attach(struct fwchan *f)
+{
+	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	Agx__Device__Attach m = AGX__DEVICE__ATTACH__INIT;
+	struct agx_ipc_error err = { 0 };
+	struct agx_ipc_msg reply;
+	int ret, mmio_fd;
+
+	for (int waited = 0;; waited += 10) {
+		ret =
+		    agx_ipc_client_connect(f->config.device, AGX__IPC__INTERFACE__INTERFACE_DEVICE,
+					   "agx-fwchan", DEVICE_TIMEOUT_MS, &f->device, NULL);
+		if (ret == 0 || waited >= DEVICE_TIMEOUT_MS)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	if (ret < 0)
+		return ret;
+	ret = agx_ipc_client_call(f->device, AGX_IPC_MSG_DEVICE_ATTACH, &m.base, NULL, 0, &reply,
+				  DEVICE_TIMEOUT_MS, &err);
+	if (ret < 0) {
+		agx_err("device: ATTACH: %s", err.code ? err.message : strerror(-ret));
+		return ret;
+	}
+	mmio_fd = agx_ipc_msg_take_fd(&reply, 0);
+	f->doorbell_fd = agx_ipc_msg_take_fd(&reply, 1);
+	f->irq_fd = agx_ipc_msg_take_fd(&reply, 2);
+	agx_ipc_msg_finish(&reply);
+	f->mmio = mmap(NULL, AGX_MMIO_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, mmio_fd, 0);
+	close(mmio_fd);
+	if (f->mmio == MAP_FAILED) {
+		f->mmio = NULL;
+		return -errno;
+	}
+	if (*agx_mmio_u32(f->mmio, AGX_MMIO_ID) != AGX_MMIO_ID_VALUE) {
+		agx_err("device: the register page is not an AGX's");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+int fwchan_start(struct fwchan *f, struct agx_daemon *daemon, const struct fwchan_config *config)
+{
+	struct timeval period;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	f->config = *config;
+	f->daemon = daemon;
+	f->base = agx_daemon_base(daemon);
+	f->doorbell_fd = f->irq_fd = -1;
+	ret = kmem_connect(&f->kmem, config->memmgr, DEVICE_TIMEOUT_MS);
+	if (ret < 0) {
+		agx_err("cannot reach agx-memmgr at %s: %s", config->memmgr, strerror(-ret));
+		return ret;
+	}
+	ret = kmem_arena(&f->kmem, ARENA_SIZE);
+	if (ret < 0)
+		return ret;
+	ret = attach(f);
+	if (ret < 0) {
+		agx_err("cannot attach to the device at %s: %s", config->device, strerror(-ret));
+		return ret;
+	}
+	/* the page tables memmgr keeps, where the firmware will look for them */
+	__atomic_store_n((volatile uint64_t *)((uint8_t *)f->mmio + AGX_MMIO_UAT_TTBAT),
+			 f->kmem.context_table, __ATOMIC_RELEASE);
+	ret = rtkit_init(&f->rtkit, f->base, f->mmio, f->doorbell_fd, f->irq_fd, &f->kmem,
+			 &rtkit_ops, f);
+	if (ret == 0)
+		ret = firmware_init(&f->fw, &f->rtkit, &f->kmem, &firmware_ops, f);
+	if (ret < 0)
+		return ret;
+	if (config->ping_ms) {
+		period = (struct timeval){ config->ping_ms / 1000, config->ping_ms % 1000 * 1000 };
+		f->ping_timer = event_new(f->base, -1, EV_PERSIST, on_ping, f);
+		if (!f->ping_timer || event_add(f->ping_timer, &period) < 0)
+			return -ENOMEM;
+	}
+	rtkit_boot(&f->rtkit);
+	return 0;
+}
+
+void fwchan_stop(struct fwchan *f)
+{
+	if (f->server)
+		agx_ipc_server_destroy(f->server);
+	firmware_fail_pending(&f->fw, -ENODEV);
+	if (f->ping_timer)
+		event_free(f->ping_timer);
+	rtkit_fini(&f->rtkit);
+	if (f->mmio)
+		munmap(f->mmio, AGX_MMIO_SIZE);
+	if (f->doorbell_fd >= 0)
+		close(f->doorbell_fd);
+	if (f->irq_fd >= 0)
+		close(f->irq_fd);
+	/* detaching stops the firmware; then memmgr may take its memory back */
+	if (f->device)
+		agx_ipc_client_destroy(f->device);
+	kmem_disconnect(&f->kmem);
+	memset(f, 0, sizeof(*f));
+}

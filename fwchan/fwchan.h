@@ -1,0 +1,51 @@
+/*
+ * fwchan.h: agx-fwchan, the only process that talks to the firmware
+ * (docs/fwchan.md): the device it attached, the RTKit host, the GPU
+ * firmware's channels, and the socket agx-scheduler and agx-memmgr use.
+ */
+#ifndef FWCHAN_FWCHAN_H
+#define FWCHAN_FWCHAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "firmware.h"
+#include "kmem.h"
+#include "rtkit.h"
+
+struct agx_daemon;
+struct agx_ipc_client;
+struct agx_ipc_server;
+struct event;
+
+struct fwchan_config {
+	const char *socket; /* served once the firmware runs */
+	const char *device; /* agx-sim's setup socket */
+	const char *memmgr; /* agx-memmgr's privileged socket */
+	unsigned ping_ms;   /* how often the firmware is pinged; 0: never */
+};
+
+struct fwchan {
+	struct fwchan_config config;
+	struct agx_daemon *daemon;
+	struct event_base *base;
+	struct kmem kmem;
+	struct agx_ipc_client *device; /* the setup socket: closing it detaches */
+	void *mmio;
+	int doorbell_fd, irq_fd;
+	struct rtkit rtkit;
+	struct firmware fw;
+	struct agx_ipc_server *server;
+	struct event *ping_timer;
+	uint64_t ping_sent, pong_seen;
+	bool serving;
+};
+
+/* Attaches to the device, boots its firmware; serving starts once it runs. */
+int fwchan_start(struct fwchan *f, struct agx_daemon *daemon, const struct fwchan_config *config);
+void fwchan_stop(struct fwchan *f);
+
+/* The FWCHAN interface (server.c). */
+struct agx_ipc_server *fwchan_server_create(struct fwchan *f, int listen_fd);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * server.c: agx-fwchan's socket (INTERFACE_FWCHAN): TLB invalidation and
+ * cache flushes for agx-memmgr, answered when the firmware has done them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "agxipc/log.h"
+#include "agxipc/server.h"
+#include "fwchan.h"
+
+/* A request answered when the firmware acknowledges it, maybe before dispatch returns. */
+struct call {
+	struct agx_ipc_request *req;
+	bool in_dispatch, done;
+	int status;
+};
+
+static void reply(struct call *c)
+{
+	Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
+
+	/* a firmware that is gone holds no translations: the device is reset before it runs */
+	if (c->status < 0 && c->status != -ENODEV)
+		agx_ipc_reply_error(c->req, agx_ipc_errno_to_error(c->status), "%s: %s",
+				    c->req->msg.info->name, "the firmware could not do it");
+	else
+		agx_ipc_reply(c->req, &r.base, NULL, 0);
+	free(c);
+}
+
+static void fwctl_done(void *cookie, int status)
+{
+	struct call *c = cookie;
+
+	c->status = status;
+	if (c->in_dispatch)
+		c->done = true;
+	else
+		reply(c);
+}
+
+static int fwctl(struct fwchan *f, struct agx_ipc_request *req, enum agx_fw_fwctl_op op,
+		 unsigned context, uint64_t va, uint64_t size)
+{
+	struct call *c;
+	int ret;
+
+	if (context >= 64)
+		return agx_ipc_reply_error(req, AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
+					   "context %u: there are 64", context);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->req = req;
+	c->in_dispatch = true;
+	ret = firmware_fwctl(&f->fw, op, context, va, size, fwctl_done, c);
+	c->in_dispatch = false;
+	if (ret == -ENODEV)
+		fwctl_done(c, ret);
+	else if (ret < 0) {
+		free(c);
+		return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret),
+					   "%s: the firmware's control channel is full",
+					   req->msg.info->name);
+	} else if (c->done)
+		reply(c);
+	else
+		agx_ipc_request_defer(req);
+	return 0;
+}
+
+static int dispatch(struct agx_ipc_request *req, void *data)
+{
+	struct fwchan *f = data;
+
+	switch (req->msg.type) {
+	case AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE: {
+		const Agx__Fwchan__TlbInvalidate *q = (const void *)req->msg.body;
+
+		if (q->va % 0x4000 || q->size % 0x4000 || q->va + q->size < q->va)
+			return agx_ipc_reply_error(
+			    req, AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
+			    "TLB_INVALIDATE: %#llx + %#llx is not a range of 16 KiB pages",
+			    (unsigned long long)q->va, (unsigned long long)q->size);
+		return fwctl(f, req,
+			     q->size ? AGX_FW_FWCTL_OP_TLB_INVALIDATE
+				     : AGX_FW_FWCTL_OP_TLB_INVALIDATE_CONTEXT,
+			     q->context_slot, q->va, q->size);
+	}
+	case AGX_IPC_MSG_FWCHAN_CACHE_FLUSH:
+		return fwctl(f, req, AGX_FW_FWCTL_OP_CACHE_FLUSH, 0, 0, 0);
+	default:
+		/* contexts and submission come with the scheduler's side of this socket */
+		return agx_ipc_reply_error(req, AGX__IPC__ERROR_CODE__ERROR_UNSUPPORTED,
+					   "%s is not served by this agx-fwchan yet",
+					   req->msg.info->name);
+	}
+}
+
+static const struct agx_ipc_server_ops ops = { .dispatch = dispatch };
+
+struct agx_ipc_server *fwchan_server_create(struct fwchan *f, int listen_fd)
+{
+	struct agx_ipc_server_config config = {
+		.interface = AGX__IPC__INTERFACE__INTERFACE_FWCHAN,
+		.name = "agx-fwchan",
+		.ops = &ops,
+		.data = f,
+	};
+
+	return agx_ipc_server_create(f->base, listen_fd, &config);
+}
