@@ -1131,6 +1131,34 @@ int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t id, uint64_t seqno
 	return 0;
 }
 
+int memmgr_vm_check(struct memmgr *m, unsigned slot, uint64_t va, uint64_t size, unsigned access,
+		    char *why)
+{
+	struct vm *vm = slot && slot < MEMMGR_SLOTS ? m->slots[slot] : NULL;
+	uint64_t at = va;
+
+	if (!vm || vm->kernel)
+		return fail(why, -ENOENT, "no VM holds context slot %u", slot);
+	if (!size || va + size < va)
+		return fail(why, -EINVAL, "range %#" PRIx64 " + %#" PRIx64 " is empty or wraps", va,
+			    size);
+	/* mappings are sorted and never overlap: walk them across the range */
+	for (unsigned i = map_index(vm, va); at < va + size; i++) {
+		const struct mapping *map = i < vm->num_maps ? &vm->maps[i] : NULL;
+
+		if (!map || map->va > at)
+			return fail(why, -ENOENT,
+				    "%#" PRIx64 " (in %#" PRIx64 " + %#" PRIx64 ") is not mapped",
+				    at, va, size);
+		if (access & ~map->access)
+			return fail(why, -EPERM,
+				    "%#" PRIx64 " is mapped without access %#x (has %#x)", at,
+				    access, map->access);
+		at = map->va + map->size;
+	}
+	return 0;
+}
+
 int memmgr_jobs_completed(struct memmgr *m, pid_t pid, uint32_t id, uint64_t seqno, char *why)
 {
 	struct vm *vm;

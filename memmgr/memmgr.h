@@ -131,6 +131,14 @@ int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t vm, uint64_t seqno
 /* Every job on the VM up to seqno has completed. */
 int memmgr_jobs_completed(struct memmgr *m, pid_t pid, uint32_t vm, uint64_t seqno, char *why);
 
+/*
+ * Whether [va, va + size) is mapped, all of it, in the VM holding a user
+ * slot, with at least access (PT_READ, PT_WRITE, PT_EXECUTE): 0, -ENOENT
+ * (a hole, or no VM there) or -EPERM.
+ */
+int memmgr_vm_check(struct memmgr *m, unsigned slot, uint64_t va, uint64_t size, unsigned access,
+		    char *why);
+
 /* What the firmware channel needs: the context table's device-physical address. */
 uint64_t memmgr_context_table(const struct memmgr *m);
 /* done runs when the device has caught up with every DMA request so far. */

@@ -388,6 +388,20 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 		ret = memmgr_jobs_completed(s->m, (pid_t)q->client_pid, q->vm, q->seqno, why);
 		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
 	}
+	case AGX_IPC_MSG_MEMMGR_VM_CHECK: {
+		const Agx__Memmgr__VmCheck *q = (const void *)req->msg.body;
+		Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
+
+		for (size_t i = 0; i < q->n_ranges; i++) {
+			const Agx__Memmgr__VmRange *range = q->ranges[i];
+
+			ret = memmgr_vm_check(s->m, q->context_slot, range->va, range->size,
+					      range->access, why);
+			if (ret < 0)
+				return reply_error(req, ret, why);
+		}
+		return REPLY(req, r);
+	}
 	case AGX_IPC_MSG_MEMMGR_UAT_INFO:
 		/* the firmware reads the context table once it hears of it: the device has it first
 		 */

@@ -679,7 +679,7 @@ static void test_kernel_and_faults(void **state)
 	struct memmgr_client *fw = memmgr_client_new(e->m, 3000, 0, true);
 	struct memmgr_fault f;
 	uint32_t h, vm, b;
-	uint64_t va, kva, size, e1, pa;
+	uint64_t va, va2, kva, size, e1, pa;
 	unsigned slot, done = 0;
 	int fd;
 
@@ -716,6 +716,17 @@ static void test_kernel_and_faults(void **state)
 	assert_int_equal(memmgr_fault_decode(e->m, slot, va + 5 * PAGE, &f, e->why), 0);
 	assert_int_equal(f.vm, vm);
 	assert_int_equal(f.bo, 0);
+	/* ranges checked for the firmware channel: mapped, whole, with the access */
+	assert_int_equal(memmgr_vm_check(e->m, slot, va + 16, 100, R, e->why), 0);
+	assert_int_equal(memmgr_vm_check(e->m, slot, va, PAGE + 1, R, e->why), -ENOENT);
+	assert_int_equal(memmgr_vm_check(e->m, slot, va - 1, 2, R, e->why), -ENOENT);
+	assert_int_equal(memmgr_vm_check(e->m, slot, va, 8, R | W, e->why), -EPERM);
+	assert_int_equal(memmgr_vm_check(e->m, slot, va, 0, R, e->why), -EINVAL);
+	assert_int_equal(memmgr_vm_check(e->m, 0, kva, 8, R, e->why), -ENOENT);
+	assert_int_equal(
+	    memmgr_vm_bind(e->c, vm, b, 0, PAGE, va + PAGE, R | W, false, &va2, e->why), 0);
+	assert_int_equal(memmgr_vm_check(e->m, slot, va + 8, PAGE, R, e->why), 0); /* across two */
+	assert_int_equal(memmgr_vm_check(e->m, slot, va + 8, PAGE, R | W, e->why), -EPERM);
 	assert_int_equal(memmgr_fault_decode(e->m, 40, 0x4000, &f, e->why), -ENOENT);
 	assert_int_equal(memmgr_fault_decode(e->m, 64, 0x4000, &f, e->why), -EINVAL);
 

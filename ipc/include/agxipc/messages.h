@@ -73,6 +73,8 @@
 	  AGX_IPC_PB(ipc__empty), 0, 0)                                                            \
 	X(0x0206, MEMMGR_UAT_INFO, REQUEST, AGX_IPC_PB(memmgr__uat_info),                          \
 	  AGX_IPC_PB(memmgr__uat_info_reply), 0, 0)                                                \
+	X(0x0207, MEMMGR_VM_CHECK, REQUEST, AGX_IPC_PB(memmgr__vm_check), AGX_IPC_PB(ipc__empty),  \
+	  0, 0)                                                                                    \
 	/* agx-scheduler, client socket */                                                         \
 	X(0x0301, SCHED_QUEUE_CREATE, REQUEST, AGX_IPC_PB(scheduler__queue_create),                \
 	  AGX_IPC_PB(scheduler__queue_create_reply), 0, 0)                                         \
@@ -108,6 +110,7 @@
 	X(0x0481, FWCHAN_COMPLETION, EVENT, AGX_IPC_PB(fwchan__completion_event), NULL, 0, 0)      \
 	X(0x0482, FWCHAN_FAULT, EVENT, AGX_IPC_PB(fwchan__fault_event), NULL, 0, 0)                \
 	X(0x0483, FWCHAN_DEVICE_LOST, EVENT, AGX_IPC_PB(fwchan__device_lost_event), NULL, 0, 0)    \
+	X(0x0484, FWCHAN_TVB_GROW, EVENT, AGX_IPC_PB(fwchan__tvb_grow_event), NULL, 0, 0)          \
 	/* device setup socket (agx-sim) */                                                        \
 	X(0x0501, DEVICE_ATTACH, REQUEST, AGX_IPC_PB(device__attach),                              \
 	  AGX_IPC_PB(device__attach_reply), 0, 3)                                                  \
