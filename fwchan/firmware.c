@@ -122,59 +122,117 @@ static uint64_t packed(const uint8_t raw[8])
 	return v;
 }
 
-/* Writes backlogged requests while the channel has room; one doorbell for them all. */
-static void fwctl_flush(struct firmware *fw)
+/* Writes one channel's backlogged requests while it has room; one doorbell for them all. */
+static void ctl_flush(struct firmware *fw, bool devctl)
 {
-	struct agx_fw_fwctl_doorbell bell = { 0 };
+	struct fw_ctl_queue *q = devctl ? &fw->devctl_backlog : &fw->fwctl_backlog;
+	struct fw_channel *c = devctl ? &fw->devctl : &fw->fwctl;
 	bool wrote = false;
 	uint8_t raw[8];
 
-	while (fw->backlog_tail != fw->backlog_head && fw->num_pending < FW_PENDING) {
-		struct fw_backlog *b = &fw->backlog[fw->backlog_tail % FW_BACKLOG];
-		struct agx_fw_fwctl e = { .op = b->op,
-					  .context = b->context,
-					  .va = b->va,
-					  .size = b->size,
-					  .seq = ++fw->seq };
-		void *slot = produce(&fw->fwctl);
+	while (q->tail != q->head && fw->num_pending < FW_PENDING) {
+		struct fw_backlog *b = &q->entries[q->tail % FW_BACKLOG];
+		void *slot = produce(c);
+		uint32_t seq = ++fw->seq;
+		bool ok;
 
 		if (!slot)
 			break;
-		fw->backlog_tail++;
-		if (!agx_fw_fwctl_pack(slot, &e)) {
+		q->tail++;
+		if (devctl) {
+			struct agx_fw_devctl e = {
+				.op = b->op, .context = b->context, .queue = b->va, .seq = seq
+			};
+
+			ok = agx_fw_devctl_pack(slot, &e);
+		} else {
+			struct agx_fw_fwctl e = { .op = b->op,
+						  .context = b->context,
+						  .va = b->va,
+						  .size = b->size,
+						  .seq = seq };
+
+			ok = agx_fw_fwctl_pack(slot, &e);
+		}
+		if (!ok) {
 			b->done(b->cookie, -EINVAL);
 			continue;
 		}
-		fw->pending[fw->num_pending++] = (struct fw_pending){ e.seq, b->done, b->cookie };
-		publish(&fw->fwctl);
+		fw->pending[fw->num_pending++] = (struct fw_pending){ seq, b->done, b->cookie };
+		publish(c);
 		wrote = true;
 	}
-	if (wrote) {
+	if (!wrote)
+		return;
+	if (devctl) {
+		struct agx_fw_tx_doorbell bell = { .channel = DEVCTL_CHAN };
+
+		agx_fw_tx_doorbell_pack(raw, &bell);
+	} else {
+		struct agx_fw_fwctl_doorbell bell = { 0 };
+
 		agx_fw_fwctl_doorbell_pack(raw, &bell);
-		doorbell(fw, packed(raw));
 	}
+	doorbell(fw, packed(raw));
+}
+
+static int ctl(struct firmware *fw, bool devctl, struct fw_backlog b)
+{
+	struct fw_ctl_queue *q = devctl ? &fw->devctl_backlog : &fw->fwctl_backlog;
+
+	if (!fw->running)
+		return -ENODEV;
+	if (q->head - q->tail >= FW_BACKLOG)
+		return -EBUSY;
+	q->entries[q->head++ % FW_BACKLOG] = b;
+	ctl_flush(fw, devctl);
+	return 0;
 }
 
 int firmware_fwctl(struct firmware *fw, enum agx_fw_fwctl_op op, unsigned context, uint64_t va,
 		   uint64_t size, fw_done_fn done, void *cookie)
 {
-	if (!fw->running)
-		return -ENODEV;
-	if (fw->backlog_head - fw->backlog_tail >= FW_BACKLOG)
-		return -EBUSY;
-	fw->backlog[fw->backlog_head++ % FW_BACKLOG] =
-	    (struct fw_backlog){ op, context, va, size, done, cookie };
-	fwctl_flush(fw);
-	return 0;
+	return ctl(fw, false, (struct fw_backlog){ op, context, va, size, done, cookie });
+}
+
+int firmware_devctl(struct firmware *fw, enum agx_fw_devctl_op op, unsigned context, uint64_t queue,
+		    fw_done_fn done, void *cookie)
+{
+	return ctl(fw, true, (struct fw_backlog){ op, context, queue, 0, done, cookie });
+}
+
+bool firmware_run_queue(struct firmware *fw, unsigned priority, unsigned pipe, uint64_t queue)
+{
+	struct fw_channel *c = &fw->pipes[priority * 3 + pipe];
+	struct agx_fw_run_queue e = { .queue = queue };
+	void *slot = produce(c);
+
+	if (!slot)
+		return false;
+	agx_fw_run_queue_pack(slot, &e);
+	publish(c);
+	return true;
+}
+
+void firmware_pipe_doorbell(struct firmware *fw, unsigned priority, unsigned pipe)
+{
+	struct agx_fw_tx_doorbell bell = { .channel = pipe | priority << 2 };
+	uint8_t raw[8];
+
+	agx_fw_tx_doorbell_pack(raw, &bell);
+	doorbell(fw, packed(raw));
 }
 
 void firmware_fail_pending(struct firmware *fw, int status)
 {
-	while (fw->backlog_tail != fw->backlog_head) {
-		struct fw_backlog b = fw->backlog[fw->backlog_tail++ % FW_BACKLOG];
+	struct fw_ctl_queue *queues[2] = { &fw->fwctl_backlog, &fw->devctl_backlog };
 
-		b.done(b.cookie, status);
-	}
+	for (unsigned i = 0; i < 2; i++)
+		while (queues[i]->tail != queues[i]->head) {
+			struct fw_backlog b = queues[i]->entries[queues[i]->tail++ % FW_BACKLOG];
+
+			b.done(b.cookie, status);
+		}
 	while (fw->num_pending) {
 		struct fw_pending p = fw->pending[--fw->num_pending];
 
@@ -190,7 +248,9 @@ static void acknowledged(struct firmware *fw, uint32_t seq)
 
 			fw->pending[i] = fw->pending[--fw->num_pending];
 			p.done(p.cookie, 0);
-			fwctl_flush(fw); /* room again */
+			/* room again */
+			ctl_flush(fw, false);
+			ctl_flush(fw, true);
 			return;
 		}
 	agx_warn("firmware: an acknowledgement of request %u, which is not pending", seq);
@@ -224,7 +284,8 @@ void firmware_drain(struct firmware *fw)
 
 		if (agx_fw_log_unpack(entry, &h) && h.length <= 56) {
 			if (h.seq != fw->log_seq)
-				agx_warn("firmware: %u log lines lost", (unsigned)(h.seq - fw->log_seq));
+				agx_warn("firmware: %u log lines lost",
+					 (unsigned)(h.seq - fw->log_seq));
 			fw->log_seq = (uint32_t)h.seq + 1;
 			/* the same lines reach the syslog, which is copied at info */
 			agx_dbg("firmware log: %.*s", (int)h.length, (const char *)entry + 8);

@@ -37,16 +37,20 @@ struct fw_pending {
 	void *cookie;
 };
 
-/* An fwctl request waiting for room in the channel. */
+/* An fwctl or devctl request waiting for room in its channel. */
 struct fw_backlog {
-	enum agx_fw_fwctl_op op;
-	unsigned context;
-	uint64_t va, size;
+	unsigned op, context;
+	uint64_t va, size; /* fwctl; devctl: va is the queue */
 	fw_done_fn done;
 	void *cookie;
 };
 
 #define FW_BACKLOG 1024
+
+struct fw_ctl_queue {
+	struct fw_backlog entries[FW_BACKLOG];
+	unsigned head, tail;
+};
 
 struct firmware_ops {
 	void (*ready)(void *data);  /* initdata accepted: the firmware runs */
@@ -67,8 +71,7 @@ struct firmware {
 	uint32_t seq;
 	struct fw_pending pending[FW_PENDING];
 	unsigned num_pending;
-	struct fw_backlog backlog[FW_BACKLOG];
-	unsigned backlog_head, backlog_tail;
+	struct fw_ctl_queue fwctl_backlog, devctl_backlog;
 	uint32_t log_seq; /* the next log line expected */
 };
 
@@ -91,6 +94,15 @@ void firmware_drain(struct firmware *fw);
  */
 int firmware_fwctl(struct firmware *fw, enum agx_fw_fwctl_op op, unsigned context, uint64_t va,
 		   uint64_t size, fw_done_fn done, void *cookie);
+/* devctl: abort a context (queue 0) or forget a queue; done on its acknowledgement. */
+int firmware_devctl(struct firmware *fw, enum agx_fw_devctl_op op, unsigned context, uint64_t queue,
+		    fw_done_fn done, void *cookie);
+
+/* A run_queue entry on a pipe channel (priority * 3 + pipe); false when it is full. */
+bool firmware_run_queue(struct firmware *fw, unsigned priority, unsigned pipe, uint64_t queue);
+/* The doorbell of a pipe channel, after its entries. */
+void firmware_pipe_doorbell(struct firmware *fw, unsigned priority, unsigned pipe);
+
 /* Every pending request fails with status (the firmware was lost). */
 void firmware_fail_pending(struct firmware *fw, int status);
 

@@ -52,9 +52,9 @@ static void fw_failed(void *data)
 
 static void fw_event(void *data, const struct agx_fw_event *e)
 {
-	/* work items come with the scheduler's side of the socket; nothing submits them yet */
-	agx_warn("firmware: event %u for slot %u, and no work item of fwchan's names it",
-		 (unsigned)e->type, (unsigned)e->slot);
+	struct fwchan *f = data;
+
+	work_event(&f->work, e);
 }
 
 static const struct firmware_ops firmware_ops = {
@@ -87,6 +87,7 @@ static void rtkit_crashed(void *data, const uint8_t *crashlog, uint64_t size)
 	agx_err("the firmware crashed");
 	firmware_fail_pending(&f->fw, -ENODEV);
 	f->fw.running = false;
+	work_device_lost(&f->work);
 }
 
 static void rtkit_pong(void *data, uint64_t cookie)
@@ -192,6 +193,8 @@ int fwchan_start(struct fwchan *f, struct agx_daemon *daemon, const struct fwcha
 			 &rtkit_ops, f);
 	if (ret == 0)
 		ret = firmware_init(&f->fw, &f->rtkit, &f->kmem, &firmware_ops, f);
+	if (ret == 0)
+		ret = work_init(&f->work, f->base, &f->fw, &f->kmem);
 	if (ret < 0)
 		return ret;
 	if (config->ping_ms) {
@@ -209,6 +212,8 @@ void fwchan_stop(struct fwchan *f)
 	if (f->server)
 		agx_ipc_server_destroy(f->server);
 	firmware_fail_pending(&f->fw, -ENODEV);
+	if (f->work.items)
+		work_fini(&f->work);
 	if (f->ping_timer)
 		event_free(f->ping_timer);
 	rtkit_fini(&f->rtkit);

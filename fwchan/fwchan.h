@@ -12,6 +12,7 @@
 #include "firmware.h"
 #include "kmem.h"
 #include "rtkit.h"
+#include "work.h"
 
 struct agx_daemon;
 struct agx_ipc_client;
@@ -35,6 +36,7 @@ struct fwchan {
 	int doorbell_fd, irq_fd;
 	struct rtkit rtkit;
 	struct firmware fw;
+	struct work work;
 	struct agx_ipc_server *server;
 	struct event *ping_timer;
 	uint64_t ping_sent, pong_seen;

@@ -2,6 +2,7 @@
  * kmem.c: firmware memory from agx-memmgr (kmem.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -174,6 +175,27 @@ void *kmem_host(const struct kmem *k, uint64_t va, uint64_t size)
 	if (va < k->arena.va || size > k->arena.size || va - k->arena.va > k->arena.size - size)
 		return NULL;
 	return k->arena.map + (va - k->arena.va);
+}
+
+int kmem_vm_check(struct kmem *k, unsigned slot, Agx__Memmgr__VmRange **ranges, size_t count,
+		  char *why, size_t why_size)
+{
+	Agx__Memmgr__VmCheck m = AGX__MEMMGR__VM_CHECK__INIT;
+	struct agx_ipc_error err = { 0 };
+	struct agx_ipc_msg reply;
+	int ret;
+
+	m.context_slot = slot;
+	m.ranges = ranges;
+	m.n_ranges = count;
+	ret = agx_ipc_client_call(k->memmgr, AGX_IPC_MSG_MEMMGR_VM_CHECK, &m.base, NULL, 0, &reply,
+				  MEMMGR_TIMEOUT_MS, &err);
+	if (ret < 0) {
+		snprintf(why, why_size, "%s", err.code ? err.message : strerror(-ret));
+		return ret;
+	}
+	agx_ipc_msg_finish(&reply);
+	return 0;
 }
 
 int kmem_fault_decode(struct kmem *k, unsigned slot, uint64_t va, pid_t *pid, uint32_t *vm,

@@ -15,7 +15,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <sys/types.h>
+
+#include "agxipc/messages.h"
 
 struct agx_ipc_client;
 
@@ -48,6 +51,10 @@ void *kmem_alloc(struct kmem *k, uint64_t size, uint64_t *va);
 void kmem_free(struct kmem *k, void *p, uint64_t size);
 /* The host's view of a firmware address in the arena, or NULL. */
 void *kmem_host(const struct kmem *k, uint64_t va, uint64_t size);
+
+/* VM_CHECK: whether the ranges are mapped with their access in the VM of a slot. */
+int kmem_vm_check(struct kmem *k, unsigned slot, Agx__Memmgr__VmRange **ranges, size_t count,
+		  char *why, size_t why_size);
 
 /* FAULT_DECODE: who owns an address of a context. */
 int kmem_fault_decode(struct kmem *k, unsigned slot, uint64_t va, pid_t *pid, uint32_t *vm,

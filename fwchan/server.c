@@ -1,6 +1,8 @@
 /*
  * server.c: agx-fwchan's socket (INTERFACE_FWCHAN): TLB invalidation and
- * cache flushes for agx-memmgr, answered when the firmware has done them.
+ * cache flushes for agx-memmgr, answered when the firmware has done them;
+ * firmware contexts and submissions for agx-scheduler, whose events go
+ * back to the connection that made the context.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -70,9 +72,17 @@ static int fwctl(struct fwchan *f, struct agx_ipc_request *req, enum agx_fw_fwct
 	return 0;
 }
 
+static int reply_error(struct agx_ipc_request *req, int ret, const char *why)
+{
+	return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret), "%s: %s", req->msg.info->name,
+				   why);
+}
+
 static int dispatch(struct agx_ipc_request *req, void *data)
 {
 	struct fwchan *f = data;
+	char why[192] = "";
+	int ret;
 
 	switch (req->msg.type) {
 	case AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE: {
@@ -90,15 +100,56 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 	}
 	case AGX_IPC_MSG_FWCHAN_CACHE_FLUSH:
 		return fwctl(f, req, AGX_FW_FWCTL_OP_CACHE_FLUSH, 0, 0, 0);
+	case AGX_IPC_MSG_FWCHAN_CONTEXT_CREATE: {
+		const Agx__Fwchan__ContextCreate *q = (const void *)req->msg.body;
+		Agx__Fwchan__ContextCreateReply r = AGX__FWCHAN__CONTEXT_CREATE_REPLY__INIT;
+
+		ret = work_context_create(&f->work, req->conn, q->context_slot, q->priority,
+					  q->time_limit_us, &r.context, why, sizeof(why));
+		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, NULL, 0);
+	}
+	case AGX_IPC_MSG_FWCHAN_CONTEXT_DESTROY: {
+		const Agx__Fwchan__ContextDestroy *q = (const void *)req->msg.body;
+		struct call *c = calloc(1, sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		c->req = req;
+		c->in_dispatch = true;
+		ret = work_context_destroy(&f->work, req->conn, q->context, fwctl_done, c, why,
+					   sizeof(why));
+		c->in_dispatch = false;
+		if (ret < 0) {
+			free(c);
+			return reply_error(req, ret, why);
+		}
+		if (c->done)
+			reply(c);
+		else
+			agx_ipc_request_defer(req);
+		return 0;
+	}
+	case AGX_IPC_MSG_FWCHAN_SUBMIT: {
+		Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
+
+		ret =
+		    work_submit(&f->work, req->conn, (const void *)req->msg.body, why, sizeof(why));
+		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, NULL, 0);
+	}
 	default:
-		/* contexts and submission come with the scheduler's side of this socket */
-		return agx_ipc_reply_error(req, AGX__IPC__ERROR_CODE__ERROR_UNSUPPORTED,
-					   "%s is not served by this agx-fwchan yet",
-					   req->msg.info->name);
+		return -ENOSYS;
 	}
 }
 
-static const struct agx_ipc_server_ops ops = { .dispatch = dispatch };
+/* The scheduler went away: its contexts go, and what they had queued. */
+static void disconnect(struct agx_ipc_conn *conn, void *data)
+{
+	struct fwchan *f = data;
+
+	work_owner_gone(&f->work, conn);
+}
+
+static const struct agx_ipc_server_ops ops = { .dispatch = dispatch, .disconnect = disconnect };
 
 struct agx_ipc_server *fwchan_server_create(struct fwchan *f, int listen_fd)
 {

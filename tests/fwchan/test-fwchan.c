@@ -2,7 +2,9 @@
  * test-fwchan: agx-fwchan as it runs, between a real agx-sim and a real
  * agx-memmgr: the boot (RTKit, then the GPU firmware on initdata and
  * channels in memory memmgr gave it and page tables memmgr wrote), and the
- * firmware control channel it carries for memmgr.
+ * firmware control channel it carries for memmgr, and compute work from
+ * a client's VM carried for the scheduler (the test plays the scheduler):
+ * run, faulted, refused, and 100,000 of them.
  *
  *   test-fwchan AGX-SIM AGX-MEMMGR AGX-FWCHAN
  */
@@ -25,6 +27,8 @@
 
 #include "agx/memory.h"
 #include "agxipc/client.h"
+#include "asm.h"
+#include "host/cmdbuf.h"
 
 #define PAGE	   0x4000ull
 #define TIMEOUT_MS 10000
@@ -151,8 +155,9 @@ static void test_fwctl(void **state)
 	t.va = 0;
 	t.context_slot = 64;
 	assert_int_equal(call(c, AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &t.base, &err), -EINVAL);
-	/* not served yet, and saying so */
-	assert_int_equal(call(c, AGX_IPC_MSG_FWCHAN_SUBMIT, &submit.base, &err), -EOPNOTSUPP);
+	/* a context that does not exist */
+	submit.context = 99;
+	assert_int_equal(call(c, AGX_IPC_MSG_FWCHAN_SUBMIT, &submit.base, &err), -ENOENT);
 	agx_ipc_client_destroy(c);
 }
 
@@ -204,6 +209,239 @@ static void test_fwctl_burst(void **state)
 	agx_ipc_client_destroy(c);
 }
 
+/* --- compute work ---------------------------------------------------------------------- */
+
+/* Each thread stores its index plus u2 at u0_u1[index] (64 threads a row of the grid). */
+static const char store_kernel[] = "get_sr r1, sr80\n"
+				   "get_sr r4, sr81\n"
+				   "mov_imm r5, 64\n"
+				   "imadd r1, r4, r5, r1\n"
+				   "iadd r2, r1, u2\n"
+				   "device_store 0, i32, x, r2, u0_u1, r1, unsigned, 0\n"
+				   "stop";
+
+/* A client's VM with code, a stream and uniforms, and an output buffer; a slot and a context. */
+struct client {
+	struct agx_memory *mem;
+	struct agx_ipc_client *priv, *fw;
+	struct agx_bo code, data;
+	uint32_t vm, context;
+	uint64_t code_va, data_va;
+	unsigned slot;
+	/* the events: completions by job id, faults */
+	uint64_t completed, results[8], last_job;
+	unsigned count_by_job[8];
+	unsigned faults;
+	Agx__Fwchan__FaultEvent fault;
+	char fault_unit[16];
+};
+
+#define STREAM 0x0000 /* in the data BO */
+#define UNIF   0x1000
+#define BUF    0x4000
+
+static void on_event(struct agx_ipc_msg *msg, void *data)
+{
+	struct client *c = data;
+
+	if (msg->type == AGX_IPC_MSG_FWCHAN_COMPLETION) {
+		const Agx__Fwchan__CompletionEvent *e = (const void *)msg->body;
+
+		c->completed++;
+		c->last_job = e->job_id;
+		if (e->job_id < 8) {
+			c->count_by_job[e->job_id]++;
+			c->results[e->job_id] = e->result;
+		}
+	} else if (msg->type == AGX_IPC_MSG_FWCHAN_FAULT) {
+		const Agx__Fwchan__FaultEvent *f = (const void *)msg->body;
+
+		c->faults++;
+		c->fault = *f;
+		snprintf(c->fault_unit, sizeof(c->fault_unit), "%s", f->unit);
+	}
+}
+
+static void client_init(const struct daemons *d, struct client *c)
+{
+	Agx__Memmgr__VmSlotBind sb = AGX__MEMMGR__VM_SLOT_BIND__INIT;
+	Agx__Fwchan__ContextCreate cc = AGX__FWCHAN__CONTEXT_CREATE__INIT;
+	struct agx_ipc_msg reply;
+	uint8_t stream[64];
+	uint32_t *u;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(agx_memory_connect(d->memmgr, &c->mem), 0);
+	assert_int_equal(agx_vm_create(c->mem, &c->vm), 0);
+	assert_int_equal(agx_bo_create(c->mem, PAGE, 0, 0, &c->code), 0);
+	assert_int_equal(agx_bo_create(c->mem, 8 * PAGE, 0, 0, &c->data), 0);
+	assert_int_equal(agx_vm_bind(c->mem, c->vm, &c->code, 0, PAGE, 0,
+				     AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA,
+				     &c->code_va),
+			 0);
+	assert_int_equal(agx_vm_bind(c->mem, c->vm, &c->data, 0, 8 * PAGE, 0,
+				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA,
+				     &c->data_va),
+			 0);
+	/* the shader at +0x100 of the code, its pipeline at 0; uniforms: the buffer, a bias */
+	test_assemble(store_kernel, (uint8_t *)c->code.map + 0x100, 0x400);
+	sim_cmd_pipeline(c->code.map, c->data_va + UNIF, 6, 512, NULL, 0x100, NULL);
+	u = (uint32_t *)((uint8_t *)c->data.map + UNIF);
+	u[0] = (uint32_t)(c->data_va + BUF);
+	u[1] = (uint32_t)((c->data_va + BUF) >> 32);
+	u[2] = 1000;
+	n = sim_cmd_launch(stream, 0, (uint32_t[]){ 64, 4, 1 }, (uint32_t[]){ 64, 1, 1 });
+	n += sim_cmd_terminate(stream + n);
+	memcpy((uint8_t *)c->data.map + STREAM, stream, n);
+
+	assert_int_equal(agx_ipc_client_connect(d->privileged,
+						AGX__IPC__INTERFACE__INTERFACE_MEMMGR_PRIVILEGED,
+						"scheduler", TIMEOUT_MS, &c->priv, NULL),
+			 0);
+	sb.client_pid = (uint32_t)getpid();
+	sb.vm = c->vm;
+	sb.seqno = 1;
+	assert_int_equal(agx_ipc_client_call(c->priv, AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND, &sb.base,
+					     NULL, 0, &reply, TIMEOUT_MS, NULL),
+			 0);
+	c->slot = ((const Agx__Memmgr__VmSlotBindReply *)reply.body)->context_slot;
+	agx_ipc_msg_finish(&reply);
+
+	c->fw = connect_fwchan(d);
+	agx_ipc_client_set_event_handler(c->fw, on_event, c);
+	cc.context_slot = c->slot;
+	cc.priority = AGX__WORK__PRIORITY__PRIORITY_NORMAL;
+	assert_int_equal(agx_ipc_client_call(c->fw, AGX_IPC_MSG_FWCHAN_CONTEXT_CREATE, &cc.base,
+					     NULL, 0, &reply, TIMEOUT_MS, NULL),
+			 0);
+	c->context = ((const Agx__Fwchan__ContextCreateReply *)reply.body)->context;
+	agx_ipc_msg_finish(&reply);
+}
+
+static void client_fini(struct client *c)
+{
+	agx_ipc_client_destroy(c->fw);
+	agx_ipc_client_destroy(c->priv);
+	agx_bo_close(c->mem, &c->code);
+	agx_bo_close(c->mem, &c->data);
+	agx_memory_disconnect(c->mem);
+}
+
+/* Submits items (each the stream at encoder, or the default one) and returns the status. */
+static int submit(struct client *c, unsigned count, uint64_t first_job, uint64_t encoder,
+		  uint64_t encoder_end, struct agx_ipc_error *err)
+{
+	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
+	Agx__Fwchan__WorkItem items[64], *list[64];
+	Agx__Work__Compute body[64];
+
+	assert_true(count <= 64);
+	for (unsigned i = 0; i < count; i++) {
+		agx__fwchan__work_item__init(&items[i]);
+		agx__work__compute__init(&body[i]);
+		body[i].encoder = encoder;
+		body[i].encoder_end = encoder_end;
+		body[i].usc_base = c->code_va;
+		items[i].kind = AGX__FWCHAN__WORK_KIND__WORK_COMPUTE;
+		items[i].job_id = first_job + i;
+		items[i].work_case = AGX__FWCHAN__WORK_ITEM__WORK_COMPUTE;
+		items[i].compute = &body[i];
+		list[i] = &items[i];
+	}
+	s.context = c->context;
+	s.context_slot = c->slot;
+	s.items = list;
+	s.n_items = count;
+	return call(c->fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, err);
+}
+
+static void wait_completed(struct client *c, uint64_t count)
+{
+	while (c->completed < count)
+		if (agx_ipc_client_dispatch_events(c->fw, TIMEOUT_MS) <= 0)
+			fail_msg("%llu of %llu completions came", (unsigned long long)c->completed,
+				 (unsigned long long)count);
+}
+
+/* A dispatch of 256 threads from a client's VM runs, and its results are in the client's BO. */
+static void test_compute(void **state)
+{
+	struct daemons *d = *state;
+	struct agx_ipc_error err;
+	struct client c;
+	uint64_t stream = 0;
+
+	client_init(d, &c);
+	stream = c.data_va + STREAM;
+	assert_int_equal(submit(&c, 1, 1, stream, stream + 64, &err), 0);
+	wait_completed(&c, 1);
+	assert_int_equal(c.count_by_job[1], 1);
+	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	for (unsigned i = 0; i < 256; i++)
+		assert_int_equal(((uint32_t *)((uint8_t *)c.data.map + BUF))[i], 1000 + i);
+
+	/* the same pipeline with the buffer pointer past the VM: a fault, attributed */
+	((uint32_t *)((uint8_t *)c.data.map + UNIF))[1] ^= 0x40;
+	assert_int_equal(submit(&c, 1, 2, stream, stream + 64, &err), 0);
+	wait_completed(&c, 2);
+	assert_int_equal(c.results[2], AGX__FWCHAN__WORK_RESULT__RESULT_FAULT);
+	assert_int_equal(c.faults, 1);
+	assert_int_equal(c.fault.job_id, 2);
+	assert_int_equal(c.fault.context_slot, c.slot);
+	assert_int_equal(c.fault.reason, AGX__FWCHAN__FAULT_REASON__FAULT_UNMAPPED);
+	assert_true(c.fault.write);
+	assert_string_equal(c.fault_unit, "usc");
+	assert_int_equal(c.fault.client_pid, getpid());
+	assert_int_equal(c.fault.bo, 0); /* nothing is mapped there */
+	((uint32_t *)((uint8_t *)c.data.map + UNIF))[1] ^= 0x40;
+
+	/* descriptors that do not fit the VM are refused before the firmware sees them */
+	assert_int_equal(submit(&c, 1, 3, 0x7000000000ull, 0x7000000040ull, &err), -ENOENT);
+	assert_non_null(strstr(err.message, "not mapped"));
+	assert_int_equal(submit(&c, 1, 3, c.code_va + 0x100, c.code_va + 0x200, &err), 0);
+	assert_int_equal(submit(&c, 1, 4, stream + 2, stream + 64, &err), -EINVAL);
+	assert_int_equal(submit(&c, 1, 4, stream + 64, stream, &err), -EINVAL);
+	assert_int_equal(submit(&c, 1, 4, stream, stream + 8 * PAGE + 4, &err), -ENOENT);
+	/* job 3's stream is code: malformed as a stream, or faulting, never run as ok */
+	wait_completed(&c, 3);
+	assert_int_equal(c.count_by_job[3], 1);
+	assert_true(c.results[3] != AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	client_fini(&c);
+}
+
+/* 100,000 items, 64 a submission: every one completes exactly once, in order. */
+static void test_many_items(void **state)
+{
+	struct daemons *d = *state;
+	struct agx_ipc_error err;
+	struct client c;
+	uint64_t stream, submitted = 0;
+	uint8_t words[16];
+	size_t n = sim_cmd_terminate(words);
+
+	client_init(d, &c);
+	/* an empty stream: only its end */
+	stream = c.data_va + STREAM + 0x100;
+	memcpy((uint8_t *)c.data.map + STREAM + 0x100, words, n);
+	while (submitted < 100000) {
+		int ret = submit(&c, 64, 100 + submitted, stream, stream + n, &err);
+
+		if (ret == -EBUSY) { /* as many in flight as fwchan holds: let some finish */
+			agx_ipc_client_dispatch_events(c.fw, TIMEOUT_MS);
+			continue;
+		}
+		assert_int_equal(ret, 0);
+		submitted += 64;
+		/* the next job in order is always the one after the last completed */
+		agx_ipc_client_dispatch_events(c.fw, 0);
+	}
+	wait_completed(&c, submitted);
+	assert_int_equal(c.completed, submitted);
+	assert_int_equal(c.last_job, 100 + submitted - 1);
+	client_fini(&c);
+}
+
 /* memmgr's unbinds and slot changes wait for real invalidations now, and get them. */
 static void test_memmgr_invalidates(void **state)
 {
@@ -246,6 +484,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_fwctl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fwctl_burst, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memmgr_invalidates, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compute, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_items, setup, teardown),
 	};
 
 	if (argc != 4) {

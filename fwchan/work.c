@@ -1,0 +1,567 @@
+/*
+ * work.c: firmware contexts and work items (work.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "agxipc/log.h"
+#include "agxipc/server.h"
+#include "work.h"
+
+#define ITEM_BYTES   64 /* header (16), body (compute: 24), stamp at +48 */
+#define STAMP_OFFSET 48
+#define QUEUE_READ   0x00 /* the firmware's read_ptr in a queue descriptor */
+#define QUEUE_WRITE  0x20
+#define MAX_STREAM   (16u << 20) /* a CDM stream's bytes up to its first link */
+
+static int refuse(char *why, size_t size, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int refuse(char *why, size_t size, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, size, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* The firmware's priority: 0 is the highest, agx.work.Priority's REALTIME. */
+static unsigned fw_priority(unsigned priority)
+{
+	return 3 - priority;
+}
+
+static void kick(evutil_socket_t fd, short what, void *arg);
+
+int work_init(struct work *w, struct event_base *base, struct firmware *fw, struct kmem *kmem)
+{
+	memset(w, 0, sizeof(*w));
+	w->fw = fw;
+	w->kmem = kmem;
+	w->items = calloc(WORK_SLOTS, sizeof(*w->items));
+	w->free_slots = calloc(WORK_SLOTS, sizeof(*w->free_slots));
+	w->kick = event_new(base, -1, 0, kick, w);
+	if (!w->items || !w->free_slots || !w->kick)
+		return -ENOMEM;
+	/* slot 0 is never used: the lowest slots come first */
+	for (unsigned i = WORK_SLOTS - 1; i > 0; i--)
+		w->free_slots[w->num_free++] = (uint16_t)i;
+	return 0;
+}
+
+/* --- queues -------------------------------------------------------------------------- */
+
+static void queue_write_desc(struct work_queue *q)
+{
+	struct work_context *c = q->ctx;
+	struct agx_fw_work_queue d = { .read_ptr = q->write,
+				       .write_ptr = q->write,
+				       .entries = WORK_QUEUE_ENTRIES,
+				       .ring = q->ring_va,
+				       .context = c->slot,
+				       .priority = c->priority,
+				       .pipe = q->pipe,
+				       .time_limit_us = c->time_limit_us };
+
+	agx_fw_work_queue_pack(q->desc, &d);
+}
+
+static int queue_init(struct work *w, struct work_context *c, unsigned pipe)
+{
+	struct work_queue *q = &c->queues[pipe];
+
+	q->ctx = c;
+	q->pipe = pipe;
+	q->backlog_tail = &q->backlog;
+	q->desc = kmem_alloc(w->kmem, AGX_FW_WORK_QUEUE_LENGTH, &q->desc_va);
+	q->ring = kmem_alloc(w->kmem, WORK_QUEUE_ENTRIES * 8, &q->ring_va);
+	if (!q->desc || !q->ring)
+		return -ENOMEM;
+	queue_write_desc(q);
+	return 0;
+}
+
+static void queue_fini(struct work *w, struct work_queue *q)
+{
+	if (q->desc)
+		kmem_free(w->kmem, q->desc, AGX_FW_WORK_QUEUE_LENGTH);
+	if (q->ring)
+		kmem_free(w->kmem, q->ring, WORK_QUEUE_ENTRIES * 8);
+	q->desc = NULL;
+	q->ring = NULL;
+}
+
+static void mark_dirty(struct work *w, struct work_queue *q)
+{
+	if (!q->dirty) {
+		q->dirty = true;
+		q->next_dirty = w->dirty;
+		w->dirty = q;
+	}
+	/* announced on the loop's next turn, with everything else appended meanwhile */
+	if (!w->kicking) {
+		w->kicking = true;
+		event_active(w->kick, EV_TIMEOUT, 0);
+	}
+}
+
+/* Moves backlogged items into the ring while it has room. */
+static void queue_fill(struct work *w, struct work_queue *q)
+{
+	bool appended = false;
+
+	while (q->backlog) {
+		volatile uint32_t *read = (volatile uint32_t *)(q->desc + QUEUE_READ);
+		struct work_item *it = q->backlog;
+
+		if ((q->write + 1) % WORK_QUEUE_ENTRIES == __atomic_load_n(read, __ATOMIC_ACQUIRE))
+			break;
+		q->backlog = it->next;
+		if (!q->backlog)
+			q->backlog_tail = &q->backlog;
+		it->next = NULL;
+		it->queued = true;
+		q->ring[q->write] = it->va;
+		q->write = (q->write + 1) % WORK_QUEUE_ENTRIES;
+		q->queued++;
+		appended = true;
+	}
+	if (appended) {
+		__atomic_store_n((volatile uint32_t *)(q->desc + QUEUE_WRITE), q->write,
+				 __ATOMIC_RELEASE);
+		mark_dirty(w, q);
+	}
+}
+
+static void kick(evutil_socket_t fd, short what, void *arg)
+{
+	struct work *w = arg;
+	bool rung[4][WORK_PIPES] = { { false } };
+	struct work_queue *q, *retry = NULL;
+
+	(void)fd;
+	(void)what;
+	w->kicking = false;
+	while ((q = w->dirty)) {
+		w->dirty = q->next_dirty;
+		q->dirty = false;
+		if (!firmware_run_queue(w->fw, q->ctx->priority, q->pipe, q->desc_va)) {
+			/* the pipe channel is full: again when the firmware has read it */
+			q->dirty = true;
+			q->next_dirty = retry;
+			retry = q;
+			continue;
+		}
+		rung[q->ctx->priority][q->pipe] = true;
+	}
+	w->dirty = retry;
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned pipe = 0; pipe < WORK_PIPES; pipe++)
+			if (rung[p][pipe])
+				firmware_pipe_doorbell(w->fw, p, pipe);
+}
+
+/* --- items ---------------------------------------------------------------------------- */
+
+static void item_free(struct work *w, struct work_item *it)
+{
+	kmem_free(w->kmem, it->mem, ITEM_BYTES);
+	it->ctx->items--;
+	it->used = false;
+	w->free_slots[w->num_free++] = (uint16_t)(it - w->items);
+}
+
+static void send_completion(struct work_item *it, unsigned result)
+{
+	Agx__Fwchan__CompletionEvent e = AGX__FWCHAN__COMPLETION_EVENT__INIT;
+
+	e.job_id = it->job_id;
+	e.stamp = it->stamp_value;
+	e.result = (Agx__Fwchan__WorkResult)result;
+	if (agx_ipc_conn_is_open(it->ctx->owner))
+		agx_ipc_conn_send_event(it->ctx->owner, AGX_IPC_MSG_FWCHAN_COMPLETION, &e.base,
+					NULL, 0);
+}
+
+/* Every item of a context that the firmware will not complete, with result. */
+static void context_drop_items(struct work *w, struct work_context *c, unsigned result)
+{
+	for (unsigned i = 1; i < WORK_SLOTS && c->items; i++) {
+		struct work_item *it = &w->items[i];
+
+		if (it->used && it->ctx == c) {
+			send_completion(it, result);
+			item_free(w, it);
+		}
+	}
+	for (unsigned p = 0; p < WORK_PIPES; p++) {
+		c->queues[p].backlog = NULL;
+		c->queues[p].backlog_tail = &c->queues[p].backlog;
+		c->queues[p].queued = 0;
+	}
+}
+
+/* --- contexts -------------------------------------------------------------------------- */
+
+static struct work_context *context_find(struct work *w, struct agx_ipc_conn *owner, uint32_t id)
+{
+	for (struct work_context *c = w->contexts; c; c = c->next)
+		if (c->id == id && c->owner == owner)
+			return c;
+	return NULL;
+}
+
+int work_context_create(struct work *w, struct agx_ipc_conn *owner, unsigned slot,
+			unsigned priority, unsigned time_limit_us, uint32_t *id, char *why,
+			size_t why_size)
+{
+	struct work_context *c;
+	int ret = 0;
+
+	if (slot < 1 || slot > 63)
+		return refuse(why, why_size, -EINVAL, "context slot %u: user VMs are in 1..63",
+			      slot);
+	if (priority > 3)
+		return refuse(why, why_size, -EINVAL, "priority %u is not one of the four",
+			      priority);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->id = ++w->next_context;
+	c->slot = slot;
+	c->priority = fw_priority(priority);
+	c->time_limit_us = time_limit_us;
+	c->owner = owner;
+	for (unsigned p = 0; p < WORK_PIPES && ret == 0; p++)
+		ret = queue_init(w, c, p);
+	if (ret < 0) {
+		for (unsigned p = 0; p < WORK_PIPES; p++)
+			queue_fini(w, &c->queues[p]);
+		free(c);
+		return refuse(why, why_size, -ENOMEM, "no firmware memory for the queues");
+	}
+	agx_ipc_conn_ref(owner);
+	c->next = w->contexts;
+	w->contexts = c;
+	*id = c->id;
+	return 0;
+}
+
+struct destroying {
+	struct work *w;
+	struct work_context *c;
+	unsigned waiting;
+	void (*done)(void *cookie, int status);
+	void *cookie;
+};
+
+static void context_free(struct work *w, struct work_context *c)
+{
+	struct work_context **pc = &w->contexts;
+
+	context_drop_items(w, c, AGX__FWCHAN__WORK_RESULT__RESULT_ABORTED);
+	/* it may still wait to be announced */
+	for (struct work_queue **pq = &w->dirty; *pq;)
+		if ((*pq)->ctx == c)
+			*pq = (*pq)->next_dirty;
+		else
+			pq = &(*pq)->next_dirty;
+	for (unsigned p = 0; p < WORK_PIPES; p++)
+		queue_fini(w, &c->queues[p]);
+	while (*pc != c)
+		pc = &(*pc)->next;
+	*pc = c->next;
+	agx_ipc_conn_unref(c->owner);
+	free(c);
+}
+
+static void forgotten(void *cookie, int status)
+{
+	struct destroying *d = cookie;
+
+	/* a firmware that is gone reads no queue either */
+	if (--d->waiting)
+		return;
+	context_free(d->w, d->c);
+	if (d->done)
+		d->done(d->cookie, 0);
+	free(d);
+}
+
+static void context_destroy(struct work *w, struct work_context *c,
+			    void (*done)(void *cookie, int status), void *cookie)
+{
+	struct destroying *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		context_free(w, c);
+		if (done)
+			done(cookie, 0);
+		return;
+	}
+	*d = (struct destroying){ w, c, WORK_PIPES + 1, done, cookie };
+	for (unsigned p = 0; p < WORK_PIPES; p++)
+		if (firmware_devctl(w->fw, AGX_FW_DEVCTL_OP_FORGET_QUEUE, 0, c->queues[p].desc_va,
+				    forgotten, d) < 0)
+			d->waiting--;
+	forgotten(d, 0); /* the extra count: all requests are out */
+}
+
+int work_context_destroy(struct work *w, struct agx_ipc_conn *owner, uint32_t id,
+			 void (*done)(void *cookie, int status), void *cookie, char *why,
+			 size_t why_size)
+{
+	struct work_context *c = context_find(w, owner, id);
+
+	if (!c)
+		return refuse(why, why_size, -ENOENT, "no context %u", id);
+	context_destroy(w, c, done, cookie);
+	return 0;
+}
+
+void work_owner_gone(struct work *w, struct agx_ipc_conn *owner)
+{
+	for (struct work_context *c = w->contexts, *next; c; c = next) {
+		next = c->next;
+		if (c->owner == owner)
+			context_destroy(w, c, NULL, NULL);
+	}
+}
+
+void work_fini(struct work *w)
+{
+	while (w->contexts)
+		context_free(w, w->contexts);
+	if (w->kick)
+		event_free(w->kick);
+	free(w->items);
+	free(w->free_slots);
+	memset(w, 0, sizeof(*w));
+}
+
+/* --- submission ------------------------------------------------------------------------ */
+
+/* A compute item's descriptor, checked on its own: the VM is asked after. */
+static int check_compute(const Agx__Work__Compute *c, unsigned n, char *why, size_t why_size)
+{
+	if (!c)
+		return refuse(why, why_size, -EINVAL, "item %u: a compute item without its body",
+			      n);
+	if (c->encoder % 4 || c->encoder >= c->encoder_end ||
+	    c->encoder_end - c->encoder > MAX_STREAM)
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: stream %#" PRIx64 "..%#" PRIx64
+			      " is not 4-byte aligned, empty, or over 16 MiB",
+			      n, c->encoder, c->encoder_end);
+	if (c->usc_base % 64)
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: usc_base %#" PRIx64 " is not 64-byte aligned", n,
+			      c->usc_base);
+	return 0;
+}
+
+static int build(struct work *w, struct work_context *c, const Agx__Fwchan__WorkItem *in)
+{
+	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_COMPUTE };
+	struct agx_fw_work_compute body = { .encoder = in->compute->encoder,
+					    .encoder_end = in->compute->encoder_end,
+					    .usc_base = in->compute->usc_base };
+	struct work_queue *q = &c->queues[AGX_FW_PIPE_COMPUTE];
+	struct work_item *it;
+	uint16_t slot;
+
+	if (!w->num_free)
+		return -EBUSY;
+	slot = w->free_slots[--w->num_free];
+	it = &w->items[slot];
+	*it = (struct work_item){ .ctx = c, .pipe = AGX_FW_PIPE_COMPUTE, .job_id = in->job_id };
+	it->mem = kmem_alloc(w->kmem, ITEM_BYTES, &it->va);
+	if (!it->mem) {
+		w->free_slots[w->num_free++] = slot;
+		return -ENOMEM;
+	}
+	it->used = true;
+	it->stamp_value = ++w->next_stamp;
+	h.event_slot = slot;
+	h.stamp_value = it->stamp_value;
+	h.stamp = it->va + STAMP_OFFSET;
+	agx_fw_work_header_pack(it->mem, &h);
+	agx_fw_work_compute_pack(it->mem + AGX_FW_WORK_HEADER_LENGTH, &body);
+	c->items++;
+	*q->backlog_tail = it;
+	q->backlog_tail = &it->next;
+	return 0;
+}
+
+int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__Submit *s, char *why,
+		size_t why_size)
+{
+	struct work_context *c = context_find(w, owner, s->context);
+	Agx__Memmgr__VmRange *ranges, **list;
+	int ret = 0;
+
+	if (!c)
+		return refuse(why, why_size, -ENOENT, "no context %u", s->context);
+	if (!s->n_items)
+		return refuse(why, why_size, -EINVAL, "a submission of no items");
+	if (s->n_items > w->num_free)
+		return refuse(why, why_size, -EBUSY, "%zu items, and room for %u in flight",
+			      s->n_items, w->num_free);
+	if (s->context_slot != c->slot) {
+		/* memmgr moved the VM while it was idle: the queues follow it */
+		if (s->context_slot < 1 || s->context_slot > 63)
+			return refuse(why, why_size, -EINVAL,
+				      "context slot %u: user VMs are in 1..63", s->context_slot);
+		if (c->items)
+			return refuse(why, why_size, -EBUSY, "context %u still has work in slot %u",
+				      c->id, c->slot);
+		c->slot = s->context_slot;
+		for (unsigned p = 0; p < WORK_PIPES; p++)
+			queue_write_desc(&c->queues[p]);
+	}
+	for (size_t i = 0; i < s->n_items; i++) {
+		const Agx__Fwchan__WorkItem *it = s->items[i];
+
+		if (it->kind != AGX__FWCHAN__WORK_KIND__WORK_COMPUTE)
+			return refuse(why, why_size, -EOPNOTSUPP,
+				      "item %zu: only compute items are carried yet", i);
+		ret = check_compute(it->compute, (unsigned)i, why, why_size);
+		if (ret < 0)
+			return ret;
+	}
+	/* every stream readable, every shader base mapped, in the VM of the slot */
+	ranges = calloc(2 * s->n_items, sizeof(*ranges));
+	list = calloc(2 * s->n_items, sizeof(*list));
+	if (!ranges || !list) {
+		free(ranges);
+		free(list);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->n_items; i++) {
+		const Agx__Work__Compute *cc = s->items[i]->compute;
+
+		agx__memmgr__vm_range__init(&ranges[2 * i]);
+		agx__memmgr__vm_range__init(&ranges[2 * i + 1]);
+		ranges[2 * i].va = cc->encoder;
+		ranges[2 * i].size = cc->encoder_end - cc->encoder;
+		ranges[2 * i].access = AGX__MEMMGR__BIND_FLAGS__BIND_READ;
+		ranges[2 * i + 1].va = cc->usc_base;
+		ranges[2 * i + 1].size = 1;
+		list[2 * i] = &ranges[2 * i];
+		list[2 * i + 1] = &ranges[2 * i + 1];
+	}
+	ret = kmem_vm_check(w->kmem, c->slot, list, 2 * s->n_items, why, why_size);
+	free(ranges);
+	free(list);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < s->n_items; i++) {
+		ret = build(w, c, s->items[i]);
+		if (ret < 0) {
+			/* what was built goes out; the rest is refused */
+			refuse(why, why_size, ret, "item %zu: out of firmware memory", i);
+			break;
+		}
+	}
+	queue_fill(w, &c->queues[AGX_FW_PIPE_COMPUTE]);
+	return ret;
+}
+
+/* --- events ---------------------------------------------------------------------------- */
+
+static const char *unit_name(unsigned unit)
+{
+	static const char *const names[] = { "unknown", "cdm", "usc", "vdm", "tiler", "zls" };
+
+	return unit < sizeof(names) / sizeof(names[0]) ? names[unit] : "unknown";
+}
+
+void work_event(struct work *w, const struct agx_fw_event *e)
+{
+	struct work_item *it = e->slot ? &w->items[e->slot] : NULL;
+
+	if (!it || !it->used) {
+		agx_warn("firmware: event %u for slot %u, which no item holds", (unsigned)e->type,
+			 (unsigned)e->slot);
+		return;
+	}
+	switch (e->type) {
+	case AGX_FW_EVENT_TYPE_COMPLETION: {
+		struct work_queue *q = &it->ctx->queues[it->pipe];
+
+		if (e->value != it->stamp_value)
+			agx_warn("firmware: slot %u completed with stamp %u, not %u",
+				 (unsigned)e->slot, (unsigned)e->value, it->stamp_value);
+		send_completion(it, (unsigned)e->result);
+		if (it->queued)
+			q->queued--;
+		item_free(w, it);
+		queue_fill(w, q);
+		if (w->dirty && !w->kicking) {
+			w->kicking = true;
+			event_active(w->kick, EV_TIMEOUT, 0);
+		}
+		break;
+	}
+	case AGX_FW_EVENT_TYPE_FAULT: {
+		Agx__Fwchan__FaultEvent f = AGX__FWCHAN__FAULT_EVENT__INIT;
+		pid_t pid = 0;
+		uint32_t vm = 0, bo = 0;
+		uint64_t offset = 0;
+
+		f.job_id = it->job_id;
+		f.context_slot = e->context;
+		f.va = e->va;
+		f.write = e->write;
+		f.reason = (Agx__Fwchan__FaultReason)e->reason;
+		f.unit = (char *)unit_name((unsigned)e->unit);
+		/* whose memory it is, as memmgr sees it now */
+		if (kmem_fault_decode(w->kmem, (unsigned)e->context, e->va, &pid, &vm, &bo,
+				      &offset) == 0) {
+			f.client_pid = (uint32_t)pid;
+			f.bo = bo;
+			f.bo_offset = offset;
+		}
+		if (agx_ipc_conn_is_open(it->ctx->owner))
+			agx_ipc_conn_send_event(it->ctx->owner, AGX_IPC_MSG_FWCHAN_FAULT, &f.base,
+						NULL, 0);
+		break;
+	}
+	case AGX_FW_EVENT_TYPE_TVB_GROW: {
+		Agx__Fwchan__TvbGrowEvent g = AGX__FWCHAN__TVB_GROW_EVENT__INIT;
+
+		g.job_id = it->job_id;
+		g.bytes = e->value;
+		if (agx_ipc_conn_is_open(it->ctx->owner))
+			agx_ipc_conn_send_event(it->ctx->owner, AGX_IPC_MSG_FWCHAN_TVB_GROW,
+						&g.base, NULL, 0);
+		break;
+	}
+	case AGX_FW_EVENT_TYPE_TIMEOUT:
+		/* the completion that follows says RESULT_TIMEOUT */
+		break;
+	default:
+		agx_warn("firmware: an event of type %u", (unsigned)e->type);
+	}
+}
+
+void work_device_lost(struct work *w)
+{
+	for (struct work_context *c = w->contexts; c; c = c->next) {
+		context_drop_items(w, c, AGX__FWCHAN__WORK_RESULT__RESULT_DEVICE_LOST);
+		/* the rings start again empty after the firmware does */
+		for (unsigned p = 0; p < WORK_PIPES; p++) {
+			c->queues[p].write = 0;
+			queue_write_desc(&c->queues[p]);
+		}
+	}
+	w->dirty = NULL;
+}

@@ -1,0 +1,98 @@
+/*
+ * work.h: agx-fwchan's firmware contexts and work items.  A context is a
+ * work queue per pipe (vertex, fragment, compute) in firmware memory, at
+ * one priority, for the VM in one UAT slot; a work item is built here from
+ * a validated descriptor (clients never write what the firmware reads),
+ * appended to its queue and announced on the queue's pipe channel.
+ * Announcements made while handling one loop iteration's requests go out
+ * together, one doorbell per channel.
+ */
+#ifndef FWCHAN_WORK_H
+#define FWCHAN_WORK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agxipc/ipc.h"
+#include "firmware.h"
+
+#define WORK_SLOTS	   65536 /* event_slot is 16 bits */
+#define WORK_QUEUE_ENTRIES 256
+#define WORK_PIPES	   3
+
+struct agx_ipc_conn;
+struct event;
+struct work;
+struct work_context;
+
+struct work_item {
+	struct work_context *ctx;
+	unsigned pipe;
+	uint64_t job_id;
+	uint8_t *mem; /* header, body, stamp */
+	uint64_t va;
+	uint32_t stamp_value;
+	bool used, queued; /* queued: in the ring, not in the backlog */
+	struct work_item *next;
+};
+
+struct work_queue {
+	struct work_context *ctx;
+	unsigned pipe;
+	uint8_t *desc;
+	uint64_t desc_va;
+	uint64_t *ring;
+	uint64_t ring_va;
+	uint32_t write;
+	unsigned queued;			   /* items in the ring, not yet complete */
+	struct work_item *backlog, **backlog_tail; /* waiting for room */
+	bool dirty;				   /* appended since it was last announced */
+	struct work_queue *next_dirty;
+};
+
+struct work_context {
+	uint32_t id;
+	unsigned slot, priority, time_limit_us;
+	struct agx_ipc_conn *owner;
+	struct work_queue queues[WORK_PIPES];
+	unsigned items; /* in the rings and the backlogs */
+	struct work_context *next;
+};
+
+struct work {
+	struct firmware *fw;
+	struct kmem *kmem;
+	struct work_context *contexts;
+	uint32_t next_context, next_stamp;
+	struct work_item *items; /* WORK_SLOTS of them, by event slot */
+	uint16_t *free_slots;
+	unsigned num_free;
+	struct work_queue *dirty;
+	struct event *kick;
+	bool kicking;
+};
+
+int work_init(struct work *w, struct event_base *base, struct firmware *fw, struct kmem *kmem);
+void work_fini(struct work *w);
+
+/* 0 or -errno; why says what was refused. */
+int work_context_create(struct work *w, struct agx_ipc_conn *owner, unsigned slot,
+			unsigned priority, unsigned time_limit_us, uint32_t *id, char *why,
+			size_t why_size);
+/* Forgets the context's queues, then aborts what had not run and frees it; done after. */
+int work_context_destroy(struct work *w, struct agx_ipc_conn *owner, uint32_t id,
+			 void (*done)(void *cookie, int status), void *cookie, char *why,
+			 size_t why_size);
+/* Every context of a connection that went away. */
+void work_owner_gone(struct work *w, struct agx_ipc_conn *owner);
+
+/* Validates and queues a submission's items (all or none). */
+int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__Submit *s, char *why,
+		size_t why_size);
+
+/* An event of the firmware's that names a work item. */
+void work_event(struct work *w, const struct agx_fw_event *e);
+/* The firmware was lost: every item completes with RESULT_DEVICE_LOST, queues are emptied. */
+void work_device_lost(struct work *w);
+
+#endif
