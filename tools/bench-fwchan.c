@@ -1,0 +1,250 @@
+/*
+ * bench-fwchan: `./agx bench fwchan`.  Starts agx-sim, agx-memmgr and
+ * agx-fwchan (next to this program in the build tree), makes a client VM
+ * with an empty compute stream (only its end) and a firmware context for
+ * it, and measures, playing the scheduler on fwchan's socket:
+ *   - empty work items per second, submitted 64 to a message, as many in
+ *     flight as fwchan takes;
+ *   - the latency of one item alone: from sending SUBMIT to receiving its
+ *     completion event.
+ * Prints `fwchan.<metric> <value> <unit>` lines.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agx/memory.h"
+#include "agxipc/client.h"
+#include "bench.h"
+#include "host/cmdbuf.h"
+
+#define TIMEOUT_MS	   10000
+#define BATCH		   64
+#define THROUGHPUT_SECONDS 2.0
+#define LATENCY_SAMPLES	   5000
+
+struct bench {
+	struct agx_memory *mem;
+	struct agx_ipc_client *priv, *fw;
+	struct agx_bo bo;
+	uint64_t va;
+	uint32_t vm, context, slot;
+	uint64_t completed, next_job;
+};
+
+static pid_t spawn(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void wait_for(const char *path)
+{
+	struct stat st;
+
+	for (int i = 0; i < 1000 && stat(path, &st) < 0; i++)
+		usleep(10000);
+}
+
+static void on_event(struct agx_ipc_msg *msg, void *data)
+{
+	struct bench *b = data;
+
+	if (msg->type == AGX_IPC_MSG_FWCHAN_COMPLETION)
+		b->completed++;
+}
+
+static int call(struct agx_ipc_client *c, uint16_t type, const ProtobufCMessage *body,
+		struct agx_ipc_msg *reply)
+{
+	struct agx_ipc_error err = { 0 };
+	struct agx_ipc_msg local;
+	int ret =
+	    agx_ipc_client_call(c, type, body, NULL, 0, reply ? reply : &local, TIMEOUT_MS, &err);
+
+	if (ret < 0)
+		fprintf(stderr, "agx-bench-fwchan: %s: %s\n", agx_ipc_msg_info(type)->name,
+			err.code ? err.message : strerror(-ret));
+	else if (!reply)
+		agx_ipc_msg_finish(&local);
+	return ret;
+}
+
+/* A VM with one BO holding the stream (and standing for the shaders' base), a slot, a context. */
+static int set_up(struct bench *b, const char *memmgr, const char *priv, const char *fwchan)
+{
+	Agx__Memmgr__VmSlotBind sb = AGX__MEMMGR__VM_SLOT_BIND__INIT;
+	Agx__Fwchan__ContextCreate cc = AGX__FWCHAN__CONTEXT_CREATE__INIT;
+	struct agx_ipc_msg reply;
+
+	if (agx_memory_connect(memmgr, &b->mem) < 0 || agx_vm_create(b->mem, &b->vm) < 0 ||
+	    agx_bo_create(b->mem, 0x4000, 0, 0, &b->bo) < 0 ||
+	    agx_vm_bind(b->mem, b->vm, &b->bo, 0, 0x4000, 0,
+			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &b->va) < 0)
+		return -1;
+	sim_cmd_terminate(b->bo.map);
+	if (agx_ipc_client_connect(priv, AGX__IPC__INTERFACE__INTERFACE_MEMMGR_PRIVILEGED, "bench",
+				   TIMEOUT_MS, &b->priv, NULL) < 0 ||
+	    agx_ipc_client_connect(fwchan, AGX__IPC__INTERFACE__INTERFACE_FWCHAN, "bench",
+				   TIMEOUT_MS, &b->fw, NULL) < 0)
+		return -1;
+	sb.client_pid = (uint32_t)getpid();
+	sb.vm = b->vm;
+	sb.seqno = 1;
+	if (call(b->priv, AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND, &sb.base, &reply) < 0)
+		return -1;
+	b->slot = ((const Agx__Memmgr__VmSlotBindReply *)reply.body)->context_slot;
+	agx_ipc_msg_finish(&reply);
+	cc.context_slot = b->slot;
+	cc.priority = AGX__WORK__PRIORITY__PRIORITY_NORMAL;
+	if (call(b->fw, AGX_IPC_MSG_FWCHAN_CONTEXT_CREATE, &cc.base, &reply) < 0)
+		return -1;
+	b->context = ((const Agx__Fwchan__ContextCreateReply *)reply.body)->context;
+	agx_ipc_msg_finish(&reply);
+	agx_ipc_client_set_event_handler(b->fw, on_event, b);
+	return 0;
+}
+
+/* count empty items in one SUBMIT; -EBUSY when fwchan holds as many as it takes. */
+static int submit(struct bench *b, unsigned count)
+{
+	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
+	Agx__Fwchan__WorkItem items[BATCH], *list[BATCH];
+	Agx__Work__Compute body[BATCH];
+	struct agx_ipc_msg reply;
+	int ret;
+
+	for (unsigned i = 0; i < count; i++) {
+		agx__fwchan__work_item__init(&items[i]);
+		agx__work__compute__init(&body[i]);
+		body[i].encoder = b->va;
+		body[i].encoder_end = b->va + 16;
+		body[i].usc_base = b->va;
+		items[i].kind = AGX__FWCHAN__WORK_KIND__WORK_COMPUTE;
+		items[i].job_id = b->next_job++;
+		items[i].work_case = AGX__FWCHAN__WORK_ITEM__WORK_COMPUTE;
+		items[i].compute = &body[i];
+		list[i] = &items[i];
+	}
+	s.context = b->context;
+	s.context_slot = b->slot;
+	s.items = list;
+	s.n_items = count;
+	ret = agx_ipc_client_call(b->fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, NULL, 0, &reply,
+				  TIMEOUT_MS, NULL);
+	if (ret == 0)
+		agx_ipc_msg_finish(&reply);
+	return ret;
+}
+
+static int measure(struct bench *b)
+{
+	static double samples[LATENCY_SAMPLES];
+	uint64_t submitted = 0, start;
+	double t0, elapsed = 0;
+
+	/* throughput: batches as fast as fwchan takes them */
+	start = b->completed;
+	t0 = bench_now_us();
+	do {
+		int ret = submit(b, BATCH);
+
+		if (ret == -EBUSY) {
+			agx_ipc_client_dispatch_events(b->fw, TIMEOUT_MS);
+			continue;
+		}
+		if (ret < 0)
+			return -1;
+		submitted += BATCH;
+		agx_ipc_client_dispatch_events(b->fw, 0);
+		elapsed = bench_now_us() - t0;
+	} while (elapsed < THROUGHPUT_SECONDS * 1e6);
+	while (b->completed - start < submitted)
+		if (agx_ipc_client_dispatch_events(b->fw, TIMEOUT_MS) <= 0)
+			return -1;
+	elapsed = bench_now_us() - t0;
+	printf("fwchan.items_per_s %.0f items/s (empty compute items, %d a submission)\n",
+	       submitted / (elapsed / 1e6), BATCH);
+
+	/* latency: one item alone, SUBMIT sent to its completion received */
+	for (int i = 0; i < LATENCY_SAMPLES; i++) {
+		uint64_t want = b->completed + 1;
+
+		t0 = bench_now_us();
+		if (submit(b, 1) < 0)
+			return -1;
+		while (b->completed < want)
+			if (agx_ipc_client_dispatch_events(b->fw, TIMEOUT_MS) <= 0)
+				return -1;
+		samples[i] = bench_now_us() - t0;
+	}
+	bench_sort(samples, LATENCY_SAMPLES);
+	printf("fwchan.latency_p50_us %.1f us (one item: SUBMIT to its completion event)\n",
+	       samples[LATENCY_SAMPLES / 2]);
+	printf("fwchan.latency_p99_us %.1f us\n", samples[LATENCY_SAMPLES * 99 / 100]);
+	return 0;
+}
+
+static void stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+int main(void)
+{
+	char sim[PATH_MAX + 32], memmgr[PATH_MAX + 32], fwchan[PATH_MAX + 32];
+	char dir[] = "/tmp/agx-bench-fwchan-XXXXXX", socks[4][64];
+	static const char *names[4] = { "sim", "memmgr", "memmgr-priv", "fwchan" };
+	struct bench b = { 0 };
+	pid_t pids[3];
+	int ret = 1;
+
+	bench_sibling(sim, sizeof(sim), "sim/agx-sim");
+	bench_sibling(memmgr, sizeof(memmgr), "memmgr/agx-memmgr");
+	bench_sibling(fwchan, sizeof(fwchan), "fwchan/agx-fwchan");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (int i = 0; i < 4; i++)
+		snprintf(socks[i], sizeof(socks[i]), "%s/%s.sock", dir, names[i]);
+	pids[0] = spawn((char *[]){ sim, "--socket", socks[0], NULL });
+	pids[1] = spawn((char *[]){ memmgr, "--socket", socks[1], "--privileged-socket", socks[2],
+				    "--device", socks[0], "--fwchan", socks[3], NULL });
+	wait_for(socks[2]);
+	pids[2] = spawn((char *[]){ fwchan, "--socket", socks[3], "--device", socks[0], "--memmgr",
+				    socks[2], NULL });
+	wait_for(socks[3]);
+	if (set_up(&b, socks[1], socks[2], socks[3]) < 0) {
+		fprintf(stderr, "agx-bench-fwchan: cannot set up a client\n");
+		goto out;
+	}
+	ret = measure(&b) < 0;
+out:
+	if (b.fw)
+		agx_ipc_client_destroy(b.fw);
+	if (b.priv)
+		agx_ipc_client_destroy(b.priv);
+	agx_memory_disconnect(b.mem);
+	for (int i = 2; i >= 0; i--)
+		stop(pids[i]);
+	for (int i = 0; i < 4; i++)
+		unlink(socks[i]);
+	rmdir(dir);
+	return ret;
+}
