@@ -15,7 +15,7 @@
 #include "rtkit.h"
 
 #define FW_PIPES	12
-#define FW_EVENTS	1024 /* event ring entries */
+#define FW_EVENTS	4096 /* event ring entries: the most a channel has */
 #define FW_LOGS		256
 #define FW_CTL_ENTRIES	64 /* fwctl and devctl */
 #define FW_PIPE_ENTRIES 256

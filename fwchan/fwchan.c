@@ -29,7 +29,12 @@ static void fw_ready(void *data)
 	struct fwchan *f = data;
 	int fd;
 
-	agx_notice("the GPU firmware runs");
+	if (f->recovering) {
+		f->recovering = false;
+		agx_notice("the GPU firmware runs again (recovery %u)", f->recoveries);
+	} else {
+		agx_notice("the GPU firmware runs");
+	}
 	if (f->serving)
 		return;
 	if (agx_daemon_listen(f->daemon, f->config.socket, &fd) < 0 ||
@@ -80,14 +85,73 @@ static void rtkit_gpu_message(void *data, uint8_t endpoint, uint64_t msg)
 	firmware_message(&f->fw, endpoint, msg);
 }
 
+/* The reason in a crashlog's 'Cstr' section (Linux rtkit-crashlog.c's layout), if any. */
+static void crash_reason(const uint8_t *log, uint64_t size, char *out, size_t out_size)
+{
+	const uint32_t cstr = (uint32_t)'C' << 24 | 's' << 16 | 't' << 8 | 'r';
+	uint64_t at = 0x20;
+
+	snprintf(out, out_size, "the firmware crashed");
+	while (log && at + 16 <= size) {
+		uint32_t fourcc, length;
+
+		memcpy(&fourcc, log + at, 4);
+		memcpy(&length, log + at + 12, 4);
+		if (length < 16 || length > size - at)
+			return;
+		if (fourcc == cstr && length > 20) {
+			size_t n = strnlen((const char *)log + at + 20, length - 20);
+
+			while (n && log[at + 20 + n - 1] == '\n')
+				n--;
+			snprintf(out, out_size, "the firmware crashed: %.*s", (int)n,
+				 (const char *)log + at + 20);
+			return;
+		}
+		at += length;
+	}
+}
+
+/* Saves a crashlog where the operator will look: crash-dir/fwchan-crash-TIME-N.bin. */
+static void save_crashlog(struct fwchan *f, const uint8_t *log, uint64_t size)
+{
+	char dir[256], path[320];
+	FILE *out;
+
+	if (f->config.crash_dir) {
+		snprintf(dir, sizeof(dir), "%s", f->config.crash_dir);
+	} else {
+		char *slash;
+
+		snprintf(dir, sizeof(dir), "%s", f->config.socket);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+	}
+	snprintf(path, sizeof(path), "%s/fwchan-crash-%lld-%u.bin", dir, (long long)time(NULL),
+		 f->recoveries + 1);
+	out = fopen(path, "wb");
+	if (!out || fwrite(log, 1, size, out) != size) {
+		agx_err("cannot save the crashlog to %s: %s", path, strerror(errno));
+		if (out)
+			fclose(out);
+		return;
+	}
+	fclose(out);
+	agx_notice("crashlog saved to %s", path);
+}
+
 static void rtkit_crashed(void *data, const uint8_t *crashlog, uint64_t size)
 {
 	struct fwchan *f = data;
+	char reason[96];
 
-	agx_err("the firmware crashed");
-	firmware_fail_pending(&f->fw, -ENODEV);
-	f->fw.running = false;
-	work_device_lost(&f->work);
+	crash_reason(crashlog, size, reason, sizeof(reason));
+	if (crashlog)
+		save_crashlog(f, crashlog, size);
+	fwchan_recover(f, reason);
 }
 
 static void rtkit_pong(void *data, uint64_t cookie)
@@ -112,12 +176,67 @@ static void on_ping(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (f->rtkit.state != RTKIT_RUNNING)
+	if (f->rtkit.state != RTKIT_RUNNING || f->recovering)
 		return;
-	if (f->ping_sent > f->pong_seen + 2)
-		agx_err("the firmware has not answered %" PRIu64 " pings",
-			f->ping_sent - f->pong_seen);
+	/* three periods of silence: the firmware hangs */
+	if (f->ping_sent >= f->pong_seen + 3) {
+		fwchan_recover(f, "the firmware hangs: it stopped answering pings");
+		return;
+	}
 	rtkit_ping(&f->rtkit, ++f->ping_sent);
+}
+
+/* --- recovery -------------------------------------------------------------------------- */
+
+static int device_reset(struct fwchan *f)
+{
+	Agx__Device__Reset m = AGX__DEVICE__RESET__INIT;
+	struct agx_ipc_error err = { 0 };
+	struct agx_ipc_msg reply;
+	int ret = agx_ipc_client_call(f->device, AGX_IPC_MSG_DEVICE_RESET, &m.base, NULL, 0, &reply,
+				      DEVICE_TIMEOUT_MS, &err);
+
+	if (ret < 0) {
+		agx_err("device: RESET: %s", err.code ? err.message : strerror(-ret));
+		return ret;
+	}
+	agx_ipc_msg_finish(&reply);
+	return 0;
+}
+
+/* On the loop's next turn, not inside the handler that noticed. */
+static void recover_now(evutil_socket_t fd, short what, void *arg)
+{
+	struct fwchan *f = arg;
+
+	(void)fd;
+	(void)what;
+	/* the work first: its owners hear of it before anything else happens */
+	work_device_lost(&f->work, f->lost_reason);
+	/* a reset empties the TLBs: pending invalidations have nothing left to do */
+	firmware_fail_pending(&f->fw, -ENODEV);
+	f->fw.running = f->fw.starting = false;
+	if (device_reset(f) < 0) {
+		agx_err("the device cannot be reset; stopping");
+		agx_daemon_quit(f->daemon);
+		return;
+	}
+	f->ping_sent = f->pong_seen = 0;
+	__atomic_store_n((volatile uint64_t *)((uint8_t *)f->mmio + AGX_MMIO_UAT_TTBAT),
+			 f->kmem.context_table, __ATOMIC_RELEASE);
+	rtkit_boot(&f->rtkit);
+}
+
+void fwchan_recover(struct fwchan *f, const char *reason)
+{
+	if (f->recovering)
+		return;
+	agx_err("%s; resetting the device (recovery %u)", reason, f->recoveries + 1);
+	f->recovering = true;
+	f->recoveries++;
+	f->fw.running = false;
+	snprintf(f->lost_reason, sizeof(f->lost_reason), "%s", reason);
+	event_active(f->recover_ev, EV_TIMEOUT, 0);
 }
 
 /* --- the device ------------------------------------------------------------------------ */
@@ -197,6 +316,9 @@ int fwchan_start(struct fwchan *f, struct agx_daemon *daemon, const struct fwcha
 		ret = work_init(&f->work, f->base, &f->fw, &f->kmem);
 	if (ret < 0)
 		return ret;
+	f->recover_ev = event_new(f->base, -1, 0, recover_now, f);
+	if (!f->recover_ev)
+		return -ENOMEM;
 	if (config->ping_ms) {
 		period = (struct timeval){ config->ping_ms / 1000, config->ping_ms % 1000 * 1000 };
 		f->ping_timer = event_new(f->base, -1, EV_PERSIST, on_ping, f);
@@ -216,6 +338,8 @@ void fwchan_stop(struct fwchan *f)
 		work_fini(&f->work);
 	if (f->ping_timer)
 		event_free(f->ping_timer);
+	if (f->recover_ev)
+		event_free(f->recover_ev);
 	rtkit_fini(&f->rtkit);
 	if (f->mmio)
 		munmap(f->mmio, AGX_MMIO_SIZE);

@@ -20,10 +20,11 @@ struct agx_ipc_server;
 struct event;
 
 struct fwchan_config {
-	const char *socket; /* served once the firmware runs */
-	const char *device; /* agx-sim's setup socket */
-	const char *memmgr; /* agx-memmgr's privileged socket */
-	unsigned ping_ms;   /* how often the firmware is pinged; 0: never */
+	const char *socket;    /* served once the firmware runs */
+	const char *device;    /* agx-sim's setup socket */
+	const char *memmgr;    /* agx-memmgr's privileged socket */
+	unsigned ping_ms;      /* how often the firmware is pinged; 0: never */
+	const char *crash_dir; /* where crash logs are saved; NULL: beside the socket */
 };
 
 struct fwchan {
@@ -41,11 +42,18 @@ struct fwchan {
 	struct event *ping_timer;
 	uint64_t ping_sent, pong_seen;
 	bool serving;
+	bool recovering; /* the device is being reset and the firmware booted again */
+	unsigned recoveries;
+	struct event *recover_ev;
+	char lost_reason[96];
 };
 
 /* Attaches to the device, boots its firmware; serving starts once it runs. */
 int fwchan_start(struct fwchan *f, struct agx_daemon *daemon, const struct fwchan_config *config);
 void fwchan_stop(struct fwchan *f);
+
+/* The firmware crashed or hangs: in-flight work is lost, the device reset, the firmware booted. */
+void fwchan_recover(struct fwchan *f, const char *reason);
 
 /* The FWCHAN interface (server.c). */
 struct agx_ipc_server *fwchan_server_create(struct fwchan *f, int listen_fd);

@@ -1,7 +1,7 @@
 /*
  * agx-fwchan: the firmware channel daemon (docs/fwchan.md).
  *
- *   agx-fwchan --socket PATH --device PATH --memmgr PATH [--ping-ms MS]
+ *   agx-fwchan --socket PATH --device PATH --memmgr PATH [--ping-ms MS] [--crash-dir DIR]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,7 +13,9 @@
 
 static void usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s --socket PATH --device PATH --memmgr PATH [--ping-ms MS]\n",
+	fprintf(stderr,
+		"usage: %s --socket PATH --device PATH --memmgr PATH [--ping-ms MS] "
+		"[--crash-dir DIR]\n",
 		argv0);
 }
 
@@ -24,6 +26,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "memmgr", required_argument, NULL, 'm' },
 		{ "ping-ms", required_argument, NULL, 'p' },
+		{ "crash-dir", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -43,6 +46,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			config.memmgr = optarg;
+			break;
+		case 'c':
+			config.crash_dir = optarg;
 			break;
 		case 'p':
 			config.ping_ms = (unsigned)strtoul(optarg, &end, 0);

@@ -118,7 +118,7 @@ static void queue_fill(struct work *w, struct work_queue *q)
 {
 	bool appended = false;
 
-	while (q->backlog) {
+	while (q->backlog && w->in_rings < WORK_IN_RINGS) {
 		volatile uint32_t *read = (volatile uint32_t *)(q->desc + QUEUE_READ);
 		struct work_item *it = q->backlog;
 
@@ -132,6 +132,7 @@ static void queue_fill(struct work *w, struct work_queue *q)
 		q->ring[q->write] = it->va;
 		q->write = (q->write + 1) % WORK_QUEUE_ENTRIES;
 		q->queued++;
+		w->in_rings++;
 		appended = true;
 	}
 	if (appended) {
@@ -199,6 +200,8 @@ static void context_drop_items(struct work *w, struct work_context *c, unsigned 
 
 		if (it->used && it->ctx == c) {
 			send_completion(it, result);
+			if (it->queued)
+				w->in_rings--;
 			item_free(w, it);
 		}
 	}
@@ -410,6 +413,9 @@ int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__S
 
 	if (!c)
 		return refuse(why, why_size, -ENOENT, "no context %u", s->context);
+	if (!w->fw->running)
+		return refuse(why, why_size, -ENODEV,
+			      "the firmware is not running: it is being restarted");
 	if (!s->n_items)
 		return refuse(why, why_size, -EINVAL, "a submission of no items");
 	if (s->n_items > w->num_free)
@@ -501,10 +507,18 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 			agx_warn("firmware: slot %u completed with stamp %u, not %u",
 				 (unsigned)e->slot, (unsigned)e->value, it->stamp_value);
 		send_completion(it, (unsigned)e->result);
-		if (it->queued)
+		if (it->queued) {
 			q->queued--;
+			w->in_rings--;
+		}
 		item_free(w, it);
 		queue_fill(w, q);
+		/* room under the cap: other contexts' waiting items too */
+		for (struct work_context *o = w->contexts; o && w->in_rings < WORK_IN_RINGS;
+		     o = o->next)
+			for (unsigned p = 0; p < WORK_PIPES; p++)
+				if (o->queues[p].backlog)
+					queue_fill(w, &o->queues[p]);
 		if (w->dirty && !w->kicking) {
 			w->kicking = true;
 			event_active(w->kick, EV_TIMEOUT, 0);
@@ -553,13 +567,40 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 	}
 }
 
-void work_device_lost(struct work *w)
+/* Tells the owner of c which of its jobs are lost (once per owner: the first context of it). */
+static void tell_lost(struct work *w, struct work_context *c, const char *reason)
 {
+	Agx__Fwchan__DeviceLostEvent e = AGX__FWCHAN__DEVICE_LOST_EVENT__INIT;
+	uint64_t *jobs;
+	size_t n = 0;
+
+	for (struct work_context *o = w->contexts; o != c; o = o->next)
+		if (o->owner == c->owner)
+			return;
+	jobs = calloc(WORK_SLOTS, sizeof(*jobs));
+	if (!jobs)
+		return;
+	for (unsigned i = 1; i < WORK_SLOTS; i++)
+		if (w->items[i].used && w->items[i].ctx->owner == c->owner)
+			jobs[n++] = w->items[i].job_id;
+	e.reason = (char *)reason;
+	e.lost_job_ids = jobs;
+	e.n_lost_job_ids = n;
+	if (agx_ipc_conn_is_open(c->owner))
+		agx_ipc_conn_send_event(c->owner, AGX_IPC_MSG_FWCHAN_DEVICE_LOST, &e.base, NULL, 0);
+	free(jobs);
+}
+
+void work_device_lost(struct work *w, const char *reason)
+{
+	for (struct work_context *c = w->contexts; c; c = c->next)
+		tell_lost(w, c, reason);
 	for (struct work_context *c = w->contexts; c; c = c->next) {
 		context_drop_items(w, c, AGX__FWCHAN__WORK_RESULT__RESULT_DEVICE_LOST);
 		/* the rings start again empty after the firmware does */
 		for (unsigned p = 0; p < WORK_PIPES; p++) {
 			c->queues[p].write = 0;
+			c->queues[p].dirty = false;
 			queue_write_desc(&c->queues[p]);
 		}
 	}

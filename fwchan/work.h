@@ -19,6 +19,13 @@
 #define WORK_SLOTS	   65536 /* event_slot is 16 bits */
 #define WORK_QUEUE_ENTRIES 256
 #define WORK_PIPES	   3
+/*
+ * Items in the firmware's queues at once, across all contexts.  An item
+ * posts at most three events (a fault or TVB growth, a timeout, its
+ * completion), so with fwctl and devctl acknowledgements the event ring
+ * (FW_EVENTS) never overflows, however slowly fwchan reads it.
+ */
+#define WORK_IN_RINGS 1024
 
 struct agx_ipc_conn;
 struct event;
@@ -70,6 +77,7 @@ struct work {
 	struct work_queue *dirty;
 	struct event *kick;
 	bool kicking;
+	unsigned in_rings; /* items in the queues' rings, at most WORK_IN_RINGS */
 };
 
 int work_init(struct work *w, struct event_base *base, struct firmware *fw, struct kmem *kmem);
@@ -92,7 +100,11 @@ int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__S
 
 /* An event of the firmware's that names a work item. */
 void work_event(struct work *w, const struct agx_fw_event *e);
-/* The firmware was lost: every item completes with RESULT_DEVICE_LOST, queues are emptied. */
-void work_device_lost(struct work *w);
+/*
+ * The firmware was lost: each context's owner hears DEVICE_LOST (reason,
+ * the jobs lost), every item completes with RESULT_DEVICE_LOST, and the
+ * queues start again empty.
+ */
+void work_device_lost(struct work *w, const char *reason);
 
 #endif

@@ -80,8 +80,9 @@ static int setup(void **state)
 	    spawn((char *[]){ (char *)memmgr_path, "--socket", d->memmgr, "--privileged-socket",
 			      d->privileged, "--device", d->sim, "--fwchan", d->fwchan, NULL });
 	wait_for_socket(d->privileged);
-	d->fwchan_pid = spawn((char *[]){ (char *)fwchan_path, "--socket", d->fwchan, "--device",
-					  d->sim, "--memmgr", d->privileged, NULL });
+	d->fwchan_pid =
+	    spawn((char *[]){ (char *)fwchan_path, "--socket", d->fwchan, "--device", d->sim,
+			      "--memmgr", d->privileged, "--ping-ms", "50", NULL });
 	/* fwchan listens once the firmware runs */
 	wait_for_socket(d->fwchan);
 	*state = d;
@@ -105,6 +106,12 @@ static int teardown(void **state)
 	stop(d->fwchan_pid);
 	stop(d->memmgr_pid);
 	stop(d->sim_pid);
+	{
+		char cmd[160];
+
+		snprintf(cmd, sizeof(cmd), "rm -f %s/fwchan-crash-*.bin", d->dir);
+		assert_int_equal(system(cmd), 0);
+	}
 	rmdir(d->dir);
 	free(d);
 	return 0;
@@ -234,6 +241,10 @@ struct client {
 	unsigned faults;
 	Agx__Fwchan__FaultEvent fault;
 	char fault_unit[16];
+	unsigned lost;
+	char lost_reason[128];
+	uint64_t lost_jobs[8];
+	size_t n_lost_jobs;
 };
 
 #define STREAM 0x0000 /* in the data BO */
@@ -259,6 +270,13 @@ static void on_event(struct agx_ipc_msg *msg, void *data)
 		c->faults++;
 		c->fault = *f;
 		snprintf(c->fault_unit, sizeof(c->fault_unit), "%s", f->unit);
+	} else if (msg->type == AGX_IPC_MSG_FWCHAN_DEVICE_LOST) {
+		const Agx__Fwchan__DeviceLostEvent *l = (const void *)msg->body;
+
+		c->lost++;
+		snprintf(c->lost_reason, sizeof(c->lost_reason), "%s", l->reason);
+		c->n_lost_jobs = l->n_lost_job_ids < 8 ? l->n_lost_job_ids : 8;
+		memcpy(c->lost_jobs, l->lost_job_ids, c->n_lost_jobs * sizeof(uint64_t));
 	}
 }
 
@@ -442,6 +460,102 @@ static void test_many_items(void **state)
 	client_fini(&c);
 }
 
+/* --- recovery -------------------------------------------------------------------------- */
+
+static void inject(const struct daemons *d, Agx__Device__InjectFault__Kind kind, unsigned count,
+		   unsigned delay_ms)
+{
+	Agx__Device__InjectFault m = AGX__DEVICE__INJECT_FAULT__INIT;
+	struct agx_ipc_client *dev;
+
+	assert_int_equal(agx_ipc_client_connect(d->sim, AGX__IPC__INTERFACE__INTERFACE_DEVICE,
+						"test", TIMEOUT_MS, &dev, NULL),
+			 0);
+	m.kind = kind;
+	m.count = count;
+	m.delay_ms = delay_ms;
+	assert_int_equal(call(dev, AGX_IPC_MSG_DEVICE_INJECT_FAULT, &m.base, NULL), 0);
+	agx_ipc_client_destroy(dev);
+}
+
+/* Submits job once the firmware runs again (DEVICE_LOST meanwhile), bounded. */
+static void submit_after_recovery(struct client *c, uint64_t job)
+{
+	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	uint64_t stream = c->data_va + STREAM;
+	struct agx_ipc_error err;
+	int ret;
+
+	for (int waited = 0; (ret = submit(c, 1, job, stream, stream + 64, &err)) == -ENODEV;
+	     waited += 10) {
+		assert_true(waited < TIMEOUT_MS);
+		agx_ipc_client_dispatch_events(c->fw, 0);
+		nanosleep(&pause, NULL);
+	}
+	assert_int_equal(ret, 0);
+}
+
+static bool crashlog_saved(const struct daemons *d)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "ls %s/fwchan-crash-*.bin >/dev/null 2>&1", d->dir);
+	return system(cmd) == 0;
+}
+
+/*
+ * A firmware crash with a job in flight: the job's owner hears the device
+ * was lost and the job completes as lost, the crashlog is saved, the
+ * device reset and the firmware booted again -- fwchan itself goes on --
+ * and the next job runs.
+ */
+static void test_crash_recovery(void **state)
+{
+	struct daemons *d = *state;
+	uint64_t stream;
+	struct agx_ipc_error err;
+	struct client c;
+
+	client_init(d, &c);
+	stream = c.data_va + STREAM;
+	/* job 1 finishes its work and waits 5 s to say so: still in flight at the crash */
+	inject(d, AGX__DEVICE__INJECT_FAULT__KIND__KIND_DELAY_COMPLETION, 1, 5000);
+	assert_int_equal(submit(&c, 1, 1, stream, stream + 64, &err), 0);
+	inject(d, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_CRASH, 0, 0);
+	wait_completed(&c, 1);
+	assert_int_equal(c.lost, 1);
+	assert_non_null(strstr(c.lost_reason, "crashed"));
+	assert_int_equal(c.n_lost_jobs, 1);
+	assert_int_equal(c.lost_jobs[0], 1);
+	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_DEVICE_LOST);
+	assert_true(crashlog_saved(d));
+	memset((uint8_t *)c.data.map + BUF, 0, 1024);
+	submit_after_recovery(&c, 2);
+	wait_completed(&c, 2);
+	assert_int_equal(c.results[2], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	assert_int_equal(((uint32_t *)((uint8_t *)c.data.map + BUF))[255], 1000 + 255);
+	client_fini(&c);
+}
+
+/* A firmware that stops answering is found out by its pings and recovered the same way. */
+static void test_hang_recovery(void **state)
+{
+	struct daemons *d = *state;
+	struct client c;
+
+	client_init(d, &c);
+	inject(d, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG, 0, 0);
+	while (!c.lost)
+		if (agx_ipc_client_dispatch_events(c.fw, TIMEOUT_MS) <= 0)
+			fail_msg("no DEVICE_LOST after the firmware hung");
+	assert_non_null(strstr(c.lost_reason, "hangs"));
+	assert_int_equal(c.n_lost_jobs, 0);
+	submit_after_recovery(&c, 1);
+	wait_completed(&c, 1);
+	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	client_fini(&c);
+}
+
 /* memmgr's unbinds and slot changes wait for real invalidations now, and get them. */
 static void test_memmgr_invalidates(void **state)
 {
@@ -486,6 +600,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_memmgr_invalidates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compute, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_items, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crash_recovery, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hang_recovery, setup, teardown),
 	};
 
 	if (argc != 4) {
