@@ -14,12 +14,6 @@
 #include "kmem.h"
 
 #define MEMMGR_TIMEOUT_MS 10000
-#define ALIGN		  64
-
-struct kmem_free {
-	uint64_t offset, size;
-	struct kmem_free *next;
-};
 
 static int call(struct kmem *k, uint16_t type, const ProtobufCMessage *body,
 		struct agx_ipc_msg *reply)
@@ -60,14 +54,16 @@ int kmem_connect(struct kmem *k, const char *socket, int timeout_ms)
 	return 0;
 }
 
+int kmem_arena(struct kmem *k, uint64_t size)
+{
+	int ret = kmem_block(k, size, false, &k->arena);
+
+	return ret < 0 ? ret : kmem_arena_init(k);
+}
+
 void kmem_disconnect(struct kmem *k)
 {
-	while (k->free) {
-		struct kmem_free *f = k->free;
-
-		k->free = f->next;
-		free(f);
-	}
+	kmem_arena_release(k);
 	if (k->arena.map)
 		munmap(k->arena.map, k->arena.size);
 	/* memmgr frees every block of this connection when it closes */
@@ -104,77 +100,6 @@ int kmem_block(struct kmem *k, uint64_t size, bool contiguous, struct kmem_block
 		return ret;
 	}
 	return 0;
-}
-
-int kmem_arena(struct kmem *k, uint64_t size)
-{
-	int ret = kmem_block(k, size, false, &k->arena);
-
-	if (ret < 0)
-		return ret;
-	k->free = malloc(sizeof(*k->free));
-	if (!k->free)
-		return -ENOMEM;
-	*k->free = (struct kmem_free){ 0, k->arena.size, NULL };
-	return 0;
-}
-
-void *kmem_alloc(struct kmem *k, uint64_t size, uint64_t *va)
-{
-	size = (size + ALIGN - 1) & ~(uint64_t)(ALIGN - 1);
-	for (struct kmem_free **pf = &k->free; *pf; pf = &(*pf)->next) {
-		struct kmem_free *f = *pf;
-		uint64_t offset = f->offset;
-
-		if (f->size < size)
-			continue;
-		f->offset += size;
-		f->size -= size;
-		if (!f->size) {
-			*pf = f->next;
-			free(f);
-		}
-		*va = k->arena.va + offset;
-		memset(k->arena.map + offset, 0, size);
-		return k->arena.map + offset;
-	}
-	return NULL;
-}
-
-void kmem_free(struct kmem *k, void *p, uint64_t size)
-{
-	uint64_t offset = (uint64_t)((uint8_t *)p - k->arena.map);
-	struct kmem_free **pf = &k->free, *f;
-
-	size = (size + ALIGN - 1) & ~(uint64_t)(ALIGN - 1);
-	while (*pf && (*pf)->offset < offset)
-		pf = &(*pf)->next;
-	/* joined to the range after it, and to the one before */
-	if (*pf && offset + size == (*pf)->offset) {
-		(*pf)->offset = offset;
-		(*pf)->size += size;
-		f = *pf;
-	} else {
-		f = malloc(sizeof(*f));
-		if (!f)
-			return; /* lost to the arena; it goes with fwchan */
-		*f = (struct kmem_free){ offset, size, *pf };
-		*pf = f;
-	}
-	for (struct kmem_free *prev = k->free; prev && prev != f; prev = prev->next)
-		if (prev->next == f && prev->offset + prev->size == f->offset) {
-			prev->size += f->size;
-			prev->next = f->next;
-			free(f);
-			break;
-		}
-}
-
-void *kmem_host(const struct kmem *k, uint64_t va, uint64_t size)
-{
-	if (va < k->arena.va || size > k->arena.size || va - k->arena.va > k->arena.size - size)
-		return NULL;
-	return k->arena.map + (va - k->arena.va);
 }
 
 int kmem_vm_check(struct kmem *k, unsigned slot, Agx__Memmgr__VmRange **ranges, size_t count,

@@ -46,6 +46,11 @@ int kmem_block(struct kmem *k, uint64_t size, bool contiguous, struct kmem_block
 
 /* The arena (one block of size bytes) that kmem_alloc carves. */
 int kmem_arena(struct kmem *k, uint64_t size);
+/* arena.c: carving k->arena (set by kmem_arena, or by a test over a buffer). */
+int kmem_arena_init(struct kmem *k);
+void kmem_arena_release(struct kmem *k);
+/* What is not carved out now. */
+uint64_t kmem_arena_free_bytes(const struct kmem *k);
 /* size bytes of the arena, zeroed, 64-byte aligned: host pointer and firmware address. */
 void *kmem_alloc(struct kmem *k, uint64_t size, uint64_t *va);
 void kmem_free(struct kmem *k, void *p, uint64_t size);

@@ -217,7 +217,7 @@ static void context_drop_items(struct work *w, struct work_context *c, unsigned 
 static struct work_context *context_find(struct work *w, struct agx_ipc_conn *owner, uint32_t id)
 {
 	for (struct work_context *c = w->contexts; c; c = c->next)
-		if (c->id == id && c->owner == owner)
+		if (c->id == id && c->owner == owner && !c->destroying)
 			return c;
 	return NULL;
 }
@@ -304,6 +304,7 @@ static void context_destroy(struct work *w, struct work_context *c,
 {
 	struct destroying *d = calloc(1, sizeof(*d));
 
+	c->destroying = true;
 	if (!d) {
 		context_free(w, c);
 		if (done)
@@ -334,7 +335,7 @@ void work_owner_gone(struct work *w, struct agx_ipc_conn *owner)
 {
 	for (struct work_context *c = w->contexts, *next; c; c = next) {
 		next = c->next;
-		if (c->owner == owner)
+		if (c->owner == owner && !c->destroying)
 			context_destroy(w, c, NULL, NULL);
 	}
 }

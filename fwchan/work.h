@@ -62,7 +62,8 @@ struct work_context {
 	unsigned slot, priority, time_limit_us;
 	struct agx_ipc_conn *owner;
 	struct work_queue queues[WORK_PIPES];
-	unsigned items; /* in the rings and the backlogs */
+	unsigned items;	 /* in the rings and the backlogs */
+	bool destroying; /* waiting for the firmware to forget its queues */
 	struct work_context *next;
 };
 

@@ -1,0 +1,102 @@
+/*
+ * make-seeds: seed sessions for fwchan's fuzz-requests, written into DIR:
+ * the scheduler's (a context, submissions good and bad, its destruction)
+ * and memmgr's (invalidations, a flush).  The first context of a fresh
+ * fwchan is 1; the fuzz target's VM window starts at 0x100000000.
+ *
+ *   make-seeds DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agxipc/ipc.h"
+
+static uint8_t session[1 << 16];
+static size_t length;
+
+static void add(uint16_t type, const ProtobufCMessage *body)
+{
+	static uint32_t id = 10;
+	ssize_t n = agx_ipc_encode(session + length + 2, sizeof(session) - length - 2, type, 0,
+				   id++, body, 0);
+
+	if (n < 0)
+		exit(1);
+	session[length] = (uint8_t)n;
+	session[length + 1] = (uint8_t)(n >> 8);
+	length += 2 + (size_t)n;
+}
+
+static void save(const char *dir, const char *name)
+{
+	char p[4096];
+	FILE *out;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	out = fopen(p, "wb");
+	if (!out || fwrite(session, 1, length, out) != length) {
+		perror(p);
+		exit(1);
+	}
+	fclose(out);
+}
+
+int main(int argc, char **argv)
+{
+	Agx__Fwchan__ContextCreate cc = AGX__FWCHAN__CONTEXT_CREATE__INIT;
+	Agx__Fwchan__ContextDestroy cd = AGX__FWCHAN__CONTEXT_DESTROY__INIT;
+	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
+	Agx__Fwchan__TlbInvalidate t = AGX__FWCHAN__TLB_INVALIDATE__INIT;
+	Agx__Fwchan__CacheFlush fl = AGX__FWCHAN__CACHE_FLUSH__INIT;
+	Agx__Fwchan__WorkItem items[3], *list[3];
+	Agx__Work__Compute body[3];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	session[0] = 1;
+	length = 1;
+	cc.context_slot = 1;
+	cc.priority = AGX__WORK__PRIORITY__PRIORITY_NORMAL;
+	add(AGX_IPC_MSG_FWCHAN_CONTEXT_CREATE, &cc.base);
+	for (unsigned i = 0; i < 3; i++) {
+		agx__fwchan__work_item__init(&items[i]);
+		agx__work__compute__init(&body[i]);
+		body[i].encoder = 0x100000000ull + 0x100 * i;
+		body[i].encoder_end = body[i].encoder + 0x40;
+		body[i].usc_base = 0x100010000ull;
+		items[i].kind = AGX__FWCHAN__WORK_KIND__WORK_COMPUTE;
+		items[i].job_id = 1 + i;
+		items[i].work_case = AGX__FWCHAN__WORK_ITEM__WORK_COMPUTE;
+		items[i].compute = &body[i];
+		list[i] = &items[i];
+	}
+	s.context = 1;
+	s.context_slot = 1;
+	s.items = list;
+	s.n_items = 3;
+	add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	s.context_slot = 2; /* moved while busy: refused */
+	add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	body[0].encoder = 0x300000000ull; /* outside the VM */
+	body[0].encoder_end = 0x300000040ull;
+	s.context_slot = 1;
+	add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	cd.context = 1;
+	add(AGX_IPC_MSG_FWCHAN_CONTEXT_DESTROY, &cd.base);
+	save(argv[1], "scheduler");
+
+	session[0] = 1;
+	length = 1;
+	t.context_slot = 3;
+	t.va = 0x100000000ull;
+	t.size = 0x8000;
+	add(AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &t.base);
+	t.size = 0;
+	add(AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &t.base);
+	add(AGX_IPC_MSG_FWCHAN_CACHE_FLUSH, &fl.base);
+	save(argv[1], "memmgr");
+	return 0;
+}
