@@ -57,7 +57,9 @@ struct vm {
 	struct pt_space space;
 	struct mapping *maps; /* sorted by va, none overlapping */
 	unsigned num_maps, cap_maps;
-	int slot; /* -1: none */
+	int slot;	   /* -1: none */
+	unsigned releases; /* pending releases naming it */
+	bool release_me;   /* destroyed: freed when the last release is done */
 	uint64_t last_use;
 	uint64_t submitted, completed; /* job seqnos */
 	struct vm *prev, *next;
@@ -432,7 +434,9 @@ static void release_try(struct release *r)
 		return;
 	for (unsigned i = 0; i < r->num_bos; i++)
 		bo_unref(m, r->bos[i]);
-	if (r->free_vm)
+	/* a destroyed VM goes with the last release that names it, whichever finishes last */
+	r->vm->release_me |= r->free_vm;
+	if (!--r->vm->releases && r->vm->release_me)
 		vm_free(m, r->vm);
 	LIST_DEL(m->releases, r);
 	m->num_releases--;
@@ -466,6 +470,7 @@ static struct release *release_new(struct memmgr *m, struct vm *vm)
 	r->m = m;
 	r->vm = vm;
 	r->seqno = vm->submitted;
+	vm->releases++;
 	LIST_ADD(m->releases, r);
 	m->num_releases++;
 	return r;
@@ -606,11 +611,13 @@ fail:
 
 void memmgr_destroy(struct memmgr *m)
 {
+	/* everything goes: what releases hold is freed with the rest below */
 	while (m->releases) {
-		m->releases->tlb_pending = false;
-		m->releases->done = NULL;
-		m->releases->vm->completed = m->releases->seqno;
-		release_try(m->releases);
+		struct release *r = m->releases;
+
+		m->releases = r->next;
+		free(r->bos);
+		free(r);
 	}
 	while (m->vms)
 		vm_free(m, m->vms);

@@ -110,6 +110,13 @@ void fakedev_fence_answer(struct fakedev *f)
 	f->num_fences = 0;
 }
 
+void fakedev_tlb_answer_newest(struct fakedev *f)
+{
+	struct fakedev_tlb t = f->tlb[--f->num_tlb];
+
+	t.done(t.cookie, 0);
+}
+
 void fakedev_tlb_answer(struct fakedev *f)
 {
 	/* an answer may queue more: take them one at a time */

@@ -50,6 +50,8 @@ void fakedev_fini(struct fakedev *f);
 bool fakedev_read(const struct fakedev *f, uint64_t paddr, void *buf, uint64_t len);
 /* Answers the queued invalidations, oldest first. */
 void fakedev_tlb_answer(struct fakedev *f);
+/* Answers only the newest queued invalidation (answers may come in any order). */
+void fakedev_tlb_answer_newest(struct fakedev *f);
 /* The device catches up: the queued fences signal. */
 void fakedev_fence_answer(struct fakedev *f);
 

@@ -591,6 +591,22 @@ static void test_deferred_release(void **state)
 	memmgr_stats(e->m, &s);
 	assert_int_equal(s.vms, 1);
 	assert_int_equal(s.table_pages, before.table_pages - 1); /* its L1 too */
+
+	/* a VM destroyed while an earlier unbind still waits: it goes when both are done */
+	assert_int_equal(memmgr_vm_create(e->c, &vm, e->why), 0);
+	h = bo(e, PAGE, NULL);
+	assert_int_equal(memmgr_vm_bind(e->c, vm, h, 0, PAGE, 0, R, true, &va, e->why), 0);
+	slot_of(e, vm, 0);
+	assert_int_equal(memmgr_vm_unbind(e->c, vm, va, PAGE, e->why, done_count, &done), 0);
+	assert_int_equal(memmgr_vm_destroy(e->c, vm, e->why, done_count, &done), 0);
+	assert_int_equal(e->f.num_tlb, 2);
+	fakedev_tlb_answer_newest(&e->f); /* the destroy's, first */
+	memmgr_stats(e->m, &s);
+	assert_int_equal(s.vms, 2);
+	fakedev_tlb_answer(&e->f);
+	memmgr_stats(e->m, &s);
+	assert_int_equal(s.vms, 1);
+	assert_int_equal(s.pending_releases, 0);
 	e->f.hold_tlb = false;
 	env_free(e);
 }
