@@ -93,6 +93,8 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 			    req, AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
 			    "TLB_INVALIDATE: %#llx + %#llx is not a range of 16 KiB pages",
 			    (unsigned long long)q->va, (unsigned long long)q->size);
+		/* memmgr unmapped it, or the slot changes hands: what was known there is not */
+		known_forget(&f->work.known, q->context_slot, q->va, q->size);
 		return fwctl(f, req,
 			     q->size ? AGX_FW_FWCTL_OP_TLB_INVALIDATE
 				     : AGX_FW_FWCTL_OP_TLB_INVALIDATE_CONTEXT,

@@ -405,11 +405,55 @@ static int build(struct work *w, struct work_context *c, const Agx__Fwchan__Work
 	return 0;
 }
 
+/*
+ * The ranges a submission names, checked against the VM: what fwchan does
+ * not already know to be mapped goes to memmgr in one VM_CHECK.
+ */
+static int check_ranges(struct work *w, unsigned slot, const Agx__Fwchan__Submit *s, char *why,
+			size_t why_size)
+{
+	Agx__Memmgr__VmRange *ranges = calloc(2 * s->n_items, sizeof(*ranges));
+	Agx__Memmgr__VmRange **list = calloc(2 * s->n_items, sizeof(*list));
+	size_t n = 0;
+	int ret = 0;
+
+	if (!ranges || !list) {
+		free(ranges);
+		free(list);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->n_items; i++) {
+		const Agx__Work__Compute *cc = s->items[i]->compute;
+		const struct known_range want[2] = {
+			{ cc->encoder, cc->encoder_end - cc->encoder,
+			  AGX__MEMMGR__BIND_FLAGS__BIND_READ },
+			{ cc->usc_base, 1, 0 },
+		};
+
+		for (unsigned k = 0; k < 2; k++) {
+			if (known_mapped(&w->known, slot, want[k].va, want[k].size, want[k].access))
+				continue;
+			agx__memmgr__vm_range__init(&ranges[n]);
+			ranges[n].va = want[k].va;
+			ranges[n].size = want[k].size;
+			ranges[n].access = want[k].access;
+			list[n] = &ranges[n];
+			n++;
+		}
+	}
+	if (n)
+		ret = kmem_vm_check(w->kmem, slot, list, n, why, why_size);
+	for (size_t i = 0; ret == 0 && i < n; i++)
+		known_add(&w->known, slot, ranges[i].va, ranges[i].size, ranges[i].access);
+	free(ranges);
+	free(list);
+	return ret;
+}
+
 int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__Submit *s, char *why,
 		size_t why_size)
 {
 	struct work_context *c = context_find(w, owner, s->context);
-	Agx__Memmgr__VmRange *ranges, **list;
 	int ret = 0;
 
 	if (!c)
@@ -445,29 +489,7 @@ int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__S
 			return ret;
 	}
 	/* every stream readable, every shader base mapped, in the VM of the slot */
-	ranges = calloc(2 * s->n_items, sizeof(*ranges));
-	list = calloc(2 * s->n_items, sizeof(*list));
-	if (!ranges || !list) {
-		free(ranges);
-		free(list);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < s->n_items; i++) {
-		const Agx__Work__Compute *cc = s->items[i]->compute;
-
-		agx__memmgr__vm_range__init(&ranges[2 * i]);
-		agx__memmgr__vm_range__init(&ranges[2 * i + 1]);
-		ranges[2 * i].va = cc->encoder;
-		ranges[2 * i].size = cc->encoder_end - cc->encoder;
-		ranges[2 * i].access = AGX__MEMMGR__BIND_FLAGS__BIND_READ;
-		ranges[2 * i + 1].va = cc->usc_base;
-		ranges[2 * i + 1].size = 1;
-		list[2 * i] = &ranges[2 * i];
-		list[2 * i + 1] = &ranges[2 * i + 1];
-	}
-	ret = kmem_vm_check(w->kmem, c->slot, list, 2 * s->n_items, why, why_size);
-	free(ranges);
-	free(list);
+	ret = check_ranges(w, c->slot, s, why, why_size);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < s->n_items; i++) {
@@ -594,6 +616,7 @@ static void tell_lost(struct work *w, struct work_context *c, const char *reason
 
 void work_device_lost(struct work *w, const char *reason)
 {
+	known_forget_all(&w->known);
 	for (struct work_context *c = w->contexts; c; c = c->next)
 		tell_lost(w, c, reason);
 	for (struct work_context *c = w->contexts; c; c = c->next) {

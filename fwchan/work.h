@@ -15,6 +15,7 @@
 
 #include "agxipc/ipc.h"
 #include "firmware.h"
+#include "known.h"
 
 #define WORK_SLOTS	   65536 /* event_slot is 16 bits */
 #define WORK_QUEUE_ENTRIES 256
@@ -78,7 +79,8 @@ struct work {
 	struct work_queue *dirty;
 	struct event *kick;
 	bool kicking;
-	unsigned in_rings; /* items in the queues' rings, at most WORK_IN_RINGS */
+	unsigned in_rings;  /* items in the queues' rings, at most WORK_IN_RINGS */
+	struct known known; /* ranges memmgr said are mapped, by slot */
 };
 
 int work_init(struct work *w, struct event_base *base, struct firmware *fw, struct kmem *kmem);

@@ -439,6 +439,15 @@ static void test_compute(void **state)
 	wait_completed(&c, 3);
 	assert_int_equal(c.count_by_job[3], 1);
 	assert_true(c.results[3] != AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+
+	/*
+	 * fwchan remembers what memmgr said is mapped; an unbind reaches it as
+	 * an invalidation first, so the stream, once unbound, is refused again
+	 */
+	assert_int_equal(submit(&c, 1, 5, stream, stream + 64, &err), 0);
+	wait_completed(&c, 4);
+	assert_int_equal(agx_vm_unbind(c.mem, c.vm, c.data_va, PAGE), 0);
+	assert_int_equal(submit(&c, 1, 6, stream, stream + 64, &err), -ENOENT);
 	client_fini(&c);
 }
 
