@@ -20,7 +20,7 @@
 #include "fwchan.h"
 
 #define DEVICE_TIMEOUT_MS 10000
-#define ARENA_SIZE	  (4u << 20) /* initdata, channels, queues, items */
+#define ARENA_SIZE	  (16u << 20) /* initdata, channels, queues, items in flight */
 
 /* --- the firmware's callbacks --------------------------------------------------------- */
 

@@ -14,6 +14,10 @@
 #define KNOWN_SLOTS    64
 #define KNOWN_PER_SLOT 32 /* ranges remembered per slot, the oldest replaced */
 
+/* the access a range needs: memmgr's BindFlags */
+#define KNOWN_READ  1
+#define KNOWN_WRITE 2
+
 struct known_range {
 	uint64_t va, size;
 	unsigned access;

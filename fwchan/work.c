@@ -10,15 +10,15 @@
 
 #include <event2/event.h>
 
+#include "agx/layout.h"
+#include "agx_cmdbuf.h"
 #include "agxipc/log.h"
 #include "agxipc/server.h"
 #include "work.h"
 
-#define ITEM_BYTES   64 /* header (16), body (compute: 24), stamp at +48 */
-#define STAMP_OFFSET 48
-#define QUEUE_READ   0x00 /* the firmware's read_ptr in a queue descriptor */
-#define QUEUE_WRITE  0x20
-#define MAX_STREAM   (16u << 20) /* a CDM stream's bytes up to its first link */
+#define QUEUE_READ  0x00 /* the firmware's read_ptr in a queue descriptor */
+#define QUEUE_WRITE 0x20
+#define MAX_STREAM  (16u << 20) /* a CDM stream's bytes up to its first link */
 
 static int refuse(char *why, size_t size, int err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -174,7 +174,7 @@ static void kick(evutil_socket_t fd, short what, void *arg)
 
 static void item_free(struct work *w, struct work_item *it)
 {
-	kmem_free(w->kmem, it->mem, ITEM_BYTES);
+	kmem_free(w->kmem, it->mem, it->bytes);
 	it->ctx->items--;
 	it->used = false;
 	w->free_slots[w->num_free++] = (uint16_t)(it - w->items);
@@ -353,8 +353,15 @@ void work_fini(struct work *w)
 
 /* --- submission ------------------------------------------------------------------------ */
 
-/* A compute item's descriptor, checked on its own: the VM is asked after. */
-static int check_compute(const Agx__Work__Compute *c, unsigned n, char *why, size_t why_size)
+#define MAX_RANGES 8 /* ranges one item names */
+
+/*
+ * What an item names, to be checked against the VM: the ranges, with the
+ * access each needs (0: mapped at all).  Fails on what is wrong in the
+ * descriptor itself, naming item n.
+ */
+static int compute_ranges(const Agx__Work__Compute *c, unsigned n, struct known_range *r,
+			  unsigned *count, char *why, size_t why_size)
 {
 	if (!c)
 		return refuse(why, why_size, -EINVAL, "item %u: a compute item without its body",
@@ -369,51 +376,134 @@ static int check_compute(const Agx__Work__Compute *c, unsigned n, char *why, siz
 		return refuse(why, why_size, -EINVAL,
 			      "item %u: usc_base %#" PRIx64 " is not 64-byte aligned", n,
 			      c->usc_base);
+	r[0] = (struct known_range){ c->encoder, c->encoder_end - c->encoder, KNOWN_READ };
+	r[1] = (struct known_range){ c->usc_base, 1, 0 };
+	*count = 2;
 	return 0;
 }
 
-static int build(struct work *w, struct work_context *c, const Agx__Fwchan__WorkItem *in)
+/* Bytes of a depth or stencil buffer: one twiddled level (agx/layout.h), as ZLS reads it. */
+static uint64_t zls_bytes(unsigned width, unsigned height, unsigned bytes_per_texel)
 {
-	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_COMPUTE };
-	struct agx_fw_work_compute body = { .encoder = in->compute->encoder,
-					    .encoder_end = in->compute->encoder_end,
-					    .usc_base = in->compute->usc_base };
-	struct work_queue *q = &c->queues[AGX_FW_PIPE_COMPUTE];
-	struct work_item *it;
-	uint16_t slot;
+	struct agx_layout l = { .twiddled = true,
+				.bytes_per_texel = bytes_per_texel,
+				.width = width,
+				.height = height,
+				.levels = 1 };
 
-	if (!w->num_free)
-		return -EBUSY;
-	slot = w->free_slots[--w->num_free];
-	it = &w->items[slot];
-	*it = (struct work_item){ .ctx = c, .pipe = AGX_FW_PIPE_COMPUTE, .job_id = in->job_id };
-	it->mem = kmem_alloc(w->kmem, ITEM_BYTES, &it->va);
-	if (!it->mem) {
-		w->free_slots[w->num_free++] = slot;
-		return -ENOMEM;
-	}
-	it->used = true;
-	it->stamp_value = ++w->next_stamp;
-	h.event_slot = slot;
-	h.stamp_value = it->stamp_value;
-	h.stamp = it->va + STAMP_OFFSET;
-	agx_fw_work_header_pack(it->mem, &h);
-	agx_fw_work_compute_pack(it->mem + AGX_FW_WORK_HEADER_LENGTH, &body);
-	c->items++;
-	*q->backlog_tail = it;
-	q->backlog_tail = &it->next;
+	return agx_layout_init(&l) ? l.layer_stride : 0;
+}
+
+static int render_ranges(const Agx__Work__Render *r, unsigned n, struct known_range *out,
+			 unsigned *count, char *why, size_t why_size)
+{
+	struct agx_cmd_zls_control z;
+	uint8_t raw[8];
+	unsigned c = 0;
+
+	if (!r)
+		return refuse(why, why_size, -EINVAL, "item %u: a render item without its body", n);
+	if (r->encoder % 4 || r->encoder >= r->encoder_end ||
+	    r->encoder_end - r->encoder > MAX_STREAM || r->usc_base % 64)
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: stream %#" PRIx64 "..%#" PRIx64
+			      " (4-byte aligned, not empty, at most 16 MiB) or usc_base %#" PRIx64
+			      " (64-byte aligned) refused",
+			      n, r->encoder, r->encoder_end, r->usc_base);
+	if (!r->width || !r->height || r->width > 16384 || r->height > 16384 ||
+	    (r->samples != 1 && r->samples != 2 && r->samples != 4))
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: %ux%u with %u samples: 1..16384 pixels, 1, 2 or 4 samples",
+			      n, r->width, r->height, r->samples);
+	if (!((r->utile_width == 32 && (r->utile_height == 32 || r->utile_height == 16)) ||
+	      (r->utile_width == 16 && r->utile_height == 16)) ||
+	    r->sample_size % 4 || r->sample_size > 64)
+		return refuse(
+		    why, why_size, -EINVAL,
+		    "item %u: tiles of %ux%u (32x32, 32x16, 16x16) with %u bytes a sample "
+		    "(a multiple of 4, at most 64)",
+		    n, r->utile_width, r->utile_height, r->sample_size);
+	if (!r->tvb || r->tvb % 16 || !r->tvb_size)
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: the TVB heap %#" PRIx64
+			      " (%u bytes) is not 16-byte aligned "
+			      "or empty",
+			      n, r->tvb, r->tvb_size);
+	memcpy(raw, &r->zls_control, 8);
+	if (!agx_cmd_zls_control_unpack(raw, &z))
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: zls_control %#" PRIx64 " has bits no one knows", n,
+			      r->zls_control);
+	if (r->scissor_count > 0xffff || r->depth_bias_count > 0xffff ||
+	    r->visibility_count > 0xffff || r->stencil_clear > 0xff)
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: counts are 16 bits and the stencil clear 8", n);
+	if (((z.z_load_enable || z.z_store_enable) && !r->depth_buffer) ||
+	    ((z.s_load_enable || z.s_store_enable) && !r->stencil_buffer))
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: depth or stencil loaded or stored, and no buffer named", n);
+	out[c++] = (struct known_range){ r->encoder, r->encoder_end - r->encoder, KNOWN_READ };
+	out[c++] = (struct known_range){ r->usc_base, 1, 0 };
+	out[c++] = (struct known_range){ r->tvb, r->tvb_size, KNOWN_READ | KNOWN_WRITE };
+	if (r->depth_buffer)
+		out[c++] =
+		    (struct known_range){ r->depth_buffer,
+					  zls_bytes(r->width, r->height,
+						    z.z_format == AGX_CMD_ZLS_FORMAT_Z16 ? 2 : 4),
+					  KNOWN_READ | KNOWN_WRITE };
+	if (r->stencil_buffer)
+		out[c++] =
+		    (struct known_range){ r->stencil_buffer, zls_bytes(r->width, r->height, 1),
+					  KNOWN_READ | KNOWN_WRITE };
+	if (r->scissor_count)
+		out[c++] =
+		    (struct known_range){ r->scissor_array, 16ull * r->scissor_count, KNOWN_READ };
+	if (r->depth_bias_count)
+		out[c++] = (struct known_range){ r->depth_bias_array, 12ull * r->depth_bias_count,
+						 KNOWN_READ };
+	if (r->visibility_count)
+		out[c++] =
+		    (struct known_range){ r->visibility_result_buffer, 8ull * r->visibility_count,
+					  KNOWN_READ | KNOWN_WRITE };
+	for (unsigned i = 0; i < c; i++)
+		if (!out[i].size)
+			return refuse(why, why_size, -EINVAL,
+				      "item %u: a %ux%u depth or stencil buffer cannot be laid out",
+				      n, r->width, r->height);
+	*count = c;
 	return 0;
+}
+
+static int item_ranges(const Agx__Fwchan__WorkItem *it, unsigned n, struct known_range *r,
+		       unsigned *count, char *why, size_t why_size)
+{
+	switch (it->kind) {
+	case AGX__FWCHAN__WORK_KIND__WORK_COMPUTE:
+		return compute_ranges(
+		    it->work_case == AGX__FWCHAN__WORK_ITEM__WORK_COMPUTE ? it->compute : NULL, n,
+		    r, count, why, why_size);
+	case AGX__FWCHAN__WORK_KIND__WORK_RENDER:
+		return render_ranges(
+		    it->work_case == AGX__FWCHAN__WORK_ITEM__WORK_RENDER ? it->render : NULL, n, r,
+		    count, why, why_size);
+	default:
+		return refuse(why, why_size, -EINVAL,
+			      "item %u: kind %d is not compute or render (barriers are the "
+			      "scheduler's)",
+			      n, (int)it->kind);
+	}
 }
 
 /*
- * The ranges a submission names, checked against the VM: what fwchan does
- * not already know to be mapped goes to memmgr in one VM_CHECK.
+ * Every range the submission names, checked against the VM of the slot:
+ * what fwchan does not already know to be mapped goes to memmgr in one
+ * VM_CHECK.
  */
 static int check_ranges(struct work *w, unsigned slot, const Agx__Fwchan__Submit *s, char *why,
 			size_t why_size)
 {
-	Agx__Memmgr__VmRange *ranges = calloc(2 * s->n_items, sizeof(*ranges));
-	Agx__Memmgr__VmRange **list = calloc(2 * s->n_items, sizeof(*list));
+	Agx__Memmgr__VmRange *ranges = calloc(MAX_RANGES * s->n_items, sizeof(*ranges));
+	Agx__Memmgr__VmRange **list = calloc(MAX_RANGES * s->n_items, sizeof(*list));
 	size_t n = 0;
 	int ret = 0;
 
@@ -422,15 +512,12 @@ static int check_ranges(struct work *w, unsigned slot, const Agx__Fwchan__Submit
 		free(list);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < s->n_items; i++) {
-		const Agx__Work__Compute *cc = s->items[i]->compute;
-		const struct known_range want[2] = {
-			{ cc->encoder, cc->encoder_end - cc->encoder,
-			  AGX__MEMMGR__BIND_FLAGS__BIND_READ },
-			{ cc->usc_base, 1, 0 },
-		};
+	for (size_t i = 0; ret == 0 && i < s->n_items; i++) {
+		struct known_range want[MAX_RANGES];
+		unsigned count = 0;
 
-		for (unsigned k = 0; k < 2; k++) {
+		ret = item_ranges(s->items[i], (unsigned)i, want, &count, why, why_size);
+		for (unsigned k = 0; ret == 0 && k < count; k++) {
 			if (known_mapped(&w->known, slot, want[k].va, want[k].size, want[k].access))
 				continue;
 			agx__memmgr__vm_range__init(&ranges[n]);
@@ -441,7 +528,7 @@ static int check_ranges(struct work *w, unsigned slot, const Agx__Fwchan__Submit
 			n++;
 		}
 	}
-	if (n)
+	if (ret == 0 && n)
 		ret = kmem_vm_check(w->kmem, slot, list, n, why, why_size);
 	for (size_t i = 0; ret == 0 && i < n; i++)
 		known_add(&w->known, slot, ranges[i].va, ranges[i].size, ranges[i].access);
@@ -450,10 +537,105 @@ static int check_ranges(struct work *w, unsigned slot, const Agx__Fwchan__Submit
 	return ret;
 }
 
+static bool is_render(const Agx__Fwchan__WorkItem *in)
+{
+	return in->kind == AGX__FWCHAN__WORK_KIND__WORK_RENDER;
+}
+
+/* Header, body, then the stamp, 8-byte aligned. */
+static unsigned item_bytes(const Agx__Fwchan__WorkItem *in)
+{
+	return AGX_FW_WORK_HEADER_LENGTH +
+	       (is_render(in) ? AGX_FW_WORK_RENDER_LENGTH : AGX_FW_WORK_COMPUTE_LENGTH) +
+	       AGX_FW_STAMP_LENGTH;
+}
+
+/*
+ * The firmware's item, built from the checked descriptor in the memory
+ * given (item_bytes of it), into its queue's backlog.
+ */
+static void build(struct work *w, struct work_context *c, const Agx__Fwchan__WorkItem *in,
+		  uint8_t *mem, uint64_t va)
+{
+	bool render = is_render(in);
+	struct agx_fw_work_header h = { .type = render ? AGX_FW_WORK_TYPE_RENDER
+						       : AGX_FW_WORK_TYPE_COMPUTE };
+	/* renders run on a vertex queue: the item does both of its stages */
+	unsigned pipe = render ? AGX_FW_PIPE_VERTEX : AGX_FW_PIPE_COMPUTE;
+	struct work_queue *q = &c->queues[pipe];
+	uint16_t slot = w->free_slots[w->num_free - 1];
+	struct work_item *it = &w->items[slot];
+
+	h.event_slot = slot;
+	h.stamp_value = w->next_stamp + 1;
+	h.stamp = va + item_bytes(in) - AGX_FW_STAMP_LENGTH;
+	agx_fw_work_header_pack(mem, &h);
+	if (render) {
+		const Agx__Work__Render *r = in->render;
+		struct agx_fw_work_render b = {
+			.encoder = r->encoder,
+			.encoder_end = r->encoder_end,
+			.usc_base = r->usc_base,
+			.tvb = r->tvb,
+			.tvb_size = r->tvb_size,
+			.width = r->width,
+			.height = r->height,
+			.samples = r->samples,
+			.utile_width = r->utile_width,
+			.utile_height = r->utile_height,
+			.sample_size = r->sample_size,
+			.load_pipeline = r->load_pipeline,
+			.load_pipeline_bind = r->load_pipeline_bind,
+			.store_pipeline = r->store_pipeline,
+			.store_pipeline_bind = r->store_pipeline_bind,
+			.partial_reload_pipeline = r->partial_reload_pipeline,
+			.partial_reload_pipeline_bind = r->partial_reload_pipeline_bind,
+			.partial_store_pipeline = r->partial_store_pipeline,
+			.partial_store_pipeline_bind = r->partial_store_pipeline_bind,
+			.zls_control = r->zls_control,
+			.depth_buffer = r->depth_buffer,
+			.stencil_buffer = r->stencil_buffer,
+			.depth_clear = r->depth_clear,
+			.stencil_clear = r->stencil_clear,
+			.scissor_array = r->scissor_array,
+			.depth_bias_array = r->depth_bias_array,
+			.visibility_result_buffer = r->visibility_result_buffer,
+			.scissor_count = r->scissor_count,
+			.depth_bias_count = r->depth_bias_count,
+			.visibility_count = r->visibility_count,
+		};
+
+		/* render_ranges kept every value inside its field */
+		if (!agx_fw_work_render_pack(mem + AGX_FW_WORK_HEADER_LENGTH, &b))
+			agx_err("render item %" PRIu64 ": a checked value did not pack",
+				in->job_id);
+	} else {
+		struct agx_fw_work_compute b = { .encoder = in->compute->encoder,
+						 .encoder_end = in->compute->encoder_end,
+						 .usc_base = in->compute->usc_base };
+
+		agx_fw_work_compute_pack(mem + AGX_FW_WORK_HEADER_LENGTH, &b);
+	}
+	w->num_free--;
+	*it = (struct work_item){ .ctx = c,
+				  .pipe = pipe,
+				  .job_id = in->job_id,
+				  .mem = mem,
+				  .va = va,
+				  .bytes = item_bytes(in),
+				  .stamp_value = ++w->next_stamp,
+				  .used = true };
+	c->items++;
+	*q->backlog_tail = it;
+	q->backlog_tail = &it->next;
+}
+
 int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__Submit *s, char *why,
 		size_t why_size)
 {
 	struct work_context *c = context_find(w, owner, s->context);
+	uint8_t **mems = NULL;
+	uint64_t *vas = NULL;
 	int ret = 0;
 
 	if (!c)
@@ -478,29 +660,31 @@ int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__S
 		for (unsigned p = 0; p < WORK_PIPES; p++)
 			queue_write_desc(&c->queues[p]);
 	}
-	for (size_t i = 0; i < s->n_items; i++) {
-		const Agx__Fwchan__WorkItem *it = s->items[i];
-
-		if (it->kind != AGX__FWCHAN__WORK_KIND__WORK_COMPUTE)
-			return refuse(why, why_size, -EOPNOTSUPP,
-				      "item %zu: only compute items are carried yet", i);
-		ret = check_compute(it->compute, (unsigned)i, why, why_size);
-		if (ret < 0)
-			return ret;
-	}
-	/* every stream readable, every shader base mapped, in the VM of the slot */
+	/* every descriptor checked, then every range against the VM: all or none */
 	ret = check_ranges(w, c->slot, s, why, why_size);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < s->n_items; i++) {
-		ret = build(w, c, s->items[i]);
-		if (ret < 0) {
-			/* what was built goes out; the rest is refused */
-			refuse(why, why_size, ret, "item %zu: out of firmware memory", i);
+	/* the items' memory first: all of it, or the submission waits for completions */
+	mems = calloc(s->n_items, sizeof(*mems));
+	vas = calloc(s->n_items, sizeof(*vas));
+	for (size_t i = 0; mems && vas && i < s->n_items; i++) {
+		mems[i] = kmem_alloc(w->kmem, item_bytes(s->items[i]), &vas[i]);
+		if (!mems[i]) {
+			while (i--)
+				kmem_free(w->kmem, mems[i], item_bytes(s->items[i]));
+			ret = refuse(why, why_size, -EBUSY,
+				     "firmware memory is full of items in flight");
 			break;
 		}
 	}
-	queue_fill(w, &c->queues[AGX_FW_PIPE_COMPUTE]);
+	if (!mems || !vas)
+		ret = -ENOMEM;
+	for (size_t i = 0; ret == 0 && i < s->n_items; i++)
+		build(w, c, s->items[i], mems[i], vas[i]);
+	free(mems);
+	free(vas);
+	for (unsigned p = 0; p < WORK_PIPES; p++)
+		queue_fill(w, &c->queues[p]);
 	return ret;
 }
 

@@ -39,6 +39,7 @@ struct work_item {
 	uint64_t job_id;
 	uint8_t *mem; /* header, body, stamp */
 	uint64_t va;
+	unsigned bytes;
 	uint32_t stamp_value;
 	bool used, queued; /* queued: in the ring, not in the backlog */
 	struct work_item *next;

@@ -84,6 +84,30 @@ int main(int argc, char **argv)
 	body[0].encoder_end = 0x300000040ull;
 	s.context_slot = 1;
 	add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	{
+		Agx__Work__Render r = AGX__WORK__RENDER__INIT;
+
+		r.encoder = 0x100000000ull;
+		r.encoder_end = 0x100000100ull;
+		r.usc_base = 0x100010000ull;
+		r.tvb = 0x100100000ull;
+		r.tvb_size = 0x10000;
+		r.width = r.height = 64;
+		r.samples = 1;
+		r.utile_width = r.utile_height = 32;
+		r.sample_size = 4;
+		r.zls_control = 1u << 15 | 1u << 19; /* z load and store */
+		r.depth_buffer = 0x100200000ull;
+		r.scissor_array = 0x100300000ull;
+		r.scissor_count = 1;
+		agx__fwchan__work_item__init(&items[0]);
+		items[0].kind = AGX__FWCHAN__WORK_KIND__WORK_RENDER;
+		items[0].job_id = 9;
+		items[0].work_case = AGX__FWCHAN__WORK_ITEM__WORK_RENDER;
+		items[0].render = &r;
+		s.n_items = 1;
+		add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	}
 	cd.context = 1;
 	add(AGX_IPC_MSG_FWCHAN_CONTEXT_DESTROY, &cd.base);
 	save(argv[1], "scheduler");

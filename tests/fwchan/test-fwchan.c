@@ -29,6 +29,8 @@
 #include "agxipc/client.h"
 #include "asm.h"
 #include "host/cmdbuf.h"
+#include "agx_cmdbuf.h"
+#include "host/scene.h"
 
 #define PAGE	   0x4000ull
 #define TIMEOUT_MS 10000
@@ -483,6 +485,114 @@ static void test_many_items(void **state)
 	client_fini(&c);
 }
 
+/*
+ * A render from a client's VM: the textbook scene (sim/host/scene.c) built
+ * into the client's BOs, one red triangle over half of a 64x64 image,
+ * submitted as a render item; the image read back from the BO holds red
+ * and the clear colour only, about half each.
+ */
+static void test_render(void **state)
+{
+	static const float tri[3][8] = { { -1, -1, 0, 1, 1, 0, 0, 1 },
+					 { 1, -1, 0, 1, 1, 0, 0, 1 },
+					 { -1, 1, 0, 1, 1, 0, 0, 1 } };
+	static const uint8_t zeros[64 * 256];
+	struct daemons *d = *state;
+	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
+	Agx__Fwchan__WorkItem item = AGX__FWCHAN__WORK_ITEM__INIT, *list[1] = { &item };
+	Agx__Work__Render body = AGX__WORK__RENDER__INIT;
+	struct sim_scene_draw draw = { .vertices = tri,
+				       .num_vertices = 3,
+				       .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+				       .count = 3 };
+	struct agx_bo code, data, tvb;
+	struct sim_scene scene;
+	struct sim_scene_target t = {
+		.width = 64, .height = 64, .stride = 256, .tile_w = 32, .tile_h = 32
+	};
+	struct agx_fw_work_render r;
+	struct agx_ipc_error err;
+	uint64_t code_va, data_va, tvb_va;
+	unsigned red = 0, clear = 0;
+	const uint32_t *image;
+	struct client c;
+	char why[128];
+
+	client_init(d, &c);
+	assert_int_equal(agx_bo_create(c.mem, 4 * PAGE, 0, 0, &code), 0);
+	assert_int_equal(agx_bo_create(c.mem, 16 * PAGE, 0, 0, &data), 0);
+	assert_int_equal(agx_bo_create(c.mem, 16 * PAGE, 0, 0, &tvb), 0);
+	assert_int_equal(agx_vm_bind(c.mem, c.vm, &code, 0, code.size, 0,
+				     AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA,
+				     &code_va),
+			 0);
+	assert_int_equal(agx_vm_bind(c.mem, c.vm, &data, 0, data.size, 0,
+				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA,
+				     &data_va),
+			 0);
+	assert_int_equal(agx_vm_bind(c.mem, c.vm, &tvb, 0, tvb.size, 0,
+				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA,
+				     &tvb_va),
+			 0);
+	if (!sim_scene_init(&scene, (struct sim_arena){ code.map, code_va, (uint32_t)code.size, 0 },
+			    (struct sim_arena){ data.map, data_va, (uint32_t)data.size, 0 }, why,
+			    sizeof(why)))
+		fail_msg("%s", why);
+	t.va = sim_arena_put(&scene.data, zeros, sizeof(zeros), 128);
+	t.tvb = tvb_va;
+	t.tvb_size = (uint32_t)tvb.size;
+	assert_true(sim_scene_render(&scene, &t, &draw, 1, &r));
+
+	body.encoder = r.encoder;
+	body.encoder_end = r.encoder_end;
+	body.usc_base = r.usc_base;
+	body.tvb = r.tvb;
+	body.tvb_size = (uint32_t)r.tvb_size;
+	body.width = (uint32_t)r.width;
+	body.height = (uint32_t)r.height;
+	body.samples = (uint32_t)r.samples;
+	body.utile_width = (uint32_t)r.utile_width;
+	body.utile_height = (uint32_t)r.utile_height;
+	body.sample_size = (uint32_t)r.sample_size;
+	body.load_pipeline = (uint32_t)r.load_pipeline;
+	body.load_pipeline_bind = (uint32_t)r.load_pipeline_bind;
+	body.store_pipeline = (uint32_t)r.store_pipeline;
+	body.store_pipeline_bind = (uint32_t)r.store_pipeline_bind;
+	body.zls_control = r.zls_control;
+	body.scissor_array = r.scissor_array;
+	body.scissor_count = (uint32_t)r.scissor_count;
+	item.kind = AGX__FWCHAN__WORK_KIND__WORK_RENDER;
+	item.job_id = 1;
+	item.work_case = AGX__FWCHAN__WORK_ITEM__WORK_RENDER;
+	item.render = &body;
+	s.context = c.context;
+	s.context_slot = c.slot;
+	s.items = list;
+	s.n_items = 1;
+	assert_int_equal(call(c.fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, &err), 0);
+	wait_completed(&c, 1);
+	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	image = (const uint32_t *)((const uint8_t *)data.map + (t.va - data_va));
+	for (unsigned i = 0; i < 64 * 64; i++) {
+		red += image[i] == 0xff0000ffu;
+		clear += image[i] == SIM_SCENE_CLEAR;
+	}
+	assert_int_equal(red + clear, 64 * 64);
+	assert_true(red > 64 * 64 * 2 / 5 && red < 64 * 64 * 3 / 5);
+
+	/* a heap past the VM, and a tile size that does not exist, are refused */
+	body.tvb = tvb_va + tvb.size;
+	assert_int_equal(call(c.fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, &err), -ENOENT);
+	body.tvb = tvb_va;
+	body.utile_width = 64;
+	assert_int_equal(call(c.fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "tiles"));
+	agx_bo_close(c.mem, &code);
+	agx_bo_close(c.mem, &data);
+	agx_bo_close(c.mem, &tvb);
+	client_fini(&c);
+}
+
 /* --- recovery -------------------------------------------------------------------------- */
 
 static void inject(const struct daemons *d, Agx__Device__InjectFault__Kind kind, unsigned count,
@@ -623,6 +733,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_memmgr_invalidates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compute, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_items, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crash_recovery, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_recovery, setup_fast_ping, teardown),
 	};
