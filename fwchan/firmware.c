@@ -304,6 +304,8 @@ void firmware_drain(struct firmware *fw)
 			fw->ops->event(fw->data, &e);
 		consumed(&fw->event);
 	}
+	if (fw->ops->drained)
+		fw->ops->drained(fw->data);
 }
 
 void firmware_message(struct firmware *fw, uint8_t endpoint, uint64_t msg)

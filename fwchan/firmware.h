@@ -57,6 +57,8 @@ struct firmware_ops {
 	void (*failed)(void *data); /* initdata refused */
 	/* completion, fault, timeout and tvb_grow events */
 	void (*event)(void *data, const struct agx_fw_event *e);
+	/* the event channel is empty again: events held back may go */
+	void (*drained)(void *data);
 };
 
 struct firmware {

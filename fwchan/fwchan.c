@@ -62,10 +62,18 @@ static void fw_event(void *data, const struct agx_fw_event *e)
 	work_event(&f->work, e);
 }
 
+static void fw_drained(void *data)
+{
+	struct fwchan *f = data;
+
+	work_flush(&f->work);
+}
+
 static const struct firmware_ops firmware_ops = {
 	.ready = fw_ready,
 	.failed = fw_failed,
 	.event = fw_event,
+	.drained = fw_drained,
 };
 
 /* --- RTKit's callbacks ---------------------------------------------------------------- */

@@ -180,16 +180,69 @@ static void item_free(struct work *w, struct work_item *it)
 	w->free_slots[w->num_free++] = (uint16_t)(it - w->items);
 }
 
-static void send_completion(struct work_item *it, unsigned result)
+static void flush_batch(struct work_batch *b)
 {
 	Agx__Fwchan__CompletionEvent e = AGX__FWCHAN__COMPLETION_EVENT__INIT;
+	Agx__Fwchan__Completion *list[WORK_BATCH];
 
-	e.job_id = it->job_id;
-	e.stamp = it->stamp_value;
-	e.result = (Agx__Fwchan__WorkResult)result;
-	if (agx_ipc_conn_is_open(it->ctx->owner))
-		agx_ipc_conn_send_event(it->ctx->owner, AGX_IPC_MSG_FWCHAN_COMPLETION, &e.base,
-					NULL, 0);
+	if (!b->count)
+		return;
+	for (unsigned i = 0; i < b->count; i++)
+		list[i] = &b->items[i];
+	e.completions = list;
+	e.n_completions = b->count;
+	if (agx_ipc_conn_is_open(b->owner))
+		agx_ipc_conn_send_event(b->owner, AGX_IPC_MSG_FWCHAN_COMPLETION, &e.base, NULL, 0);
+	b->count = 0;
+}
+
+void work_flush(struct work *w)
+{
+	for (unsigned i = 0; i < w->num_batches; i++)
+		flush_batch(&w->batches[i]);
+}
+
+/* Gathered, and sent with the others of its connection when the firmware has said all it had. */
+static void send_completion(struct work *w, struct work_item *it, unsigned result)
+{
+	struct agx_ipc_conn *owner = it->ctx->owner;
+	struct work_batch *b = NULL;
+
+	for (unsigned i = 0; i < w->num_batches && !b; i++)
+		if (w->batches[i].owner == owner)
+			b = &w->batches[i];
+	if (!b) {
+		struct work_batch *grown =
+		    realloc(w->batches, (w->num_batches + 1) * sizeof(*grown));
+
+		if (!grown) {
+			agx_err("no memory to hold a completion of job %" PRIu64 "; it is lost",
+				it->job_id);
+			return;
+		}
+		w->batches = grown;
+		b = &w->batches[w->num_batches++];
+		b->owner = owner;
+		b->count = 0;
+	}
+	if (b->count == WORK_BATCH)
+		flush_batch(b);
+	agx__fwchan__completion__init(&b->items[b->count]);
+	b->items[b->count].job_id = it->job_id;
+	b->items[b->count].stamp = it->stamp_value;
+	b->items[b->count].result = (Agx__Fwchan__WorkResult)result;
+	b->count++;
+}
+
+/* A connection's batch goes before the connection can (its contexts hold it until then). */
+static void forget_batch(struct work *w, struct agx_ipc_conn *owner)
+{
+	for (unsigned i = 0; i < w->num_batches; i++)
+		if (w->batches[i].owner == owner) {
+			flush_batch(&w->batches[i]);
+			w->batches[i] = w->batches[--w->num_batches];
+			return;
+		}
 }
 
 /* Every item of a context that the firmware will not complete, with result. */
@@ -199,7 +252,7 @@ static void context_drop_items(struct work *w, struct work_context *c, unsigned 
 		struct work_item *it = &w->items[i];
 
 		if (it->used && it->ctx == c) {
-			send_completion(it, result);
+			send_completion(w, it, result);
 			if (it->queued)
 				w->in_rings--;
 			item_free(w, it);
@@ -282,6 +335,16 @@ static void context_free(struct work *w, struct work_context *c)
 	while (*pc != c)
 		pc = &(*pc)->next;
 	*pc = c->next;
+	/* the last context of its owner: the owner's completions go now, before it can */
+	{
+		bool last = true;
+
+		for (struct work_context *o = w->contexts; o && last; o = o->next)
+			last = o->owner != c->owner;
+		if (last)
+			forget_batch(w, c->owner);
+	}
+	work_flush(w); /* the aborted items' completions go at once */
 	agx_ipc_conn_unref(c->owner);
 	free(c);
 }
@@ -344,6 +407,7 @@ void work_fini(struct work *w)
 {
 	while (w->contexts)
 		context_free(w, w->contexts);
+	free(w->batches);
 	if (w->kick)
 		event_free(w->kick);
 	free(w->items);
@@ -713,7 +777,7 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 		if (e->value != it->stamp_value)
 			agx_warn("firmware: slot %u completed with stamp %u, not %u",
 				 (unsigned)e->slot, (unsigned)e->value, it->stamp_value);
-		send_completion(it, (unsigned)e->result);
+		send_completion(w, it, (unsigned)e->result);
 		if (it->queued) {
 			q->queued--;
 			w->in_rings--;
@@ -813,4 +877,5 @@ void work_device_lost(struct work *w, const char *reason)
 		}
 	}
 	w->dirty = NULL;
+	work_flush(w);
 }

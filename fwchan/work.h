@@ -59,6 +59,14 @@ struct work_queue {
 	struct work_queue *next_dirty;
 };
 
+#define WORK_BATCH 1024 /* completions in one event at most */
+
+struct work_batch {
+	struct agx_ipc_conn *owner;
+	Agx__Fwchan__Completion items[WORK_BATCH];
+	unsigned count;
+};
+
 struct work_context {
 	uint32_t id;
 	unsigned slot, priority, time_limit_us;
@@ -82,6 +90,9 @@ struct work {
 	bool kicking;
 	unsigned in_rings;  /* items in the queues' rings, at most WORK_IN_RINGS */
 	struct known known; /* ranges memmgr said are mapped, by slot */
+	/* completions not sent yet, by the connection they go to */
+	struct work_batch *batches;
+	unsigned num_batches;
 };
 
 int work_init(struct work *w, struct event_base *base, struct firmware *fw, struct kmem *kmem);
@@ -104,6 +115,8 @@ int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__S
 
 /* An event of the firmware's that names a work item. */
 void work_event(struct work *w, const struct agx_fw_event *e);
+/* Sends the completions gathered since the last time, one event per connection. */
+void work_flush(struct work *w);
 /*
  * The firmware was lost: each context's owner hears DEVICE_LOST (reason,
  * the jobs lost), every item completes with RESULT_DEVICE_LOST, and the

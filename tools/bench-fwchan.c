@@ -63,7 +63,7 @@ static void on_event(struct agx_ipc_msg *msg, void *data)
 	struct bench *b = data;
 
 	if (msg->type == AGX_IPC_MSG_FWCHAN_COMPLETION)
-		b->completed++;
+		b->completed += ((const Agx__Fwchan__CompletionEvent *)msg->body)->n_completions;
 }
 
 static int call(struct agx_ipc_client *c, uint16_t type, const ProtobufCMessage *body,

@@ -271,13 +271,20 @@ static void on_event(struct agx_ipc_msg *msg, void *data)
 	struct client *c = data;
 
 	if (msg->type == AGX_IPC_MSG_FWCHAN_COMPLETION) {
-		const Agx__Fwchan__CompletionEvent *e = (const void *)msg->body;
+		const Agx__Fwchan__CompletionEvent *batch = (const void *)msg->body;
 
-		c->completed++;
-		c->last_job = e->job_id;
-		if (e->job_id < 8) {
-			c->count_by_job[e->job_id]++;
-			c->results[e->job_id] = e->result;
+		for (size_t i = 0; i < batch->n_completions; i++) {
+			const Agx__Fwchan__Completion *e = batch->completions[i];
+
+			/* one queue's items complete in order */
+			if (c->completed && e->job_id >= 100)
+				assert_true(e->job_id > c->last_job);
+			c->completed++;
+			c->last_job = e->job_id;
+			if (e->job_id < 8) {
+				c->count_by_job[e->job_id]++;
+				c->results[e->job_id] = e->result;
+			}
 		}
 	} else if (msg->type == AGX_IPC_MSG_FWCHAN_FAULT) {
 		const Agx__Fwchan__FaultEvent *f = (const void *)msg->body;

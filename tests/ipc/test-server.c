@@ -59,10 +59,10 @@ static void deferred_fire(evutil_socket_t fd, short what, void *arg)
 	Agx__Ipc__Empty empty = AGX__IPC__EMPTY__INIT;
 
 	if (d->with_event) {
-		Agx__Fwchan__CompletionEvent ev = AGX__FWCHAN__COMPLETION_EVENT__INIT;
+		Agx__Fwchan__TvbGrowEvent ev = AGX__FWCHAN__TVB_GROW_EVENT__INIT;
 
 		ev.job_id = DEFER_WITH_EVENT_HANDLE;
-		agx_ipc_conn_send_event(d->req->conn, AGX_IPC_MSG_FWCHAN_COMPLETION, &ev.base, NULL,
+		agx_ipc_conn_send_event(d->req->conn, AGX_IPC_MSG_FWCHAN_TVB_GROW, &ev.base, NULL,
 					0);
 	}
 	atomic_store(&deferred_result, agx_ipc_reply(d->req, &empty.base, NULL, 0));
@@ -120,13 +120,12 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 	}
 	case AGX_IPC_MSG_MEMMGR_BO_EXPORT: {
 		const Agx__Memmgr__BoExport *x = (const Agx__Memmgr__BoExport *)req->msg.body;
-		Agx__Fwchan__CompletionEvent ev = AGX__FWCHAN__COMPLETION_EVENT__INIT;
+		Agx__Fwchan__TvbGrowEvent ev = AGX__FWCHAN__TVB_GROW_EVENT__INIT;
 		Agx__Memmgr__BoExportReply r = AGX__MEMMGR__BO_EXPORT_REPLY__INIT;
 
 		ev.job_id = x->handle;
-		ev.stamp = 99;
-		agx_ipc_conn_send_event(req->conn, AGX_IPC_MSG_FWCHAN_COMPLETION, &ev.base, NULL,
-					0);
+		ev.bytes = 99;
+		agx_ipc_conn_send_event(req->conn, AGX_IPC_MSG_FWCHAN_TVB_GROW, &ev.base, NULL, 0);
 		r.token.data = (uint8_t *)"tok";
 		r.token.len = 3;
 		return agx_ipc_reply(req, &r.base, NULL, 0);
@@ -470,8 +469,8 @@ static uint64_t last_event_job;
 
 static void on_event(struct agx_ipc_msg *msg, void *data)
 {
-	assert_int_equal(msg->type, AGX_IPC_MSG_FWCHAN_COMPLETION);
-	last_event_job = ((Agx__Fwchan__CompletionEvent *)msg->body)->job_id;
+	assert_int_equal(msg->type, AGX_IPC_MSG_FWCHAN_TVB_GROW);
+	last_event_job = ((Agx__Fwchan__TvbGrowEvent *)msg->body)->job_id;
 	events_seen++;
 }
 
