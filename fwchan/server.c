@@ -5,70 +5,41 @@
  * back to the connection that made the context.
  */
 #include <errno.h>
-#include <stdlib.h>
 
 #include "agxipc/log.h"
 #include "agxipc/server.h"
 #include "fwchan.h"
 
-/* A request answered when the firmware acknowledges it, maybe before dispatch returns. */
-struct call {
-	struct agx_ipc_request *req;
-	bool in_dispatch, done;
-	int status;
-};
-
-static void reply(struct call *c)
+/* A request answered when the firmware acknowledges it (maybe before dispatch returns). */
+static void fwctl_done(void *cookie, int status)
 {
+	struct agx_ipc_request *req = cookie;
 	Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;
 
 	/* a firmware that is gone holds no translations: the device is reset before it runs */
-	if (c->status < 0 && c->status != -ENODEV)
-		agx_ipc_reply_error(c->req, agx_ipc_errno_to_error(c->status), "%s: %s",
-				    c->req->msg.info->name, "the firmware could not do it");
+	if (status < 0 && status != -ENODEV)
+		agx_ipc_reply_error(req, agx_ipc_errno_to_error(status), "%s: %s",
+				    req->msg.info->name, "the firmware could not do it");
 	else
-		agx_ipc_reply(c->req, &r.base, NULL, 0);
-	free(c);
-}
-
-static void fwctl_done(void *cookie, int status)
-{
-	struct call *c = cookie;
-
-	c->status = status;
-	if (c->in_dispatch)
-		c->done = true;
-	else
-		reply(c);
+		agx_ipc_reply(req, &r.base, NULL, 0);
 }
 
 static int fwctl(struct fwchan *f, struct agx_ipc_request *req, enum agx_fw_fwctl_op op,
 		 unsigned context, uint64_t va, uint64_t size)
 {
-	struct call *c;
 	int ret;
 
 	if (context >= 64)
 		return agx_ipc_reply_error(req, AGX__IPC__ERROR_CODE__ERROR_INVALID_ARGUMENT,
 					   "context %u: there are 64", context);
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->req = req;
-	c->in_dispatch = true;
-	ret = firmware_fwctl(&f->fw, op, context, va, size, fwctl_done, c);
-	c->in_dispatch = false;
+	agx_ipc_request_defer(req);
+	ret = firmware_fwctl(&f->fw, op, context, va, size, fwctl_done, req);
 	if (ret == -ENODEV)
-		fwctl_done(c, ret);
-	else if (ret < 0) {
-		free(c);
+		fwctl_done(req, ret);
+	else if (ret < 0)
 		return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret),
 					   "%s: the firmware's control channel is full",
 					   req->msg.info->name);
-	} else if (c->done)
-		reply(c);
-	else
-		agx_ipc_request_defer(req);
 	return 0;
 }
 
@@ -112,24 +83,11 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 	}
 	case AGX_IPC_MSG_FWCHAN_CONTEXT_DESTROY: {
 		const Agx__Fwchan__ContextDestroy *q = (const void *)req->msg.body;
-		struct call *c = calloc(1, sizeof(*c));
 
-		if (!c)
-			return -ENOMEM;
-		c->req = req;
-		c->in_dispatch = true;
-		ret = work_context_destroy(&f->work, req->conn, q->context, fwctl_done, c, why,
+		agx_ipc_request_defer(req);
+		ret = work_context_destroy(&f->work, req->conn, q->context, fwctl_done, req, why,
 					   sizeof(why));
-		c->in_dispatch = false;
-		if (ret < 0) {
-			free(c);
-			return reply_error(req, ret, why);
-		}
-		if (c->done)
-			reply(c);
-		else
-			agx_ipc_request_defer(req);
-		return 0;
+		return ret < 0 ? reply_error(req, ret, why) : 0;
 	}
 	case AGX_IPC_MSG_FWCHAN_SUBMIT: {
 		Agx__Ipc__Empty r = AGX__IPC__EMPTY__INIT;

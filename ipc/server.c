@@ -59,7 +59,8 @@ static int reply_frame(struct agx_ipc_request *req, uint16_t flags, const Protob
 		ipc_conn_send(req->conn, req->msg.type, AGX_IPC_FLAG_REPLY | AGX_IPC_FLAG_ERROR,
 			      req->msg.request_id, &error.base, NULL, 0);
 	}
-	if (req->deferred)
+	/* inside dispatch the request is the dispatcher's to free */
+	if (req->deferred && !req->in_dispatch)
 		request_free(req);
 	return ret;
 }
@@ -165,8 +166,11 @@ static void dispatch(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg)
 		ret = agx_ipc_reply_error(req, AGX__IPC__ERROR_CODE__ERROR_UNKNOWN_MESSAGE,
 					  "%s is not served on %s", msg->info->name,
 					  ipc_interface_name(server->config.interface));
-	else
+	else {
+		req->in_dispatch = true;
 		ret = server->config.ops->dispatch(req, server->config.data);
+		req->in_dispatch = false;
+	}
 
 	if (!req->replied && !req->deferred) {
 		if (ret < 0) {
@@ -178,7 +182,8 @@ static void dispatch(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg)
 					    "%s: the server sent no reply", msg->info->name);
 		}
 	}
-	if (!req->deferred)
+	/* a deferred request answered before dispatch returned is done too */
+	if (!req->deferred || req->replied)
 		request_free(req);
 }
 

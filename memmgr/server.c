@@ -87,16 +87,16 @@ static const struct memmgr_tlb_ops tlb_ops = { .invalidate = tlb_invalidate };
 
 /* --- requests that finish later -------------------------------------------------------- */
 
+/* A request answered from a callback: its answer, kept until then. */
 struct waiter {
 	struct memmgr_server *s;
 	struct agx_ipc_request *req;
-	bool in_dispatch, done;
 	int status;
 	/* the answer, by request */
 	unsigned slot;
 	uint64_t ttbr;
 	Agx__Memmgr__KernelAllocReply kernel;
-	int fd; /* a duplicate, for the reply to copy */
+	int fd; /* KERNEL_ALLOC's memfd, memmgr's own: the reply sends a copy */
 };
 
 static void waiter_reply(struct waiter *w)
@@ -127,8 +127,6 @@ static void waiter_reply(struct waiter *w)
 
 		agx_ipc_reply(w->req, &r.base, NULL, 0);
 	}
-	if (w->fd >= 0)
-		close(w->fd);
 	free(w);
 }
 
@@ -137,10 +135,7 @@ static void waiter_done(void *cookie, int status)
 	struct waiter *w = cookie;
 
 	w->status = status;
-	if (w->in_dispatch)
-		w->done = true;
-	else
-		waiter_reply(w);
+	waiter_reply(w);
 }
 
 static struct waiter *waiter_new(struct memmgr_server *s, struct agx_ipc_request *req)
@@ -150,29 +145,24 @@ static struct waiter *waiter_new(struct memmgr_server *s, struct agx_ipc_request
 	if (w) {
 		w->s = s;
 		w->req = req;
-		w->in_dispatch = true;
 		w->fd = -1;
+		/* the callback may answer before dispatch returns: libagxipc allows it */
+		agx_ipc_request_defer(req);
 	}
 	return w;
 }
 
-/* After the call: an error, an answer already there, or one to wait for. */
+/* After the call: on an error the callback will not run, and the answer is the error. */
 static int waiter_finish(struct waiter *w, int ret, const char *why)
 {
-	struct agx_ipc_request *req = w->req;
+	struct agx_ipc_request *req;
 
-	w->in_dispatch = false;
-	if (ret < 0) {
-		if (w->fd >= 0)
-			close(w->fd);
-		free(w);
-		return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret), "%s", why);
-	}
-	if (w->done)
-		waiter_reply(w);
-	else
-		agx_ipc_request_defer(req);
-	return 0;
+	/* the callback owns w now, and may have freed it already */
+	if (ret >= 0)
+		return 0;
+	req = w->req;
+	free(w);
+	return agx_ipc_reply_error(req, agx_ipc_errno_to_error(ret), "%s", why);
 }
 
 /* --- the client socket ---------------------------------------------------------------- */
@@ -332,7 +322,7 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 	struct memmgr_client *c = agx_ipc_conn_get_data(req->conn);
 	char why[MEMMGR_WHY] = "";
 	struct waiter *w;
-	int ret, fd;
+	int ret;
 
 	switch (req->msg.type) {
 	case AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC: {
@@ -343,11 +333,8 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 			return -ENOMEM;
 		agx__memmgr__kernel_alloc_reply__init(&w->kernel);
 		ret = memmgr_kernel_alloc(c, q->size, q->flags, &w->kernel.handle, &w->kernel.va,
-					  &w->kernel.paddr, &w->kernel.size, &fd, why, waiter_done,
+					  &w->kernel.paddr, &w->kernel.size, &w->fd, why, waiter_done,
 					  w);
-		/* the reply may come after the allocation is freed: it sends its own copy */
-		if (ret == 0)
-			w->fd = dup(fd);
 		return waiter_finish(w, ret, why);
 	}
 	case AGX_IPC_MSG_MEMMGR_KERNEL_FREE: {

@@ -11,12 +11,9 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "agx/memory.h"
@@ -37,26 +34,6 @@ struct bench {
 	uint32_t vm, context, slot;
 	uint64_t completed, next_job;
 };
-
-static pid_t spawn(char *const argv[])
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execv(argv[0], argv);
-		perror(argv[0]);
-		_exit(127);
-	}
-	return pid;
-}
-
-static void wait_for(const char *path)
-{
-	struct stat st;
-
-	for (int i = 0; i < 1000 && stat(path, &st) < 0; i++)
-		usleep(10000);
-}
 
 static void on_event(struct agx_ipc_msg *msg, void *data)
 {
@@ -197,14 +174,6 @@ static int measure(struct bench *b)
 	return 0;
 }
 
-static void stop(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGTERM);
-		waitpid(pid, NULL, 0);
-	}
-}
-
 int main(void)
 {
 	char sim[PATH_MAX + 32], memmgr[PATH_MAX + 32], fwchan[PATH_MAX + 32];
@@ -223,13 +192,14 @@ int main(void)
 	}
 	for (int i = 0; i < 4; i++)
 		snprintf(socks[i], sizeof(socks[i]), "%s/%s.sock", dir, names[i]);
-	pids[0] = spawn((char *[]){ sim, "--socket", socks[0], NULL });
-	pids[1] = spawn((char *[]){ memmgr, "--socket", socks[1], "--privileged-socket", socks[2],
+	pids[0] = bench_spawn((char *[]){ sim, "--socket", socks[0], NULL });
+	pids[1] =
+	    bench_spawn((char *[]){ memmgr, "--socket", socks[1], "--privileged-socket", socks[2],
 				    "--device", socks[0], "--fwchan", socks[3], NULL });
-	wait_for(socks[2]);
-	pids[2] = spawn((char *[]){ fwchan, "--socket", socks[3], "--device", socks[0], "--memmgr",
-				    socks[2], NULL });
-	wait_for(socks[3]);
+	bench_wait_for(socks[2]);
+	pids[2] = bench_spawn((char *[]){ fwchan, "--socket", socks[3], "--device", socks[0],
+					  "--memmgr", socks[2], NULL });
+	bench_wait_for(socks[3]);
 	if (set_up(&b, socks[1], socks[2], socks[3]) < 0) {
 		fprintf(stderr, "agx-bench-fwchan: cannot set up a client\n");
 		goto out;
@@ -242,7 +212,7 @@ out:
 		agx_ipc_client_destroy(b.priv);
 	agx_memory_disconnect(b.mem);
 	for (int i = 2; i >= 0; i--)
-		stop(pids[i]);
+		bench_stop(pids[i]);
 	for (int i = 0; i < 4; i++)
 		unlink(socks[i]);
 	rmdir(dir);

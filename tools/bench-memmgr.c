@@ -26,26 +26,6 @@
 
 #define SECONDS_PER_SIZE 0.5
 
-static pid_t spawn(char *const argv[])
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execv(argv[0], argv);
-		perror(argv[0]);
-		_exit(127);
-	}
-	return pid;
-}
-
-static void stop(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGTERM);
-		waitpid(pid, NULL, 0);
-	}
-}
-
 /* Cycles of one size per second. */
 static double cycles(struct agx_memory *mem, uint64_t size)
 {
@@ -85,7 +65,6 @@ int main(void)
 	struct agx_memory_usage u;
 	pid_t sim_pid, memmgr_pid = -1;
 	struct agx_bo bo;
-	struct stat st;
 	uint32_t vm;
 	uint64_t va;
 	double t0, bind_ms;
@@ -100,11 +79,10 @@ int main(void)
 	snprintf(sim_sock, sizeof(sim_sock), "%s/sim.sock", dir);
 	snprintf(sock, sizeof(sock), "%s/memmgr.sock", dir);
 	snprintf(priv, sizeof(priv), "%s/memmgr-priv.sock", dir);
-	sim_pid = spawn((char *[]){ sim, "--socket", sim_sock, NULL });
-	memmgr_pid = spawn((char *[]){ memmgr, "--socket", sock, "--privileged-socket", priv,
-				       "--device", sim_sock, NULL });
-	for (int i = 0; i < 1000 && stat(priv, &st) < 0; i++)
-		usleep(10000);
+	sim_pid = bench_spawn((char *[]){ sim, "--socket", sim_sock, NULL });
+	memmgr_pid = bench_spawn((char *[]){ memmgr, "--socket", sock, "--privileged-socket", priv,
+					     "--device", sim_sock, NULL });
+	bench_wait_for(priv);
 	if (agx_memory_connect(sock, &mem) < 0) {
 		fprintf(stderr, "agx-bench-memmgr: cannot reach agx-memmgr\n");
 		goto out;
@@ -137,8 +115,8 @@ int main(void)
 	ret = 0;
 out:
 	agx_memory_disconnect(mem);
-	stop(memmgr_pid);
-	stop(sim_pid);
+	bench_stop(memmgr_pid);
+	bench_stop(sim_pid);
 	unlink(sim_sock);
 	unlink(sock);
 	unlink(priv);

@@ -6,10 +6,13 @@
 #define AGX_BENCH_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static inline double bench_now_us(void)
@@ -31,6 +34,37 @@ static inline int bench_cmp_double(const void *a, const void *b)
 static inline void bench_sort(double *samples, size_t n)
 {
 	qsort(samples, n, sizeof(*samples), bench_cmp_double);
+}
+
+/* argv[0] started as a child (it says so on stderr if it cannot run). */
+static inline pid_t bench_spawn(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Stops a child started by bench_spawn and reaps it. */
+static inline void bench_stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* Waits, up to 10 s, for a daemon's socket to appear. */
+static inline void bench_wait_for(const char *path)
+{
+	struct stat st;
+
+	for (int i = 0; i < 1000 && stat(path, &st) < 0; i++)
+		usleep(10000);
 }
 
 /* A program of the build tree by its path from build/: build/tools/.. + rel. */

@@ -11,39 +11,11 @@
 #include <string.h>
 
 #include "agxipc/ipc.h"
-
-static uint8_t session[1 << 16];
-static size_t length;
-
-static void add(uint16_t type, const ProtobufCMessage *body)
-{
-	static uint32_t id = 10;
-	ssize_t n = agx_ipc_encode(session + length + 2, sizeof(session) - length - 2, type, 0,
-				   id++, body, 0);
-
-	if (n < 0)
-		exit(1);
-	session[length] = (uint8_t)n;
-	session[length + 1] = (uint8_t)(n >> 8);
-	length += 2 + (size_t)n;
-}
-
-static void save(const char *dir, const char *name)
-{
-	char p[4096];
-	FILE *out;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	out = fopen(p, "wb");
-	if (!out || fwrite(session, 1, length, out) != length) {
-		perror(p);
-		exit(1);
-	}
-	fclose(out);
-}
+#include "harness.h"
 
 int main(int argc, char **argv)
 {
+	static struct seed_session seed;
 	Agx__Fwchan__ContextCreate cc = AGX__FWCHAN__CONTEXT_CREATE__INIT;
 	Agx__Fwchan__ContextDestroy cd = AGX__FWCHAN__CONTEXT_DESTROY__INIT;
 	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
@@ -56,11 +28,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s DIR\n", argv[0]);
 		return 2;
 	}
-	session[0] = 1;
-	length = 1;
+	seed_start(&seed, 1);
 	cc.context_slot = 1;
 	cc.priority = AGX__WORK__PRIORITY__PRIORITY_NORMAL;
-	add(AGX_IPC_MSG_FWCHAN_CONTEXT_CREATE, &cc.base);
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_CONTEXT_CREATE, &cc.base);
 	for (unsigned i = 0; i < 3; i++) {
 		agx__fwchan__work_item__init(&items[i]);
 		agx__work__compute__init(&body[i]);
@@ -77,13 +48,13 @@ int main(int argc, char **argv)
 	s.context_slot = 1;
 	s.items = list;
 	s.n_items = 3;
-	add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
 	s.context_slot = 2; /* moved while busy: refused */
-	add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
 	body[0].encoder = 0x300000000ull; /* outside the VM */
 	body[0].encoder_end = 0x300000040ull;
 	s.context_slot = 1;
-	add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
 	{
 		Agx__Work__Render r = AGX__WORK__RENDER__INIT;
 
@@ -106,21 +77,20 @@ int main(int argc, char **argv)
 		items[0].work_case = AGX__FWCHAN__WORK_ITEM__WORK_RENDER;
 		items[0].render = &r;
 		s.n_items = 1;
-		add(AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
+		seed_add(&seed, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base);
 	}
 	cd.context = 1;
-	add(AGX_IPC_MSG_FWCHAN_CONTEXT_DESTROY, &cd.base);
-	save(argv[1], "scheduler");
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_CONTEXT_DESTROY, &cd.base);
+	seed_save(&seed, argv[1], "scheduler");
 
-	session[0] = 1;
-	length = 1;
+	seed_start(&seed, 1);
 	t.context_slot = 3;
 	t.va = 0x100000000ull;
 	t.size = 0x8000;
-	add(AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &t.base);
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &t.base);
 	t.size = 0;
-	add(AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &t.base);
-	add(AGX_IPC_MSG_FWCHAN_CACHE_FLUSH, &fl.base);
-	save(argv[1], "memmgr");
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_TLB_INVALIDATE, &t.base);
+	seed_add(&seed, AGX_IPC_MSG_FWCHAN_CACHE_FLUSH, &fl.base);
+	seed_save(&seed, argv[1], "memmgr");
 	return 0;
 }

@@ -27,6 +27,7 @@
 
 #include "agx/memory.h"
 #include "agxipc/client.h"
+#include "daemons.h"
 #include "asm.h"
 #include "host/cmdbuf.h"
 #include "agx_cmdbuf.h"
@@ -42,30 +43,6 @@ struct daemons {
 	pid_t sim_pid, memmgr_pid, fwchan_pid;
 };
 
-static pid_t spawn(char *const argv[])
-{
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static void wait_for_socket(const char *path)
-{
-	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
-	struct stat st;
-
-	for (int waited = 0; stat(path, &st) < 0; waited += 10) {
-		if (waited > TIMEOUT_MS)
-			fail_msg("%s did not appear", path);
-		nanosleep(&pause, NULL);
-	}
-}
-
 /* The daemons, fwchan pinging its firmware every ping_ms. */
 static int start(void **state, const char *ping_ms)
 {
@@ -77,17 +54,18 @@ static int start(void **state, const char *ping_ms)
 	snprintf(d->memmgr, sizeof(d->memmgr), "%s/memmgr.sock", d->dir);
 	snprintf(d->privileged, sizeof(d->privileged), "%s/memmgr-priv.sock", d->dir);
 	snprintf(d->fwchan, sizeof(d->fwchan), "%s/fwchan.sock", d->dir);
-	d->sim_pid = spawn((char *[]){ (char *)sim_path, "--socket", d->sim, "--memory-size",
-				       "0x10000000", "--cores", "2", "--test-faults", NULL });
-	d->memmgr_pid =
-	    spawn((char *[]){ (char *)memmgr_path, "--socket", d->memmgr, "--privileged-socket",
-			      d->privileged, "--device", d->sim, "--fwchan", d->fwchan, NULL });
-	wait_for_socket(d->privileged);
-	d->fwchan_pid =
-	    spawn((char *[]){ (char *)fwchan_path, "--socket", d->fwchan, "--device", d->sim,
-			      "--memmgr", d->privileged, "--ping-ms", (char *)ping_ms, NULL });
+	d->sim_pid =
+	    daemon_spawn((char *[]){ (char *)sim_path, "--socket", d->sim, "--memory-size",
+				     "0x10000000", "--cores", "2", "--test-faults", NULL });
+	d->memmgr_pid = daemon_spawn((char *[]){ (char *)memmgr_path, "--socket", d->memmgr,
+						 "--privileged-socket", d->privileged, "--device",
+						 d->sim, "--fwchan", d->fwchan, NULL });
+	daemon_wait_socket(d->privileged, TIMEOUT_MS);
+	d->fwchan_pid = daemon_spawn((char *[]){ (char *)fwchan_path, "--socket", d->fwchan,
+						 "--device", d->sim, "--memmgr", d->privileged,
+						 "--ping-ms", (char *)ping_ms, NULL });
 	/* fwchan listens once the firmware runs */
-	wait_for_socket(d->fwchan);
+	daemon_wait_socket(d->fwchan, TIMEOUT_MS);
 	*state = d;
 	return 0;
 }
@@ -104,31 +82,17 @@ static int setup_fast_ping(void **state)
 	return start(state, "50");
 }
 
-static void stop(pid_t pid)
-{
-	int status;
-
-	kill(pid, SIGTERM);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0); /* no sanitizer report, no crash */
-}
-
 static int teardown(void **state)
 {
 	struct daemons *d = *state;
+	bool clean = daemons_stop((pid_t[]){ d->fwchan_pid, d->memmgr_pid, d->sim_pid }, 3);
+	char cmd[160];
 
-	stop(d->fwchan_pid);
-	stop(d->memmgr_pid);
-	stop(d->sim_pid);
-	{
-		char cmd[160];
-
-		snprintf(cmd, sizeof(cmd), "rm -f %s/fwchan-crash-*.bin", d->dir);
-		assert_int_equal(system(cmd), 0);
-	}
+	snprintf(cmd, sizeof(cmd), "rm -f %s/fwchan-crash-*.bin", d->dir);
+	assert_int_equal(system(cmd), 0);
 	rmdir(d->dir);
 	free(d);
+	assert_true(clean);
 	return 0;
 }
 

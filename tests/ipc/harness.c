@@ -163,3 +163,38 @@ void fuzz_session(int fd, int interface, bool hello, const uint8_t *data, size_t
 		drain(fd);
 	}
 }
+
+void seed_start(struct seed_session *s, uint8_t flags)
+{
+	s->data[0] = flags;
+	s->length = 1;
+	s->next_id = 10;
+}
+
+void seed_add(struct seed_session *s, uint16_t type, const ProtobufCMessage *body)
+{
+	ssize_t n = agx_ipc_encode(s->data + s->length + 2, sizeof(s->data) - s->length - 2, type,
+				   0, s->next_id++, body, 0);
+
+	if (n < 0) {
+		fprintf(stderr, "seed_add: cannot encode type 0x%04x\n", type);
+		exit(1);
+	}
+	s->data[s->length] = (uint8_t)n;
+	s->data[s->length + 1] = (uint8_t)(n >> 8);
+	s->length += 2 + (size_t)n;
+}
+
+void seed_save(const struct seed_session *s, const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	out = fopen(path, "wb");
+	if (!out || fwrite(s->data, 1, s->length, out) != s->length) {
+		perror(path);
+		exit(1);
+	}
+	fclose(out);
+}

@@ -45,4 +45,17 @@ int raw_connect(const char *path);
 void fuzz_session(int fd, int interface, bool hello, const uint8_t *data, size_t size,
 		  void (*pump)(void));
 
+/* A seed of fuzz_session's format being written: [flags] then packets. */
+struct seed_session {
+	uint8_t data[1 << 16];
+	size_t length;
+	uint32_t next_id;
+};
+
+void seed_start(struct seed_session *s, uint8_t flags);
+/* One request frame; exits if it does not encode or fit. */
+void seed_add(struct seed_session *s, uint16_t type, const ProtobufCMessage *body);
+/* Writes it to dir/name; exits on failure. */
+void seed_save(const struct seed_session *s, const char *dir, const char *name);
+
 #endif

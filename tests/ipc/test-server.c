@@ -42,6 +42,7 @@
 #define IFACE			AGX__IPC__INTERFACE__INTERFACE_MEMMGR
 #define DEFER_HANDLE		0xdefe
 #define DEFER_WITH_EVENT_HANDLE 0xdeff
+#define DEFER_ANSWERED_HANDLE	0xdf00 /* deferred, then answered before dispatch returns */
 #define TIMEOUT_MS		5000
 
 static struct harness H;
@@ -98,6 +99,12 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 			evtimer_add(d->ev, &tv);
 			atomic_fetch_add(&deferred_pending, 1);
 			agx_ipc_request_defer(req);
+			return 0;
+		}
+		if (c->handle == DEFER_ANSWERED_HANDLE) {
+			/* a callback that ran at once: the request is freed after dispatch */
+			agx_ipc_request_defer(req);
+			agx_ipc_reply(req, &empty.base, NULL, 0);
 			return 0;
 		}
 		return agx_ipc_reply(req, &empty.base, NULL, 0);
@@ -508,6 +515,31 @@ static void test_call_timeout_then_late_reply(void **state)
 		usleep(1000);
 	assert_int_equal(atomic_load(&deferred_result), 0);
 	/* the late reply is skipped; this call gets its own */
+	assert_int_equal(agx_ipc_client_call(c, AGX_IPC_MSG_MEMMGR_QUERY, &q.base, NULL, 0, &reply,
+					     TIMEOUT_MS, NULL),
+			 0);
+	assert_int_equal(reply.type, AGX_IPC_MSG_MEMMGR_QUERY);
+	agx_ipc_msg_finish(&reply);
+	agx_ipc_client_destroy(c);
+}
+
+/* A deferred request may be answered before its dispatch returns, once. */
+static void test_deferred_answered_at_once(void **state)
+{
+	struct agx_ipc_client *c = connect_ok();
+	Agx__Memmgr__BoClose bc = AGX__MEMMGR__BO_CLOSE__INIT;
+	Agx__Memmgr__Query q = AGX__MEMMGR__QUERY__INIT;
+	struct agx_ipc_msg reply;
+
+	bc.handle = DEFER_ANSWERED_HANDLE;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(agx_ipc_client_call(c, AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bc.base, NULL,
+						     0, &reply, TIMEOUT_MS, NULL),
+				 0);
+		assert_int_equal(reply.flags, AGX_IPC_FLAG_REPLY);
+		agx_ipc_msg_finish(&reply);
+	}
+	/* nothing more came for it: the next call's reply is its own */
 	assert_int_equal(agx_ipc_client_call(c, AGX_IPC_MSG_MEMMGR_QUERY, &q.base, NULL, 0, &reply,
 					     TIMEOUT_MS, NULL),
 			 0);
@@ -945,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_error_replies_keep_connection),
 		cmocka_unit_test(test_events_during_call),
 		cmocka_unit_test(test_call_timeout_then_late_reply),
+		cmocka_unit_test(test_deferred_answered_at_once),
 		cmocka_unit_test(test_dispatch_events_between_calls),
 		cmocka_unit_test(test_disconnect_mid_request),
 		cmocka_unit_test(test_half_closed),

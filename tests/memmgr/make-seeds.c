@@ -12,45 +12,11 @@
 #include <string.h>
 
 #include "agxipc/ipc.h"
-
-static uint8_t session[1 << 16];
-static size_t length;
-
-static void start(uint8_t flags)
-{
-	session[0] = flags;
-	length = 1;
-}
-
-static void add(uint16_t type, const ProtobufCMessage *body)
-{
-	static uint32_t id = 10;
-	ssize_t n = agx_ipc_encode(session + length + 2, sizeof(session) - length - 2, type, 0,
-				   id++, body, 0);
-
-	if (n < 0)
-		exit(1);
-	session[length] = (uint8_t)n;
-	session[length + 1] = (uint8_t)(n >> 8);
-	length += 2 + (size_t)n;
-}
-
-static void save(const char *dir, const char *name)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(session, 1, length, f) != length) {
-		perror(path);
-		exit(1);
-	}
-	fclose(f);
-}
+#include "harness.h"
 
 int main(int argc, char **argv)
 {
+	static struct seed_session seed;
 	Agx__Memmgr__BoCreate bc = AGX__MEMMGR__BO_CREATE__INIT;
 	Agx__Memmgr__VmCreate vc = AGX__MEMMGR__VM_CREATE__INIT;
 	Agx__Memmgr__VmBind vb = AGX__MEMMGR__VM_BIND__INIT;
@@ -73,62 +39,62 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* a client */
-	start(1);
+	seed_start(&seed, 1);
 	bc.size = 3 * 0x4000;
-	add(AGX_IPC_MSG_MEMMGR_BO_CREATE, &bc.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_BO_CREATE, &bc.base);
 	bc.size = 0x4000;
 	bc.flags = 4; /* VM-private to VM 2 */
 	bc.vm = 2;
-	add(AGX_IPC_MSG_MEMMGR_VM_CREATE, &vc.base);
-	add(AGX_IPC_MSG_MEMMGR_BO_CREATE, &bc.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_VM_CREATE, &vc.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_BO_CREATE, &bc.base);
 	vb.vm = 2;
 	vb.bo = 1;
 	vb.size = 2 * 0x4000;
 	vb.va = 0x100000000ull;
 	vb.flags = 3;
-	add(AGX_IPC_MSG_MEMMGR_VM_BIND, &vb.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_VM_BIND, &vb.base);
 	vb.bo = 2;
 	vb.size = 0x4000;
 	vb.flags = 1 | 4 | 8;
-	add(AGX_IPC_MSG_MEMMGR_VM_BIND, &vb.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_VM_BIND, &vb.base);
 	vu.vm = 2;
 	vu.va = 0x100004000ull;
 	vu.size = 0x4000;
-	add(AGX_IPC_MSG_MEMMGR_VM_UNBIND, &vu.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_VM_UNBIND, &vu.base);
 	be.handle = 1;
-	add(AGX_IPC_MSG_MEMMGR_BO_EXPORT, &be.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_BO_EXPORT, &be.base);
 	bi.token.data = token;
 	bi.token.len = sizeof(token);
-	add(AGX_IPC_MSG_MEMMGR_BO_IMPORT, &bi.base);
-	add(AGX_IPC_MSG_MEMMGR_QUERY, &q.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_BO_IMPORT, &bi.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_QUERY, &q.base);
 	bx.handle = 1;
-	add(AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bx.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bx.base);
 	vd.vm = 2;
-	add(AGX_IPC_MSG_MEMMGR_VM_DESTROY, &vd.base);
-	save(argv[1], "client");
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_VM_DESTROY, &vd.base);
+	seed_save(&seed, argv[1], "client");
 
 	/* a privileged peer */
-	start(3);
-	add(AGX_IPC_MSG_MEMMGR_UAT_INFO, &ui.base);
+	seed_start(&seed, 3);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_UAT_INFO, &ui.base);
 	ka.size = 0x8000;
-	add(AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC, &ka.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC, &ka.base);
 	fd.context_slot = 0;
 	fd.va = 0xffffffa000004000ull;
-	add(AGX_IPC_MSG_MEMMGR_FAULT_DECODE, &fd.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_FAULT_DECODE, &fd.base);
 	sb.client_pid = 1;
 	sb.vm = 2;
 	sb.seqno = 1;
-	add(AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND, &sb.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_VM_SLOT_BIND, &sb.base);
 	jc.client_pid = 1;
 	jc.vm = 2;
 	jc.seqno = 1;
-	add(AGX_IPC_MSG_MEMMGR_JOBS_COMPLETED, &jc.base);
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_JOBS_COMPLETED, &jc.base);
 	kf.handle = 1;
-	add(AGX_IPC_MSG_MEMMGR_KERNEL_FREE, &kf.base);
-	save(argv[1], "privileged");
+	seed_add(&seed, AGX_IPC_MSG_MEMMGR_KERNEL_FREE, &kf.base);
+	seed_save(&seed, argv[1], "privileged");
 
 	/* the client's requests on the privileged socket, and the reverse */
-	session[0] = 3;
-	save(argv[1], "crossed");
+	seed.data[0] = 3;
+	seed_save(&seed, argv[1], "crossed");
 	return 0;
 }

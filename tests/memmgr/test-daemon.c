@@ -29,6 +29,7 @@
 
 #include "agx/memory.h"
 #include "agxipc/client.h"
+#include "daemons.h"
 
 #define PAGE	   0x4000ull
 #define QUOTA	   (64ull << 20)
@@ -40,29 +41,6 @@ struct daemons {
 	char dir[64], sim[108], client[108], privileged[108], fwchan[108], log[108];
 	pid_t sim_pid, memmgr_pid, peer_pid;
 };
-
-static pid_t spawn(char *const argv[])
-{
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static void wait_for_socket(const char *path)
-{
-	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
-	struct stat st;
-
-	for (int waited = 0; stat(path, &st) < 0; waited += 10) {
-		assert_true(waited < TIMEOUT_MS);
-		nanosleep(&pause, NULL);
-	}
-}
 
 static int setup(void **state)
 {
@@ -77,38 +55,28 @@ static int setup(void **state)
 	snprintf(d->fwchan, sizeof(d->fwchan), "%s/fwchan.sock", d->dir);
 	snprintf(d->log, sizeof(d->log), "%s/tlb.log", d->dir);
 	snprintf(quota, sizeof(quota), "%llu", (unsigned long long)QUOTA);
-	d->sim_pid = spawn((char *[]){ (char *)sim_path, "--socket", d->sim, "--memory-size",
-				       "0x10000000", "--cores", "2", NULL });
-	d->peer_pid = spawn((char *[]){ (char *)peer_path, d->fwchan, d->log, NULL });
-	wait_for_socket(d->fwchan);
-	d->memmgr_pid = spawn((char *[]){ (char *)memmgr_path, "--socket", d->client,
-					  "--privileged-socket", d->privileged, "--device", d->sim,
-					  "--fwchan", d->fwchan, "--client-quota", quota, NULL });
-	wait_for_socket(d->privileged);
+	d->sim_pid = daemon_spawn((char *[]){ (char *)sim_path, "--socket", d->sim, "--memory-size",
+					      "0x10000000", "--cores", "2", NULL });
+	d->peer_pid = daemon_spawn((char *[]){ (char *)peer_path, d->fwchan, d->log, NULL });
+	daemon_wait_socket(d->fwchan, TIMEOUT_MS);
+	d->memmgr_pid = daemon_spawn((char *[]){
+	    (char *)memmgr_path, "--socket", d->client, "--privileged-socket", d->privileged,
+	    "--device", d->sim, "--fwchan", d->fwchan, "--client-quota", quota, NULL });
+	daemon_wait_socket(d->privileged, TIMEOUT_MS);
 	*state = d;
 	return 0;
-}
-
-static void stop(pid_t pid)
-{
-	int status;
-
-	kill(pid, SIGTERM);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0); /* no sanitizer report, no crash */
 }
 
 static int teardown(void **state)
 {
 	struct daemons *d = *state;
 
-	stop(d->memmgr_pid);
-	stop(d->peer_pid);
-	stop(d->sim_pid);
+	bool clean = daemons_stop((pid_t[]){ d->memmgr_pid, d->peer_pid, d->sim_pid }, 3);
+
 	unlink(d->log);
 	rmdir(d->dir);
 	free(d);
+	assert_true(clean);
 	return 0;
 }
 
@@ -537,7 +505,7 @@ static void test_socket_activation(void **state)
 						"test", TIMEOUT_MS, &p, NULL),
 			 0);
 	agx_ipc_client_destroy(p);
-	stop(pid);
+	assert_true(daemons_stop(&pid, 1));
 	unlink(client);
 	unlink(privileged);
 }

@@ -22,6 +22,7 @@ struct agx_ipc_request {
 	/* private to libagxipc */
 	bool replied;
 	bool deferred;
+	bool in_dispatch;
 };
 
 struct agx_ipc_server_ops {
@@ -76,8 +77,10 @@ AGX_IPC_EXPORT int agx_ipc_reply_error(struct agx_ipc_request *req, int code, co
     __attribute__((format(printf, 3, 4)));
 /*
  * Keeps req alive after dispatch returns; the caller must reply to it
- * later.  A reply to a request whose connection has gone is dropped
- * (returning -ENOTCONN) and frees the request all the same.
+ * later -- or at once: a deferred request may be answered before dispatch
+ * returns (a callback that ran early), and is freed after.  A reply to a
+ * request whose connection has gone is dropped (returning -ENOTCONN) and
+ * frees the request all the same.
  */
 AGX_IPC_EXPORT void agx_ipc_request_defer(struct agx_ipc_request *req);
 

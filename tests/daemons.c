@@ -1,0 +1,62 @@
+/*
+ * daemons.c: the daemon processes of tests (daemons.h).
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "daemons.h"
+
+pid_t daemon_spawn(char *const argv[])
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+void daemon_wait_socket(const char *path, int timeout_ms)
+{
+	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	struct stat st;
+
+	for (int waited = 0; stat(path, &st) < 0; waited += 10) {
+		if (waited > timeout_ms)
+			fail_msg("%s did not appear", path);
+		nanosleep(&pause, NULL);
+	}
+}
+
+bool daemons_stop(const pid_t *pids, unsigned count)
+{
+	bool clean = true;
+
+	/* in order, each gone before the next: a daemon outliving its peer would see it vanish */
+	for (unsigned i = 0; i < count; i++) {
+		int status;
+
+		if (pids[i] <= 0)
+			continue;
+		kill(pids[i], SIGTERM);
+		if (waitpid(pids[i], &status, 0) != pids[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "daemon %d did not exit cleanly (status %#x)\n",
+				(int)pids[i], status);
+			clean = false;
+		}
+	}
+	return clean;
+}
