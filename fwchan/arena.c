@@ -95,10 +95,3 @@ void kmem_free(struct kmem *k, void *p, uint64_t size)
 		free(f);
 	}
 }
-
-void *kmem_host(const struct kmem *k, uint64_t va, uint64_t size)
-{
-	if (va < k->arena.va || size > k->arena.size || va - k->arena.va > k->arena.size - size)
-		return NULL;
-	return k->arena.map + (va - k->arena.va);
-}

@@ -54,8 +54,6 @@ uint64_t kmem_arena_free_bytes(const struct kmem *k);
 /* size bytes of the arena, zeroed, 64-byte aligned: host pointer and firmware address. */
 void *kmem_alloc(struct kmem *k, uint64_t size, uint64_t *va);
 void kmem_free(struct kmem *k, void *p, uint64_t size);
-/* The host's view of a firmware address in the arena, or NULL. */
-void *kmem_host(const struct kmem *k, uint64_t va, uint64_t size);
 
 /* VM_CHECK: whether the ranges are mapped with their access in the VM of a slot. */
 int kmem_vm_check(struct kmem *k, unsigned slot, Agx__Memmgr__VmRange **ranges, size_t count,

@@ -12,12 +12,9 @@ bool known_mapped(struct known *k, unsigned slot, uint64_t va, uint64_t size, un
 	for (unsigned i = 0; i < k->count[slot]; i++) {
 		const struct known_range *r = &k->ranges[slot][i];
 
-		if (va >= r->va && va + size <= r->va + r->size && !(access & ~r->access)) {
-			k->hits++;
+		if (va >= r->va && va + size <= r->va + r->size && !(access & ~r->access))
 			return true;
-		}
 	}
-	k->misses++;
 	return false;
 }
 

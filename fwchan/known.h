@@ -26,7 +26,6 @@ struct known_range {
 struct known {
 	struct known_range ranges[KNOWN_SLOTS][KNOWN_PER_SLOT];
 	unsigned count[KNOWN_SLOTS], next[KNOWN_SLOTS];
-	uint64_t hits, misses;
 };
 
 /* Whether [va, va + size) lies in one range known mapped in slot with at least access. */

@@ -42,7 +42,6 @@ struct rtkit {
 	const struct rtkit_ops *ops;
 	void *data;
 	enum rtkit_state state;
-	unsigned endpoints_started;
 	uint64_t epmap[2];
 	struct kmem_block syslog, crashlog, ioreport;
 	unsigned syslog_entries, syslog_msg_size;
@@ -52,7 +51,6 @@ struct rtkit {
 		uint8_t ep;
 	} out[RTKIT_OUT_QUEUE];
 	unsigned out_head, out_tail;
-	char error[128];
 };
 
 /* Watches irq_fd on base; buffers come from kmem.  Nothing is sent yet. */

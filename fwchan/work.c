@@ -131,7 +131,6 @@ static void queue_fill(struct work *w, struct work_queue *q)
 		it->queued = true;
 		q->ring[q->write] = it->va;
 		q->write = (q->write + 1) % WORK_QUEUE_ENTRIES;
-		q->queued++;
 		w->in_rings++;
 		appended = true;
 	}
@@ -261,7 +260,6 @@ static void context_drop_items(struct work *w, struct work_context *c, unsigned 
 	for (unsigned p = 0; p < WORK_PIPES; p++) {
 		c->queues[p].backlog = NULL;
 		c->queues[p].backlog_tail = &c->queues[p].backlog;
-		c->queues[p].queued = 0;
 	}
 }
 
@@ -778,10 +776,8 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 			agx_warn("firmware: slot %u completed with stamp %u, not %u",
 				 (unsigned)e->slot, (unsigned)e->value, it->stamp_value);
 		send_completion(w, it, (unsigned)e->result);
-		if (it->queued) {
-			q->queued--;
+		if (it->queued)
 			w->in_rings--;
-		}
 		item_free(w, it);
 		queue_fill(w, q);
 		/* room under the cap: other contexts' waiting items too */

@@ -53,7 +53,6 @@ struct work_queue {
 	uint64_t *ring;
 	uint64_t ring_va;
 	uint32_t write;
-	unsigned queued;			   /* items in the ring, not yet complete */
 	struct work_item *backlog, **backlog_tail; /* waiting for room */
 	bool dirty;				   /* appended since it was last announced */
 	struct work_queue *next_dirty;

@@ -26,7 +26,6 @@
 #include "memmgr.h"
 
 struct bo {
-	uint32_t id; /* for logs */
 	int fd;
 	uint64_t size;
 	unsigned flags;
@@ -102,7 +101,7 @@ struct memmgr {
 	struct vm *vms;
 	struct bo *bos;
 	struct release *releases;
-	uint32_t next_vm, next_bo;
+	uint32_t next_vm;
 	uint64_t clock;
 	unsigned num_bos, num_vms, num_releases;
 };
@@ -234,7 +233,6 @@ static struct bo *bo_new(struct memmgr *m, uint64_t size, unsigned flags, char *
 		ret = fail(why, -errno, "memfd: %s", strerror(errno));
 		goto fail;
 	}
-	bo->id = ++m->next_bo;
 	bo->refs = 0;
 	LIST_ADD(m->bos, bo);
 	m->num_bos++;

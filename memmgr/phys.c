@@ -45,7 +45,7 @@ int phys_alloc(struct phys *p, uint64_t size, struct phys_extent *out, unsigned 
 		return -EINVAL;
 	if (size > p->total - p->used)
 		return -ENOMEM;
-	/* one extent if any fits whole */
+	/* one extent if any fits whole: the first */
 	for (unsigned i = 0; i < p->num_free; i++)
 		if (p->free[i].size >= size) {
 			out[0] = (struct phys_extent){ p->free[i].paddr, size };
@@ -57,51 +57,28 @@ int phys_alloc(struct phys *p, uint64_t size, struct phys_extent *out, unsigned 
 			*count = 1;
 			return 0;
 		}
-	/* else pieces, the largest first, if max of them add up */
-	{
-		uint64_t sizes[64];
-		unsigned take = max < 64 ? max : 64;
+	/* else pieces, the largest first; given back if max of them do not add up */
+	while (left && n < max && p->num_free) {
+		unsigned best = 0;
+		uint64_t take;
 
-		for (unsigned k = 0; k < take; k++)
-			sizes[k] = 0;
-		for (unsigned i = 0; i < p->num_free; i++) {
-			/* keep the `take` largest extents' sizes, descending */
-			uint64_t s = p->free[i].size;
-
-			for (unsigned k = 0; k < take; k++)
-				if (s > sizes[k]) {
-					uint64_t t = sizes[k];
-
-					sizes[k] = s;
-					s = t;
-				}
-		}
-		for (unsigned k = 0; k < take && left; k++)
-			left -= sizes[k] < left ? sizes[k] : left;
-		if (left)
-			return -ENOMEM;
-		left = size;
-		while (left) {
-			unsigned best = 0;
-
-			for (unsigned i = 1; i < p->num_free; i++)
-				if (p->free[i].size > p->free[best].size)
-					best = i;
-			if (p->free[best].size >= left) {
-				out[n++] = (struct phys_extent){ p->free[best].paddr, left };
-				p->free[best].paddr += left;
-				p->free[best].size -= left;
-				if (!p->free[best].size)
-					remove_at(p, best);
-				left = 0;
-			} else {
-				out[n++] = p->free[best];
-				left -= p->free[best].size;
-				remove_at(p, best);
-			}
-		}
+		for (unsigned i = 1; i < p->num_free; i++)
+			if (p->free[i].size > p->free[best].size)
+				best = i;
+		take = p->free[best].size < left ? p->free[best].size : left;
+		out[n++] = (struct phys_extent){ p->free[best].paddr, take };
+		p->free[best].paddr += take;
+		p->free[best].size -= take;
+		if (!p->free[best].size)
+			remove_at(p, best);
+		p->used += take;
+		left -= take;
 	}
-	p->used += size;
+	if (left) {
+		while (n)
+			phys_free(p, out[--n]);
+		return -ENOMEM;
+	}
 	*count = n;
 	return 0;
 }
