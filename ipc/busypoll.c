@@ -12,7 +12,16 @@
  * idea of Linux's SO_BUSY_POLL, applied where our messages wait.
  *
  * AGX_IPC_BUSY_POLL_US sets the budget (default 30 us, 0 turns it off).
+ *
+ * The stack's pollers (daemons, clients, agx-sim's firmware thread and GPU
+ * cores) usually outnumber the CPUs.  A poller that only spins keeps its
+ * CPU until the scheduler's tick takes it away, while the thread the next
+ * step of a conversation waits for sits runnable behind it; so between two
+ * looks every poller yields (agx_ipc_busy_poll_relax).  One poller that did
+ * not would take the CPU from the ones that do.  On the fwchan benchmark
+ * this took one item's latency from 100 us to about 30.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -36,6 +45,11 @@ unsigned agx_ipc_busy_poll_us(void)
 		cached = v < 0 ? 0 : v > MAX_BUSY_POLL_US ? MAX_BUSY_POLL_US : (int)v;
 	}
 	return (unsigned)cached;
+}
+
+void agx_ipc_busy_poll_relax(void)
+{
+	sched_yield();
 }
 
 uint64_t ipc_now_ns(void)
@@ -70,6 +84,7 @@ int agx_ipc_loop_run(struct event_base *base)
 			event_base_loop(base, EVLOOP_NONBLOCK);
 			if (stopped(base))
 				return 0;
+			agx_ipc_busy_poll_relax();
 			if (ipc_activity != before)
 				deadline = ipc_now_ns() + budget;
 		}

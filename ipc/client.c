@@ -72,8 +72,10 @@ static int receive(struct agx_ipc_client *client, int64_t deadline, struct agx_i
 		if (n != -EAGAIN)
 			break;
 		/* Replies usually come within microseconds: poll before sleeping. */
-		if (ipc_now_ns() < spin_until && (deadline < 0 || now_ms() < deadline))
+		if (ipc_now_ns() < spin_until && (deadline < 0 || now_ms() < deadline)) {
+			agx_ipc_busy_poll_relax();
 			continue;
+		}
 		ret = poll(&pfd, 1, remaining(deadline));
 		if (ret < 0 && errno != EINTR)
 			return -errno;

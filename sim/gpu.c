@@ -333,7 +333,7 @@ static void *worker_main(void *arg)
 				   w->generation &&
 			       !__atomic_load_n(&gpu->quit, __ATOMIC_ACQUIRE) &&
 			       sim_gpu_now_ns() < until)
-				agx_cpu_relax();
+				agx_ipc_busy_poll_relax();
 			pthread_mutex_lock(&gpu->lock);
 		}
 		while (!gpu->quit && (gpu->generation == w->generation || gpu->closing))

@@ -237,6 +237,43 @@ static void post_fault(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint32_t slo
 	post_event(rt, gpu, &e);
 }
 
+/* --- run lists --------------------------------------------------------------------------- */
+
+static bool is_runnable(const struct sim_gpufw *gpu, const struct sim_queue *q)
+{
+	unsigned i = (unsigned)(q - gpu->queues);
+
+	return gpu->runnable[q->priority][i / 64] >> (i % 64) & 1;
+}
+
+static void set_runnable(struct sim_gpufw *gpu, const struct sim_queue *q, bool on)
+{
+	unsigned i = (unsigned)(q - gpu->queues);
+	uint64_t bit = 1ull << (i % 64);
+
+	if (on)
+		gpu->runnable[q->priority][i / 64] |= bit;
+	else
+		gpu->runnable[q->priority][i / 64] &= ~bit;
+}
+
+/* The first runnable queue of a priority at or after start, wrapping around; -1: none. */
+static int next_runnable(const struct sim_gpufw *gpu, unsigned prio, unsigned start)
+{
+	for (unsigned k = 0; k <= SIM_GPUFW_RUN_WORDS; k++) {
+		unsigned w = (start / 64 + k) % SIM_GPUFW_RUN_WORDS;
+		uint64_t bits = gpu->runnable[prio][w];
+
+		if (k == 0)
+			bits &= ~0ull << (start % 64);
+		else if (k == SIM_GPUFW_RUN_WORDS) /* back in the first word: below start */
+			bits &= (1ull << (start % 64)) - 1;
+		if (bits)
+			return (int)(w * 64 + (unsigned)__builtin_ctzll(bits));
+	}
+	return -1;
+}
+
 /* The queue's descriptor, checked against the channel it runs on. */
 static bool read_queue(struct sim_rtkit *rt, const struct sim_queue *q,
 		       struct agx_fw_work_queue *wq)
@@ -566,17 +603,13 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 	uint8_t raw[AGX_FW_WORK_RENDER_LENGTH];
 	uint64_t item;
 
-	if (!read_queue(rt, q, &wq)) {
-		q->runnable = false;
-		return EMPTY;
-	}
-	if (wq.read_ptr == wq.write_ptr) {
-		q->runnable = false;
+	if (!read_queue(rt, q, &wq) || wq.read_ptr == wq.write_ptr) {
+		set_runnable(gpu, q, false);
 		return EMPTY;
 	}
 	if (!fw_access(rt, wq.ring + wq.read_ptr * 8, &item, 8, false) ||
 	    !fw_access(rt, item, raw, AGX_FW_WORK_HEADER_LENGTH, false)) {
-		q->runnable = false; /* the host must fix its queue and announce it again */
+		set_runnable(gpu, q, false); /* the host must fix its queue and announce it again */
 		return EMPTY;
 	}
 	if (!agx_fw_work_header_unpack(raw, &h)) {
@@ -619,20 +652,29 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 	return DONE_ONE;
 }
 
-/* One step: the first queue, by priority and turn, that can make progress. */
+/*
+ * One step: the first queue, by priority and turn, that can make progress.
+ * Each priority's run list is visited once around from its turn; a queue
+ * found empty leaves the list, a blocked one stays on it.
+ */
 static enum progress step(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 {
 	for (unsigned prio = 0; prio < SIM_GPUFW_PRIORITIES; prio++) {
-		for (unsigned k = 0; k < SIM_GPUFW_QUEUES; k++) {
-			unsigned i = (gpu->next[prio] + k) % SIM_GPUFW_QUEUES;
-			struct sim_queue *q = &gpu->queues[i];
+		unsigned pos = gpu->next[prio], left = SIM_GPUFW_QUEUES;
+		int i;
+
+		while (left && (i = next_runnable(gpu, prio, pos)) >= 0) {
+			unsigned skipped =
+			    ((unsigned)i + SIM_GPUFW_QUEUES - pos) % SIM_GPUFW_QUEUES;
 			enum progress p;
 
-			if (!q->va || !q->runnable || q->priority != prio)
-				continue;
-			p = run_head(rt, gpu, q);
+			if (skipped >= left)
+				break; /* around once */
+			left -= skipped + 1;
+			pos = ((unsigned)i + 1) % SIM_GPUFW_QUEUES;
+			p = run_head(rt, gpu, &gpu->queues[i]);
 			if (p == STARTED || p == DONE_ONE) {
-				gpu->next[prio] = (i + 1) % SIM_GPUFW_QUEUES;
+				gpu->next[prio] = pos;
 				return p;
 			}
 		}
@@ -688,8 +730,8 @@ static void run_queue(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint8_t
 		sim_fw_log(rt, "pipe channel %u: malformed entry", channel);
 		return;
 	}
-	probe = (struct sim_queue){ msg.queue, channel / SIM_GPUFW_PIPES, channel % SIM_GPUFW_PIPES,
-				    true };
+	probe =
+	    (struct sim_queue){ msg.queue, channel / SIM_GPUFW_PIPES, channel % SIM_GPUFW_PIPES };
 	if (!read_queue(rt, &probe, &wq))
 		return;
 	q = find_queue(gpu, msg.queue);
@@ -699,7 +741,7 @@ static void run_queue(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint8_t
 			if (!gpu->queues[i].va)
 				q = &gpu->queues[i];
 		for (unsigned i = 0; i < SIM_GPUFW_QUEUES && !q; i++)
-			if (!gpu->queues[i].runnable && &gpu->queues[i] != gpu->job_queue)
+			if (!is_runnable(gpu, &gpu->queues[i]) && &gpu->queues[i] != gpu->job_queue)
 				q = &gpu->queues[i];
 		if (!q) {
 			sim_fw_log(rt, "too many work queues: 0x%llx not run",
@@ -710,7 +752,10 @@ static void run_queue(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint8_t
 		sim_fw_log(rt, "work queue 0x%llx moved channels", (unsigned long long)msg.queue);
 		return;
 	}
+	if (q->va)
+		set_runnable(gpu, q, false); /* an entry taken over may have had another priority */
 	*q = probe;
+	set_runnable(gpu, q, true);
 }
 
 /* Completes as aborted every item of a context's queues. */
@@ -735,7 +780,7 @@ static void drain_context(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned 
 			else
 				advance(rt, q, &wq);
 		}
-		q->runnable = false;
+		set_runnable(gpu, q, false);
 	}
 }
 
@@ -757,6 +802,7 @@ static void devctl_entry(struct sim_rtkit *rt, struct sim_gpufw *gpu, const uint
 	} else if ((q = find_queue(gpu, op.queue))) {
 		if (gpu->busy && gpu->job_queue == q)
 			abort_job(rt, gpu);
+		set_runnable(gpu, q, false);
 		*q = (struct sim_queue){ 0 };
 	}
 	ack.seq = op.seq;
@@ -817,6 +863,7 @@ static void init(struct sim_rtkit *rt, struct sim_gpufw *gpu, uint64_t initdata)
 		gpu->busy = false;
 	}
 	memset(gpu->queues, 0, sizeof(gpu->queues));
+	memset(gpu->runnable, 0, sizeof(gpu->runnable));
 	gpu->job_queue = NULL;
 	for (unsigned i = 0; i < SIM_UAT_CONTEXTS; i++)
 		forget_programs(gpu, i);

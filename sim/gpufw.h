@@ -37,8 +37,10 @@ struct sim_ring {
 struct sim_queue {
 	uint64_t va; /* its descriptor; 0: a free entry */
 	unsigned priority, pipe;
-	bool runnable; /* it may have work: look at it when scheduling */
 };
+
+/* One bit a queue entry, per priority: the queues that may have work. */
+#define SIM_GPUFW_RUN_WORDS (SIM_GPUFW_QUEUES / 64)
 
 struct sim_gpufw {
 	bool running;
@@ -48,6 +50,8 @@ struct sim_gpufw {
 	uint32_t log_seq;
 
 	struct sim_queue queues[SIM_GPUFW_QUEUES];
+	/* the run lists: a queue's bit is set, under its priority, while it may have work */
+	uint64_t runnable[SIM_GPUFW_PRIORITIES][SIM_GPUFW_RUN_WORDS];
 	unsigned next[SIM_GPUFW_PRIORITIES]; /* round robin within a priority */
 
 	/* the GPU cores and what runs on them: a compute item's stream, a launch at a time */

@@ -580,7 +580,7 @@ static void poll_mailbox(struct sim_rtkit *rt, uint64_t budget_ns)
 			sim_rtkit_doorbell(rt->dev);
 			until = now_ns() + budget_ns;
 		}
-		agx_cpu_relax();
+		agx_ipc_busy_poll_relax();
 	}
 }
 

@@ -323,7 +323,7 @@ static bool spin_for_message(struct sim_host *h)
 	do {
 		if (agx_mbox_pending(h->mmio, AGX_MMIO_I2A_RING))
 			return true;
-		agx_cpu_relax();
+		agx_ipc_busy_poll_relax();
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000000000l + (t.tv_nsec - t0.tv_nsec) < budget_ns);
 	return false;

@@ -3,9 +3,9 @@
  * the real agx-sim, boots its firmware, lays out the firmware ABI with the
  * test host (sim/host/fwhost.c) and runs real G13 programs on its cores:
  * compute dispatches whose results are checked word by word, threadgroup
- * barriers, priorities and round robin, faults that stay in their context,
- * time limits, aborts, malformed work, a delayed completion, RESET in the
- * middle of a job, and 100k items through rings that wrap.
+ * barriers, priorities and round robin (also over a run list of 130
+ * queues), faults that stay in their context, time limits, aborts, malformed work, a delayed
+ * completion, RESET in the middle of a job, and 100k items through rings that wrap.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -519,6 +519,90 @@ static void test_priority_and_abort(void **state)
 	}
 }
 
+/* A spinner from context 1 takes the GPU; nothing else runs until devctl aborts it. */
+static void hold_gpu(struct sim_fwhost *fh, struct ctx *c1, struct sim_fwqueue *hold, unsigned w)
+{
+	struct job spin = compute(fh, c1, load(c1, spin_kernel), (uint32_t[]){ 1, 1, 1 },
+				  (uint32_t[]){ 32, 1, 1 }, BUF_VA + w * 4, 0, 0, w);
+
+	assert_true(sim_fwhost_submit(fh, hold, spin.item));
+	while (word(c1, w) != 1)
+		usleep(1000);
+}
+
+/* Submits an item, waiting while the pipe channel is full (the firmware reads it as it can). */
+static void submit_waiting(struct sim_fwhost *fh, struct sim_fwqueue *q, uint64_t item)
+{
+	assert_true(sim_fwhost_append(fh, q, item));
+	for (unsigned tries = 0; !sim_fwhost_kick(fh, q); tries++) {
+		assert_true(tries < TIMEOUT_MS);
+		usleep(1000);
+	}
+}
+
+static void release_gpu(struct sim_fwhost *fh, unsigned w)
+{
+	struct agx_fw_devctl abort_ctx = { .op = AGX_FW_DEVCTL_OP_ABORT_CONTEXT,
+					   .context = 1,
+					   .seq = w };
+	struct agx_fw_event e;
+
+	assert_true(sim_fwhost_devctl(fh, &abort_ctx));
+	expect_completion(fh, 1, 0, w, AGX_FW_RESULT_ABORTED);
+	e = next_event(fh);
+	assert_int_equal(e.type, AGX_FW_EVENT_TYPE_DEVCTL_DONE);
+	assert_int_equal(e.seq, w);
+}
+
+/*
+ * Turns across a long run list: 130 queues of one priority, more than two
+ * words of the firmware's run-list bitmap, each get a barrier while the GPU
+ * is held.  Once it is free they complete one a queue, in turn order; a
+ * second round wraps from the end of the list to its start, and a lone
+ * queue just below where the turn stands is found all the way around.
+ */
+static void test_many_queues(void **state)
+{
+	enum { N = 130 };
+	struct fixture *f = *state;
+	static struct sim_fwqueue hold, qs[N];
+	struct sim_fwhost fh;
+	uint64_t open_va;
+	struct ctx c1;
+
+	gpu_up(f, &fh);
+	assert_non_null(sim_fwhost_alloc(&fh, 8, &open_va)); /* a stamp at 0: barriers pass */
+	ctx_init(&fh, &c1, 1);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &hold, 1, 2, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+
+	/* queue i is announced i-th after the spinner's: the firmware's entry i + 1 */
+	hold_gpu(&fh, &c1, &hold, 1);
+	for (unsigned i = 0; i < N; i++) {
+		assert_int_equal(
+		    sim_fwhost_queue_create(&fh, &qs[i], 2, 1, AGX_FW_PIPE_VERTEX, 4, 0), 0);
+		submit_waiting(&fh, &qs[i], barrier(&fh, open_va, 0, 1, 1000 + i).item);
+	}
+	release_gpu(&fh, 1);
+	for (unsigned i = 0; i < N; i++)
+		expect_completion(&fh, 2, 1, 1000 + i, AGX_FW_RESULT_OK);
+
+	/* the turn is past the last entry: the next round starts again at the first */
+	hold_gpu(&fh, &c1, &hold, 2);
+	for (unsigned i = 100; i < N; i++)
+		submit_waiting(&fh, &qs[i], barrier(&fh, open_va, 0, 1, 2000 + i).item);
+	for (unsigned i = 0; i < 6; i++)
+		submit_waiting(&fh, &qs[i], barrier(&fh, open_va, 0, 1, 2000 + i).item);
+	release_gpu(&fh, 2);
+	for (unsigned i = 0; i < 6; i++)
+		expect_completion(&fh, 2, 1, 2000 + i, AGX_FW_RESULT_OK);
+	for (unsigned i = 100; i < N; i++)
+		expect_completion(&fh, 2, 1, 2000 + i, AGX_FW_RESULT_OK);
+
+	/* entry 128, in the turn's own bitmap word but below it */
+	assert_true(sim_fwhost_submit(&fh, &qs[127], barrier(&fh, open_va, 0, 1, 3000).item));
+	expect_completion(&fh, 2, 1, 3000, AGX_FW_RESULT_OK);
+}
+
 /*
  * A barrier item holds its queue until a stamp reaches its value — here a
  * compute job's stamp on another queue; items the firmware cannot use
@@ -981,6 +1065,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_fault_isolation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_priority_and_abort, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_queues, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_barrier_and_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cdm_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shader_cache, setup, teardown),

@@ -113,6 +113,9 @@ AGX_IPC_EXPORT int agx_ipc_send(int sock, uint16_t type, uint16_t flags, uint32_
  */
 AGX_IPC_EXPORT unsigned agx_ipc_busy_poll_us(void);
 
+/* What every busy-poll loop does between two looks: let a thread with work have the CPU. */
+AGX_IPC_EXPORT void agx_ipc_busy_poll_relax(void);
+
 /* --- errors --- */
 
 /* The errno that stands for an agx.ipc.ErrorCode, and back. */

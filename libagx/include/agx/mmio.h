@@ -62,16 +62,6 @@ static inline struct agx_mbox_ring *agx_mmio_ring(void *page, uint32_t offset)
 	return (struct agx_mbox_ring *)((uint8_t *)page + offset);
 }
 
-/* What a polling loop does between two looks at shared memory. */
-static inline void agx_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
 /* The receiver's cheap check: a message is waiting in the ring. */
 static inline bool agx_mbox_pending(void *page, uint32_t ring)
 {
