@@ -88,6 +88,9 @@ struct memmgr_client {
 	uint64_t used;
 };
 
+#define SPARE_MEMFDS   4
+#define CLOSING_MEMFDS 64
+
 struct memmgr {
 	struct memmgr_device *dev;
 	const struct memmgr_tlb_ops *tlb;
@@ -104,6 +107,13 @@ struct memmgr {
 	uint32_t next_vm;
 	uint64_t clock;
 	unsigned num_bos, num_vms, num_releases;
+	/*
+	 * Kept off the requests' path (memmgr_housekeep): fresh memfds for the
+	 * next BOs, and freed BOs' memfds still to close.  Making and
+	 * releasing a memfd are among the dearest system calls a BO costs.
+	 */
+	int spare[SPARE_MEMFDS], closing[CLOSING_MEMFDS];
+	unsigned num_spare, num_closing;
 };
 
 #define LIST_ADD(head, item)                                                                       \
@@ -157,7 +167,10 @@ static void bo_unref(struct memmgr *m, struct bo *bo)
 	}
 	if (bo->charged)
 		bo->charged->used -= bo->size;
-	close(bo->fd);
+	if (m->num_closing < CLOSING_MEMFDS)
+		m->closing[m->num_closing++] = bo->fd;
+	else
+		close(bo->fd);
 	LIST_DEL(m->bos, bo);
 	m->num_bos--;
 	free(bo);
@@ -227,7 +240,8 @@ static struct bo *bo_new(struct memmgr *m, uint64_t size, unsigned flags, char *
 		return NULL;
 	}
 	/* a fresh memfd reads as zero: no client ever sees another's data */
-	bo->fd = memfd_create("agx-bo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	bo->fd = m->num_spare ? m->spare[--m->num_spare]
+			      : memfd_create("agx-bo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (bo->fd < 0 || ftruncate(bo->fd, (off_t)size) < 0 ||
 	    fcntl(bo->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
 		ret = fail(why, -errno, "memfd: %s", strerror(errno));
@@ -607,8 +621,23 @@ fail:
 	return NULL;
 }
 
+void memmgr_housekeep(struct memmgr *m)
+{
+	while (m->num_closing)
+		close(m->closing[--m->num_closing]);
+	while (m->num_spare < SPARE_MEMFDS) {
+		int fd = memfd_create("agx-bo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+		if (fd < 0)
+			break; /* out of fds: creation makes its own, or says why it cannot */
+		m->spare[m->num_spare++] = fd;
+	}
+}
+
 void memmgr_destroy(struct memmgr *m)
 {
+	if (!m)
+		return;
 	/* everything goes: what releases hold is freed with the rest below */
 	while (m->releases) {
 		struct release *r = m->releases;
@@ -623,6 +652,10 @@ void memmgr_destroy(struct memmgr *m)
 		m->bos->refs = 1;
 		bo_unref(m, m->bos);
 	}
+	while (m->num_spare)
+		close(m->spare[--m->num_spare]);
+	while (m->num_closing)
+		close(m->closing[--m->num_closing]);
 	pt_pool_fini(&m->pool);
 	phys_fini(&m->phys);
 	free(m);

@@ -58,6 +58,12 @@ struct memmgr *memmgr_create(struct memmgr_device *dev, const struct memmgr_tlb_
 			     void *tlb_ctx, const struct memmgr_config *config);
 /* Releases everything at once: for shutdown, when no job can be running. */
 void memmgr_destroy(struct memmgr *m);
+/*
+ * Work that can wait until the replies are out: closes freed BOs' memfds
+ * and makes fresh ones for the next BOs.  The server runs it after each
+ * batch of requests; without it BOs only cost more.
+ */
+void memmgr_housekeep(struct memmgr *m);
 
 /* A client: one connection.  Privileged clients own kernel allocations. */
 struct memmgr_client *memmgr_client_new(struct memmgr *m, pid_t pid, uid_t uid, bool privileged);

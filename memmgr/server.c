@@ -20,7 +20,23 @@ struct memmgr_server {
 	struct agx_ipc_server *clients, *privileged;
 	const char *fwchan_path;
 	struct agx_ipc_conn *fwchan; /* NULL until needed, and after it went away */
+	struct event *housekeep;     /* memmgr_housekeep(), once the loop's callbacks are done */
 };
+
+static void housekeep(evutil_socket_t fd, short what, void *arg)
+{
+	struct memmgr_server *s = arg;
+
+	(void)fd;
+	(void)what;
+	memmgr_housekeep(s->m);
+}
+
+/* After this batch of requests, with their replies sent. */
+static void housekeep_later(struct memmgr_server *s)
+{
+	event_active(s->housekeep, EV_TIMEOUT, 0);
+}
 
 /* --- TLB invalidation through agx-fwchan ----------------------------------------------- */
 
@@ -205,6 +221,7 @@ static void client_disconnect(struct agx_ipc_conn *conn, void *data)
 	if (c)
 		memmgr_client_gone(c);
 	agx_ipc_conn_set_data(conn, NULL);
+	housekeep_later(data);
 }
 
 static int reply_error(struct agx_ipc_request *req, int ret, const char *why)
@@ -221,6 +238,8 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 	char why[MEMMGR_WHY] = "";
 	struct waiter *w;
 	int ret, fd;
+
+	housekeep_later(s);
 
 	switch (req->msg.type) {
 	case AGX_IPC_MSG_MEMMGR_BO_CREATE: {
@@ -324,6 +343,8 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 	struct waiter *w;
 	int ret;
 
+	housekeep_later(s);
+
 	switch (req->msg.type) {
 	case AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC: {
 		const Agx__Memmgr__KernelAlloc *q = (const void *)req->msg.body;
@@ -333,8 +354,8 @@ static int privileged_dispatch(struct agx_ipc_request *req, void *data)
 			return -ENOMEM;
 		agx__memmgr__kernel_alloc_reply__init(&w->kernel);
 		ret = memmgr_kernel_alloc(c, q->size, q->flags, &w->kernel.handle, &w->kernel.va,
-					  &w->kernel.paddr, &w->kernel.size, &w->fd, why, waiter_done,
-					  w);
+					  &w->kernel.paddr, &w->kernel.size, &w->fd, why,
+					  waiter_done, w);
 		return waiter_finish(w, ret, why);
 	}
 	case AGX_IPC_MSG_MEMMGR_KERNEL_FREE: {
@@ -434,10 +455,13 @@ struct memmgr_server *memmgr_server_create(struct event_base *base, struct memmg
 	s->base = base;
 	s->fwchan_path = config->fwchan;
 	s->m = memmgr_create(dev, &tlb_ops, s, &config->memmgr);
-	if (!s->m) {
+	s->housekeep = event_new(base, -1, 0, housekeep, s);
+	if (!s->m || !s->housekeep) {
+		memmgr_destroy(s->m);
 		free(s);
 		return NULL;
 	}
+	housekeep_later(s);
 	clients.data = privileged.data = s;
 	s->clients = agx_ipc_server_create(base, config->client_fd, &clients);
 	s->privileged = agx_ipc_server_create(base, config->privileged_fd, &privileged);
@@ -460,6 +484,7 @@ void memmgr_server_destroy(struct memmgr_server *s)
 		agx_ipc_conn_close(s->fwchan);
 		event_base_loop(s->base, EVLOOP_NONBLOCK);
 	}
+	event_free(s->housekeep);
 	memmgr_destroy(s->m);
 	free(s);
 }

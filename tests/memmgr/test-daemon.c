@@ -160,6 +160,15 @@ static void test_bo(void **state)
 	assert_int_equal(agx_memory_query(mem, &u), 0);
 	assert_int_equal(u.used, 0);
 	assert_int_equal(fds_of(d->memmgr_pid), base);
+
+	/* memory written, given back and asked for again reads as zero */
+	for (unsigned round = 0; round < 8; round++) {
+		assert_int_equal(agx_bo_create(mem, PAGE, 0, 0, &bo), 0);
+		for (uint64_t i = 0; i < bo.size; i++)
+			assert_int_equal(((uint8_t *)bo.map)[i], 0);
+		memset(bo.map, 0xa5, bo.size);
+		assert_int_equal(agx_bo_close(mem, &bo), 0);
+	}
 	agx_memory_disconnect(mem);
 }
 
