@@ -457,6 +457,8 @@ struct memmgr_server *memmgr_server_create(struct event_base *base, struct memmg
 	s->m = memmgr_create(dev, &tlb_ops, s, &config->memmgr);
 	s->housekeep = event_new(base, -1, 0, housekeep, s);
 	if (!s->m || !s->housekeep) {
+		if (s->housekeep)
+			event_free(s->housekeep);
 		memmgr_destroy(s->m);
 		free(s);
 		return NULL;

@@ -54,11 +54,6 @@ uint64_t sched_syncobj_value(const struct sched_syncobj *o)
 	return o->value;
 }
 
-uint64_t sched_syncobj_last_point(const struct sched_syncobj *o)
-{
-	return o->last;
-}
-
 /* Nothing can move the value any more: no handle to add points with, none pending. */
 static bool abandoned(const struct sched_syncobj *o)
 {

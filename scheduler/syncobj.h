@@ -45,8 +45,6 @@ void sched_syncobj_handle_ref(struct sched_syncobj *o);
 void sched_syncobj_handle_unref(struct sched_syncobj *o);
 
 uint64_t sched_syncobj_value(const struct sched_syncobj *o);
-/* The highest point added so far (the value, when none is pending). */
-uint64_t sched_syncobj_last_point(const struct sched_syncobj *o);
 
 /*
  * Work that will signal value: 0, -EINVAL when value is not above every
