@@ -30,8 +30,15 @@ static void fw_ready(void *data)
 	int fd;
 
 	if (f->recovering) {
+		Agx__Fwchan__DeviceReadyEvent again = AGX__FWCHAN__DEVICE_READY_EVENT__INIT;
+
 		f->recovering = false;
 		agx_notice("the GPU firmware runs again (recovery %u)", f->recoveries);
+		/* every peer, not only contexts' owners: whoever was refused may submit now */
+		again.recoveries = f->recoveries;
+		if (f->server)
+			agx_ipc_server_send_event_all(f->server, AGX_IPC_MSG_FWCHAN_DEVICE_READY,
+						      &again.base);
 	} else {
 		agx_notice("the GPU firmware runs");
 	}

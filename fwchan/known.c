@@ -10,7 +10,7 @@ bool known_mapped(struct known *k, unsigned slot, uint64_t va, uint64_t size, un
 	if (slot >= KNOWN_SLOTS || va + size < va)
 		return false;
 	for (unsigned i = 0; i < k->count[slot]; i++) {
-		const struct known_range *r = &k->ranges[slot][i];
+		const struct agx_work_range *r = &k->ranges[slot][i];
 
 		if (va >= r->va && va + size <= r->va + r->size && !(access & ~r->access))
 			return true;
@@ -30,7 +30,7 @@ void known_add(struct known *k, unsigned slot, uint64_t va, uint64_t size, unsig
 		i = k->next[slot];
 		k->next[slot] = (i + 1) % KNOWN_PER_SLOT;
 	}
-	k->ranges[slot][i] = (struct known_range){ va, size, access };
+	k->ranges[slot][i] = (struct agx_work_range){ va, size, access };
 }
 
 void known_forget(struct known *k, unsigned slot, uint64_t va, uint64_t size)
@@ -38,7 +38,7 @@ void known_forget(struct known *k, unsigned slot, uint64_t va, uint64_t size)
 	if (slot >= KNOWN_SLOTS)
 		return;
 	for (unsigned i = 0; i < k->count[slot];) {
-		const struct known_range *r = &k->ranges[slot][i];
+		const struct agx_work_range *r = &k->ranges[slot][i];
 
 		if (!size || (va < r->va + r->size && r->va < va + size)) {
 			k->ranges[slot][i] = k->ranges[slot][--k->count[slot]];

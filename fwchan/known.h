@@ -11,20 +11,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "agx/work.h"
+
 #define KNOWN_SLOTS    64
 #define KNOWN_PER_SLOT 32 /* ranges remembered per slot, the oldest replaced */
 
-/* the access a range needs: memmgr's BindFlags */
-#define KNOWN_READ  1
-#define KNOWN_WRITE 2
-
-struct known_range {
-	uint64_t va, size;
-	unsigned access;
-};
-
 struct known {
-	struct known_range ranges[KNOWN_SLOTS][KNOWN_PER_SLOT];
+	struct agx_work_range ranges[KNOWN_SLOTS][KNOWN_PER_SLOT];
 	unsigned count[KNOWN_SLOTS], next[KNOWN_SLOTS];
 };
 

@@ -10,7 +10,7 @@
 
 #include <event2/event.h>
 
-#include "agx/layout.h"
+#include "agx/work.h"
 #include "agx_cmdbuf.h"
 #include "agxipc/log.h"
 #include "agxipc/server.h"
@@ -18,7 +18,6 @@
 
 #define QUEUE_READ  0x00 /* the firmware's read_ptr in a queue descriptor */
 #define QUEUE_WRITE 0x20
-#define MAX_STREAM  (16u << 20) /* a CDM stream's bytes up to its first link */
 
 static int refuse(char *why, size_t size, int err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -201,8 +200,13 @@ void work_flush(struct work *w)
 		flush_batch(&w->batches[i]);
 }
 
-/* Gathered, and sent with the others of its connection when the firmware has said all it had. */
-static void send_completion(struct work *w, struct work_item *it, unsigned result)
+/*
+ * Gathered, and sent with the others of its connection when the firmware
+ * has said all it had.  start and end are the stamp's device-timer times;
+ * 0 for an item the firmware never completed.
+ */
+static void send_completion(struct work *w, struct work_item *it, unsigned result, uint64_t start,
+			    uint64_t end)
 {
 	struct agx_ipc_conn *owner = it->ctx->owner;
 	struct work_batch *b = NULL;
@@ -230,6 +234,8 @@ static void send_completion(struct work *w, struct work_item *it, unsigned resul
 	b->items[b->count].job_id = it->job_id;
 	b->items[b->count].stamp = it->stamp_value;
 	b->items[b->count].result = (Agx__Fwchan__WorkResult)result;
+	b->items[b->count].gpu_start_ns = start;
+	b->items[b->count].gpu_end_ns = end;
 	b->count++;
 }
 
@@ -251,7 +257,7 @@ static void context_drop_items(struct work *w, struct work_context *c, unsigned 
 		struct work_item *it = &w->items[i];
 
 		if (it->used && it->ctx == c) {
-			send_completion(w, it, result);
+			send_completion(w, it, result, 0, 0);
 			if (it->queued)
 				w->in_rings--;
 			item_free(w, it);
@@ -415,145 +421,35 @@ void work_fini(struct work *w)
 
 /* --- submission ------------------------------------------------------------------------ */
 
-#define MAX_RANGES 8 /* ranges one item names */
-
 /*
  * What an item names, to be checked against the VM: the ranges, with the
- * access each needs (0: mapped at all).  Fails on what is wrong in the
- * descriptor itself, naming item n.
+ * access each needs.  Fails on what is wrong in the descriptor itself
+ * (agx/work.h's rules), naming item n.
  */
-static int compute_ranges(const Agx__Work__Compute *c, unsigned n, struct known_range *r,
-			  unsigned *count, char *why, size_t why_size)
-{
-	if (!c)
-		return refuse(why, why_size, -EINVAL, "item %u: a compute item without its body",
-			      n);
-	if (c->encoder % 4 || c->encoder >= c->encoder_end ||
-	    c->encoder_end - c->encoder > MAX_STREAM)
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: stream %#" PRIx64 "..%#" PRIx64
-			      " is not 4-byte aligned, empty, or over 16 MiB",
-			      n, c->encoder, c->encoder_end);
-	if (c->usc_base % 64)
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: usc_base %#" PRIx64 " is not 64-byte aligned", n,
-			      c->usc_base);
-	r[0] = (struct known_range){ c->encoder, c->encoder_end - c->encoder, KNOWN_READ };
-	r[1] = (struct known_range){ c->usc_base, 1, 0 };
-	*count = 2;
-	return 0;
-}
-
-/* Bytes of a depth or stencil buffer: one twiddled level (agx/layout.h), as ZLS reads it. */
-static uint64_t zls_bytes(unsigned width, unsigned height, unsigned bytes_per_texel)
-{
-	struct agx_layout l = { .twiddled = true,
-				.bytes_per_texel = bytes_per_texel,
-				.width = width,
-				.height = height,
-				.levels = 1 };
-
-	return agx_layout_init(&l) ? l.layer_stride : 0;
-}
-
-static int render_ranges(const Agx__Work__Render *r, unsigned n, struct known_range *out,
-			 unsigned *count, char *why, size_t why_size)
-{
-	struct agx_cmd_zls_control z;
-	uint8_t raw[8];
-	unsigned c = 0;
-
-	if (!r)
-		return refuse(why, why_size, -EINVAL, "item %u: a render item without its body", n);
-	if (r->encoder % 4 || r->encoder >= r->encoder_end ||
-	    r->encoder_end - r->encoder > MAX_STREAM || r->usc_base % 64)
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: stream %#" PRIx64 "..%#" PRIx64
-			      " (4-byte aligned, not empty, at most 16 MiB) or usc_base %#" PRIx64
-			      " (64-byte aligned) refused",
-			      n, r->encoder, r->encoder_end, r->usc_base);
-	if (!r->width || !r->height || r->width > 16384 || r->height > 16384 ||
-	    (r->samples != 1 && r->samples != 2 && r->samples != 4))
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: %ux%u with %u samples: 1..16384 pixels, 1, 2 or 4 samples",
-			      n, r->width, r->height, r->samples);
-	if (!((r->utile_width == 32 && (r->utile_height == 32 || r->utile_height == 16)) ||
-	      (r->utile_width == 16 && r->utile_height == 16)) ||
-	    r->sample_size % 4 || r->sample_size > 64)
-		return refuse(
-		    why, why_size, -EINVAL,
-		    "item %u: tiles of %ux%u (32x32, 32x16, 16x16) with %u bytes a sample "
-		    "(a multiple of 4, at most 64)",
-		    n, r->utile_width, r->utile_height, r->sample_size);
-	if (!r->tvb || r->tvb % 16 || !r->tvb_size)
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: the TVB heap %#" PRIx64
-			      " (%u bytes) is not 16-byte aligned "
-			      "or empty",
-			      n, r->tvb, r->tvb_size);
-	memcpy(raw, &r->zls_control, 8);
-	if (!agx_cmd_zls_control_unpack(raw, &z))
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: zls_control %#" PRIx64 " has bits no one knows", n,
-			      r->zls_control);
-	if (r->scissor_count > 0xffff || r->depth_bias_count > 0xffff ||
-	    r->visibility_count > 0xffff || r->stencil_clear > 0xff)
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: counts are 16 bits and the stencil clear 8", n);
-	if (((z.z_load_enable || z.z_store_enable) && !r->depth_buffer) ||
-	    ((z.s_load_enable || z.s_store_enable) && !r->stencil_buffer))
-		return refuse(why, why_size, -EINVAL,
-			      "item %u: depth or stencil loaded or stored, and no buffer named", n);
-	out[c++] = (struct known_range){ r->encoder, r->encoder_end - r->encoder, KNOWN_READ };
-	out[c++] = (struct known_range){ r->usc_base, 1, 0 };
-	out[c++] = (struct known_range){ r->tvb, r->tvb_size, KNOWN_READ | KNOWN_WRITE };
-	if (r->depth_buffer)
-		out[c++] =
-		    (struct known_range){ r->depth_buffer,
-					  zls_bytes(r->width, r->height,
-						    z.z_format == AGX_CMD_ZLS_FORMAT_Z16 ? 2 : 4),
-					  KNOWN_READ | KNOWN_WRITE };
-	if (r->stencil_buffer)
-		out[c++] =
-		    (struct known_range){ r->stencil_buffer, zls_bytes(r->width, r->height, 1),
-					  KNOWN_READ | KNOWN_WRITE };
-	if (r->scissor_count)
-		out[c++] =
-		    (struct known_range){ r->scissor_array, 16ull * r->scissor_count, KNOWN_READ };
-	if (r->depth_bias_count)
-		out[c++] = (struct known_range){ r->depth_bias_array, 12ull * r->depth_bias_count,
-						 KNOWN_READ };
-	if (r->visibility_count)
-		out[c++] =
-		    (struct known_range){ r->visibility_result_buffer, 8ull * r->visibility_count,
-					  KNOWN_READ | KNOWN_WRITE };
-	for (unsigned i = 0; i < c; i++)
-		if (!out[i].size)
-			return refuse(why, why_size, -EINVAL,
-				      "item %u: a %ux%u depth or stencil buffer cannot be laid out",
-				      n, r->width, r->height);
-	*count = c;
-	return 0;
-}
-
-static int item_ranges(const Agx__Fwchan__WorkItem *it, unsigned n, struct known_range *r,
+static int item_ranges(const Agx__Fwchan__WorkItem *it, unsigned n, struct agx_work_range *r,
 		       unsigned *count, char *why, size_t why_size)
 {
+	char inner[160];
+	int ret;
+
 	switch (it->kind) {
 	case AGX__FWCHAN__WORK_KIND__WORK_COMPUTE:
-		return compute_ranges(
-		    it->work_case == AGX__FWCHAN__WORK_ITEM__WORK_COMPUTE ? it->compute : NULL, n,
-		    r, count, why, why_size);
+		ret = agx_work_compute_ranges(
+		    it->work_case == AGX__FWCHAN__WORK_ITEM__WORK_COMPUTE ? it->compute : NULL, r,
+		    count, inner, sizeof(inner));
+		break;
 	case AGX__FWCHAN__WORK_KIND__WORK_RENDER:
-		return render_ranges(
-		    it->work_case == AGX__FWCHAN__WORK_ITEM__WORK_RENDER ? it->render : NULL, n, r,
-		    count, why, why_size);
+		ret = agx_work_render_ranges(
+		    it->work_case == AGX__FWCHAN__WORK_ITEM__WORK_RENDER ? it->render : NULL, r,
+		    count, inner, sizeof(inner));
+		break;
 	default:
 		return refuse(why, why_size, -EINVAL,
 			      "item %u: kind %d is not compute or render (barriers are the "
 			      "scheduler's)",
 			      n, (int)it->kind);
 	}
+	return ret < 0 ? refuse(why, why_size, ret, "item %u: %s", n, inner) : 0;
 }
 
 /*
@@ -564,8 +460,8 @@ static int item_ranges(const Agx__Fwchan__WorkItem *it, unsigned n, struct known
 static int check_ranges(struct work *w, unsigned slot, const Agx__Fwchan__Submit *s, char *why,
 			size_t why_size)
 {
-	Agx__Memmgr__VmRange *ranges = calloc(MAX_RANGES * s->n_items, sizeof(*ranges));
-	Agx__Memmgr__VmRange **list = calloc(MAX_RANGES * s->n_items, sizeof(*list));
+	Agx__Memmgr__VmRange *ranges = calloc(AGX_WORK_MAX_RANGES * s->n_items, sizeof(*ranges));
+	Agx__Memmgr__VmRange **list = calloc(AGX_WORK_MAX_RANGES * s->n_items, sizeof(*list));
 	size_t n = 0;
 	int ret = 0;
 
@@ -575,7 +471,7 @@ static int check_ranges(struct work *w, unsigned slot, const Agx__Fwchan__Submit
 		return -ENOMEM;
 	}
 	for (size_t i = 0; ret == 0 && i < s->n_items; i++) {
-		struct known_range want[MAX_RANGES];
+		struct agx_work_range want[AGX_WORK_MAX_RANGES];
 		unsigned count = 0;
 
 		ret = item_ranges(s->items[i], (unsigned)i, want, &count, why, why_size);
@@ -667,7 +563,7 @@ static void build(struct work *w, struct work_context *c, const Agx__Fwchan__Wor
 			.visibility_count = r->visibility_count,
 		};
 
-		/* render_ranges kept every value inside its field */
+		/* agx_work_render_ranges kept every value inside its field */
 		if (!agx_fw_work_render_pack(mem + AGX_FW_WORK_HEADER_LENGTH, &b))
 			agx_err("render item %" PRIu64 ": a checked value did not pack",
 				in->job_id);
@@ -752,6 +648,25 @@ int work_submit(struct work *w, struct agx_ipc_conn *owner, const Agx__Fwchan__S
 
 /* --- events ---------------------------------------------------------------------------- */
 
+/*
+ * When the GPU ran a completed item, from the stamp the firmware wrote at
+ * the end of the item's memory before it posted the completion; 0 and 0
+ * (logged) for a stamp that is not the item's or not in order.
+ */
+static void item_times(const struct work_item *it, uint64_t *start, uint64_t *end)
+{
+	struct agx_fw_stamp st;
+
+	*start = *end = 0;
+	if (!agx_fw_stamp_unpack(it->mem + it->bytes - AGX_FW_STAMP_LENGTH, &st) ||
+	    st.value != it->stamp_value || st.start > st.end) {
+		agx_warn("firmware: job %" PRIu64 "'s stamp holds no times for it", it->job_id);
+		return;
+	}
+	*start = st.start;
+	*end = st.end;
+}
+
 static const char *unit_name(unsigned unit)
 {
 	static const char *const names[] = { "unknown", "cdm", "usc", "vdm", "tiler", "zls" };
@@ -771,11 +686,13 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 	switch (e->type) {
 	case AGX_FW_EVENT_TYPE_COMPLETION: {
 		struct work_queue *q = &it->ctx->queues[it->pipe];
+		uint64_t start, end;
 
 		if (e->value != it->stamp_value)
 			agx_warn("firmware: slot %u completed with stamp %u, not %u",
 				 (unsigned)e->slot, (unsigned)e->value, it->stamp_value);
-		send_completion(w, it, (unsigned)e->result);
+		item_times(it, &start, &end);
+		send_completion(w, it, (unsigned)e->result, start, end);
 		if (it->queued)
 			w->in_rings--;
 		item_free(w, it);

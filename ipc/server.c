@@ -370,3 +370,16 @@ unsigned agx_ipc_server_num_connections(const struct agx_ipc_server *server)
 {
 	return server->num_conns;
 }
+
+unsigned agx_ipc_server_send_event_all(struct agx_ipc_server *server, uint16_t type,
+				       const ProtobufCMessage *body)
+{
+	unsigned sent = 0;
+
+	/* a failed send closes its connection on the loop's next turn: the list stays whole */
+	for (struct agx_ipc_conn *conn = server->conns; conn; conn = conn->next)
+		if (conn->handshaken && conn->open &&
+		    ipc_conn_send(conn, type, AGX_IPC_FLAG_EVENT, 0, body, NULL, 0) == 0)
+			sent++;
+	return sent;
+}

@@ -30,6 +30,8 @@ struct sched_syncobj {
 	unsigned busy; /* callbacks running: freeing waits for them */
 	struct failure failures[SCHED_SYNCOBJ_FAILURES];
 	unsigned num_failures, next_failure;
+	sched_syncobj_observer observer;
+	void *observer_data;
 };
 
 static void release_if_unused(struct sched_syncobj *o)
@@ -52,6 +54,31 @@ struct sched_syncobj *sched_syncobj_create(void)
 uint64_t sched_syncobj_value(const struct sched_syncobj *o)
 {
 	return o->value;
+}
+
+uint64_t sched_syncobj_last_point(const struct sched_syncobj *o)
+{
+	return o->last;
+}
+
+bool sched_syncobj_last_failure(const struct sched_syncobj *o, uint64_t *after, uint64_t *upto,
+				int *status)
+{
+	const struct failure *f;
+
+	if (!o->num_failures)
+		return false;
+	f = &o->failures[(o->next_failure + SCHED_SYNCOBJ_FAILURES - 1) % SCHED_SYNCOBJ_FAILURES];
+	*after = f->after;
+	*upto = f->upto;
+	*status = f->status;
+	return true;
+}
+
+void sched_syncobj_observe(struct sched_syncobj *o, sched_syncobj_observer fn, void *data)
+{
+	o->observer = fn;
+	o->observer_data = data;
 }
 
 /* Nothing can move the value any more: no handle to add points with, none pending. */
@@ -89,6 +116,7 @@ static void call_back(struct sched_syncobj *o, struct sched_wait *list)
 static void advance(struct sched_syncobj *o)
 {
 	struct sched_wait *ready = NULL, **tail = &ready;
+	uint64_t before = o->value;
 
 	while (o->count && o->pending[o->head].ended) {
 		struct point p = o->pending[o->head];
@@ -113,6 +141,8 @@ static void advance(struct sched_syncobj *o)
 			tail = &w->next;
 		}
 	}
+	if (o->value != before && o->observer)
+		o->observer(o, o->observer_data);
 	if (abandoned(o)) {
 		*tail = o->waiters;
 		for (struct sched_wait *w = o->waiters; w; w = w->next)

@@ -45,6 +45,18 @@ void sched_syncobj_handle_ref(struct sched_syncobj *o);
 void sched_syncobj_handle_unref(struct sched_syncobj *o);
 
 uint64_t sched_syncobj_value(const struct sched_syncobj *o);
+/* The highest point added so far (0: none); a new point must be above it. */
+uint64_t sched_syncobj_last_point(const struct sched_syncobj *o);
+/* The latest failure: values (*after, *upto] reached with *status; false if none. */
+bool sched_syncobj_last_failure(const struct sched_syncobj *o, uint64_t *after, uint64_t *upto,
+				int *status);
+
+/*
+ * Called each time the value moves, before the waiters it reaches (the
+ * fence page mirrors it).  One observer per timeline; NULL removes it.
+ */
+typedef void (*sched_syncobj_observer)(struct sched_syncobj *o, void *data);
+void sched_syncobj_observe(struct sched_syncobj *o, sched_syncobj_observer fn, void *data);
 
 /*
  * Work that will signal value: 0, -EINVAL when value is not above every

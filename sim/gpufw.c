@@ -299,13 +299,21 @@ static void advance(struct sim_rtkit *rt, const struct sim_queue *q,
 
 /*
  * An item ends: its stamp, the queue's read_ptr past it (from the
- * descriptor as known, or read now), the completion event.
+ * descriptor as known, or read now), the completion event.  started is
+ * when the GPU began the item; 0 for one that never reached the GPU (a
+ * barrier, a malformed item, one aborted in its queue), whose stamp says
+ * it started when it ended, so that a queue's stamps stay in order.
  */
 static void complete(struct sim_rtkit *rt, struct sim_gpufw *gpu, const struct sim_queue *q,
 		     const struct agx_fw_work_queue *known, unsigned context,
-		     const struct agx_fw_work_header *h, enum agx_fw_result result)
+		     const struct agx_fw_work_header *h, enum agx_fw_result result,
+		     uint64_t started)
 {
-	struct agx_fw_stamp stamp = { .value = h->stamp_value, .result = result };
+	uint64_t now = sim_gpu_now_ns();
+	struct agx_fw_stamp stamp = { .value = h->stamp_value,
+				      .result = result,
+				      .start = started ? started : now,
+				      .end = now };
 	struct agx_fw_event e = { .type = AGX_FW_EVENT_TYPE_COMPLETION,
 				  .slot = h->event_slot,
 				  .result = result,
@@ -366,7 +374,8 @@ static void end_item(struct sim_rtkit *rt, struct sim_gpufw *gpu, enum agx_fw_re
 	if (gpu->job_header.type == AGX_FW_WORK_TYPE_RENDER)
 		sim_render_finish(&gpu->render);
 	if (gpu->job_queue)
-		complete(rt, gpu, gpu->job_queue, NULL, gpu->job_context, &gpu->job_header, result);
+		complete(rt, gpu, gpu->job_queue, NULL, gpu->job_context, &gpu->job_header, result,
+			 gpu->job_start_ns);
 }
 
 /* A job for the cores, its GPU time counted against the item's limit. */
@@ -520,6 +529,8 @@ static void begin_item(struct sim_gpufw *gpu, struct sim_queue *q,
 	gpu->job_queue = q;
 	gpu->job_header = *h;
 	gpu->job_context = (unsigned)wq->context;
+	/* the device timer: nanoseconds of CLOCK_MONOTONIC, the host's own clock */
+	gpu->job_start_ns = sim_gpu_now_ns();
 }
 
 /* Starts a compute item's stream. */
@@ -622,13 +633,13 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 		if (!fw_access(rt, item + AGX_FW_WORK_HEADER_LENGTH, raw,
 			       AGX_FW_WORK_BARRIER_LENGTH, false) ||
 		    !agx_fw_work_barrier_unpack(raw, &b)) {
-			complete(rt, gpu, q, &wq, (unsigned)wq.context, &h,
-				 AGX_FW_RESULT_MALFORMED);
+			complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED,
+				 0);
 			return DONE_ONE;
 		}
 		if (!barrier_open(rt, &b))
 			return BLOCKED;
-		complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_OK);
+		complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_OK, 0);
 		return DONE_ONE;
 	}
 	if (h.type == AGX_FW_WORK_TYPE_COMPUTE && wq.pipe == AGX_FW_PIPE_COMPUTE &&
@@ -648,7 +659,7 @@ static enum progress run_head(struct sim_rtkit *rt, struct sim_gpufw *gpu, struc
 	}
 	gpu_log(rt, gpu, "work item at 0x%llx (type %u) is malformed", (unsigned long long)item,
 		(unsigned)h.type);
-	complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED);
+	complete(rt, gpu, q, &wq, (unsigned)wq.context, &h, AGX_FW_RESULT_MALFORMED, 0);
 	return DONE_ONE;
 }
 
@@ -776,7 +787,7 @@ static void drain_context(struct sim_rtkit *rt, struct sim_gpufw *gpu, unsigned 
 			if (fw_access(rt, wq.ring + wq.read_ptr * 8, &item, 8, false) &&
 			    fw_access(rt, item, raw, sizeof(raw), false) &&
 			    agx_fw_work_header_unpack(raw, &h))
-				complete(rt, gpu, q, &wq, context, &h, AGX_FW_RESULT_ABORTED);
+				complete(rt, gpu, q, &wq, context, &h, AGX_FW_RESULT_ABORTED, 0);
 			else
 				advance(rt, q, &wq);
 		}

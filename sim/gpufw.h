@@ -64,6 +64,7 @@ struct sim_gpufw {
 	unsigned job_context; /* the running item's */
 	struct sim_queue *job_queue;
 	struct agx_fw_work_header job_header; /* the running item's slot and stamp */
+	uint64_t job_start_ns;		      /* when the firmware began it: its stamp's start */
 	uint64_t limit_ns;		      /* the item's GPU time; 0: no limit */
 	uint64_t used_ns;		      /* spent by its launches so far */
 	uint64_t launch_ns;		      /* when the running launch started */

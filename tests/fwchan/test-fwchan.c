@@ -4,7 +4,8 @@
  * channels in memory memmgr gave it and page tables memmgr wrote), and the
  * firmware control channel it carries for memmgr, and compute work from
  * a client's VM carried for the scheduler (the test plays the scheduler):
- * run, faulted, refused, and 100,000 of them.
+ * run, faulted, refused, and 100,000 of them, each with GPU times that fit
+ * its submission; recoveries announced to every connection.
  *
  *   test-fwchan AGX-SIM AGX-MEMMGR AGX-FWCHAN
  */
@@ -206,6 +207,22 @@ static const char store_kernel[] = "get_sr r1, sr80\n"
 				   "device_store 0, i32, x, r2, u0_u1, r1, unsigned, 0\n"
 				   "stop";
 
+/* CLOCK_MONOTONIC in nanoseconds: agx-sim's device timer is this clock. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A submission in flight: its jobs, and the time just before it was sent. */
+struct sent {
+	uint64_t first_job, last_job, ns;
+};
+
+#define SENT_MAX 2048 /* submissions in flight at once: fwchan holds 65,535 items */
+
 /* A client's VM with code, a stream and uniforms, and an output buffer; a slot and a context. */
 struct client {
 	struct agx_memory *mem;
@@ -224,15 +241,57 @@ struct client {
 	char lost_reason[128];
 	uint64_t lost_jobs[8];
 	size_t n_lost_jobs;
+	/* DEVICE_READY: how many, the count it carried, whether DEVICE_LOST came first */
+	unsigned ready, ready_recoveries;
+	bool ready_after_lost;
+	/* submit()'s submissions not completed yet, oldest first; the GPU times checked */
+	struct sent sent[SENT_MAX];
+	unsigned sent_head, sent_tail;
+	uint64_t last_end_ns;
+	uint64_t timed, timed_since_sent;
 };
 
 #define STREAM 0x0000 /* in the data BO */
 #define UNIF   0x1000
 #define BUF    0x4000
 
+/*
+ * A completion's GPU times: 0 for an item the device lost; otherwise it
+ * started no earlier than its submission was sent (when submit() sent it),
+ * ended no later than the completion was received, and started no earlier
+ * than the one before it on the queue ended (a client's items here all go
+ * to one queue of its context).
+ */
+static void check_times(struct client *c, const Agx__Fwchan__Completion *e, uint64_t received)
+{
+	const struct sent *in = NULL;
+
+	while (c->sent_head != c->sent_tail &&
+	       c->sent[c->sent_head % SENT_MAX].last_job < e->job_id)
+		c->sent_head++;
+	if (c->sent_head != c->sent_tail && c->sent[c->sent_head % SENT_MAX].first_job <= e->job_id)
+		in = &c->sent[c->sent_head % SENT_MAX];
+	if (e->result == AGX__FWCHAN__WORK_RESULT__RESULT_DEVICE_LOST) {
+		assert_int_equal(e->gpu_start_ns, 0);
+		assert_int_equal(e->gpu_end_ns, 0);
+		return;
+	}
+	if (!e->gpu_start_ns || e->gpu_start_ns > e->gpu_end_ns || e->gpu_end_ns > received ||
+	    e->gpu_start_ns < c->last_end_ns || (in && e->gpu_start_ns < in->ns))
+		fail_msg("job %llu: GPU %llu..%llu ns; sent %llu, received %llu, the one before "
+			 "ended %llu",
+			 (unsigned long long)e->job_id, (unsigned long long)e->gpu_start_ns,
+			 (unsigned long long)e->gpu_end_ns, (unsigned long long)(in ? in->ns : 0),
+			 (unsigned long long)received, (unsigned long long)c->last_end_ns);
+	c->last_end_ns = e->gpu_end_ns;
+	c->timed++;
+	c->timed_since_sent += in != NULL;
+}
+
 static void on_event(struct agx_ipc_msg *msg, void *data)
 {
 	struct client *c = data;
+	uint64_t received = now_ns();
 
 	if (msg->type == AGX_IPC_MSG_FWCHAN_COMPLETION) {
 		const Agx__Fwchan__CompletionEvent *batch = (const void *)msg->body;
@@ -243,6 +302,7 @@ static void on_event(struct agx_ipc_msg *msg, void *data)
 			/* one queue's items complete in order */
 			if (c->completed && e->job_id >= 100)
 				assert_true(e->job_id > c->last_job);
+			check_times(c, e, received);
 			c->completed++;
 			c->last_job = e->job_id;
 			if (e->job_id < 8) {
@@ -264,6 +324,12 @@ static void on_event(struct agx_ipc_msg *msg, void *data)
 		c->n_lost_jobs = l->n_lost_job_ids < 8 ? l->n_lost_job_ids : 8;
 		if (c->n_lost_jobs)
 			memcpy(c->lost_jobs, l->lost_job_ids, c->n_lost_jobs * sizeof(uint64_t));
+	} else if (msg->type == AGX_IPC_MSG_FWCHAN_DEVICE_READY) {
+		const Agx__Fwchan__DeviceReadyEvent *r = (const void *)msg->body;
+
+		c->ready++;
+		c->ready_recoveries = r->recoveries;
+		c->ready_after_lost = c->lost > 0;
 	}
 }
 
@@ -340,6 +406,7 @@ static int submit(struct client *c, unsigned count, uint64_t first_job, uint64_t
 	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
 	Agx__Fwchan__WorkItem items[64], *list[64];
 	Agx__Work__Compute body[64];
+	int ret;
 
 	assert_true(count <= 64);
 	for (unsigned i = 0; i < count; i++) {
@@ -358,7 +425,14 @@ static int submit(struct client *c, unsigned count, uint64_t first_job, uint64_t
 	s.context_slot = c->slot;
 	s.items = list;
 	s.n_items = count;
-	return call(c->fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, err);
+	/* in the list before it is sent: its completions may come while the call waits */
+	assert_true(c->sent_tail - c->sent_head < SENT_MAX);
+	c->sent[c->sent_tail++ % SENT_MAX] =
+	    (struct sent){ first_job, first_job + count - 1, now_ns() };
+	ret = call(c->fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, err);
+	if (ret < 0)
+		c->sent_tail--;
+	return ret;
 }
 
 static void wait_completed(struct client *c, uint64_t count)
@@ -421,6 +495,9 @@ static void test_compute(void **state)
 	wait_completed(&c, 4);
 	assert_int_equal(agx_vm_unbind(c.mem, c.vm, c.data_va, PAGE), 0);
 	assert_int_equal(submit(&c, 1, 6, stream, stream + 64, &err), -ENOENT);
+	/* every completion's GPU times were checked against its own submission */
+	assert_int_equal(c.timed, 4);
+	assert_int_equal(c.timed_since_sent, 4);
 	client_fini(&c);
 }
 
@@ -453,6 +530,9 @@ static void test_many_items(void **state)
 	wait_completed(&c, submitted);
 	assert_int_equal(c.completed, submitted);
 	assert_int_equal(c.last_job, 100 + submitted - 1);
+	/* each ran inside its submission's life, one after another */
+	assert_int_equal(c.timed, submitted);
+	assert_int_equal(c.timed_since_sent, submitted);
 	client_fini(&c);
 }
 
@@ -582,21 +662,42 @@ static void inject(const struct daemons *d, Agx__Device__InjectFault__Kind kind,
 	agx_ipc_client_destroy(dev);
 }
 
-/* Submits job once the firmware runs again (DEVICE_LOST meanwhile), bounded. */
-static void submit_after_recovery(struct client *c, uint64_t job)
+/* A connection that has no context: it hears DEVICE_READY all the same. */
+static void bystander_init(const struct daemons *d, struct client *b)
 {
-	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	memset(b, 0, sizeof(*b));
+	b->fw = connect_fwchan(d);
+	agx_ipc_client_set_event_handler(b->fw, on_event, b);
+}
+
+static void wait_ready(struct client *c)
+{
+	while (!c->ready)
+		if (agx_ipc_client_dispatch_events(c->fw, TIMEOUT_MS) <= 0)
+			fail_msg("no DEVICE_READY after the recovery");
+}
+
+/*
+ * After the recovery, DEVICE_READY reaches the context's owner, after its
+ * DEVICE_LOST, and the bystander, which heard of no loss; once it has
+ * come, job is accepted at the first try, and runs.
+ */
+static void submit_after_ready(struct client *c, struct client *bystander, uint64_t job)
+{
 	uint64_t stream = c->data_va + STREAM;
 	struct agx_ipc_error err;
-	int ret;
 
-	for (int waited = 0; (ret = submit(c, 1, job, stream, stream + 64, &err)) == -ENODEV;
-	     waited += 10) {
-		assert_true(waited < TIMEOUT_MS);
-		agx_ipc_client_dispatch_events(c->fw, 0);
-		nanosleep(&pause, NULL);
-	}
-	assert_int_equal(ret, 0);
+	wait_ready(c);
+	assert_int_equal(c->ready, 1);
+	assert_true(c->ready_after_lost);
+	assert_int_equal(c->ready_recoveries, 1);
+	wait_ready(bystander);
+	assert_int_equal(bystander->ready, 1);
+	assert_int_equal(bystander->lost, 0);
+	assert_int_equal(bystander->ready_recoveries, 1);
+	assert_int_equal(submit(c, 1, job, stream, stream + 64, &err), 0);
+	wait_completed(c, c->completed + 1);
+	assert_int_equal(c->results[job], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
 }
 
 static bool crashlog_saved(const struct daemons *d)
@@ -618,9 +719,10 @@ static void test_crash_recovery(void **state)
 	struct daemons *d = *state;
 	uint64_t stream;
 	struct agx_ipc_error err;
-	struct client c;
+	struct client c, bystander;
 
 	client_init(d, &c);
+	bystander_init(d, &bystander);
 	stream = c.data_va + STREAM;
 	/* job 1 finishes its work and waits 5 s to say so: still in flight at the crash */
 	inject(d, AGX__DEVICE__INJECT_FAULT__KIND__KIND_DELAY_COMPLETION, 1, 5000);
@@ -634,10 +736,9 @@ static void test_crash_recovery(void **state)
 	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_DEVICE_LOST);
 	assert_true(crashlog_saved(d));
 	memset((uint8_t *)c.data.map + BUF, 0, 1024);
-	submit_after_recovery(&c, 2);
-	wait_completed(&c, 2);
-	assert_int_equal(c.results[2], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	submit_after_ready(&c, &bystander, 2);
 	assert_int_equal(((uint32_t *)((uint8_t *)c.data.map + BUF))[255], 1000 + 255);
+	agx_ipc_client_destroy(bystander.fw);
 	client_fini(&c);
 }
 
@@ -645,18 +746,18 @@ static void test_crash_recovery(void **state)
 static void test_hang_recovery(void **state)
 {
 	struct daemons *d = *state;
-	struct client c;
+	struct client c, bystander;
 
 	client_init(d, &c);
+	bystander_init(d, &bystander);
 	inject(d, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG, 0, 0);
 	while (!c.lost)
 		if (agx_ipc_client_dispatch_events(c.fw, TIMEOUT_MS) <= 0)
 			fail_msg("no DEVICE_LOST after the firmware hung");
 	assert_non_null(strstr(c.lost_reason, "hangs"));
 	assert_int_equal(c.n_lost_jobs, 0);
-	submit_after_recovery(&c, 1);
-	wait_completed(&c, 1);
-	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	submit_after_ready(&c, &bystander, 1);
+	agx_ipc_client_destroy(bystander.fw);
 	client_fini(&c);
 }
 

@@ -1,9 +1,10 @@
 /*
  * test-server: a libagxipc server on a real socket, met the way clients
  * meet it: handshakes good and bad, garbage, oversized and truncated
- * frames, fds, errors, deferred replies, a hundred concurrent clients,
- * peers that vanish mid-request, and 10,000 connect/disconnect cycles
- * that must leave no fd or heap behind.  Also the asynchronous client.
+ * frames, fds, errors, deferred replies, events to one connection and to
+ * all, a hundred concurrent clients, peers that vanish mid-request, and
+ * 10,000 connect/disconnect cycles that must leave no fd or heap behind.
+ * Also the asynchronous client.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -43,6 +44,7 @@
 #define DEFER_HANDLE		0xdefe
 #define DEFER_WITH_EVENT_HANDLE 0xdeff
 #define DEFER_ANSWERED_HANDLE	0xdf00 /* deferred, then answered before dispatch returns */
+#define BROADCAST_HANDLE	0xb0ad /* BO_EXPORT's event goes to every connection */
 #define TIMEOUT_MS		5000
 
 static struct harness H;
@@ -132,7 +134,12 @@ static int test_dispatch(struct agx_ipc_request *req, void *data)
 
 		ev.job_id = x->handle;
 		ev.bytes = 99;
-		agx_ipc_conn_send_event(req->conn, AGX_IPC_MSG_FWCHAN_TVB_GROW, &ev.base, NULL, 0);
+		if (x->handle == BROADCAST_HANDLE)
+			agx_ipc_server_send_event_all(H.server, AGX_IPC_MSG_FWCHAN_TVB_GROW,
+						      &ev.base);
+		else
+			agx_ipc_conn_send_event(req->conn, AGX_IPC_MSG_FWCHAN_TVB_GROW, &ev.base,
+						NULL, 0);
 		r.token.data = (uint8_t *)"tok";
 		r.token.len = 3;
 		return agx_ipc_reply(req, &r.base, NULL, 0);
@@ -546,6 +553,42 @@ static void test_deferred_answered_at_once(void **state)
 	assert_int_equal(reply.type, AGX_IPC_MSG_MEMMGR_QUERY);
 	agx_ipc_msg_finish(&reply);
 	agx_ipc_client_destroy(c);
+}
+
+static void count_broadcast(struct agx_ipc_msg *msg, void *data)
+{
+	unsigned *seen = data;
+
+	assert_int_equal(msg->type, AGX_IPC_MSG_FWCHAN_TVB_GROW);
+	assert_int_equal(((Agx__Fwchan__TvbGrowEvent *)msg->body)->job_id, BROADCAST_HANDLE);
+	(*seen)++;
+}
+
+/* An event sent to all reaches every connection once: the caller, and clients that only listen. */
+static void test_event_to_all(void **state)
+{
+	Agx__Memmgr__BoExport x = AGX__MEMMGR__BO_EXPORT__INIT;
+	struct agx_ipc_client *c[3];
+	unsigned seen[3] = { 0 };
+	struct agx_ipc_msg reply;
+
+	for (unsigned i = 0; i < 3; i++) {
+		c[i] = connect_ok();
+		agx_ipc_client_set_event_handler(c[i], count_broadcast, &seen[i]);
+	}
+	x.handle = BROADCAST_HANDLE;
+	assert_int_equal(agx_ipc_client_call(c[0], AGX_IPC_MSG_MEMMGR_BO_EXPORT, &x.base, NULL, 0,
+					     &reply, TIMEOUT_MS, NULL),
+			 0);
+	agx_ipc_msg_finish(&reply);
+	assert_int_equal(seen[0], 1); /* before its reply */
+	for (unsigned i = 1; i < 3; i++) {
+		assert_int_equal(agx_ipc_client_dispatch_events(c[i], TIMEOUT_MS), 1);
+		assert_int_equal(agx_ipc_client_dispatch_events(c[i], 10), 0);
+		assert_int_equal(seen[i], 1);
+	}
+	for (unsigned i = 0; i < 3; i++)
+		agx_ipc_client_destroy(c[i]);
 }
 
 /* Events that arrive between calls are delivered on request. */
@@ -976,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_fd_passing),
 		cmocka_unit_test(test_error_replies_keep_connection),
 		cmocka_unit_test(test_events_during_call),
+		cmocka_unit_test(test_event_to_all),
 		cmocka_unit_test(test_call_timeout_then_late_reply),
 		cmocka_unit_test(test_deferred_answered_at_once),
 		cmocka_unit_test(test_dispatch_events_between_calls),

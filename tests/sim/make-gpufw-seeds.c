@@ -64,7 +64,7 @@ static void render_layout(unsigned variant)
 	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
 					.event_slot = 3,
 					.stamp_value = 3,
-					.stamp = FUZZ_FWVA + FUZZ_WORK + 0x210 };
+					.stamp = FUZZ_FWVA + FUZZ_WORK + 0x240 };
 	struct agx_fw_run_queue run = { .queue = FUZZ_FWVA + FUZZ_WORK + 0x400 };
 	struct sim_scene_target t = { .va = FUZZ_BUF_VA + 0x2000,
 				      .width = 16,
@@ -154,7 +154,7 @@ static void layout(const char *program, unsigned variant)
 	struct agx_fw_work_header barrier = { .type = AGX_FW_WORK_TYPE_BARRIER,
 					      .event_slot = 2,
 					      .stamp_value = 2,
-					      .stamp = FUZZ_FWVA + FUZZ_WORK + 0x208 };
+					      .stamp = FUZZ_FWVA + FUZZ_WORK + 0x220 };
 	struct agx_fw_work_compute body = { .encoder = FUZZ_UNIF_VA + 0x40,
 					    .usc_base = FUZZ_CODE_VA };
 	size_t n = 0;

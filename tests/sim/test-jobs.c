@@ -4,8 +4,9 @@
  * test host (sim/host/fwhost.c) and runs real G13 programs on its cores:
  * compute dispatches whose results are checked word by word, threadgroup
  * barriers, priorities and round robin (also over a run list of 130
- * queues), faults that stay in their context, time limits, aborts, malformed work, a delayed
- * completion, RESET in the middle of a job, and 100k items through rings that wrap.
+ * queues), faults that stay in their context, time limits, aborts, malformed work, the
+ * stamps' start and end times, a delayed completion, RESET in the middle of a job, and
+ * 100k items through rings that wrap.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -165,7 +166,7 @@ static struct job item(struct sim_fwhost *fh, struct ctx *c, const uint8_t *stre
 	memcpy(c->unif + c->unif_used, stream, size);
 	c->unif_used = (c->unif_used + size + 15) & ~15ull;
 	assert_true(c->unif_used <= PAGE);
-	j.stamp = sim_fwhost_alloc(fh, 8, &j.stamp_va);
+	j.stamp = sim_fwhost_alloc(fh, AGX_FW_STAMP_LENGTH, &j.stamp_va);
 	assert_non_null(j.stamp);
 	h.stamp = j.stamp_va;
 	j.item = sim_fwhost_compute(fh, &h, &w);
@@ -196,7 +197,7 @@ static struct job barrier(struct sim_fwhost *fh, uint64_t wait, uint32_t wait_va
 					.stamp_value = value };
 	struct agx_fw_work_barrier b = { .wait = wait, .wait_value = wait_value };
 
-	j.stamp = sim_fwhost_alloc(fh, 8, &j.stamp_va);
+	j.stamp = sim_fwhost_alloc(fh, AGX_FW_STAMP_LENGTH, &j.stamp_va);
 	assert_non_null(j.stamp);
 	h.stamp = j.stamp_va;
 	j.item = sim_fwhost_barrier(fh, &h, &b);
@@ -226,13 +227,26 @@ static void expect_completion(struct sim_fwhost *fh, unsigned context, uint32_t 
 	assert_int_equal(e.result, result);
 }
 
-static void expect_stamp(const struct job *j, uint32_t value, enum agx_fw_result result)
+/* The item's stamp says value and result, and it ended no earlier than it started. */
+static struct agx_fw_stamp expect_stamp(const struct job *j, uint32_t value,
+					enum agx_fw_result result)
 {
 	struct agx_fw_stamp s;
 
 	assert_true(agx_fw_stamp_unpack(j->stamp, &s));
 	assert_int_equal(s.value, value);
 	assert_int_equal(s.result, result);
+	assert_true(s.start <= s.end);
+	return s;
+}
+
+/* The device timer: agx-sim's is the host's CLOCK_MONOTONIC, in nanoseconds. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static uint32_t word(const struct ctx *c, unsigned i)
@@ -952,6 +966,96 @@ static void test_texture(void **state)
 	}
 }
 
+/*
+ * Stamps carry when the GPU began an item and when it ended, on the
+ * device timer, which here is the test's own CLOCK_MONOTONIC: each lies
+ * between the submission and the completion seen, a queue's items run one
+ * after another, an item the firmware completes itself (a barrier, one
+ * aborted in its queue) starts when it ends, and an item queued behind
+ * another context's spinner starts only once that spinner is gone -- its
+ * start is when it ran, not when it was queued.
+ */
+static void test_timestamps(void **state)
+{
+	struct fixture *f = *state;
+	struct sim_fwhost fh;
+	struct sim_fwqueue q, hold, other;
+	struct ctx c1, c2;
+	struct job jobs[4], spin, queued, late;
+	struct agx_fw_stamp s[4], st_spin, st_queued, st_late;
+	struct agx_fw_devctl abort_ctx = { .op = AGX_FW_DEVCTL_OP_ABORT_CONTEXT,
+					   .context = 1,
+					   .seq = 3 };
+	struct program store;
+	uint64_t open_va, before, after, running, aborting;
+
+	gpu_up(f, &fh);
+	ctx_init(&fh, &c1, 1);
+	ctx_init(&fh, &c2, 2);
+	assert_non_null(sim_fwhost_alloc(&fh, 8, &open_va)); /* a stamp at 0: barriers pass */
+	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	store = load(&c1, store_kernel);
+	jobs[0] = compute(&fh, &c1, store, (uint32_t[]){ 2, 1, 1 }, (uint32_t[]){ 64, 1, 1 },
+			  BUF_VA, 0, 1, 1);
+	jobs[1] = compute(&fh, &c1, store, (uint32_t[]){ 2, 1, 1 }, (uint32_t[]){ 64, 1, 1 },
+			  BUF_VA + 1024, 0, 2, 2);
+	jobs[2] = barrier(&fh, open_va, 0, 3, 3);
+	jobs[3] = compute(&fh, &c1, store, (uint32_t[]){ 2, 1, 1 }, (uint32_t[]){ 64, 1, 1 },
+			  BUF_VA + 2048, 0, 4, 4);
+	before = now_ns();
+	for (unsigned i = 0; i < 4; i++)
+		assert_true(sim_fwhost_append(&fh, &q, jobs[i].item));
+	assert_true(sim_fwhost_kick(&fh, &q));
+	for (unsigned i = 0; i < 4; i++)
+		expect_completion(&fh, 1, i + 1, i + 1, AGX_FW_RESULT_OK);
+	after = now_ns();
+	for (unsigned i = 0; i < 4; i++) {
+		s[i] = expect_stamp(&jobs[i], i + 1, AGX_FW_RESULT_OK);
+		assert_true(s[i].start >= before);
+		assert_true(s[i].end <= after);
+		if (i)
+			assert_true(s[i].start >= s[i - 1].end);
+	}
+	assert_true(s[2].start == s[2].end); /* the barrier never reached the GPU */
+
+	/* a spinner of context 1 holds the GPU; context 2's item waits for it */
+	assert_int_equal(sim_fwhost_queue_create(&fh, &hold, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	assert_int_equal(sim_fwhost_queue_create(&fh, &other, 2, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
+	spin = compute(&fh, &c1, load(&c1, spin_kernel), (uint32_t[]){ 1, 1, 1 },
+		       (uint32_t[]){ 32, 1, 1 }, BUF_VA + 4096, 0, 5, 5);
+	queued = compute(&fh, &c1, store, (uint32_t[]){ 1, 1, 1 }, (uint32_t[]){ 32, 1, 1 },
+			 BUF_VA + 8192, 0, 6, 6);
+	late = compute(&fh, &c2, load(&c2, store_kernel), (uint32_t[]){ 1, 1, 1 },
+		       (uint32_t[]){ 64, 1, 1 }, BUF_VA, 7, 7, 7);
+	before = now_ns();
+	assert_true(sim_fwhost_append(&fh, &hold, spin.item));
+	assert_true(sim_fwhost_submit(&fh, &hold, queued.item));
+	while (word(&c1, 1024) != 1) /* the spinner runs */
+		usleep(1000);
+	running = now_ns();
+	/* the mailbox is in order: the firmware knows of it before it hears of the abort */
+	assert_true(sim_fwhost_submit(&fh, &other, late.item));
+	aborting = now_ns();
+	assert_true(sim_fwhost_devctl(&fh, &abort_ctx));
+	expect_completion(&fh, 1, 5, 5, AGX_FW_RESULT_ABORTED);
+	expect_completion(&fh, 1, 6, 6, AGX_FW_RESULT_ABORTED);
+	assert_int_equal(next_event(&fh).type, AGX_FW_EVENT_TYPE_DEVCTL_DONE);
+	expect_completion(&fh, 2, 7, 7, AGX_FW_RESULT_OK);
+	after = now_ns();
+	st_spin = expect_stamp(&spin, 5, AGX_FW_RESULT_ABORTED);
+	st_queued = expect_stamp(&queued, 6, AGX_FW_RESULT_ABORTED);
+	st_late = expect_stamp(&late, 7, AGX_FW_RESULT_OK);
+	/* the spinner ran from before it was seen running until after the abort was sent */
+	assert_true(st_spin.start >= before && st_spin.start <= running);
+	assert_true(st_spin.end >= aborting);
+	/* the item behind it never ran: aborted in its queue, after the spinner */
+	assert_true(st_queued.start == st_queued.end && st_queued.start >= st_spin.end);
+	/* queued while the GPU was held, started once it was free */
+	assert_true(st_late.start >= st_queued.end && st_late.start >= aborting);
+	assert_true(st_late.end <= after);
+	assert_int_equal(word(&c2, 63), 63 + 7);
+}
+
 /* 100k items through a 64-entry work queue, its pipe channel and the event ring. */
 static void test_ring_wrap(void **state)
 {
@@ -1043,7 +1147,8 @@ static void test_reset_mid_job(void **state)
 
 	assert_int_equal(sim_host_reset(h), 0);
 	assert_int_equal(*agx_mmio_u32(h->mmio, AGX_MMIO_CPU_STATUS), AGX_MMIO_CPU_STATUS_STOPPED);
-	expect_stamp(&spin, 0, AGX_FW_RESULT_OK); /* lost with the reset: never completed */
+	/* lost with the reset: never completed, no time written */
+	assert_int_equal(expect_stamp(&spin, 0, AGX_FW_RESULT_OK).end, 0);
 
 	/* the host's tables are still in its RAM: point the UAT at them again and boot */
 	*(volatile uint64_t *)((uint8_t *)h->mmio + AGX_MMIO_UAT_TTBAT) = fh.pt.context_table;
@@ -1073,6 +1178,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_preshader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_counter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_texture, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timestamps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delayed_completion, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_mid_job, setup, teardown),

@@ -228,12 +228,12 @@ static enum agx_fw_result submit_on(struct gfx *g, struct sim_fwqueue *q,
 	struct agx_fw_work_header h = { .type = AGX_FW_WORK_TYPE_RENDER,
 					.event_slot = ++g->slot,
 					.stamp_value = g->slot };
-	struct agx_fw_stamp st;
+	struct agx_fw_stamp st = { 0 };
 	struct agx_fw_event e;
 	uint8_t *stamp;
 	uint64_t stamp_va, item;
 
-	stamp = sim_fwhost_alloc(&g->fh, 8, &stamp_va);
+	stamp = sim_fwhost_alloc(&g->fh, AGX_FW_STAMP_LENGTH, &stamp_va);
 	assert_non_null(stamp);
 	h.stamp = stamp_va;
 	item = sim_fwhost_render(&g->fh, &h, r);
@@ -265,6 +265,7 @@ static enum agx_fw_result submit_on(struct gfx *g, struct sim_fwqueue *q,
 	assert_true(agx_fw_stamp_unpack(stamp, &st));
 	assert_int_equal(st.value, g->slot);
 	assert_int_equal(st.result, e.result);
+	assert_true(st.start && st.start <= st.end); /* the device timer's */
 	return (enum agx_fw_result)e.result;
 }
 
@@ -980,7 +981,7 @@ static void test_render_faults(void **state)
 						.stamp_value = 77 };
 		uint64_t item;
 
-		assert_non_null(sim_fwhost_alloc(&g.fh, 8, &h.stamp));
+		assert_non_null(sim_fwhost_alloc(&g.fh, AGX_FW_STAMP_LENGTH, &h.stamp));
 		item = sim_fwhost_render(&g.fh, &h, &r);
 		assert_true(sim_fwhost_submit(&g.fh, &limited, item));
 		e = next_event(&g);
@@ -1268,7 +1269,7 @@ static void test_render_abort(void **state)
 	s.fs = sim_scene_pipeline(&g.sc, spin_after_store, 0, 0, err, sizeof(err));
 	assert_true(s.fs != ~0u);
 	r = scene_render(&g, &s);
-	assert_non_null(sim_fwhost_alloc(&g.fh, 8, &h.stamp));
+	assert_non_null(sim_fwhost_alloc(&g.fh, AGX_FW_STAMP_LENGTH, &h.stamp));
 	assert_true(sim_fwhost_submit(&g.fh, &g.q, sim_fwhost_render(&g.fh, &h, &r)));
 	while (*flag != 1) /* the fragment shader runs */
 		usleep(1000);

@@ -95,7 +95,7 @@
 	X(0x0309, SCHED_QUERY_STATUS, REQUEST, AGX_IPC_PB(scheduler__query_status),                \
 	  AGX_IPC_PB(scheduler__query_status_reply), 0, 0)                                         \
 	X(0x030a, SCHED_FENCE_PAGE, REQUEST, AGX_IPC_PB(scheduler__fence_page),                    \
-	  AGX_IPC_PB(scheduler__fence_page_reply), 0, 1)                                           \
+	  AGX_IPC_PB(scheduler__fence_page_reply), 0, 2)                                           \
 	/* agx-fwchan (scheduler and memmgr are its clients) */                                    \
 	X(0x0401, FWCHAN_CONTEXT_CREATE, REQUEST, AGX_IPC_PB(fwchan__context_create),              \
 	  AGX_IPC_PB(fwchan__context_create_reply), 0, 0)                                          \
@@ -111,6 +111,7 @@
 	X(0x0482, FWCHAN_FAULT, EVENT, AGX_IPC_PB(fwchan__fault_event), NULL, 0, 0)                \
 	X(0x0483, FWCHAN_DEVICE_LOST, EVENT, AGX_IPC_PB(fwchan__device_lost_event), NULL, 0, 0)    \
 	X(0x0484, FWCHAN_TVB_GROW, EVENT, AGX_IPC_PB(fwchan__tvb_grow_event), NULL, 0, 0)          \
+	X(0x0485, FWCHAN_DEVICE_READY, EVENT, AGX_IPC_PB(fwchan__device_ready_event), NULL, 0, 0)  \
 	/* device setup socket (agx-sim) */                                                        \
 	X(0x0501, DEVICE_ATTACH, REQUEST, AGX_IPC_PB(device__attach),                              \
 	  AGX_IPC_PB(device__attach_reply), 0, 3)                                                  \

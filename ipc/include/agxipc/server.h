@@ -60,6 +60,13 @@ agx_ipc_server_create(struct event_base *base, int listen_fd,
 /* Closes every connection (calling disconnect for each) and the socket. */
 AGX_IPC_EXPORT void agx_ipc_server_destroy(struct agx_ipc_server *server);
 AGX_IPC_EXPORT unsigned agx_ipc_server_num_connections(const struct agx_ipc_server *server);
+/*
+ * Sends an event to every connection that finished its handshake, whether
+ * or not it ever made a request (news for all: the device is back);
+ * returns how many it went to.
+ */
+AGX_IPC_EXPORT unsigned agx_ipc_server_send_event_all(struct agx_ipc_server *server, uint16_t type,
+						      const ProtobufCMessage *body);
 
 /*
  * Runs base until event_base_loopbreak/loopexit or until nothing is left
