@@ -1,0 +1,912 @@
+/*
+ * test-daemon: agx-scheduler as it runs, over a real agx-fwchan,
+ * agx-memmgr and agx-sim, met through libagx (agx/sched.h, agx/memory.h)
+ * the way a driver meets it: jobs with real kernels whose results are read
+ * back, dependency graphs, waits on the fence page, points passed between
+ * clients, faulting and hanging clients beside good ones, a client killed
+ * in the middle, 16 processes of 10,000 submissions, priorities, a lost
+ * firmware, the metrics endpoint.
+ *
+ *   test-daemon AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pwd.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "agx/memory.h"
+#include "agx/sched.h"
+#include "agxipc/client.h"
+#include "asm.h"
+#include "daemons.h"
+#include "host/cmdbuf.h"
+#include "promtext.h"
+#include "top.h"
+
+#define PAGE	    0x4000ull
+#define TIMEOUT_MS  10000
+#define WAIT_NS	    (10ll * 1000 * 1000 * 1000)
+#define JOB_TIMEOUT "200" /* ms of GPU time a command may take: the hanging client's */
+
+static const char *paths[4];
+
+struct daemons {
+	char dir[64], sim[108], memmgr[108], privileged[108], fwchan[108], sched[108], metrics[120];
+	pid_t pids[4]; /* sim, memmgr, fwchan, scheduler */
+};
+
+static int setup(void **state)
+{
+	struct daemons *d = calloc(1, sizeof(*d));
+
+	snprintf(d->dir, sizeof(d->dir), "/tmp/agx-sched-XXXXXX");
+	assert_non_null(mkdtemp(d->dir));
+	snprintf(d->sim, sizeof(d->sim), "%s/sim.sock", d->dir);
+	snprintf(d->memmgr, sizeof(d->memmgr), "%s/memmgr.sock", d->dir);
+	snprintf(d->privileged, sizeof(d->privileged), "%s/memmgr-priv.sock", d->dir);
+	snprintf(d->fwchan, sizeof(d->fwchan), "%s/fwchan.sock", d->dir);
+	snprintf(d->sched, sizeof(d->sched), "%s/scheduler.sock", d->dir);
+	snprintf(d->metrics, sizeof(d->metrics), "unix:%s/metrics.sock", d->dir);
+	d->pids[0] =
+	    daemon_spawn((char *[]){ (char *)paths[0], "--socket", d->sim, "--memory-size",
+				     "0x20000000", "--cores", "2", "--test-faults", NULL });
+	d->pids[1] = daemon_spawn((char *[]){ (char *)paths[1], "--socket", d->memmgr,
+					      "--privileged-socket", d->privileged, "--device",
+					      d->sim, "--fwchan", d->fwchan, NULL });
+	daemon_wait_socket(d->privileged, TIMEOUT_MS);
+	d->pids[2] = daemon_spawn((char *[]){ (char *)paths[2], "--socket", d->fwchan, "--device",
+					      d->sim, "--memmgr", d->privileged, NULL });
+	daemon_wait_socket(d->fwchan, TIMEOUT_MS);
+	d->pids[3] = daemon_spawn((char *[]){ (char *)paths[3], "--socket", d->sched, "--fwchan",
+					      d->fwchan, "--memmgr", d->privileged, "--metrics",
+					      d->metrics, "--job-timeout-ms", JOB_TIMEOUT, NULL });
+	daemon_wait_socket(d->sched, TIMEOUT_MS);
+	*state = d;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct daemons *d = *state;
+	bool clean = daemons_stop((pid_t[]){ d->pids[3], d->pids[2], d->pids[1], d->pids[0] }, 4);
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d->dir);
+	assert_int_equal(system(cmd), 0);
+	free(d);
+	assert_true(clean);
+	return 0;
+}
+
+/* --- a client: its VM, a kernel, programs built on it, buffers ------------------------ */
+
+/* out[i] = a[i] + b[i] + u6, for the 256 threads of a 64x4 grid */
+static const char sum_kernel[] = "get_sr r1, sr80\n"
+				 "get_sr r4, sr81\n"
+				 "mov_imm r5, 64\n"
+				 "imadd r1, r4, r5, r1\n"
+				 "device_load 0, i32, x, r2, u0_u1, r1, unsigned\n"
+				 "device_load 0, i32, x, r3, u2_u3, r1, unsigned\n"
+				 "wait 0\n"
+				 "iadd r2, r2, r3\n"
+				 "iadd r2, r2, u6\n"
+				 "device_store 0, i32, x, r2, u4_u5, r1, unsigned, 0\n"
+				 "stop";
+
+/* writes 1 to a[0], then loops until its GPU time runs out */
+static const char spin_kernel[] = "mov_imm r1, 1\n"
+				  "mov_imm r2, 0\n"
+				  "device_store 0, i32, x, r1, u0_u1, r2, unsigned, 0\n"
+				  "top:\n"
+				  "jmp_exec_any @top\n"
+				  "stop";
+
+#define THREADS	  256
+#define PROGS	  120 /* pipelines in the code BO, streams and uniforms in the data BO */
+#define PROG_SIZE 128
+#define SPIN_CODE 0x3000     /* the spinner, in the code BO */
+#define BUFS	  (4 * PAGE) /* buffers of THREADS words from here in the data BO */
+#define BUF_SIZE  (THREADS * 4)
+
+struct tc {
+	struct agx_memory *mem;
+	struct agx_sched *s;
+	struct agx_bo code, data;
+	uint32_t vm, queue;
+	uint64_t code_va, data_va;
+	unsigned progs;
+};
+
+static void tc_init(const struct daemons *d, struct tc *c, enum agx_priority priority)
+{
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(agx_memory_connect(d->memmgr, &c->mem), 0);
+	assert_int_equal(agx_vm_create(c->mem, &c->vm), 0);
+	assert_int_equal(agx_bo_create(c->mem, PAGE, 0, 0, &c->code), 0);
+	assert_int_equal(agx_bo_create(c->mem, 16 * PAGE, 0, 0, &c->data), 0);
+	assert_int_equal(agx_vm_bind(c->mem, c->vm, &c->code, 0, PAGE, 0,
+				     AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA,
+				     &c->code_va),
+			 0);
+	assert_int_equal(agx_vm_bind(c->mem, c->vm, &c->data, 0, 16 * PAGE, 0,
+				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA,
+				     &c->data_va),
+			 0);
+	test_assemble(sum_kernel, (uint8_t *)c->code.map + 0x100, 0x300);
+	test_assemble(spin_kernel, (uint8_t *)c->code.map + SPIN_CODE, 0x100);
+	assert_int_equal(agx_sched_connect(d->sched, "test-client", &c->s), 0);
+	assert_int_equal(agx_sched_queue_create(c->s, c->vm, priority, &c->queue), 0);
+}
+
+static void tc_fini(struct tc *c)
+{
+	agx_sched_disconnect(c->s);
+	agx_bo_close(c->mem, &c->code);
+	agx_bo_close(c->mem, &c->data);
+	agx_memory_disconnect(c->mem);
+}
+
+static uint64_t buf_va(const struct tc *c, unsigned i)
+{
+	return c->data_va + BUFS + i * BUF_SIZE;
+}
+
+static uint32_t *buf(const struct tc *c, unsigned i)
+{
+	return (uint32_t *)((uint8_t *)c->data.map + BUFS + i * BUF_SIZE);
+}
+
+/* A program of code (at that offset) over 64x4 threads with uniforms u. */
+static struct agx_sched_compute program(struct tc *c, uint32_t code, const uint32_t *u,
+					unsigned words)
+{
+	unsigned p = c->progs++;
+	uint64_t pipeline = 0x400 + p * PROG_SIZE;
+	uint8_t *stream = (uint8_t *)c->data.map + p * PROG_SIZE;
+	uint64_t unif = c->data_va + p * PROG_SIZE + 64;
+	size_t n;
+
+	assert_true(p < PROGS);
+	memcpy((uint8_t *)c->data.map + p * PROG_SIZE + 64, u, words * 4);
+	sim_cmd_pipeline((uint8_t *)c->code.map + pipeline, unif, 2 * words, 512, NULL, code, NULL);
+	n = sim_cmd_launch(stream, (uint32_t)pipeline, (uint32_t[]){ 64, 4, 1 },
+			   (uint32_t[]){ 64, 1, 1 });
+	n += sim_cmd_terminate(stream + n);
+	assert_true(n <= 64);
+	return (struct agx_sched_compute){ c->data_va + p * PROG_SIZE,
+					   c->data_va + p * PROG_SIZE + 64, c->code_va };
+}
+
+/* out = a + b + bias, over THREADS words */
+static struct agx_sched_compute sum(struct tc *c, uint64_t a, uint64_t b, uint64_t out,
+				    uint32_t bias)
+{
+	uint32_t u[7] = { (uint32_t)a,	 (uint32_t)(a >> 32),	(uint32_t)b, (uint32_t)(b >> 32),
+			  (uint32_t)out, (uint32_t)(out >> 32), bias };
+
+	return program(c, 0x100, u, 7);
+}
+
+/* A stream that is only its end: a job that asks the GPU for nothing. */
+static struct agx_sched_compute empty(struct tc *c)
+{
+	uint8_t *stream = (uint8_t *)c->data.map + (PROGS)*PROG_SIZE;
+
+	sim_cmd_terminate(stream);
+	return (struct agx_sched_compute){ c->data_va + PROGS * PROG_SIZE,
+					   c->data_va + PROGS * PROG_SIZE + 16, c->code_va };
+}
+
+static uint32_t syncobj(struct tc *c)
+{
+	uint32_t h;
+
+	assert_int_equal(agx_sched_syncobj_create(c->s, &h), 0);
+	return h;
+}
+
+static void submit(struct tc *c, uint32_t queue, const struct agx_sched_compute *cmd,
+		   const struct agx_sched_point *waits, unsigned num_waits,
+		   const struct agx_sched_point *signals, unsigned num_signals)
+{
+	int ret = agx_sched_submit(c->s, queue, cmd, cmd ? 1 : 0, waits, num_waits, signals,
+				   num_signals, NULL);
+
+	if (ret < 0)
+		fail_msg("submit: %s", agx_sched_error(c->s));
+}
+
+/* Waits on the fence page; returns the work's status. */
+static int wait_point(struct tc *c, uint32_t obj, uint64_t value)
+{
+	int status = 1;
+	int ret = agx_sched_wait(c->s, &(struct agx_sched_point){ obj, value }, 1, true, WAIT_NS,
+				 NULL, &status);
+
+	if (ret < 0)
+		fail_msg("wait for %u at %llu: %s", obj, (unsigned long long)value,
+			 agx_sched_error(c->s));
+	return status;
+}
+
+static void expect_words(const uint32_t *words, uint32_t bias)
+{
+	for (unsigned i = 0; i < THREADS; i++)
+		if (words[i] != bias)
+			fail_msg("word %u is %u, not %u", i, words[i], bias);
+}
+
+/* --- tests ---------------------------------------------------------------------------- */
+
+/* A job runs in the client's VM; the fence page, SYNCOBJ_WAIT and the job's results agree. */
+static void test_job(void **state)
+{
+	struct tc c;
+	struct agx_sched_compute cmd;
+	enum agx_queue_status st;
+	uint32_t t;
+	unsigned first = 9;
+	int status = 1;
+
+	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
+	t = syncobj(&c);
+	assert_int_equal(agx_sched_value(c.s, t), 0);
+	for (unsigned i = 0; i < THREADS; i++)
+		buf(&c, 0)[i] = i;
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 7);
+	submit(&c, c.queue, &cmd, NULL, 0, &(struct agx_sched_point){ t, 5 }, 1);
+	assert_int_equal(wait_point(&c, t, 5), 0);
+	assert_int_equal(agx_sched_value(c.s, t), 5);
+	for (unsigned i = 0; i < THREADS; i++)
+		assert_int_equal(buf(&c, 1)[i], 2 * i + 7);
+	/* the same answer asked of the scheduler, for a value below and one at the point */
+	assert_int_equal(
+	    agx_sched_wait_ipc(c.s, &(struct agx_sched_point){ t, 3 }, 1, true, 0, &first, &status),
+	    0);
+	assert_int_equal(first, 0);
+	assert_int_equal(status, 0);
+	/* a point nothing will reach: not reached in time, both ways */
+	assert_int_equal(agx_sched_wait(c.s, &(struct agx_sched_point){ t, 6 }, 1, true,
+					20 * 1000 * 1000, NULL, NULL),
+			 -ETIMEDOUT);
+	assert_int_equal(agx_sched_wait_ipc(c.s, &(struct agx_sched_point){ t, 6 }, 1, true,
+					    20 * 1000 * 1000, NULL, NULL),
+			 -ETIMEDOUT);
+	assert_int_equal(agx_sched_queue_status(c.s, c.queue, &st), 0);
+	assert_int_equal(st, AGX_QUEUE_OK);
+	tc_fini(&c);
+}
+
+/* Bad requests get a precise error and change nothing. */
+static void test_refused(void **state)
+{
+	struct daemons *d = *state;
+	struct agx_sched_compute cmd;
+	uint32_t t, q;
+	struct tc c;
+
+	tc_init(d, &c, AGX_PRIORITY_NORMAL);
+	t = syncobj(&c);
+	cmd = empty(&c);
+	assert_int_equal(agx_sched_submit(c.s, 99, &cmd, 1, NULL, 0, NULL, 0, NULL), -ENOENT);
+	assert_non_null(strstr(agx_sched_error(c.s), "no queue 99"));
+	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0,
+					  &(struct agx_sched_point){ 77, 1 }, 1, NULL),
+			 -ENOENT);
+	assert_non_null(strstr(agx_sched_error(c.s), "no syncobj 77"));
+	submit(&c, c.queue, &cmd, NULL, 0, &(struct agx_sched_point){ t, 4 }, 1);
+	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0,
+					  &(struct agx_sched_point){ t, 4 }, 1, NULL),
+			 -EINVAL);
+	assert_non_null(strstr(agx_sched_error(c.s), "must be above it"));
+	cmd.encoder += 2; /* not 4-byte aligned */
+	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL), -EINVAL);
+	assert_non_null(strstr(agx_sched_error(c.s), "command 0: stream"));
+	/* a VM the client does not have */
+	assert_int_equal(agx_sched_queue_create(c.s, 4242, AGX_PRIORITY_NORMAL, &q), -ENOENT);
+	assert_int_equal(agx_sched_queue_create(c.s, c.vm, 7, &q), -EINVAL);
+	assert_int_equal(wait_point(&c, t, 4), 0);
+	tc_fini(&c);
+}
+
+/* Realtime is for root and the realtime group: another user is refused. */
+static void test_realtime_refused(void **state)
+{
+	struct daemons *d = *state;
+	struct passwd *nobody = getpwnam("nobody");
+	pid_t pid;
+	int status;
+
+	if (getuid() != 0 || !nobody)
+		skip();
+	assert_int_equal(chmod(d->dir, 0755), 0);
+	assert_int_equal(chmod(d->sched, 0666), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct agx_sched *s;
+		uint32_t q;
+		int ret;
+
+		if (setgid(nobody->pw_gid) < 0 || setuid(nobody->pw_uid) < 0)
+			_exit(10);
+		if (agx_sched_connect(d->sched, "nobody", &s) < 0)
+			_exit(11);
+		/* the VM is not checked before the priority: any number does */
+		ret = agx_sched_queue_create(s, 1, AGX_PRIORITY_REALTIME, &q);
+		_exit(ret == -EPERM && strstr(agx_sched_error(s), "REALTIME") ? 0 : 12);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	chmod(d->dir, 0700);
+}
+
+/*
+ * A chain of 1,000 jobs over four queues, each adding 1 to what the one
+ * before it wrote: any job that ran before its predecessor ended would
+ * lose or repeat an increment.
+ */
+static void test_chain(void **state)
+{
+	struct agx_sched_compute step[2];
+	uint32_t queues[4], t;
+	struct tc c;
+
+	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
+	queues[0] = c.queue;
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(agx_sched_queue_create(c.s, c.vm, AGX_PRIORITY_NORMAL, &queues[i]),
+				 0);
+	t = syncobj(&c);
+	memset(buf(&c, 0), 0, BUF_SIZE);
+	memset(buf(&c, 1), 0, BUF_SIZE);
+	memset(buf(&c, 2), 0, BUF_SIZE);				   /* zeros */
+	step[0] = sum(&c, buf_va(&c, 1), buf_va(&c, 2), buf_va(&c, 0), 1); /* b0 = b1 + 1 */
+	step[1] = sum(&c, buf_va(&c, 0), buf_va(&c, 2), buf_va(&c, 1), 1); /* b1 = b0 + 1 */
+	for (unsigned k = 1; k <= 1000; k++)
+		submit(&c, queues[k % 4], &step[k % 2], &(struct agx_sched_point){ t, k - 1 }, 1,
+		       &(struct agx_sched_point){ t, k }, 1);
+	assert_int_equal(wait_point(&c, t, 1000), 0);
+	expect_words(buf(&c, 0), 1000);
+	tc_fini(&c);
+}
+
+/*
+ * A diamond submitted bottom first, each job on its own queue: D waits for
+ * B and C, which wait for A.  D sums what B and C made of what A wrote.
+ */
+static void test_diamond(void **state)
+{
+	struct agx_sched_compute a, b, cc, dd;
+	uint32_t q[4], ta, tb, tc2, td;
+	struct tc c;
+
+	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
+	q[0] = c.queue;
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(agx_sched_queue_create(c.s, c.vm, AGX_PRIORITY_NORMAL, &q[i]), 0);
+	ta = syncobj(&c);
+	tb = syncobj(&c);
+	tc2 = syncobj(&c);
+	td = syncobj(&c);
+	memset(buf(&c, 0), 0, 5 * BUF_SIZE);
+	a = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1000); /* X = 1000 */
+	b = sum(&c, buf_va(&c, 1), buf_va(&c, 0), buf_va(&c, 2), 1);	/* Y = X + 1 */
+	cc = sum(&c, buf_va(&c, 1), buf_va(&c, 0), buf_va(&c, 3), 2);	/* Z = X + 2 */
+	dd = sum(&c, buf_va(&c, 2), buf_va(&c, 3), buf_va(&c, 4), 0);	/* W = Y + Z */
+	submit(&c, q[3], &dd, (struct agx_sched_point[]){ { tb, 1 }, { tc2, 1 } }, 2,
+	       &(struct agx_sched_point){ td, 1 }, 1);
+	submit(&c, q[2], &cc, &(struct agx_sched_point){ ta, 1 }, 1,
+	       &(struct agx_sched_point){ tc2, 1 }, 1);
+	submit(&c, q[1], &b, &(struct agx_sched_point){ ta, 1 }, 1,
+	       &(struct agx_sched_point){ tb, 1 }, 1);
+	assert_int_equal(agx_sched_value(c.s, td), 0);
+	submit(&c, q[0], &a, NULL, 0, &(struct agx_sched_point){ ta, 1 }, 1);
+	assert_int_equal(wait_point(&c, td, 1), 0);
+	expect_words(buf(&c, 4), 2003);
+	tc_fini(&c);
+}
+
+/*
+ * A point exported by one client and imported by another: the importer's
+ * job waits for the exporter's, across connections, and the exported
+ * descriptor becomes readable when the point is reached.
+ */
+static void test_export_import(void **state)
+{
+	struct tc a, b;
+	struct agx_sched_compute cmd;
+	struct pollfd pfd;
+	uint32_t gate, done_a, got, done_b, q2;
+	int32_t status = 99;
+	int fd;
+
+	tc_init(*state, &a, AGX_PRIORITY_NORMAL);
+	tc_init(*state, &b, AGX_PRIORITY_NORMAL);
+	gate = syncobj(&a);
+	done_a = syncobj(&a);
+	got = syncobj(&b);
+	done_b = syncobj(&b);
+	cmd = empty(&a);
+	/* a's job waits for a gate nothing has opened yet */
+	submit(&a, a.queue, &cmd, &(struct agx_sched_point){ gate, 1 }, 1,
+	       &(struct agx_sched_point){ done_a, 1 }, 1);
+	assert_int_equal(agx_sched_export(a.s, (struct agx_sched_point){ done_a, 1 }, &fd), 0);
+	assert_int_equal(agx_sched_import(b.s, got, 1, fd), 0);
+	cmd = empty(&b);
+	submit(&b, b.queue, &cmd, &(struct agx_sched_point){ got, 1 }, 1,
+	       &(struct agx_sched_point){ done_b, 1 }, 1);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+	assert_int_equal(agx_sched_wait(b.s, &(struct agx_sched_point){ done_b, 1 }, 1, true,
+					50 * 1000 * 1000, NULL, NULL),
+			 -ETIMEDOUT);
+	/* the gate opens (from another queue: a's first waits at the head of its own) */
+	assert_int_equal(agx_sched_queue_create(a.s, a.vm, AGX_PRIORITY_NORMAL, &q2), 0);
+	cmd = empty(&a);
+	submit(&a, q2, &cmd, NULL, 0, &(struct agx_sched_point){ gate, 1 }, 1);
+	assert_int_equal(wait_point(&b, done_b, 1), 0);
+	assert_int_equal(agx_sched_value(a.s, done_a), 1);
+	assert_int_equal(poll(&pfd, 1, TIMEOUT_MS), 1);
+	assert_int_equal(recv(fd, &status, sizeof(status), 0), (ssize_t)sizeof(status));
+	assert_int_equal(status, 0);
+	/* an fd that is not an exported point is refused */
+	assert_int_equal(agx_sched_import(b.s, got, 2, 0), -ENOENT);
+	close(fd);
+	tc_fini(&b);
+	tc_fini(&a);
+}
+
+/* --- processes ---------------------------------------------------------------------- */
+
+typedef int (*child_fn)(const struct daemons *d, int arg);
+
+/* fn in a child process; its exit status (0: its checks held) is collected by reap(). */
+static pid_t spawn(const struct daemons *d, child_fn fn, int arg)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fn(d, arg));
+	return pid;
+}
+
+static int reap(pid_t pid)
+{
+	int status;
+
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* In a child, a failed check is an exit status (cmocka's are the parent's). */
+#define CHECK(cond, code)                                                                          \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond);                 \
+			return code;                                                               \
+		}                                                                                  \
+	} while (0)
+
+/* A child's client, with no cmocka asserts in it. */
+static int child_client(const struct daemons *d, struct tc *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (agx_memory_connect(d->memmgr, &c->mem) < 0 || agx_vm_create(c->mem, &c->vm) < 0 ||
+	    agx_bo_create(c->mem, PAGE, 0, 0, &c->code) < 0 ||
+	    agx_bo_create(c->mem, 16 * PAGE, 0, 0, &c->data) < 0 ||
+	    agx_vm_bind(c->mem, c->vm, &c->code, 0, PAGE, 0,
+			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &c->code_va) < 0 ||
+	    agx_vm_bind(c->mem, c->vm, &c->data, 0, 16 * PAGE, 0,
+			AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA, &c->data_va) < 0)
+		return 1;
+	test_assemble(sum_kernel, (uint8_t *)c->code.map + 0x100, 0x300);
+	test_assemble(spin_kernel, (uint8_t *)c->code.map + SPIN_CODE, 0x100);
+	if (agx_sched_connect(d->sched, "test-child", &c->s) < 0 ||
+	    agx_sched_queue_create(c->s, c->vm, AGX_PRIORITY_NORMAL, &c->queue) < 0)
+		return 2;
+	return 0;
+}
+
+static int child_wait(struct tc *c, uint32_t t, uint64_t value, int *status)
+{
+	return agx_sched_wait(c->s, &(struct agx_sched_point){ t, value }, 1, true, WAIT_NS, NULL,
+			      status);
+}
+
+/* A well-behaved client: 20 jobs in a chain, each adding its bias; the sum is right. */
+static int good_client(const struct daemons *d, int n)
+{
+	struct agx_sched_compute step[2];
+	enum agx_queue_status st;
+	uint32_t t;
+	int status = 1;
+	struct tc c;
+
+	CHECK(child_client(d, &c) == 0, 1);
+	CHECK(agx_sched_syncobj_create(c.s, &t) == 0, 2);
+	memset(buf(&c, 0), 0, 3 * BUF_SIZE);
+	step[0] = sum(&c, buf_va(&c, 1), buf_va(&c, 2), buf_va(&c, 0), (uint32_t)n + 1);
+	step[1] = sum(&c, buf_va(&c, 0), buf_va(&c, 2), buf_va(&c, 1), (uint32_t)n + 1);
+	for (unsigned k = 1; k <= 20; k++)
+		CHECK(agx_sched_submit(c.s, c.queue, &step[k % 2], 1,
+				       &(struct agx_sched_point){ t, k - 1 }, 1,
+				       &(struct agx_sched_point){ t, k }, 1, NULL) == 0,
+		      3);
+	CHECK(child_wait(&c, t, 20, &status) == 0 && status == 0, 4);
+	for (unsigned i = 0; i < THREADS; i++)
+		CHECK(buf(&c, 0)[i] == 20u * ((uint32_t)n + 1), 5);
+	CHECK(agx_sched_queue_status(c.s, c.queue, &st) == 0 && st == AGX_QUEUE_OK, 6);
+	tc_fini(&c);
+	return 0;
+}
+
+/* A client whose job writes outside its VM (hang: 0) or never ends (hang: 1). */
+static int bad_client(const struct daemons *d, int hang)
+{
+	struct agx_sched_compute cmd;
+	enum agx_queue_status st;
+	uint32_t t;
+	int status = 0;
+	struct tc c;
+
+	CHECK(child_client(d, &c) == 0, 1);
+	CHECK(agx_sched_syncobj_create(c.s, &t) == 0, 2);
+	if (hang) {
+		uint32_t u[2] = { (uint32_t)buf_va(&c, 0), (uint32_t)(buf_va(&c, 0) >> 32) };
+
+		cmd = program(&c, SPIN_CODE, u, 2);
+	} else {
+		cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), 0x7000000000ull, 1);
+	}
+	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, &(struct agx_sched_point){ t, 1 }, 1,
+			       NULL) == 0,
+	      3);
+	/* queued behind it: never runs */
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1);
+	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, &(struct agx_sched_point){ t, 2 }, 1,
+			       NULL) == 0,
+	      4);
+	CHECK(child_wait(&c, t, 1, &status) == 0, 5);
+	CHECK(status == (hang ? -ETIMEDOUT : -EFAULT), 6);
+	CHECK(child_wait(&c, t, 2, &status) == 0 && status < 0, 7);
+	CHECK(agx_sched_queue_status(c.s, c.queue, &st) == 0 && st == AGX_QUEUE_GUILTY_RESET, 8);
+	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL) == -ENODEV, 9);
+	tc_fini(&c);
+	return 0;
+}
+
+/*
+ * A faulting and a hanging client beside four good ones: the good ones'
+ * results are all right; the bad ones' queues are guilty and refuse more.
+ */
+static void test_isolation(void **state)
+{
+	const struct daemons *d = *state;
+	pid_t pids[6];
+
+	pids[0] = spawn(d, bad_client, 0);
+	pids[1] = spawn(d, bad_client, 1);
+	for (int i = 0; i < 4; i++)
+		pids[2 + i] = spawn(d, good_client, i);
+	for (int i = 0; i < 6; i++)
+		if (reap(pids[i]) != 0)
+			fail_msg("client %d failed (status %d)", i, reap(pids[i]));
+}
+
+/* --- metrics -------------------------------------------------------------------------- */
+
+static void scrape(const struct daemons *d, struct promtext *doc)
+{
+	struct promtext_error perr;
+	char err[128], *body;
+	size_t size;
+
+	if (top_scrape(d->metrics, TIMEOUT_MS, &body, &size, err, sizeof(err)) < 0)
+		fail_msg("scrape: %s", err);
+	if (promtext_parse(body, size, doc, &perr) < 0)
+		fail_msg("line %u: %s", perr.line, perr.message);
+	free(body);
+}
+
+static double metric(const struct promtext *doc, const char *name, const char *const *labels)
+{
+	const struct promtext_sample *s = promtext_find(doc, name, labels);
+
+	if (!s)
+		fail_msg("no %s", name);
+	return s->value;
+}
+
+/* The metrics endpoint scraped and parsed: this client's jobs counted, its GPU time too. */
+static void test_metrics(void **state)
+{
+	const struct daemons *d = *state;
+	struct agx_sched_compute cmd;
+	struct promtext before, after;
+	struct promtext_histogram h;
+	char pid[16];
+	const char *labels[] = { "pid", pid, "client", "test-client", NULL };
+	uint32_t t;
+	struct tc c;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	tc_init(*state, &c, AGX_PRIORITY_HIGH);
+	t = syncobj(&c);
+	scrape(d, &before);
+	assert_int_equal(metric(&before, "agx_scheduler_client_jobs_total", labels), 0);
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1);
+	for (unsigned k = 1; k <= 10; k++)
+		submit(&c, c.queue, &cmd, NULL, 0, &(struct agx_sched_point){ t, k }, 1);
+	assert_int_equal(wait_point(&c, t, 10), 0);
+	scrape(d, &after);
+	assert_int_equal(metric(&after, "agx_scheduler_client_jobs_total", labels), 10);
+	assert_int_equal(metric(&after, "agx_scheduler_client_jobs_queued", labels), 0);
+	assert_true(metric(&after, "agx_scheduler_client_gpu_seconds_total", labels) > 0);
+	assert_int_equal(metric(&after, "agx_scheduler_jobs_total", NULL) -
+			     metric(&before, "agx_scheduler_jobs_total", NULL),
+			 10);
+	assert_true(metric(&after, "agx_scheduler_clients", NULL) >= 1);
+	assert_int_equal(metric(&after, "agx_scheduler_queue_depth",
+				(const char *const[]){ "priority", "high", NULL }),
+			 0);
+	assert_int_equal(
+	    promtext_histogram_get(&after, "agx_scheduler_start_to_complete_seconds", NULL, &h), 0);
+	assert_true(h.count >= 10);
+	promtext_finish(&before);
+	promtext_finish(&after);
+	tc_fini(&c);
+}
+
+/* A child that keeps submitting until it is killed; it says when it has queued 100. */
+static int submitter(const struct daemons *d, int fd)
+{
+	struct agx_sched_compute cmd;
+	uint32_t t, gate;
+	struct tc c;
+
+	CHECK(child_client(d, &c) == 0, 1);
+	CHECK(agx_sched_syncobj_create(c.s, &t) == 0 && agx_sched_syncobj_create(c.s, &gate) == 0,
+	      2);
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1);
+	for (uint64_t k = 1;; k++) {
+		/* the first waits for a gate nobody opens: everything stays queued */
+		int ret = agx_sched_submit(c.s, c.queue, &cmd, 1,
+					   k == 1 ? &(struct agx_sched_point){ gate, 1 } : NULL,
+					   k == 1, &(struct agx_sched_point){ t, k }, 1, NULL);
+
+		CHECK(ret == 0 || ret == -EBUSY, 3);
+		if (k == 100 && write(fd, "x", 1) != 1)
+			return 4;
+	}
+}
+
+/*
+ * A client killed in the middle of its submissions: its queues, jobs and
+ * handles go with it, and the others do not notice.
+ */
+static void test_killed_client(void **state)
+{
+	const struct daemons *d = *state;
+	struct promtext doc;
+	char pid_s[16], x;
+	int fds[2];
+	pid_t pid;
+	struct tc c;
+	uint32_t t;
+	struct agx_sched_compute cmd;
+
+	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
+	t = syncobj(&c);
+	assert_int_equal(pipe(fds), 0);
+	pid = spawn(d, submitter, fds[1]);
+	assert_int_equal(read(fds[0], &x, 1), 1);
+	kill(pid, SIGKILL);
+	assert_int_equal(reap(pid), 128 + SIGKILL);
+	close(fds[0]);
+	close(fds[1]);
+	/* the scheduler notices: the child's row goes, and none of its jobs is left queued */
+	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
+	for (int tries = 0;; tries++) {
+		scrape(d, &doc);
+		if (!promtext_find(
+			&doc, "agx_scheduler_client_jobs_queued",
+			(const char *const[]){ "pid", pid_s, "client", "test-child", NULL }))
+			break;
+		promtext_finish(&doc);
+		assert_true(tries < 1000);
+		usleep(10000);
+	}
+	assert_int_equal(metric(&doc, "agx_scheduler_queue_depth",
+				(const char *const[]){ "priority", "normal", NULL }),
+			 0);
+	promtext_finish(&doc);
+	/* and the other client works as before */
+	for (unsigned i = 0; i < THREADS; i++)
+		buf(&c, 0)[i] = i;
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 3);
+	submit(&c, c.queue, &cmd, NULL, 0, &(struct agx_sched_point){ t, 1 }, 1);
+	assert_int_equal(wait_point(&c, t, 1), 0);
+	for (unsigned i = 0; i < THREADS; i++)
+		assert_int_equal(buf(&c, 1)[i], 2 * i + 3);
+	tc_fini(&c);
+}
+
+#define MANY_CLIENTS 16
+#define MANY_JOBS    10000
+
+/*
+ * One of 16 processes submitting 10,000 empty jobs: it waits on the fence
+ * page for every 50th point and for the last; a lost wake-up would be a
+ * wait that times out.
+ */
+static int many_jobs(const struct daemons *d, int n)
+{
+	struct agx_sched_compute cmd;
+	uint32_t t;
+	int status = 0;
+	struct tc c;
+
+	CHECK(child_client(d, &c) == 0, 1);
+	CHECK(agx_sched_syncobj_create(c.s, &t) == 0, 2);
+	cmd = empty(&c);
+	for (uint64_t k = 1; k <= MANY_JOBS; k++) {
+		int ret;
+
+		while ((ret = agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0,
+					       &(struct agx_sched_point){ t, k }, 1, NULL)) ==
+		       -EBUSY)
+			CHECK(child_wait(&c, t, k - 1, &status) == 0, 3);
+		CHECK(ret == 0, 4);
+		if (k % 50 == 0) {
+			CHECK(child_wait(&c, t, k, &status) == 0 && status == 0, 5);
+			CHECK(agx_sched_value(c.s, t) >= k, 6);
+		}
+	}
+	CHECK(child_wait(&c, t, MANY_JOBS, &status) == 0 && status == 0, 7);
+	tc_fini(&c);
+	return 0;
+}
+
+static void test_many_clients(void **state)
+{
+	pid_t pids[MANY_CLIENTS];
+
+	for (int i = 0; i < MANY_CLIENTS; i++)
+		pids[i] = spawn(*state, many_jobs, i);
+	for (int i = 0; i < MANY_CLIENTS; i++) {
+		int status = reap(pids[i]);
+
+		if (status)
+			fail_msg("client %d: status %d", i, status);
+	}
+}
+
+/*
+ * Priorities: 200 low jobs and one high job wait behind the same gate;
+ * when it opens, the high one is done before the low ones are.
+ */
+static void test_priorities(void **state)
+{
+	struct agx_sched_compute cmd, open;
+	uint32_t low, high, gate, tl, th, q_gate;
+	struct tc c;
+
+	tc_init(*state, &c, AGX_PRIORITY_LOW);
+	low = c.queue;
+	assert_int_equal(agx_sched_queue_create(c.s, c.vm, AGX_PRIORITY_HIGH, &high), 0);
+	assert_int_equal(agx_sched_queue_create(c.s, c.vm, AGX_PRIORITY_NORMAL, &q_gate), 0);
+	gate = syncobj(&c);
+	tl = syncobj(&c);
+	th = syncobj(&c);
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1);
+	for (unsigned k = 1; k <= 200; k++)
+		submit(&c, low, &cmd, k == 1 ? &(struct agx_sched_point){ gate, 1 } : NULL, k == 1,
+		       &(struct agx_sched_point){ tl, k }, 1);
+	submit(&c, high, &cmd, &(struct agx_sched_point){ gate, 1 }, 1,
+	       &(struct agx_sched_point){ th, 1 }, 1);
+	open = empty(&c);
+	submit(&c, q_gate, &open, NULL, 0, &(struct agx_sched_point){ gate, 1 }, 1);
+	assert_int_equal(wait_point(&c, th, 1), 0);
+	assert_true(agx_sched_value(c.s, tl) < 200);
+	assert_int_equal(wait_point(&c, tl, 200), 0);
+	tc_fini(&c);
+}
+
+static void inject(const struct daemons *d, Agx__Device__InjectFault__Kind kind, unsigned count,
+		   unsigned delay_ms)
+{
+	Agx__Device__InjectFault m = AGX__DEVICE__INJECT_FAULT__INIT;
+	struct agx_ipc_client *dev;
+	struct agx_ipc_msg reply;
+
+	assert_int_equal(agx_ipc_client_connect(d->sim, AGX__IPC__INTERFACE__INTERFACE_DEVICE,
+						"test", TIMEOUT_MS, &dev, NULL),
+			 0);
+	m.kind = kind;
+	m.count = count;
+	m.delay_ms = delay_ms;
+	assert_int_equal(agx_ipc_client_call(dev, AGX_IPC_MSG_DEVICE_INJECT_FAULT, &m.base, NULL, 0,
+					     &reply, TIMEOUT_MS, NULL),
+			 0);
+	agx_ipc_msg_finish(&reply);
+	agx_ipc_client_destroy(dev);
+}
+
+/*
+ * The firmware crashes with a job in flight: the job's fence fails with
+ * device lost, its queue says innocent reset, and work goes on once the
+ * firmware is back, on a new queue.
+ */
+static void test_device_lost(void **state)
+{
+	struct agx_sched_compute cmd;
+	enum agx_queue_status st;
+	uint32_t t, q;
+	struct tc c;
+
+	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
+	t = syncobj(&c);
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1);
+	/* the job finishes its work and waits 5 s to say so: in flight at the crash */
+	inject(*state, AGX__DEVICE__INJECT_FAULT__KIND__KIND_DELAY_COMPLETION, 1, 5000);
+	submit(&c, c.queue, &cmd, NULL, 0, &(struct agx_sched_point){ t, 1 }, 1);
+	usleep(20000);
+	inject(*state, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_CRASH, 0, 0);
+	assert_int_equal(wait_point(&c, t, 1), -ENODEV);
+	assert_int_equal(agx_sched_queue_status(c.s, c.queue, &st), 0);
+	assert_int_equal(st, AGX_QUEUE_INNOCENT_RESET);
+	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL), -ENODEV);
+	/* a new queue: its job waits, if need be, for the firmware to be back */
+	assert_int_equal(agx_sched_queue_create(c.s, c.vm, AGX_PRIORITY_NORMAL, &q), 0);
+	memset(buf(&c, 1), 0, BUF_SIZE);
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 5);
+	submit(&c, q, &cmd, NULL, 0, &(struct agx_sched_point){ t, 2 }, 1);
+	assert_int_equal(wait_point(&c, t, 2), 0);
+	assert_int_equal(buf(&c, 1)[7], 2 * buf(&c, 0)[7] + 5);
+	tc_fini(&c);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_job),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_realtime_refused),
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_diamond),
+		cmocka_unit_test(test_export_import),
+		cmocka_unit_test(test_isolation),
+		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_killed_client),
+		cmocka_unit_test(test_many_clients),
+		cmocka_unit_test(test_priorities),
+		cmocka_unit_test(test_device_lost),
+	};
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
+		return 2;
+	}
+	for (int i = 0; i < 4; i++)
+		paths[i] = argv[i + 1];
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,227 @@
+/*
+ * bench-scheduler: `./agx bench scheduler`.  Starts agx-sim, agx-memmgr,
+ * agx-fwchan and agx-scheduler (next to this program in the build tree)
+ * and measures, as a client through libagx (agx/sched.h):
+ *   - the round trip of one empty job: SUBMIT sent to its fence signalled,
+ *     seen on the fence page (p50, p99);
+ *   - submissions per second of empty jobs from one client, and from 8
+ *     client processes together, each job signalling its own point, until
+ *     every one has completed (-EBUSY, the client's limit of unfinished
+ *     jobs, is met by waiting for the oldest).
+ * An empty job is a compute command whose stream is only its end: it goes
+ * through the scheduler, fwchan and the firmware like any other.
+ * Prints `scheduler.<metric> <value> <unit>` lines.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agx/memory.h"
+#include "agx/sched.h"
+#include "bench.h"
+#include "host/cmdbuf.h"
+
+#define LATENCY_SAMPLES	   5000
+#define THROUGHPUT_SECONDS 2.0
+#define CLIENTS		   8
+#define WAIT_NS		   (10ll * 1000 * 1000 * 1000)
+
+struct client {
+	struct agx_memory *mem;
+	struct agx_sched *s;
+	struct agx_bo bo;
+	uint64_t va;
+	uint32_t vm, queue, t;
+	uint64_t next;
+	struct agx_sched_compute cmd;
+};
+
+static int client_init(struct client *c, const char *memmgr, const char *sched)
+{
+	memset(c, 0, sizeof(*c));
+	if (agx_memory_connect(memmgr, &c->mem) < 0 || agx_vm_create(c->mem, &c->vm) < 0 ||
+	    agx_bo_create(c->mem, 0x4000, 0, 0, &c->bo) < 0 ||
+	    agx_vm_bind(c->mem, c->vm, &c->bo, 0, 0x4000, 0,
+			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &c->va) < 0)
+		return -1;
+	sim_cmd_terminate(c->bo.map);
+	c->cmd = (struct agx_sched_compute){ c->va, c->va + 16, c->va };
+	if (agx_sched_connect(sched, "agx-bench-scheduler", &c->s) < 0 ||
+	    agx_sched_queue_create(c->s, c->vm, AGX_PRIORITY_NORMAL, &c->queue) < 0 ||
+	    agx_sched_syncobj_create(c->s, &c->t) < 0) {
+		fprintf(stderr, "agx-bench-scheduler: %s\n",
+			c->s ? agx_sched_error(c->s) : "cannot connect");
+		return -1;
+	}
+	return 0;
+}
+
+static int wait_for(struct client *c, uint64_t value)
+{
+	int status = 0;
+
+	if (agx_sched_wait(c->s, &(struct agx_sched_point){ c->t, value }, 1, true, WAIT_NS, NULL,
+			   &status) < 0 ||
+	    status) {
+		fprintf(stderr, "agx-bench-scheduler: wait: %s\n", agx_sched_error(c->s));
+		return -1;
+	}
+	return 0;
+}
+
+/* One empty job signalling the next point; -EBUSY waits for some to end, then again. */
+static int submit(struct client *c, uint64_t *completed)
+{
+	for (;;) {
+		int ret = agx_sched_submit(c->s, c->queue, &c->cmd, 1, NULL, 0,
+					   &(struct agx_sched_point){ c->t, c->next + 1 }, 1, NULL);
+
+		if (ret == 0) {
+			c->next++;
+			return 0;
+		}
+		if (ret != -EBUSY) {
+			fprintf(stderr, "agx-bench-scheduler: %s\n", agx_sched_error(c->s));
+			return -1;
+		}
+		/* half of what is unfinished */
+		if (wait_for(c, *completed + (c->next - *completed) / 2 + 1) < 0)
+			return -1;
+		*completed = agx_sched_value(c->s, c->t);
+	}
+}
+
+/* Submissions for THROUGHPUT_SECONDS, then until all ended: jobs per second. */
+static double throughput(struct client *c)
+{
+	uint64_t start = c->next, completed = c->next;
+	double t0 = bench_now_us();
+
+	while (bench_now_us() - t0 < THROUGHPUT_SECONDS * 1e6)
+		if (submit(c, &completed) < 0)
+			return -1;
+	if (wait_for(c, c->next) < 0)
+		return -1;
+	return (double)(c->next - start) / ((bench_now_us() - t0) / 1e6);
+}
+
+static int latency(struct client *c)
+{
+	static double samples[LATENCY_SAMPLES];
+	uint64_t completed = 0;
+
+	for (int i = 0; i < LATENCY_SAMPLES; i++) {
+		double t0 = bench_now_us();
+
+		if (submit(c, &completed) < 0 || wait_for(c, c->next) < 0)
+			return -1;
+		samples[i] = bench_now_us() - t0;
+	}
+	bench_sort(samples, LATENCY_SAMPLES);
+	printf("scheduler.rtt_p50_us %.1f us (an empty job: SUBMIT to its fence signalled)\n",
+	       samples[LATENCY_SAMPLES / 2]);
+	printf("scheduler.rtt_p99_us %.1f us\n", samples[LATENCY_SAMPLES * 99 / 100]);
+	return 0;
+}
+
+/* CLIENTS processes at once, each with its own connection, VM and queue. */
+static int many(const char *memmgr, const char *sched)
+{
+	int pipes[CLIENTS][2];
+	pid_t pids[CLIENTS];
+	double total = 0;
+	int ret = 0;
+
+	for (int i = 0; i < CLIENTS; i++) {
+		if (pipe(pipes[i]) < 0)
+			return -1;
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			struct client c;
+			double rate = -1;
+
+			close(pipes[i][0]);
+			if (client_init(&c, memmgr, sched) == 0)
+				rate = throughput(&c);
+			if (write(pipes[i][1], &rate, sizeof(rate)) != sizeof(rate))
+				_exit(1);
+			_exit(rate < 0);
+		}
+		close(pipes[i][1]);
+	}
+	for (int i = 0; i < CLIENTS; i++) {
+		double rate = -1;
+
+		if (read(pipes[i][0], &rate, sizeof(rate)) != sizeof(rate) || rate < 0)
+			ret = -1;
+		total += rate;
+		close(pipes[i][0]);
+		waitpid(pids[i], NULL, 0);
+	}
+	if (ret == 0)
+		printf("scheduler.submits_per_s_8 %.0f jobs/s (%d clients together)\n", total,
+		       CLIENTS);
+	return ret;
+}
+
+int main(void)
+{
+	char sim[PATH_MAX + 32], memmgr[PATH_MAX + 32], fwchan[PATH_MAX + 32],
+	    scheduler[PATH_MAX + 32];
+	char dir[] = "/tmp/agx-bench-scheduler-XXXXXX", socks[5][64];
+	static const char *names[5] = { "sim", "memmgr", "memmgr-priv", "fwchan", "scheduler" };
+	struct client c;
+	pid_t pids[4];
+	double rate;
+	int ret = 1;
+
+	bench_sibling(sim, sizeof(sim), "sim/agx-sim");
+	bench_sibling(memmgr, sizeof(memmgr), "memmgr/agx-memmgr");
+	bench_sibling(fwchan, sizeof(fwchan), "fwchan/agx-fwchan");
+	bench_sibling(scheduler, sizeof(scheduler), "scheduler/agx-scheduler");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (int i = 0; i < 5; i++)
+		snprintf(socks[i], sizeof(socks[i]), "%s/%s.sock", dir, names[i]);
+	pids[0] = bench_spawn((char *[]){ sim, "--socket", socks[0], NULL });
+	pids[1] =
+	    bench_spawn((char *[]){ memmgr, "--socket", socks[1], "--privileged-socket", socks[2],
+				    "--device", socks[0], "--fwchan", socks[3], NULL });
+	bench_wait_for(socks[2]);
+	pids[2] = bench_spawn((char *[]){ fwchan, "--socket", socks[3], "--device", socks[0],
+					  "--memmgr", socks[2], NULL });
+	bench_wait_for(socks[3]);
+	pids[3] = bench_spawn((char *[]){ scheduler, "--socket", socks[4], "--fwchan", socks[3],
+					  "--memmgr", socks[2], NULL });
+	bench_wait_for(socks[4]);
+	if (client_init(&c, socks[1], socks[4]) < 0) {
+		fprintf(stderr, "agx-bench-scheduler: cannot set up a client\n");
+		goto out;
+	}
+	if (latency(&c) < 0)
+		goto out;
+	rate = throughput(&c);
+	if (rate < 0)
+		goto out;
+	printf("scheduler.submits_per_s_1 %.0f jobs/s (one client)\n", rate);
+	agx_sched_disconnect(c.s);
+	c.s = NULL;
+	if (many(socks[1], socks[4]) < 0)
+		goto out;
+	ret = 0;
+out:
+	agx_sched_disconnect(c.s);
+	agx_memory_disconnect(c.mem);
+	for (int i = 3; i >= 0; i--)
+		bench_stop(pids[i]);
+	for (int i = 0; i < 5; i++)
+		unlink(socks[i]);
+	rmdir(dir);
+	return ret;
+}
