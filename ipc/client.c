@@ -101,9 +101,9 @@ static void deliver_event(struct agx_ipc_client *client, struct agx_ipc_msg *msg
 	agx_ipc_msg_finish(msg);
 }
 
-int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type, const ProtobufCMessage *body,
-			const int *fds, unsigned num_fds, struct agx_ipc_msg *reply, int timeout_ms,
-			struct agx_ipc_error *err)
+int agx_ipc_client_send_request(struct agx_ipc_client *client, uint16_t type,
+				const ProtobufCMessage *body, const int *fds, unsigned num_fds,
+				int timeout_ms, uint32_t *out_id, struct agx_ipc_error *err)
 {
 	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	const struct agx_ipc_msg_info *info = agx_ipc_msg_info(type);
@@ -111,7 +111,6 @@ int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type, const Prot
 	uint32_t id;
 	int ret;
 
-	memset(reply, 0, sizeof(*reply));
 	if (err)
 		err->code = 0;
 	if (!info || info->kind != AGX_IPC_KIND_REQUEST)
@@ -148,7 +147,19 @@ int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type, const Prot
 	}
 	if (ret < 0)
 		return ret;
+	*out_id = id;
+	return 0;
+}
 
+int agx_ipc_client_collect(struct agx_ipc_client *client, uint32_t id, uint16_t type,
+			   struct agx_ipc_msg *reply, int timeout_ms, struct agx_ipc_error *err)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int ret;
+
+	memset(reply, 0, sizeof(*reply));
+	if (err)
+		err->code = 0;
 	for (;;) {
 		struct agx_ipc_msg msg;
 
@@ -184,6 +195,26 @@ int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type, const Prot
 		/* A reply to a call that timed out earlier. */
 		agx_ipc_msg_finish(&msg);
 	}
+}
+
+int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t type, const ProtobufCMessage *body,
+			const int *fds, unsigned num_fds, struct agx_ipc_msg *reply, int timeout_ms,
+			struct agx_ipc_error *err)
+{
+	int64_t start = now_ms();
+	uint32_t id;
+	int ret;
+
+	memset(reply, 0, sizeof(*reply));
+	ret = agx_ipc_client_send_request(client, type, body, fds, num_fds, timeout_ms, &id, err);
+	if (ret < 0)
+		return ret;
+	if (timeout_ms >= 0) {
+		timeout_ms -= (int)(now_ms() - start);
+		if (timeout_ms < 0)
+			timeout_ms = 0;
+	}
+	return agx_ipc_client_collect(client, id, type, reply, timeout_ms, err);
 }
 
 int agx_ipc_client_dispatch_events(struct agx_ipc_client *client, int timeout_ms)

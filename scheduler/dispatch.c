@@ -364,7 +364,7 @@ static void bound(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *rep
 			agx_warn("client %s (pid %d): queue %u: its VM %u: %s", q->client->name,
 				 (int)q->client->pid, q->id, q->vm->vm,
 				 err && err->code ? err->message : strerror(-status));
-			sched_queue_reset(q, SCHED_QUEUE_GUILTY);
+			sched_queue_reset(q, SCHED_QUEUE_GUILTY, 0);
 		}
 		batch_end(s, b);
 		return;
@@ -639,15 +639,15 @@ static void completed(struct scheduler *s, const Agx__Fwchan__Completion *cp)
 	case AGX__FWCHAN__WORK_RESULT__RESULT_ABORTED:
 		break;
 	case AGX__FWCHAN__WORK_RESULT__RESULT_DEVICE_LOST:
-		sched_queue_reset(q, SCHED_QUEUE_INNOCENT);
+		sched_queue_reset(q, SCHED_QUEUE_INNOCENT, job->seqno);
 		break;
 	case AGX__FWCHAN__WORK_RESULT__RESULT_TIMEOUT:
 		s->timeouts++;
 		q->client->timeouts++;
-		sched_queue_reset(q, SCHED_QUEUE_GUILTY);
+		sched_queue_reset(q, SCHED_QUEUE_GUILTY, job->seqno);
 		break;
 	default:
-		sched_queue_reset(q, SCHED_QUEUE_GUILTY);
+		sched_queue_reset(q, SCHED_QUEUE_GUILTY, job->seqno);
 	}
 	sched_queue_update_runnable(q);
 	sched_job_cmd_done(job, result_status(cp->result), cp->gpu_start_ns, cp->gpu_end_ns);
@@ -668,7 +668,7 @@ static void fault(struct scheduler *s, const Agx__Fwchan__FaultEvent *f)
 		   " (%s, %s, reason %d)",
 		   q->client->name, (int)q->client->pid, q->id, it->job->seqno, f->va,
 		   f->write ? "write" : "read", f->unit ? f->unit : "?", (int)f->reason);
-	sched_queue_reset(q, SCHED_QUEUE_GUILTY);
+	sched_queue_reset(q, SCHED_QUEUE_GUILTY, it->job->seqno);
 }
 
 static void fwchan_event(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg, void *data)

@@ -180,13 +180,14 @@ void sched_queue_update_runnable(struct sched_queue *q)
 	sched_turn_later(s);
 }
 
-void sched_queue_reset(struct sched_queue *q, enum sched_queue_status status)
+void sched_queue_reset(struct sched_queue *q, enum sched_queue_status status, uint64_t seqno)
 {
 	struct scheduler *s = q->client->s;
 
 	if (q->status != SCHED_QUEUE_OK)
 		return;
 	q->status = status;
+	q->reset_seqno = seqno;
 	s->resets[status]++;
 	agx_notice("client %s (pid %d): queue %u reset: %s", q->client->name, (int)q->client->pid,
 		   q->id,
@@ -247,6 +248,9 @@ static void finish_ready(struct sched_queue *q)
 		if (q->cursor == job)
 			q->cursor = next_job(q, job);
 		sched_list_del(&job->link);
+		/* what comes after the job that reset the queue fails, whether or not it ran */
+		if (q->status != SCHED_QUEUE_OK && job->seqno > q->reset_seqno && !job->status)
+			job->status = -ECANCELED;
 		account(c->s, job);
 		/* signalling runs waiters' callbacks: the job is off the queue first */
 		for (unsigned i = 0; i < job->num_signals; i++)

@@ -9,7 +9,7 @@
 #include "scheduler.h"
 
 static const char *const priority_names[SCHED_PRIORITIES] = { "low", "normal", "high", "realtime" };
-static const char *const reset_names[] = { NULL, "guilty", "innocent", "device_lost" };
+static const char *const reset_names[] = { NULL, "guilty", "innocent" };
 
 static int scalar(struct evbuffer *out, const char *name, const char *type, const char *help,
 		  double value)
@@ -77,7 +77,7 @@ int sched_metrics_write(struct evbuffer *out, void *data)
 			   "Jobs stopped for running over their GPU time");
 	ret |= prom_sample_u64(out, "agx_scheduler_timeouts_total", NULL, s->timeouts);
 	ret |= prom_family(out, "agx_scheduler_resets_total", "counter", "Queues reset, by kind");
-	for (unsigned k = 1; k < 4; k++)
+	for (unsigned k = 1; k < 3; k++)
 		ret |= prom_sample_u64(out, "agx_scheduler_resets_total",
 				       (const char *const[]){ "kind", reset_names[k], NULL },
 				       s->resets[k]);

@@ -141,7 +141,6 @@ enum sched_queue_status {
 	SCHED_QUEUE_OK = 0,
 	SCHED_QUEUE_GUILTY = 1,
 	SCHED_QUEUE_INNOCENT = 2,
-	SCHED_QUEUE_DEVICE_LOST = 3,
 };
 
 struct sched_client;
@@ -165,6 +164,7 @@ struct sched_queue {
 	unsigned reserved; /* items at fwchan taken for the batch on its way */
 	uint32_t context, slot;
 	uint64_t next_seqno;
+	uint64_t reset_seqno;		/* the job that reset it */
 	struct sched_link jobs;		/* unfinished, in submission order */
 	struct sched_job *cursor;	/* the first job with commands to send; NULL: none */
 	unsigned inflight[SCHED_PIPES]; /* commands at fwchan, by pipe */
@@ -246,7 +246,7 @@ struct scheduler {
 	unsigned num_clients;
 	uint64_t queue_depth[SCHED_PRIORITIES];
 	uint64_t jobs_done, faults, timeouts;
-	uint64_t resets[4]; /* by enum sched_queue_status */
+	uint64_t resets[3]; /* by enum sched_queue_status */
 	struct sched_histograms hist;
 };
 
@@ -288,8 +288,9 @@ int sched_submit(struct sched_client *c, const Agx__Scheduler__Submit *sub, uint
 struct sched_cmd *sched_queue_next_cmd(struct sched_queue *q, struct sched_job **job);
 /* A command of job ended at fwchan (status 0 or negative errno), with its GPU times. */
 void sched_job_cmd_done(struct sched_job *job, int status, uint64_t start_ns, uint64_t end_ns);
-/* The queue was reset (guilty, innocent, lost): what has not run fails, nothing more runs. */
-void sched_queue_reset(struct sched_queue *q, enum sched_queue_status status);
+/* The queue was reset by job seqno (0: before any): what comes after it fails, nothing more runs.
+ */
+void sched_queue_reset(struct sched_queue *q, enum sched_queue_status status, uint64_t seqno);
 /* Ends the jobs at the queue's head that are done; may free a destroyed queue. */
 void sched_queue_settle(struct sched_queue *q);
 /* Whether the queue has a command fwchan may be given now. */

@@ -264,7 +264,7 @@ static void header(FILE *f, const struct promtext *prev, const struct promtext *
 		   double interval)
 {
 	static const char *const priorities[] = { "low", "normal", "high", "realtime" };
-	static const char *const kinds[] = { "guilty", "innocent", "device_lost" };
+	static const char *const kinds[] = { "guilty", "innocent" };
 	char a[32], b[32], c[32], d[32];
 	double resets = 0;
 
@@ -289,13 +289,13 @@ static void header(FILE *f, const struct promtext *prev, const struct promtext *
 		fmt_latency(c, sizeof(c), interval_quantile(prev, cur, M_START_COMPLETE, 0.5)),
 		fmt_latency(d, sizeof(d), interval_quantile(prev, cur, M_START_COMPLETE, 0.99)));
 
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 2; i++)
 		resets += value(cur, M_RESETS, (const char *[]){ "kind", kinds[i], NULL });
 	fprintf(f, "errors   faults %s  timeouts %s  resets %s (",
 		fmt_number(a, sizeof(a), "%.0f", value(cur, M_FAULTS, NULL)),
 		fmt_number(b, sizeof(b), "%.0f", value(cur, M_TIMEOUTS, NULL)),
 		fmt_number(c, sizeof(c), "%.0f", resets));
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 2; i++)
 		fprintf(
 		    f, "%s%s %s", i ? ", " : "", kinds[i],
 		    fmt_number(a, sizeof(a), "%.0f",

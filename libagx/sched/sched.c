@@ -2,8 +2,9 @@
  * sched.c: the agx-scheduler client of agx/sched.h, on libagxipc's
  * blocking client, with waits on the fence page.
  *
- * A wait first looks at the page, spins on it for the IPC busy-poll
- * budget (a completion is often microseconds away), then sleeps in poll()
+ * A wait first looks at the page, spins on it for a few IPC busy-poll
+ * budgets (a completion is a few hops away: the scheduler, fwchan, the
+ * firmware, each of which answers within one), then sleeps in poll()
  * on the eventfd the scheduler writes after every batch of changes and on
  * the socket, so that a scheduler that dies wakes it.  One waiting thread
  * at a time sleeps in poll() and reads the eventfd; the others sleep on a
@@ -25,6 +26,7 @@
 #include "agxipc/fence_page.h"
 
 #define TIMEOUT_MS 10000
+#define SPIN_HOPS  4 /* a wait spins for this many IPC busy-poll budgets before it sleeps */
 
 struct agx_sched {
 	struct agx_ipc_client *client;
@@ -37,16 +39,61 @@ struct agx_sched {
 	int event_fd;
 	bool gone;
 	uint32_t slots[AGX_FENCE_PAGE_SLOTS + 1]; /* [handle]: fence index + 1; 0: none */
+	/* submissions sent and not yet answered, oldest first; the first refusal among them */
+	uint32_t pending[AGX_SCHED_PIPELINE];
+	unsigned pending_head, num_pending;
+	int pending_error;
 	char error[AGX_IPC_MAX_ERROR_MESSAGE + 64];
 };
+
+/* Collects the oldest unanswered submission's reply; its refusal is kept for later. */
+static int collect_one(struct agx_sched *s)
+{
+	struct agx_ipc_error err = { 0 };
+	struct agx_ipc_msg reply;
+	uint32_t id = s->pending[s->pending_head];
+	int ret;
+
+	s->pending_head = (s->pending_head + 1) % AGX_SCHED_PIPELINE;
+	s->num_pending--;
+	ret = agx_ipc_client_collect(s->client, id, AGX_IPC_MSG_SCHED_SUBMIT, &reply, TIMEOUT_MS,
+				     &err);
+	if (ret == 0) {
+		agx_ipc_msg_finish(&reply);
+		return 0;
+	}
+	if (!s->pending_error) {
+		s->pending_error = ret;
+		snprintf(s->error, sizeof(s->error), "SUBMIT: %s",
+			 err.code ? err.message : strerror(-ret));
+	}
+	return ret;
+}
+
+/* Every answer still to come; the first refusal among them, once. */
+static int collect_all(struct agx_sched *s)
+{
+	int ret;
+
+	while (s->num_pending)
+		collect_one(s);
+	ret = s->pending_error;
+	s->pending_error = 0;
+	return ret;
+}
 
 static int call(struct agx_sched *s, uint16_t type, const ProtobufCMessage *body, const int *fds,
 		unsigned num_fds, struct agx_ipc_msg *reply)
 {
 	struct agx_ipc_error err = { 0 };
 	struct agx_ipc_msg local;
-	int ret = agx_ipc_client_call(s->client, type, body, fds, num_fds, reply ? reply : &local,
-				      TIMEOUT_MS, &err);
+	int ret;
+
+	/* replies come in order: the submissions' first (a refusal waits for flush) */
+	while (s->num_pending)
+		collect_one(s);
+	ret = agx_ipc_client_call(s->client, type, body, fds, num_fds, reply ? reply : &local,
+				  TIMEOUT_MS, &err);
 
 	if (ret < 0)
 		snprintf(s->error, sizeof(s->error), "%s: %s", agx_ipc_msg_info(type)->name,
@@ -228,16 +275,18 @@ static void points_init(Agx__Scheduler__SyncPoint *pb, Agx__Scheduler__SyncPoint
 #define MAX_POINTS 64
 #define MAX_CMDS   64
 
-int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
-		     unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
-		     const struct agx_sched_point *signals, unsigned num_signals, uint64_t *seqno)
+/* A SUBMIT built on the caller's stack, and sent: waiting for its reply (reply) or not. */
+static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
+		  unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
+		  const struct agx_sched_point *signals, unsigned num_signals,
+		  struct agx_ipc_msg *reply)
 {
 	Agx__Scheduler__Submit m = AGX__SCHEDULER__SUBMIT__INIT;
 	Agx__Scheduler__SyncPoint wpb[MAX_POINTS], *wl[MAX_POINTS], spb[MAX_POINTS],
 	    *sl[MAX_POINTS];
 	Agx__Scheduler__Command cpb[MAX_CMDS], *cl[MAX_CMDS];
 	Agx__Work__Compute compute[MAX_CMDS];
-	struct agx_ipc_msg reply;
+	struct agx_ipc_error err = { 0 };
 	int ret;
 
 	if (num_cmds > MAX_CMDS || num_waits > MAX_POINTS || num_signals > MAX_POINTS)
@@ -261,8 +310,31 @@ int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched
 	m.n_waits = num_waits;
 	m.signals = sl;
 	m.n_signals = num_signals;
+	if (reply)
+		return call(s, AGX_IPC_MSG_SCHED_SUBMIT, &m.base, NULL, 0, reply);
+	if (s->num_pending == AGX_SCHED_PIPELINE)
+		collect_one(s);
+	ret = agx_ipc_client_send_request(
+	    s->client, AGX_IPC_MSG_SCHED_SUBMIT, &m.base, NULL, 0, TIMEOUT_MS,
+	    &s->pending[(s->pending_head + s->num_pending) % AGX_SCHED_PIPELINE], &err);
+	if (ret < 0) {
+		snprintf(s->error, sizeof(s->error), "SUBMIT: %s",
+			 err.code ? err.message : strerror(-ret));
+		return ret;
+	}
+	s->num_pending++;
+	return 0;
+}
+
+int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
+		     unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
+		     const struct agx_sched_point *signals, unsigned num_signals, uint64_t *seqno)
+{
+	struct agx_ipc_msg reply;
+	int ret;
+
 	pthread_mutex_lock(&s->lock);
-	ret = call(s, AGX_IPC_MSG_SCHED_SUBMIT, &m.base, NULL, 0, &reply);
+	ret = submit(s, queue, cmds, num_cmds, waits, num_waits, signals, num_signals, &reply);
 	pthread_mutex_unlock(&s->lock);
 	if (ret < 0)
 		return ret;
@@ -270,6 +342,33 @@ int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched
 		*seqno = ((const Agx__Scheduler__SubmitReply *)reply.body)->seqno;
 	agx_ipc_msg_finish(&reply);
 	return 0;
+}
+
+int agx_sched_submit_async(struct agx_sched *s, uint32_t queue,
+			   const struct agx_sched_compute *cmds, unsigned num_cmds,
+			   const struct agx_sched_point *waits, unsigned num_waits,
+			   const struct agx_sched_point *signals, unsigned num_signals)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = s->pending_error;
+	s->pending_error = 0;
+	if (ret == 0)
+		ret =
+		    submit(s, queue, cmds, num_cmds, waits, num_waits, signals, num_signals, NULL);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int agx_sched_flush(struct agx_sched *s)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = collect_all(s);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
 }
 
 /* --- waits on the fence page ------------------------------------------------------------ */
@@ -371,7 +470,8 @@ int agx_sched_wait(struct agx_sched *s, const struct agx_sched_point *points, un
 		   bool all, int64_t timeout_ns, unsigned *first, int *status)
 {
 	int64_t deadline = timeout_ns < 0 ? -1 : now_ns() + timeout_ns;
-	int64_t spin_until = now_ns() + (int64_t)agx_ipc_busy_poll_us() * 1000;
+	/* a fence is a few hops away (scheduler, fwchan, firmware), each within one budget */
+	int64_t spin_until = now_ns() + (int64_t)agx_ipc_busy_poll_us() * 1000 * SPIN_HOPS;
 	unsigned first_local;
 	int status_local, ret = 0;
 
@@ -451,6 +551,8 @@ int agx_sched_wait_ipc(struct agx_sched *s, const struct agx_sched_point *points
 	if (timeout_ns != UINT64_MAX)
 		timeout_ms = (int)(timeout_ns / 1000000 + TIMEOUT_MS);
 	pthread_mutex_lock(&s->lock);
+	while (s->num_pending)
+		collect_one(s);
 	ret = agx_ipc_client_call(s->client, AGX_IPC_MSG_SCHED_SYNCOBJ_WAIT, &m.base, NULL, 0,
 				  &reply, timeout_ms, &err);
 	if (ret < 0)

@@ -324,6 +324,39 @@ static void test_refused(void **state)
 	tc_fini(&c);
 }
 
+/*
+ * Submissions that do not wait for their answers: 100 of them run in
+ * order; a refused one among them is reported by the flush, once, and the
+ * rest still run.
+ */
+static void test_async(void **state)
+{
+	struct agx_sched_compute cmd;
+	struct tc c;
+	uint32_t t;
+
+	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
+	t = syncobj(&c);
+	cmd = empty(&c);
+	for (uint64_t k = 1; k <= 100; k++)
+		assert_int_equal(agx_sched_submit_async(c.s, c.queue, &cmd, 1, NULL, 0,
+							&(struct agx_sched_point){ t, k }, 1),
+				 0);
+	assert_int_equal(agx_sched_flush(c.s), 0);
+	assert_int_equal(wait_point(&c, t, 100), 0);
+	assert_int_equal(agx_sched_submit_async(c.s, c.queue, &cmd, 1, NULL, 0,
+						&(struct agx_sched_point){ t, 50 }, 1),
+			 0); /* below the timeline's last point: refused, later */
+	assert_int_equal(agx_sched_submit_async(c.s, c.queue, &cmd, 1, NULL, 0,
+						&(struct agx_sched_point){ t, 101 }, 1),
+			 0);
+	assert_int_equal(agx_sched_flush(c.s), -EINVAL);
+	assert_non_null(strstr(agx_sched_error(c.s), "must be above it"));
+	assert_int_equal(agx_sched_flush(c.s), 0);
+	assert_int_equal(wait_point(&c, t, 101), 0);
+	tc_fini(&c);
+}
+
 /* Realtime is for root and the realtime group: another user is refused. */
 static void test_realtime_refused(void **state)
 {
@@ -602,13 +635,18 @@ static void test_isolation(void **state)
 	const struct daemons *d = *state;
 	pid_t pids[6];
 
+	/* every child is reaped before anything is checked: none outlives the test */
 	pids[0] = spawn(d, bad_client, 0);
 	pids[1] = spawn(d, bad_client, 1);
 	for (int i = 0; i < 4; i++)
 		pids[2 + i] = spawn(d, good_client, i);
+	int status[6];
+
 	for (int i = 0; i < 6; i++)
-		if (reap(pids[i]) != 0)
-			fail_msg("client %d failed (status %d)", i, reap(pids[i]));
+		status[i] = reap(pids[i]);
+	for (int i = 0; i < 6; i++)
+		if (status[i])
+			fail_msg("client %d failed (status %d)", i, status[i]);
 }
 
 /* --- metrics -------------------------------------------------------------------------- */
@@ -791,12 +829,13 @@ static void test_many_clients(void **state)
 
 	for (int i = 0; i < MANY_CLIENTS; i++)
 		pids[i] = spawn(*state, many_jobs, i);
-	for (int i = 0; i < MANY_CLIENTS; i++) {
-		int status = reap(pids[i]);
+	int status[MANY_CLIENTS];
 
-		if (status)
-			fail_msg("client %d: status %d", i, status);
-	}
+	for (int i = 0; i < MANY_CLIENTS; i++)
+		status[i] = reap(pids[i]);
+	for (int i = 0; i < MANY_CLIENTS; i++)
+		if (status[i])
+			fail_msg("client %d: status %d", i, status[i]);
 }
 
 /*
@@ -887,17 +926,12 @@ static void test_device_lost(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_job),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_realtime_refused),
-		cmocka_unit_test(test_chain),
-		cmocka_unit_test(test_diamond),
-		cmocka_unit_test(test_export_import),
-		cmocka_unit_test(test_isolation),
-		cmocka_unit_test(test_metrics),
-		cmocka_unit_test(test_killed_client),
-		cmocka_unit_test(test_many_clients),
-		cmocka_unit_test(test_priorities),
+		cmocka_unit_test(test_job),	      cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_async),	      cmocka_unit_test(test_realtime_refused),
+		cmocka_unit_test(test_chain),	      cmocka_unit_test(test_diamond),
+		cmocka_unit_test(test_export_import), cmocka_unit_test(test_isolation),
+		cmocka_unit_test(test_metrics),	      cmocka_unit_test(test_killed_client),
+		cmocka_unit_test(test_many_clients),  cmocka_unit_test(test_priorities),
 		cmocka_unit_test(test_device_lost),
 	};
 

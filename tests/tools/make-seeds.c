@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 		.faults = 2,
 		.timeouts = 1,
 		.queue_depth = { 0, 5, 1, 0 },
-		.resets = { 1, 0, 1 },
+		.resets = { 1, 1 },
 		.client = { { "101", "glmark2", 12.5, 4000, 3, 0 },
 			    { "102", "we\\ird \"one\"\nhere", 0.001, 1, 0, 1 },
 			    { "103", "", 0, 0, 0, 0 } },

@@ -29,7 +29,7 @@ static void add_client(struct evbuffer *b, const struct sample_scrape *v, const 
 char *sample_scrape_write(const struct sample_scrape *v, size_t *size)
 {
 	static const char *const priorities[] = { "low", "normal", "high", "realtime" };
-	static const char *const kinds[] = { "guilty", "innocent", "device_lost" };
+	static const char *const kinds[] = { "guilty", "innocent" };
 	struct evbuffer *b = evbuffer_new();
 	char *text;
 
@@ -56,7 +56,7 @@ char *sample_scrape_write(const struct sample_scrape *v, size_t *size)
 	prom_family(b, "agx_scheduler_timeouts_total", "counter", "Jobs over their time");
 	prom_sample_u64(b, "agx_scheduler_timeouts_total", NULL, v->timeouts);
 	prom_family(b, "agx_scheduler_resets_total", "counter", "Resets by kind");
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 2; i++)
 		prom_sample_u64(b, "agx_scheduler_resets_total",
 				(const char *[]){ "kind", kinds[i], NULL }, v->resets[i]);
 	add_client(b, v, "agx_scheduler_client_gpu_seconds_total", "counter", 0);

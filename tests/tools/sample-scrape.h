@@ -23,7 +23,7 @@ struct sample_scrape {
 	double uptime;
 	uint64_t clients, jobs, faults, timeouts;
 	uint64_t queue_depth[4]; /* low, normal, high, realtime */
-	uint64_t resets[3];	 /* guilty, innocent, device_lost */
+	uint64_t resets[2];	 /* guilty, innocent */
 	struct prom_histogram submit_to_start, start_to_complete;
 	struct sample_client client[SAMPLE_MAX_CLIENTS];
 	size_t num_clients;

@@ -1,7 +1,8 @@
 /*
  * libagxipc blocking client: for libraries that must not own an event
- * loop (libagx, tools).  One call at a time per client; callers that share
- * a client between threads serialize their calls.
+ * loop (libagx, tools).  Calls are serialized by the caller (one thread at
+ * a time per client); a call may be split in its two halves to keep
+ * requests in flight.
  */
 #ifndef AGXIPC_CLIENT_H
 #define AGXIPC_CLIENT_H
@@ -51,5 +52,19 @@ AGX_IPC_EXPORT int agx_ipc_client_call(struct agx_ipc_client *client, uint16_t t
 				       const ProtobufCMessage *body, const int *fds,
 				       unsigned num_fds, struct agx_ipc_msg *reply, int timeout_ms,
 				       struct agx_ipc_error *err);
+
+/*
+ * The two halves of a call, for a client that keeps several requests
+ * unanswered: send one (its id in *id), and collect its reply later.
+ * Replies are collected in the order the requests were sent; collecting
+ * one discards the replies before it that nobody collected.
+ */
+AGX_IPC_EXPORT int agx_ipc_client_send_request(struct agx_ipc_client *client, uint16_t type,
+					       const ProtobufCMessage *body, const int *fds,
+					       unsigned num_fds, int timeout_ms, uint32_t *id,
+					       struct agx_ipc_error *err);
+AGX_IPC_EXPORT int agx_ipc_client_collect(struct agx_ipc_client *client, uint32_t id, uint16_t type,
+					  struct agx_ipc_msg *reply, int timeout_ms,
+					  struct agx_ipc_error *err);
 
 #endif

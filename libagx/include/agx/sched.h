@@ -66,6 +66,22 @@ int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched
 		     const struct agx_sched_point *signals, unsigned num_signals, uint64_t *seqno);
 
 /*
+ * The same without waiting for the scheduler's answer: up to
+ * AGX_SCHED_PIPELINE submissions may be unanswered at once.  Their
+ * answers are collected when more are sent, by the next call that needs
+ * the connection, or by agx_sched_flush(); a refusal among them is
+ * returned, once, by the next agx_sched_submit_async() or
+ * agx_sched_flush() (agx_sched_error() says which), and the refused job
+ * does not exist.
+ */
+#define AGX_SCHED_PIPELINE 32
+int agx_sched_submit_async(struct agx_sched *s, uint32_t queue,
+			   const struct agx_sched_compute *cmds, unsigned num_cmds,
+			   const struct agx_sched_point *waits, unsigned num_waits,
+			   const struct agx_sched_point *signals, unsigned num_signals);
+int agx_sched_flush(struct agx_sched *s);
+
+/*
  * Waits for one point (or, with all, every point) on the fence page, with
  * no request to the scheduler; timeout_ns < 0: no limit.  0 with *status
  * the work's result (0, or the negative errno of the failure that reached
