@@ -164,6 +164,7 @@ static void slot_write(struct agx_fence_slot *slot, struct sched_syncobj *o)
 	__atomic_store_n(&slot->value, sched_syncobj_value(o), __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->failed_after, after, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->failed_upto, upto, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->failures, sched_syncobj_failures(o), __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->seq, seq + 2, __ATOMIC_RELEASE);
 }
 

@@ -114,6 +114,22 @@ static void vm_advance(struct scheduler *s, struct sched_vm *vm)
 	}
 }
 
+/* Something ended: the queues that memmgr or fwchan had no room for try again. */
+static void release_held(struct scheduler *s)
+{
+	if (!s->held_queues)
+		return;
+	s->held_queues = 0;
+	for (struct sched_link *l = s->queues.next; l != &s->queues; l = l->next) {
+		struct sched_queue *q = sched_container_of(l, struct sched_queue, all_link);
+
+		if (q->held) {
+			q->held = false;
+			sched_queue_update_runnable(q);
+		}
+	}
+}
+
 /* memmgr hears of completions a little late, so that a VM that keeps working keeps its seqno. */
 static void report_all(evutil_socket_t fd, short what, void *arg)
 {
@@ -122,18 +138,7 @@ static void report_all(evutil_socket_t fd, short what, void *arg)
 	s->report_pending = false;
 	for (struct sched_link *l = s->vms.next; l != &s->vms; l = l->next)
 		report(s, sched_container_of(l, struct sched_vm, link));
-	if (s->slot_waiters) {
-		/* slots may have come free: the queues that waited for one try again */
-		s->slot_waiters = 0;
-		for (struct sched_link *l = s->queues.next; l != &s->queues; l = l->next) {
-			struct sched_queue *q = sched_container_of(l, struct sched_queue, all_link);
-
-			if (q->wait_slot) {
-				q->wait_slot = false;
-				sched_queue_update_runnable(q);
-			}
-		}
-	}
+	release_held(s); /* slots may have come free */
 }
 
 /* --- items at fwchan ------------------------------------------------------------------ */
@@ -231,6 +236,10 @@ static void submitted(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg 
 	batch_roll_back(s, b);
 	switch (status) {
 	case -EBUSY: /* fwchan holds all it can: again after a completion */
+		if (!q->held) {
+			q->held = true;
+			s->held_queues++;
+		}
 		break;
 	case -ENODEV: /* the firmware recovers: again on DEVICE_READY */
 		s->fw_ready = false;
@@ -358,8 +367,10 @@ static void bound(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *rep
 	if (status < 0) {
 		q->vm->slot_valid = false;
 		if (status == -EBUSY) {
-			q->wait_slot = true; /* every slot's VM is busy: after a completion */
-			s->slot_waiters++;
+			if (!q->held) { /* every slot's VM is busy: after a completion */
+				q->held = true;
+				s->held_queues++;
+			}
 		} else if (status != -ECONNRESET) {
 			agx_warn("client %s (pid %d): queue %u: its VM %u: %s", q->client->name,
 				 (int)q->client->pid, q->id, q->vm->vm,
@@ -533,7 +544,7 @@ static enum consider consider(struct scheduler *s, struct sched_queue *q)
 	sched_queue_settle(q); /* jobs passed over end now */
 	if (!cmd || q->busy || q->inflight_total != q->inflight[cmd->pipe])
 		return IDLE; /* a completion or a new job brings it back */
-	if (!s->fw_ready || q->wait_slot)
+	if (!s->fw_ready || q->held)
 		return HELD;
 	/* every item at fwchan or reserved for a batch on its way counts against the limits */
 	room = SCHED_FW_ITEMS - (int)(s->fw_items + s->reserved);
@@ -662,6 +673,9 @@ static void fault(struct scheduler *s, const Agx__Fwchan__FaultEvent *f)
 		return;
 	it->faulted = true;
 	q = it->job->queue;
+	/* the completion may yet say aborted: the context goes before the firmware reports it */
+	if (!it->job->status)
+		it->job->status = -EFAULT;
 	s->faults++;
 	q->client->faults++;
 	agx_notice("client %s (pid %d): queue %u, job %" PRIu64 ": GPU fault at %#" PRIx64
@@ -681,6 +695,7 @@ static void fwchan_event(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg, voi
 
 		for (size_t i = 0; i < e->n_completions; i++)
 			completed(s, e->completions[i]);
+		release_held(s);
 		break;
 	}
 	case AGX_IPC_MSG_FWCHAN_FAULT:

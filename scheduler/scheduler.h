@@ -159,7 +159,7 @@ struct sched_queue {
 	bool solo;	  /* fwchan refused a batch: one job a batch until it is past */
 	bool has_context; /* fwchan's context exists */
 	bool ctx_destroying;
-	bool wait_slot; /* memmgr had no slot: again after a completion */
+	bool held; /* memmgr had no slot, or fwchan no room: again after a completion */
 	bool buried;
 	unsigned reserved; /* items at fwchan taken for the batch on its way */
 	uint32_t context, slot;
@@ -236,7 +236,7 @@ struct scheduler {
 	unsigned fw_items, reserved;
 	struct event *report_timer; /* memmgr hears of completions */
 	bool report_pending;
-	unsigned slot_waiters;	     /* queues waiting for a VM slot */
+	unsigned held_queues;	     /* queues waiting for room at memmgr or fwchan */
 	struct sched_link graveyard; /* queues and clients freed at the turn's end */
 	struct sched_link dead_clients;
 	bool failed;

@@ -30,6 +30,7 @@ struct sched_syncobj {
 	unsigned busy; /* callbacks running: freeing waits for them */
 	struct failure failures[SCHED_SYNCOBJ_FAILURES];
 	unsigned num_failures, next_failure;
+	uint32_t failed_points;
 	sched_syncobj_observer observer;
 	void *observer_data;
 };
@@ -73,6 +74,11 @@ bool sched_syncobj_last_failure(const struct sched_syncobj *o, uint64_t *after, 
 	*upto = f->upto;
 	*status = f->status;
 	return true;
+}
+
+uint32_t sched_syncobj_failures(const struct sched_syncobj *o)
+{
+	return o->failed_points;
 }
 
 void sched_syncobj_observe(struct sched_syncobj *o, sched_syncobj_observer fn, void *data)
@@ -124,6 +130,7 @@ static void advance(struct sched_syncobj *o)
 		o->head = (o->head + 1) % o->cap;
 		o->count--;
 		if (p.status) {
+			o->failed_points++;
 			o->failures[o->next_failure] =
 			    (struct failure){ o->value, p.value, p.status };
 			o->next_failure = (o->next_failure + 1) % SCHED_SYNCOBJ_FAILURES;

@@ -50,6 +50,8 @@ uint64_t sched_syncobj_last_point(const struct sched_syncobj *o);
 /* The latest failure: values (*after, *upto] reached with *status; false if none. */
 bool sched_syncobj_last_failure(const struct sched_syncobj *o, uint64_t *after, uint64_t *upto,
 				int *status);
+/* How many points have failed, ever. */
+uint32_t sched_syncobj_failures(const struct sched_syncobj *o);
 
 /*
  * Called each time the value moves, before the waiters it reaches (the

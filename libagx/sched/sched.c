@@ -395,6 +395,16 @@ uint64_t agx_sched_value(struct agx_sched *s, uint32_t syncobj)
 	return copy.value;
 }
 
+/* The status of a reached point the page cannot tell: asked of the scheduler, at once. */
+static int exact_status(struct agx_sched *s, const struct agx_sched_point *point)
+{
+	int status = 0;
+
+	if (agx_sched_wait_ipc(s, point, 1, true, 0, NULL, &status) < 0)
+		return -ENODEV; /* reached, and the scheduler cannot say how: assume the worst */
+	return status;
+}
+
 /* 1: done (*first, *status set), 0: not yet. */
 static int check(struct agx_sched *s, const struct agx_sched_point *points, unsigned count,
 		 bool all, unsigned *first, int *status)
@@ -407,6 +417,8 @@ static int check(struct agx_sched *s, const struct agx_sched_point *points, unsi
 
 		if (!agx_fence_slot_reached(slot_of(s, points[i].syncobj), points[i].value, &one))
 			continue;
+		if (one == AGX_FENCE_STATUS_ASK)
+			one = exact_status(s, &points[i]);
 		if (!all) {
 			*first = i;
 			*status = one;

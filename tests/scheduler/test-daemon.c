@@ -617,9 +617,13 @@ static int bad_client(const struct daemons *d, int hang)
 	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, &(struct agx_sched_point){ t, 2 }, 1,
 			       NULL) == 0,
 	      4);
-	CHECK(child_wait(&c, t, 1, &status) == 0, 5);
-	CHECK(status == (hang ? -ETIMEDOUT : -EFAULT), 6);
-	CHECK(child_wait(&c, t, 2, &status) == 0 && status < 0, 7);
+	/*
+	 * the second first: its failure is then the page's latest, and the
+	 * first's status has to come from the scheduler (AGX_FENCE_STATUS_ASK)
+	 */
+	CHECK(child_wait(&c, t, 2, &status) == 0 && status == -ECANCELED, 5);
+	CHECK(child_wait(&c, t, 1, &status) == 0, 6);
+	CHECK(status == (hang ? -ETIMEDOUT : -EFAULT), 7);
 	CHECK(agx_sched_queue_status(c.s, c.queue, &st) == 0 && st == AGX_QUEUE_GUILTY_RESET, 8);
 	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL) == -ENODEV, 9);
 	tc_fini(&c);
@@ -647,6 +651,62 @@ static void test_isolation(void **state)
 	for (int i = 0; i < 6; i++)
 		if (status[i])
 			fail_msg("client %d failed (status %d)", i, status[i]);
+}
+
+/* A child that imports the point it inherited (fd in the low 16 bits, its pipe above). */
+static int importer(const struct daemons *d, int arg)
+{
+	int fd = arg & 0xffff, out = arg >> 16, status = 1;
+	struct agx_sched_compute cmd;
+	uint32_t got, done;
+	struct tc c;
+
+	CHECK(child_client(d, &c) == 0, 1);
+	CHECK(agx_sched_syncobj_create(c.s, &got) == 0 && agx_sched_syncobj_create(c.s, &done) == 0,
+	      2);
+	CHECK(agx_sched_import(c.s, got, 1, fd) == 0, 3);
+	cmd = empty(&c);
+	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, &(struct agx_sched_point){ got, 1 }, 1,
+			       &(struct agx_sched_point){ done, 1 }, 1, NULL) == 0,
+	      4);
+	/* the exporter's gate is shut: nothing here may end */
+	CHECK(agx_sched_wait(c.s, &(struct agx_sched_point){ done, 1 }, 1, true, 50 * 1000 * 1000,
+			     NULL, NULL) == -ETIMEDOUT,
+	      5);
+	CHECK(write(out, "x", 1) == 1, 6);
+	CHECK(child_wait(&c, done, 1, &status) == 0 && status == 0, 7);
+	tc_fini(&c);
+	return 0;
+}
+
+/* The same across processes: the descriptor inherited by a child, which imports it. */
+static void test_export_to_process(void **state)
+{
+	struct agx_sched_compute cmd;
+	uint32_t gate, done, q2;
+	int fd, fds[2];
+	char x;
+	pid_t pid;
+	struct tc a;
+
+	tc_init(*state, &a, AGX_PRIORITY_NORMAL);
+	gate = syncobj(&a);
+	done = syncobj(&a);
+	cmd = empty(&a);
+	submit(&a, a.queue, &cmd, &(struct agx_sched_point){ gate, 1 }, 1,
+	       &(struct agx_sched_point){ done, 1 }, 1);
+	assert_int_equal(agx_sched_export(a.s, (struct agx_sched_point){ done, 1 }, &fd), 0);
+	assert_int_equal(pipe(fds), 0);
+	assert_true(fd < 0x10000 && fds[1] < 0x8000);
+	pid = spawn(*state, importer, fd | fds[1] << 16);
+	close(fd);
+	assert_int_equal(read(fds[0], &x, 1), 1);
+	assert_int_equal(agx_sched_queue_create(a.s, a.vm, AGX_PRIORITY_NORMAL, &q2), 0);
+	submit(&a, q2, &cmd, NULL, 0, &(struct agx_sched_point){ gate, 1 }, 1);
+	assert_int_equal(reap(pid), 0);
+	close(fds[0]);
+	close(fds[1]);
+	tc_fini(&a);
 }
 
 /* --- metrics -------------------------------------------------------------------------- */
@@ -869,6 +929,35 @@ static void test_priorities(void **state)
 	tc_fini(&c);
 }
 
+/*
+ * Fairness: a client with 3,000 jobs queued does not hold back another
+ * client of its priority, whose one job is done long before the backlog.
+ */
+static void test_fairness(void **state)
+{
+	struct agx_sched_compute cmd;
+	uint32_t ta, tb;
+	struct tc a, b;
+
+	tc_init(*state, &a, AGX_PRIORITY_NORMAL);
+	tc_init(*state, &b, AGX_PRIORITY_NORMAL);
+	ta = syncobj(&a);
+	tb = syncobj(&b);
+	cmd = sum(&a, buf_va(&a, 0), buf_va(&a, 0), buf_va(&a, 1), 1);
+	for (uint64_t k = 1; k <= 3000; k++)
+		assert_int_equal(agx_sched_submit_async(a.s, a.queue, &cmd, 1, NULL, 0,
+							&(struct agx_sched_point){ ta, k }, 1),
+				 0);
+	assert_int_equal(agx_sched_flush(a.s), 0);
+	cmd = sum(&b, buf_va(&b, 0), buf_va(&b, 0), buf_va(&b, 1), 1);
+	submit(&b, b.queue, &cmd, NULL, 0, &(struct agx_sched_point){ tb, 1 }, 1);
+	assert_int_equal(wait_point(&b, tb, 1), 0);
+	assert_true(agx_sched_value(a.s, ta) < 3000);
+	assert_int_equal(wait_point(&a, ta, 3000), 0);
+	tc_fini(&b);
+	tc_fini(&a);
+}
+
 static void inject(const struct daemons *d, Agx__Device__InjectFault__Kind kind, unsigned count,
 		   unsigned delay_ms)
 {
@@ -929,9 +1018,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_job),	      cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_async),	      cmocka_unit_test(test_realtime_refused),
 		cmocka_unit_test(test_chain),	      cmocka_unit_test(test_diamond),
-		cmocka_unit_test(test_export_import), cmocka_unit_test(test_isolation),
-		cmocka_unit_test(test_metrics),	      cmocka_unit_test(test_killed_client),
-		cmocka_unit_test(test_many_clients),  cmocka_unit_test(test_priorities),
+		cmocka_unit_test(test_export_import), cmocka_unit_test(test_export_to_process),
+		cmocka_unit_test(test_isolation),     cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_killed_client), cmocka_unit_test(test_many_clients),
+		cmocka_unit_test(test_priorities),    cmocka_unit_test(test_fairness),
 		cmocka_unit_test(test_device_lost),
 	};
 

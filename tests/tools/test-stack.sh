@@ -1,8 +1,8 @@
 #!/bin/sh
-# test-stack.sh AGX-STACK: agx-stack up, status and down over a state
-# directory of their own (AGX_RUNTIME_DIR): the whole stack started and
-# idempotent, a daemon killed and the stack started afresh, everything
-# stopped and the pid files gone.  TAP on stdout.
+# test-stack.sh AGX-STACK: agx-stack up, status, top and down over a
+# state directory of their own (AGX_RUNTIME_DIR): the whole stack started
+# and idempotent, a daemon killed and the stack started afresh, agx-top on
+# its metrics, everything stopped and the pid files gone.  TAP on stdout.
 set -u
 stack=$1
 dir=$(mktemp -d /tmp/agx-test-stack-XXXXXX)
@@ -69,7 +69,7 @@ expect() {
 	fi
 }
 
-echo "1..16"
+echo "1..18"
 
 check "up starts the stack" 0 up
 if [ "$failed" -ne 0 ]; then
@@ -103,6 +103,8 @@ check "status with agx-sim killed exits 3" 3 status
 expect "status names agx-sim dead" "^agx-sim  *dead"
 check "up starts the stack afresh" 0 up
 check "status after the restart exits 0" 0 status
+check "top --once on the running stack" 0 top --once --interval 100
+expect "top shows the scheduler's header" "^agx-scheduler  up"
 
 pids=""
 for d in $daemons; do

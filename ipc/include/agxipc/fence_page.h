@@ -21,7 +21,7 @@
 #define AGX_FENCE_PAGE_VERSION 1
 #define AGX_FENCE_PAGE_SIZE    (64u * 1024)
 #define AGX_FENCE_PAGE_HEADER  64u
-#define AGX_FENCE_SLOT_SIZE    32u
+#define AGX_FENCE_SLOT_SIZE    48u
 #define AGX_FENCE_PAGE_SLOTS   ((AGX_FENCE_PAGE_SIZE - AGX_FENCE_PAGE_HEADER) / AGX_FENCE_SLOT_SIZE)
 
 struct agx_fence_page_header {
@@ -40,7 +40,12 @@ struct agx_fence_slot {
 	uint64_t value;	       /* every point up to here has ended */
 	uint64_t failed_after; /* the latest failure covered (failed_after, failed_upto] */
 	uint64_t failed_upto;
+	uint32_t failures; /* how many points have failed, ever */
+	uint8_t reserved[12];
 };
+
+/* agx_fence_slot_reached()'s status when an older failure may cover the value. */
+#define AGX_FENCE_STATUS_ASK 1
 
 _Static_assert(sizeof(struct agx_fence_page_header) == AGX_FENCE_PAGE_HEADER, "header size");
 _Static_assert(sizeof(struct agx_fence_slot) == AGX_FENCE_SLOT_SIZE, "slot size");
@@ -58,6 +63,7 @@ static inline void agx_fence_slot_read(const struct agx_fence_slot *slot,
 		out->value = __atomic_load_n(&slot->value, __ATOMIC_RELAXED);
 		out->failed_after = __atomic_load_n(&slot->failed_after, __ATOMIC_RELAXED);
 		out->failed_upto = __atomic_load_n(&slot->failed_upto, __ATOMIC_RELAXED);
+		out->failures = __atomic_load_n(&slot->failures, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&slot->seq, __ATOMIC_RELAXED) == seq) {
 			out->seq = seq;
@@ -67,9 +73,10 @@ static inline void agx_fence_slot_read(const struct agx_fence_slot *slot,
 }
 
 /*
- * Whether value is reached on the slot; if so *status is how: 0, or the
- * error of the latest failure when it covered value.  An older failure is
- * not in the page: SYNCOBJ_WAIT answers it exactly.
+ * Whether value is reached on the slot; if so *status is how: 0, the
+ * error of the latest failure when it covered value, or
+ * AGX_FENCE_STATUS_ASK when an older failure may have: the page keeps only
+ * the latest, and SYNCOBJ_WAIT answers exactly.
  */
 static inline bool agx_fence_slot_reached(const struct agx_fence_slot *slot, uint64_t value,
 					  int *status)
@@ -79,7 +86,12 @@ static inline bool agx_fence_slot_reached(const struct agx_fence_slot *slot, uin
 	agx_fence_slot_read(slot, &s);
 	if (s.value < value)
 		return false;
-	*status = value > s.failed_after && value <= s.failed_upto ? s.status : 0;
+	if (value > s.failed_after && value <= s.failed_upto)
+		*status = s.status;
+	else if (s.failures > 1 && value <= s.failed_after)
+		*status = AGX_FENCE_STATUS_ASK;
+	else
+		*status = 0;
 	return true;
 }
 
