@@ -176,31 +176,14 @@ static int measure(struct bench *b)
 
 int main(void)
 {
-	char sim[PATH_MAX + 32], memmgr[PATH_MAX + 32], fwchan[PATH_MAX + 32];
-	char dir[] = "/tmp/agx-bench-fwchan-XXXXXX", socks[4][64];
-	static const char *names[4] = { "sim", "memmgr", "memmgr-priv", "fwchan" };
+	struct bench_stack st;
 	struct bench b = { 0 };
-	pid_t pids[3];
 	int ret = 1;
 
-	bench_sibling(sim, sizeof(sim), "sim/agx-sim");
-	bench_sibling(memmgr, sizeof(memmgr), "memmgr/agx-memmgr");
-	bench_sibling(fwchan, sizeof(fwchan), "fwchan/agx-fwchan");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (bench_stack_start(&st, 3) < 0)
 		return 1;
-	}
-	for (int i = 0; i < 4; i++)
-		snprintf(socks[i], sizeof(socks[i]), "%s/%s.sock", dir, names[i]);
-	pids[0] = bench_spawn((char *[]){ sim, "--socket", socks[0], NULL });
-	pids[1] =
-	    bench_spawn((char *[]){ memmgr, "--socket", socks[1], "--privileged-socket", socks[2],
-				    "--device", socks[0], "--fwchan", socks[3], NULL });
-	bench_wait_for(socks[2]);
-	pids[2] = bench_spawn((char *[]){ fwchan, "--socket", socks[3], "--device", socks[0],
-					  "--memmgr", socks[2], NULL });
-	bench_wait_for(socks[3]);
-	if (set_up(&b, socks[1], socks[2], socks[3]) < 0) {
+	if (set_up(&b, st.sock[BENCH_MEMMGR], st.sock[BENCH_MEMMGR_PRIV], st.sock[BENCH_FWCHAN]) <
+	    0) {
 		fprintf(stderr, "agx-bench-fwchan: cannot set up a client\n");
 		goto out;
 	}
@@ -211,10 +194,6 @@ out:
 	if (b.priv)
 		agx_ipc_client_destroy(b.priv);
 	agx_memory_disconnect(b.mem);
-	for (int i = 2; i >= 0; i--)
-		bench_stop(pids[i]);
-	for (int i = 0; i < 4; i++)
-		unlink(socks[i]);
-	rmdir(dir);
+	bench_stack_stop(&st);
 	return ret;
 }

@@ -177,37 +177,14 @@ static int many(const char *memmgr, const char *sched)
 
 int main(void)
 {
-	char sim[PATH_MAX + 32], memmgr[PATH_MAX + 32], fwchan[PATH_MAX + 32],
-	    scheduler[PATH_MAX + 32];
-	char dir[] = "/tmp/agx-bench-scheduler-XXXXXX", socks[5][64];
-	static const char *names[5] = { "sim", "memmgr", "memmgr-priv", "fwchan", "scheduler" };
+	struct bench_stack st;
 	struct client c;
-	pid_t pids[4];
 	double rate;
 	int ret = 1;
 
-	bench_sibling(sim, sizeof(sim), "sim/agx-sim");
-	bench_sibling(memmgr, sizeof(memmgr), "memmgr/agx-memmgr");
-	bench_sibling(fwchan, sizeof(fwchan), "fwchan/agx-fwchan");
-	bench_sibling(scheduler, sizeof(scheduler), "scheduler/agx-scheduler");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (bench_stack_start(&st, 4) < 0)
 		return 1;
-	}
-	for (int i = 0; i < 5; i++)
-		snprintf(socks[i], sizeof(socks[i]), "%s/%s.sock", dir, names[i]);
-	pids[0] = bench_spawn((char *[]){ sim, "--socket", socks[0], NULL });
-	pids[1] =
-	    bench_spawn((char *[]){ memmgr, "--socket", socks[1], "--privileged-socket", socks[2],
-				    "--device", socks[0], "--fwchan", socks[3], NULL });
-	bench_wait_for(socks[2]);
-	pids[2] = bench_spawn((char *[]){ fwchan, "--socket", socks[3], "--device", socks[0],
-					  "--memmgr", socks[2], NULL });
-	bench_wait_for(socks[3]);
-	pids[3] = bench_spawn((char *[]){ scheduler, "--socket", socks[4], "--fwchan", socks[3],
-					  "--memmgr", socks[2], NULL });
-	bench_wait_for(socks[4]);
-	if (client_init(&c, socks[1], socks[4]) < 0) {
+	if (client_init(&c, st.sock[BENCH_MEMMGR], st.sock[BENCH_SCHEDULER]) < 0) {
 		fprintf(stderr, "agx-bench-scheduler: cannot set up a client\n");
 		goto out;
 	}
@@ -220,16 +197,12 @@ int main(void)
 	       rate);
 	agx_sched_disconnect(c.s);
 	c.s = NULL;
-	if (many(socks[1], socks[4]) < 0)
+	if (many(st.sock[BENCH_MEMMGR], st.sock[BENCH_SCHEDULER]) < 0)
 		goto out;
 	ret = 0;
 out:
 	agx_sched_disconnect(c.s);
 	agx_memory_disconnect(c.mem);
-	for (int i = 3; i >= 0; i--)
-		bench_stop(pids[i]);
-	for (int i = 0; i < 5; i++)
-		unlink(socks[i]);
-	rmdir(dir);
+	bench_stack_stop(&st);
 	return ret;
 }

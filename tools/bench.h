@@ -81,4 +81,72 @@ static inline void bench_sibling(char *out, size_t size, const char *rel)
 	snprintf(out, size, "%s/../%s", self, rel);
 }
 
+/* The stack's daemons for a benchmark, in a directory of their own. */
+enum bench_socket {
+	BENCH_SIM,
+	BENCH_MEMMGR,
+	BENCH_MEMMGR_PRIV,
+	BENCH_FWCHAN,
+	BENCH_SCHEDULER,
+	BENCH_SOCKETS
+};
+
+struct bench_stack {
+	char dir[64];
+	char sock[BENCH_SOCKETS][96];
+	pid_t pids[4]; /* sim, memmgr, fwchan, scheduler; 0: not started */
+};
+
+/* agx-sim, agx-memmgr and agx-fwchan, and agx-scheduler when daemons is 4; 0 or -1. */
+static inline int bench_stack_start(struct bench_stack *st, unsigned daemons)
+{
+	static const char *const names[BENCH_SOCKETS] = { "sim", "memmgr", "memmgr-priv", "fwchan",
+							  "scheduler" };
+	char bin[4][PATH_MAX + 32];
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->dir, sizeof(st->dir), "/tmp/agx-bench-XXXXXX");
+	if (!mkdtemp(st->dir)) {
+		perror("mkdtemp");
+		return -1;
+	}
+	for (int i = 0; i < BENCH_SOCKETS; i++)
+		snprintf(st->sock[i], sizeof(st->sock[i]), "%s/%s.sock", st->dir, names[i]);
+	bench_sibling(bin[0], sizeof(bin[0]), "sim/agx-sim");
+	bench_sibling(bin[1], sizeof(bin[1]), "memmgr/agx-memmgr");
+	bench_sibling(bin[2], sizeof(bin[2]), "fwchan/agx-fwchan");
+	bench_sibling(bin[3], sizeof(bin[3]), "scheduler/agx-scheduler");
+	st->pids[0] = bench_spawn((char *[]){ bin[0], "--socket", st->sock[BENCH_SIM], NULL });
+	if (daemons < 2)
+		return 0;
+	st->pids[1] = bench_spawn((char *[]){ bin[1], "--socket", st->sock[BENCH_MEMMGR],
+					      "--privileged-socket", st->sock[BENCH_MEMMGR_PRIV],
+					      "--device", st->sock[BENCH_SIM], "--fwchan",
+					      st->sock[BENCH_FWCHAN], NULL });
+	bench_wait_for(st->sock[BENCH_MEMMGR_PRIV]);
+	if (daemons < 3)
+		return 0;
+	st->pids[2] = bench_spawn((char *[]){ bin[2], "--socket", st->sock[BENCH_FWCHAN],
+					      "--device", st->sock[BENCH_SIM], "--memmgr",
+					      st->sock[BENCH_MEMMGR_PRIV], NULL });
+	bench_wait_for(st->sock[BENCH_FWCHAN]);
+	if (daemons < 4)
+		return 0;
+	st->pids[3] = bench_spawn((char *[]){ bin[3], "--socket", st->sock[BENCH_SCHEDULER],
+					      "--fwchan", st->sock[BENCH_FWCHAN], "--memmgr",
+					      st->sock[BENCH_MEMMGR_PRIV], NULL });
+	bench_wait_for(st->sock[BENCH_SCHEDULER]);
+	return 0;
+}
+
+/* Stops them in the reverse order and takes their directory away. */
+static inline void bench_stack_stop(struct bench_stack *st)
+{
+	for (int i = 3; i >= 0; i--)
+		bench_stop(st->pids[i]);
+	for (int i = 0; i < BENCH_SOCKETS; i++)
+		unlink(st->sock[i]);
+	rmdir(st->dir);
+}
+
 #endif

@@ -158,3 +158,30 @@ bool test_http_header(const char *response, const char *name, char *value, size_
 	}
 	return false;
 }
+
+int test_dir_setup(void **state)
+{
+	struct test_dir *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -1;
+	strcpy(d->path, "/tmp/agx-test-metrics-XXXXXX");
+	if (!mkdtemp(d->path)) {
+		free(d);
+		return -1;
+	}
+	snprintf(d->sock, sizeof(d->sock), "%s/metrics.sock", d->path);
+	snprintf(d->address, sizeof(d->address), "unix:%s", d->sock);
+	*state = d;
+	return 0;
+}
+
+int test_dir_teardown(void **state)
+{
+	struct test_dir *d = *state;
+
+	unlink(d->sock);
+	rmdir(d->path);
+	free(d);
+	return 0;
+}

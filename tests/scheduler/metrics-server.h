@@ -47,4 +47,14 @@ const char *test_http_body(const char *response);
 /* The value of header name in an answer, copied into value; false without it. */
 bool test_http_header(const char *response, const char *name, char *value, size_t size);
 
+/* A scratch directory with a unix socket path in it, for cmocka's group set-up. */
+struct test_dir {
+	char path[64];
+	char sock[96];
+	char address[112]; /* unix:sock */
+};
+
+int test_dir_setup(void **state);
+int test_dir_teardown(void **state);
+
 #endif

@@ -132,25 +132,30 @@ struct tc {
 	unsigned progs;
 };
 
-static void tc_init(const struct daemons *d, struct tc *c, enum agx_priority priority)
+/* A client's VM, BOs, kernels, scheduler connection and queue: 0, or which step failed. */
+static int tc_open(const struct daemons *d, struct tc *c, const char *name,
+		   enum agx_priority priority)
 {
 	memset(c, 0, sizeof(*c));
-	assert_int_equal(agx_memory_connect(d->memmgr, &c->mem), 0);
-	assert_int_equal(agx_vm_create(c->mem, &c->vm), 0);
-	assert_int_equal(agx_bo_create(c->mem, PAGE, 0, 0, &c->code), 0);
-	assert_int_equal(agx_bo_create(c->mem, 16 * PAGE, 0, 0, &c->data), 0);
-	assert_int_equal(agx_vm_bind(c->mem, c->vm, &c->code, 0, PAGE, 0,
-				     AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA,
-				     &c->code_va),
-			 0);
-	assert_int_equal(agx_vm_bind(c->mem, c->vm, &c->data, 0, 16 * PAGE, 0,
-				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA,
-				     &c->data_va),
-			 0);
+	if (agx_memory_connect(d->memmgr, &c->mem) < 0 || agx_vm_create(c->mem, &c->vm) < 0 ||
+	    agx_bo_create(c->mem, PAGE, 0, 0, &c->code) < 0 ||
+	    agx_bo_create(c->mem, 16 * PAGE, 0, 0, &c->data) < 0 ||
+	    agx_vm_bind(c->mem, c->vm, &c->code, 0, PAGE, 0,
+			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &c->code_va) < 0 ||
+	    agx_vm_bind(c->mem, c->vm, &c->data, 0, 16 * PAGE, 0,
+			AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA, &c->data_va) < 0)
+		return 1;
 	test_assemble(sum_kernel, (uint8_t *)c->code.map + 0x100, 0x300);
 	test_assemble(spin_kernel, (uint8_t *)c->code.map + SPIN_CODE, 0x100);
-	assert_int_equal(agx_sched_connect(d->sched, "test-client", &c->s), 0);
-	assert_int_equal(agx_sched_queue_create(c->s, c->vm, priority, &c->queue), 0);
+	if (agx_sched_connect(d->sched, name, &c->s) < 0 ||
+	    agx_sched_queue_create(c->s, c->vm, priority, &c->queue) < 0)
+		return 2;
+	return 0;
+}
+
+static void tc_init(const struct daemons *d, struct tc *c, enum agx_priority priority)
+{
+	assert_int_equal(tc_open(d, c, "test-client", priority), 0);
 }
 
 static void tc_fini(struct tc *c)
@@ -541,21 +546,7 @@ static int reap(pid_t pid)
 /* A child's client, with no cmocka asserts in it. */
 static int child_client(const struct daemons *d, struct tc *c)
 {
-	memset(c, 0, sizeof(*c));
-	if (agx_memory_connect(d->memmgr, &c->mem) < 0 || agx_vm_create(c->mem, &c->vm) < 0 ||
-	    agx_bo_create(c->mem, PAGE, 0, 0, &c->code) < 0 ||
-	    agx_bo_create(c->mem, 16 * PAGE, 0, 0, &c->data) < 0 ||
-	    agx_vm_bind(c->mem, c->vm, &c->code, 0, PAGE, 0,
-			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &c->code_va) < 0 ||
-	    agx_vm_bind(c->mem, c->vm, &c->data, 0, 16 * PAGE, 0,
-			AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA, &c->data_va) < 0)
-		return 1;
-	test_assemble(sum_kernel, (uint8_t *)c->code.map + 0x100, 0x300);
-	test_assemble(spin_kernel, (uint8_t *)c->code.map + SPIN_CODE, 0x100);
-	if (agx_sched_connect(d->sched, "test-child", &c->s) < 0 ||
-	    agx_sched_queue_create(c->s, c->vm, AGX_PRIORITY_NORMAL, &c->queue) < 0)
-		return 2;
-	return 0;
+	return tc_open(d, c, "test-child", AGX_PRIORITY_NORMAL);
 }
 
 static int child_wait(struct tc *c, uint32_t t, uint64_t value, int *status)

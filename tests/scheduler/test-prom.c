@@ -280,36 +280,6 @@ static void test_address(void **state)
 	assert_int_equal(len, sizeof(struct sockaddr_in6));
 }
 
-/* A scratch directory and a socket path in it. */
-struct dir {
-	char path[64];
-	char sock[96];
-	char address[112];
-};
-
-static int dir_setup(void **state)
-{
-	struct dir *d = calloc(1, sizeof(*d));
-
-	strcpy(d->path, "/tmp/agx-test-prom-XXXXXX");
-	if (!mkdtemp(d->path))
-		return -1;
-	snprintf(d->sock, sizeof(d->sock), "%s/metrics.sock", d->path);
-	snprintf(d->address, sizeof(d->address), "unix:%s", d->sock);
-	*state = d;
-	return 0;
-}
-
-static int dir_teardown(void **state)
-{
-	struct dir *d = *state;
-
-	unlink(d->sock);
-	rmdir(d->path);
-	free(d);
-	return 0;
-}
-
 static void expect_get(const char *address, const char *body)
 {
 	char type[128];
@@ -350,7 +320,7 @@ static int counted_body(struct evbuffer *out, void *data)
 
 static void test_http_unix(void **state)
 {
-	struct dir *d = *state;
+	struct test_dir *d = *state;
 	struct counted c = { .body = BODY };
 	struct test_server s;
 	char value[64];
@@ -395,7 +365,7 @@ static void test_http_unix(void **state)
 /* Whatever a client sends or does not send, the next one is served. */
 static void test_http_bad_clients(void **state)
 {
-	struct dir *d = *state;
+	struct test_dir *d = *state;
 	struct test_server s;
 	int idle[200], fd;
 	char *big;
@@ -508,7 +478,7 @@ static void make_stale(const char *path)
 
 static void test_socket_files(void **state)
 {
-	struct dir *d = *state;
+	struct test_dir *d = *state;
 	struct test_server s, other;
 	struct stat st;
 	int fd;
@@ -551,7 +521,7 @@ static void test_socket_files(void **state)
 /* A socket that listens already (socket activation): served, its file left to its owner. */
 static void test_http_fd(void **state)
 {
-	struct dir *d = *state;
+	struct test_dir *d = *state;
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct test_server s;
 	int fd, pipes[2];
@@ -589,11 +559,13 @@ int main(void)
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_quantile),
 		cmocka_unit_test(test_address),
-		cmocka_unit_test_setup_teardown(test_http_unix, dir_setup, dir_teardown),
-		cmocka_unit_test_setup_teardown(test_http_bad_clients, dir_setup, dir_teardown),
+		cmocka_unit_test_setup_teardown(test_http_unix, test_dir_setup, test_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_http_bad_clients, test_dir_setup,
+						test_dir_teardown),
 		cmocka_unit_test(test_http_tcp),
-		cmocka_unit_test_setup_teardown(test_socket_files, dir_setup, dir_teardown),
-		cmocka_unit_test_setup_teardown(test_http_fd, dir_setup, dir_teardown),
+		cmocka_unit_test_setup_teardown(test_socket_files, test_dir_setup,
+						test_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_http_fd, test_dir_setup, test_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

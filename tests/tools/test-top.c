@@ -461,40 +461,9 @@ static void test_render(void **state)
 	promtext_finish(&cur);
 }
 
-/* --- the HTTP client --------------------------------------------------------------------- */
-
-struct dir {
-	char path[64];
-	char sock[96];
-	char address[112];
-};
-
-static int dir_setup(void **state)
-{
-	struct dir *d = calloc(1, sizeof(*d));
-
-	strcpy(d->path, "/tmp/agx-test-top-XXXXXX");
-	if (!mkdtemp(d->path))
-		return -1;
-	snprintf(d->sock, sizeof(d->sock), "%s/metrics.sock", d->path);
-	snprintf(d->address, sizeof(d->address), "unix:%s", d->sock);
-	*state = d;
-	return 0;
-}
-
-static int dir_teardown(void **state)
-{
-	struct dir *d = *state;
-
-	unlink(d->sock);
-	rmdir(d->path);
-	free(d);
-	return 0;
-}
-
 static void test_scrape(void **state)
 {
-	struct dir *d = *state;
+	struct test_dir *d = *state;
 	struct sample_scrape before, now;
 	struct test_server s;
 	char err[256], *body, *expected;
@@ -562,7 +531,7 @@ static void *fake_serve(void *arg)
 	return NULL;
 }
 
-static int fake_scrape(const struct dir *d, const char *answer, int timeout_ms, char *err,
+static int fake_scrape(const struct test_dir *d, const char *answer, int timeout_ms, char *err,
 		       size_t err_size, char **body)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -601,7 +570,7 @@ static void test_scrape_bad_servers(void **state)
 		{ "HTTP/1.0 200 OK\r\nContent-Le", "cut in its headers" },
 		{ "", "cut in its headers" },
 	};
-	struct dir *d = *state;
+	struct test_dir *d = *state;
 	char err[256], *body;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -747,7 +716,7 @@ static int busy_body(struct evbuffer *out, void *data)
 
 static void test_program(void **state)
 {
-	struct dir *d = *state;
+	struct test_dir *d = *state;
 	struct busy busy = { 0 };
 	struct test_server s;
 	struct run r;
@@ -816,9 +785,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_render),
-		cmocka_unit_test_setup_teardown(test_scrape, dir_setup, dir_teardown),
-		cmocka_unit_test_setup_teardown(test_scrape_bad_servers, dir_setup, dir_teardown),
-		cmocka_unit_test_setup_teardown(test_program, dir_setup, dir_teardown),
+		cmocka_unit_test_setup_teardown(test_scrape, test_dir_setup, test_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_scrape_bad_servers, test_dir_setup,
+						test_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_program, test_dir_setup, test_dir_teardown),
 	};
 
 	if (argc != 2) {
