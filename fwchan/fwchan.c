@@ -20,6 +20,7 @@
 #include "fwchan.h"
 
 #define DEVICE_TIMEOUT_MS 10000
+#define RECOVERY_PERIODS  10 /* ping periods a recovery may take before it starts again */
 #define ARENA_SIZE	  (16u << 20) /* initdata, channels, queues, items in flight */
 
 /* --- the firmware's callbacks --------------------------------------------------------- */
@@ -191,7 +192,15 @@ static void on_ping(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (f->rtkit.state != RTKIT_RUNNING || f->recovering)
+	if (f->recovering) {
+		/* a firmware that hangs while it boots again is reset again */
+		if (++f->recovery_periods >= RECOVERY_PERIODS) {
+			f->recovering = false;
+			fwchan_recover(f, "the firmware did not come back from its reset");
+		}
+		return;
+	}
+	if (f->rtkit.state != RTKIT_RUNNING)
 		return;
 	/* three periods of silence: the firmware hangs */
 	if (f->ping_sent >= f->pong_seen + 3) {
@@ -248,6 +257,7 @@ void fwchan_recover(struct fwchan *f, const char *reason)
 		return;
 	agx_err("%s; resetting the device (recovery %u)", reason, f->recoveries + 1);
 	f->recovering = true;
+	f->recovery_periods = 0;
 	f->recoveries++;
 	f->fw.running = false;
 	snprintf(f->lost_reason, sizeof(f->lost_reason), "%s", reason);

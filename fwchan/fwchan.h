@@ -44,6 +44,7 @@ struct fwchan {
 	bool serving;
 	bool recovering; /* the device is being reset and the firmware booted again */
 	unsigned recoveries;
+	unsigned recovery_periods; /* ping periods since the recovery began */
 	struct event *recover_ev;
 	char lost_reason[96];
 };

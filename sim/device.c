@@ -248,6 +248,10 @@ int sim_device_inject(struct sim_device *dev, enum sim_fault fault, uint64_t add
 		__atomic_store_n(&dev->bus_error_address, address + 1, __ATOMIC_RELEASE);
 		return 0;
 	}
+	if (fault == SIM_FAULT_HANG_AT_BOOT) {
+		__atomic_store_n(&dev->hang_boots, count, __ATOMIC_RELEASE);
+		return 0;
+	}
 	if (!dev->attached)
 		return -ENODEV;
 	sim_rtkit_inject(dev, fault, count, delay_ms);

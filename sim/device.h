@@ -29,6 +29,7 @@ struct sim_device {
 	unsigned cores;		    /* GPU worker threads (with a firmware thread) */
 	uint64_t job_time_limit_ns; /* a job's GPU time when its queue names none; 0: none */
 	uint32_t chip_id, generation;
+	unsigned hang_boots; /* injected: the firmware of this many resets hangs from the start */
 
 	pthread_rwlock_t lock;	  /* mappings: changed by the setup socket, read by the firmware */
 	unsigned writers_waiting; /* DMA map/unmap waiting for the lock: GPU cores hold back */
@@ -88,6 +89,7 @@ enum sim_fault {
 	SIM_FAULT_DROP_IRQ,
 	SIM_FAULT_BUS_ERROR,
 	SIM_FAULT_DELAY_COMPLETION,
+	SIM_FAULT_HANG_AT_BOOT,
 };
 int sim_device_inject(struct sim_device *dev, enum sim_fault fault, uint64_t address,
 		      unsigned count, unsigned delay_ms);

@@ -128,6 +128,8 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_BUS_ERROR] = SIM_FAULT_BUS_ERROR,
 			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_DELAY_COMPLETION] =
 			    SIM_FAULT_DELAY_COMPLETION,
+			[AGX__DEVICE__INJECT_FAULT__KIND__KIND_HANG_AT_BOOT] =
+			    SIM_FAULT_HANG_AT_BOOT,
 		};
 
 		if (!sim->test_faults)

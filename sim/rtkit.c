@@ -614,6 +614,11 @@ int sim_rtkit_start(struct sim_device *dev)
 		return -ENOMEM;
 	rt->dev = dev;
 	rt->threaded = dev->firmware_thread;
+	/* an injected hang at boot: this firmware never answers */
+	if (__atomic_load_n(&dev->hang_boots, __ATOMIC_ACQUIRE)) {
+		__atomic_sub_fetch(&dev->hang_boots, 1, __ATOMIC_ACQ_REL);
+		rt->hung = true;
+	}
 	if (sim_gpufw_init(rt, &rt->gpu, rt->threaded ? dev->cores : 0, dev->job_time_limit_ns) <
 	    0) {
 		free(rt);

@@ -761,6 +761,32 @@ static void test_hang_recovery(void **state)
 	client_fini(&c);
 }
 
+/*
+ * A firmware that hangs again while it boots after a reset: ten ping
+ * periods later fwchan resets it again, and the second boot comes back.
+ */
+static void test_hang_during_recovery(void **state)
+{
+	struct daemons *d = *state;
+	uint64_t stream;
+	struct agx_ipc_error err;
+	struct client c;
+
+	client_init(d, &c);
+	stream = c.data_va + STREAM;
+	inject(d, AGX__DEVICE__INJECT_FAULT__KIND__KIND_HANG_AT_BOOT, 1, 0);
+	inject(d, AGX__DEVICE__INJECT_FAULT__KIND__KIND_FIRMWARE_HANG, 0, 0);
+	wait_ready(&c);
+	assert_int_equal(c.ready, 1);
+	assert_int_equal(c.ready_recoveries, 2);
+	assert_int_equal(c.lost, 2);
+	assert_non_null(strstr(c.lost_reason, "did not come back"));
+	assert_int_equal(submit(&c, 1, 1, stream, stream + 64, &err), 0);
+	wait_completed(&c, c.completed + 1);
+	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
+	client_fini(&c);
+}
+
 /* memmgr's unbinds and slot changes wait for real invalidations now, and get them. */
 static void test_memmgr_invalidates(void **state)
 {
@@ -808,6 +834,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crash_recovery, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_recovery, setup_fast_ping, teardown),
+		cmocka_unit_test_setup_teardown(test_hang_during_recovery, setup_fast_ping, teardown),
 	};
 
 	if (argc != 4) {
