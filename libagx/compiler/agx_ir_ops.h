@@ -1,0 +1,196 @@
+/*
+ * agx_ir_ops.h: the IR's opcodes, one row each.  Everything else that knows
+ * about an op -- the enum, the info table the validator and the passes read,
+ * the printer's names, the builder's helpers -- is expanded from AGX_IR_OPS.
+ *
+ * A row is X(name, dest, nsrc, (srcs), nimm, (imms), flags):
+ *
+ *   name   the op as printed; its enum is AGX_IR_OP_<name> and its builder
+ *          helper agx_<name>() (agx_builder.h)
+ *   dest   the class of the destination, NONE for an op without one
+ *   nsrc   how many sources, and (srcs) their classes, nsrc of them
+ *   nimm   how many constant indices the op carries, and (imms) their names:
+ *          the printer writes them "name=N", the builder takes them as
+ *          uint32_t parameters of that name
+ *   flags  enum agx_ir_op_flag's, without their AGX_IR_ prefix, or 0
+ *
+ * Classes say what type an operand may have.  "Sized" classes (F, I, N, T)
+ * are tied together: all of an instruction's sized operands have the same
+ * bit size S, and all its T operands the same type.  The builder derives a
+ * destination of class B, F, I, T or a fixed type from the sources; for the
+ * others (N, FX, IX, V, ANY) its helper takes the type as a parameter.
+ *
+ * To add an op, add a row; up to AGX_IR_MAX_SRCS sources and
+ * AGX_IR_MAX_IMMS indices (raising them needs a line more in each of the
+ * AGX_IR_CLASSES_n and agx_builder.h's per-count macros).
+ */
+#ifndef AGX_IR_OPS_H
+#define AGX_IR_OPS_H
+
+#define AGX_IR_MAX_SRCS 3
+#define AGX_IR_MAX_IMMS 2
+
+enum agx_ir_class {
+	AGX_IR_CLASS_NONE, /* no operand (an op without a destination) */
+	AGX_IR_CLASS_B,	   /* b1 */
+	AGX_IR_CLASS_F,	   /* a float of the instruction's size */
+	AGX_IR_CLASS_I,	   /* an integer of the instruction's size */
+	AGX_IR_CLASS_N,	   /* an integer or a float of the instruction's size */
+	AGX_IR_CLASS_T,	   /* the instruction's type, whatever it is (b1 too) */
+	AGX_IR_CLASS_FX,   /* a float of either size, its own */
+	AGX_IR_CLASS_IX,   /* an integer of either size, its own */
+	AGX_IR_CLASS_V,	   /* an integer or a float of either size (memory values) */
+	AGX_IR_CLASS_ANY,  /* any type */
+	AGX_IR_CLASS_F16,
+	AGX_IR_CLASS_F32,
+	AGX_IR_CLASS_I16,
+	AGX_IR_CLASS_I32,
+};
+
+enum agx_ir_op_flag {
+	/* The result depends on the sources and indices alone: CSE may merge two. */
+	AGX_IR_PURE = 1 << 0,
+	/* Sources 0 and 1 may be swapped. */
+	AGX_IR_COMMUTATIVE = 1 << 1,
+	/* Writes memory or otherwise acts: never removed, never moved across another. */
+	AGX_IR_SIDE_EFFECTS = 1 << 2,
+	/* Leaves the block (break, continue): only last in a block. */
+	AGX_IR_TERMINATOR = 1 << 3,
+	/* Any number of sources, each of the destination's type (phi). */
+	AGX_IR_VARIADIC = 1 << 4,
+	/* Not one AGX instruction: a lowering pass rewrites it before selection. */
+	AGX_IR_LOWERED = 1 << 5,
+};
+
+/*
+ * The flags column spells them without AGX_IR_; agx_ir.c's info table
+ * (agx_ir_op_table) is the one place that reads it.
+ *
+ * An op with neither PURE nor SIDE_EFFECTS (load_ssbo, phi) may be removed
+ * when nothing reads it, but not merged with another or moved across a
+ * side effect.
+ *
+ * What the LOWERED ops become: fsub a, b = fadd a, fneg b; fdiv a, b =
+ * a * frcp b; ffract a = a - ffloor a; fsqrt a = a * rsqrt_special a (the
+ * ISA's); fsin, fcos = sin_pt_1, sin_pt_2 of the angle in quarter turns;
+ * fpow a, b = fexp2(b * flog2 a); idiv, udiv, irem (the sign of a), umod =
+ * a reciprocal sequence, as the ISA has no divider.  fneg and fabs stay:
+ * selection folds them into their readers' source modifiers, and ineg
+ * selects isub 0, a.
+ *
+ * What the classes do not say: fne is unordered (true when either source
+ * is NaN, as GLSL's !=), the other float comparisons ordered; ishr is
+ * arithmetic, ushr logical, and the shifts take their count modulo the
+ * size; f2i/f2u round toward zero, i2f, u2f and f2f16 to nearest even;
+ * i2i16 keeps the low bits, i2i32 sign-extends, u2u32 zero-extends;
+ * b2f/b2i give 1 or 0; bcsel a, b, c is a ? b : c; ffma rounds once.
+ * Memory addresses are byte offsets into the binding's buffer, and
+ * store_ssbo's sources are (value, address); load_uniform's offset counts
+ * bytes of the shader's uniform words.  The system values take their
+ * component (0 = x, 1 = y, 2 = z) as an index.
+ */
+
+/* clang-format off */
+#define AGX_IR_OPS(X)                                                                       \
+	/* float arithmetic */                                                              \
+	X(fadd,              F,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
+	X(fsub,              F,    2, (F, F),    0, (),          PURE | LOWERED)            \
+	X(fmul,              F,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
+	X(ffma,              F,    3, (F, F, F), 0, (),          PURE)                      \
+	X(fdiv,              F,    2, (F, F),    0, (),          PURE | LOWERED)            \
+	X(fneg,              F,    1, (F),       0, (),          PURE)                      \
+	X(fabs,              F,    1, (F),       0, (),          PURE)                      \
+	X(fmin,              F,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
+	X(fmax,              F,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
+	X(ffloor,            F,    1, (F),       0, (),          PURE)                      \
+	X(fceil,             F,    1, (F),       0, (),          PURE)                      \
+	X(ftrunc,            F,    1, (F),       0, (),          PURE)                      \
+	X(fround_even,       F,    1, (F),       0, (),          PURE)                      \
+	X(ffract,            F,    1, (F),       0, (),          PURE | LOWERED)            \
+	X(frcp,              F,    1, (F),       0, (),          PURE)                      \
+	X(frsqrt,            F,    1, (F),       0, (),          PURE)                      \
+	X(fsqrt,             F,    1, (F),       0, (),          PURE | LOWERED)            \
+	X(fexp2,             F,    1, (F),       0, (),          PURE)                      \
+	X(flog2,             F,    1, (F),       0, (),          PURE)                      \
+	X(fsin,              F,    1, (F),       0, (),          PURE | LOWERED)            \
+	X(fcos,              F,    1, (F),       0, (),          PURE | LOWERED)            \
+	X(fpow,              F,    2, (F, F),    0, (),          PURE | LOWERED)            \
+	/* integer arithmetic */                                                            \
+	X(iadd,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(isub,              I,    2, (I, I),    0, (),          PURE)                      \
+	X(imul,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(ineg,              I,    1, (I),       0, (),          PURE)                      \
+	X(idiv,              I,    2, (I, I),    0, (),          PURE | LOWERED)            \
+	X(udiv,              I,    2, (I, I),    0, (),          PURE | LOWERED)            \
+	X(irem,              I,    2, (I, I),    0, (),          PURE | LOWERED)            \
+	X(umod,              I,    2, (I, I),    0, (),          PURE | LOWERED)            \
+	X(iand,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(ior,               I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(ixor,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(inot,              I,    1, (I),       0, (),          PURE)                      \
+	X(ishl,              I,    2, (I, I),    0, (),          PURE)                      \
+	X(ishr,              I,    2, (I, I),    0, (),          PURE)                      \
+	X(ushr,              I,    2, (I, I),    0, (),          PURE)                      \
+	X(imin,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(imax,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(umin,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(umax,              I,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	/* comparisons */                                                                   \
+	X(feq,               B,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
+	X(fne,               B,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
+	X(flt,               B,    2, (F, F),    0, (),          PURE)                      \
+	X(fge,               B,    2, (F, F),    0, (),          PURE)                      \
+	X(ieq,               B,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(ine,               B,    2, (I, I),    0, (),          PURE | COMMUTATIVE)        \
+	X(ilt,               B,    2, (I, I),    0, (),          PURE)                      \
+	X(ige,               B,    2, (I, I),    0, (),          PURE)                      \
+	X(ult,               B,    2, (I, I),    0, (),          PURE)                      \
+	X(uge,               B,    2, (I, I),    0, (),          PURE)                      \
+	/* booleans and select */                                                           \
+	X(band,              B,    2, (B, B),    0, (),          PURE | COMMUTATIVE)        \
+	X(bor,               B,    2, (B, B),    0, (),          PURE | COMMUTATIVE)        \
+	X(bxor,              B,    2, (B, B),    0, (),          PURE | COMMUTATIVE)        \
+	X(bnot,              B,    1, (B),       0, (),          PURE)                      \
+	X(bcsel,             T,    3, (B, T, T), 0, (),          PURE)                      \
+	/* conversions and moves */                                                         \
+	X(f2i,               IX,   1, (FX),      0, (),          PURE)                      \
+	X(f2u,               IX,   1, (FX),      0, (),          PURE)                      \
+	X(i2f,               FX,   1, (IX),      0, (),          PURE)                      \
+	X(u2f,               FX,   1, (IX),      0, (),          PURE)                      \
+	X(f2f16,             F16,  1, (F32),     0, (),          PURE)                      \
+	X(f2f32,             F32,  1, (F16),     0, (),          PURE)                      \
+	X(i2i16,             I16,  1, (I32),     0, (),          PURE)                      \
+	X(i2i32,             I32,  1, (I16),     0, (),          PURE)                      \
+	X(u2u32,             I32,  1, (I16),     0, (),          PURE)                      \
+	X(b2f,               FX,   1, (B),       0, (),          PURE)                      \
+	X(b2i,               IX,   1, (B),       0, (),          PURE)                      \
+	X(mov,               T,    1, (T),       0, (),          PURE)                      \
+	X(bitcast,           N,    1, (N),       0, (),          PURE)                      \
+	/* compute system values */                                                         \
+	X(load_global_id,    I32,  0, (),        1, (component), PURE)                      \
+	X(load_local_id,     I32,  0, (),        1, (component), PURE)                      \
+	X(load_workgroup_id, I32,  0, (),        1, (component), PURE)                      \
+	/* memory: uniforms and UBOs do not change while a shader runs, SSBOs do */         \
+	X(load_uniform,      V,    0, (),        1, (offset),    PURE)                      \
+	X(load_ubo,          V,    1, (I32),     1, (binding),   PURE)                      \
+	X(load_ssbo,         V,    1, (I32),     1, (binding),   0)                         \
+	X(store_ssbo,        NONE, 2, (V, I32),  1, (binding),   SIDE_EFFECTS)              \
+	/* SSA and control flow */                                                          \
+	X(phi,               ANY,  0, (),        0, (),          VARIADIC)                  \
+	X(undef,             ANY,  0, (),        0, (),          PURE)                      \
+	X(break,             NONE, 0, (),        0, (),          TERMINATOR)                \
+	X(continue,          NONE, 0, (),        0, (),          TERMINATOR)
+/* clang-format on */
+
+/* A row's (srcs) as enum agx_ir_class initializers. */
+#define AGX_IR_CLASSES_0()
+#define AGX_IR_CLASSES_1(a)	  AGX_IR_CLASS_##a
+#define AGX_IR_CLASSES_2(a, b)	  AGX_IR_CLASS_##a, AGX_IR_CLASS_##b
+#define AGX_IR_CLASSES_3(a, b, c) AGX_IR_CLASS_##a, AGX_IR_CLASS_##b, AGX_IR_CLASS_##c
+
+/* A row's (imms) as strings. */
+#define AGX_IR_NAMES_0()
+#define AGX_IR_NAMES_1(a)    #a
+#define AGX_IR_NAMES_2(a, b) #a, #b
+
+#endif
