@@ -1,0 +1,691 @@
+/*
+ * lower.c: the tokenizer of GLSL ES text, and the lowering of a
+ * preprocessed 1.00 or 3.00 shader to an equivalent 3.10 one, token by
+ * token, for glslang to make SPIR-V of.  Every rule is in docs/compiler.md
+ * ("Front end") and has a test in tests/libagx/test-glsl.c.
+ *
+ * The output starts with "#version 310 es", the declarations the rules
+ * need, and "#line 1", so that every line of the shader keeps its number;
+ * what a rule removes leaves its newlines behind.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glsl/lower.h"
+
+char *agx_glsl_format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/* Tokenizer */
+
+static bool is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_ident_char(char c)
+{
+	return is_ident_start(c) || is_digit(c);
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Longest first: a token is the longest of these the text starts with. */
+static const char *const punctuators[] = {
+	"<<=", ">>=", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"^^",  "+=",  "-=", "*=", "/=", "%=", "&=", "^=", "|=", "##", "+",  "-",
+	"*",   "/",   "%",  "<",  ">",	"=",  "!",  "&",  "|",	"^",  "~",  "?",
+	":",   ";",   ",",  ".",  "(",	")",  "[",  "]",  "{",	"}",  "#",
+};
+
+static size_t punctuator_length(const char *p, size_t left)
+{
+	for (size_t i = 0; i < sizeof(punctuators) / sizeof(punctuators[0]); i++) {
+		size_t n = strlen(punctuators[i]);
+
+		if (n <= left && !memcmp(p, punctuators[i], n))
+			return n;
+	}
+	return 0;
+}
+
+/* "#line N" (or "# line N M"): the number the next line gets, or 0. */
+static unsigned line_directive_number(const char *p, size_t n)
+{
+	size_t i = 1;
+	unsigned long v = 0;
+
+	while (i < n && is_blank(p[i]))
+		i++;
+	if (n - i < 4 || memcmp(p + i, "line", 4) || (n - i > 4 && is_ident_char(p[i + 4])))
+		return 0;
+	i += 4;
+	while (i < n && is_blank(p[i]))
+		i++;
+	if (i == n || !is_digit(p[i]))
+		return 0;
+	while (i < n && is_digit(p[i]) && v < 1000000000)
+		v = v * 10 + (unsigned long)(p[i++] - '0');
+	return (unsigned)v;
+}
+
+static size_t scan_token(const char *p, size_t left, bool line_start,
+			 enum agx_glsl_token_kind *kind)
+{
+	size_t n = 1;
+
+	if (*p == '\n') {
+		*kind = AGX_GLSL_TOKEN_NEWLINE;
+		return 1;
+	}
+	if (is_blank(*p)) {
+		*kind = AGX_GLSL_TOKEN_SPACE;
+		while (n < left && is_blank(p[n]))
+			n++;
+		return n;
+	}
+	if (left >= 2 && p[0] == '/' && p[1] == '/') {
+		*kind = AGX_GLSL_TOKEN_COMMENT;
+		while (n < left && p[n] != '\n')
+			n++;
+		return n;
+	}
+	if (left >= 2 && p[0] == '/' && p[1] == '*') {
+		*kind = AGX_GLSL_TOKEN_COMMENT;
+		n = 2;
+		while (n < left && !(p[n] == '/' && p[n - 1] == '*' && n >= 3))
+			n++;
+		return n < left ? n + 1 : left;
+	}
+	if (*p == '#' && line_start) {
+		/* to the end of the line; a backslash before the newline continues it */
+		*kind = AGX_GLSL_TOKEN_DIRECTIVE;
+		while (n < left && p[n] != '\n') {
+			if (p[n] == '\\' && n + 1 < left && p[n + 1] == '\n')
+				n++;
+			n++;
+		}
+		return n;
+	}
+	if (is_ident_start(*p)) {
+		*kind = AGX_GLSL_TOKEN_IDENT;
+		while (n < left && is_ident_char(p[n]))
+			n++;
+		return n;
+	}
+	if (is_digit(*p) || (*p == '.' && left >= 2 && is_digit(p[1]))) {
+		*kind = AGX_GLSL_TOKEN_NUMBER;
+		while (n < left) {
+			if (is_ident_char(p[n]) || p[n] == '.')
+				n++;
+			else if ((p[n] == '+' || p[n] == '-') &&
+				 (p[n - 1] == 'e' || p[n - 1] == 'E'))
+				n++;
+			else
+				break;
+		}
+		return n;
+	}
+	n = punctuator_length(p, left);
+	if (n) {
+		*kind = AGX_GLSL_TOKEN_PUNCT;
+		return n;
+	}
+	*kind = AGX_GLSL_TOKEN_OTHER;
+	return 1;
+}
+
+int agx_glsl_tokenize(const char *text, size_t length, struct agx_glsl_tokens *out)
+{
+	size_t pos = 0, cap = 0;
+	unsigned line = 1, next_line = 0;
+	bool line_start = true;
+
+	out->v = NULL;
+	out->count = 0;
+	while (pos < length) {
+		struct agx_glsl_token *t;
+		enum agx_glsl_token_kind kind;
+		size_t n = scan_token(text + pos, length - pos, line_start, &kind);
+
+		if (out->count == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			struct agx_glsl_token *v = realloc(out->v, ncap * sizeof(*v));
+
+			if (!v) {
+				agx_glsl_tokens_finish(out);
+				return -ENOMEM;
+			}
+			out->v = v;
+			cap = ncap;
+		}
+		t = &out->v[out->count++];
+		t->kind = kind;
+		t->text = text + pos;
+		t->length = n;
+		t->line = line;
+		for (size_t i = 0; i < n; i++) {
+			if (text[pos + i] == '\n')
+				line++;
+		}
+		if (kind == AGX_GLSL_TOKEN_DIRECTIVE)
+			next_line = line_directive_number(t->text, n);
+		if (kind == AGX_GLSL_TOKEN_NEWLINE) {
+			if (next_line)
+				line = next_line;
+			next_line = 0;
+			line_start = true;
+		} else if (kind != AGX_GLSL_TOKEN_SPACE && kind != AGX_GLSL_TOKEN_COMMENT) {
+			line_start = false;
+		}
+		pos += n;
+	}
+	return 0;
+}
+
+void agx_glsl_tokens_finish(struct agx_glsl_tokens *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->count = 0;
+}
+
+bool agx_glsl_token_is(const struct agx_glsl_token *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (t->kind == AGX_GLSL_TOKEN_IDENT || t->kind == AGX_GLSL_TOKEN_PUNCT) &&
+	       t->length == n && !memcmp(t->text, s, n);
+}
+
+/* Output text */
+
+struct text {
+	char *v;
+	size_t length, cap;
+	bool failed;
+};
+
+static void text_add(struct text *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->length + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+		char *v;
+
+		while (cap < b->length + n + 1)
+			cap *= 2;
+		v = realloc(b->v, cap);
+		if (!v) {
+			b->failed = true;
+			return;
+		}
+		b->v = v;
+		b->cap = cap;
+	}
+	memcpy(b->v + b->length, s, n);
+	b->length += n;
+	b->v[b->length] = '\0';
+}
+
+static void text_puts(struct text *b, const char *s)
+{
+	text_add(b, s, strlen(s));
+}
+
+/* The lowering */
+
+/* 1.00's texture built-ins (core and extensions) and their 3.00 names. */
+static const struct {
+	const char *from, *to;
+} texture_functions[] = {
+	{ "texture2D", "texture" },
+	{ "texture2DProj", "textureProj" },
+	{ "texture2DLod", "textureLod" },
+	{ "texture2DProjLod", "textureProjLod" },
+	{ "textureCube", "texture" },
+	{ "textureCubeLod", "textureLod" },
+	/* GL_EXT_shader_texture_lod */
+	{ "texture2DLodEXT", "textureLod" },
+	{ "texture2DProjLodEXT", "textureProjLod" },
+	{ "textureCubeLodEXT", "textureLod" },
+	{ "texture2DGradEXT", "textureGrad" },
+	{ "texture2DProjGradEXT", "textureProjGrad" },
+	{ "textureCubeGradEXT", "textureGrad" },
+	/* GL_OES_texture_3D */
+	{ "texture3D", "texture" },
+	{ "texture3DProj", "textureProj" },
+	{ "texture3DLod", "textureLod" },
+	{ "texture3DProjLod", "textureProjLod" },
+	/* GL_EXT_shadow_samplers */
+	{ "shadow2DEXT", "texture" },
+	{ "shadow2DProjEXT", "textureProj" },
+};
+
+struct span {
+	const char *text;
+	size_t length;
+};
+
+/* The renamed identifiers, in the order they first appear. */
+struct renames {
+	struct agx_glsl_rename *v;
+	unsigned count;
+};
+
+struct lowering {
+	enum agx_glsl_stage stage;
+	int version;
+	const struct agx_glsl_tokens *tokens;
+	struct span *idents; /* every identifier spelled, sorted, for fresh names */
+	size_t num_idents;
+	char **reserved_name; /* by reserved-table index: its new name */
+	char *frag_color, *frag_data;
+	struct renames renames;
+	struct text out;
+	bool invariant_all;
+	bool failed;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->length != y->length)
+		return x->length < y->length ? -1 : 1;
+	return memcmp(x->text, y->text, x->length);
+}
+
+static bool spelled(const struct lowering *l, const char *s)
+{
+	struct span key = { s, strlen(s) };
+
+	return bsearch(&key, l->idents, l->num_idents, sizeof(key), span_cmp) != NULL;
+}
+
+static bool assigned(const struct lowering *l, const char *s)
+{
+	for (unsigned i = 0; i < l->renames.count; i++) {
+		if (!strcmp(l->renames.v[i].lowered, s))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A new name for original: "agx_" and the name without its "gl_", with a
+ * number after it if the shader spells that already.
+ */
+static char *rename_to(struct lowering *l, const char *original, size_t length)
+{
+	struct agx_glsl_rename *v;
+	const char *base = original;
+	size_t base_length = length;
+	char *name, *orig;
+
+	if (length > 3 && !memcmp(original, "gl_", 3)) {
+		base += 3;
+		base_length -= 3;
+	}
+	name = agx_glsl_format("agx_%.*s", (int)base_length, base);
+	for (unsigned n = 2; name && (spelled(l, name) || assigned(l, name)); n++) {
+		free(name);
+		name = agx_glsl_format("agx_%.*s_%u", (int)base_length, base, n);
+	}
+	orig = strndup(original, length);
+	v = realloc(l->renames.v, (l->renames.count + 1) * sizeof(*v));
+	if (!name || !orig || !v) {
+		free(name);
+		free(orig);
+		if (v)
+			l->renames.v = v;
+		l->failed = true;
+		return NULL;
+	}
+	l->renames.v = v;
+	v[l->renames.count].original = orig;
+	v[l->renames.count].lowered = name;
+	l->renames.count++;
+	return name;
+}
+
+static void emit_token(struct lowering *l, const struct agx_glsl_token *t)
+{
+	text_add(&l->out, t->text, t->length);
+}
+
+static bool skippable(const struct agx_glsl_token *t)
+{
+	return t->kind == AGX_GLSL_TOKEN_SPACE || t->kind == AGX_GLSL_TOKEN_NEWLINE ||
+	       t->kind == AGX_GLSL_TOKEN_COMMENT;
+}
+
+/* The index of the first token from i on that is not blank, or count. */
+static size_t next_solid(const struct lowering *l, size_t i)
+{
+	while (i < l->tokens->count && skippable(&l->tokens->v[i]))
+		i++;
+	return i;
+}
+
+/*
+ * #version goes (the prologue has 3.10's), and "#pragma STDGL
+ * invariant(all)" comes back: glslang's preprocessor writes a pragma's
+ * tokens without the blanks between them, which 3.10 would read as an
+ * unknown pragma.  glslang's SPIR-V has no Invariant for it either, so
+ * the lowering says it saw one.
+ */
+static void emit_directive(struct lowering *l, const struct agx_glsl_token *t)
+{
+	static const char mangled[] = "STDGLinvariant(all)";
+	size_t i = 1, n = t->length;
+
+	while (i < n && is_blank(t->text[i]))
+		i++;
+	if (n - i >= 7 && !memcmp(t->text + i, "version", 7) &&
+	    (n - i == 7 || !is_ident_char(t->text[i + 7])))
+		return;
+	if (n - i >= 6 && !memcmp(t->text + i, "pragma", 6) && n - i > 6 &&
+	    is_blank(t->text[i + 6])) {
+		size_t j = i + 6, end = n;
+
+		while (j < n && is_blank(t->text[j]))
+			j++;
+		while (end > j && is_blank(t->text[end - 1]))
+			end--;
+		if (end - j == sizeof(mangled) - 1 && !memcmp(t->text + j, mangled, end - j)) {
+			text_puts(&l->out, "#pragma STDGL invariant(all)");
+			l->invariant_all = true;
+			return;
+		}
+	}
+	emit_token(l, t);
+}
+
+/*
+ * A 1.00 fragment shader's invariant: 3.00 and later allow it on outputs
+ * only, and a fragment input's invariance is the vertex shader's to keep.
+ * "invariant varying" loses "invariant"; "invariant a, b;" goes, all but
+ * its newlines.  Returns the index of the last token consumed.
+ */
+static size_t lower_fragment_invariant(struct lowering *l, size_t i)
+{
+	size_t next = next_solid(l, i + 1);
+
+	if (next < l->tokens->count && agx_glsl_token_is(&l->tokens->v[next], "varying")) {
+		while (i + 1 < next && l->tokens->v[i + 1].kind == AGX_GLSL_TOKEN_SPACE)
+			i++;
+		return i;
+	}
+	for (; i < l->tokens->count; i++) {
+		const struct agx_glsl_token *t = &l->tokens->v[i];
+
+		if (t->kind == AGX_GLSL_TOKEN_NEWLINE)
+			emit_token(l, t);
+		if (agx_glsl_token_is(t, ";"))
+			return i;
+	}
+	return l->tokens->count - 1;
+}
+
+static const char *texture_function(const struct agx_glsl_token *t)
+{
+	for (size_t k = 0; k < sizeof(texture_functions) / sizeof(texture_functions[0]); k++) {
+		if (agx_glsl_token_is(t, texture_functions[k].from))
+			return texture_functions[k].to;
+	}
+	return NULL;
+}
+
+/* The 1.00 rules for an identifier; false when none applies. */
+static bool lower_100_ident(struct lowering *l, size_t *i)
+{
+	const struct agx_glsl_token *t = &l->tokens->v[*i];
+	bool fragment = l->stage == AGX_GLSL_FRAGMENT;
+	const char *to;
+
+	if (agx_glsl_token_is(t, "attribute") && !fragment) {
+		text_puts(&l->out, "in");
+	} else if (agx_glsl_token_is(t, "varying")) {
+		text_puts(&l->out, fragment ? "in" : "out");
+	} else if (agx_glsl_token_is(t, "invariant") && fragment) {
+		*i = lower_fragment_invariant(l, *i);
+	} else if (agx_glsl_token_is(t, "gl_FragColor") && fragment && l->frag_color) {
+		text_puts(&l->out, l->frag_color);
+	} else if (agx_glsl_token_is(t, "gl_FragData") && fragment && l->frag_data) {
+		text_puts(&l->out, l->frag_data);
+	} else if (agx_glsl_token_is(t, "gl_FragDepthEXT") && fragment) {
+		text_puts(&l->out, "gl_FragDepth");
+	} else if (agx_glsl_token_is(t, "gl_MaxVaryingVectors")) {
+		char number[16];
+
+		snprintf(number, sizeof(number), "%d", AGX_GLSL_MAX_VARYING_VECTORS);
+		text_puts(&l->out, number);
+	} else if ((to = texture_function(t))) {
+		text_puts(&l->out, to);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* A user identifier 3.10 reserves gets its new name; false if it is not one. */
+static bool lower_reserved(struct lowering *l, const struct agx_glsl_token *t)
+{
+	unsigned flag = l->version == 100 ? AGX_GLSL_RENAME_IN_100 : AGX_GLSL_RENAME_IN_300;
+	int k = agx_glsl_reserved_find(t->text, t->length);
+
+	if (k < 0 || !(agx_glsl_reserved[k].versions & flag))
+		return false;
+	if (!l->reserved_name[k])
+		l->reserved_name[k] = rename_to(l, t->text, t->length);
+	if (l->reserved_name[k])
+		text_puts(&l->out, l->reserved_name[k]);
+	return true;
+}
+
+/*
+ * SPIR-V has no shared or packed block layout; both are the
+ * implementation's to choose, and std140 is ours.  Tracks the parentheses
+ * of a 3.00 layout(...) qualifier.
+ */
+struct layout_state {
+	bool pending; /* "layout" seen, "(" not yet */
+	unsigned depth;
+};
+
+static bool lower_300_layout(struct lowering *l, struct layout_state *s,
+			     const struct agx_glsl_token *t)
+{
+	if (agx_glsl_token_is(t, "layout")) {
+		s->pending = true;
+		return false;
+	}
+	if (agx_glsl_token_is(t, "(")) {
+		if (s->pending || s->depth)
+			s->depth++;
+		s->pending = false;
+		return false;
+	}
+	if (skippable(t))
+		return false;
+	s->pending = false;
+	if (agx_glsl_token_is(t, ")") && s->depth) {
+		s->depth--;
+		return false;
+	}
+	if (s->depth && (agx_glsl_token_is(t, "shared") || agx_glsl_token_is(t, "packed"))) {
+		text_puts(&l->out, "std140");
+		return true;
+	}
+	return false;
+}
+
+/* Every identifier spelled, sorted, and where gl_FragColor and gl_FragData first appear. */
+static int scan_idents(struct lowering *l, const struct agx_glsl_token **color,
+		       const struct agx_glsl_token **data)
+{
+	const struct agx_glsl_tokens *tk = l->tokens;
+	size_t n = 0;
+
+	*color = *data = NULL;
+	l->idents = malloc((tk->count ? tk->count : 1) * sizeof(*l->idents));
+	if (!l->idents)
+		return -ENOMEM;
+	for (size_t i = 0; i < tk->count; i++) {
+		const struct agx_glsl_token *t = &tk->v[i];
+
+		if (t->kind != AGX_GLSL_TOKEN_IDENT)
+			continue;
+		l->idents[n++] = (struct span){ t->text, t->length };
+		if (!*color && agx_glsl_token_is(t, "gl_FragColor"))
+			*color = t;
+		if (!*data && agx_glsl_token_is(t, "gl_FragData"))
+			*data = t;
+	}
+	qsort(l->idents, n, sizeof(*l->idents), span_cmp);
+	l->num_idents = n;
+	return 0;
+}
+
+/*
+ * The prologue: 3.10's version line, the outputs that take the place of
+ * gl_FragColor and gl_FragData (mediump, as 1.00 declares them), and the
+ * line number back to 1.
+ */
+static void emit_prologue(struct lowering *l)
+{
+	text_puts(&l->out, "#version 310 es\n");
+	if (l->frag_color) {
+		text_puts(&l->out, "out mediump vec4 ");
+		text_puts(&l->out, l->frag_color);
+		text_puts(&l->out, ";\n");
+	}
+	if (l->frag_data) {
+		text_puts(&l->out, "out mediump vec4 ");
+		text_puts(&l->out, l->frag_data);
+		text_puts(&l->out, "[gl_MaxDrawBuffers];\n");
+	}
+	text_puts(&l->out, "#line 1\n");
+}
+
+static void lower_tokens(struct lowering *l)
+{
+	struct layout_state layout = { 0 };
+
+	for (size_t i = 0; i < l->tokens->count; i++) {
+		const struct agx_glsl_token *t = &l->tokens->v[i];
+
+		if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE) {
+			emit_directive(l, t);
+			continue;
+		}
+		if (l->version == 300 && lower_300_layout(l, &layout, t))
+			continue;
+		if (t->kind != AGX_GLSL_TOKEN_IDENT) {
+			emit_token(l, t);
+			continue;
+		}
+		if (l->version == 100 && lower_100_ident(l, &i))
+			continue;
+		if (!lower_reserved(l, t))
+			emit_token(l, t);
+	}
+}
+
+int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, size_t length,
+		   struct agx_glsl_lowered *out)
+{
+	struct agx_glsl_tokens tokens;
+	struct lowering l = { .stage = stage, .version = version, .tokens = &tokens };
+	const struct agx_glsl_token *color, *data;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if ((version != 100 && version != 300) ||
+	    (stage != AGX_GLSL_VERTEX && stage != AGX_GLSL_FRAGMENT))
+		return -ENOTSUP;
+	ret = agx_glsl_tokenize(text, length, &tokens);
+	if (ret)
+		return ret;
+	l.reserved_name = calloc(agx_glsl_num_reserved, sizeof(*l.reserved_name));
+	ret = l.reserved_name ? scan_idents(&l, &color, &data) : -ENOMEM;
+	if (ret)
+		goto out;
+
+	if (version == 100 && stage == AGX_GLSL_FRAGMENT) {
+		/* GLSL ES 1.00 section 7.2; glslang does not check it */
+		if (color && data) {
+			const struct agx_glsl_token *later = color > data ? color : data;
+
+			out->error = agx_glsl_format(
+			    "ERROR: 0:%u: '%.*s' : a shader writes gl_FragColor or gl_FragData, "
+			    "not both (GLSL ES 1.00 section 7.2)\n",
+			    later->line, (int)later->length, later->text);
+			ret = out->error ? -EINVAL : -ENOMEM;
+			goto out;
+		}
+		if (color)
+			l.frag_color = rename_to(&l, "gl_FragColor", 12);
+		if (data)
+			l.frag_data = rename_to(&l, "gl_FragData", 11);
+	}
+	emit_prologue(&l);
+	lower_tokens(&l);
+	if (l.failed || l.out.failed) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	out->source = l.out.v;
+	out->length = l.out.length;
+	out->renames = l.renames.v;
+	out->num_renames = l.renames.count;
+	out->invariant_all = l.invariant_all;
+	l.out.v = NULL;
+	l.renames.v = NULL;
+	l.renames.count = 0;
+out:
+	for (unsigned i = 0; i < l.renames.count; i++) {
+		free(l.renames.v[i].original);
+		free(l.renames.v[i].lowered);
+	}
+	free(l.renames.v);
+	free(l.out.v);
+	free(l.reserved_name);
+	free(l.idents);
+	agx_glsl_tokens_finish(&tokens);
+	return ret;
+}
+
+void agx_glsl_lowered_finish(struct agx_glsl_lowered *l)
+{
+	for (unsigned i = 0; i < l->num_renames; i++) {
+		free(l->renames[i].original);
+		free(l->renames[i].lowered);
+	}
+	free(l->renames);
+	free(l->source);
+	free(l->error);
+	memset(l, 0, sizeof(*l));
+}

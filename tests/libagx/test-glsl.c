@@ -1,0 +1,1041 @@
+/*
+ * test-glsl: the compiler's front end.  Each lowering rule on its own
+ * (preprocessed source in, exact 3.10 text out, no glslang), the verdicts
+ * of each version's rules through glslang, the limits, the rename map,
+ * and SPIR-V that spirv-val accepts.
+ *
+ *   test-glsl [SPIRV-VAL]
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "agx/glsl.h"
+#include "glsl/lower.h"
+
+static const char *spirv_val; /* argv[1]: spirv-val, when there is one */
+
+/* Lowering: the exact text */
+
+static void lower_ok(enum agx_glsl_stage stage, int version, const char *in, const char *want,
+		     struct agx_glsl_lowered *l)
+{
+	int ret = agx_glsl_lower(stage, version, in, strlen(in), l);
+
+	if (ret)
+		print_error("lowering failed: %d %s\n", ret, l->error ? l->error : "");
+	assert_int_equal(ret, 0);
+	assert_string_equal(l->source, want);
+	assert_int_equal(l->length, strlen(want));
+}
+
+static void lower_expect(enum agx_glsl_stage stage, int version, const char *in, const char *want)
+{
+	struct agx_glsl_lowered l;
+
+	lower_ok(stage, version, in, want, &l);
+	agx_glsl_lowered_finish(&l);
+}
+
+/* #version 310 es replaces the shader's own line (or its absence), and the lines keep their
+ * numbers. */
+static void test_lower_version(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_FRAGMENT, 100, "precision mediump float;\nvoid main(){}\n",
+		     "#version 310 es\n#line 1\nprecision mediump float;\nvoid main(){}\n");
+	lower_expect(AGX_GLSL_VERTEX, 100, "#version 100\nvoid main(){}\n",
+		     "#version 310 es\n#line 1\n\nvoid main(){}\n");
+	lower_expect(AGX_GLSL_VERTEX, 300, "#version 300 es\nvoid main(){}\n",
+		     "#version 310 es\n#line 1\n\nvoid main(){}\n");
+}
+
+/* attribute becomes in, in vertex shaders (the only ones that have it). */
+static void test_lower_attribute(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_VERTEX, 100, "attribute vec4 p;\nattribute  mediump vec2 t;",
+		     "#version 310 es\n#line 1\nin vec4 p;\nin  mediump vec2 t;");
+}
+
+/* varying becomes out in vertex shaders, in in fragment shaders. */
+static void test_lower_varying(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_VERTEX, 100, "varying vec2 uv;\ninvariant varying vec4 c;",
+		     "#version 310 es\n#line 1\nout vec2 uv;\ninvariant out vec4 c;");
+	lower_expect(AGX_GLSL_FRAGMENT, 100, "varying vec2 uv;",
+		     "#version 310 es\n#line 1\nin vec2 uv;");
+}
+
+/*
+ * A fragment shader's invariant inputs: "invariant varying" loses
+ * invariant, "invariant a, b;" goes but for its newlines.  Vertex
+ * shaders keep theirs.
+ */
+static void test_lower_fragment_invariant(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_FRAGMENT, 100,
+		     "invariant varying vec2 uv;\nvarying vec4 c;\ninvariant c,\n gl_FragCoord;\nx",
+		     "#version 310 es\n#line 1\nin vec2 uv;\nin vec4 c;\n\n\nx");
+	lower_expect(AGX_GLSL_VERTEX, 100, "invariant gl_Position;",
+		     "#version 310 es\n#line 1\ninvariant gl_Position;");
+}
+
+/* gl_FragColor becomes a mediump output of its own, and the rename map says so. */
+static void test_lower_frag_color(void **state)
+{
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	lower_ok(AGX_GLSL_FRAGMENT, 100, "void main(){ gl_FragColor = vec4(1.0); }",
+		 "#version 310 es\nout mediump vec4 agx_FragColor;\n#line 1\n"
+		 "void main(){ agx_FragColor = vec4(1.0); }",
+		 &l);
+	assert_int_equal(l.num_renames, 1);
+	assert_string_equal(l.renames[0].original, "gl_FragColor");
+	assert_string_equal(l.renames[0].lowered, "agx_FragColor");
+	agx_glsl_lowered_finish(&l);
+
+	/* a vertex shader has no gl_FragColor to lower */
+	lower_expect(AGX_GLSL_VERTEX, 100, "gl_FragColor",
+		     "#version 310 es\n#line 1\ngl_FragColor");
+}
+
+/* gl_FragData becomes an output array of gl_MaxDrawBuffers. */
+static void test_lower_frag_data(void **state)
+{
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	lower_ok(AGX_GLSL_FRAGMENT, 100, "void main(){ gl_FragData[1] = vec4(1.0); }",
+		 "#version 310 es\nout mediump vec4 agx_FragData[gl_MaxDrawBuffers];\n#line 1\n"
+		 "void main(){ agx_FragData[1] = vec4(1.0); }",
+		 &l);
+	assert_int_equal(l.num_renames, 1);
+	assert_string_equal(l.renames[0].original, "gl_FragData");
+	assert_string_equal(l.renames[0].lowered, "agx_FragData");
+	agx_glsl_lowered_finish(&l);
+}
+
+/* Writing both is a 1.00 error glslang misses (GLSL ES 1.00 section 7.2); #line counts. */
+static void test_lower_frag_color_and_data(void **state)
+{
+	const char *in = "void main(){\n gl_FragColor = vec4(1.0);\n#line 20\n gl_FragData[0] = "
+			 "vec4(0.0);\n}\n";
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), &l), -EINVAL);
+	assert_non_null(l.error);
+	assert_non_null(strstr(l.error, "ERROR: 0:20: 'gl_FragData'"));
+	assert_null(l.source);
+	agx_glsl_lowered_finish(&l);
+}
+
+/* Every 1.00 texture built-in, core and from extensions, gets its 3.00 name. */
+static void test_lower_texture_functions(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "texture2D", "texture" },
+		{ "texture2DProj", "textureProj" },
+		{ "texture2DLod", "textureLod" },
+		{ "texture2DProjLod", "textureProjLod" },
+		{ "textureCube", "texture" },
+		{ "textureCubeLod", "textureLod" },
+		{ "texture2DLodEXT", "textureLod" },
+		{ "texture2DProjLodEXT", "textureProjLod" },
+		{ "textureCubeLodEXT", "textureLod" },
+		{ "texture2DGradEXT", "textureGrad" },
+		{ "texture2DProjGradEXT", "textureProjGrad" },
+		{ "textureCubeGradEXT", "textureGrad" },
+		{ "texture3D", "texture" },
+		{ "texture3DProj", "textureProj" },
+		{ "texture3DLod", "textureLod" },
+		{ "texture3DProjLod", "textureProjLod" },
+		{ "shadow2DEXT", "texture" },
+		{ "shadow2DProjEXT", "textureProj" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		char in[128], want[128];
+
+		snprintf(in, sizeof(in), "c = %s(s, uv);", pairs[i][0]);
+		snprintf(want, sizeof(want), "#version 310 es\n#line 1\nc = %s(s, uv);",
+			 pairs[i][1]);
+		lower_expect(AGX_GLSL_VERTEX, 100, in, want);
+	}
+	/* 3.00 has them no more: a 3.00 shader's own texture2D is not touched */
+	lower_expect(AGX_GLSL_VERTEX, 300, "#version 300 es\ntexture2D",
+		     "#version 310 es\n#line 1\n\ntexture2D");
+}
+
+/* GL_EXT_frag_depth's gl_FragDepthEXT is 3.00's gl_FragDepth. */
+static void test_lower_frag_depth(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_FRAGMENT, 100,
+		     "#extension GL_EXT_frag_depth : enable\nvoid main(){ gl_FragDepthEXT = 0.5; }",
+		     "#version 310 es\n#line 1\n#extension GL_EXT_frag_depth : enable\n"
+		     "void main(){ gl_FragDepth = 0.5; }");
+}
+
+/* 3.00 dropped gl_MaxVaryingVectors; 1.00 gets its value. */
+static void test_lower_max_varying_vectors(void **state)
+{
+	char want[128];
+
+	(void)state;
+	snprintf(want, sizeof(want), "#version 310 es\n#line 1\nint n = %d;",
+		 AGX_GLSL_MAX_VARYING_VECTORS);
+	lower_expect(AGX_GLSL_VERTEX, 100, "int n = gl_MaxVaryingVectors;", want);
+}
+
+/*
+ * A 1.00 identifier 3.10 reserves is renamed, the same way at every use,
+ * to a name the shader does not spell; 3.00 renames only what became
+ * reserved after it.
+ */
+static void test_lower_reserved(void **state)
+{
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	lower_ok(
+	    AGX_GLSL_FRAGMENT, 100,
+	    "uniform float sample; float agx_sample; float coherent(float buffer) "
+	    "{ return buffer * sample; }\nuniform sampler2D texture;",
+	    "#version 310 es\n#line 1\n"
+	    "uniform float agx_sample_2; float agx_sample; float agx_coherent(float "
+	    "agx_buffer) { return agx_buffer * agx_sample_2; }\nuniform sampler2D agx_texture;",
+	    &l);
+	assert_int_equal(l.num_renames, 4);
+	assert_string_equal(l.renames[0].original, "sample");
+	assert_string_equal(l.renames[0].lowered, "agx_sample_2");
+	assert_string_equal(l.renames[1].original, "coherent");
+	assert_string_equal(l.renames[2].original, "buffer");
+	assert_string_equal(l.renames[3].original, "texture");
+	agx_glsl_lowered_finish(&l);
+
+	/* in 3.00, buffer is renamed; texture is a built-in, sample reserved already */
+	lower_ok(AGX_GLSL_VERTEX, 300, "#version 300 es\nfloat buffer = texture(s, uv).x + sample;",
+		 "#version 310 es\n#line 1\n\nfloat agx_buffer = texture(s, uv).x + sample;", &l);
+	assert_int_equal(l.num_renames, 1);
+	agx_glsl_lowered_finish(&l);
+}
+
+/*
+ * glslang's preprocessor writes "#pragma STDGLinvariant(all)"; the blank
+ * comes back, and the lowering says it saw it (glslang's SPIR-V does not).
+ */
+static void test_lower_pragma_invariant(void **state)
+{
+	struct agx_glsl_lowered l;
+	struct agx_glsl_result r;
+	const char *s = "#pragma STDGL invariant(all)\nattribute vec4 p;\n"
+			"void main(){ gl_Position = p; }";
+
+	(void)state;
+	lower_ok(AGX_GLSL_VERTEX, 300, "#version 300 es\n#pragma STDGLinvariant(all)\n",
+		 "#version 310 es\n#line 1\n\n#pragma STDGL invariant(all)\n", &l);
+	assert_true(l.invariant_all);
+	agx_glsl_lowered_finish(&l);
+	lower_ok(AGX_GLSL_VERTEX, 100, "#pragma optimize(off)\n",
+		 "#version 310 es\n#line 1\n#pragma optimize(off)\n", &l);
+	assert_false(l.invariant_all);
+	agx_glsl_lowered_finish(&l);
+
+	assert_int_equal(agx_glsl_to_spirv(AGX_GLSL_VERTEX, s, strlen(s), &r), 0);
+	assert_true(r.invariant_all);
+	agx_glsl_result_finish(&r);
+}
+
+/* shared and packed layouts are std140 (SPIR-V has neither); only inside layout(). */
+static void test_lower_block_layout(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_FRAGMENT, 300,
+		     "#version 300 es\nlayout(shared) uniform A { vec4 x; };\n"
+		     "layout (packed, row_major) uniform;\nlayout(location = 0) out vec4 shared;",
+		     "#version 310 es\n#line 1\n\nlayout(std140) uniform A { vec4 x; };\n"
+		     "layout (std140, row_major) uniform;\nlayout(location = 0) out vec4 shared;");
+}
+
+/* Other directives, comments and unknown bytes pass through as they are. */
+static void test_lower_passes_through(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_VERTEX, 100,
+		     "#extension GL_OES_texture_3D : enable\n#line 7 2\n/* varying */ $ @\n",
+		     "#version 310 es\n#line 1\n#extension GL_OES_texture_3D : enable\n#line 7 "
+		     "2\n/* varying */ $ @\n");
+}
+
+/* The lowering takes 1.00 and 3.00 vertex and fragment shaders only. */
+static void test_lower_versions_taken(void **state)
+{
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_COMPUTE, 310, "", 0, &l), -ENOTSUP);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_VERTEX, 310, "", 0, &l), -ENOTSUP);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 120, "", 0, &l), -ENOTSUP);
+}
+
+/* The tokenizer: kinds, the longest punctuator, directives only first on a line, #line. */
+static void test_tokenize(void **state)
+{
+	static const char text[] = "a+=.5e-3 //c\n  #define X 1\nb # c <<= 0x1Fu\n#line 9\nd";
+	static const struct {
+		enum agx_glsl_token_kind kind;
+		const char *text;
+		unsigned line;
+	} want[] = {
+		{ AGX_GLSL_TOKEN_IDENT, "a", 1 },
+		{ AGX_GLSL_TOKEN_PUNCT, "+=", 1 },
+		{ AGX_GLSL_TOKEN_NUMBER, ".5e-3", 1 },
+		{ AGX_GLSL_TOKEN_SPACE, " ", 1 },
+		{ AGX_GLSL_TOKEN_COMMENT, "//c", 1 },
+		{ AGX_GLSL_TOKEN_NEWLINE, "\n", 1 },
+		{ AGX_GLSL_TOKEN_SPACE, "  ", 2 },
+		{ AGX_GLSL_TOKEN_DIRECTIVE, "#define X 1", 2 },
+		{ AGX_GLSL_TOKEN_NEWLINE, "\n", 2 },
+		{ AGX_GLSL_TOKEN_IDENT, "b", 3 },
+		{ AGX_GLSL_TOKEN_SPACE, " ", 3 },
+		{ AGX_GLSL_TOKEN_PUNCT, "#", 3 },
+		{ AGX_GLSL_TOKEN_SPACE, " ", 3 },
+		{ AGX_GLSL_TOKEN_IDENT, "c", 3 },
+		{ AGX_GLSL_TOKEN_SPACE, " ", 3 },
+		{ AGX_GLSL_TOKEN_PUNCT, "<<=", 3 },
+		{ AGX_GLSL_TOKEN_SPACE, " ", 3 },
+		{ AGX_GLSL_TOKEN_NUMBER, "0x1Fu", 3 },
+		{ AGX_GLSL_TOKEN_NEWLINE, "\n", 3 },
+		{ AGX_GLSL_TOKEN_DIRECTIVE, "#line 9", 4 },
+		{ AGX_GLSL_TOKEN_NEWLINE, "\n", 4 },
+		{ AGX_GLSL_TOKEN_IDENT, "d", 9 },
+	};
+	struct agx_glsl_tokens t;
+
+	(void)state;
+	assert_int_equal(agx_glsl_tokenize(text, strlen(text), &t), 0);
+	assert_int_equal(t.count, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < t.count; i++) {
+		assert_int_equal(t.v[i].kind, want[i].kind);
+		assert_int_equal(t.v[i].length, strlen(want[i].text));
+		assert_memory_equal(t.v[i].text, want[i].text, t.v[i].length);
+		assert_int_equal(t.v[i].line, want[i].line);
+	}
+	agx_glsl_tokens_finish(&t);
+}
+
+/* The source checks before glslang */
+
+static void test_source_version(void **state)
+{
+	char profile[8];
+
+	(void)state;
+	assert_int_equal(agx_glsl_source_version("void main(){}", 13, profile, 8), 100);
+	assert_int_equal(
+	    agx_glsl_source_version("// c\n/* d */ #  version 300 es\n", 31, profile, 8), 300);
+	assert_string_equal(profile, "es");
+	assert_int_equal(agx_glsl_source_version("#version 450 core", 17, profile, 8), 450);
+	assert_string_equal(profile, "core");
+	assert_int_equal(agx_glsl_source_version("#version x", 10, profile, 8), 0);
+	assert_int_equal(agx_glsl_source_version("#version 3a0", 12, profile, 8), 0);
+	assert_int_equal(agx_glsl_source_version("#define A\n#version 300 es", 25, profile, 8),
+			 100);
+}
+
+/* glslang wants #version first in ES; GLSL ES lets comments come before it. */
+static void test_source_version_first(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = "// c\n\n#version 300 es\nx;\n";
+	s = agx_glsl_source_version_first(s, strlen(s));
+	assert_string_equal(s, "#version 300 es\n#line 4\nx;\n");
+	free(s);
+	s = agx_glsl_source_version_first("/**/#version 100", 16);
+	assert_string_equal(s, "#version 100\n");
+	free(s);
+	s = agx_glsl_source_version_first("#version 300 es\nx", 17);
+	assert_string_equal(s, "#version 300 es\nx");
+	free(s);
+}
+
+/* Enough of some text in a malloc'd string. */
+static char *repeat(const char *head, const char *unit, unsigned n, const char *tail)
+{
+	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+	char *s = malloc(hl + ul * n + tl + 1), *p = s;
+
+	assert_non_null(s);
+	memcpy(p, head, hl);
+	p += hl;
+	for (unsigned i = 0; i < n; i++, p += ul)
+		memcpy(p, unit, ul);
+	memcpy(p, tail, tl + 1);
+	return s;
+}
+
+static void test_source_limits(void **state)
+{
+	char *error, *s;
+
+	(void)state;
+	s = repeat("float x = ", "(", AGX_GLSL_MAX_NESTING + 1, "");
+	assert_false(agx_glsl_source_check(s, strlen(s), &error));
+	assert_non_null(strstr(error, "nested"));
+	free(error);
+	free(s);
+	s = repeat("float x = ", "(", AGX_GLSL_MAX_NESTING, "");
+	assert_true(agx_glsl_source_check(s, strlen(s), &error));
+	free(s);
+
+	s = repeat("#if 1", " + 1", AGX_GLSL_MAX_IF_TOKENS / 2, "\n#endif\n");
+	assert_false(agx_glsl_source_check(s, strlen(s), &error));
+	assert_non_null(strstr(error, "'#if'"));
+	free(error);
+	free(s);
+
+	assert_false(agx_glsl_source_check("a\0b", 3, &error));
+	assert_non_null(strstr(error, "NUL"));
+	free(error);
+
+	/* glslang would read the file: no #include extension at all */
+	s = "#extension GL_GOOGLE_include_\\\ndirective : enable\n";
+	assert_false(agx_glsl_source_check(s, strlen(s), &error));
+	assert_non_null(strstr(error, "GL_GOOGLE_include_directive"));
+	free(error);
+
+	s = repeat("x = a", " + a", AGX_GLSL_MAX_STATEMENT_TOKENS / 2, ";");
+	assert_false(agx_glsl_preprocessed_check(s, strlen(s), &error));
+	assert_non_null(strstr(error, "statement"));
+	free(error);
+	free(s);
+	s = repeat("x = a", " + a", AGX_GLSL_MAX_STATEMENT_TOKENS / 2 - 2, ";");
+	assert_true(agx_glsl_preprocessed_check(s, strlen(s), &error));
+	free(s);
+}
+
+/* s with n ")" after it. */
+static char *close_parens(char *s, unsigned n)
+{
+	size_t length = strlen(s);
+
+	s = realloc(s, length + n + 1);
+	assert_non_null(s);
+	memset(s + length, ')', n);
+	s[length + n] = '\0';
+	return s;
+}
+
+/* Whether the expansion check takes a source, and if not, whether its error holds what. */
+static bool expansion_ok(const char *source, const char *what)
+{
+	struct agx_glsl_tokens t;
+	char *error;
+	bool ok;
+
+	assert_int_equal(agx_glsl_tokenize(source, strlen(source), &t), 0);
+	ok = agx_glsl_expansion_check(&t, &error);
+	agx_glsl_tokens_finish(&t);
+	if (!ok) {
+		assert_non_null(error);
+		if (what && !strstr(error, what))
+			print_error("%s", error);
+		assert_true(!what || strstr(error, what));
+		free(error);
+	}
+	return ok;
+}
+
+/* Macro expansion, bounded before glslang expands anything. */
+static void test_expansion(void **state)
+{
+	char *s;
+
+	(void)state;
+	/* what shaders do: constants, helpers, self and mutual reference, ##, defined */
+	assert_true(expansion_ok("#define N 4\n#define SQ(x) ((x) * (x))\n#define x x\n"
+				 "#define a b\n#define b a\n#define CAT(p, q) p##q\n"
+				 "#if defined(N) && N > 2 && !defined X\n#endif\n"
+				 "float f = SQ(SQ(N)) + x + a + CAT(N, 1) + SQ();\n",
+				 NULL));
+
+	/* 2^30 tokens from 31 lines */
+	s = repeat("#define A0 x\n", "", 0, "");
+	for (unsigned k = 1; k <= 30; k++) {
+		char line[64], *grown;
+
+		snprintf(line, sizeof(line), "#define A%u A%u A%u\n", k, k - 1, k - 1);
+		grown = malloc(strlen(s) + strlen(line) + 1);
+		assert_non_null(grown);
+		strcpy(grown, s);
+		strcat(grown, line);
+		free(s);
+		s = grown;
+	}
+	s = realloc(s, strlen(s) + 8);
+	assert_non_null(s);
+	strcat(s, "A30\n");
+	assert_false(expansion_ok(s, "the macros expand to more than"));
+	free(s);
+
+	/* through arguments: D(D(D(...))) doubles at each level */
+	s = close_parens(repeat("#define D(x) x x\n", "D(", 30, "a"), 30);
+	assert_false(expansion_ok(s, "steps to expand"));
+	free(s);
+
+	/* a million unary minuses in an #if, which glslang would evaluate recursively */
+	assert_false(expansion_ok("#define U1 - - - - - - - - - -\n#define U2 U1 U1 U1 U1 U1 U1 U1 "
+				  "U1 U1 U1\n#define U3 U2 U2 U2 U2 U2 U2 U2 U2 U2 U2\n"
+				  "#define U4 U3 U3 U3 U3 U3 U3 U3 U3 U3 U3\n#if U4 1\n#endif\n",
+				  "ERROR: 0:5: '#if' : expands to more than"));
+
+	/*
+	 * Invocations nested without a nested parenthesis in the text: each
+	 * O opens an A( whose argument is all that follows, expanded inside.
+	 */
+	s = repeat("#define O A(\n#define A(x) x\n", "O ", AGX_GLSL_MAX_NESTING + 8, "a\n");
+	assert_false(expansion_ok(s, "nested more than"));
+	free(s);
+	/* D_k(x) is D_k-1(D_k-1(x)): twice the work at each level, one token out */
+	assert_true(expansion_ok("#define A(x) x\n#define D1(x) A(x)\n#define D2(x) D1(D1(x))\n"
+				 "#define D3(x) D2(D2(x))\nD3(a)\n",
+				 NULL));
+	s = repeat("#define D0(x) x\n", "", 0, "");
+	for (unsigned k = 1; k <= 30; k++) {
+		char line[64], *grown;
+
+		snprintf(line, sizeof(line), "#define D%u(x) D%u(D%u(x))\n", k, k - 1, k - 1);
+		grown = malloc(strlen(s) + strlen(line) + 1);
+		assert_non_null(grown);
+		strcpy(grown, s);
+		strcat(grown, line);
+		free(s);
+		s = grown;
+	}
+	s = realloc(s, strlen(s) + 12);
+	assert_non_null(s);
+	strcat(s, "D30(a)\n");
+	assert_false(expansion_ok(s, "steps to expand"));
+	free(s);
+
+	/* every definition counts, whichever branch holds it: over-counted, never under */
+	s = repeat("#if 0\n#define BIG", " 1 +", AGX_GLSL_MAX_IF_TOKENS / 2,
+		   " 1\n#else\n#define BIG 1\n#endif\n#if BIG\n#endif\n");
+	assert_false(expansion_ok(s, "'#if'"));
+	free(s);
+}
+
+/* The verdicts through glslang */
+
+static int check(enum agx_glsl_stage stage, const char *source, int *version)
+{
+	struct agx_glsl_log log;
+	int ret = agx_glsl_check(stage, source, strlen(source), &log);
+
+	assert_non_null(log.text);
+	if (version)
+		*version = log.version;
+	agx_glsl_log_finish(&log);
+	return ret;
+}
+
+/* ret, and whether the log holds what (NULL: anything) */
+static void check_log(enum agx_glsl_stage stage, const char *source, int want, const char *what)
+{
+	struct agx_glsl_log log;
+	int ret = agx_glsl_check(stage, source, strlen(source), &log);
+
+	if (ret != want || (what && !strstr(log.text, what)))
+		print_error("%s\n--- log:\n%s\n", source, log.text);
+	assert_int_equal(ret, want);
+	if (what)
+		assert_non_null(strstr(log.text, what));
+	agx_glsl_log_finish(&log);
+}
+
+#define V300 "#version 300 es\n"
+
+static void test_check_attribute(void **state)
+{
+	int version;
+
+	(void)state;
+	assert_int_equal(
+	    check(AGX_GLSL_VERTEX, "attribute vec4 p; void main(){ gl_Position = p; }", &version),
+	    0);
+	assert_int_equal(version, 100);
+	check_log(AGX_GLSL_VERTEX, V300 "attribute vec4 p; void main(){ gl_Position = p; }",
+		  -EINVAL, "'attribute'");
+}
+
+static void test_check_frag_color(void **state)
+{
+	int version;
+
+	(void)state;
+	assert_int_equal(check(AGX_GLSL_FRAGMENT, "void main(){ gl_FragColor = vec4(1.0); }", NULL),
+			 0);
+	check_log(AGX_GLSL_FRAGMENT,
+		  V300 "precision mediump float;\nvoid main(){ gl_FragColor = vec4(1.0); }",
+		  -EINVAL, "'gl_FragColor' : undeclared identifier");
+	assert_int_equal(check(AGX_GLSL_FRAGMENT,
+			       V300 "out mediump vec4 c;\nvoid main(){ c = vec4(1.0); }", &version),
+			 0);
+	assert_int_equal(version, 300);
+	/* both outputs in one 1.00 shader: our check, glslang has none */
+	check_log(AGX_GLSL_FRAGMENT,
+		  "void main(){ gl_FragColor = vec4(1.0);\n gl_FragData[0] = vec4(1.0); }", -EINVAL,
+		  "ERROR: 0:2: 'gl_FragData'");
+}
+
+static void test_check_texture2d(void **state)
+{
+	const char *body = "uniform sampler2D s;\nvoid main(){ gl_Position = texture2D(s, "
+			   "vec2(0.5)); }";
+	char source[256];
+
+	(void)state;
+	assert_int_equal(check(AGX_GLSL_VERTEX, body, NULL), 0);
+	snprintf(source, sizeof(source), V300 "%s", body);
+	check_log(AGX_GLSL_VERTEX, source, -EINVAL, "'texture2D'");
+}
+
+static void test_check_integer_ops(void **state)
+{
+	const char *body = "uniform int m;\nvoid main(){ gl_Position = vec4(float((m & 3) << 1 "
+			   "| m % 5)); }";
+	char source[256];
+
+	(void)state;
+	check_log(AGX_GLSL_VERTEX, body, -EINVAL, "ERROR: 0:2:");
+	snprintf(source, sizeof(source), V300 "%s", body);
+	assert_int_equal(check(AGX_GLSL_VERTEX, source, NULL), 0);
+	check_log(AGX_GLSL_VERTEX, "void main(){ uint u = 1u; }", -EINVAL, NULL);
+}
+
+/* 3.10's new words are 1.00 (and some 3.00) identifiers. */
+static void test_check_reserved_words(void **state)
+{
+	static const char *const words[] = { "sample", "buffer", "coherent", "shared", "texture" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		char source[256];
+
+		snprintf(source, sizeof(source),
+			 "uniform float %s;\nvoid main(){ gl_Position = vec4(%s); }", words[i],
+			 words[i]);
+		assert_int_equal(check(AGX_GLSL_VERTEX, source, NULL), 0);
+	}
+	check_log(AGX_GLSL_VERTEX, V300 "uniform float sample;\nvoid main(){}", -EINVAL,
+		  "'sample' : Reserved word");
+	check_log(AGX_GLSL_VERTEX, V300 "uniform float coherent;\nvoid main(){}", -EINVAL,
+		  "'coherent'");
+	assert_int_equal(check(AGX_GLSL_VERTEX, V300 "uniform float buffer;\nvoid main(){}", NULL),
+			 0);
+}
+
+/* Vertex and fragment shaders take 100 and 300 es, compute shaders 310 es. */
+static void test_check_versions(void **state)
+{
+	int version;
+
+	(void)state;
+	check_log(AGX_GLSL_VERTEX, "#version 310 es\nvoid main(){}", -EINVAL,
+		  "vertex shaders take 100 or 300 es");
+	check_log(AGX_GLSL_FRAGMENT, "#version 330\nvoid main(){}", -EINVAL, "'#version'");
+	check_log(AGX_GLSL_FRAGMENT, "#version 300\nvoid main(){}", -EINVAL, "es");
+	check_log(AGX_GLSL_FRAGMENT, "#version 100 es\nvoid main(){}", -EINVAL, "profile");
+	check_log(AGX_GLSL_COMPUTE, "void main(){}", -EINVAL, "compute shaders take 310 es");
+	assert_int_equal(check(AGX_GLSL_COMPUTE,
+			       "#version 310 es\nlayout(local_size_x = 8) in;\nvoid main(){}",
+			       &version),
+			 0);
+	assert_int_equal(version, 310);
+	assert_int_equal(check(AGX_GLSL_VERTEX, "#version x\nvoid main(){}", &version), -EINVAL);
+	assert_int_equal(version, 0);
+	/* comments may come before #version, and lines keep their numbers */
+	check_log(AGX_GLSL_VERTEX, "// [config]\n/* */\n" V300 "void main(){ x; }", -EINVAL,
+		  "ERROR: 0:4: 'x' : undeclared identifier");
+}
+
+/* The length is the shader's; no NUL needed, and one inside is an error. */
+static void test_check_length(void **state)
+{
+	static const char text[] = "void main(){}garbage";
+	struct agx_glsl_log log;
+
+	(void)state;
+	assert_int_equal(agx_glsl_check(AGX_GLSL_VERTEX, text, 13, &log), 0);
+	agx_glsl_log_finish(&log);
+	assert_int_equal(agx_glsl_check(AGX_GLSL_VERTEX, text, sizeof(text) - 1, &log), -EINVAL);
+	agx_glsl_log_finish(&log);
+	assert_int_equal(agx_glsl_check(AGX_GLSL_VERTEX, "void main(){}\0x", 15, &log), -EINVAL);
+	assert_non_null(strstr(log.text, "NUL"));
+	agx_glsl_log_finish(&log);
+}
+
+/* A warning glslang gives twice (its parser reads the directives again) is in the log once. */
+static void test_check_log(void **state)
+{
+	const char *s = "#extension GL_EXT_draw_buffers : enable\nprecision mediump float;\n"
+			"void main(){ gl_FragColor = vec4(1.0); }";
+	const char *bad = "#extension GL_EXT_draw_buffers : enable\nvoid main(){ x; }";
+	struct agx_glsl_log log;
+	const char *first;
+
+	(void)state;
+	assert_int_equal(agx_glsl_check(AGX_GLSL_FRAGMENT, s, strlen(s), &log), 0);
+	first = strstr(log.text, "WARNING: 0:1: '#extension'");
+	assert_non_null(first);
+	assert_null(strstr(first + 1, "WARNING"));
+	agx_glsl_log_finish(&log);
+
+	assert_int_equal(agx_glsl_check(AGX_GLSL_FRAGMENT, bad, strlen(bad), &log), -EINVAL);
+	first = strstr(log.text, "WARNING: 0:1: '#extension'");
+	assert_non_null(first);
+	assert_null(strstr(first + 1, "WARNING"));
+	assert_non_null(strstr(log.text, "ERROR: 0:2: 'x' : undeclared identifier"));
+	agx_glsl_log_finish(&log);
+}
+
+/* An #include would read a file: refused, and the file's text never shows. */
+static void test_check_include(void **state)
+{
+	char dir[] = "/tmp/agx-test-glsl-XXXXXX", path[64], cwd[4096];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/secret.h", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("SECRET_TEXT\n", f);
+	fclose(f);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	check_log(AGX_GLSL_VERTEX,
+		  "#extension GL_GOOGLE_include_directive : enable\n#include \"secret.h\"\n"
+		  "void main(){}",
+		  -EINVAL, "GL_GOOGLE_include_directive");
+	/* without the extension glslang refuses #include itself */
+	check_log(AGX_GLSL_VERTEX, "#include \"secret.h\"\nvoid main(){}", -EINVAL, "#include");
+	assert_int_equal(chdir(cwd), 0);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void *check_deep_thread(void *arg)
+{
+	struct agx_glsl_log log;
+	const char *s = arg;
+	int ret = agx_glsl_check(AGX_GLSL_VERTEX, s, strlen(s), &log);
+
+	agx_glsl_log_finish(&log);
+	return (void *)(intptr_t)ret;
+}
+
+/*
+ * Deep shaders: the nesting limit refuses what glslang's parser would
+ * recurse through; the longest expression the statement limit lets
+ * through compiles, glslang recursing once per operator on the compile
+ * thread's stack, even when the caller's own stack is 256 KiB.
+ */
+static void test_check_deep(void **state)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	void *ret;
+	char *s;
+
+	(void)state;
+	s = repeat("void main(){ float a = 1.0; a = ", "(", 5000, "");
+	check_log(AGX_GLSL_VERTEX, s, -EINVAL, "nested");
+	free(s);
+	s = repeat("void main(){ float a = 1.0; a = a", " + a",
+		   AGX_GLSL_MAX_STATEMENT_TOKENS / 2 - 8, "; }");
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstacksize(&attr, 256 << 10), 0);
+	assert_int_equal(pthread_create(&thread, &attr, check_deep_thread, s), 0);
+	assert_int_equal(pthread_join(thread, &ret), 0);
+	assert_int_equal((intptr_t)ret, 0);
+	pthread_attr_destroy(&attr);
+	free(s);
+	s = repeat("#define A a + a + a + a + a + a + a + a\nvoid main(){ float a = 1.0; a = a",
+		   " + A", AGX_GLSL_MAX_STATEMENT_TOKENS / 16, "; }");
+	check_log(AGX_GLSL_VERTEX, s, -EINVAL, "a statement of more than");
+	free(s);
+}
+
+/* SPIR-V */
+
+/* Whether spirv-val takes the words under OpenGL 4.5's rules (true without spirv-val). */
+static bool spirv_valid(const uint32_t *words, size_t n)
+{
+	char path[] = "/tmp/agx-test-glsl-XXXXXX", command[4096];
+	FILE *f;
+	int fd, status;
+
+	if (!spirv_val)
+		return true;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(words, 4, n, f), n);
+	fclose(f);
+	snprintf(command, sizeof(command), "%s --target-env opengl4.5 %s", spirv_val, path);
+	status = system(command);
+	unlink(path);
+	return status == 0;
+}
+
+/* Whether the words hold an OpString/OpName of s (a nul-terminated literal). */
+static bool spirv_has_name(const struct agx_glsl_result *r, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	for (size_t i = 5; i < r->spirv_words; i++) {
+		if (n <= (r->spirv_words - i) * 4 && !memcmp(&r->spirv[i], s, n))
+			return true;
+	}
+	return false;
+}
+
+static void to_spirv(enum agx_glsl_stage stage, const char *source, struct agx_glsl_result *r)
+{
+	int ret = agx_glsl_to_spirv(stage, source, strlen(source), r);
+
+	if (ret)
+		print_error("%s\n--- log:\n%s\n--- lowered:\n%s\n", source, r->log.text,
+			    r->lowered ? r->lowered : "");
+	assert_int_equal(ret, 0);
+	assert_true(r->spirv_words > 5);
+	assert_int_equal(r->spirv[0], 0x07230203);
+	assert_true(spirv_valid(r->spirv, r->spirv_words));
+}
+
+static void test_spirv_100(void **state)
+{
+	struct agx_glsl_result r;
+
+	(void)state;
+	to_spirv(AGX_GLSL_VERTEX,
+		 "attribute vec4 p;\nuniform mat4 m;\nuniform sampler2D h;\nvarying vec2 uv;\n"
+		 "void main(){ uv = p.xy; gl_Position = m * p + texture2DLod(h, uv, 0.0); }",
+		 &r);
+	assert_non_null(strstr(r.lowered, "in vec4 p;"));
+	assert_non_null(strstr(r.lowered, "out vec2 uv;"));
+	assert_int_equal(r.log.version, 100);
+	agx_glsl_result_finish(&r);
+
+	to_spirv(AGX_GLSL_FRAGMENT,
+		 "precision mediump float;\nuniform sampler2D s;\nuniform samplerCube c;\n"
+		 "varying vec2 uv;\nvoid main(){ gl_FragColor = texture2D(s, uv) + "
+		 "textureCube(c, vec3(uv, 1.0)) + texture2DProj(s, vec3(uv, 2.0)); }",
+		 &r);
+	agx_glsl_result_finish(&r);
+
+	to_spirv(AGX_GLSL_FRAGMENT,
+		 "precision mediump float;\nvoid main(){ gl_FragData[0] = vec4(1.0); "
+		 "gl_FragData[3] = vec4(0.5); }",
+		 &r);
+	assert_string_equal(agx_glsl_original_name(&r, "agx_FragData"), "gl_FragData");
+	agx_glsl_result_finish(&r);
+}
+
+static void test_spirv_300(void **state)
+{
+	struct agx_glsl_result r;
+
+	(void)state;
+	to_spirv(AGX_GLSL_FRAGMENT,
+		 V300 "precision highp float;\nlayout(location = 0) out vec4 c;\n"
+		      "uniform B { vec4 t; int m; };\nlayout(shared) uniform S { vec4 u; };\n"
+		      "in vec2 uv;\nflat in int buffer;\n"
+		      "void main(){ c = t * float((m & buffer) << 1) + u + vec4(uv, 0.0, 1.0); }",
+		 &r);
+	assert_int_equal(r.log.version, 300);
+	assert_string_equal(agx_glsl_lowered_name(&r, "buffer"), "agx_buffer");
+	agx_glsl_result_finish(&r);
+
+	to_spirv(AGX_GLSL_VERTEX,
+		 V300 "in vec4 p;\nin mat4 m;\nout vec4 v;\nflat out uint k;\n"
+		      "void main(){ v = p; k = uint(gl_VertexID); gl_Position = m * p; }",
+		 &r);
+	agx_glsl_result_finish(&r);
+}
+
+static void test_spirv_310_compute(void **state)
+{
+	struct agx_glsl_result r;
+
+	(void)state;
+	to_spirv(AGX_GLSL_COMPUTE,
+		 "#version 310 es\nlayout(local_size_x = 64) in;\n"
+		 "layout(std430, binding = 0) buffer D { uint v[]; };\n"
+		 "shared uint tmp[64];\nvoid main(){ tmp[gl_LocalInvocationIndex] = "
+		 "v[gl_GlobalInvocationID.x]; barrier(); v[gl_GlobalInvocationID.x] = "
+		 "tmp[63u - gl_LocalInvocationIndex]; }",
+		 &r);
+	assert_null(r.lowered);
+	assert_int_equal(r.num_renames, 0);
+	agx_glsl_result_finish(&r);
+}
+
+/* The SPIR-V names what was renamed by its new name; the map leads back. */
+static void test_spirv_renames(void **state)
+{
+	struct agx_glsl_result r;
+
+	(void)state;
+	to_spirv(AGX_GLSL_FRAGMENT,
+		 "precision mediump float;\nuniform float sample;\nuniform sampler2D texture;\n"
+		 "void main(){ gl_FragColor = texture2D(texture, vec2(sample)); }",
+		 &r);
+	assert_int_equal(r.num_renames, 3);
+	assert_string_equal(agx_glsl_original_name(&r, "agx_sample"), "sample");
+	assert_string_equal(agx_glsl_original_name(&r, "agx_texture"), "texture");
+	assert_string_equal(agx_glsl_original_name(&r, "agx_FragColor"), "gl_FragColor");
+	assert_string_equal(agx_glsl_lowered_name(&r, "sample"), "agx_sample");
+	assert_string_equal(agx_glsl_original_name(&r, "unrenamed"), "unrenamed");
+	assert_true(spirv_has_name(&r, "agx_sample"));
+	assert_true(spirv_has_name(&r, "agx_FragColor"));
+	assert_false(spirv_has_name(&r, "gl_FragColor"));
+	agx_glsl_result_finish(&r);
+}
+
+/* Invalid shaders make no SPIR-V; nor does a shader without main (a program needs one). */
+static void test_spirv_errors(void **state)
+{
+	struct agx_glsl_result r;
+	const char *s;
+
+	(void)state;
+	s = V300 "attribute vec4 p;\nvoid main(){}";
+	assert_int_equal(agx_glsl_to_spirv(AGX_GLSL_VERTEX, s, strlen(s), &r), -EINVAL);
+	assert_null(r.spirv);
+	assert_non_null(strstr(r.log.text, "'attribute'"));
+	agx_glsl_result_finish(&r);
+
+	s = "float f(float x) { return x; }";
+	assert_int_equal(check(AGX_GLSL_VERTEX, s, NULL), 0);
+	assert_int_equal(agx_glsl_to_spirv(AGX_GLSL_VERTEX, s, strlen(s), &r), -EINVAL);
+	assert_non_null(strstr(r.log.text, "entry point"));
+	agx_glsl_result_finish(&r);
+}
+
+/*
+ * Every entry of the reserved-word table, in every version it is renamed
+ * in: used as a uniform, a function or a local, a shader its version
+ * takes (one form at least; glslang has built-ins of its own that a 1.00
+ * function cannot overload) is lowered to one that compiles to SPIR-V.
+ * This checks the table against the glslang installed.
+ */
+static void test_reserved_table(void **state)
+{
+	static const char *const forms[] = {
+		"uniform float %s;\nvoid main(){ %s = vec4(%s); }",
+		"float %s(float x) { return x; }\nvoid main(){ %s = vec4(%s(1.0)); }",
+		"void main(){ float %s = 1.0; %s = vec4(%s); }",
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < agx_glsl_num_reserved; i++) {
+		const struct agx_glsl_reserved *w = &agx_glsl_reserved[i];
+
+		for (unsigned v = 0; v < 2; v++) {
+			if (!(w->versions & (v ? AGX_GLSL_RENAME_IN_300 : AGX_GLSL_RENAME_IN_100)))
+				continue;
+			unsigned valid = 0;
+
+			for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+				struct agx_glsl_result r;
+				char body[512], source[600];
+				int ret;
+
+				snprintf(body, sizeof(body), forms[f], w->name,
+					 v ? "o" : "gl_FragColor", w->name);
+				snprintf(source, sizeof(source), "%sprecision mediump float;\n%s%s",
+					 v ? V300 : "", v ? "out vec4 o;\n" : "", body);
+				if (check(AGX_GLSL_FRAGMENT, source, NULL))
+					continue;
+				valid++;
+				ret = agx_glsl_to_spirv(AGX_GLSL_FRAGMENT, source, strlen(source),
+							&r);
+				if (ret)
+					print_error("%s\n--- log:\n%s\n", source, r.log.text);
+				assert_int_equal(ret, 0);
+				assert_string_equal(
+				    agx_glsl_original_name(&r, agx_glsl_lowered_name(&r, w->name)),
+				    w->name);
+				assert_string_not_equal(agx_glsl_lowered_name(&r, w->name),
+							w->name);
+				agx_glsl_result_finish(&r);
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lower_version),
+		cmocka_unit_test(test_lower_attribute),
+		cmocka_unit_test(test_lower_varying),
+		cmocka_unit_test(test_lower_fragment_invariant),
+		cmocka_unit_test(test_lower_frag_color),
+		cmocka_unit_test(test_lower_frag_data),
+		cmocka_unit_test(test_lower_frag_color_and_data),
+		cmocka_unit_test(test_lower_texture_functions),
+		cmocka_unit_test(test_lower_frag_depth),
+		cmocka_unit_test(test_lower_max_varying_vectors),
+		cmocka_unit_test(test_lower_reserved),
+		cmocka_unit_test(test_lower_pragma_invariant),
+		cmocka_unit_test(test_lower_block_layout),
+		cmocka_unit_test(test_lower_passes_through),
+		cmocka_unit_test(test_lower_versions_taken),
+		cmocka_unit_test(test_tokenize),
+		cmocka_unit_test(test_source_version),
+		cmocka_unit_test(test_source_version_first),
+		cmocka_unit_test(test_source_limits),
+		cmocka_unit_test(test_expansion),
+		cmocka_unit_test(test_check_attribute),
+		cmocka_unit_test(test_check_frag_color),
+		cmocka_unit_test(test_check_texture2d),
+		cmocka_unit_test(test_check_integer_ops),
+		cmocka_unit_test(test_check_reserved_words),
+		cmocka_unit_test(test_check_versions),
+		cmocka_unit_test(test_check_length),
+		cmocka_unit_test(test_check_log),
+		cmocka_unit_test(test_check_include),
+		cmocka_unit_test(test_check_deep),
+		cmocka_unit_test(test_spirv_100),
+		cmocka_unit_test(test_spirv_300),
+		cmocka_unit_test(test_spirv_310_compute),
+		cmocka_unit_test(test_spirv_renames),
+		cmocka_unit_test(test_spirv_errors),
+		cmocka_unit_test(test_reserved_table),
+	};
+
+	if (argc > 1)
+		spirv_val = argv[1];
+	return cmocka_run_group_tests_name("glsl", tests, NULL, NULL);
+}
