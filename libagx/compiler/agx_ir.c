@@ -681,3 +681,19 @@ struct agx_ir_loop *agx_ir_loop_insert(struct agx_ir_cursor cursor)
 	split_block(cursor, &loop->node);
 	return loop;
 }
+
+const char *agx_ir_cf_node_describe(const struct agx_ir_cf_node *node)
+{
+	if (!node)
+		return "nothing";
+	switch (node->type) {
+	case AGX_IR_CF_BLOCK:
+		return "a block";
+	case AGX_IR_CF_IF:
+		return "an if";
+	case AGX_IR_CF_LOOP:
+		return "a loop";
+	default:
+		return "a function";
+	}
+}

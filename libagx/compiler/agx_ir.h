@@ -287,6 +287,8 @@ struct agx_ir_function *agx_ir_function_next(struct agx_ir_function *func);
 /* ---- navigating the control flow tree ------------------------------------ */
 
 struct agx_ir_cf_node *agx_ir_cf_node_next(struct agx_ir_cf_node *node);
+/* "a block", "an if", "a loop", "a function"; "nothing" for NULL: for messages. */
+const char *agx_ir_cf_node_describe(const struct agx_ir_cf_node *node);
 struct agx_ir_cf_node *agx_ir_cf_node_prev(struct agx_ir_cf_node *node);
 /* The if, loop or function whose list holds node; NULL for a function. */
 struct agx_ir_cf_node *agx_ir_cf_node_parent(struct agx_ir_cf_node *node);

@@ -148,22 +148,6 @@ static void compare_block(struct eq *e, struct agx_ir_block *a, struct agx_ir_bl
 		       ia ? "first's" : "second's");
 }
 
-static const char *node_name(const struct agx_ir_cf_node *node)
-{
-	if (!node)
-		return "nothing";
-	switch (node->type) {
-	case AGX_IR_CF_BLOCK:
-		return "a block";
-	case AGX_IR_CF_IF:
-		return "an if";
-	case AGX_IR_CF_LOOP:
-		return "a loop";
-	default:
-		return "a function";
-	}
-}
-
 static void compare_list(struct eq *e, struct agx_ir_cf_list *la, struct agx_ir_cf_list *lb)
 {
 	struct agx_ir_link *a = la->nodes.next, *b = lb->nodes.next;
@@ -180,12 +164,12 @@ static void compare_list(struct eq *e, struct agx_ir_cf_list *la, struct agx_ir_
 		if (!na || !nb || na->type != nb->type) {
 			if (last)
 				differ(e, last, NULL, NULL,
-				       "after it, the first has %s, the second %s", node_name(na),
-				       node_name(nb));
+				       "after it, the first has %s, the second %s",
+				       agx_ir_cf_node_describe(na), agx_ir_cf_node_describe(nb));
 			else
 				differ(e, NULL, NULL, NULL,
 				       "a list starts with %s in the first, %s in the second",
-				       node_name(na), node_name(nb));
+				       agx_ir_cf_node_describe(na), agx_ir_cf_node_describe(nb));
 			return;
 		}
 		switch (na->type) {

@@ -45,20 +45,6 @@ static void report(struct validator *v, struct agx_ir_block *block, struct agx_i
 	fputc('\n', v->out);
 }
 
-static const char *node_name(const struct agx_ir_cf_node *node)
-{
-	switch (node->type) {
-	case AGX_IR_CF_BLOCK:
-		return "a block";
-	case AGX_IR_CF_IF:
-		return "an if";
-	case AGX_IR_CF_LOOP:
-		return "a loop";
-	default:
-		return "a function";
-	}
-}
-
 /* ---- the tree ----------------------------------------------------------- */
 
 static bool check_list(struct validator *v, struct agx_ir_cf_list *list,
@@ -130,7 +116,7 @@ static bool check_list(struct validator *v, struct agx_ir_cf_list *list,
 
 		if (node->list != list) {
 			report(v, block, NULL, "%s in %s has a parent link to another list",
-			       node_name(node), what);
+			       agx_ir_cf_node_describe(node), what);
 			ok = false;
 		}
 		if (block && prev && prev->type == AGX_IR_CF_BLOCK) {
@@ -140,15 +126,16 @@ static bool check_list(struct validator *v, struct agx_ir_cf_list *list,
 			ok = false;
 		}
 		if (!block && (!prev || prev->type != AGX_IR_CF_BLOCK)) {
-			report(v, NULL, NULL, "%s in %s does not follow a block", node_name(node),
-			       what);
+			report(v, NULL, NULL, "%s in %s does not follow a block",
+			       agx_ir_cf_node_describe(node), what);
 			ok = false;
 		}
 		ok = check_node(v, node) && ok;
 		prev = node;
 	}
 	if (prev->type != AGX_IR_CF_BLOCK) {
-		report(v, NULL, NULL, "%s ends with %s, not a block", what, node_name(prev));
+		report(v, NULL, NULL, "%s ends with %s, not a block", what,
+		       agx_ir_cf_node_describe(prev));
 		ok = false;
 	}
 	return ok;
