@@ -244,8 +244,9 @@ static int wait_point(struct tc *c, uint32_t obj, uint64_t value)
 				 NULL, &status);
 
 	if (ret < 0)
-		fail_msg("wait for %u at %llu: %s", obj, (unsigned long long)value,
-			 agx_sched_error(c->s));
+		fail_msg("wait for %u at %llu: %s (%s; the page shows %llu)", obj,
+			 (unsigned long long)value, strerror(-ret), agx_sched_error(c->s),
+			 (unsigned long long)agx_sched_value(c->s, obj));
 	return status;
 }
 
