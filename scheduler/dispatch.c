@@ -130,6 +130,28 @@ static void release_held(struct scheduler *s)
 	}
 }
 
+static void retry_held(evutil_socket_t fd, short what, void *arg)
+{
+	release_held(arg);
+}
+
+/*
+ * The queue waits for room at memmgr or fwchan: a completion brings it
+ * back; and in case what holds the room is not ours to see complete
+ * (another process's VM keeping a slot), so does a retry a little later.
+ */
+static void hold(struct scheduler *s, struct sched_queue *q)
+{
+	struct timeval tv = { 0, SCHED_RETRY_US };
+
+	if (!q->held) {
+		q->held = true;
+		s->held_queues++;
+	}
+	if (!evtimer_pending(s->retry_timer, NULL))
+		evtimer_add(s->retry_timer, &tv);
+}
+
 /* memmgr hears of completions a little late, so that a VM that keeps working keeps its seqno. */
 static void report_all(evutil_socket_t fd, short what, void *arg)
 {
@@ -236,10 +258,7 @@ static void submitted(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg 
 	batch_roll_back(s, b);
 	switch (status) {
 	case -EBUSY: /* fwchan holds all it can: again after a completion */
-		if (!q->held) {
-			q->held = true;
-			s->held_queues++;
-		}
+		hold(s, q);
 		break;
 	case -ENODEV: /* the firmware recovers: again on DEVICE_READY */
 		s->fw_ready = false;
@@ -367,10 +386,7 @@ static void bound(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *rep
 	if (status < 0) {
 		q->vm->slot_valid = false;
 		if (status == -EBUSY) {
-			if (!q->held) { /* every slot's VM is busy: after a completion */
-				q->held = true;
-				s->held_queues++;
-			}
+			hold(s, q); /* every slot's VM is busy: after a completion */
 		} else if (status != -ECONNRESET) {
 			agx_warn("client %s (pid %d): queue %u: its VM %u: %s", q->client->name,
 				 (int)q->client->pid, q->id, q->vm->vm,
@@ -759,7 +775,8 @@ int sched_links_start(struct scheduler *s)
 	s->items = calloc(SCHED_FW_ITEMS, sizeof(*s->items));
 	s->free_items = calloc(SCHED_FW_ITEMS, sizeof(*s->free_items));
 	s->report_timer = evtimer_new(s->base, report_all, s);
-	if (!s->items || !s->free_items || !s->report_timer)
+	s->retry_timer = evtimer_new(s->base, retry_held, s);
+	if (!s->items || !s->free_items || !s->report_timer || !s->retry_timer)
 		return -ENOMEM;
 	for (unsigned i = 0; i < SCHED_FW_ITEMS; i++)
 		s->free_items[i] = SCHED_FW_ITEMS - 1 - i;
@@ -787,6 +804,10 @@ void sched_links_stop(struct scheduler *s)
 {
 	struct agx_ipc_conn *fw = s->fwchan, *mm = s->memmgr;
 
+	if (s->retry_timer) {
+		event_free(s->retry_timer);
+		s->retry_timer = NULL;
+	}
 	if (s->report_timer) {
 		report_all(-1, 0, s); /* what memmgr has not heard yet */
 		event_free(s->report_timer);

@@ -47,6 +47,7 @@ struct metrics_http;
 #define SCHED_BATCH_ITEMS     64   /* items in one FWCHAN_SUBMIT */
 #define SCHED_REPORT_DELAY_US 1000 /* completions reach memmgr at most this late */
 #define SCHED_JOIN_WINDOW_US  5000 /* a seqno takes batches for this long after its bind */
+#define SCHED_RETRY_US	      2000 /* a queue memmgr or fwchan had no room for tries again */
 
 struct sched_config {
 	const char *socket;
@@ -235,6 +236,7 @@ struct scheduler {
 	unsigned *free_items, num_free_items;
 	unsigned fw_items, reserved;
 	struct event *report_timer; /* memmgr hears of completions */
+	struct event *retry_timer;  /* held queues try again */
 	bool report_pending;
 	unsigned held_queues;	     /* queues waiting for room at memmgr or fwchan */
 	struct sched_link graveyard; /* queues and clients freed at the turn's end */
