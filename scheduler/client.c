@@ -236,18 +236,31 @@ int sched_handle_destroy(struct sched_client *c, uint32_t handle)
 	return 0;
 }
 
+static void kick(struct sched_client *c)
+{
+	uint64_t one = 1;
+
+	/* EAGAIN: the counter is full, so the client has a wake-up waiting anyway */
+	if (write(c->event_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		agx_warn("client %s (pid %d): eventfd: %s", c->name, (int)c->pid, strerror(errno));
+}
+
 void sched_client_wake(struct scheduler *s)
 {
 	while (!sched_list_empty(&s->dirty)) {
 		struct sched_client *c =
 		    sched_container_of(s->dirty.next, struct sched_client, dirty_link);
-		uint64_t one = 1;
 
 		sched_list_del(&c->dirty_link);
 		c->page_dirty = false;
-		/* EAGAIN: the counter is full, so the client has a wake-up waiting anyway */
-		if (write(c->event_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-			agx_warn("client %s (pid %d): eventfd: %s", c->name, (int)c->pid,
-				 strerror(errno));
+		kick(c);
 	}
+}
+
+void sched_client_lost(struct sched_client *c)
+{
+	if (!c->page)
+		return;
+	__atomic_store_n(&((struct agx_fence_page_header *)c->page)->lost, 1, __ATOMIC_RELEASE);
+	kick(c);
 }

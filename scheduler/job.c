@@ -307,21 +307,6 @@ void sched_queue_settle(struct sched_queue *q)
 	finish_ready(q);
 }
 
-bool sched_queue_can_send(const struct sched_queue *q)
-{
-	struct sched_queue *mq = (struct sched_queue *)q;
-	struct sched_job *job;
-	struct sched_cmd *cmd;
-
-	if (q->busy)
-		return false;
-	cmd = sched_queue_next_cmd(mq, &job);
-	if (!cmd)
-		return false;
-	/* commands on one pipe run in order; a change of pipe waits for the other to drain */
-	return q->inflight_total == q->inflight[cmd->pipe];
-}
-
 /* --- submission ---------------------------------------------------------------------- */
 
 static void dependency_reached(struct sched_wait *w, int status)

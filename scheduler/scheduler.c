@@ -47,17 +47,8 @@ void sched_turn_later(struct scheduler *s)
 void scheduler_fail(struct scheduler *s)
 {
 	/* clients that wait on their fence pages learn it from the page, woken by their eventfd */
-	for (struct sched_link *l = s->clients.next; l != &s->clients; l = l->next) {
-		struct sched_client *c = sched_container_of(l, struct sched_client, link);
-		uint64_t one = 1;
-
-		if (!c->page)
-			continue;
-		__atomic_store_n(&((struct agx_fence_page_header *)c->page)->lost, 1,
-				 __ATOMIC_RELEASE);
-		if (write(c->event_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-			agx_warn("client %s: eventfd: %s", c->name, strerror(errno));
-	}
+	for (struct sched_link *l = s->clients.next; l != &s->clients; l = l->next)
+		sched_client_lost(sched_container_of(l, struct sched_client, link));
 	s->failed = true;
 	if (s->daemon)
 		agx_daemon_quit(s->daemon);

@@ -278,6 +278,8 @@ int sched_handle_destroy(struct sched_client *c, uint32_t handle);
 struct sched_syncobj *sched_handle_get(struct sched_client *c, uint32_t handle);
 /* The fence pages that moved this turn: their eventfds. */
 void sched_client_wake(struct scheduler *s);
+/* Nothing will move on the client's page any more: it says so, and the client is woken. */
+void sched_client_lost(struct sched_client *c);
 
 /* --- job.c --- */
 int sched_queue_create(struct sched_client *c, uint32_t vm, unsigned priority, uint32_t *id,
@@ -295,8 +297,6 @@ void sched_job_cmd_done(struct sched_job *job, int status, uint64_t start_ns, ui
 void sched_queue_reset(struct sched_queue *q, enum sched_queue_status status, uint64_t seqno);
 /* Ends the jobs at the queue's head that are done; may free a destroyed queue. */
 void sched_queue_settle(struct sched_queue *q);
-/* Whether the queue has a command fwchan may be given now. */
-bool sched_queue_can_send(const struct sched_queue *q);
 void sched_queue_update_runnable(struct sched_queue *q);
 /* A destroyed queue with nothing in flight goes (at the turn's end). */
 void sched_queue_maybe_free(struct sched_queue *q);
