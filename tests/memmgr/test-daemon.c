@@ -104,6 +104,27 @@ static unsigned fds_of(pid_t pid)
 	return n;
 }
 
+/*
+ * agx-memmgr's fd count once it has settled: it refills its spare memfds
+ * and closes freed BOs' after the replies of a batch, so a count taken just
+ * after another test's last request may be a few short or over.
+ */
+static unsigned settled_fds(pid_t pid)
+{
+	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	unsigned n = fds_of(pid), same = 0;
+
+	for (int i = 0; i < 500 && same < 3; i++) {
+		unsigned now;
+
+		nanosleep(&pause, NULL);
+		now = fds_of(pid);
+		same = now == n ? same + 1 : 0;
+		n = now;
+	}
+	return n;
+}
+
 /* Waits (bounded) until agx-memmgr holds count fds: it handles a hang-up in its own time. */
 static void expect_fds(pid_t pid, unsigned count)
 {
@@ -138,7 +159,7 @@ static void test_bo(void **state)
 	struct agx_memory *mem = connect_client(d);
 	struct agx_memory_usage u;
 	struct agx_bo bo;
-	unsigned base = fds_of(d->memmgr_pid);
+	unsigned base = settled_fds(d->memmgr_pid);
 	struct stat st;
 
 	assert_int_equal(agx_bo_create(mem, 100000, AGX_BO_WRITEBACK, 0, &bo), 0);
@@ -213,7 +234,7 @@ static void test_errors(void **state)
 static void test_share(void **state)
 {
 	struct daemons *d = *state;
-	unsigned base = fds_of(d->memmgr_pid);
+	unsigned base = settled_fds(d->memmgr_pid);
 	struct agx_memory *mem = connect_client(d);
 	uint8_t token[AGX_MEMORY_TOKEN_BYTES], again[AGX_MEMORY_TOKEN_BYTES];
 	int to_child[2], to_parent[2], status;
@@ -273,7 +294,7 @@ static void test_share(void **state)
 static void test_dropped_connection(void **state)
 {
 	struct daemons *d = *state;
-	unsigned base = fds_of(d->memmgr_pid);
+	unsigned base = settled_fds(d->memmgr_pid);
 	int status;
 	pid_t pid = fork();
 
