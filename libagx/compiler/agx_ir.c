@@ -212,6 +212,37 @@ struct agx_ir_shader *agx_ir_shader_create(enum agx_ir_stage stage)
 	return shader;
 }
 
+static const char *arena_strdup(struct agx_ir_shader *shader, const char *str)
+{
+	char *copy;
+
+	if (!str)
+		return NULL;
+	copy = agx_ir_shader_alloc(shader, strlen(str) + 1);
+	memcpy(copy, str, strlen(str) + 1);
+	return copy;
+}
+
+unsigned agx_ir_shader_add_var(struct agx_ir_shader *shader, const struct agx_ir_var *var)
+{
+	struct agx_ir_var *v;
+
+	if (shader->num_vars == shader->var_capacity) {
+		unsigned capacity = shader->var_capacity ? 2 * shader->var_capacity : 8;
+		struct agx_ir_var *vars = agx_ir_shader_alloc(shader, capacity * sizeof(*vars));
+
+		if (shader->num_vars)
+			memcpy(vars, shader->vars, shader->num_vars * sizeof(*vars));
+		shader->vars = vars;
+		shader->var_capacity = capacity;
+	}
+	v = &shader->vars[shader->num_vars];
+	*v = *var;
+	v->name = arena_strdup(shader, var->name);
+	v->glsl_type = arena_strdup(shader, var->glsl_type);
+	return shader->num_vars++;
+}
+
 void agx_ir_shader_destroy(struct agx_ir_shader *shader)
 {
 	if (!shader)

@@ -254,11 +254,71 @@ enum agx_ir_stage {
 
 struct agx_ir_chunk;
 
+/* ---- the shader's interface ---------------------------------------------- */
+
+/*
+ * What the shader reads and writes besides its registers: the variables
+ * the translator found, which lowering gives places and reflection
+ * reports.  Names are the SPIR-V's (a lowered shader's renamed
+ * identifiers: agx_glsl_original_name() maps them back).
+ */
+enum agx_ir_var_kind {
+	AGX_IR_VAR_INPUT,   /* vertex attribute or fragment varying: load_input */
+	AGX_IR_VAR_OUTPUT,  /* varying, gl_Position, fragment colour or depth: store_output */
+	AGX_IR_VAR_UNIFORM, /* default-block uniform: load_uniform (offset, size) */
+	AGX_IR_VAR_UBO,	    /* uniform block: load_ubo (binding, size) */
+	AGX_IR_VAR_SSBO,    /* storage block: load_ssbo, store_ssbo, atomics (binding, size) */
+	AGX_IR_VAR_SAMPLER, /* sampler (binding) */
+	AGX_IR_VAR_SHARED,  /* shared variable: load_shared, store_shared (offset, size) */
+};
+
+enum agx_ir_interp {
+	AGX_IR_INTERP_SMOOTH,
+	AGX_IR_INTERP_FLAT,
+	AGX_IR_INTERP_CENTROID,
+	AGX_IR_INTERP_NOPERSPECTIVE,
+};
+
+/* Locations of the built-in outputs and inputs (load_input, store_output). */
+#define AGX_IR_LOCATION_POSITION    0x100 /* gl_Position, 4 components */
+#define AGX_IR_LOCATION_POINT_SIZE  0x101 /* gl_PointSize */
+#define AGX_IR_LOCATION_FRAG_DEPTH  0x102 /* gl_FragDepth */
+#define AGX_IR_LOCATION_POINT_COORD 0x103 /* gl_PointCoord, 2 components */
+
+struct agx_ir_var {
+	enum agx_ir_var_kind kind;
+	const char *name;
+	/* GLSL's name of the type of one element: "float", "vec4", "mat3", "ivec2", "sampler2D", a
+	 * block's name */
+	const char *glsl_type;
+	enum agx_ir_type type; /* of one component (NONE for blocks and samplers) */
+	unsigned components;   /* 32-bit components of one element (a mat3 has 9) */
+	unsigned array_size;   /* 0: not an array */
+	unsigned location;     /* inputs, outputs, uniforms (AGX_IR_LOCATION_* for built-ins) */
+	unsigned binding;      /* blocks, samplers */
+	unsigned offset,
+	    size; /* bytes: default-block uniforms and shared variables; a block's size */
+	enum agx_ir_interp interp;
+	/* Lowering's placement: the first 32-bit uniform register holding it (a
+	 * block's 64-bit address, a uniform's value), or -1 when it has none. */
+	int uniform;
+};
+
 struct agx_ir_shader {
 	enum agx_ir_stage stage;
 	struct agx_ir_link functions; /* of struct agx_ir_function, link */
 	struct agx_ir_chunk *chunks;  /* the arena */
+
+	struct agx_ir_var *vars; /* in the arena; grows by agx_ir_shader_add_var() */
+	unsigned num_vars, var_capacity;
+	unsigned local_size[3]; /* compute */
+	unsigned shared_size;	/* bytes of shared variables */
+	unsigned uniform_size;	/* bytes of default-block uniforms */
+	bool early_fragment_tests;
 };
+
+/* Appends a copy of var (its strings copied into the arena); returns its index. */
+unsigned agx_ir_shader_add_var(struct agx_ir_shader *shader, const struct agx_ir_var *var);
 
 #define agx_ir_node_block(n)	agx_ir_container_of(n, struct agx_ir_block, node)
 #define agx_ir_node_if(n)	agx_ir_container_of(n, struct agx_ir_if, node)

@@ -88,6 +88,17 @@ enum agx_ir_op_flag {
  * store_ssbo's sources are (value, address); load_uniform's offset counts
  * bytes of the shader's uniform words.  The system values take their
  * component (0 = x, 1 = y, 2 = z) as an index.
+ *
+ * Threadgroup memory addresses are byte offsets from the start of the
+ * shader's shared variables.  atomic_* return the value memory held
+ * before; cmpxchg_*'s sources are (address, compare, new): the word
+ * becomes new where it equalled compare.  barrier is GLSL's barrier():
+ * every invocation of the threadgroup gets there, and shared memory
+ * written before it is visible after it.  load_input and store_output
+ * name a location of the shader's interface (agx_ir.h, struct
+ * agx_ir_var) and a 32-bit component of it; the built-in outputs have
+ * the locations AGX_IR_LOCATION_*.  discard ends the invocation, which
+ * writes nothing after it (an if around it makes it conditional).
  */
 
 /* clang-format off */
@@ -175,6 +186,25 @@ enum agx_ir_op_flag {
 	X(load_ubo,          V,    1, (I32),     1, (binding),   PURE)                      \
 	X(load_ssbo,         V,    1, (I32),     1, (binding),   0)                         \
 	X(store_ssbo,        NONE, 2, (V, I32),  1, (binding),   SIDE_EFFECTS)              \
+	/* compute: more system values, threadgroup memory, barriers */                    \
+	X(load_local_index,  I32,  0, (),        0, (),          PURE)                      \
+	X(load_num_workgroups, I32, 0, (),       1, (component), PURE)                      \
+	X(load_shared,       V,    1, (I32),     0, (),          0)                         \
+	X(store_shared,      NONE, 2, (V, I32),  0, (),          SIDE_EFFECTS)              \
+	X(barrier,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
+	/* atomics (32-bit): op is the ISA's atomic_op number; the old value */            \
+	X(atomic_ssbo,       I32,  2, (I32, I32), 2, (binding, op), SIDE_EFFECTS)           \
+	X(cmpxchg_ssbo,      I32,  3, (I32, I32, I32), 1, (binding), SIDE_EFFECTS)          \
+	X(atomic_shared,     I32,  2, (I32, I32), 1, (op),       SIDE_EFFECTS)              \
+	X(cmpxchg_shared,    I32,  3, (I32, I32, I32), 0, (),    SIDE_EFFECTS)              \
+	/* graphics I/O: a location and a component of the interface (agx_ir_var) */       \
+	X(load_input,        V,    0, (),        2, (location, component), PURE)            \
+	X(store_output,      NONE, 1, (V),       2, (location, component), SIDE_EFFECTS)    \
+	X(load_frag_coord,   F32,  0, (),        1, (component), PURE)                      \
+	X(load_front_facing, B,    0, (),        0, (),          PURE)                      \
+	X(load_vertex_id,    I32,  0, (),        0, (),          PURE)                      \
+	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
+	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
 	/* SSA and control flow */                                                          \
 	X(phi,               ANY,  0, (),        0, (),          VARIADIC)                  \
 	X(undef,             ANY,  0, (),        0, (),          PURE)                      \

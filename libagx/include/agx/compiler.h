@@ -1,0 +1,117 @@
+/*
+ * agx/compiler.h: the shader compiler's API -- SPIR-V (or GLSL ES, through
+ * agx/glsl.h) in, G13 machine code and what a driver needs to run it out.
+ * docs/compiler.md describes the pipeline and the binary's contract with
+ * the driver (the uniform registers, the interface).
+ */
+#ifndef AGX_COMPILER_H
+#define AGX_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum agx_shader_stage {
+	AGX_SHADER_VERTEX,
+	AGX_SHADER_FRAGMENT,
+	AGX_SHADER_COMPUTE,
+};
+
+struct agx_compile_options {
+	/*
+	 * 32-bit registers the shader may use; 0 means all (128).  Fewer
+	 * registers let more threads run at once, and force spilling sooner
+	 * (the tests use it to make the allocator spill).
+	 */
+	unsigned max_registers;
+	/* When set, the IR is printed here after translation and after each pass. */
+	FILE *ir_dump;
+};
+
+/* What an interface variable is; the kinds of agx_ir_var (libagx/compiler/agx_ir.h). */
+enum agx_shader_var_kind {
+	AGX_SHADER_INPUT,
+	AGX_SHADER_OUTPUT,
+	AGX_SHADER_UNIFORM,
+	AGX_SHADER_UNIFORM_BLOCK,
+	AGX_SHADER_STORAGE_BLOCK,
+	AGX_SHADER_SAMPLER,
+	AGX_SHADER_SHARED,
+};
+
+enum agx_shader_interp {
+	AGX_SHADER_SMOOTH,
+	AGX_SHADER_FLAT,
+	AGX_SHADER_CENTROID,
+	AGX_SHADER_NOPERSPECTIVE,
+};
+
+struct agx_shader_var {
+	enum agx_shader_var_kind kind;
+	char *name;	 /* the shader's own (original) name */
+	char *glsl_type; /* "vec4", "mat3", "sampler2D", the block's name, ... */
+	unsigned components;
+	unsigned array_size; /* 0: not an array */
+	unsigned location;   /* inputs, outputs, uniforms */
+	unsigned binding;    /* blocks, samplers */
+	unsigned offset, size;
+	enum agx_shader_interp interp;
+	/*
+	 * The first 32-bit uniform register the driver fills for it: a
+	 * block's 64-bit device address (two registers, low word first), a
+	 * default-block uniform's value (its components in order, 32 bits
+	 * each); -1 when it needs none.
+	 */
+	int uniform;
+};
+
+struct agx_shader_info {
+	enum agx_shader_stage stage;
+	struct agx_shader_var *vars;
+	unsigned num_vars;
+	unsigned num_registers; /* 32-bit registers the code uses */
+	unsigned num_uniforms;	/* 32-bit uniform registers the driver fills, from u0 */
+	unsigned local_size[3]; /* compute */
+	unsigned shared_size;	/* bytes of threadgroup memory */
+	unsigned scratch_size;	/* bytes of stack per thread (spills) */
+	/* The 32-bit uniform registers that take gl_NumWorkGroups' x, y, z; -1 when unread. */
+	int num_workgroups_uniform;
+	bool discards;
+	bool writes_depth;
+	unsigned num_instructions;
+};
+
+struct agx_shader_binary {
+	uint8_t *code; /* G13 machine code, run from offset 0 */
+	size_t size;
+	struct agx_shader_info info;
+	/* Why a compile failed, or NULL. */
+	char *log;
+};
+
+/*
+ * Compiles a SPIR-V module (words host-order, as agx_glsl_to_spirv()
+ * makes them) with one entry point of the stage.  Returns 0, -EINVAL
+ * when the module is malformed or uses what GLSL ES could not have made,
+ * -ENOTSUP when it is valid but needs what the compiler does not do yet
+ * (the log says what), -ENOMEM.  The binary is freed by
+ * agx_shader_binary_finish() whatever the result.
+ */
+int agx_compile_spirv(enum agx_shader_stage stage, const uint32_t *words, size_t num_words,
+		      const struct agx_compile_options *options, struct agx_shader_binary *out);
+
+/*
+ * The same from GLSL ES source, through agx_glsl_to_spirv(): names in the
+ * reflection are the shader's own.  -EINVAL with glslang's log for an
+ * invalid shader.
+ */
+int agx_compile_glsl(enum agx_shader_stage stage, const char *source, size_t length,
+		     const struct agx_compile_options *options, struct agx_shader_binary *out);
+
+void agx_shader_binary_finish(struct agx_shader_binary *binary);
+
+/* The reflection as JSON (docs/compiler.md, "Reflection"), malloc'd; NULL when out of memory. */
+char *agx_shader_info_to_json(const struct agx_shader_info *info);
+
+#endif
