@@ -99,6 +99,18 @@ enum agx_ir_op_flag {
  * agx_ir_var) and a 32-bit component of it; the built-in outputs have
  * the locations AGX_IR_LOCATION_*.  discard ends the invocation, which
  * writes nothing after it (an if around it makes it conditional).
+ *
+ * After lowering: frsqrt_special is 1/sqrt(a) with 0 for 0 and infinity
+ * for infinity (x * frsqrt_special x = sqrt x); sin of t quarter turns
+ * is u * fsin_pt_2 u with u = fsin_pt_1 t; imul_high and umul_high are
+ * the high 32 bits of the 64-bit product, signed and unsigned.
+ * uniform_reg is uniform register `index` (32-bit units; a 16-bit value
+ * is its low half).  The *_global ops address device memory at the
+ * 64-bit address in the uniform pair `base`, `base + 1` (low word first)
+ * plus the source's index in 32-bit words (items of the value's size
+ * for 16-bit values): load_global_const for memory no shader writes
+ * (UBOs, uniforms that did not fit the uniform registers), the others
+ * for SSBOs.
  */
 
 /* clang-format off */
@@ -205,6 +217,18 @@ enum agx_ir_op_flag {
 	X(load_vertex_id,    I32,  0, (),        0, (),          PURE)                      \
 	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
 	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
+	/* what lowering leaves for selection (agx_lower_alu.c, agx_lower_io.c) */          \
+	X(frsqrt_special,    F,    1, (F),       0, (),          PURE)                      \
+	X(fsin_pt_1,         F,    1, (F),       0, (),          PURE)                      \
+	X(fsin_pt_2,         F,    1, (F),       0, (),          PURE)                      \
+	X(imul_high,         I32,  2, (I32, I32), 0, (),         PURE | COMMUTATIVE)        \
+	X(umul_high,         I32,  2, (I32, I32), 0, (),         PURE | COMMUTATIVE)        \
+	X(uniform_reg,       V,    0, (),        1, (index),     PURE)                      \
+	X(load_global_const, V,    1, (I32),     1, (base),      PURE)                      \
+	X(load_global,       V,    1, (I32),     1, (base),      0)                         \
+	X(store_global,      NONE, 2, (V, I32),  1, (base),      SIDE_EFFECTS)              \
+	X(atomic_global,     I32,  2, (I32, I32), 2, (base, op), SIDE_EFFECTS)              \
+	X(cmpxchg_global,    I32,  3, (I32, I32, I32), 1, (base), SIDE_EFFECTS)             \
 	/* SSA and control flow */                                                          \
 	X(phi,               ANY,  0, (),        0, (),          VARIADIC)                  \
 	X(undef,             ANY,  0, (),        0, (),          PURE)                      \
