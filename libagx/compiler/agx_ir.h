@@ -315,6 +315,14 @@ struct agx_ir_shader {
 	unsigned shared_size;	/* bytes of shared variables */
 	unsigned uniform_size;	/* bytes of default-block uniforms */
 	bool early_fragment_tests;
+
+	/* Lowering's placements (agx_lower_io), -1 for none: the uniform
+	 * registers of gl_NumWorkGroups (x, y, z), and the pair holding the
+	 * address of the default-block uniforms when they did not fit the
+	 * uniform registers (then read from memory, at their offsets). */
+	int num_workgroups_uniform;
+	int uniform_block_uniform;
+	unsigned num_uniforms; /* 32-bit uniform registers placed, from u0 */
 };
 
 /* Appends a copy of var (its strings copied into the arena); returns its index. */

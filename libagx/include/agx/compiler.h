@@ -77,6 +77,12 @@ struct agx_shader_info {
 	unsigned scratch_size;	/* bytes of stack per thread (spills) */
 	/* The 32-bit uniform registers that take gl_NumWorkGroups' x, y, z; -1 when unread. */
 	int num_workgroups_uniform;
+	/*
+	 * When the default-block uniforms did not fit the uniform registers:
+	 * the pair that takes the address of a buffer holding them all, at
+	 * their offsets; -1 when they are in registers (each var's uniform).
+	 */
+	int uniform_block_uniform;
 	bool discards;
 	bool writes_depth;
 	unsigned num_instructions;
