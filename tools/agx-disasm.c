@@ -11,29 +11,6 @@
 
 #include "agx/isa.h"
 
-static int disassemble(const uint8_t *code, size_t len, FILE *out)
-{
-	size_t pc = 0;
-
-	while (pc < len) {
-		struct agx_isa_instr in;
-		char text[AGX_ISA_MAX_TEXT], hex[AGX_ISA_MAX_BYTES * 2 + 1];
-		unsigned size = agx_isa_decode(code + pc, len - pc, &in);
-
-		if (size) {
-			agx_isa_print(&in, (int64_t)pc, text, sizeof(text));
-		} else {
-			size = len - pc >= 2 ? 2 : 1;
-			snprintf(text, sizeof(text), "unknown");
-		}
-		for (unsigned i = 0; i < size; i++)
-			sprintf(hex + 2 * i, "%02x", code[pc + i]);
-		fprintf(out, "%6zx: %-24s %s\n", pc, hex, text);
-		pc += size;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	uint8_t *code = NULL;
@@ -71,7 +48,7 @@ int main(int argc, char **argv)
 	}
 	if (f != stdin)
 		fclose(f);
-	disassemble(code, len, stdout);
+	agx_isa_disassemble(code, len, stdout);
 	free(code);
 	return 0;
 }

@@ -6,6 +6,9 @@
  *   agx-stack status    what runs (exit 0 if all of it, 3 otherwise)
  *   agx-stack down      stop them, in reverse order
  *   agx-stack top ARGS  agx-top on the scheduler's metrics socket
+ *   agx-stack run -- PROGRAM ARGS
+ *                       up (quietly, if need be), then PROGRAM with the
+ *                       environment that points libagx at this stack
  *
  * It owns the state directory (sockets, NAME.pid, NAME.log) and the
  * daemons' lifecycle there; the daemons themselves are the ones systemd
@@ -1020,10 +1023,50 @@ static int cmd_top(const struct stack *s, int argc, char **argv)
 	return 1;
 }
 
+/*
+ * Brings the stack up unless it runs (what up says goes to stderr: the
+ * program's standard output is its own), then becomes PROGRAM, with
+ * AGX_MEMMGR_SOCKET and AGX_SCHEDULER_SOCKET naming this stack's sockets.
+ */
+static int cmd_run(const struct stack *s, int argc, char **argv)
+{
+	char memmgr[PATH_MAX], scheduler[PATH_MAX];
+	int saved = dup(STDOUT_FILENO), ret;
+
+	if (argc > 0 && strcmp(argv[0], "--") == 0) {
+		argc--;
+		argv++;
+	}
+	if (argc < 1) {
+		say("run needs a program: agx-stack run -- PROGRAM [ARGS]");
+		return 2;
+	}
+	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		return 1;
+	ret = cmd_up(s);
+	fflush(stdout);
+	if (dup2(saved, STDOUT_FILENO) < 0)
+		return 1;
+	close(saved);
+	if (ret != 0)
+		return ret;
+	if (!path_in(memmgr, sizeof(memmgr), s->dir, "memmgr.sock") ||
+	    !path_in(scheduler, sizeof(scheduler), s->dir, "scheduler.sock"))
+		return 1;
+	if (setenv("AGX_MEMMGR_SOCKET", memmgr, 1) < 0 ||
+	    setenv("AGX_SCHEDULER_SOCKET", scheduler, 1) < 0 ||
+	    setenv("AGX_RUNTIME_DIR", s->dir, 1) < 0)
+		return 1;
+	execvp(argv[0], argv);
+	say("cannot run %s: %s", argv[0], strerror(errno));
+	return 127;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: agx-stack up|status|down\n"
 		   "       agx-stack top [AGX-TOP-ARGS]\n"
+		   "       agx-stack run -- PROGRAM [ARGS]\n"
 		   "The state directory: $AGX_RUNTIME_DIR, else $XDG_RUNTIME_DIR/agx, "
 		   "else /tmp/agx-$UID.\n");
 }
@@ -1038,11 +1081,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "up") && strcmp(cmd, "status") && strcmp(cmd, "down") &&
-	    strcmp(cmd, "top")) {
+	    strcmp(cmd, "top") && strcmp(cmd, "run")) {
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(cmd, "top") && argc > 2) {
+	if (strcmp(cmd, "top") && strcmp(cmd, "run") && argc > 2) {
 		usage(stderr);
 		return 2;
 	}
@@ -1057,5 +1100,7 @@ int main(int argc, char **argv)
 		return cmd_status(&s);
 	if (strcmp(cmd, "down") == 0)
 		return cmd_down(&s);
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(&s, argc - 2, argv + 2);
 	return cmd_top(&s, argc - 2, argv + 2);
 }

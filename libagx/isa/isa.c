@@ -1797,3 +1797,27 @@ int agx_isa_parse(const char *line, int64_t pc, struct agx_isa_instr *in, char *
 		return fail(&p, "%s", besterr);
 	return fail(&p, "unknown mnemonic '%s'", mnem);
 }
+
+int agx_isa_disassemble(const uint8_t *code, size_t len, FILE *out)
+{
+	size_t pc = 0;
+
+	while (pc < len) {
+		struct agx_isa_instr in;
+		char text[AGX_ISA_MAX_TEXT], hex[AGX_ISA_MAX_BYTES * 2 + 1];
+		unsigned size = agx_isa_decode(code + pc, len - pc, &in);
+
+		if (size) {
+			agx_isa_print(&in, (int64_t)pc, text, sizeof(text));
+		} else {
+			size = len - pc >= 2 ? 2 : 1;
+			snprintf(text, sizeof(text), "unknown");
+		}
+		for (unsigned i = 0; i < size; i++)
+			snprintf(hex + 2 * i, 3, "%02x", code[pc + i]);
+		if (fprintf(out, "%6zx: %-24s %s\n", pc, hex, text) < 0)
+			return -1;
+		pc += size;
+	}
+	return 0;
+}

@@ -69,7 +69,7 @@ expect() {
 	fi
 }
 
-echo "1..18"
+echo "1..22"
 
 check "up starts the stack" 0 up
 if [ "$failed" -ne 0 ]; then
@@ -105,6 +105,20 @@ check "up starts the stack afresh" 0 up
 check "status after the restart exits 0" 0 status
 check "top --once on the running stack" 0 top --once --interval 100
 expect "top shows the scheduler's header" "^agx-scheduler  up"
+
+# run: the program gets the stack's sockets, its own stdout, and its exit status
+check "run -- PROGRAM on the running stack" 0 run -- true
+# shellcheck disable=SC2016 # expanded by the program run, not here
+"$stack" run -- sh -c 'echo "memmgr=$AGX_MEMMGR_SOCKET scheduler=$AGX_SCHEDULER_SOCKET"' \
+	2>/dev/null >"$out"
+if [ "$(cat "$out")" = "memmgr=$dir/memmgr.sock scheduler=$dir/scheduler.sock" ]; then
+	ok "run's program saw the stack's sockets, and nothing else on its stdout"
+else
+	not_ok "run's program saw the stack's sockets, and nothing else on its stdout"
+fi
+check "run passes on the program's exit status" 3 run -- sh -c 'exit 3'
+"$stack" down >/dev/null 2>&1
+check "run brings a stopped stack up first" 0 run -- true
 
 pids=""
 for d in $daemons; do

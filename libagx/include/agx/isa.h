@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "agx_isa_table.h"
 
@@ -168,6 +169,14 @@ unsigned agx_isa_encode(const struct agx_isa_instr *instr, uint8_t *bytes);
  * relative to pc.  Returns the length written.
  */
 int agx_isa_print(const struct agx_isa_instr *instr, int64_t pc, char *buf, size_t size);
+
+/*
+ * Writes a listing of len bytes of code, one instruction a line:
+ * "OFFSET: HEXBYTES  mnemonic operands".  Bytes that are no instruction we
+ * know print as "unknown", two at a time (the smallest instruction), so the
+ * listing always reaches the end.  Returns 0, or -1 when writing failed.
+ */
+int agx_isa_disassemble(const uint8_t *code, size_t len, FILE *out);
 
 /*
  * Parses one line of assembly at offset pc into instr.  Returns 0, or -1
