@@ -3,6 +3,7 @@
  * blocking connection at start, then DMA requests on the daemon's loop.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -140,7 +141,16 @@ int memmgr_device_connect(struct memmgr_device *dev, struct event_base *base, co
 	agx_ipc_client_destroy(client);
 	if (ret < 0)
 		return ret;
-	dev->memory_size = ((Agx__Device__InfoReply *)reply.body)->memory_size;
+	{
+		const Agx__Device__InfoReply *r = (const void *)reply.body;
+
+		dev->memory_size = r->memory_size;
+		dev->chip_id = r->chip_id;
+		dev->generation = r->generation;
+		dev->num_cores = r->num_cores;
+		snprintf(dev->firmware_version, sizeof(dev->firmware_version), "%s",
+			 r->firmware_version ? r->firmware_version : "");
+	}
 	agx_ipc_msg_finish(&reply);
 	ret = agx_ipc_conn_connect(base, socket, AGX__IPC__INTERFACE__INTERFACE_DEVICE,
 				   "agx-memmgr", &device_ops, dev, &dev->conn);

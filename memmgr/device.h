@@ -41,6 +41,9 @@ struct memmgr_device {
 	const struct memmgr_device_ops *ops;
 	void *ctx;
 	uint64_t memory_size; /* device-physical bytes, from INFO */
+	/* what INFO says the device is, for clients (QUERY) */
+	uint32_t chip_id, generation, num_cores;
+	char firmware_version[64];
 	/* the real device's connection (device.c) */
 	struct agx_ipc_conn *conn;
 	unsigned outstanding; /* requests not answered yet */

@@ -17,6 +17,7 @@
 struct memmgr_server {
 	struct event_base *base;
 	struct memmgr *m;
+	const struct memmgr_device *dev;
 	struct agx_ipc_server *clients, *privileged;
 	const char *fwchan_path;
 	struct agx_ipc_conn *fwchan; /* NULL until needed, and after it went away */
@@ -327,6 +328,10 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 		r.user_va_end = MEMMGR_USER_VA_END;
 		r.page_size = MEMMGR_PAGE;
 		r.page_table_bytes = u.page_table_bytes;
+		r.chip_id = s->dev->chip_id;
+		r.generation = s->dev->generation;
+		r.num_cores = s->dev->num_cores;
+		r.firmware_version = (char *)s->dev->firmware_version;
 		return REPLY(req, r);
 	}
 	default:
@@ -453,6 +458,7 @@ struct memmgr_server *memmgr_server_create(struct event_base *base, struct memmg
 	if (!s)
 		return NULL;
 	s->base = base;
+	s->dev = dev;
 	s->fwchan_path = config->fwchan;
 	s->m = memmgr_create(dev, &tlb_ops, s, &config->memmgr);
 	s->housekeep = event_new(base, -1, 0, housekeep, s);

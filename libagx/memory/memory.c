@@ -231,8 +231,19 @@ int agx_memory_query(struct agx_memory *mem, struct agx_memory_usage *usage)
 	if (ret < 0)
 		return ret;
 	r = (const void *)reply.body;
-	*usage = (struct agx_memory_usage){ r->used_bytes,  r->quota_bytes, r->user_va_start,
-					    r->user_va_end, r->page_size,   r->page_table_bytes };
+	*usage = (struct agx_memory_usage){
+		.used = r->used_bytes,
+		.quota = r->quota_bytes,
+		.va_start = r->user_va_start,
+		.va_end = r->user_va_end,
+		.page_size = r->page_size,
+		.page_table_bytes = r->page_table_bytes,
+		.chip_id = r->chip_id,
+		.generation = r->generation,
+		.num_cores = r->num_cores,
+	};
+	snprintf(usage->firmware_version, sizeof(usage->firmware_version), "%s",
+		 r->firmware_version ? r->firmware_version : "");
 	agx_ipc_msg_finish(&reply);
 	return 0;
 }

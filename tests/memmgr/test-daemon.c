@@ -176,6 +176,11 @@ static void test_bo(void **state)
 	assert_int_equal(u.quota, QUOTA);
 	assert_int_equal(u.page_size, PAGE);
 	assert_true(u.va_start > 0 && u.va_end == 1ull << 39);
+	/* the device memmgr serves, as agx-sim describes itself */
+	assert_int_equal(u.chip_id, 0x8103);
+	assert_int_equal(u.generation, 13);
+	assert_true(u.num_cores >= 1);
+	assert_string_equal(u.firmware_version, "agx-sim RTKit 12");
 	assert_int_equal(fds_of(d->memmgr_pid), base + 1); /* memmgr keeps the memfd */
 	assert_int_equal(agx_bo_close(mem, &bo), 0);
 	assert_int_equal(agx_memory_query(mem, &u), 0);

@@ -34,6 +34,7 @@
 #include "agxipc/client.h"
 #include "asm.h"
 #include "daemons.h"
+#include "stack.h"
 #include "host/cmdbuf.h"
 #include "promtext.h"
 #include "top.h"
@@ -43,51 +44,27 @@
 #define WAIT_NS	    (10ll * 1000 * 1000 * 1000)
 #define JOB_TIMEOUT "200" /* ms of GPU time a command may take: the hanging client's */
 
-static const char *paths[4];
-
-struct daemons {
-	char dir[64], sim[108], memmgr[108], privileged[108], fwchan[108], sched[108], metrics[120];
-	pid_t pids[4]; /* sim, memmgr, fwchan, scheduler */
+static struct test_stack_options stack_options = {
+	.sim_memory_size = "0x20000000",
+	.sim_cores = "2",
+	.test_faults = true,
+	.job_timeout_ms = JOB_TIMEOUT,
 };
 
 static int setup(void **state)
 {
-	struct daemons *d = calloc(1, sizeof(*d));
+	struct test_stack *d = calloc(1, sizeof(*d));
 
-	snprintf(d->dir, sizeof(d->dir), "/tmp/agx-sched-XXXXXX");
-	assert_non_null(mkdtemp(d->dir));
-	snprintf(d->sim, sizeof(d->sim), "%s/sim.sock", d->dir);
-	snprintf(d->memmgr, sizeof(d->memmgr), "%s/memmgr.sock", d->dir);
-	snprintf(d->privileged, sizeof(d->privileged), "%s/memmgr-priv.sock", d->dir);
-	snprintf(d->fwchan, sizeof(d->fwchan), "%s/fwchan.sock", d->dir);
-	snprintf(d->sched, sizeof(d->sched), "%s/scheduler.sock", d->dir);
-	snprintf(d->metrics, sizeof(d->metrics), "unix:%s/metrics.sock", d->dir);
-	d->pids[0] =
-	    daemon_spawn((char *[]){ (char *)paths[0], "--socket", d->sim, "--memory-size",
-				     "0x20000000", "--cores", "2", "--test-faults", NULL });
-	d->pids[1] = daemon_spawn((char *[]){ (char *)paths[1], "--socket", d->memmgr,
-					      "--privileged-socket", d->privileged, "--device",
-					      d->sim, "--fwchan", d->fwchan, NULL });
-	daemon_wait_socket(d->privileged, TIMEOUT_MS);
-	d->pids[2] = daemon_spawn((char *[]){ (char *)paths[2], "--socket", d->fwchan, "--device",
-					      d->sim, "--memmgr", d->privileged, NULL });
-	daemon_wait_socket(d->fwchan, TIMEOUT_MS);
-	d->pids[3] = daemon_spawn((char *[]){ (char *)paths[3], "--socket", d->sched, "--fwchan",
-					      d->fwchan, "--memmgr", d->privileged, "--metrics",
-					      d->metrics, "--job-timeout-ms", JOB_TIMEOUT, NULL });
-	daemon_wait_socket(d->sched, TIMEOUT_MS);
+	test_stack_start(d, &stack_options);
 	*state = d;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct daemons *d = *state;
-	bool clean = daemons_stop((pid_t[]){ d->pids[3], d->pids[2], d->pids[1], d->pids[0] }, 4);
-	char cmd[160];
+	struct test_stack *d = *state;
+	bool clean = test_stack_stop(d);
 
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d->dir);
-	assert_int_equal(system(cmd), 0);
 	free(d);
 	assert_true(clean);
 	return 0;
@@ -133,7 +110,7 @@ struct tc {
 };
 
 /* A client's VM, BOs, kernels, scheduler connection and queue: 0, or which step failed. */
-static int tc_open(const struct daemons *d, struct tc *c, const char *name,
+static int tc_open(const struct test_stack *d, struct tc *c, const char *name,
 		   enum agx_priority priority)
 {
 	memset(c, 0, sizeof(*c));
@@ -153,7 +130,7 @@ static int tc_open(const struct daemons *d, struct tc *c, const char *name,
 	return 0;
 }
 
-static void tc_init(const struct daemons *d, struct tc *c, enum agx_priority priority)
+static void tc_init(const struct test_stack *d, struct tc *c, enum agx_priority priority)
 {
 	assert_int_equal(tc_open(d, c, "test-client", priority), 0);
 }
@@ -301,7 +278,7 @@ static void test_job(void **state)
 /* Bad requests get a precise error and change nothing. */
 static void test_refused(void **state)
 {
-	struct daemons *d = *state;
+	struct test_stack *d = *state;
 	struct agx_sched_compute cmd;
 	uint32_t t, q;
 	struct tc c;
@@ -366,7 +343,7 @@ static void test_async(void **state)
 /* Realtime is for root and the realtime group: another user is refused. */
 static void test_realtime_refused(void **state)
 {
-	struct daemons *d = *state;
+	struct test_stack *d = *state;
 	struct passwd *nobody = getpwnam("nobody");
 	pid_t pid;
 	int status;
@@ -514,10 +491,10 @@ static void test_export_import(void **state)
 
 /* --- processes ---------------------------------------------------------------------- */
 
-typedef int (*child_fn)(const struct daemons *d, int arg);
+typedef int (*child_fn)(const struct test_stack *d, int arg);
 
 /* fn in a child process; its exit status (0: its checks held) is collected by reap(). */
-static pid_t spawn(const struct daemons *d, child_fn fn, int arg)
+static pid_t spawn(const struct test_stack *d, child_fn fn, int arg)
 {
 	pid_t pid = fork();
 
@@ -545,7 +522,7 @@ static int reap(pid_t pid)
 	} while (0)
 
 /* A child's client, with no cmocka asserts in it. */
-static int child_client(const struct daemons *d, struct tc *c)
+static int child_client(const struct test_stack *d, struct tc *c)
 {
 	return tc_open(d, c, "test-child", AGX_PRIORITY_NORMAL);
 }
@@ -557,7 +534,7 @@ static int child_wait(struct tc *c, uint32_t t, uint64_t value, int *status)
 }
 
 /* A well-behaved client: 20 jobs in a chain, each adding its bias; the sum is right. */
-static int good_client(const struct daemons *d, int n)
+static int good_client(const struct test_stack *d, int n)
 {
 	struct agx_sched_compute step[2];
 	enum agx_queue_status st;
@@ -584,7 +561,7 @@ static int good_client(const struct daemons *d, int n)
 }
 
 /* A client whose job writes outside its VM (hang: 0) or never ends (hang: 1). */
-static int bad_client(const struct daemons *d, int hang)
+static int bad_client(const struct test_stack *d, int hang)
 {
 	struct agx_sched_compute cmd;
 	enum agx_queue_status st;
@@ -628,7 +605,7 @@ static int bad_client(const struct daemons *d, int hang)
  */
 static void test_isolation(void **state)
 {
-	const struct daemons *d = *state;
+	const struct test_stack *d = *state;
 	pid_t pids[6];
 
 	/* every child is reaped before anything is checked: none outlives the test */
@@ -646,7 +623,7 @@ static void test_isolation(void **state)
 }
 
 /* A child that imports the point it inherited (fd in the low 16 bits, its pipe above). */
-static int importer(const struct daemons *d, int arg)
+static int importer(const struct test_stack *d, int arg)
 {
 	int fd = arg & 0xffff, out = arg >> 16, status = 1;
 	struct agx_sched_compute cmd;
@@ -703,7 +680,7 @@ static void test_export_to_process(void **state)
 
 /* --- metrics -------------------------------------------------------------------------- */
 
-static void scrape(const struct daemons *d, struct promtext *doc)
+static void scrape(const struct test_stack *d, struct promtext *doc)
 {
 	struct promtext_error perr;
 	char err[128], *body;
@@ -728,7 +705,7 @@ static double metric(const struct promtext *doc, const char *name, const char *c
 /* The metrics endpoint scraped and parsed: this client's jobs counted, its GPU time too. */
 static void test_metrics(void **state)
 {
-	const struct daemons *d = *state;
+	const struct test_stack *d = *state;
 	struct agx_sched_compute cmd;
 	struct promtext before, after;
 	struct promtext_histogram h;
@@ -766,7 +743,7 @@ static void test_metrics(void **state)
 }
 
 /* A child that keeps submitting until it is killed; it says when it has queued 100. */
-static int submitter(const struct daemons *d, int fd)
+static int submitter(const struct test_stack *d, int fd)
 {
 	struct agx_sched_compute cmd;
 	uint32_t t, gate;
@@ -794,7 +771,7 @@ static int submitter(const struct daemons *d, int fd)
  */
 static void test_killed_client(void **state)
 {
-	const struct daemons *d = *state;
+	const struct test_stack *d = *state;
 	struct promtext doc;
 	char pid_s[16], x;
 	int fds[2];
@@ -847,7 +824,7 @@ static void test_killed_client(void **state)
  * page for every 50th point and for the last; a lost wake-up would be a
  * wait that times out.
  */
-static int many_jobs(const struct daemons *d, int n)
+static int many_jobs(const struct test_stack *d, int n)
 {
 	struct agx_sched_compute cmd;
 	uint32_t t;
@@ -950,7 +927,7 @@ static void test_fairness(void **state)
 	tc_fini(&a);
 }
 
-static void inject(const struct daemons *d, Agx__Device__InjectFault__Kind kind, unsigned count,
+static void inject(const struct test_stack *d, Agx__Device__InjectFault__Kind kind, unsigned count,
 		   unsigned delay_ms)
 {
 	Agx__Device__InjectFault m = AGX__DEVICE__INJECT_FAULT__INIT;
@@ -1022,7 +999,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int i = 0; i < 4; i++)
-		paths[i] = argv[i + 1];
+		stack_options.paths[i] = argv[i + 1];
 	signal(SIGPIPE, SIG_IGN);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

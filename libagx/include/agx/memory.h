@@ -43,6 +43,9 @@ struct agx_memory_usage {
 	uint64_t va_start, va_end; /* the user half of a VM */
 	uint32_t page_size;
 	uint64_t page_table_bytes; /* of this connection's VMs */
+	/* the device: chip (0x8103 for M1), GPU generation (13: G13), cores */
+	uint32_t chip_id, generation, num_cores;
+	char firmware_version[64];
 };
 
 int agx_memory_connect(const char *socket, struct agx_memory **out);
