@@ -2,7 +2,7 @@
  * agxc: the shader compiler's front end from the command line (agx/glsl.h).
  *
  *   agxc [--stage vert|frag|comp] FILE               check; print glslang's messages
- *   agxc --check [--expect pass|fail] FILE           as piglit's glslparsertest
+ *   agxc --check [--link] [--expect pass|fail] FILE  as piglit's glslparsertest
  *   agxc --lowered [-o OUT] FILE                     the 3.10 source SPIR-V is made of
  *   agxc --spirv -o OUT.spv FILE                     the SPIR-V
  *
@@ -37,6 +37,9 @@ static void usage(FILE *f)
 	       "  --check --expect pass|fail\n"
 	       "                    report as piglit's glslparsertest: the compile result,\n"
 	       "                    then PIGLIT: {\"result\": \"pass\"|\"fail\" }; exit 0 on pass\n"
+	       "  --check --link    a shader that compiles must link as well (main(), and\n"
+	       "                    glslang's checks of a program of that one stage), as\n"
+	       "                    glslparsertest --check-link does\n"
 	       "  --lowered         print the equivalent 3.10 source SPIR-V is made from\n"
 	       "  --spirv -o OUT    write the SPIR-V (OpenGL semantics) to OUT (- for stdout)\n"
 	       "\n"
@@ -117,19 +120,69 @@ static bool close_output(FILE *f)
 	return fclose(f) == 0;
 }
 
-/* glslparsertest's report: the compile line, then the PIGLIT result line. */
-static int report_glslparsertest(const char *path, enum agx_glsl_stage stage, bool compiled,
-				 bool expect_pass, const char *log)
+/*
+ * glslparsertest's report: the compile (and link) line, then the PIGLIT
+ * result line.  failed is NULL, "compile" or "link".
+ */
+static int report_glslparsertest(const char *path, enum agx_glsl_stage stage, const char *failed,
+				 bool link, bool expect_pass, const char *log)
 {
-	bool pass = compiled == expect_pass;
+	bool pass = !failed == expect_pass;
 	FILE *out = pass ? stdout : stderr;
 
-	fprintf(out, "%s %s shader %s: %s\n",
-		compiled ? "Successfully compiled" : "Failed to compile",
-		agx_glsl_stage_name(stage), path, *log ? log : "(no compiler output)");
+	if (failed)
+		fprintf(out, "Failed to %s", failed);
+	else
+		fprintf(out, "Successfully %s", link ? "compiled and linked" : "compiled");
+	fprintf(out, " %s shader %s: %s\n", agx_glsl_stage_name(stage), path,
+		*log ? log : "(no compiler output)");
 	fflush(out);
 	printf("PIGLIT: {\"result\": \"%s\" }\n", pass ? "pass" : "fail");
 	return pass ? 0 : 1;
+}
+
+/*
+ * --check: 0 valid, 1 not or unknown (out of memory).  With link, a valid
+ * shader must also link: agx_glsl_to_spirv's link step (glslparsertest
+ * links it with a dummy shader of the other stage; checks between stages
+ * are the GL layer's).  -ENOTSUP there is a valid shader SPIR-V cannot be
+ * made of yet, not a link error.
+ */
+static int check(const char *path, enum agx_glsl_stage stage, const char *source, size_t length,
+		 bool link, const char *expect)
+{
+	struct agx_glsl_result result = { 0 };
+	struct agx_glsl_log log;
+	const char *failed = NULL, *text;
+	int ret, status;
+
+	ret = agx_glsl_check(stage, source, length, &log);
+	text = log.text;
+	if (ret == -EINVAL) {
+		failed = "compile";
+	} else if (!ret && link) {
+		/* the log of a link that failed; otherwise the compile's */
+		ret = agx_glsl_to_spirv(stage, source, length, &result);
+		if (ret == -EINVAL) {
+			failed = "link";
+			text = result.log.text;
+		} else if (ret == -ENOTSUP) {
+			ret = 0;
+		}
+	}
+	if (ret && ret != -EINVAL) {
+		fprintf(stderr, "agxc: %s: %s\n", path, strerror(-ret));
+		status = 1;
+	} else if (expect) {
+		status =
+		    report_glslparsertest(path, stage, failed, link, !strcmp(expect, "pass"), text);
+	} else {
+		fputs(text, stderr);
+		status = failed ? 1 : 0;
+	}
+	agx_glsl_result_finish(&result);
+	agx_glsl_log_finish(&log);
+	return status;
 }
 
 static int write_spirv(const char *out_path, const struct agx_glsl_result *r)
@@ -171,6 +224,7 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "stage", required_argument, NULL, 's' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "link", no_argument, NULL, 'k' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "lowered", no_argument, NULL, 'l' },
 		{ "spirv", no_argument, NULL, 'v' },
@@ -181,9 +235,8 @@ int main(int argc, char **argv)
 	enum mode mode = MODE_MESSAGES;
 	enum agx_glsl_stage stage;
 	const char *out_path = NULL, *expect = NULL, *path;
-	bool have_stage = false, have_mode = false;
+	bool have_stage = false, have_mode = false, link = false;
 	struct agx_glsl_result result;
-	struct agx_glsl_log log;
 	size_t length;
 	char *source;
 	int opt, ret, status;
@@ -210,6 +263,9 @@ int main(int argc, char **argv)
 		case 'e':
 			expect = optarg;
 			break;
+		case 'k':
+			link = true;
+			break;
 		case 'o':
 			out_path = optarg;
 			break;
@@ -228,6 +284,10 @@ int main(int argc, char **argv)
 	path = argv[optind];
 	if (expect && (mode != MODE_CHECK || (strcmp(expect, "pass") && strcmp(expect, "fail")))) {
 		fprintf(stderr, "agxc: --expect pass|fail goes with --check\n");
+		return 2;
+	}
+	if (link && mode != MODE_CHECK) {
+		fprintf(stderr, "agxc: --link goes with --check\n");
 		return 2;
 	}
 	if (mode == MODE_SPIRV && !out_path) {
@@ -251,18 +311,7 @@ int main(int argc, char **argv)
 	}
 
 	if (mode == MODE_MESSAGES || mode == MODE_CHECK) {
-		ret = agx_glsl_check(stage, source, length, &log);
-		if (ret && ret != -EINVAL) {
-			fprintf(stderr, "agxc: %s: %s\n", path, strerror(-ret));
-			status = 1;
-		} else if (expect) {
-			status = report_glslparsertest(path, stage, ret == 0,
-						       !strcmp(expect, "pass"), log.text);
-		} else {
-			fputs(log.text, stderr);
-			status = ret ? 1 : 0;
-		}
-		agx_glsl_log_finish(&log);
+		status = check(path, stage, source, length, link, expect);
 		free(source);
 		return status;
 	}

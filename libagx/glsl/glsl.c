@@ -280,8 +280,9 @@ out:
 }
 
 /*
- * Rules of 1.00 that glslang leaves unchecked are the lowering's (one so
- * far: gl_FragColor or gl_FragData), so a check lowers as well.  A
+ * Rules of 1.00 and 3.00 that glslang leaves unchecked are the lowering's
+ * (gl_FragColor or gl_FragData; no invariant(all) in a 3.00 fragment
+ * shader), so a check lowers as well.  A
  * lowering that cannot go further (-ENOTSUP) says nothing of validity.
  */
 static int lower_shader(struct job *j, const char *preprocessed, struct agx_glsl_lowered *l)

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,9 +303,11 @@ struct lowering {
 	size_t num_idents;
 	char **reserved_name; /* by reserved-table index: its new name */
 	char *frag_color, *frag_data;
+	bool frag_color_out, frag_data_out; /* declared as outputs, not plain globals */
 	struct renames renames;
 	struct text out;
 	bool invariant_all;
+	unsigned invariant_all_line;
 	bool failed;
 };
 
@@ -416,6 +419,8 @@ static void emit_directive(struct lowering *l, const struct agx_glsl_token *t)
 			end--;
 		if (end - j == sizeof(mangled) - 1 && !memcmp(t->text + j, mangled, end - j)) {
 			text_puts(&l->out, "#pragma STDGL invariant(all)");
+			if (!l->invariant_all)
+				l->invariant_all_line = t->line;
 			l->invariant_all = true;
 			return;
 		}
@@ -570,6 +575,214 @@ static int scan_idents(struct lowering *l, const struct agx_glsl_token **color,
 }
 
 /*
+ * Which uses of gl_FragColor and gl_FragData write them.  GLSL ES 1.00
+ * section 7.2 forbids a shader to *statically assign* both, not to name
+ * both: "invariant gl_FragColor; invariant gl_FragData;" is valid (piglit's
+ * glsl-es-1.00/compiler/invariant.frag), and so is reading one.  A use
+ * assigns when it, or an element or field of it, is the left of an
+ * assignment, is incremented or decremented, or is a whole argument in
+ * the place of an out or inout parameter of a function of that name (any
+ * overload: no types here).  GLSL ES wants a function declared before it
+ * is called, but the parameters are collected over the whole shader
+ * first; the walk is linear, and the nesting limit bounds the stack.
+ */
+struct out_param {
+	struct span name;
+	unsigned index;
+};
+
+struct group {
+	size_t callee; /* the identifier before a "(", or SIZE_MAX */
+	unsigned arg;  /* commas seen inside it */
+};
+
+struct output_writes {
+	const struct agx_glsl_token *color, *data; /* the first write of each, or NULL */
+};
+
+static int out_param_cmp(const void *a, const void *b)
+{
+	const struct out_param *x = a, *y = b;
+	int c = span_cmp(&x->name, &y->name);
+
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static bool is_assignment(const struct agx_glsl_token *t)
+{
+	static const char *const ops[] = { "=",	  "+=", "-=", "*=", "/=", "%=", "<<=",
+					   ">>=", "&=", "^=", "|=", "++", "--" };
+
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		if (agx_glsl_token_is(t, ops[k]))
+			return true;
+	}
+	return false;
+}
+
+static size_t prev_solid(const struct lowering *l, size_t i)
+{
+	while (i-- > 0) {
+		if (!skippable(&l->tokens->v[i]))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* The index of the "]" or ")" that closes the group opened at open, or count. */
+static size_t group_end(const struct lowering *l, size_t open)
+{
+	unsigned depth = 0;
+
+	for (size_t i = open; i < l->tokens->count; i++) {
+		const struct agx_glsl_token *t = &l->tokens->v[i];
+
+		if (agx_glsl_token_is(t, "[") || agx_glsl_token_is(t, "("))
+			depth++;
+		else if ((agx_glsl_token_is(t, "]") || agx_glsl_token_is(t, ")")) && !--depth)
+			return i;
+	}
+	return l->tokens->count;
+}
+
+/*
+ * The use at i: true if it assigns by itself; *whole_arg says whether it
+ * is, indices and fields included, an argument of its own.
+ */
+static bool assigns_here(const struct lowering *l, size_t i, bool *whole_arg)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+	size_t n = l->tokens->count, before = prev_solid(l, i), after = next_solid(l, i + 1);
+
+	*whole_arg = false;
+	if (before != SIZE_MAX &&
+	    (agx_glsl_token_is(&v[before], "++") || agx_glsl_token_is(&v[before], "--")))
+		return true;
+	while (after < n) {
+		if (agx_glsl_token_is(&v[after], "["))
+			after = next_solid(l, group_end(l, after) + 1);
+		else if (agx_glsl_token_is(&v[after], "."))
+			after = next_solid(l, next_solid(l, after + 1) + 1);
+		else
+			break;
+	}
+	if (after >= n)
+		return false;
+	if (is_assignment(&v[after]))
+		return true;
+	*whole_arg = before != SIZE_MAX &&
+		     (agx_glsl_token_is(&v[before], "(") || agx_glsl_token_is(&v[before], ",")) &&
+		     (agx_glsl_token_is(&v[after], ")") || agx_glsl_token_is(&v[after], ","));
+	return false;
+}
+
+/* What the walk found: out and inout parameters, and arguments that may be written. */
+struct write_scan {
+	struct out_param *params;
+	size_t num_params;
+	struct use {
+		size_t token;
+		struct out_param at; /* the callee and the argument's place */
+	} * args;
+	size_t num_args;
+};
+
+static void note_write(const struct lowering *l, struct output_writes *w, size_t i)
+{
+	const struct agx_glsl_token *t = &l->tokens->v[i];
+
+	if (agx_glsl_token_is(t, "gl_FragColor") && (!w->color || t < w->color))
+		w->color = t;
+	if (agx_glsl_token_is(t, "gl_FragData") && (!w->data || t < w->data))
+		w->data = t;
+}
+
+static void walk_writes(const struct lowering *l, struct write_scan *s, struct output_writes *w)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+	struct group stack[AGX_GLSL_MAX_NESTING];
+	unsigned depth = 0;
+
+	for (size_t i = 0; i < l->tokens->count; i++) {
+		const struct agx_glsl_token *t = &v[i];
+		struct group *top =
+		    depth && depth <= AGX_GLSL_MAX_NESTING ? &stack[depth - 1] : NULL;
+		bool whole_arg;
+
+		if (agx_glsl_token_is(t, "(") || agx_glsl_token_is(t, "[")) {
+			size_t before = prev_solid(l, i);
+
+			if (depth < AGX_GLSL_MAX_NESTING) {
+				stack[depth].callee = agx_glsl_token_is(t, "(") &&
+							      before != SIZE_MAX &&
+							      v[before].kind == AGX_GLSL_TOKEN_IDENT
+							  ? before
+							  : SIZE_MAX;
+				stack[depth].arg = 0;
+			}
+			depth++;
+		} else if (agx_glsl_token_is(t, ")") || agx_glsl_token_is(t, "]")) {
+			if (depth)
+				depth--;
+		} else if (agx_glsl_token_is(t, ",")) {
+			if (top)
+				top->arg++;
+		} else if (agx_glsl_token_is(t, "out") || agx_glsl_token_is(t, "inout")) {
+			if (top && top->callee != SIZE_MAX) {
+				const struct agx_glsl_token *f = &v[top->callee];
+
+				s->params[s->num_params++] =
+				    (struct out_param){ { f->text, f->length }, top->arg };
+			}
+		} else if (agx_glsl_token_is(t, "gl_FragColor") ||
+			   agx_glsl_token_is(t, "gl_FragData")) {
+			if (assigns_here(l, i, &whole_arg)) {
+				note_write(l, w, i);
+			} else if (whole_arg && top && top->callee != SIZE_MAX) {
+				const struct agx_glsl_token *f = &v[top->callee];
+
+				s->args[s->num_args++] =
+				    (struct use){ i, { { f->text, f->length }, top->arg } };
+			}
+		}
+	}
+}
+
+static int find_output_writes(const struct lowering *l, struct output_writes *w)
+{
+	size_t n = l->tokens->count ? l->tokens->count : 1;
+	struct write_scan s = { malloc(n * sizeof(*s.params)), 0, malloc(n * sizeof(*s.args)), 0 };
+
+	w->color = w->data = NULL;
+	if (!s.params || !s.args) {
+		free(s.params);
+		free(s.args);
+		return -ENOMEM;
+	}
+	walk_writes(l, &s, w);
+	qsort(s.params, s.num_params, sizeof(*s.params), out_param_cmp);
+	for (size_t k = 0; k < s.num_args; k++) {
+		if (bsearch(&s.args[k].at, s.params, s.num_params, sizeof(*s.params),
+			    out_param_cmp))
+			note_write(l, w, s.args[k].token);
+	}
+	free(s.params);
+	free(s.args);
+	return 0;
+}
+
+/* gl_FragColor or gl_FragData's stand-in: an output, or a plain global if never written. */
+static void emit_frag_output(struct lowering *l, const char *name, bool out, const char *array)
+{
+	text_puts(&l->out, out ? "out mediump vec4 " : "mediump vec4 ");
+	text_puts(&l->out, name);
+	text_puts(&l->out, array);
+	text_puts(&l->out, ";\n");
+}
+
+/*
  * The prologue: 3.10's version line, the outputs that take the place of
  * gl_FragColor and gl_FragData (mediump, as 1.00 declares them), and the
  * line number back to 1.
@@ -577,16 +790,10 @@ static int scan_idents(struct lowering *l, const struct agx_glsl_token **color,
 static void emit_prologue(struct lowering *l)
 {
 	text_puts(&l->out, "#version 310 es\n");
-	if (l->frag_color) {
-		text_puts(&l->out, "out mediump vec4 ");
-		text_puts(&l->out, l->frag_color);
-		text_puts(&l->out, ";\n");
-	}
-	if (l->frag_data) {
-		text_puts(&l->out, "out mediump vec4 ");
-		text_puts(&l->out, l->frag_data);
-		text_puts(&l->out, "[gl_MaxDrawBuffers];\n");
-	}
+	if (l->frag_color)
+		emit_frag_output(l, l->frag_color, l->frag_color_out, "");
+	if (l->frag_data)
+		emit_frag_output(l, l->frag_data, l->frag_data_out, "[gl_MaxDrawBuffers]");
 	text_puts(&l->out, "#line 1\n");
 }
 
@@ -634,10 +841,15 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 	if (ret)
 		goto out;
 
-	if (version == 100 && stage == AGX_GLSL_FRAGMENT) {
+	if (version == 100 && stage == AGX_GLSL_FRAGMENT && color && data) {
+		struct output_writes w;
+
+		ret = find_output_writes(&l, &w);
+		if (ret)
+			goto out;
 		/* GLSL ES 1.00 section 7.2; glslang does not check it */
-		if (color && data) {
-			const struct agx_glsl_token *later = color > data ? color : data;
+		if (w.color && w.data) {
+			const struct agx_glsl_token *later = w.color > w.data ? w.color : w.data;
 
 			out->error = agx_glsl_format(
 			    "ERROR: 0:%u: '%.*s' : a shader writes gl_FragColor or gl_FragData, "
@@ -646,6 +858,13 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 			ret = out->error ? -EINVAL : -ENOMEM;
 			goto out;
 		}
+		/* the one never written is no output: 3.10 would want locations for two */
+		l.frag_color_out = w.color != NULL;
+		l.frag_data_out = w.data != NULL;
+	} else {
+		l.frag_color_out = l.frag_data_out = true;
+	}
+	if (version == 100 && stage == AGX_GLSL_FRAGMENT) {
 		if (color)
 			l.frag_color = rename_to(&l, "gl_FragColor", 12);
 		if (data)
@@ -655,6 +874,15 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 	lower_tokens(&l);
 	if (l.failed || l.out.failed) {
 		ret = -ENOMEM;
+		goto out;
+	}
+	/* GLSL ES 3.00 section 4.6.1 (1.00 allows it); glslang does not check it */
+	if (l.invariant_all && version == 300 && stage == AGX_GLSL_FRAGMENT) {
+		out->error = agx_glsl_format("ERROR: 0:%u: '#pragma' : STDGL invariant(all) is not "
+					     "allowed in a fragment shader (GLSL ES 3.00 section "
+					     "4.6.1)\n",
+					     l.invariant_all_line);
+		ret = out->error ? -EINVAL : -ENOMEM;
 		goto out;
 	}
 	out->source = l.out.v;

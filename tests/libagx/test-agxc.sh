@@ -93,6 +93,22 @@ if [ $? -eq 0 ]; then ok "standard input with --stage"; else not_ok "standard in
 run "no stage for standard input" 2 -
 has "says so" "no stage"
 run "--spirv without -o" 2 --spirv "$shaders/valid-100.frag"
+
+# --check --link, as glslparsertest --check-link: a shader without main()
+# compiles but does not link; a compile failure is reported as one
+run "--check --link --expect pass of a valid shader" 0 --check --link --expect pass \
+	"$shaders/valid-100.frag"
+has "says it compiled and linked" "Successfully compiled and linked fragment shader"
+printf 'precision mediump float;\nvoid f() { }\n' >"$dir/no-main.frag"
+run "--check of a shader without main()" 0 --check "$dir/no-main.frag"
+run "--check --link of it" 1 --check --link "$dir/no-main.frag"
+has "says why" "Missing entry point"
+run "--check --link --expect fail of it" 0 --check --link --expect fail "$dir/no-main.frag"
+has "says it did not link" "Failed to link fragment shader"
+run "--check --link --expect pass of an invalid shader" 1 --check --link --expect pass \
+	"$shaders/invalid-300-attribute.vert"
+has "says it did not compile" "Failed to compile vertex shader"
+run "--link without --check" 2 --link "$shaders/valid-100.frag"
 run "no back-end options yet" 2 --disasm "$shaders/valid-100.frag"
 run "--help" 0 --help
 if grep -qE -- '--(disasm|ir|reflect)' "$out"; then

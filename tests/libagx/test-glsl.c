@@ -143,6 +143,58 @@ static void test_lower_frag_color_and_data(void **state)
 	agx_glsl_lowered_finish(&l);
 }
 
+/* The lowering refuses, at the later write's line, a shader that writes both. */
+static void lower_both_written(const char *in, const char *where)
+{
+	struct agx_glsl_lowered l;
+
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), &l), -EINVAL);
+	assert_non_null(l.error);
+	if (!strstr(l.error, where))
+		print_error("%s\nwants %s, says %s", in, where, l.error);
+	assert_non_null(strstr(l.error, where));
+	assert_null(l.source);
+	agx_glsl_lowered_finish(&l);
+}
+
+/*
+ * Section 7.2 forbids writing both, not naming both (piglit's
+ * glsl-es-1.00/compiler/invariant.frag).  A write is an assignment, an
+ * increment, or an out or inout argument; what is only named or read
+ * becomes a plain global, so that 3.10 sees one output.
+ */
+static void test_lower_frag_color_and_data_named(void **state)
+{
+	(void)state;
+	lower_expect(AGX_GLSL_FRAGMENT, 100,
+		     "invariant gl_FragColor;\ninvariant gl_FragData;\nvoid main(){ }",
+		     "#version 310 es\nmediump vec4 agx_FragColor;\n"
+		     "mediump vec4 agx_FragData[gl_MaxDrawBuffers];\n#line 1\n\n\nvoid main(){ }");
+	lower_expect(AGX_GLSL_FRAGMENT, 100, "void main(){ gl_FragData[0] = gl_FragColor; }",
+		     "#version 310 es\nmediump vec4 agx_FragColor;\n"
+		     "out mediump vec4 agx_FragData[gl_MaxDrawBuffers];\n#line 1\n"
+		     "void main(){ agx_FragData[0] = agx_FragColor; }");
+	/* an in parameter reads; == is no assignment */
+	lower_expect(AGX_GLSL_FRAGMENT, 100,
+		     "void h(vec4 v){ }\nvoid main(){ h(gl_FragColor); "
+		     "gl_FragColor = vec4(gl_FragColor == gl_FragData[0]); }",
+		     "#version 310 es\nout mediump vec4 agx_FragColor;\n"
+		     "mediump vec4 agx_FragData[gl_MaxDrawBuffers];\n#line 1\n"
+		     "void h(vec4 v){ }\nvoid main(){ h(agx_FragColor); "
+		     "agx_FragColor = vec4(agx_FragColor == agx_FragData[0]); }");
+
+	lower_both_written("void f(out vec4 v){ v = vec4(1.0); }\nvoid main(){\n"
+			   " gl_FragData[0] = vec4(0.0);\n f(gl_FragColor);\n}",
+			   "ERROR: 0:4: 'gl_FragColor'");
+	lower_both_written("void g(float a, inout vec4 v){ }\nvoid main(){\n"
+			   " gl_FragColor.x = 1.0;\n g(1.0, gl_FragData[1]);\n}",
+			   "ERROR: 0:4: 'gl_FragData'");
+	lower_both_written("void main(){\n gl_FragData[0] = vec4(0.0);\n ++gl_FragColor.x;\n}",
+			   "ERROR: 0:3: 'gl_FragColor'");
+	lower_both_written("void main(){\n gl_FragColor *= 2.0;\n gl_FragData[0].xy--;\n}",
+			   "ERROR: 0:3: 'gl_FragData'");
+}
+
 /* Every 1.00 texture built-in, core and from extensions, gets its 3.00 name. */
 static void test_lower_texture_functions(void **state)
 {
@@ -259,6 +311,28 @@ static void test_lower_pragma_invariant(void **state)
 	assert_int_equal(agx_glsl_to_spirv(AGX_GLSL_VERTEX, s, strlen(s), &r), 0);
 	assert_true(r.invariant_all);
 	agx_glsl_result_finish(&r);
+}
+
+/*
+ * "It is an error to use this pragma in a fragment shader" (GLSL ES 3.00
+ * section 4.6.1; piglit's glsl-es-3.00/compiler/invariant_all.frag), which
+ * glslang does not check; 1.00 has no such rule.
+ */
+static void test_lower_pragma_invariant_fragment(void **state)
+{
+	const char *in = "#version 300 es\n#line 7\n#pragma STDGLinvariant(all)\n";
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 300, in, strlen(in), &l), -EINVAL);
+	assert_non_null(l.error);
+	assert_non_null(strstr(l.error, "ERROR: 0:7: '#pragma'"));
+	assert_null(l.source);
+	agx_glsl_lowered_finish(&l);
+	lower_ok(AGX_GLSL_FRAGMENT, 100, "#pragma STDGLinvariant(all)\n",
+		 "#version 310 es\n#line 1\n#pragma STDGL invariant(all)\n", &l);
+	assert_true(l.invariant_all);
+	agx_glsl_lowered_finish(&l);
 }
 
 /* shared and packed layouts are std140 (SPIR-V has neither); only inside layout(). */
@@ -603,6 +677,24 @@ static void test_check_frag_color(void **state)
 	check_log(AGX_GLSL_FRAGMENT,
 		  "void main(){ gl_FragColor = vec4(1.0);\n gl_FragData[0] = vec4(1.0); }", -EINVAL,
 		  "ERROR: 0:2: 'gl_FragData'");
+	/* naming both is no error, and makes one output */
+	assert_int_equal(check(AGX_GLSL_FRAGMENT,
+			       "invariant gl_FragColor;\ninvariant gl_FragData;\nvoid main() { }",
+			       NULL),
+			 0);
+}
+
+static void test_check_invariant_all(void **state)
+{
+	const char *body = "#pragma STDGL invariant(all)\nvoid main(){ }";
+	char source[128];
+
+	(void)state;
+	snprintf(source, sizeof(source), V300 "%s", body);
+	check_log(AGX_GLSL_FRAGMENT, source, -EINVAL,
+		  "ERROR: 0:2: '#pragma' : STDGL invariant(all)");
+	assert_int_equal(check(AGX_GLSL_VERTEX, source, NULL), 0);
+	assert_int_equal(check(AGX_GLSL_FRAGMENT, body, NULL), 0);
 }
 
 static void test_check_texture2d(void **state)
@@ -859,6 +951,20 @@ static void test_spirv_100(void **state)
 		 &r);
 	assert_string_equal(agx_glsl_original_name(&r, "agx_FragData"), "gl_FragData");
 	agx_glsl_result_finish(&r);
+
+	/*
+	 * gl_FragColor only named: gl_FragData is the one output.  (Read, it
+	 * would be refused by glslang's link: "Cannot use both gl_FragColor
+	 * and gl_FragData".)
+	 */
+	to_spirv(AGX_GLSL_FRAGMENT,
+		 "precision mediump float;\ninvariant gl_FragColor;\n"
+		 "void main(){ gl_FragData[1] = vec4(1.0); }",
+		 &r);
+	assert_non_null(strstr(r.lowered, "\nmediump vec4 agx_FragColor;\n"));
+	assert_non_null(strstr(r.lowered, "\nout mediump vec4 agx_FragData["));
+	assert_true(spirv_has_name(&r, "agx_FragData"));
+	agx_glsl_result_finish(&r);
 }
 
 static void test_spirv_300(void **state)
@@ -1004,11 +1110,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_frag_color),
 		cmocka_unit_test(test_lower_frag_data),
 		cmocka_unit_test(test_lower_frag_color_and_data),
+		cmocka_unit_test(test_lower_frag_color_and_data_named),
 		cmocka_unit_test(test_lower_texture_functions),
 		cmocka_unit_test(test_lower_frag_depth),
 		cmocka_unit_test(test_lower_max_varying_vectors),
 		cmocka_unit_test(test_lower_reserved),
 		cmocka_unit_test(test_lower_pragma_invariant),
+		cmocka_unit_test(test_lower_pragma_invariant_fragment),
 		cmocka_unit_test(test_lower_block_layout),
 		cmocka_unit_test(test_lower_passes_through),
 		cmocka_unit_test(test_lower_versions_taken),
@@ -1019,6 +1127,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_expansion),
 		cmocka_unit_test(test_check_attribute),
 		cmocka_unit_test(test_check_frag_color),
+		cmocka_unit_test(test_check_invariant_all),
 		cmocka_unit_test(test_check_texture2d),
 		cmocka_unit_test(test_check_integer_ops),
 		cmocka_unit_test(test_check_reserved_words),
