@@ -1,14 +1,17 @@
 /*
- * agxc: the shader compiler's front end from the command line (agx/glsl.h).
+ * agxc: the shader compiler from the command line (agx/compiler.h, agx/glsl.h).
  *
  *   agxc [--stage vert|frag|comp] FILE               check; print glslang's messages
  *   agxc --check [--link] [--expect pass|fail] FILE  as piglit's glslparsertest
  *   agxc --lowered [-o OUT] FILE                     the 3.10 source SPIR-V is made of
  *   agxc --spirv -o OUT.spv FILE                     the SPIR-V
+ *   agxc [-o OUT.bin] [--disasm] [--ir] [--reflect] [--max-registers N] FILE
+ *                                                    compile: machine code, its listing,
+ *                                                    the IR after each pass, reflection
  *
- * The stage comes from --stage or FILE's extension (.vert, .frag, .comp);
- * FILE "-" is standard input.  Machine code, disassembly and the IR come
- * with the back end.
+ * The stage comes from --stage or FILE's extension (.vert, .frag, .comp;
+ * NAME.comp.spv for SPIR-V: a FILE ending in .spv is SPIR-V, compiled as
+ * it is); FILE "-" is standard input.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,9 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agx/compiler.h"
 #include "agx/glsl.h"
+#include "agx/isa.h"
 
-enum mode { MODE_MESSAGES, MODE_CHECK, MODE_LOWERED, MODE_SPIRV };
+enum mode { MODE_MESSAGES, MODE_CHECK, MODE_LOWERED, MODE_SPIRV, MODE_COMPILE };
+
+/* What compiling prints (MODE_COMPILE). */
+enum { SHOW_DISASM = 1, SHOW_IR = 2, SHOW_REFLECT = 4 };
 
 static void usage(FILE *f)
 {
@@ -43,7 +51,13 @@ static void usage(FILE *f)
 	       "  --lowered         print the equivalent 3.10 source SPIR-V is made from\n"
 	       "  --spirv -o OUT    write the SPIR-V (OpenGL semantics) to OUT (- for stdout)\n"
 	       "\n"
-	       "Machine code, disassembly and the IR arrive with the compiler's back end.\n");
+	       "compiling to G13 machine code (FILE is GLSL ES, or SPIR-V if it ends in .spv;\n"
+	       "any of these asks for it):\n"
+	       "  -o OUT            write the machine code to OUT, raw, run from offset 0\n"
+	       "  --disasm          print its listing\n"
+	       "  --ir              print the IR after translation and after each pass\n"
+	       "  --reflect         print what a driver needs to run it, as JSON\n"
+	       "  --max-registers N use at most N 32-bit registers, spilling the rest\n");
 }
 
 static bool stage_from_name(const char *s, enum agx_glsl_stage *stage)
@@ -59,8 +73,29 @@ static bool stage_from_name(const char *s, enum agx_glsl_stage *stage)
 	return true;
 }
 
+/* SPIR-V is named NAME.STAGE.spv. */
+static bool is_spirv(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && !strcmp(path + n - 4, ".spv");
+}
+
 static bool stage_from_path(const char *path, enum agx_glsl_stage *stage)
 {
+	if (is_spirv(path)) {
+		char name[16];
+		const char *end = path + strlen(path) - 4, *dot = end;
+
+		while (dot > path && dot[-1] != '.' && dot[-1] != '/')
+			dot--;
+		if (dot == path || dot[-1] != '.' || (size_t)(end - dot) >= sizeof(name))
+			return false;
+		memcpy(name, dot, (size_t)(end - dot));
+		name[end - dot] = '\0';
+		return stage_from_name(name, stage);
+	}
+
 	const char *dot = strrchr(path, '.');
 
 	return dot && !strchr(dot, '/') && stage_from_name(dot + 1, stage);
@@ -219,6 +254,64 @@ static int write_text(const char *out_path, const char *text, size_t length)
 	return 0;
 }
 
+static enum agx_shader_stage shader_stage(enum agx_glsl_stage stage)
+{
+	return stage == AGX_GLSL_VERTEX	    ? AGX_SHADER_VERTEX
+	       : stage == AGX_GLSL_FRAGMENT ? AGX_SHADER_FRAGMENT
+					    : AGX_SHADER_COMPUTE;
+}
+
+/* Compiles GLSL ES, or SPIR-V (little-endian words) when path says so, and shows the result. */
+static int compile(const char *path, enum agx_glsl_stage stage, const char *source, size_t length,
+		   const struct agx_compile_options *options, const char *out_path, unsigned show)
+{
+	struct agx_shader_binary b;
+	int ret, status = 0;
+
+	if (is_spirv(path)) {
+		size_t count = length / 4;
+		uint32_t *words = malloc(count ? count * 4 : 4);
+
+		if (!words) {
+			fprintf(stderr, "agxc: out of memory\n");
+			return 1;
+		}
+		if (length % 4) {
+			fprintf(stderr, "agxc: %s: %zu bytes: SPIR-V is whole 32-bit words\n", path,
+				length);
+			free(words);
+			return 1;
+		}
+		for (size_t i = 0; i < count; i++) {
+			const unsigned char *p = (const unsigned char *)source + 4 * i;
+
+			words[i] = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+		}
+		ret = agx_compile_spirv(shader_stage(stage), words, count, options, &b);
+		free(words);
+	} else {
+		ret = agx_compile_glsl(shader_stage(stage), source, length, options, &b);
+	}
+	if (ret < 0) {
+		fprintf(stderr, "agxc: %s: %s\n", path, b.log ? b.log : strerror(-ret));
+		agx_shader_binary_finish(&b);
+		return 1;
+	}
+	if (show & SHOW_DISASM && agx_isa_disassemble(b.code, b.size, stdout) < 0)
+		status = 1;
+	if (show & SHOW_REFLECT) {
+		char *json = agx_shader_info_to_json(&b.info);
+
+		if (!json || printf("%s\n", json) < 0)
+			status = 1;
+		free(json);
+	}
+	if (out_path)
+		status |= write_text(out_path, (const char *)b.code, b.size);
+	agx_shader_binary_finish(&b);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -229,6 +322,10 @@ int main(int argc, char **argv)
 		{ "lowered", no_argument, NULL, 'l' },
 		{ "spirv", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "disasm", no_argument, NULL, 'd' },
+		{ "ir", no_argument, NULL, 'i' },
+		{ "reflect", no_argument, NULL, 'r' },
+		{ "max-registers", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -236,6 +333,8 @@ int main(int argc, char **argv)
 	enum agx_glsl_stage stage;
 	const char *out_path = NULL, *expect = NULL, *path;
 	bool have_stage = false, have_mode = false, link = false;
+	unsigned show = 0, max_registers = 0;
+	char *end;
 	struct agx_glsl_result result;
 	size_t length;
 	char *source;
@@ -269,6 +368,22 @@ int main(int argc, char **argv)
 		case 'o':
 			out_path = optarg;
 			break;
+		case 'd':
+			show |= SHOW_DISASM;
+			break;
+		case 'i':
+			show |= SHOW_IR;
+			break;
+		case 'r':
+			show |= SHOW_REFLECT;
+			break;
+		case 'm':
+			max_registers = (unsigned)strtoul(optarg, &end, 0);
+			if (*end || max_registers < 4 || max_registers > 128) {
+				fprintf(stderr, "agxc: --max-registers takes 4 to 128\n");
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -282,6 +397,26 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
+	/* -o, a listing, the IR, reflection or a budget without another mode: compile */
+	if (!have_mode && (show || max_registers || out_path))
+		mode = MODE_COMPILE;
+	if (mode != MODE_COMPILE && (show || max_registers)) {
+		fprintf(stderr, "agxc: --disasm, --ir, --reflect and --max-registers compile; "
+				"they go with no other mode\n");
+		return 2;
+	}
+	if (mode == MODE_COMPILE && out_path && !strcmp(out_path, "-") && show) {
+		fprintf(stderr, "agxc: -o - and a listing, the IR or reflection would share "
+				"standard output\n");
+		return 2;
+	}
+	if (mode != MODE_COMPILE && is_spirv(path)) {
+		fprintf(stderr,
+			"agxc: %s is SPIR-V: it can only be compiled (-o, --disasm, "
+			"--ir, --reflect)\n",
+			path);
+		return 2;
+	}
 	if (expect && (mode != MODE_CHECK || (strcmp(expect, "pass") && strcmp(expect, "fail")))) {
 		fprintf(stderr, "agxc: --expect pass|fail goes with --check\n");
 		return 2;
@@ -294,8 +429,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "agxc: --spirv needs -o OUT.spv (- for standard output)\n");
 		return 2;
 	}
-	if (out_path && mode != MODE_SPIRV && mode != MODE_LOWERED) {
-		fprintf(stderr, "agxc: -o goes with --spirv or --lowered\n");
+	if (out_path && mode != MODE_SPIRV && mode != MODE_LOWERED && mode != MODE_COMPILE) {
+		fprintf(stderr, "agxc: -o goes with --spirv, --lowered or compiling\n");
 		return 2;
 	}
 	if (!have_stage && !stage_from_path(path, &stage)) {
@@ -312,6 +447,14 @@ int main(int argc, char **argv)
 
 	if (mode == MODE_MESSAGES || mode == MODE_CHECK) {
 		status = check(path, stage, source, length, link, expect);
+		free(source);
+		return status;
+	}
+	if (mode == MODE_COMPILE) {
+		struct agx_compile_options options = { .max_registers = max_registers,
+						       .ir_dump = show & SHOW_IR ? stdout : NULL };
+
+		status = compile(path, stage, source, length, &options, out_path, show);
 		free(source);
 		return status;
 	}

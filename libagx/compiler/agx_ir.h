@@ -537,6 +537,8 @@ bool agx_ir_block_dominates(const struct agx_ir_block *a, const struct agx_ir_bl
 /* ---- printing, validating, comparing ------------------------------------- */
 
 void agx_ir_shader_print(struct agx_ir_shader *shader, FILE *fp);
+/* "title:" and the shader, when fp is not NULL (the compiler's --ir output). */
+void agx_ir_shader_dump(FILE *fp, const char *title, struct agx_ir_shader *shader);
 void agx_ir_instr_print(struct agx_ir_instr *instr, FILE *fp);
 /* The printed text, malloc'd (free() it); NULL when out of memory. */
 char *agx_ir_shader_to_string(struct agx_ir_shader *shader);
@@ -569,5 +571,12 @@ bool agx_ir_pass_run(struct agx_ir_shader *shader, agx_ir_pass_fn pass, const ch
 
 bool agx_opt_dce(struct agx_ir_shader *shader);	      /* dead instructions and phis */
 bool agx_opt_copy_prop(struct agx_ir_shader *shader); /* readers of movs read their sources */
+bool agx_lower_alu(struct agx_ir_shader *shader);     /* LOWERED arithmetic into selectable ops */
+bool agx_lower_io(struct agx_ir_shader *shader); /* uniform-register ABI; memory onto *_global */
+bool agx_opt_constant_fold(struct agx_ir_shader *shader); /* all-immediate ops, bit-exact */
+bool agx_opt_algebraic(struct agx_ir_shader *shader);	  /* identities exact on the G13 */
+bool agx_opt_cse(struct agx_ir_shader *shader);		  /* dominated repeats of PURE ops merged */
+bool agx_opt_phi(struct agx_ir_shader *shader);		  /* phis of one value (or themselves) */
+bool agx_opt_if(struct agx_ir_shader *shader); /* constant and empty ifs, loops run once */
 
 #endif

@@ -78,6 +78,10 @@ enum agx_ir_op_flag {
  * selection folds them into their readers' source modifiers, and ineg
  * selects isub 0, a.
  *
+ * fmin and fmax are not COMMUTATIVE: the ISA's compare-selects give
+ * different bits for (+0, -0) and for two NaNs in the other order, and
+ * CSE must not make one of the other.
+ *
  * What the classes do not say: fne is unordered (true when either source
  * is NaN, as GLSL's !=), the other float comparisons ordered; ishr is
  * arithmetic, ushr logical, and the shifts take their count modulo the
@@ -123,8 +127,8 @@ enum agx_ir_op_flag {
 	X(fdiv,              F,    2, (F, F),    0, (),          PURE | LOWERED)            \
 	X(fneg,              F,    1, (F),       0, (),          PURE)                      \
 	X(fabs,              F,    1, (F),       0, (),          PURE)                      \
-	X(fmin,              F,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
-	X(fmax,              F,    2, (F, F),    0, (),          PURE | COMMUTATIVE)        \
+	X(fmin,              F,    2, (F, F),    0, (),          PURE)                      \
+	X(fmax,              F,    2, (F, F),    0, (),          PURE)                      \
 	X(ffloor,            F,    1, (F),       0, (),          PURE)                      \
 	X(fceil,             F,    1, (F),       0, (),          PURE)                      \
 	X(ftrunc,            F,    1, (F),       0, (),          PURE)                      \

@@ -214,3 +214,12 @@ char *agx_ir_instr_to_string(struct agx_ir_instr *instr)
 	fclose(fp);
 	return text;
 }
+
+void agx_ir_shader_dump(FILE *fp, const char *title, struct agx_ir_shader *shader)
+{
+	if (!fp)
+		return;
+	fprintf(fp, "%s:\n", title);
+	agx_ir_shader_print(shader, fp);
+	fflush(fp);
+}

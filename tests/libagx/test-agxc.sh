@@ -2,6 +2,7 @@
 # test-agxc.sh AGXC SHADER-DIR [SPIRV-VAL]: agxc's verdicts on the test
 # shaders (--check, and --check --expect as piglit's glslparsertest),
 # --lowered, --spirv (checked by spirv-val when given), standard input,
+# compiling (-o, --disasm, --reflect, --ir, --max-registers, SPIR-V in),
 # and its refusals.  TAP on stdout.
 set -u
 agxc=$1
@@ -109,11 +110,37 @@ run "--check --link --expect pass of an invalid shader" 1 --check --link --expec
 	"$shaders/invalid-300-attribute.vert"
 has "says it did not compile" "Failed to compile vertex shader"
 run "--link without --check" 2 --link "$shaders/valid-100.frag"
-run "no back-end options yet" 2 --disasm "$shaders/valid-100.frag"
-run "--help" 0 --help
-if grep -qE -- '--(disasm|ir|reflect)' "$out"; then
-	not_ok "--help offers no back-end options"
-else
-	ok "--help offers no back-end options"
+
+# compiling: machine code, its listing, the IR, reflection, a budget, SPIR-V in
+comp="$shaders/valid-310.comp"
+run "-o compiles to machine code" 0 -o "$dir/k.bin" "$comp"
+if [ -s "$dir/k.bin" ]; then ok "the machine code is written"; else not_ok "the machine code is written"; fi
+run "--disasm lists it" 0 --disasm "$comp"
+has "the listing reads the invocation's position" "get_sr"
+has "the listing stores to the buffer" "device_store"
+has "the listing ends with stop" "stop"
+cp "$out" "$dir/listing-glsl"
+run "--reflect describes it" 0 --reflect "$comp"
+has "reflection says the stage" '"stage": "compute"'
+has "reflection names the uniform" '"name": "scale"'
+has "reflection names the buffer" '"kind": "storage_block"'
+has "reflection gives the local size" '"local_size": ['
+run "--ir prints the IR after translation" 0 --ir "$comp"
+has "the IR as translated" "translated:"
+has "the IR after a pass" "after agx_opt_"
+run "--max-registers 8 compiles" 0 --max-registers 8 --disasm "$comp"
+run "--max-registers 2 is refused" 2 --max-registers 2 "$comp"
+run "--spirv for compiling" 0 --spirv -o "$dir/k.comp.spv" "$comp"
+run "SPIR-V compiles" 0 --disasm "$dir/k.comp.spv"
+if cmp -s "$out" "$dir/listing-glsl"; then ok "SPIR-V gives the GLSL's machine code"; else
+	not_ok "SPIR-V gives the GLSL's machine code"
 fi
+run "SPIR-V without a stage in its name" 2 --disasm "$dir/k.bin.spv"
+run "SPIR-V cannot be checked" 2 --check "$dir/k.comp.spv"
+run "-o - with a listing is refused" 2 -o - --disasm "$comp"
+run "a listing with --check is refused" 2 --check --disasm "$comp"
+run "what the compiler does not do yet fails with why" 1 --disasm "$shaders/valid-100.frag"
+has "it says what it lacks" "not translated yet"
+run "--help" 0 --help
+has "--help offers the compiling options" "--max-registers"
 echo "1..$n"

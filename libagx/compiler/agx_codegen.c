@@ -1,0 +1,137 @@
+/*
+ * agx_codegen.c: the back end's stages in order on lowered IR -- selection,
+ * allocation, waits, encoding -- and the reflection the binary carries
+ * (agx/compiler.h's struct agx_shader_info).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agx_mir.h"
+
+static enum agx_shader_stage stage_of(enum agx_ir_stage stage)
+{
+	switch (stage) {
+	case AGX_IR_STAGE_VERTEX:
+		return AGX_SHADER_VERTEX;
+	case AGX_IR_STAGE_FRAGMENT:
+		return AGX_SHADER_FRAGMENT;
+	case AGX_IR_STAGE_COMPUTE:
+		break;
+	}
+	return AGX_SHADER_COMPUTE;
+}
+
+static enum agx_shader_var_kind kind_of(enum agx_ir_var_kind kind)
+{
+	switch (kind) {
+	case AGX_IR_VAR_INPUT:
+		return AGX_SHADER_INPUT;
+	case AGX_IR_VAR_OUTPUT:
+		return AGX_SHADER_OUTPUT;
+	case AGX_IR_VAR_UNIFORM:
+		return AGX_SHADER_UNIFORM;
+	case AGX_IR_VAR_UBO:
+		return AGX_SHADER_UNIFORM_BLOCK;
+	case AGX_IR_VAR_SSBO:
+		return AGX_SHADER_STORAGE_BLOCK;
+	case AGX_IR_VAR_SAMPLER:
+		return AGX_SHADER_SAMPLER;
+	case AGX_IR_VAR_SHARED:
+		break;
+	}
+	return AGX_SHADER_SHARED;
+}
+
+static enum agx_shader_interp interp_of(enum agx_ir_interp interp)
+{
+	switch (interp) {
+	case AGX_IR_INTERP_FLAT:
+		return AGX_SHADER_FLAT;
+	case AGX_IR_INTERP_CENTROID:
+		return AGX_SHADER_CENTROID;
+	case AGX_IR_INTERP_NOPERSPECTIVE:
+		return AGX_SHADER_NOPERSPECTIVE;
+	case AGX_IR_INTERP_SMOOTH:
+		break;
+	}
+	return AGX_SHADER_SMOOTH;
+}
+
+static char *dup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static int copy_vars(struct agx_ir_shader *shader, struct agx_shader_info *info)
+{
+	info->vars = calloc(shader->num_vars ? shader->num_vars : 1, sizeof(*info->vars));
+	if (!info->vars)
+		return -ENOMEM;
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		const struct agx_ir_var *v = &shader->vars[i];
+		struct agx_shader_var *o = &info->vars[i];
+
+		*o = (struct agx_shader_var){
+			.kind = kind_of(v->kind),
+			.components = v->components,
+			.array_size = v->array_size,
+			.location = v->location,
+			.binding = v->binding,
+			.offset = v->offset,
+			.size = v->size,
+			.interp = interp_of(v->interp),
+			.uniform = v->uniform,
+		};
+		info->num_vars = i + 1;
+		o->name = dup(v->name);
+		o->glsl_type = dup(v->glsl_type);
+		if (!o->name || !o->glsl_type)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *options,
+		struct agx_shader_binary *out, char **log)
+{
+	struct mir_program p = { 0 };
+	struct agx_shader_info *info = &out->info;
+	uint8_t *code = NULL;
+	size_t size = 0;
+	unsigned count = 0;
+	int ret;
+
+	ret = agx_isel(shader, &p);
+	if (!ret)
+		ret = agx_ra(&p, options ? options->max_registers : 0);
+	if (!ret) {
+		agx_insert_waits(&p);
+		ret = agx_emit(&p, &code, &size, &count);
+	}
+	if (ret) {
+		if (log)
+			*log = p.log ? strdup(p.log) : NULL;
+		mir_program_finish(&p);
+		return ret;
+	}
+	free(out->code);
+	out->code = code;
+	out->size = size;
+	info->stage = stage_of(shader->stage);
+	info->num_registers = p.num_registers;
+	info->num_uniforms = shader->num_uniforms;
+	memcpy(info->local_size, shader->local_size, sizeof(info->local_size));
+	info->shared_size = shader->shared_size;
+	info->scratch_size = p.scratch_size;
+	info->num_workgroups_uniform = shader->num_workgroups_uniform;
+	info->uniform_block_uniform = shader->uniform_block_uniform;
+	info->discards = false;
+	info->writes_depth = false;
+	info->num_instructions = count;
+	mir_program_finish(&p);
+	ret = copy_vars(shader, info);
+	if (ret && log)
+		*log = strdup("out of memory");
+	return ret;
+}

@@ -1,0 +1,258 @@
+/*
+ * agx_lower_io.c: the uniform-register ABI, and memory ops onto device
+ * addresses.  It places, from u0, each UBO's and SSBO's 64-bit address,
+ * gl_NumWorkGroups when the shader reads it, and the default-block
+ * uniforms (or, when they do not fit, the address of a buffer holding
+ * them), records the placements in the vars and the shader, and rewrites
+ * what reads them: load_ubo, load_ssbo, store_ssbo, atomic_ssbo and
+ * cmpxchg_ssbo become *_global ops on the pair holding their buffer's
+ * address, load_uniform and load_num_workgroups uniform_reg reads (or
+ * load_global_const).  docs/compiler.md, "Lowering", is the contract the
+ * drivers fill the registers by.
+ *
+ * What it cannot place or address (a binding no var names, a uniform read
+ * outside the block or at a 16-bit half the IR cannot name, registers run
+ * out) it leaves as it is, for selection to refuse.
+ */
+#include "agx_builder.h"
+
+/* u0 .. u191 are the ABI's; the registers above are the back end's own. */
+#define UNIFORM_BUDGET 192
+
+struct placement {
+	unsigned next;	   /* the first free uniform register */
+	int uniform_first; /* where the default-block uniforms start, or -1 */
+	bool changed;
+};
+
+static void set_int(int *field, int v, struct placement *p)
+{
+	if (*field != v)
+		p->changed = true;
+	*field = v;
+}
+
+static bool reads_num_workgroups(struct agx_ir_shader *shader)
+{
+	agx_ir_foreach_function(shader, func) {
+		agx_ir_foreach_block(func, block) {
+			agx_ir_foreach_instr(block, instr) {
+				if (instr->op == AGX_IR_OP_load_num_workgroups)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Registers the default-block uniforms take, a 32-bit one per 4 bytes. */
+static unsigned uniform_words(const struct agx_ir_shader *shader)
+{
+	return (shader->uniform_size + 3) / 4;
+}
+
+static bool is_block(const struct agx_ir_var *var)
+{
+	return var->kind == AGX_IR_VAR_UBO || var->kind == AGX_IR_VAR_SSBO;
+}
+
+/* Bindings a block var covers: an array of blocks takes one per element. */
+static unsigned block_count(const struct agx_ir_var *var)
+{
+	return var->array_size ? var->array_size : 1;
+}
+
+static void place(struct agx_ir_shader *shader, struct placement *p)
+{
+	unsigned words = uniform_words(shader);
+
+	/* 1. every UBO and SSBO, in the order of the vars: a 64-bit address each */
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		struct agx_ir_var *var = &shader->vars[i];
+		unsigned regs;
+
+		if (!is_block(var))
+			continue;
+		regs = 2 * block_count(var);
+		if (p->next + regs > UNIFORM_BUDGET) {
+			set_int(&var->uniform, -1, p);
+			continue;
+		}
+		set_int(&var->uniform, (int)p->next, p);
+		p->next += regs;
+	}
+
+	/*
+	 * 2. gl_NumWorkGroups.  A shader lowered before reads it through
+	 * uniform_reg and keeps its placement, so a second run changes nothing.
+	 */
+	if ((reads_num_workgroups(shader) || shader->num_workgroups_uniform >= 0) &&
+	    p->next + 3 <= UNIFORM_BUDGET) {
+		set_int(&shader->num_workgroups_uniform, (int)p->next, p);
+		p->next += 3;
+	} else {
+		set_int(&shader->num_workgroups_uniform, -1, p);
+	}
+
+	/*
+	 * 3. the default-block uniforms: the block copied as it is into the
+	 * registers, or else the address of a buffer holding it.
+	 */
+	p->uniform_first = -1;
+	set_int(&shader->uniform_block_uniform, -1, p);
+	if (words && p->next + words <= UNIFORM_BUDGET) {
+		p->uniform_first = (int)p->next;
+		p->next += words;
+	} else if (words && ((p->next + 1) & ~1u) + 2 <= UNIFORM_BUDGET) {
+		unsigned pair = (p->next + 1) & ~1u;
+
+		set_int(&shader->uniform_block_uniform, (int)pair, p);
+		p->next = pair + 2;
+	}
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		struct agx_ir_var *var = &shader->vars[i];
+
+		if (var->kind == AGX_IR_VAR_UNIFORM)
+			set_int(&var->uniform,
+				p->uniform_first < 0 ? -1
+						     : p->uniform_first + (int)(var->offset / 4),
+				p);
+	}
+
+	if (shader->num_uniforms != p->next)
+		p->changed = true;
+	shader->num_uniforms = p->next;
+}
+
+/* The uniform pair holding the address of the buffer of kind at binding, or -1. */
+static int buffer_base(const struct agx_ir_shader *shader, enum agx_ir_var_kind kind,
+		       unsigned binding)
+{
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		const struct agx_ir_var *var = &shader->vars[i];
+
+		if (var->kind != kind || var->uniform < 0 || binding < var->binding ||
+		    binding - var->binding >= block_count(var))
+			continue;
+		return var->uniform + 2 * (int)(binding - var->binding);
+	}
+	return -1;
+}
+
+/*
+ * A byte address as an index in items of `bits` (32-bit words, or halves
+ * for 16-bit values): an immediate folded, otherwise a ushr.
+ */
+static struct agx_ir_value item_index(struct agx_builder *b, struct agx_ir_value addr,
+				      unsigned bits)
+{
+	unsigned shift = bits == 16 ? 1 : 2;
+
+	if (!addr.def)
+		return agx_imm_u32(addr.imm >> shift);
+	return agx_ushr(b, addr, agx_imm_u32(shift));
+}
+
+static unsigned value_bits(enum agx_ir_type type)
+{
+	return agx_ir_type_bits(type) == 16 ? 16 : 32;
+}
+
+/*
+ * The replacement of instr, emitted before it; returns false when instr is
+ * not one of ours or cannot be lowered.  *v is the new value when instr
+ * has a destination.
+ */
+static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const struct placement *p,
+		  struct agx_ir_instr *instr, struct agx_ir_value *v)
+{
+	enum agx_ir_type type = instr->dest.type;
+	struct agx_ir_value s0 = instr->num_srcs > 0 ? agx_ir_src_value(&instr->src[0]) : *v;
+	struct agx_ir_value s1 = instr->num_srcs > 1 ? agx_ir_src_value(&instr->src[1]) : *v;
+	struct agx_ir_value s2 = instr->num_srcs > 2 ? agx_ir_src_value(&instr->src[2]) : *v;
+	unsigned words = uniform_words(shader);
+	int base;
+
+	switch (instr->op) {
+	case AGX_IR_OP_load_ubo:
+		base = buffer_base(shader, AGX_IR_VAR_UBO, instr->imm[0]);
+		if (base < 0)
+			return false;
+		*v = agx_load_global_const(b, type, item_index(b, s0, value_bits(type)),
+					   (uint32_t)base);
+		return true;
+	case AGX_IR_OP_load_ssbo:
+		base = buffer_base(shader, AGX_IR_VAR_SSBO, instr->imm[0]);
+		if (base < 0)
+			return false;
+		*v = agx_load_global(b, type, item_index(b, s0, value_bits(type)), (uint32_t)base);
+		return true;
+	case AGX_IR_OP_store_ssbo:
+		base = buffer_base(shader, AGX_IR_VAR_SSBO, instr->imm[0]);
+		if (base < 0)
+			return false;
+		agx_store_global(b, s0, item_index(b, s1, value_bits(s0.type)), (uint32_t)base);
+		return true;
+	case AGX_IR_OP_atomic_ssbo:
+		base = buffer_base(shader, AGX_IR_VAR_SSBO, instr->imm[0]);
+		if (base < 0)
+			return false;
+		*v = agx_atomic_global(b, item_index(b, s0, 32), s1, (uint32_t)base, instr->imm[1]);
+		return true;
+	case AGX_IR_OP_cmpxchg_ssbo:
+		base = buffer_base(shader, AGX_IR_VAR_SSBO, instr->imm[0]);
+		if (base < 0)
+			return false;
+		*v = agx_cmpxchg_global(b, item_index(b, s0, 32), s1, s2, (uint32_t)base);
+		return true;
+	case AGX_IR_OP_load_num_workgroups:
+		if (shader->num_workgroups_uniform < 0 || instr->imm[0] > 2)
+			return false;
+		*v = agx_uniform_reg(b, type,
+				     (uint32_t)shader->num_workgroups_uniform + instr->imm[0]);
+		return true;
+	case AGX_IR_OP_load_uniform: {
+		unsigned offset = instr->imm[0], bytes = agx_ir_type_bits(type) / 8;
+
+		/* a read outside the block, or of a high half, which uniform_reg cannot name */
+		if (offset + bytes > 4 * words || (bytes == 2 && offset % 4))
+			return false;
+		if (shader->uniform_block_uniform >= 0) {
+			if (offset % bytes)
+				return false;
+			*v = agx_load_global_const(b, type, agx_imm_u32(offset / bytes),
+						   (uint32_t)shader->uniform_block_uniform);
+			return true;
+		}
+		if (offset % 4 || p->uniform_first < 0)
+			return false;
+		*v = agx_uniform_reg(b, type, (uint32_t)p->uniform_first + offset / 4);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+bool agx_lower_io(struct agx_ir_shader *shader)
+{
+	struct placement p = { 0 };
+
+	place(shader, &p);
+	agx_ir_foreach_function(shader, func) {
+		agx_ir_foreach_block(func, block) {
+			agx_ir_foreach_instr_safe(block, instr) {
+				struct agx_builder b = agx_builder_at(agx_ir_cursor_before(instr));
+				struct agx_ir_value v = { 0 };
+
+				if (!lower(&b, shader, &p, instr, &v))
+					continue;
+				if (agx_ir_instr_dest(instr))
+					agx_ir_def_rewrite_uses(&instr->dest, v);
+				agx_ir_instr_remove(instr);
+				p.changed = true;
+			}
+		}
+	}
+	return p.changed;
+}

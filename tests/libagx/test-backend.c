@@ -1,0 +1,1698 @@
+/*
+ * test-backend: the compiler's back end (libagx/compiler/agx_codegen.c and
+ * what it runs) on lowered IR built with the builder, compiled and RUN on
+ * the simulated USC (usc-run.h), results checked against references
+ * computed here; plus the disassembly of small programs, the wait rule,
+ * spilling under a small register budget, and agx_backend_compile() with
+ * the lowering in front.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "agx/isa.h"
+#include "agx_compile.h"
+#include "agx_mir.h"
+#include "ir-test.h"
+#include "usc-run.h"
+
+#define IN_ADDR	 0x100000000ull
+#define OUT_ADDR 0x200000000ull
+
+/* ---- harness ------------------------------------------------------------ */
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static float bitsf(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint16_t hbits(float f)
+{
+	return agx_ir_f32_to_f16(f);
+}
+
+/* The disassembly, one instruction a line, without offsets. */
+static char *disasm(const struct agx_shader_binary *bin)
+{
+	size_t cap = 256 + bin->size * 64, len = 0;
+	char *text = malloc(cap);
+
+	assert_non_null(text);
+	text[0] = '\0';
+	for (size_t pc = 0; pc < bin->size;) {
+		struct agx_isa_instr in;
+		unsigned n = agx_isa_decode(bin->code + pc, bin->size - pc, &in);
+
+		assert_true(n > 0);
+		len += (size_t)agx_isa_print(&in, (int64_t)pc, text + len, cap - len);
+		len += (size_t)snprintf(text + len, cap - len, "\n");
+		pc += n;
+	}
+	return text;
+}
+
+/* Compiles lowered IR; fails the test (with the log and the shader) when it does not. */
+static void compile(struct agx_ir_shader *s, unsigned max_registers, struct agx_shader_binary *bin)
+{
+	struct agx_compile_options opts = { .max_registers = max_registers };
+	char *log = NULL;
+	int ret;
+
+	assert_valid(s);
+	memset(bin, 0, sizeof(*bin));
+	ret = agx_codegen(s, &opts, bin, &log);
+	if (ret) {
+		print_shader("the shader", s);
+		fail_msg("agx_codegen: %d: %s", ret, log ? log : "(no log)");
+	}
+	free(log);
+	assert_non_null(bin->code);
+}
+
+struct grid {
+	unsigned groups[3], local[3];
+	uint32_t uniforms[16];
+	unsigned num_uniforms;
+	struct usc_run_buffer buffers[4];
+	unsigned num_buffers;
+	unsigned shared_size;
+};
+
+static void run(const struct agx_shader_binary *bin, const struct grid *g)
+{
+	struct usc_run_args a = {
+		.code = bin->code,
+		.size = bin->size,
+		.uniforms = g->uniforms,
+		.num_uniforms = g->num_uniforms,
+		.buffers = g->buffers,
+		.num_buffers = g->num_buffers,
+		.shared_size = g->shared_size ? g->shared_size : bin->info.shared_size,
+		.scratch_size = bin->info.scratch_size,
+	};
+	char why[256];
+
+	memcpy(a.groups, g->groups, sizeof(a.groups));
+	memcpy(a.local, g->local, sizeof(a.local));
+	if (usc_run_grid(&a, why, sizeof(why))) {
+		char *text = disasm(bin);
+
+		note("%s", text);
+		free(text);
+		fail_msg("the run failed: %s", why);
+	}
+}
+
+/* A grid of `threads` threads in groups of `local`, buffers IN (u0_u1) and OUT (u2_u3). */
+static struct grid io_grid(unsigned threads, unsigned local, void *in, size_t in_size, void *out,
+			   size_t out_size)
+{
+	struct grid g = { .groups = { threads / local, 1, 1 }, .local = { local, 1, 1 } };
+
+	g.uniforms[0] = (uint32_t)IN_ADDR;
+	g.uniforms[1] = (uint32_t)(IN_ADDR >> 32);
+	g.uniforms[2] = (uint32_t)OUT_ADDR;
+	g.uniforms[3] = (uint32_t)(OUT_ADDR >> 32);
+	g.num_uniforms = 4;
+	g.buffers[0] = (struct usc_run_buffer){ IN_ADDR, in, in_size };
+	g.buffers[1] = (struct usc_run_buffer){ OUT_ADDR, out, out_size };
+	g.num_buffers = 2;
+	return g;
+}
+
+/* A compute shader reading IN (the pair u0_u1) and writing OUT (u2_u3), as lowering leaves it. */
+static struct agx_ir_shader *kernel(struct agx_builder *b)
+{
+	struct agx_ir_function *func;
+	struct agx_ir_shader *s = shader_new(&func, b);
+
+	s->num_uniforms = 4;
+	s->local_size[0] = 32;
+	s->local_size[1] = s->local_size[2] = 1;
+	return s;
+}
+
+static struct agx_ir_value gid(struct agx_builder *b)
+{
+	return agx_load_global_id(b, 0);
+}
+
+/* IN[index] (32-bit words) */
+static struct agx_ir_value load_in(struct agx_builder *b, struct agx_ir_value index)
+{
+	return agx_load_global(b, AGX_IR_TYPE_I32, index, 0);
+}
+
+static void store_out(struct agx_builder *b, struct agx_ir_value v, struct agx_ir_value index)
+{
+	agx_store_global(b, v, index, 2);
+}
+
+/* ---- a first program ----------------------------------------------------- */
+
+/* OUT[i] = IN[i] * 3 + 7, over 64 threads. */
+static void test_smoke(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	uint32_t in[64], out[64] = { 0 };
+	struct grid g;
+	struct agx_ir_value i, x;
+
+	(void)state;
+	i = gid(&b);
+	x = load_in(&b, i);
+	x = agx_imul(&b, x, agx_imm_u32(3));
+	x = agx_iadd(&b, x, agx_imm_u32(7));
+	store_out(&b, x, i);
+	compile(s, 0, &bin);
+	for (unsigned l = 0; l < 64; l++)
+		in[l] = l * 1000 + 1;
+	g = io_grid(64, 32, in, sizeof(in), out, sizeof(out));
+	run(&bin, &g);
+	for (unsigned l = 0; l < 64; l++)
+		assert_int_equal(out[l], in[l] * 3 + 7);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* ---- every selected op, against C -------------------------------------------- */
+
+enum set { FV, FP, FN, FI, FU, HV, HP, IV, SH, IH, SH16, BV, NUM_SETS };
+
+static const float fv[] = { 1.5f, -2.25f, 0.1f,	  1000.5f, -0.0f,    3.75f,
+			    7.0f, 0.3f,	  -11.0f, 2.5e-3f, 65504.0f, 0.5f };
+static const float fp[] = { 1.5f,    0.1f,	 1000.5f, 3.75f, 7.0f, 0.3f,
+			    2.5e-3f, 12345.678f, 0.5f,	  4.0f,	 0.0f };
+static const float fnan[] = { 1.5f, NAN, -2.0f, INFINITY, 1.5f, -INFINITY, 0.0f, -0.0f, 2.0f };
+static const float fi[] = { 1.5f, -2.5f, 0.99f, -0.99f, 123456.7f, -7.0f, 2.5f };
+static const float fu[] = { 1.5f, 0.99f, 123456.7f, 3e9f, 7.0f, 2.5f };
+static const float hv[] = { 1.5f, -2.25f, 0.125f, 100.5f, -0.0f, 3.75f, 7.0f, 0.3125f };
+static const float hp[] = { 1.5f, 0.125f, 100.5f, 3.75f, 7.0f, 0.3125f, 2.0f };
+static const uint32_t iv[] = {
+	0,	     1,	    0xffffffffu,      7,   0xfffffff8u, 0x7fffffff,
+	0x80000000u, 12345, (uint32_t)-98765, 255, 256,		0xdeadbeefu
+};
+static const uint32_t sh[] = { 0, 1, 5, 31, 32, 33, 63, 17 };
+static const uint32_t ih[] = { 0, 1, 0xffff, 7, 0xfff8, 0x7fff, 0x8000, 1234, 0x00ff };
+static const uint32_t sh16[] = { 0, 1, 5, 15, 16, 17, 3 };
+static const uint32_t bv[] = { 0, 1, 1, 0, 1 };
+
+/* Input word n of a set (f16 sets as f16 bits). */
+static uint32_t set_value(enum set st, unsigned n)
+{
+#define PICK(a) a[n % (sizeof(a) / sizeof(a[0]))]
+	switch (st) {
+	case FV:
+		return fbits(PICK(fv));
+	case FP:
+		return fbits(PICK(fp));
+	case FN:
+		return fbits(PICK(fnan));
+	case FI:
+		return fbits(PICK(fi));
+	case FU:
+		return fbits(PICK(fu));
+	case HV:
+		return hbits(PICK(hv));
+	case HP:
+		return hbits(PICK(hp));
+	case IV:
+		return PICK(iv);
+	case SH:
+		return PICK(sh);
+	case IH:
+		return PICK(ih);
+	case SH16:
+		return PICK(sh16);
+	default:
+		return PICK(bv);
+	}
+#undef PICK
+}
+
+#define I32 AGX_IR_TYPE_I32
+#define F32 AGX_IR_TYPE_F32
+#define I16 AGX_IR_TYPE_I16
+#define F16 AGX_IR_TYPE_F16
+#define B1  AGX_IR_TYPE_B1
+
+enum { CONST = 1, UNIFORM = 2, NEG = 4, ABS = 8 }; /* how a source is read */
+
+struct op_case {
+	enum agx_ir_op op;
+	enum agx_ir_type dst, src[3];
+	enum set set[3];
+	unsigned how[3];
+	uint32_t imm[2];
+};
+
+static float h2f(uint32_t h)
+{
+	return agx_ir_f16_to_f32((uint16_t)h);
+}
+
+/* The source value as the op sees it: modifiers applied. */
+static uint32_t modded(const struct op_case *c, unsigned k, uint32_t x)
+{
+	uint32_t sign = c->src[k] == F16 ? 0x8000u : 0x80000000u;
+
+	if (c->how[k] & ABS)
+		x &= ~sign;
+	if (c->how[k] & NEG)
+		x ^= sign;
+	return x;
+}
+
+static uint32_t fcanon(float f)
+{
+	return f != f ? 0x7fc00000u : fbits(f);
+}
+
+static uint32_t saturate_int(double x, bool sgn, unsigned bits)
+{
+	double lo = sgn ? -ldexp(1.0, (int)bits - 1) : 0.0;
+	double hi = sgn ? ldexp(1.0, (int)bits - 1) - 1 : ldexp(1.0, (int)bits) - 1;
+
+	x = x != x ? 0 : trunc(x);
+	x = x < lo ? lo : x > hi ? hi : x;
+	return sgn ? (uint32_t)(int64_t)x : (uint32_t)x;
+}
+
+/* C's answer for the op on x (three words as the table's types hold them). */
+static uint32_t reference(const struct op_case *c, const uint32_t *raw)
+{
+	uint32_t x[3];
+	bool h = c->src[0] == F16 || c->src[0] == I16;
+	unsigned bits = h ? 16 : 32;
+	uint32_t m = h ? 0xffff : 0xffffffffu;
+	float a, b, cc;
+	int64_t ia, ib;
+	uint64_t ua, ub;
+
+	for (unsigned k = 0; k < 3; k++)
+		x[k] = modded(c, k, raw[k]);
+	a = c->src[0] == F16 ? h2f(x[0]) : bitsf(x[0]);
+	b = c->src[1] == F16 ? h2f(x[1]) : bitsf(x[1]);
+	cc = c->src[2] == F16 ? h2f(x[2]) : bitsf(x[2]);
+	ia = h ? (int16_t)x[0] : (int32_t)x[0];
+	ib = h ? (int16_t)x[1] : (int32_t)x[1];
+	ua = x[0] & m;
+	ub = x[1] & m;
+#define F(v) (c->dst == F16 ? hbits(v) : fcanon(v))
+	switch (c->op) {
+	case AGX_IR_OP_fadd:
+		return F(a + b);
+	case AGX_IR_OP_fmul:
+		/* fma(a, b, +0): an exact zero product is +0 (docs/isa.md) */
+		return F(a == 0 || b == 0 ? a * b + 0.0f : a * b);
+	case AGX_IR_OP_ffma:
+		return F(fmaf(a, b, cc));
+	case AGX_IR_OP_fneg:
+		return F(-a);
+	case AGX_IR_OP_fabs:
+		return F(fabsf(a));
+	case AGX_IR_OP_fmin:
+		return F(a < b || b != b ? a : b);
+	case AGX_IR_OP_fmax:
+		return F(a > b || b != b ? a : b);
+	case AGX_IR_OP_ffloor:
+		return F(floorf(a));
+	case AGX_IR_OP_fceil:
+		return F(ceilf(a));
+	case AGX_IR_OP_ftrunc:
+		return F(truncf(a));
+	case AGX_IR_OP_fround_even:
+		return F(rintf(a));
+	case AGX_IR_OP_frcp:
+		return F((float)(1.0 / (double)a));
+	case AGX_IR_OP_frsqrt:
+		return F((float)(1.0 / sqrt((double)a)));
+	case AGX_IR_OP_frsqrt_special:
+		return F(a == 0 ? 0.0f : (float)(1.0 / sqrt((double)a)));
+	case AGX_IR_OP_fexp2:
+		return F((float)exp2((double)a));
+	case AGX_IR_OP_flog2:
+		return F((float)log2((double)a));
+	case AGX_IR_OP_iadd:
+		return (uint32_t)(ia + ib) & m;
+	case AGX_IR_OP_isub:
+		return (uint32_t)(ia - ib) & m;
+	case AGX_IR_OP_imul:
+		return (uint32_t)(ua * ub) & m;
+	case AGX_IR_OP_ineg:
+		return (uint32_t)-ia & m;
+	case AGX_IR_OP_iand:
+	case AGX_IR_OP_band:
+		return x[0] & x[1] & m;
+	case AGX_IR_OP_ior:
+	case AGX_IR_OP_bor:
+		return (x[0] | x[1]) & m;
+	case AGX_IR_OP_ixor:
+	case AGX_IR_OP_bxor:
+		return (x[0] ^ x[1]) & m;
+	case AGX_IR_OP_inot:
+		return ~x[0] & m;
+	case AGX_IR_OP_bnot:
+		return !x[0];
+	case AGX_IR_OP_ishl:
+		return (uint32_t)(ua << (ub & (bits - 1))) & m;
+	case AGX_IR_OP_ishr:
+		return (uint32_t)(ia >> (ub & (bits - 1))) & m;
+	case AGX_IR_OP_ushr:
+		return (uint32_t)(ua >> (ub & (bits - 1))) & m;
+	case AGX_IR_OP_imin:
+		return (uint32_t)(ia < ib ? ia : ib) & m;
+	case AGX_IR_OP_imax:
+		return (uint32_t)(ia > ib ? ia : ib) & m;
+	case AGX_IR_OP_umin:
+		return (uint32_t)(ua < ub ? ua : ub);
+	case AGX_IR_OP_umax:
+		return (uint32_t)(ua > ub ? ua : ub);
+	case AGX_IR_OP_imul_high:
+		return (uint32_t)((uint64_t)(ia * ib) >> 32);
+	case AGX_IR_OP_umul_high:
+		return (uint32_t)((ua * ub) >> 32);
+	case AGX_IR_OP_feq:
+		return a == b;
+	case AGX_IR_OP_fne:
+		return a != b;
+	case AGX_IR_OP_flt:
+		return a < b;
+	case AGX_IR_OP_fge:
+		return a >= b;
+	case AGX_IR_OP_ieq:
+		return ia == ib;
+	case AGX_IR_OP_ine:
+		return ia != ib;
+	case AGX_IR_OP_ilt:
+		return ia < ib;
+	case AGX_IR_OP_ige:
+		return ia >= ib;
+	case AGX_IR_OP_ult:
+		return ua < ub;
+	case AGX_IR_OP_uge:
+		return ua >= ub;
+	case AGX_IR_OP_bcsel:
+		return x[0] ? x[1] : x[2];
+	case AGX_IR_OP_f2i:
+		return saturate_int(a, true, c->dst == I16 ? 16 : 32) &
+		       (c->dst == I16 ? 0xffff : ~0u);
+	case AGX_IR_OP_f2u:
+		return saturate_int(a, false, c->dst == I16 ? 16 : 32);
+	case AGX_IR_OP_i2f:
+		return F((float)ia);
+	case AGX_IR_OP_u2f:
+		return F((float)ua);
+	case AGX_IR_OP_f2f16:
+		return hbits(a);
+	case AGX_IR_OP_f2f32:
+		return fbits(a);
+	case AGX_IR_OP_i2i16:
+		return x[0] & 0xffff;
+	case AGX_IR_OP_i2i32:
+		return (uint32_t)(int32_t)(int16_t)x[0];
+	case AGX_IR_OP_u2u32:
+		return x[0] & 0xffff;
+	case AGX_IR_OP_b2f:
+		return F(x[0] ? 1.0f : 0.0f);
+	case AGX_IR_OP_b2i:
+		return x[0];
+	default:
+		fail_msg("no reference for %s", agx_ir_op_info(c->op)->name);
+		return 0;
+	}
+#undef F
+}
+
+/* A raw input word as a value of type t. */
+static struct agx_ir_value as_type(struct agx_builder *b, struct agx_ir_value w, enum agx_ir_type t)
+{
+	switch (t) {
+	case F32:
+		return agx_bitcast(b, F32, w);
+	case I16:
+		return agx_i2i16(b, w);
+	case F16:
+		return agx_bitcast(b, F16, agx_i2i16(b, w));
+	case B1:
+		return agx_ine(b, w, agx_imm_u32(0));
+	default:
+		return w;
+	}
+}
+
+static struct agx_ir_value to_word(struct agx_builder *b, struct agx_ir_value v)
+{
+	switch (v.type) {
+	case F32:
+		return agx_bitcast(b, I32, v);
+	case I16:
+		return agx_u2u32(b, v);
+	case F16:
+		return agx_u2u32(b, agx_bitcast(b, I16, v));
+	case B1:
+		return agx_b2i(b, I32, v);
+	default:
+		return v;
+	}
+}
+
+static struct agx_ir_value const_value(enum agx_ir_type t, uint32_t w)
+{
+	return agx_ir_imm(t, t == B1 ? (w & 1) : (t == I16 || t == F16) ? (w & 0xffff) : w);
+}
+
+static void check_op(const struct op_case *c)
+{
+	const struct agx_ir_op_info *info = agx_ir_op_info(c->op);
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value srcs[3] = { { 0 } }, i, r;
+	uint32_t in[32 * 3], out[32], words[32][3];
+	struct agx_ir_instr *instr;
+	struct grid g;
+
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned k = 0; k < 3; k++)
+			words[l][k] = set_value(c->set[k], l * (k + 1) + 3 * k);
+	i = gid(&b);
+	for (unsigned k = 0; k < info->num_srcs; k++) {
+		if (c->how[k] & CONST) {
+			srcs[k] = const_value(c->src[k], words[0][k]);
+		} else if (c->how[k] & UNIFORM) {
+			srcs[k] = c->src[k] == F32 || c->src[k] == I32
+				      ? agx_uniform_reg(&b, c->src[k], 4)
+				      : as_type(&b, agx_uniform_reg(&b, I32, 4), c->src[k]);
+		} else {
+			struct agx_ir_value idx =
+			    agx_iadd(&b, agx_imul(&b, i, agx_imm_u32(3)), agx_imm_u32(k));
+
+			srcs[k] = as_type(&b, load_in(&b, idx), c->src[k]);
+		}
+		if (c->how[k] & ABS)
+			srcs[k] = agx_fabs(&b, srcs[k]);
+		if (c->how[k] & NEG)
+			srcs[k] = agx_fneg(&b, srcs[k]);
+		if (c->how[k] & (CONST | UNIFORM))
+			for (unsigned l = 1; l < 32; l++)
+				words[l][k] = words[0][k];
+	}
+	instr = agx_builder_emit(&b, c->op, c->dst, srcs, c->imm);
+	r = agx_ir_def_value(&instr->dest);
+	store_out(&b, to_word(&b, r), i);
+	compile(s, 0, &bin);
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned k = 0; k < 3; k++)
+			in[l * 3 + k] = words[l][k];
+	memset(out, 0xee, sizeof(out));
+	g = io_grid(32, 32, in, sizeof(in), out, sizeof(out));
+	g.uniforms[4] = words[0][0] & (c->src[0] == F32 || c->src[0] == I32 ? ~0u : 0xffffu);
+	for (unsigned k = 0; k < 3; k++)
+		if (c->how[k] & UNIFORM)
+			g.uniforms[4] = words[0][k];
+	g.num_uniforms = 5;
+	run(&bin, &g);
+	for (unsigned l = 0; l < 32; l++) {
+		uint32_t want = reference(c, words[l]);
+
+		if (out[l] != want) {
+			char *text = disasm(&bin);
+
+			print_shader("the shader", s);
+			note("%s", text);
+			free(text);
+			fail_msg("%s (%s <- %s, %s, %s): lane %u, inputs 0x%x 0x%x 0x%x: got 0x%x, "
+				 "want 0x%x",
+				 info->name, agx_ir_type_name(c->dst), agx_ir_type_name(c->src[0]),
+				 agx_ir_type_name(c->src[1]), agx_ir_type_name(c->src[2]), l,
+				 words[l][0], words[l][1], words[l][2], out[l], want);
+		}
+	}
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+#define OP1(o, d, t, s0, ...)                                                                      \
+	{                                                                                          \
+		.op = AGX_IR_OP_##o, .dst = d, .src = { t }, .set = { s0 }, __VA_ARGS__            \
+	}
+#define OP2(o, d, t, s0, s1, ...)                                                                  \
+	{                                                                                          \
+		.op = AGX_IR_OP_##o, .dst = d, .src = { t, t }, .set = { s0, s1 }, __VA_ARGS__     \
+	}
+#define OP3(o, d, t, s0, s1, s2, ...)                                                              \
+	{                                                                                          \
+		.op = AGX_IR_OP_##o, .dst = d, .src = { t, t, t }, .set = { s0, s1, s2 },          \
+		__VA_ARGS__                                                                        \
+	}
+
+static const struct op_case op_cases[] = {
+	/* float32 */
+	OP2(fadd, F32, F32, FV, FV),
+	OP2(fadd, F32, F32, FV, FV, .how = { 0, CONST }), /* 1.5: an 8-bit float immediate */
+	OP2(fadd, F32, F32, FV, FV, .how = { 0, CONST | NEG }),
+	OP2(fadd, F32, F32, FV, FP, .how = { 0, CONST }), /* 0.1: a register */
+	OP2(fadd, F32, F32, FV, FV, .how = { NEG, ABS }),
+	OP2(fadd, F32, F32, FV, FV, .how = { 0, UNIFORM }),
+	OP2(fmul, F32, F32, FV, FV),
+	OP2(fmul, F32, F32, FV, FV, .how = { ABS | NEG, 0 }),
+	OP3(ffma, F32, F32, FV, FV, FV),
+	OP3(ffma, F32, F32, FV, FV, FV, .how = { NEG, 0, UNIFORM }),
+	OP1(fneg, F32, F32, FV),
+	OP1(fabs, F32, F32, FV),
+	OP2(fmin, F32, F32, FN, FN),
+	OP2(fmax, F32, F32, FN, FN),
+	OP2(fmin, F32, F32, FV, FV, .how = { NEG, CONST }),
+	OP1(ffloor, F32, F32, FV),
+	OP1(fceil, F32, F32, FV),
+	OP1(ftrunc, F32, F32, FV),
+	OP1(fround_even, F32, F32, FV),
+	OP1(frcp, F32, F32, FV),
+	OP1(frsqrt, F32, F32, FP),
+	OP1(frsqrt_special, F32, F32, FP),
+	OP1(fexp2, F32, F32, FV),
+	OP1(flog2, F32, F32, FP),
+	OP1(flog2, F32, F32, FP, .how = { ABS }),
+	OP2(feq, B1, F32, FN, FN),
+	OP2(fne, B1, F32, FN, FN),
+	OP2(flt, B1, F32, FN, FN),
+	OP2(fge, B1, F32, FN, FN),
+	OP2(flt, B1, F32, FV, FV, .how = { NEG, CONST }),
+	OP1(f2i, I32, F32, FI),
+	OP1(f2u, I32, F32, FU),
+	OP1(f2i, I16, F32, FI),
+	OP1(f2u, I16, F32, FI),
+	OP1(f2f16, F16, F32, FV),
+	OP1(f2f16, F16, F32, FV, .how = { NEG }),
+	/* float16 */
+	OP2(fadd, F16, F16, HV, HV),
+	OP2(fadd, F16, F16, HV, HV, .how = { 0, CONST }),
+	OP2(fmul, F16, F16, HV, HV, .how = { NEG, 0 }),
+	OP3(ffma, F16, F16, HV, HV, HV),
+	OP1(ffloor, F16, F16, HV),
+	OP1(fround_even, F16, F16, HV),
+	OP1(frcp, F16, F16, HP),
+	OP1(fneg, F16, F16, HV),
+	OP2(fmax, F16, F16, HV, HV),
+	OP2(flt, B1, F16, HV, HV),
+	OP1(f2f32, F32, F16, HV),
+	OP1(f2i, I32, F16, HV),
+	OP1(f2i, I16, F16, HV),
+	/* integers */
+	OP2(iadd, I32, I32, IV, IV),
+	OP2(iadd, I32, I32, IV, IV, .how = { 0, CONST }),
+	OP2(iadd, I32, I32, IV, IV, .how = { CONST, 0 }),
+	OP2(iadd, I32, I32, IV, IV, .how = { 0, UNIFORM }),
+	OP2(isub, I32, I32, IV, IV),
+	OP2(isub, I32, I32, IV, IV, .how = { CONST, 0 }),
+	OP2(imul, I32, I32, IV, IV),
+	OP1(ineg, I32, I32, IV),
+	OP2(iand, I32, I32, IV, IV),
+	OP2(ior, I32, I32, IV, IV),
+	OP2(ixor, I32, I32, IV, IV, .how = { 0, CONST }),
+	OP1(inot, I32, I32, IV),
+	OP2(ishl, I32, I32, IV, SH),
+	OP2(ishl, I32, I32, IV, SH, .how = { 0, CONST }),
+	OP2(ishr, I32, I32, IV, SH),
+	OP2(ushr, I32, I32, IV, SH),
+	OP2(ushr, I32, I32, IV, SH, .how = { UNIFORM, 0 }),
+	OP2(imin, I32, I32, IV, IV),
+	OP2(imax, I32, I32, IV, IV),
+	OP2(umin, I32, I32, IV, IV),
+	OP2(umax, I32, I32, IV, IV),
+	OP2(imul_high, I32, I32, IV, IV),
+	OP2(umul_high, I32, I32, IV, IV),
+	OP2(umul_high, I32, I32, IV, IV, .how = { 0, CONST }),
+	OP2(ieq, B1, I32, IV, IV),
+	OP2(ine, B1, I32, IV, IV),
+	OP2(ilt, B1, I32, IV, IV),
+	OP2(ige, B1, I32, IV, IV),
+	OP2(ult, B1, I32, IV, IV),
+	OP2(uge, B1, I32, IV, IV),
+	OP2(ult, B1, I32, IV, IV, .how = { 0, CONST }),
+	OP1(i2f, F32, I32, IV),
+	OP1(u2f, F32, I32, IV),
+	OP1(i2f, F16, I32, IH),
+	OP1(i2i16, I16, I32, IV),
+	/* 16-bit integers */
+	OP2(iadd, I16, I16, IH, IH),
+	OP2(isub, I16, I16, IH, IH),
+	OP2(imul, I16, I16, IH, IH),
+	OP2(ishl, I16, I16, IH, SH16),
+	OP2(ishr, I16, I16, IH, SH16),
+	OP2(ushr, I16, I16, IH, SH16),
+	OP2(ilt, B1, I16, IH, IH),
+	OP2(umax, I16, I16, IH, IH),
+	OP2(iand, I16, I16, IH, IH),
+	OP1(i2i32, I32, I16, IH),
+	OP1(u2u32, I32, I16, IH),
+	OP1(i2f, F32, I16, IH),
+	OP1(u2f, F16, I16, IH),
+	/* booleans */
+	OP2(band, B1, B1, BV, BV),
+	OP2(bor, B1, B1, BV, BV),
+	OP2(bxor, B1, B1, BV, BV),
+	OP1(bnot, B1, B1, BV),
+	{ AGX_IR_OP_bcsel, I32, { B1, I32, I32 }, { BV, IV, IV }, .how = { 0 } },
+	{ AGX_IR_OP_bcsel, F32, { B1, F32, F32 }, { BV, FV, FP }, .how = { 0, CONST, CONST } },
+	{ AGX_IR_OP_bcsel, F16, { B1, F16, F16 }, { BV, HV, HV }, .how = { 0 } },
+	{ AGX_IR_OP_bcsel, B1, { B1, B1, B1 }, { BV, BV, BV }, .how = { 0 } },
+	OP1(b2f, F32, B1, BV),
+	OP1(b2f, F16, B1, BV),
+	OP1(b2i, I32, B1, BV),
+	OP1(b2i, I16, B1, BV),
+};
+
+static void test_ops(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < sizeof(op_cases) / sizeof(op_cases[0]); k++)
+		check_op(&op_cases[k]);
+}
+
+/* sin of t quarter turns: u = sin_pt_1 t, u * sin_pt_2 u (agx_ir_ops.h). */
+static void test_sine(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	float in[32];
+	uint32_t out[32];
+	struct agx_ir_value i, t, u;
+	struct grid g;
+
+	(void)state;
+	i = gid(&b);
+	t = agx_bitcast(&b, F32, load_in(&b, i));
+	u = agx_fsin_pt_1(&b, t);
+	u = agx_fmul(&b, u, agx_fsin_pt_2(&b, u));
+	store_out(&b, agx_bitcast(&b, I32, u), i);
+	compile(s, 0, &bin);
+	for (unsigned l = 0; l < 32; l++)
+		in[l] = (float)l * 0.125f;
+	g = io_grid(32, 32, in, sizeof(in), out, sizeof(out));
+	run(&bin, &g);
+	for (unsigned l = 0; l < 32; l++)
+		assert_float_equal(bitsf(out[l]), sin(in[l] * M_PI / 2), 1e-6);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* ---- control flow ------------------------------------------------------------ */
+
+/* Compiles s, runs it on IN = in (n words), returns OUT (n words) in out. */
+static void run_words(struct agx_ir_shader *s, unsigned max_registers, const uint32_t *in,
+		      uint32_t *out, unsigned n, struct agx_shader_binary *bin)
+{
+	uint32_t *copy = malloc(n * 4 + 4);
+	struct grid g;
+
+	assert_non_null(copy);
+	memcpy(copy, in, n * 4);
+	compile(s, max_registers, bin);
+	if (getenv("AGX_TEST_SHOW_CODE")) { /* the code as a TAP comment, for debugging */
+		char *t = disasm(bin);
+		note("%s", t);
+		free(t);
+	}
+	memset(out, 0xee, n * 4);
+	g = io_grid(n, 32, copy, n * 4, out, n * 4);
+	run(bin, &g);
+	free(copy);
+}
+
+static void assert_words(const uint32_t *got, const uint32_t *want, unsigned n)
+{
+	for (unsigned l = 0; l < n; l++)
+		if (got[l] != want[l])
+			fail_msg("thread %u: got %u (0x%x), want %u", l, got[l], got[l], want[l]);
+}
+
+/*
+ * if (x < 10) { a = 2x; if (x & 1) b = a + 1; else b = a + 100; y = b + 5 }
+ * else y = x - 3 -- the inner phi and the outer one, lanes on every path.
+ */
+static void test_nested_if(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, x, a, b1, b2, bp, y1, y2, y;
+	struct agx_ir_if *outer, *inner;
+	uint32_t in[64], out[64], want[64];
+
+	(void)state;
+	i = gid(&b);
+	x = load_in(&b, i);
+	outer = agx_builder_push_if(&b, agx_ult(&b, x, agx_imm_u32(10)));
+	a = agx_imul(&b, x, agx_imm_u32(2));
+	inner =
+	    agx_builder_push_if(&b, agx_ieq(&b, agx_iand(&b, x, agx_imm_u32(1)), agx_imm_u32(1)));
+	b1 = agx_iadd(&b, a, agx_imm_u32(1));
+	agx_builder_push_else(&b, inner);
+	b2 = agx_iadd(&b, a, agx_imm_u32(100));
+	agx_builder_pop_if(&b, inner);
+	bp = agx_phi(&b, I32);
+	phi_add(bp, then_block(inner), b1);
+	phi_add(bp, else_block(inner), b2);
+	y1 = agx_iadd(&b, bp, agx_imm_u32(5));
+	agx_builder_push_else(&b, outer);
+	y2 = agx_isub(&b, x, agx_imm_u32(3));
+	agx_builder_pop_if(&b, outer);
+	y = agx_phi(&b, I32);
+	phi_add(y, then_block(outer), y1);
+	phi_add(y, else_block(outer), y2);
+	store_out(&b, y, i);
+	for (unsigned l = 0; l < 64; l++) {
+		in[l] = (l * 7) % 23;
+		want[l] = in[l] < 10 ? 2 * in[l] + (in[l] & 1 ? 1 : 100) + 5 : in[l] - 3;
+	}
+	run_words(s, 0, in, out, 64, &bin);
+	assert_words(out, want, 64);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* The reference of test_loop_break_continue's loop. */
+static uint32_t break_continue_ref(uint32_t n, uint32_t i)
+{
+	uint32_t k = 0, sum = 0;
+
+	for (;;) {
+		if (k >= n)
+			break;
+		if (k & 1) {
+			sum += 1000;
+			k++;
+			continue;
+		}
+		if (k == 4 && (i & 1)) {
+			sum += k + 7;
+			k++;
+			continue;
+		}
+		sum += k;
+		k++;
+	}
+	return sum * 2 + k;
+}
+
+/*
+ * A loop left by a break inside an if, with a continue inside an if and
+ * one inside two: each lane has its own count (n from IN), so lanes leave
+ * at different iterations; the sum leaves through a phi after the loop.
+ */
+static void test_loop_break_continue(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, n, kp, sp, kn, sc, sn, s7, ex, kx;
+	struct agx_ir_if *nif, *n3, *n4;
+	struct agx_ir_loop *loop;
+	struct agx_ir_block *brk;
+	uint32_t in[64], out[64], want[64];
+
+	(void)state;
+	i = gid(&b);
+	n = load_in(&b, i);
+	loop = agx_builder_push_loop(&b);
+	kp = agx_phi(&b, I32);
+	sp = agx_phi(&b, I32);
+	phi_add(kp, agx_ir_cf_node_block_before(&loop->node), agx_imm_u32(0));
+	phi_add(sp, agx_ir_cf_node_block_before(&loop->node), agx_imm_u32(0));
+	nif = agx_builder_push_if(&b, agx_uge(&b, kp, n));
+	brk = b.cursor.block;
+	agx_break(&b);
+	agx_builder_pop_if(&b, nif);
+	kn = agx_iadd(&b, kp, agx_imm_u32(1));
+	nif =
+	    agx_builder_push_if(&b, agx_ine(&b, agx_iand(&b, kp, agx_imm_u32(1)), agx_imm_u32(0)));
+	sc = agx_iadd(&b, sp, agx_imm_u32(1000));
+	phi_add(kp, b.cursor.block, kn);
+	phi_add(sp, b.cursor.block, sc);
+	agx_continue(&b);
+	agx_builder_pop_if(&b, nif);
+	sn = agx_iadd(&b, sp, kp);
+	n3 = agx_builder_push_if(&b, agx_ieq(&b, kp, agx_imm_u32(4)));
+	n4 = agx_builder_push_if(&b, agx_ine(&b, agx_iand(&b, i, agx_imm_u32(1)), agx_imm_u32(0)));
+	s7 = agx_iadd(&b, sn, agx_imm_u32(7));
+	phi_add(kp, b.cursor.block, kn);
+	phi_add(sp, b.cursor.block, s7);
+	agx_continue(&b);
+	agx_builder_pop_if(&b, n4);
+	agx_builder_pop_if(&b, n3);
+	phi_add(kp, b.cursor.block, kn);
+	phi_add(sp, b.cursor.block, sn);
+	agx_builder_pop_loop(&b, loop);
+	ex = agx_phi(&b, I32);
+	phi_add(ex, brk, sp);
+	kx = kp; /* the header's phi dominates the exit too */
+	store_out(&b, agx_iadd(&b, agx_imul(&b, ex, agx_imm_u32(2)), kx), i);
+	for (unsigned l = 0; l < 64; l++) {
+		in[l] = (l * 5) % 11;
+		want[l] = break_continue_ref(in[l], l);
+	}
+	run_words(s, 0, in, out, 64, &bin);
+	assert_words(out, want, 64);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* for (a = 0; a < n; a++) for (c = 0; c <= a; c++) total += a * c + 1 */
+static void test_nested_loops(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, n, ap, tp, cp, t2, t3;
+	struct agx_ir_loop *outer, *inner;
+	struct agx_ir_if *nif;
+	uint32_t in[64], out[64], want[64];
+
+	(void)state;
+	i = gid(&b);
+	n = load_in(&b, i);
+	outer = agx_builder_push_loop(&b);
+	ap = agx_phi(&b, I32);
+	tp = agx_phi(&b, I32);
+	phi_add(ap, agx_ir_cf_node_block_before(&outer->node), agx_imm_u32(0));
+	phi_add(tp, agx_ir_cf_node_block_before(&outer->node), agx_imm_u32(0));
+	nif = agx_builder_push_if(&b, agx_uge(&b, ap, n));
+	agx_break(&b);
+	agx_builder_pop_if(&b, nif);
+	inner = agx_builder_push_loop(&b);
+	cp = agx_phi(&b, I32);
+	t2 = agx_phi(&b, I32);
+	phi_add(cp, agx_ir_cf_node_block_before(&inner->node), agx_imm_u32(0));
+	phi_add(t2, agx_ir_cf_node_block_before(&inner->node), tp);
+	nif = agx_builder_push_if(&b, agx_ult(&b, ap, cp));
+	agx_break(&b);
+	agx_builder_pop_if(&b, nif);
+	t3 = agx_iadd(&b, t2, agx_iadd(&b, agx_imul(&b, ap, cp), agx_imm_u32(1)));
+	phi_add(cp, b.cursor.block, agx_iadd(&b, cp, agx_imm_u32(1)));
+	phi_add(t2, b.cursor.block, t3);
+	agx_builder_pop_loop(&b, inner);
+	phi_add(ap, b.cursor.block, agx_iadd(&b, ap, agx_imm_u32(1)));
+	phi_add(tp, b.cursor.block, t2);
+	agx_builder_pop_loop(&b, outer);
+	store_out(&b, tp, i);
+	for (unsigned l = 0; l < 64; l++) {
+		uint32_t total = 0;
+
+		in[l] = l % 7;
+		for (uint32_t a = 0; a < in[l]; a++)
+			for (uint32_t c = 0; c <= a; c++)
+				total += a * c + 1;
+		want[l] = total;
+	}
+	run_words(s, 0, in, out, 64, &bin);
+	assert_words(out, want, 64);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/*
+ * Seven loop-carried values rotated each iteration (v[j] = v[j + 1]): a
+ * cycle in the parallel copy of the back edge, and more phis than one copy
+ * holds; plus a plain swap of two.
+ */
+static void test_loop_rotate(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, n, kp, v[7], x, y, r;
+	struct agx_ir_loop *loop;
+	struct agx_ir_if *nif;
+	struct agx_ir_block *pre;
+	uint32_t in[64], out[64], want[64];
+
+	(void)state;
+	i = gid(&b);
+	n = load_in(&b, i);
+	loop = agx_builder_push_loop(&b);
+	pre = agx_ir_cf_node_block_before(&loop->node);
+	kp = agx_phi(&b, I32);
+	phi_add(kp, pre, agx_imm_u32(0));
+	for (unsigned j = 0; j < 7; j++) {
+		v[j] = agx_phi(&b, I32);
+		phi_add(v[j], pre, agx_imm_u32(j + 1));
+	}
+	x = agx_phi(&b, I32);
+	y = agx_phi(&b, I32);
+	phi_add(x, pre, i);
+	phi_add(y, pre, agx_imm_u32(100));
+	nif = agx_builder_push_if(&b, agx_uge(&b, kp, n));
+	agx_break(&b);
+	agx_builder_pop_if(&b, nif);
+	phi_add(kp, b.cursor.block, agx_iadd(&b, kp, agx_imm_u32(1)));
+	for (unsigned j = 0; j < 7; j++)
+		phi_add(v[j], b.cursor.block, v[(j + 1) % 7]);
+	phi_add(x, b.cursor.block, y);
+	phi_add(y, b.cursor.block, x);
+	agx_builder_pop_loop(&b, loop);
+	r = agx_imm_u32(0);
+	for (unsigned j = 0; j < 7; j++)
+		r = agx_iadd(&b, agx_imul(&b, r, agx_imm_u32(10)), v[j]);
+	r = agx_iadd(&b, agx_imul(&b, r, agx_imm_u32(1000)), agx_isub(&b, x, y));
+	store_out(&b, r, i);
+	for (unsigned l = 0; l < 64; l++) {
+		uint32_t vv[7], xx = l, yy = 100, acc = 0;
+
+		in[l] = l % 10;
+		for (unsigned j = 0; j < 7; j++)
+			vv[j] = (j + in[l]) % 7 + 1;
+		if (in[l] & 1) {
+			xx = 100;
+			yy = l;
+		}
+		for (unsigned j = 0; j < 7; j++)
+			acc = acc * 10 + vv[j];
+		want[l] = acc * 1000 + (xx - yy);
+	}
+	run_words(s, 0, in, out, 64, &bin);
+	assert_words(out, want, 64);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* ---- spilling -------------------------------------------------------------------- */
+
+#define SPILL_VALUES 20
+
+/*
+ * Twenty loaded values live across a loop that reads them all, then
+ * combined: at 128 registers nothing spills; at 8 most of them must.
+ */
+static struct agx_ir_shader *pressure_kernel(void)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_ir_value i, base, n, v[SPILL_VALUES], kp, acc, next, r;
+	struct agx_ir_loop *loop;
+	struct agx_ir_if *nif;
+	struct agx_ir_block *pre;
+
+	i = gid(&b);
+	base = agx_imul(&b, i, agx_imm_u32(SPILL_VALUES + 1));
+	n = load_in(&b, base);
+	for (unsigned j = 0; j < SPILL_VALUES; j++)
+		v[j] = load_in(&b, agx_iadd(&b, base, agx_imm_u32(j + 1)));
+	loop = agx_builder_push_loop(&b);
+	pre = agx_ir_cf_node_block_before(&loop->node);
+	kp = agx_phi(&b, I32);
+	acc = agx_phi(&b, I32);
+	phi_add(kp, pre, agx_imm_u32(0));
+	phi_add(acc, pre, agx_imm_u32(1));
+	nif = agx_builder_push_if(&b, agx_uge(&b, kp, n));
+	agx_break(&b);
+	agx_builder_pop_if(&b, nif);
+	next = acc;
+	for (unsigned j = 0; j < SPILL_VALUES; j++)
+		next = agx_iadd(&b, agx_imul(&b, next, agx_imm_u32(3)), agx_ixor(&b, v[j], kp));
+	phi_add(kp, b.cursor.block, agx_iadd(&b, kp, agx_imm_u32(1)));
+	phi_add(acc, b.cursor.block, next);
+	agx_builder_pop_loop(&b, loop);
+	r = acc;
+	for (unsigned j = 0; j < SPILL_VALUES; j++)
+		r = agx_iadd(&b, r, agx_imul(&b, v[j], agx_imm_u32(j + 1)));
+	store_out(&b, r, i);
+	return s;
+}
+
+static void test_spilling(void **state)
+{
+	enum { N = 64 };
+	uint32_t in[N * (SPILL_VALUES + 1)], out_full[N], out_small[N], want[N];
+	struct agx_shader_binary full, small;
+	struct agx_ir_shader *s;
+
+	(void)state;
+	for (unsigned l = 0; l < N; l++) {
+		uint32_t *w = &in[l * (SPILL_VALUES + 1)], acc = 1, r;
+
+		w[0] = l % 5;
+		for (unsigned j = 0; j < SPILL_VALUES; j++)
+			w[j + 1] = l * 131 + j * 17 + 3;
+		for (uint32_t k = 0; k < w[0]; k++)
+			for (unsigned j = 0; j < SPILL_VALUES; j++)
+				acc = acc * 3 + (w[j + 1] ^ k);
+		r = acc;
+		for (unsigned j = 0; j < SPILL_VALUES; j++)
+			r += w[j + 1] * (j + 1);
+		want[l] = r;
+	}
+	s = pressure_kernel();
+	compile(s, 0, &full);
+	agx_ir_shader_destroy(s);
+	s = pressure_kernel();
+	compile(s, 8, &small);
+	agx_ir_shader_destroy(s);
+	note("128 registers: %u used, %u bytes of stack; 8 registers: %u used, %u bytes of stack",
+	     full.info.num_registers, full.info.scratch_size, small.info.num_registers,
+	     small.info.scratch_size);
+	assert_int_equal(full.info.scratch_size, 0);
+	assert_true(full.info.num_registers > 8);
+	assert_true(small.info.scratch_size > 0);
+	assert_true(small.info.num_registers <= 8);
+	{
+		struct grid g = io_grid(N, 32, in, sizeof(in), out_full, sizeof(out_full));
+
+		run(&full, &g);
+		g = io_grid(N, 32, in, sizeof(in), out_small, sizeof(out_small));
+		run(&small, &g);
+	}
+	assert_words(out_full, want, N);
+	assert_words(out_small, want, N);
+	agx_shader_binary_finish(&full);
+	agx_shader_binary_finish(&small);
+}
+
+/* A swap of two loop-carried values: the copy cycle goes through the scratch r1l. */
+static void test_loop_swap(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, n, kp, x, y;
+	struct agx_ir_loop *loop;
+	struct agx_ir_if *nif;
+	struct agx_ir_block *pre;
+	uint32_t in[64], out[64], want[64];
+	char *text;
+
+	(void)state;
+	i = gid(&b);
+	n = load_in(&b, i);
+	loop = agx_builder_push_loop(&b);
+	pre = agx_ir_cf_node_block_before(&loop->node);
+	kp = agx_phi(&b, I32);
+	x = agx_phi(&b, I32);
+	y = agx_phi(&b, I32);
+	phi_add(kp, pre, agx_imm_u32(0));
+	phi_add(x, pre, i);
+	phi_add(y, pre, agx_imm_u32(1000));
+	nif = agx_builder_push_if(&b, agx_uge(&b, kp, n));
+	agx_break(&b);
+	agx_builder_pop_if(&b, nif);
+	phi_add(kp, b.cursor.block, agx_iadd(&b, kp, agx_imm_u32(1)));
+	phi_add(x, b.cursor.block, y);
+	phi_add(y, b.cursor.block, x);
+	agx_builder_pop_loop(&b, loop);
+	store_out(&b, agx_iadd(&b, agx_imul(&b, x, agx_imm_u32(10000)), y), i);
+	for (unsigned l = 0; l < 64; l++) {
+		in[l] = l % 4;
+		want[l] = in[l] & 1 ? 1000 * 10000 + l : l * 10000 + 1000;
+	}
+	run_words(s, 0, in, out, 64, &bin);
+	assert_words(out, want, 64);
+	text = disasm(&bin);
+	if (!strstr(text, "r1l"))
+		fail_msg("the swap did not go through r1l:\n%s", text);
+	free(text);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* ---- threadgroups: shared memory, barriers, atomics ----------------------------- */
+
+/*
+ * 64 threads a group (two SIMD groups), two groups: each writes its id to
+ * shared[local index], and after the barrier reads its mirror's.
+ */
+static void test_shared_barrier(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, li, v;
+	uint32_t in[1] = { 0 }, out[128];
+	struct grid g;
+
+	(void)state;
+	s->local_size[0] = 64;
+	s->shared_size = 64 * 4;
+	i = gid(&b);
+	li = agx_load_local_index(&b);
+	agx_store_shared(&b, agx_iadd(&b, agx_imul(&b, i, agx_imm_u32(3)), agx_imm_u32(1)),
+			 agx_imul(&b, li, agx_imm_u32(4)));
+	agx_barrier(&b);
+	v = agx_load_shared(&b, I32,
+			    agx_imul(&b, agx_isub(&b, agx_imm_u32(63), li), agx_imm_u32(4)));
+	store_out(&b, v, i);
+	compile(s, 0, &bin);
+	assert_int_equal(bin.info.shared_size, 256);
+	g = io_grid(128, 64, in, sizeof(in), out, sizeof(out));
+	run(&bin, &g);
+	for (unsigned l = 0; l < 128; l++) {
+		unsigned group = l / 64, mirror = group * 64 + 63 - l % 64;
+
+		assert_int_equal(out[l], mirror * 3 + 1);
+	}
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/*
+ * Device atomics: add (every old value once), imax, a cmpxchg that one
+ * thread wins; shared atomics: add and a cmpxchg, read after a barrier.
+ */
+static void test_atomics(void **state)
+{
+	enum { N = 64 };
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, old, win, sum, cas;
+	uint32_t mem[4] = { 0, 0, 0, 0 }, out[4 * N];
+	unsigned seen[N] = { 0 }, winners = 0, shared_winners = 0;
+	uint32_t w = ~0u;
+	struct grid g;
+
+	(void)state;
+	s->local_size[0] = N;
+	s->shared_size = 8;
+	i = gid(&b);
+	old = agx_atomic_global(&b, agx_imm_u32(0), agx_imm_u32(1), 0, 0 /* add */);
+	agx_atomic_global(&b, agx_imm_u32(1), i, 0, 7 /* imax */);
+	win = agx_cmpxchg_global(&b, agx_imm_u32(2), agx_imm_u32(0),
+				 agx_iadd(&b, i, agx_imm_u32(1)), 0);
+	agx_atomic_shared(&b, agx_imm_u32(0), agx_imm_u32(3), 0 /* add */);
+	cas =
+	    agx_cmpxchg_shared(&b, agx_imm_u32(4), agx_imm_u32(0), agx_iadd(&b, i, agx_imm_u32(7)));
+	agx_barrier(&b);
+	sum = agx_load_shared(&b, I32, agx_imm_u32(0));
+	store_out(&b, old, agx_imul(&b, i, agx_imm_u32(4)));
+	store_out(&b, win, agx_iadd(&b, agx_imul(&b, i, agx_imm_u32(4)), agx_imm_u32(1)));
+	store_out(&b, sum, agx_iadd(&b, agx_imul(&b, i, agx_imm_u32(4)), agx_imm_u32(2)));
+	store_out(&b, agx_iadd(&b, cas, agx_load_shared(&b, I32, agx_imm_u32(4))),
+		  agx_iadd(&b, agx_imul(&b, i, agx_imm_u32(4)), agx_imm_u32(3)));
+	compile(s, 0, &bin);
+	g = io_grid(N, N, mem, sizeof(mem), out, sizeof(out));
+	run(&bin, &g);
+	assert_int_equal(mem[0], N);
+	assert_int_equal(mem[1], N - 1);
+	for (unsigned l = 0; l < N; l++) {
+		assert_true(out[4 * l] < N);
+		seen[out[4 * l]]++;
+		if (out[4 * l + 1] == 0) {
+			winners++;
+			assert_int_equal(mem[2], l + 1);
+		}
+		assert_int_equal(out[4 * l + 2], 3 * N);
+		if (out[4 * l + 3] < w)
+			w = out[4 * l + 3];
+	}
+	for (unsigned l = 0; l < N; l++)
+		assert_int_equal(seen[l], 1);
+	assert_int_equal(winners, 1);
+	/* shared cmpxchg: the winner's old value 0 plus the word w = its id + 7; the others' w + w
+	 */
+	assert_true(w >= 7 && w < N + 7);
+	for (unsigned l = 0; l < N; l++) {
+		if (out[4 * l + 3] == w)
+			shared_winners++;
+		else
+			assert_int_equal(out[4 * l + 3], 2 * w);
+	}
+	assert_int_equal(shared_winners, 1);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* The system values over a 2 x 2 x 1 grid of 4 x 2 x 4 threadgroups (32 threads each). */
+static void test_system_values(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value v[10], gx, gy, gz, lin;
+	uint32_t in[1] = { 0 }, out[128 * 10];
+	struct grid g;
+
+	(void)state;
+	for (unsigned c = 0; c < 3; c++) {
+		v[c] = agx_load_global_id(&b, c);
+		v[3 + c] = agx_load_local_id(&b, c);
+		v[6 + c] = agx_load_workgroup_id(&b, c);
+	}
+	v[9] = agx_load_local_index(&b);
+	/* linear thread number: x + 8 (y + 4 z) over the 8 x 4 x 4 grid of threads */
+	gx = v[0];
+	gy = v[1];
+	gz = v[2];
+	lin = agx_iadd(
+	    &b, gx,
+	    agx_imul(&b, agx_iadd(&b, gy, agx_imul(&b, gz, agx_imm_u32(4))), agx_imm_u32(8)));
+	for (unsigned k = 0; k < 10; k++)
+		store_out(&b, v[k],
+			  agx_iadd(&b, agx_imul(&b, lin, agx_imm_u32(10)), agx_imm_u32(k)));
+	compile(s, 0, &bin);
+	g = io_grid(32, 32, in, sizeof(in), out, sizeof(out));
+	g.groups[0] = 2, g.groups[1] = 2, g.groups[2] = 1;
+	g.local[0] = 4, g.local[1] = 2, g.local[2] = 4;
+	run(&bin, &g);
+	for (unsigned z = 0; z < 4; z++)
+		for (unsigned y = 0; y < 4; y++)
+			for (unsigned x = 0; x < 8; x++) {
+				const uint32_t *o = &out[(x + 8 * (y + 4 * z)) * 10];
+				unsigned lx = x % 4, ly = y % 2, lz = z;
+
+				assert_int_equal(o[0], x);
+				assert_int_equal(o[1], y);
+				assert_int_equal(o[2], z);
+				assert_int_equal(o[3], lx);
+				assert_int_equal(o[4], ly);
+				assert_int_equal(o[5], lz);
+				assert_int_equal(o[6], x / 4);
+				assert_int_equal(o[7], y / 2);
+				assert_int_equal(o[8], 0);
+				assert_int_equal(o[9], lx + 4 * (ly + 2 * lz));
+			}
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* ---- the code itself: disassembly, waits -------------------------------------- */
+
+/* The 16-bit halves a register operand names ("r5", "r5l", "r4_r5", "r4_r5_r6"), as a mask. */
+static void halves_of(const char *tok, uint64_t mask[4])
+{
+	char buf[64], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", tok);
+	if (strchr(buf, '.'))
+		*strchr(buf, '.') = '\0';
+	for (char *r = strtok_r(buf, "_", &save); r; r = strtok_r(NULL, "_", &save)) {
+		char *end;
+		unsigned long n;
+
+		if (r[0] != 'r' || r[1] < '0' || r[1] > '9')
+			return;
+		n = strtoul(r + 1, &end, 10);
+		if (n > 127)
+			return;
+		if (*end != 'h')
+			mask[n / 32] |= 1ull << (2 * n % 64);
+		if (*end != 'l')
+			mask[n / 32] |= 2ull << (2 * n % 64);
+	}
+}
+
+/*
+ * Checks the wait rule on a disassembly: after a load (device, threadgroup,
+ * stack) or a returning atomic, no instruction names its destination before
+ * a wait.  Returns how many asynchronous results it followed.
+ */
+static int find_wait_violation(const char *text, char *why, size_t whysize)
+{
+	uint64_t pending[4] = { 0 };
+	unsigned loads = 0;
+	char line[256];
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *ops[16], *save = NULL, *mnem;
+		unsigned n = 0, dst = 99;
+		uint64_t named[4] = { 0 };
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		p += len + (nl != NULL);
+		mnem = strtok_r(line, " ", &save);
+		for (char *o = strtok_r(NULL, ",", &save); o && n < 16;
+		     o = strtok_r(NULL, ",", &save))
+			ops[n++] = o + (o[0] == ' ');
+		if (!strcmp(mnem, "wait")) {
+			memset(pending, 0, sizeof(pending));
+			continue;
+		}
+		for (unsigned k = 0; k < n; k++)
+			halves_of(ops[k], named);
+		for (unsigned w = 0; w < 4; w++)
+			if (named[w] & pending[w]) {
+				snprintf(why, whysize,
+					 "`%.*s` names a register still being loaded, with no wait "
+					 "before it",
+					 (int)len, p - len - (nl != NULL));
+				return -1;
+			}
+		if (!strcmp(mnem, "device_load") || !strcmp(mnem, "stack_load"))
+			dst = 3;
+		else if (!strcmp(mnem, "threadgroup_load") || !strcmp(mnem, "atomic"))
+			dst = 2;
+		else if (!strcmp(mnem, "threadgroup_atomic"))
+			dst = 1;
+		if (dst < n && strcmp(ops[dst], "_")) {
+			halves_of(ops[dst], pending);
+			loads++;
+		}
+	}
+	return (int)loads;
+}
+
+static unsigned check_waits(const char *text)
+{
+	char why[300];
+	int loads = find_wait_violation(text, why, sizeof(why));
+
+	if (loads < 0)
+		fail_msg("%s, in:\n%s", why, text);
+	return (unsigned)loads;
+}
+
+static void expect_text(struct agx_shader_binary *bin, const char *want)
+{
+	char *text = disasm(bin);
+
+	if (strcmp(text, want))
+		fail_msg("the code:\n%s\nwanted:\n%s", text, want);
+	free(text);
+}
+
+/* if (i < 5) ... else ...: the execution-mask instructions and the phi's copies. */
+static void test_disasm_if(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin;
+	struct agx_ir_value i, r;
+	struct agx_ir_if *nif;
+
+	(void)state;
+	i = gid(&b);
+	nif = agx_builder_push_if(&b, agx_ult(&b, i, agx_imm_u32(5)));
+	agx_builder_push_else(&b, nif);
+	agx_builder_pop_if(&b, nif);
+	r = agx_phi(&b, I32);
+	phi_add(r, then_block(nif), agx_imm_u32(7));
+	phi_add(r, else_block(nif), agx_imm_u32(0x12345));
+	store_out(&b, r, i);
+	compile(s, 0, &bin);
+	expect_text(&bin, "get_sr r2, sr80 (thread_position_in_grid.x)\n"
+			  "icmpsel ult, r3l, r2, 5, 1, 0\n"
+			  "if_icmp r0l, nueq, r3l, 0, 1\n"
+			  "mov_imm r3, 7\n"
+			  "else_exec r0l, 1\n"
+			  "mov_imm r3, 74565\n"
+			  "pop_exec r0l, 1\n"
+			  "device_store 0, i32, x, r3, u2_u3, r2, unsigned, 0\n"
+			  "stop\n");
+	assert_int_equal(bin.info.num_registers, 4);
+	assert_int_equal(bin.info.num_instructions, 9);
+	{
+		uint32_t in[1] = { 0 }, out[64];
+		struct grid g = io_grid(64, 32, in, sizeof(in), out, sizeof(out));
+
+		run(&bin, &g);
+		for (unsigned l = 0; l < 64; l++)
+			assert_int_equal(out[l], l < 5 ? 7 : 0x12345);
+	}
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/* A loop summing IN[0..n): a load in the loop, waited for before its use; break and copies. */
+static struct agx_ir_shader *sum_kernel(void)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_ir_value i, n, kp, acc, x;
+	struct agx_ir_loop *loop;
+	struct agx_ir_if *nif;
+	struct agx_ir_block *pre;
+
+	i = gid(&b);
+	n = load_in(&b, i);
+	loop = agx_builder_push_loop(&b);
+	pre = agx_ir_cf_node_block_before(&loop->node);
+	kp = agx_phi(&b, I32);
+	acc = agx_phi(&b, I32);
+	phi_add(kp, pre, agx_imm_u32(0));
+	phi_add(acc, pre, agx_imm_u32(0));
+	nif = agx_builder_push_if(&b, agx_uge(&b, kp, n));
+	agx_break(&b);
+	agx_builder_pop_if(&b, nif);
+	x = load_in(&b, kp);
+	phi_add(kp, b.cursor.block, agx_iadd(&b, kp, agx_imm_u32(1)));
+	phi_add(acc, b.cursor.block, agx_iadd(&b, acc, x));
+	agx_builder_pop_loop(&b, loop);
+	store_out(&b, acc, i);
+	return s;
+}
+
+static void test_disasm_loop(void **state)
+{
+	struct agx_ir_shader *s = sum_kernel();
+	struct agx_shader_binary bin;
+
+	(void)state;
+	compile(s, 0, &bin);
+	expect_text(&bin, "get_sr r2, sr80 (thread_position_in_grid.x)\n"
+			  "device_load 0, i32, x, r3, u0_u1, r2, unsigned\n"
+			  "mov_imm r4, 0\n"
+			  "mov_imm r5, 0\n"
+			  "wait 0\n"
+			  "push_exec r0l, 2\n"
+			  "icmpsel ult, r6l, r4, r3, 0, 1\n"
+			  "if_icmp r0l, nueq, r6l, 0, 1\n"
+			  "mov_imm r0l, 3\n"
+			  "pop_exec r0l, 0\n"
+			  "pop_exec r0l, 1\n"
+			  "device_load 0, i32, x, r6, u0_u1, r4, unsigned\n"
+			  "iadd r7, r4, 1\n"
+			  "wait 0\n"
+			  "iadd r6, r5, r6\n"
+			  "mov r4, r7\n"
+			  "mov r5, r6\n"
+			  "while_icmp r0l, ueq, 0, 0, 2\n"
+			  "jmp_exec_any 0x20\n"
+			  "pop_exec r0l, 2\n"
+			  "device_store 0, i32, x, r5, u2_u3, r2, unsigned, 0\n"
+			  "stop\n");
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+}
+
+/*
+ * The wait rule, on the code of several kernels (the simulator completes
+ * loads at once, so only the code can show it): the loop's loads, the
+ * spills' stack loads, the atomics' old values, shared loads.
+ */
+static void test_waits(void **state)
+{
+	struct agx_ir_shader *s;
+	struct agx_shader_binary bin;
+	char *text;
+	unsigned loads;
+
+	(void)state;
+	s = sum_kernel();
+	compile(s, 0, &bin);
+	text = disasm(&bin);
+	assert_int_equal(check_waits(text), 2);
+	free(text);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+
+	s = pressure_kernel();
+	compile(s, 8, &bin);
+	text = disasm(&bin);
+	loads = check_waits(text);
+	assert_non_null(strstr(text, "stack_load"));
+	assert_non_null(strstr(text, "stack_store"));
+	assert_true(loads > SPILL_VALUES + 1);
+	free(text);
+	agx_shader_binary_finish(&bin);
+	agx_ir_shader_destroy(s);
+	{
+		/* the wait checker itself: a use right after a load is caught */
+		const char *bad = "device_load 0, i32, x, r3, u0_u1, r2, unsigned\n"
+				  "iadd r4, r3h, 1\n";
+
+		char why[300];
+
+		assert_int_equal(find_wait_violation(bad, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "iadd r4, r3h, 1"));
+	}
+}
+
+/* The op the back end cannot select is named, whichever entry point sees it. */
+static void test_unsupported(void **state)
+{
+	struct agx_builder b;
+	struct agx_ir_shader *s = kernel(&b);
+	struct agx_shader_binary bin = { 0 };
+	char *log = NULL;
+
+	(void)state;
+	agx_store_output(&b, agx_load_input(&b, F32, 0, 0), 1, 0);
+	assert_int_equal(agx_codegen(s, NULL, &bin, &log), -ENOTSUP);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "is not selected yet"));
+	free(log);
+	log = NULL;
+	assert_int_equal(agx_backend_compile(s, NULL, &bin, &log), -ENOTSUP);
+	assert_string_equal(log, "load_input is not selected yet");
+	free(log);
+	agx_ir_shader_destroy(s);
+
+	/* a register budget nothing fits in */
+	s = pressure_kernel();
+	{
+		struct agx_compile_options o = { .max_registers = 3 };
+
+		assert_int_equal(agx_codegen(s, &o, &bin, &log), -ENOSPC);
+		assert_non_null(log);
+		free(log);
+	}
+	agx_ir_shader_destroy(s);
+}
+
+/* ---- the whole back end: lowering in front ------------------------------------ */
+
+/*
+ * Result[i] = Data[i] / 3 + Data[i] % 5 over two SSBOs, as the translator
+ * leaves it (byte offsets, LOWERED ops): agx_backend_compile() places the
+ * buffers' addresses (u0_u1, u2_u3), lowers, and the code runs.
+ */
+static void test_backend_compile(void **state)
+{
+	struct agx_ir_function *func;
+	struct agx_builder b;
+	struct agx_ir_shader *s = shader_new(&func, &b);
+	struct agx_ir_var data = { .kind = AGX_IR_VAR_SSBO,
+				   .name = "data",
+				   .glsl_type = "Data",
+				   .binding = 0,
+				   .size = 256,
+				   .uniform = -1 };
+	struct agx_ir_var result = { .kind = AGX_IR_VAR_SSBO,
+				     .name = "result",
+				     .glsl_type = "Result",
+				     .binding = 1,
+				     .size = 256,
+				     .uniform = -1 };
+	struct agx_shader_binary bin = { 0 };
+	struct agx_ir_value i, off, x, q, m;
+	float in[64], out[64];
+	char *log = NULL;
+	struct grid g;
+	int ret;
+
+	(void)state;
+	s->local_size[0] = 32;
+	s->local_size[1] = s->local_size[2] = 1;
+	s->num_workgroups_uniform = s->uniform_block_uniform = -1;
+	agx_ir_shader_add_var(s, &data);
+	agx_ir_shader_add_var(s, &result);
+	i = gid(&b);
+	off = agx_imul(&b, i, agx_imm_u32(4));
+	x = agx_load_ssbo(&b, F32, off, 0);
+	q = agx_fdiv(&b, x, agx_imm_f32(3.0f));
+	m = agx_i2f(&b, F32, agx_umod(&b, i, agx_imm_u32(5)));
+	agx_store_ssbo(&b, agx_fadd(&b, q, m), off, 1);
+	ret = agx_backend_compile(s, NULL, &bin, &log);
+	if (ret)
+		fail_msg("agx_backend_compile: %d: %s", ret, log);
+	assert_int_equal(bin.info.stage, AGX_SHADER_COMPUTE);
+	assert_int_equal(bin.info.num_vars, 2);
+	assert_string_equal(bin.info.vars[0].name, "data");
+	assert_string_equal(bin.info.vars[1].glsl_type, "Result");
+	assert_int_equal(bin.info.vars[0].kind, AGX_SHADER_STORAGE_BLOCK);
+	assert_int_equal(bin.info.vars[0].uniform, 0);
+	assert_int_equal(bin.info.vars[1].uniform, 2);
+	assert_int_equal(bin.info.num_uniforms, 4);
+	assert_int_equal(bin.info.local_size[0], 32);
+	assert_int_equal(bin.info.scratch_size, 0);
+	for (unsigned l = 0; l < 64; l++)
+		in[l] = (float)l * 1.75f - 20.0f;
+	g = io_grid(64, 32, in, sizeof(in), out, sizeof(out));
+	run(&bin, &g);
+	for (unsigned l = 0; l < 64; l++)
+		assert_float_equal(out[l], in[l] / 3.0f + (float)(l % 5), 1e-5);
+	agx_shader_binary_finish(&bin);
+	free(log);
+	agx_ir_shader_destroy(s);
+}
+
+/*
+ * How long a typical 100-instruction shader takes to compile (reported,
+ * not asserted: timings vary by machine).
+ */
+static void test_compile_time(void **state)
+{
+	struct timespec t0, t1;
+	unsigned instrs = 0, rounds = getenv("AGX_BENCH_ROUNDS")
+					  ? (unsigned)atoi(getenv("AGX_BENCH_ROUNDS"))
+					  : 50;
+	double ms = 0;
+
+	(void)state;
+	for (unsigned r = 0; r < rounds; r++) {
+		struct agx_ir_shader *s = pressure_kernel();
+		struct agx_shader_binary bin = { 0 };
+		char *log = NULL;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		assert_int_equal(agx_codegen(s, NULL, &bin, &log), 0);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms +=
+		    (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+		instrs = bin.info.num_instructions;
+		agx_shader_binary_finish(&bin);
+		agx_ir_shader_destroy(s);
+	}
+	note("a shader of %u instructions: %.3f ms to compile (agx_codegen)", instrs, ms / rounds);
+	assert_true(instrs > 90);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_smoke),
+		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_sine),
+		cmocka_unit_test(test_nested_if),
+		cmocka_unit_test(test_loop_break_continue),
+		cmocka_unit_test(test_nested_loops),
+		cmocka_unit_test(test_loop_rotate),
+		cmocka_unit_test(test_loop_swap),
+		cmocka_unit_test(test_spilling),
+		cmocka_unit_test(test_shared_barrier),
+		cmocka_unit_test(test_atomics),
+		cmocka_unit_test(test_system_values),
+		cmocka_unit_test(test_disasm_if),
+		cmocka_unit_test(test_disasm_loop),
+		cmocka_unit_test(test_waits),
+		cmocka_unit_test(test_unsupported),
+		cmocka_unit_test(test_backend_compile),
+		cmocka_unit_test(test_compile_time),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
