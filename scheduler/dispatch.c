@@ -483,6 +483,13 @@ static void vm_checked(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg
 		vm->slot = ((const Agx__Memmgr__VmSlotBindReply *)reply->body)->context_slot;
 		vm->slot_valid = true;
 		vm->bound_s = sched_now_s();
+	} else if (status == -EBUSY) {
+		/*
+		 * memmgr found the client's VM but every context slot is busy
+		 * with other VMs' jobs: the VM is good, and its first batch
+		 * will bind a slot, waiting its turn as any batch does.
+		 */
+		status = 0;
 	}
 	if (v->seqno > vm->completed && sched_list_empty(&vm->batches))
 		vm->completed = v->seqno;

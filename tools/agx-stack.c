@@ -1025,13 +1025,15 @@ static int cmd_top(const struct stack *s, int argc, char **argv)
 
 /*
  * Brings the stack up unless it runs (what up says goes to stderr: the
- * program's standard output is its own), then becomes PROGRAM, with
+ * program's standard output is its own; the copy kept of it is
+ * close-on-exec, or the daemons started meanwhile would hold it open),
+ * then becomes PROGRAM, with
  * AGX_MEMMGR_SOCKET and AGX_SCHEDULER_SOCKET naming this stack's sockets.
  */
 static int cmd_run(const struct stack *s, int argc, char **argv)
 {
 	char memmgr[PATH_MAX], scheduler[PATH_MAX];
-	int saved = dup(STDOUT_FILENO), ret;
+	int saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0), ret;
 
 	if (argc > 0 && strcmp(argv[0], "--") == 0) {
 		argc--;
