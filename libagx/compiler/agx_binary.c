@@ -118,6 +118,10 @@ static json_object *var_json(struct builder *b, const struct agx_shader_var *var
 	case AGX_SHADER_OUTPUT:
 		add_int(b, obj, "location", var->location);
 		add_string(b, obj, "interpolation", interp_name(var->interp));
+		if (var->slot >= 0)
+			add_int(b, obj, "slot", var->slot);
+		if (var->cf >= 0)
+			add_int(b, obj, "cf", var->cf);
 		break;
 	case AGX_SHADER_UNIFORM:
 		add_int(b, obj, "location", var->location);
@@ -169,9 +173,13 @@ char *agx_shader_info_to_json(const struct agx_shader_info *info)
 		add_int(&b, root, "shared_size", info->shared_size);
 		add_int(&b, root, "num_workgroups_uniform", info->num_workgroups_uniform);
 	}
+	if (info->stage == AGX_SHADER_VERTEX)
+		add_int(&b, root, "vertex_outputs", info->num_vertex_outputs);
 	if (info->stage == AGX_SHADER_FRAGMENT) {
 		add(&b, root, "discards", json_object_new_boolean(info->discards));
 		add(&b, root, "writes_depth", json_object_new_boolean(info->writes_depth));
+		add_int(&b, root, "coefficients", info->num_cf);
+		add_int(&b, root, "frag_coord_z_cf", info->frag_coord_z_cf);
 	}
 	add_int(&b, root, "uniform_block_uniform", info->uniform_block_uniform);
 	for (unsigned i = 0; i < info->num_vars; i++) {

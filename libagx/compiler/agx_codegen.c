@@ -82,6 +82,8 @@ static int copy_vars(struct agx_ir_shader *shader, struct agx_shader_info *info)
 			.size = v->size,
 			.interp = interp_of(v->interp),
 			.uniform = v->uniform,
+			.slot = shader->stage == AGX_IR_STAGE_VERTEX ? v->slot : -1,
+			.cf = shader->stage == AGX_IR_STAGE_FRAGMENT ? v->slot : -1,
 		};
 		info->num_vars = i + 1;
 		o->name = dup(v->name);
@@ -90,6 +92,33 @@ static int copy_vars(struct agx_ir_shader *shader, struct agx_shader_info *info)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The sizes of the graphics interface, from agx_lower_io's placements (var.slot). */
+static void io_info(struct agx_ir_shader *shader, struct agx_shader_info *info)
+{
+	unsigned end = 0;
+
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		const struct agx_ir_var *v = &shader->vars[i];
+		unsigned last;
+
+		if (v->slot < 0)
+			continue;
+		last = (unsigned)v->slot + agx_io_words(v);
+		end = last > end ? last : end;
+	}
+	info->num_vertex_outputs = 0;
+	info->num_cf = 0;
+	info->frag_coord_z_cf = agx_io_frag_z_cf(shader);
+	if (shader->stage == AGX_IR_STAGE_VERTEX) {
+		/* the position's four slots are there whether or not it is written */
+		info->num_vertex_outputs = end > 4 ? end : 4;
+	} else if (shader->stage == AGX_IR_STAGE_FRAGMENT) {
+		unsigned first = info->frag_coord_z_cf >= 0 ? 2 : 1;
+
+		info->num_cf = end > first ? end : first;
+	}
 }
 
 int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *options,
@@ -102,7 +131,7 @@ int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *
 	unsigned count = 0;
 	int ret;
 
-	ret = agx_isel(shader, &p);
+	ret = agx_isel(shader, options, &p);
 	if (!ret)
 		ret = agx_ra(&p, options ? options->max_registers : 0);
 	if (!ret) {
@@ -126,9 +155,10 @@ int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *
 	info->scratch_size = p.scratch_size;
 	info->num_workgroups_uniform = shader->num_workgroups_uniform;
 	info->uniform_block_uniform = shader->uniform_block_uniform;
-	info->discards = false;
-	info->writes_depth = false;
+	info->discards = p.discards;
+	info->writes_depth = p.writes_depth;
 	info->num_instructions = count;
+	io_info(shader, info);
 	mir_program_finish(&p);
 	ret = copy_vars(shader, info);
 	if (ret && log)

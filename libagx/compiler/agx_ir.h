@@ -302,6 +302,9 @@ struct agx_ir_var {
 	/* Lowering's placement: the first 32-bit uniform register holding it (a
 	 * block's 64-bit address, a uniform's value), or -1 when it has none. */
 	int uniform;
+	/* Lowering's placement of graphics I/O, or -1: a vertex output's first
+	 * 32-bit output slot, a fragment input's first coefficient register. */
+	int slot;
 };
 
 struct agx_ir_shader {

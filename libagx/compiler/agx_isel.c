@@ -20,8 +20,13 @@
  * for deep nests).
  *
  * Booleans (b1) are 16-bit 0 or 1, what the compare-selects make.
+ *
+ * Graphics I/O (vertex IDs from r5/r6, st_var, iter/ldcf, st_tile,
+ * sample_mask, zs_emit) follows docs/compiler.md, "Graphics I/O", on the
+ * placements agx_lower_io made (var.slot).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +45,21 @@ struct val {
 	unsigned mods; /* MIR_NEG | MIR_ABS */
 };
 
+/* A packed render target's components, until the end of their block. */
+struct packed_rt {
+	bool any, have[4];
+	unsigned format, offset;
+	struct mir_opd c[4];
+};
+
 struct isel {
 	struct mir_program *p;
+	struct packed_rt packed[8];
 	struct agx_ir_shader *shader;
+	const struct agx_compile_options *options;
+	/* the copies of r5 and r6 (vertex and instance ID) made at entry */
+	struct mir_opd vertex_id, instance_id;
+	int last_st_var; /* the final st_var, when it is outside ifs and loops; or -1 */
 	struct val *vals;
 	unsigned ifs; /* ifs around the current block inside its innermost loop */
 	int loop;     /* that loop's index, -1 outside loops */
@@ -343,6 +360,246 @@ static struct mir_opd pair(struct isel *s, struct mir_opd lo, struct mir_opd hi)
 	mir_append(s->p, &pc);
 	o.count = 2;
 	return o;
+}
+
+/* ---- graphics I/O (docs/compiler.md, "Graphics I/O") ------------------------ */
+
+static bool in_stage(struct isel *s, struct agx_ir_instr *in, enum agx_ir_stage stage)
+{
+	if (s->shader->stage == stage)
+		return true;
+	mir_fail(s->p, -ENOTSUP, "%s in a %s shader", agx_ir_op_info(in->op)->name,
+		 agx_ir_stage_name(s->shader->stage));
+	return false;
+}
+
+/* A fragment input's component: iter (smooth, noperspective, centroid) or ldcf's C (flat). */
+static int sel_varying(struct isel *s, struct agx_ir_instr *in)
+{
+	const struct agx_ir_var *var = agx_io_var(s->shader, AGX_IR_VAR_INPUT, in->imm[0]);
+	bool flat;
+	unsigned cf, v;
+	struct mir_opd d, ci;
+
+	if (!var || var->slot < 0 || type_bits(in->dest.type) != 32)
+		return mir_fail(s->p, -ENOTSUP,
+				"load_input of location %u: no varying placed there", in->imm[0]);
+	cf = (unsigned)var->slot + agx_io_word(var, in->imm[0], in->imm[1]);
+	if (cf > 255)
+		return mir_fail(s->p, -ENOTSUP, "coefficient register cf%u", cf);
+	ci = (struct mir_opd){ .kind = MIR_TEXT, .count = 1 };
+	ci.text = agx_ir_shader_alloc(s->shader, 8);
+	snprintf((char *)ci.text, 8, "cf%u", cf);
+	/* integers are flat (GLSL ES 3.00 section 4.3.4): their bits must survive */
+	flat = var->interp == AGX_IR_INTERP_FLAT || !agx_ir_type_is_float(in->dest.type);
+	if (flat) {
+		/* A, B, C of the plane; a flat one is C, the provoking vertex's word */
+		d = new_dst(s, 96, &v);
+		d.bits = 32;
+		d.count = 3;
+		EMITF(s, "ldcf", MIR_ASYNC, d, ci);
+		d = mir_vreg(v, 32);
+		d.offset = 4;
+		alias(s, in, d);
+		return 0;
+	}
+	/* gl_PointCoord's planes are across the screen: no division by 1/w */
+	if (var->interp == AGX_IR_INTERP_NOPERSPECTIVE ||
+	    var->location == AGX_IR_LOCATION_POINT_COORD)
+		EMITF(s, "iter", MIR_ASYNC, dest(s, in), mir_text("no_perspective"), ci, mir_imm(0),
+		      mir_text("forward"), mir_text("pixel"), mir_text("no_centroid"), mir_imm(0));
+	else
+		EMITF(s, "iter", MIR_ASYNC, dest(s, in), mir_text("perspective"), ci,
+		      mir_text("cf0"), mir_imm(0), mir_text("forward"), mir_text("pixel"),
+		      mir_text(var->interp == AGX_IR_INTERP_CENTROID ? "centroid" : "no_centroid"),
+		      mir_imm(0));
+	return 0;
+}
+
+/* A vertex output's word to its slot. */
+static int sel_st_var(struct isel *s, struct agx_ir_instr *in)
+{
+	const struct agx_ir_var *var = agx_io_var(s->shader, AGX_IR_VAR_OUTPUT, in->imm[0]);
+	unsigned slot;
+
+	if (!var || var->slot < 0 || is16(in, 0))
+		return mir_fail(s->p, -ENOTSUP,
+				"store_output of location %u: no output placed there", in->imm[0]);
+	slot = (unsigned)var->slot + agx_io_word(var, in->imm[0], in->imm[1]);
+	if (slot > 255)
+		return mir_fail(s->p, -ENOTSUP, "vertex output slot %u", slot);
+	EMIT(s, "st_var", mir_imm(0), src(s, in, 0, 0), mir_imm(slot));
+	s->last_st_var = s->ifs == 0 && s->loop < 0 ? (int)s->p->num_instrs - 1 : -2;
+	return 0;
+}
+
+/* g13.isa's enum memformat, by number */
+static const char *const formats[16] = { "i8",	     "i16",    "i32",	       "f16",
+					 "u8norm",   "s8norm", "u16norm",      "s16norm",
+					 "rgb10a2",  NULL,     "srgba8",       NULL,
+					 "rg11b10f", "rgb9e5", "rg11b10f_rtz", "rgb9e5_rtz" };
+
+/* The packed formats store a whole pixel at once: one component alone cannot be. */
+static bool packed_format(unsigned f)
+{
+	return f == 8 || f >= 12;
+}
+
+/*
+ * A packed target's components, gathered in a block, stored at its end
+ * with one st_tile of the whole tuple (rgb10a2 four registers, the others
+ * three); a component the shader did not write is 0 (GLSL leaves it
+ * undefined).
+ */
+static void flush_packed(struct isel *s)
+{
+	for (unsigned loc = 0; loc < 8; loc++) {
+		struct packed_rt *rt = &s->packed[loc];
+		unsigned n = rt->format == 8 ? 4 : 3, v;
+		struct mir_instr pc = { .op = MIR_OP_PCOPY, .num_opds = (uint8_t)(2 * n) };
+		struct mir_opd t;
+
+		if (!rt->any)
+			continue;
+		v = mir_vreg_new(s->p, 32 * n);
+		t = mir_vreg(v, 32);
+		/* written and read at once: as pair()'s, never worth a spill */
+		s->p->vregs[v].unspillable = true;
+		for (unsigned k = 0; k < n; k++) {
+			pc.opd[k] = mir_dst(v, 32);
+			pc.opd[k].offset = (uint8_t)(2 * k);
+			pc.opd[n + k] = rt->have[k] ? rt->c[k] : mir_imm(0);
+		}
+		mir_append(s->p, &pc);
+		t.count = (uint8_t)n;
+		EMIT(s, "st_tile", t, mir_text(formats[rt->format]), mir_imm(0),
+		     mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(rt->offset), mir_imm(255),
+		     mir_imm(0));
+		memset(rt, 0, sizeof(*rt));
+	}
+}
+
+/* A fragment output: gl_FragDepth to zs_emit, a colour component to its render target. */
+static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
+{
+	static const char *const masks[4] = { "x", "y", "z", "w" };
+	const struct agx_compile_options *o = s->options;
+	unsigned loc = in->imm[0], c = in->imm[1], format = 4, offset = 0;
+
+	if (loc == AGX_IR_LOCATION_FRAG_DEPTH) {
+		if (is16(in, 0))
+			return mir_fail(s->p, -ENOTSUP, "a 16-bit gl_FragDepth");
+		EMIT(s, "zs_emit", mir_imm(255), src(s, in, 0, 0));
+		s->p->writes_depth = true;
+		return 0;
+	}
+	if (loc >= AGX_IR_LOCATION_POSITION || c > 3)
+		return mir_fail(s->p, -ENOTSUP, "store_output of location %u component %u", loc, c);
+	if (o && o->num_rts) {
+		if (o->num_rts > 8)
+			return mir_fail(s->p, -ENOTSUP, "%u render targets (8 at most)",
+					o->num_rts);
+		if (loc >= o->num_rts)
+			return 0; /* no draw buffer: the write goes nowhere (GLES 3.0 section 4.2.1)
+				   */
+		format = o->rt[loc].format;
+		offset = o->rt[loc].offset;
+	} else if (loc) {
+		return 0;
+	}
+	if (format > 15 || !formats[format])
+		return mir_fail(s->p, -ENOTSUP, "render target %u: memformat %u", loc, format);
+	if (offset > 511)
+		return mir_fail(s->p, -ENOTSUP, "render target %u at byte %u", loc, offset);
+	if (packed_format(format)) {
+		struct packed_rt *rt = &s->packed[loc];
+
+		if (is16(in, 0))
+			return mir_fail(s->p, -ENOTSUP, "a 16-bit colour to packed target %u", loc);
+		rt->any = true;
+		rt->format = format;
+		rt->offset = offset;
+		rt->c[c] = src(s, in, 0, A_ANYIMM | A_UNI);
+		rt->have[c] = true;
+		return 0;
+	}
+	/* one component: a one-bit mask puts it at offset + c items */
+	EMIT(s, "st_tile", src(s, in, 0, 0), mir_text(formats[format]), mir_imm(0),
+	     mir_text(masks[c]), mir_imm(offset), mir_imm(255), mir_imm(0));
+	return 0;
+}
+
+static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
+{
+	struct mir_opd d, t;
+	unsigned v;
+
+	switch (in->op) {
+	case AGX_IR_OP_load_vertex_id:
+	case AGX_IR_OP_load_instance_id:
+		if (!in_stage(s, in, AGX_IR_STAGE_VERTEX))
+			return -ENOTSUP;
+		alias(s, in, in->op == AGX_IR_OP_load_vertex_id ? s->vertex_id : s->instance_id);
+		return 0;
+	case AGX_IR_OP_load_input:
+		/* a vertex shader's attributes are fetched: agx_lower_io rewrote those it placed */
+		if (s->shader->stage == AGX_IR_STAGE_VERTEX)
+			return mir_fail(s->p, -ENOTSUP,
+					"load_input of location %u: no attribute placed there",
+					in->imm[0]);
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		return sel_varying(s, in);
+	case AGX_IR_OP_store_output:
+		if (s->shader->stage == AGX_IR_STAGE_VERTEX)
+			return sel_st_var(s, in);
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		return sel_frag_output(s, in);
+	case AGX_IR_OP_load_frag_coord: {
+		static const char *const srs[2] = { "sr80", "sr81" };
+		unsigned c = in->imm[0];
+
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		if (c > 3)
+			return mir_fail(s->p, -ENOTSUP, "load_frag_coord of component %u", c);
+		if (c >= 2) {
+			/* z: window z's plane; w: 1/w's, cf0, across the screen (linear) */
+			EMITF(s, "iter", MIR_ASYNC, dest(s, in), mir_text("no_perspective"),
+			      mir_text(c == 2 ? "cf1" : "cf0"), mir_imm(0), mir_text("forward"),
+			      mir_text("pixel"), mir_text("no_centroid"), mir_imm(0));
+			return 0;
+		}
+		/* the pixel's integer coordinates; gl_FragCoord is its centre */
+		t = new_dst(s, 32, &v);
+		EMIT(s, "get_sr", t, mir_text(srs[c]));
+		d = new_dst(s, 32, &v);
+		EMIT(s, "convert", mir_text("u32_to_f"), d, mir_vreg(t.value, 32), mir_text("rte"));
+		EMIT(s, "fadd", dest(s, in), mir_vreg(v, 32),
+		     (struct mir_opd){
+			 .kind = MIR_FIMM, .count = 1, .value = (uint32_t)mir_float_imm(0.5) });
+		return 0;
+	}
+	case AGX_IR_OP_load_front_facing:
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		/* sr62 is 1 for a back-facing triangle (docs/isa.md) */
+		t = new_dst(s, 32, &v);
+		EMIT(s, "get_sr", t, mir_text("sr62"));
+		EMIT(s, "xor", dest(s, in), mir_vreg(v, 16), mir_imm(1));
+		return 0;
+	case AGX_IR_OP_discard:
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		/* every sample of the running lanes killed: their later tile writes are dropped */
+		EMIT(s, "sample_mask", mir_imm(255), mir_imm(0));
+		s->p->discards = true;
+		return 0;
+	default:
+		return mir_fail(s->p, -ENOTSUP, "%s cannot be selected",
+				agx_ir_op_info(in->op)->name);
+	}
 }
 
 static int sel_instr(struct isel *s, struct agx_ir_instr *in)
@@ -671,13 +928,15 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 		EMITF(s, "pop_exec", MIR_CONTROL, R0L, mir_imm(0));
 		return 0;
 	}
+	case AGX_IR_OP_load_input:
+	case AGX_IR_OP_store_output:
+	case AGX_IR_OP_load_frag_coord:
+	case AGX_IR_OP_load_front_facing:
+	case AGX_IR_OP_load_vertex_id:
+	case AGX_IR_OP_load_instance_id:
+	case AGX_IR_OP_discard:
+		return sel_graphics(s, in);
 	default:
-		if (op == AGX_IR_OP_load_input || op == AGX_IR_OP_store_output ||
-		    op == AGX_IR_OP_load_frag_coord || op == AGX_IR_OP_load_front_facing ||
-		    op == AGX_IR_OP_load_vertex_id || op == AGX_IR_OP_load_instance_id ||
-		    op == AGX_IR_OP_discard)
-			return mir_fail(s->p, -ENOTSUP, "%s is not selected yet",
-					agx_ir_op_info(op)->name);
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||
 		    op == AGX_IR_OP_load_ssbo || op == AGX_IR_OP_store_ssbo ||
 		    op == AGX_IR_OP_atomic_ssbo || op == AGX_IR_OP_cmpxchg_ssbo ||
@@ -774,6 +1033,7 @@ static int sel_block(struct isel *s, struct agx_ir_block *b)
 		if ((ret = sel_instr(s, in)))
 			return ret;
 	}
+	flush_packed(s);
 	for (unsigned i = 0; i < b->num_succs; i++)
 		edge_copies(s, b, b->succs[i]);
 	return term ? sel_instr(s, last) : 0;
@@ -870,10 +1130,46 @@ static int sel_list(struct isel *s, struct agx_ir_cf_list *list)
 	return ret;
 }
 
-int agx_isel(struct agx_ir_shader *shader, struct mir_program *p)
+/*
+ * A vertex shader's IDs arrive in r5 and r6 (sim/render.c; Mesa's
+ * src/asahi/compiler/README.md): copied out first, before anything is
+ * allocated, so that the allocator may use r5 and r6 after.  The copies
+ * take the lowest free registers (r2 and r3), which are not r5 or r6.
+ */
+static void copy_ids(struct isel *s, struct agx_ir_function *func)
+{
+	bool vid = false, iid = false;
+	unsigned v;
+
+	agx_ir_foreach_block(func, b) {
+		agx_ir_foreach_instr(b, in) {
+			vid |= in->op == AGX_IR_OP_load_vertex_id;
+			iid |= in->op == AGX_IR_OP_load_instance_id;
+		}
+	}
+	if (s->shader->stage != AGX_IR_STAGE_VERTEX)
+		return;
+	if (vid) {
+		struct mir_opd r5 = { .kind = MIR_PREG, .bits = 32, .count = 1, .value = 10 };
+
+		EMIT(s, "mov", new_dst(s, 32, &v), r5);
+		s->vertex_id = mir_vreg(v, 32);
+	}
+	if (iid) {
+		struct mir_opd r6 = { .kind = MIR_PREG, .bits = 32, .count = 1, .value = 12 };
+
+		EMIT(s, "mov", new_dst(s, 32, &v), r6);
+		s->instance_id = mir_vreg(v, 32);
+	}
+}
+
+int agx_isel(struct agx_ir_shader *shader, const struct agx_compile_options *options,
+	     struct mir_program *p)
 {
 	struct agx_ir_function *func = agx_ir_shader_first_function(shader);
-	struct isel s = { .p = p, .shader = shader, .loop = -1 };
+	struct isel s = {
+		.p = p, .shader = shader, .options = options, .loop = -1, .last_st_var = -1
+	};
 	int ret;
 
 	if (!func)
@@ -897,7 +1193,11 @@ int agx_isel(struct agx_ir_shader *shader, struct mir_program *p)
 					  .opd = mir_vreg(mir_vreg_new(p, bits), bits) };
 		}
 	}
+	copy_ids(&s, func);
 	ret = sel_list(&s, &func->body);
+	/* the final output marked: the vertex is complete (Mesa's st_var "last") */
+	if (!ret && s.last_st_var >= 0)
+		p->instrs[s.last_st_var].opd[0] = mir_imm(1);
 	free(s.vals);
 	if (!ret && p->log)
 		ret = -ENOTSUP;

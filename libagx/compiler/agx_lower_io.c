@@ -13,15 +13,28 @@
  * What it cannot place or address (a binding no var names, a uniform read
  * outside the block or at a 16-bit half the IR cannot name, registers run
  * out) it leaves as it is, for selection to refuse.
+ *
+ * Graphics I/O: a vertex shader's attributes (its inputs) get, after all
+ * that, an address pair and a stride register each, and load_input becomes
+ * a load_global_const at vertex_id * stride + the component's word; its
+ * outputs get their 32-bit output slots, a fragment shader's inputs their
+ * coefficient registers (var.slot), which selection reads.
  */
+#include <string.h>
+
 #include "agx_builder.h"
+#include "agx_mir.h"
 
 /* u0 .. u191 are the ABI's; the registers above are the back end's own. */
 #define UNIFORM_BUDGET 192
 
+/* Interface vars placed by location; more is more than GLSL ES has locations for. */
+#define MAX_IO_VARS 256
+
 struct placement {
-	unsigned next;	   /* the first free uniform register */
-	int uniform_first; /* where the default-block uniforms start, or -1 */
+	bool seen[MAX_IO_VARS]; /* vars already placed in the current ordering */
+	unsigned next;		/* the first free uniform register */
+	int uniform_first;	/* where the default-block uniforms start, or -1 */
 	bool changed;
 };
 
@@ -60,6 +73,75 @@ static bool is_block(const struct agx_ir_var *var)
 static unsigned block_count(const struct agx_ir_var *var)
 {
 	return var->array_size ? var->array_size : 1;
+}
+
+static bool is_builtin(const struct agx_ir_var *var)
+{
+	return var->location >= AGX_IR_LOCATION_POSITION;
+}
+
+/*
+ * The user var of kind with the lowest location not yet placed in this
+ * run (p->seen), marked seen; NULL when none is left.
+ */
+static struct agx_ir_var *next_by_location(struct agx_ir_shader *shader, enum agx_ir_var_kind kind,
+					   struct placement *p)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < shader->num_vars && i < MAX_IO_VARS; i++) {
+		const struct agx_ir_var *v = &shader->vars[i];
+
+		if (v->kind != kind || is_builtin(v) || p->seen[i])
+			continue;
+		if (best < 0 || v->location < shader->vars[best].location)
+			best = (int)i;
+	}
+	if (best < 0)
+		return NULL;
+	p->seen[best] = true;
+	return &shader->vars[best];
+}
+
+/*
+ * The vertex outputs' slots: the position 0..3, the varyings by location,
+ * each var's words in order, then gl_PointSize (the PPP's point size comes
+ * after the varyings: sim/vdm.c).  A fragment shader's coefficient
+ * registers: cf0 is 1/w, cf1 window z when gl_FragCoord.z is read, then
+ * the varyings the same way, then gl_PointCoord's s and t.
+ */
+static void place_io(struct agx_ir_shader *shader, struct placement *p)
+{
+	enum agx_ir_var_kind kind =
+	    shader->stage == AGX_IR_STAGE_VERTEX ? AGX_IR_VAR_OUTPUT : AGX_IR_VAR_INPUT;
+	unsigned next = 4;
+	int slot[MAX_IO_VARS];
+	struct agx_ir_var *v;
+
+	if (shader->stage == AGX_IR_STAGE_COMPUTE)
+		return; /* no graphics I/O to place: the vars' slots are not ours */
+	memset(p->seen, 0, sizeof(p->seen));
+	for (unsigned i = 0; i < MAX_IO_VARS; i++)
+		slot[i] = -1;
+	if (shader->stage == AGX_IR_STAGE_FRAGMENT)
+		next = agx_io_frag_z_cf(shader) >= 0 ? 2 : 1;
+	while ((v = next_by_location(shader, kind, p))) {
+		slot[v - shader->vars] = (int)next;
+		next += agx_io_words(v);
+	}
+	for (unsigned i = 0; i < shader->num_vars && i < MAX_IO_VARS; i++) {
+		const struct agx_ir_var *var = &shader->vars[i];
+
+		if (var->kind != kind)
+			continue;
+		if (var->location == AGX_IR_LOCATION_POSITION)
+			slot[i] = 0;
+		else if (var->location == AGX_IR_LOCATION_POINT_SIZE ||
+			 var->location == AGX_IR_LOCATION_POINT_COORD)
+			slot[i] = (int)next;
+	}
+	for (unsigned i = 0; i < shader->num_vars; i++)
+		set_int(&shader->vars[i].slot, i < MAX_IO_VARS ? slot[i] : -1, p);
 }
 
 static void place(struct agx_ir_shader *shader, struct placement *p)
@@ -119,9 +201,26 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 				p);
 	}
 
+	/*
+	 * 4. a vertex shader's attributes, by location: the address of the
+	 * first vertex's attribute (an even pair) and the stride in bytes.
+	 */
+	for (struct agx_ir_var *var; shader->stage == AGX_IR_STAGE_VERTEX &&
+				     (var = next_by_location(shader, AGX_IR_VAR_INPUT, p));) {
+		unsigned pair = (p->next + 1) & ~1u;
+
+		if (pair + 3 > UNIFORM_BUDGET) {
+			set_int(&var->uniform, -1, p); /* none left */
+			continue;
+		}
+		set_int(&var->uniform, (int)pair, p);
+		p->next = pair + 3;
+	}
+
 	if (shader->num_uniforms != p->next)
 		p->changed = true;
 	shader->num_uniforms = p->next;
+	place_io(shader, p);
 }
 
 /* The uniform pair holding the address of the buffer of kind at binding, or -1. */
@@ -211,6 +310,23 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 		*v = agx_uniform_reg(b, type,
 				     (uint32_t)shader->num_workgroups_uniform + instr->imm[0]);
 		return true;
+	case AGX_IR_OP_load_input: {
+		const struct agx_ir_var *var = agx_io_var(shader, AGX_IR_VAR_INPUT, instr->imm[0]);
+		struct agx_ir_value stride, index;
+
+		if (shader->stage != AGX_IR_STAGE_VERTEX || !var || var->uniform < 0 ||
+		    agx_ir_type_bits(type) != 32)
+			return false;
+		/* the stride in words: the GL layer's strides are multiples of 4 */
+		stride =
+		    agx_ushr(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, (uint32_t)var->uniform + 2),
+			     agx_imm_u32(2));
+		index = agx_imul(b, agx_load_vertex_id(b), stride);
+		index =
+		    agx_iadd(b, index, agx_imm_u32(agx_io_word(var, instr->imm[0], instr->imm[1])));
+		*v = agx_load_global_const(b, type, index, (uint32_t)var->uniform);
+		return true;
+	}
 	case AGX_IR_OP_load_uniform: {
 		unsigned offset = instr->imm[0], bytes = agx_ir_type_bits(type) / 8;
 

@@ -231,3 +231,55 @@ int mir_print(const struct mir_instr *in, char *buf, unsigned size, const int64_
 	}
 	return (int)o.len;
 }
+
+/* ---- graphics I/O placement ----------------------------------------------- */
+
+/* Locations one element takes: a matrix one per column (GLSL ES 3.00 section 4.3.8.1). */
+static unsigned element_locations(const struct agx_ir_var *var)
+{
+	const char *t = var->glsl_type;
+
+	if (t && !strncmp(t, "mat", 3) && t[3] >= '2' && t[3] <= '4')
+		return (unsigned)(t[3] - '0');
+	return 1;
+}
+
+unsigned agx_io_words(const struct agx_ir_var *var)
+{
+	return var->components * (var->array_size ? var->array_size : 1);
+}
+
+const struct agx_ir_var *agx_io_var(const struct agx_ir_shader *shader, enum agx_ir_var_kind kind,
+				    unsigned location)
+{
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		const struct agx_ir_var *v = &shader->vars[i];
+		unsigned n = element_locations(v) * (v->array_size ? v->array_size : 1);
+
+		if (v->kind == kind && location >= v->location && location - v->location < n)
+			return v;
+	}
+	return NULL;
+}
+
+unsigned agx_io_word(const struct agx_ir_var *var, unsigned location, unsigned component)
+{
+	unsigned per = var->components / element_locations(var);
+
+	return (location - var->location) * (per ? per : 1) + component;
+}
+
+int agx_io_frag_z_cf(struct agx_ir_shader *shader)
+{
+	if (shader->stage != AGX_IR_STAGE_FRAGMENT)
+		return -1;
+	agx_ir_foreach_function(shader, func) {
+		agx_ir_foreach_block(func, block) {
+			agx_ir_foreach_instr(block, in) {
+				if (in->op == AGX_IR_OP_load_frag_coord && in->imm[0] == 2)
+					return 1;
+			}
+		}
+	}
+	return -1;
+}

@@ -98,7 +98,8 @@ struct mir_program {
 	unsigned num_labels;
 	unsigned scratch_size; /* bytes of stack per thread, for spills */
 	unsigned num_registers;
-	char *log; /* malloc'd: why selection or allocation failed */
+	bool discards, writes_depth; /* selection saw discard, gl_FragDepth */
+	char *log;		     /* malloc'd: why selection or allocation failed */
 };
 
 /* ---- building --------------------------------------------------------- */
@@ -146,10 +147,27 @@ int mir_float_imm(double f);
 int mir_print(const struct mir_instr *in, char *buf, unsigned size, const int64_t *label_pc,
 	      int64_t pc);
 
+/* ---- graphics I/O placement (agx_lower_io.c places, selection reads) ---- */
+
+/* The var of kind whose locations include location, or NULL. */
+const struct agx_ir_var *agx_io_var(const struct agx_ir_shader *shader, enum agx_ir_var_kind kind,
+				    unsigned location);
+/* The 32-bit word of var holding (location, component): matrix columns and
+ * array elements in order, each location its share of the var's words. */
+unsigned agx_io_word(const struct agx_ir_var *var, unsigned location, unsigned component);
+/* All the 32-bit words of var (every element). */
+unsigned agx_io_words(const struct agx_ir_var *var);
+/* The coefficient register of gl_FragCoord.z: 1 when a fragment shader reads it, else -1. */
+int agx_io_frag_z_cf(struct agx_ir_shader *shader);
+
 /* ---- the stages ------------------------------------------------------- */
 
-/* Selection: the lowered shader's function into p; 0, -ENOTSUP (p->log says why). */
-int agx_isel(struct agx_ir_shader *shader, struct mir_program *p);
+/*
+ * Selection: the lowered shader's function into p; 0, -ENOTSUP (p->log
+ * says why).  options (may be NULL) gives a fragment shader's render targets.
+ */
+int agx_isel(struct agx_ir_shader *shader, const struct agx_compile_options *options,
+	     struct mir_program *p);
 /*
  * Allocation: every virtual register into r2..r(max_registers - 1) (r0 is
  * the execution-mask counter, r1 the back end's scratch), spilling to the

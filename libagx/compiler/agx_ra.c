@@ -215,17 +215,19 @@ static struct mir_instr stack_op(bool store, unsigned vreg, unsigned halves, uns
 				.num_opds = 6,
 				.flags = store ? 0 : MIR_ASYNC,
 				.mnem = store ? "stack_store" : "stack_load" };
+	static const char *const masks[5] = { "x", "x", "xy", "xyz", "xyzw" };
 	struct mir_opd r = mir_vreg(vreg, halves * 16);
 
-	if (halves == 4) {
+	/* a pair or a tuple (ldcf's three registers) goes as 32-bit items */
+	if (halves >= 4) {
 		r.bits = 32;
-		r.count = 2;
+		r.count = (uint8_t)(halves / 2);
 	}
 	if (!store)
 		r.flags = MIR_DST;
 	in.opd[0] = mir_imm(0);
 	in.opd[1] = mir_text(halves == 1 ? "i16" : "i32");
-	in.opd[2] = mir_text(halves == 4 ? "xy" : "x");
+	in.opd[2] = mir_text(masks[halves >= 4 ? halves / 2 : 1]);
 	in.opd[3] = r;
 	in.opd[4] = mir_imm(offset);
 	in.opd[5] = mir_text("signed");
@@ -245,7 +247,7 @@ static int rewrite_spills(struct ra *ra)
 		if (!ra->spilled[v] || ra->slot[v] >= 0)
 			continue;
 		ra->slot[v] = (int)p->scratch_size;
-		p->scratch_size += p->vregs[v].halves == 4 ? 8 : 4;
+		p->scratch_size += p->vregs[v].halves >= 4 ? 2u * p->vregs[v].halves : 4;
 		if (p->scratch_size > 32767)
 			return mir_fail(p, -ENOSPC, "more than 32 KiB of spills per thread");
 	}

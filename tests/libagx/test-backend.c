@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "agx/isa.h"
+#include "usc.h"
 #include "agx_compile.h"
 #include "agx_mir.h"
 #include "ir-test.h"
@@ -1550,14 +1551,15 @@ static void test_unsupported(void **state)
 	char *log = NULL;
 
 	(void)state;
+	/* graphics I/O in a compute shader */
 	agx_store_output(&b, agx_load_input(&b, F32, 0, 0), 1, 0);
 	assert_int_equal(agx_codegen(s, NULL, &bin, &log), -ENOTSUP);
 	assert_non_null(log);
-	assert_non_null(strstr(log, "is not selected yet"));
+	assert_string_equal(log, "load_input in a compute shader");
 	free(log);
 	log = NULL;
 	assert_int_equal(agx_backend_compile(s, NULL, &bin, &log), -ENOTSUP);
-	assert_string_equal(log, "load_input is not selected yet");
+	assert_string_equal(log, "load_input in a compute shader");
 	free(log);
 	agx_ir_shader_destroy(s);
 
@@ -1640,6 +1642,633 @@ static void test_backend_compile(void **state)
 	agx_ir_shader_destroy(s);
 }
 
+/* ---- graphics: vertex and fragment shaders from GLSL, run with their I/O --------- */
+
+#define ATTR0_ADDR 0x300000000ull
+#define ATTR1_ADDR 0x400000000ull
+
+struct gfx_memory {
+	struct usc_run_buffer buf[4];
+	unsigned num;
+};
+
+static void *gfx_find(struct gfx_memory *m, uint64_t addr, unsigned size)
+{
+	for (unsigned i = 0; i < m->num; i++)
+		if (addr >= m->buf[i].address && addr + size <= m->buf[i].address + m->buf[i].size)
+			return (uint8_t *)m->buf[i].data + (addr - m->buf[i].address);
+	return NULL;
+}
+
+static bool gfx_read(void *ctx, uint64_t addr, void *dst, unsigned size)
+{
+	void *p = gfx_find(ctx, addr, size);
+
+	if (p)
+		memcpy(dst, p, size);
+	return p != NULL;
+}
+
+static bool gfx_write(void *ctx, uint64_t addr, const void *src, unsigned size)
+{
+	void *p = gfx_find(ctx, addr, size);
+
+	if (p)
+		memcpy(p, src, size);
+	return p != NULL;
+}
+
+static void glsl(enum agx_shader_stage stage, const char *src,
+		 const struct agx_compile_options *opts, struct agx_shader_binary *bin)
+{
+	int ret;
+
+	memset(bin, 0, sizeof(*bin));
+	ret = agx_compile_glsl(stage, src, strlen(src), opts, bin);
+	if (ret)
+		fail_msg("agx_compile_glsl: %d: %s", ret, bin->log ? bin->log : "(no log)");
+}
+
+/* One SIMD group of 32 lanes of a graphics stage: r5, r6 and the stage's I/O given. */
+static void run_stage(const struct agx_shader_binary *bin, const uint32_t *uniforms,
+		      unsigned num_uniforms, struct gfx_memory *mem, const uint32_t *r5,
+		      const uint32_t *r6, struct usc_vertex_io *vx, struct usc_fragment_io *fr)
+{
+	struct usc_program *prog = usc_program_create(bin->code, bin->size);
+	struct usc_state *st = calloc(1, sizeof(*st));
+	uint8_t *stack = calloc(USC_LANES, bin->info.scratch_size + 4);
+	struct usc_result res;
+
+	assert_non_null(prog);
+	assert_non_null(st);
+	assert_non_null(stack);
+	usc_state_init(st, USC_LANES);
+	memcpy(st->u, uniforms, num_uniforms * sizeof(uint32_t));
+	st->memory = (struct usc_memory){ .read = gfx_read, .write = gfx_write, .ctx = mem };
+	st->stack = stack;
+	st->stack_size = bin->info.scratch_size + 4;
+	for (unsigned l = 0; l < USC_LANES; l++) {
+		st->r[5][l] = r5 ? r5[l] : 0;
+		st->r[6][l] = r6 ? r6[l] : 0;
+	}
+	st->vertex = vx;
+	st->fragment = fr;
+	res = usc_run(prog, st, 1000000);
+	if (res.status != USC_DONE) {
+		char *text = disasm(bin);
+
+		note("%s", text);
+		free(text);
+		fail_msg("the run ended with %d at pc %u: %s", res.status, res.pc, res.message);
+	}
+	usc_program_destroy(prog);
+	free(stack);
+	free(st);
+}
+
+static const struct agx_shader_var *find_var(const struct agx_shader_binary *bin, const char *name)
+{
+	for (unsigned i = 0; i < bin->info.num_vars; i++)
+		if (!strcmp(bin->info.vars[i].name, name))
+			return &bin->info.vars[i];
+	fail_msg("no var %s", name);
+	return NULL;
+}
+
+/*
+ * Two attributes at their own strides (16 and 12 bytes), position and two
+ * varyings written, for 32 vertices whose IDs step by 2 and two instances:
+ * every output slot checked.
+ */
+static void test_vertex_shader(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "layout(location = 0) in vec4 pos;\n"
+				  "layout(location = 1) in vec2 uv;\n"
+				  "out vec2 v_uv;\n"
+				  "flat out int v_id;\n"
+				  "void main() {\n"
+				  "  gl_Position = pos * 2.0 + vec4(float(gl_InstanceID));\n"
+				  "  v_uv = uv + vec2(float(gl_VertexID), 0.5);\n"
+				  "  v_id = gl_VertexID * 3 - gl_InstanceID;\n"
+				  "}\n";
+	struct agx_shader_binary bin;
+	const struct agx_shader_var *pos, *uv, *vuv, *vid_var, *glpos;
+	static float a0[64 * 4], a1[64 * 3];
+	uint32_t u[16] = { 0 }, r5[32], r6[32], *out;
+	struct gfx_memory mem = { .num = 2 };
+	struct usc_vertex_io vx;
+
+	(void)state;
+	/* at 6 registers the allocator spills: r5 and r6 must be read before anything else */
+	for (unsigned budget = 0; budget < 2; budget++) {
+		struct agx_compile_options opts = { .max_registers = budget ? 6 : 0 };
+
+		glsl(AGX_SHADER_VERTEX, src, &opts, &bin);
+		if (budget)
+			assert_int_not_equal(bin.info.scratch_size, 0);
+		assert_int_equal(bin.info.stage, AGX_SHADER_VERTEX);
+		pos = find_var(&bin, "pos");
+		uv = find_var(&bin, "uv");
+		vuv = find_var(&bin, "v_uv");
+		vid_var = find_var(&bin, "v_id");
+		glpos = find_var(&bin, "gl_Position");
+		/* the ABI: an even pair and a stride each, by location */
+		assert_int_equal(pos->uniform, 0);
+		assert_int_equal(uv->uniform, 4);
+		assert_int_equal(bin.info.num_uniforms, 7);
+		assert_int_equal(glpos->slot, 0);
+		assert_int_equal(vuv->slot, 4);
+		assert_int_equal(vid_var->slot, 6);
+		assert_int_equal(pos->slot, -1);
+		assert_int_equal(bin.info.num_vertex_outputs, 7);
+
+		for (unsigned i = 0; i < 64 * 4; i++)
+			a0[i] = (float)i * 0.25f - 3.0f;
+		for (unsigned i = 0; i < 64 * 3; i++)
+			a1[i] = (float)i * -0.5f + 1.0f;
+		mem.buf[0] = (struct usc_run_buffer){ ATTR0_ADDR, a0, sizeof(a0) };
+		mem.buf[1] = (struct usc_run_buffer){ ATTR1_ADDR, a1, sizeof(a1) };
+		u[0] = (uint32_t)ATTR0_ADDR;
+		u[1] = (uint32_t)(ATTR0_ADDR >> 32);
+		u[2] = 16;
+		u[4] = (uint32_t)ATTR1_ADDR;
+		u[5] = (uint32_t)(ATTR1_ADDR >> 32);
+		u[6] = 12;
+		for (unsigned l = 0; l < 32; l++) {
+			r5[l] = 2 * l;
+			r6[l] = l % 2;
+		}
+		out = calloc(32 * 7, sizeof(uint32_t));
+		assert_non_null(out);
+		vx = (struct usc_vertex_io){ out, 7 };
+		run_stage(&bin, u, bin.info.num_uniforms, &mem, r5, r6, &vx, NULL);
+		for (unsigned l = 0; l < 32; l++) {
+			const uint32_t *o = out + l * 7;
+			unsigned v = r5[l];
+
+			for (unsigned c = 0; c < 4; c++)
+				assert_int_equal(o[c], fbits(a0[v * 4 + c] * 2.0f + (float)r6[l]));
+			assert_int_equal(o[4], fbits(a1[v * 3] + (float)v));
+			assert_int_equal(o[5], fbits(a1[v * 3 + 1] + 0.5f));
+			assert_int_equal(o[6], (uint32_t)(int32_t)(3 * v - r6[l]));
+		}
+		free(out);
+		agx_shader_binary_finish(&bin);
+	}
+}
+
+/* gl_PointSize goes after the varyings (the PPP's convention, sim/vdm.c). */
+static void test_vertex_point_size(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "out float v;\n"
+				  "void main() {\n"
+				  "  gl_Position = vec4(1.0, 2.0, 3.0, 4.0);\n"
+				  "  v = 7.0;\n"
+				  "  gl_PointSize = float(gl_VertexID) + 1.0;\n"
+				  "}\n";
+	struct agx_shader_binary bin;
+	uint32_t r5[32], out[32 * 6];
+	struct usc_vertex_io vx = { out, 6 };
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	glsl(AGX_SHADER_VERTEX, src, NULL, &bin);
+	assert_int_equal(bin.info.num_vertex_outputs, 6);
+	assert_int_equal(find_var(&bin, "gl_PointSize")->slot, 5);
+	assert_int_equal(find_var(&bin, "v")->slot, 4);
+	for (unsigned l = 0; l < 32; l++)
+		r5[l] = l;
+	memset(out, 0, sizeof(out));
+	run_stage(&bin, NULL, 0, &mem, r5, NULL, &vx, NULL);
+	for (unsigned l = 0; l < 32; l++) {
+		assert_int_equal(out[l * 6 + 3], fbits(4.0f));
+		assert_int_equal(out[l * 6 + 4], fbits(7.0f));
+		assert_int_equal(out[l * 6 + 5], fbits((float)l + 1.0f));
+	}
+	agx_shader_binary_finish(&bin);
+}
+
+/* A tile of 8x4 pixels, lane l at (l % 8, l / 8), at (x0, y0) of the framebuffer. */
+static struct usc_fragment_io tile_io(uint8_t *tile, unsigned sample_size, const float (*cf)[3],
+				      unsigned num_cf, uint32_t x0, uint32_t y0)
+{
+	struct usc_fragment_io f = { .tile = tile,
+				     .width = 8,
+				     .height = 4,
+				     .sample_size = sample_size,
+				     .x0 = x0,
+				     .y0 = y0,
+				     .cf = cf,
+				     .num_cf = num_cf };
+
+	for (unsigned l = 0; l < 32; l++) {
+		f.px[l] = (uint8_t)(l % 8);
+		f.py[l] = (uint8_t)(l / 8);
+	}
+	return f;
+}
+
+/* A plane at lane l (the sim's position: within the 32x32 block, at the centre). */
+static double plane(const float *p, const struct usc_fragment_io *f, unsigned l)
+{
+	double x = (double)((f->x0 + f->px[l]) & 31) + 0.5,
+	       y = (double)((f->y0 + f->py[l]) & 31) + 0.5;
+
+	return (double)p[0] * x + (double)p[1] * y + p[2];
+}
+
+static uint8_t unorm8(double v)
+{
+	v = v < 0 ? 0 : v > 1 ? 1 : v;
+	return (uint8_t)floor(v * 255.0 + 0.5);
+}
+
+/* A colour from a perspective-correct varying into a u8norm RGBA tile (the default target). */
+static void test_fragment_color(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "in vec4 v_color;\n"
+				  "out vec4 color;\n"
+				  "void main() { color = v_color * 0.5 + 0.25; }\n";
+	static const float cf[5][3] = { { 0.01f, 0.005f, 0.5f },
+					{ 0.02f, 0.0f, 0.1f },
+					{ 0.0f, 0.03f, 0.2f },
+					{ -0.01f, 0.01f, 0.4f },
+					{ 0.005f, 0.005f, 0.3f } };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 4];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	glsl(AGX_SHADER_FRAGMENT, src, NULL, &bin);
+	assert_int_equal(bin.info.stage, AGX_SHADER_FRAGMENT);
+	assert_int_equal(find_var(&bin, "v_color")->cf, 1);
+	assert_int_equal(bin.info.num_cf, 5);
+	assert_int_equal(bin.info.frag_coord_z_cf, -1);
+	assert_false(bin.info.discards);
+	memset(tile, 0x55, sizeof(tile));
+	f = tile_io(tile, 4, cf, 5, 0, 0);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned c = 0; c < 4; c++) {
+			double v = plane(cf[1 + c], &f, l) / plane(cf[0], &f, l);
+			int want = unorm8((float)v * 0.5f + 0.25f);
+
+			/* the product rounded in f32 may land the other side of a .5 */
+			assert_in_range(tile[l * 4 + c], want > 0 ? want - 1 : 0, want + 1);
+		}
+	agx_shader_binary_finish(&bin);
+}
+
+/*
+ * Smooth, centroid and flat (a float and an int) into an i32 target at byte
+ * 16 of a 32-byte sample: each word bit for bit.  (GLSL ES has no
+ * noperspective: test_noperspective builds it as IR.)
+ */
+static void test_fragment_interpolation(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "in float s;\n"
+				  "centroid in float n;\n"
+				  "flat in float f;\n"
+				  "flat in highp int i;\n"
+				  "layout(location = 0) out highp uvec4 o;\n"
+				  "void main() {\n"
+				  "  o = uvec4(floatBitsToUint(s), floatBitsToUint(n),\n"
+				  "            floatBitsToUint(f), uint(i));\n"
+				  "}\n";
+	struct agx_compile_options opts = { .num_rts = 1 };
+	float cf[5][3] = { { 0.01f, 0.02f, 0.25f },
+			   { 0.5f, -0.25f, 3.0f },
+			   { 0.125f, 0.375f, -1.0f },
+			   { 0.0f, 0.0f, 0.0f },
+			   { 0.0f, 0.0f, 0.0f } };
+	int32_t ival = -123456;
+	float fval = -0.0f;
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 32];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	memcpy(&cf[3][2], &fval, 4);
+	memcpy(&cf[4][2], &ival, 4);
+	opts.rt[0].format = 2; /* i32 */
+	opts.rt[0].offset = 16;
+	/* at 5 registers ldcf's three-register results spill */
+	for (unsigned budget = 0; budget < 2; budget++) {
+		opts.max_registers = budget ? 5 : 0;
+		glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
+		if (budget)
+			assert_int_not_equal(bin.info.scratch_size, 0);
+		assert_int_equal(find_var(&bin, "s")->cf, 1);
+		assert_int_equal(find_var(&bin, "n")->cf, 2);
+		assert_int_equal(find_var(&bin, "f")->cf, 3);
+		assert_int_equal(find_var(&bin, "i")->cf, 4);
+		assert_int_equal(find_var(&bin, "f")->interp, AGX_SHADER_FLAT);
+		assert_int_equal(bin.info.num_cf, 5);
+		memset(tile, 0x55, sizeof(tile));
+		f = tile_io(tile, 32, (const float(*)[3])cf, 5, 40, 8);
+		run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t w[8];
+
+			memcpy(w, tile + l * 32, 32);
+			for (unsigned k = 0; k < 4; k++)
+				assert_int_equal(w[k], 0x55555555u);
+			assert_int_equal(w[4],
+					 fbits((float)(plane(cf[1], &f, l) / plane(cf[0], &f, l))));
+			assert_int_equal(w[5],
+					 fbits((float)(plane(cf[2], &f, l) / plane(cf[0], &f, l))));
+			assert_int_equal(w[6], 0x80000000u);
+			assert_int_equal(w[7], (uint32_t)ival);
+		}
+		agx_shader_binary_finish(&bin);
+	}
+}
+
+/*
+ * noperspective (GLSL ES has none; the translator marks SPIR-V's
+ * NoPerspective so), built as IR and compiled with the lowering: iter
+ * without the 1/w division, two components of a vec2 at cf1 and cf2.
+ */
+static void test_noperspective(void **state)
+{
+	struct agx_ir_function *func;
+	struct agx_builder b;
+	struct agx_ir_shader *s = shader_new(&func, &b);
+	struct agx_ir_var in = { .kind = AGX_IR_VAR_INPUT,
+				 .name = "n",
+				 .glsl_type = "vec2",
+				 .type = F32,
+				 .components = 2,
+				 .location = 3,
+				 .interp = AGX_IR_INTERP_NOPERSPECTIVE,
+				 .uniform = -1 };
+	struct agx_ir_var out = { .kind = AGX_IR_VAR_OUTPUT,
+				  .name = "o",
+				  .glsl_type = "vec4",
+				  .type = F32,
+				  .components = 4,
+				  .location = 0,
+				  .uniform = -1 };
+	struct agx_compile_options opts = { .num_rts = 1 };
+	static const float cf[3][3] = { { 0.01f, 0.0f, 0.5f },
+					{ 0.25f, 0.5f, 1.0f },
+					{ -0.125f, 0.0f, 2.0f } };
+	struct agx_shader_binary bin = { 0 };
+	uint8_t tile[8 * 4 * 8];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+	char *log = NULL;
+	int ret;
+
+	(void)state;
+	s->stage = AGX_IR_STAGE_FRAGMENT;
+	s->num_workgroups_uniform = s->uniform_block_uniform = -1;
+	agx_ir_shader_add_var(s, &in);
+	agx_ir_shader_add_var(s, &out);
+	agx_store_output(&b, agx_load_input(&b, F32, 3, 1), 0, 0);
+	agx_store_output(&b, agx_load_input(&b, F32, 3, 0), 0, 1);
+	opts.rt[0].format = 2;
+	ret = agx_backend_compile(s, &opts, &bin, &log);
+	if (ret)
+		fail_msg("agx_backend_compile: %d: %s", ret, log);
+	assert_int_equal(bin.info.vars[0].cf, 1);
+	assert_int_equal(bin.info.vars[0].interp, AGX_SHADER_NOPERSPECTIVE);
+	assert_int_equal(bin.info.num_cf, 3);
+	memset(tile, 0x55, sizeof(tile));
+	f = tile_io(tile, 8, cf, 3, 0, 0);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++) {
+		uint32_t w[2];
+
+		memcpy(w, tile + l * 8, 8);
+		assert_int_equal(w[0], fbits((float)plane(cf[2], &f, l)));
+		assert_int_equal(w[1], fbits((float)plane(cf[1], &f, l)));
+	}
+	agx_shader_binary_finish(&bin);
+	free(log);
+	agx_ir_shader_destroy(s);
+}
+
+/* gl_FragCoord (x, y at the pixel centre in the framebuffer, z, w) and gl_FrontFacing. */
+static void test_frag_coord_facing(void **state)
+{
+	static const char src[] =
+	    "#version 300 es\n"
+	    "precision highp float;\n"
+	    "in float v;\n"
+	    "layout(location = 0) out highp uvec4 o;\n"
+	    "layout(location = 1) out highp uvec4 p;\n"
+	    "void main() {\n"
+	    "  o = uvec4(floatBitsToUint(gl_FragCoord.x), floatBitsToUint(gl_FragCoord.y),\n"
+	    "            floatBitsToUint(gl_FragCoord.z), floatBitsToUint(gl_FragCoord.w));\n"
+	    "  p = uvec4(gl_FrontFacing ? 1u : 0u, floatBitsToUint(v), 0u, 0u);\n"
+	    "}\n";
+	struct agx_compile_options opts = { .num_rts = 2 };
+	static const float cf[3][3] = { { 0.0f, 0.0f, 0.5f },
+					{ 0.001f, 0.002f, 0.25f },
+					{ 1.0f, 2.0f, 3.0f } };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 32];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	opts.rt[0].format = opts.rt[1].format = 2;
+	opts.rt[1].offset = 16;
+	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
+	assert_int_equal(bin.info.frag_coord_z_cf, 1);
+	assert_int_equal(find_var(&bin, "v")->cf, 2);
+	assert_int_equal(bin.info.num_cf, 3);
+	for (unsigned back = 0; back < 2; back++) {
+		memset(tile, 0, sizeof(tile));
+		f = tile_io(tile, 32, cf, 3, 64, 36);
+		f.backfacing = back;
+		run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t w[8];
+
+			memcpy(w, tile + l * 32, 32);
+			assert_int_equal(w[0], fbits(64.5f + (float)(l % 8)));
+			assert_int_equal(w[1], fbits(36.5f + (float)(l / 8)));
+			assert_int_equal(w[2], fbits((float)plane(cf[1], &f, l)));
+			assert_int_equal(w[3], fbits(0.5f));
+			assert_int_equal(w[4], !back);
+			assert_int_equal(w[5], fbits((float)(plane(cf[2], &f, l) / 0.5)));
+		}
+	}
+	agx_shader_binary_finish(&bin);
+}
+
+/* gl_PointCoord: the two coefficient registers after the varyings, read across the screen. */
+static void test_point_coord(void **state)
+{
+	static const char src[] =
+	    "#version 300 es\n"
+	    "precision highp float;\n"
+	    "in float v;\n"
+	    "out highp uvec4 o;\n"
+	    "void main() {\n"
+	    "  o = uvec4(floatBitsToUint(gl_PointCoord.x),\n"
+	    "            floatBitsToUint(gl_PointCoord.y), floatBitsToUint(v), 0u);\n"
+	    "}\n";
+	struct agx_compile_options opts = { .num_rts = 1 };
+	static const float cf[4][3] = { { 0.0f, 0.01f, 0.5f },
+					{ 1.0f, 1.0f, 1.0f },
+					{ 0.0625f, 0.0f, -0.25f },
+					{ 0.0f, 0.125f, 0.75f } };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 16];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	opts.rt[0].format = 2;
+	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
+	assert_int_equal(find_var(&bin, "v")->cf, 1);
+	assert_int_equal(find_var(&bin, "gl_PointCoord")->cf, 2);
+	assert_int_equal(bin.info.num_cf, 4);
+	f = tile_io(tile, 16, cf, 4, 0, 0);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++) {
+		uint32_t w[3];
+
+		memcpy(w, tile + l * 16, 12);
+		assert_int_equal(w[0], fbits((float)plane(cf[2], &f, l)));
+		assert_int_equal(w[1], fbits((float)plane(cf[3], &f, l)));
+		assert_int_equal(w[2], fbits((float)(plane(cf[1], &f, l) / plane(cf[0], &f, l))));
+	}
+	agx_shader_binary_finish(&bin);
+}
+
+/*
+ * Packed targets: rgb10a2 at byte 4 and rg11b10f at byte 8 of a 12-byte
+ * sample, one st_tile of the whole pixel each; byte 0..3 untouched.
+ */
+static void test_packed_targets(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "layout(location = 0) out vec4 a;\n"
+				  "layout(location = 1) out vec4 b;\n"
+				  "void main() {\n"
+				  "  a = vec4(1.0, 0.0, 0.25, 1.0);\n"
+				  "  b = vec4(gl_FragCoord.x, 2.0, 0.5, 0.0);\n"
+				  "}\n";
+	struct agx_compile_options opts = { .num_rts = 2 };
+	static const float cf[1][3] = { { 0.0f, 0.0f, 1.0f } };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 12];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	opts.rt[0].format = 8; /* rgb10a2 */
+	opts.rt[0].offset = 4;
+	opts.rt[1].format = 12; /* rg11b10f */
+	opts.rt[1].offset = 8;
+	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
+	memset(tile, 0x55, sizeof(tile));
+	f = tile_io(tile, 12, cf, 1, 0, 0);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++) {
+		uint32_t w[3];
+		int e;
+		/* an 11-bit float: 5 exponent bits (bias 15), 6 of mantissa; exact here */
+		float m = frexpf((float)(l % 8) + 0.5f, &e);
+		uint32_t r = (uint32_t)(e - 1 + 15) << 6 | (uint32_t)((m * 2.0f - 1.0f) * 64.0f);
+
+		memcpy(w, tile + l * 12, 12);
+		assert_int_equal(w[0], 0x55555555u);
+		assert_int_equal(w[1], 1023u | 0u << 10 | 256u << 20 | 3u << 30);
+		assert_int_equal(w[2] & 0x7ff, r);
+		assert_int_equal((w[2] >> 11) & 0x7ff, 16u << 6); /* 2.0 */
+		assert_int_equal(w[2] >> 22, 14u << 5);		  /* 0.5 */
+	}
+	agx_shader_binary_finish(&bin);
+}
+
+/* discard on the odd columns: their pixels keep what the tile held. */
+static void test_discard(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "out vec4 color;\n"
+				  "void main() {\n"
+				  "  if (int(gl_FragCoord.x) % 2 == 1) discard;\n"
+				  "  color = vec4(1.0, 0.0, 0.5, 1.0);\n"
+				  "}\n";
+	static const float cf[1][3] = { { 0.0f, 0.0f, 1.0f } };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 4];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	glsl(AGX_SHADER_FRAGMENT, src, NULL, &bin);
+	assert_true(bin.info.discards);
+	memset(tile, 0x55, sizeof(tile));
+	f = tile_io(tile, 4, cf, 1, 0, 0);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++) {
+		static const uint8_t kept[4] = { 0x55, 0x55, 0x55, 0x55 },
+				     drawn[4] = { 255, 0, 128, 255 };
+
+		assert_memory_equal(tile + l * 4, l % 2 ? kept : drawn, 4);
+		assert_int_equal((f.killed >> l) & 1, l % 2);
+	}
+	agx_shader_binary_finish(&bin);
+}
+
+static float seen_depth[32];
+
+static uint32_t record_depth(struct usc_fragment_io *io, uint32_t lanes, const float *depth,
+			     const uint32_t *stencil)
+{
+	(void)io;
+	(void)stencil;
+	for (unsigned l = 0; l < 32; l++)
+		if ((lanes >> l) & 1)
+			seen_depth[l] = depth ? depth[l] : -1.0f;
+	return lanes;
+}
+
+/* gl_FragDepth goes to the depth test through zs_emit. */
+static void test_frag_depth(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "out vec4 color;\n"
+				  "void main() {\n"
+				  "  gl_FragDepth = gl_FragCoord.x / 16.0;\n"
+				  "  color = vec4(0.0);\n"
+				  "}\n";
+	static const float cf[1][3] = { { 0.0f, 0.0f, 1.0f } };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 4];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+
+	(void)state;
+	glsl(AGX_SHADER_FRAGMENT, src, NULL, &bin);
+	assert_true(bin.info.writes_depth);
+	f = tile_io(tile, 4, cf, 1, 0, 0);
+	f.zs_test = record_depth;
+	for (unsigned l = 0; l < 32; l++)
+		seen_depth[l] = -2.0f;
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++)
+		assert_float_equal(seen_depth[l], ((float)(l % 8) + 0.5f) / 16.0f, 1e-7);
+	agx_shader_binary_finish(&bin);
+}
+
 /*
  * How long a typical 100-instruction shader takes to compile (reported,
  * not asserted: timings vary by machine).
@@ -1691,6 +2320,16 @@ int main(void)
 		cmocka_unit_test(test_waits),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_backend_compile),
+		cmocka_unit_test(test_vertex_shader),
+		cmocka_unit_test(test_vertex_point_size),
+		cmocka_unit_test(test_fragment_color),
+		cmocka_unit_test(test_fragment_interpolation),
+		cmocka_unit_test(test_noperspective),
+		cmocka_unit_test(test_frag_coord_facing),
+		cmocka_unit_test(test_point_coord),
+		cmocka_unit_test(test_packed_targets),
+		cmocka_unit_test(test_discard),
+		cmocka_unit_test(test_frag_depth),
 		cmocka_unit_test(test_compile_time),
 	};
 

@@ -406,6 +406,121 @@ static void test_io_idempotent(void **state)
 	agx_ir_shader_destroy(in);
 }
 
+static unsigned add_io(struct agx_ir_shader *s, enum agx_ir_var_kind kind, const char *name,
+		       const char *glsl_type, unsigned components, unsigned location)
+{
+	struct agx_ir_var var = {
+		.kind = kind,
+		.name = name,
+		.glsl_type = glsl_type,
+		.type = AGX_IR_TYPE_F32,
+		.components = components,
+		.location = location,
+		.uniform = 1234,
+		.slot = 1234,
+	};
+
+	return agx_ir_shader_add_var(s, &var);
+}
+
+/* a.z + m[1].y of a vertex shader, as the pass should fetch them */
+static void build_fetches(struct agx_builder *b, bool lowered, unsigned a_pair, unsigned m_pair)
+{
+	struct agx_ir_value x, y;
+
+	if (!lowered) {
+		x = agx_load_input(b, AGX_IR_TYPE_F32, 2, 2);
+		y = agx_load_input(b, AGX_IR_TYPE_F32, 6, 1);
+	} else {
+		struct agx_ir_value st =
+		    agx_ushr(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, a_pair + 2), agx_imm_u32(2));
+		struct agx_ir_value i = agx_imul(b, agx_load_vertex_id(b), st);
+
+		x = agx_load_global_const(b, AGX_IR_TYPE_F32, agx_iadd(b, i, agx_imm_u32(2)),
+					  a_pair);
+		st = agx_ushr(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, m_pair + 2), agx_imm_u32(2));
+		i = agx_imul(b, agx_load_vertex_id(b), st);
+		/* column 1 of a mat2x3 starts at word 3 */
+		y = agx_load_global_const(b, AGX_IR_TYPE_F32, agx_iadd(b, i, agx_imm_u32(4)),
+					  m_pair);
+	}
+	agx_store_output(b, agx_fadd(b, x, y), 3, 1);
+	agx_store_output(b, x, AGX_IR_LOCATION_POINT_SIZE, 0);
+}
+
+/*
+ * A vertex shader's attributes, by location, after an SSBO and
+ * gl_NumWorkGroups: an even pair and a stride each; its outputs' slots:
+ * the position 0, the varyings by location, gl_PointSize last.
+ */
+static void test_io_vertex(void **state)
+{
+	struct agx_ir_function *f;
+	struct agx_builder b;
+	struct agx_ir_shader *in = shader_new(&f, &b), *want;
+	unsigned m, a, ssbo, v3, v1, psz, pos;
+
+	(void)state;
+	in->stage = AGX_IR_STAGE_VERTEX;
+	m = add_io(in, AGX_IR_VAR_INPUT, "m", "mat2x3", 6, 5);
+	ssbo = add_var(in, AGX_IR_VAR_SSBO, "Buf", 0, 0);
+	a = add_io(in, AGX_IR_VAR_INPUT, "a", "vec4", 4, 2);
+	v3 = add_io(in, AGX_IR_VAR_OUTPUT, "v3", "vec2", 2, 3);
+	psz = add_io(in, AGX_IR_VAR_OUTPUT, "gl_PointSize", "float", 1, AGX_IR_LOCATION_POINT_SIZE);
+	v1 = add_io(in, AGX_IR_VAR_OUTPUT, "v1", "vec3", 3, 1);
+	pos = add_io(in, AGX_IR_VAR_OUTPUT, "gl_Position", "vec4", 4, AGX_IR_LOCATION_POSITION);
+	agx_load_num_workgroups(&b, 0);
+	build_fetches(&b, false, 0, 0);
+	want = shader_new(&f, &b);
+	want->stage = AGX_IR_STAGE_VERTEX;
+	agx_uniform_reg(&b, AGX_IR_TYPE_I32, 2);
+	build_fetches(&b, true, 6, 10);
+	run(in, want, true);
+	assert_placements(in, 13, 2, -1);
+	assert_int_equal(in->vars[ssbo].uniform, 0);
+	assert_int_equal(in->vars[a].uniform, 6); /* u5 skipped: pairs are even */
+	assert_int_equal(in->vars[m].uniform, 10);
+	assert_int_equal(in->vars[pos].slot, 0);
+	assert_int_equal(in->vars[v1].slot, 4);
+	assert_int_equal(in->vars[v3].slot, 7);
+	assert_int_equal(in->vars[psz].slot, 9);
+	assert_int_equal(in->vars[a].slot, -1);
+	/* a second run changes nothing */
+	assert_false(agx_pass(in, agx_lower_io));
+	agx_ir_shader_destroy(in);
+}
+
+/* A fragment shader's varyings: cf0 is 1/w, cf1 window z when gl_FragCoord.z is read. */
+static void test_io_fragment(void **state)
+{
+	for (unsigned z = 0; z < 2; z++) {
+		struct agx_ir_function *f;
+		struct agx_builder b;
+		struct agx_ir_shader *in = shader_new(&f, &b), *want;
+		unsigned c, t, o;
+
+		(void)state;
+		in->stage = AGX_IR_STAGE_FRAGMENT;
+		t = add_io(in, AGX_IR_VAR_INPUT, "t", "vec2", 2, 4);
+		c = add_io(in, AGX_IR_VAR_INPUT, "c", "vec3", 3, 0);
+		o = add_io(in, AGX_IR_VAR_OUTPUT, "o", "vec4", 4, 0);
+		agx_store_output(&b, agx_load_input(&b, AGX_IR_TYPE_F32, 4, 1), 0, 0);
+		if (z)
+			agx_store_output(&b, agx_load_frag_coord(&b, 2), 0, 1);
+		want = shader_new(&f, &b);
+		want->stage = AGX_IR_STAGE_FRAGMENT;
+		agx_store_output(&b, agx_load_input(&b, AGX_IR_TYPE_F32, 4, 1), 0, 0);
+		if (z)
+			agx_store_output(&b, agx_load_frag_coord(&b, 2), 0, 1);
+		run(in, want, true);
+		assert_int_equal(in->vars[c].slot, 1 + (int)z);
+		assert_int_equal(in->vars[t].slot, 4 + (int)z);
+		assert_int_equal(in->vars[o].slot, -1);
+		assert_int_equal(in->vars[t].uniform, 1234); /* not an attribute */
+		agx_ir_shader_destroy(in);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_io_num_workgroups), cmocka_unit_test(test_io_uniforms_fit),
 		cmocka_unit_test(test_io_uniforms_spill), cmocka_unit_test(test_io_uniform_budget),
 		cmocka_unit_test(test_io_unplaceable),	  cmocka_unit_test(test_io_idempotent),
+		cmocka_unit_test(test_io_vertex),	  cmocka_unit_test(test_io_fragment),
 	};
 
 	return cmocka_run_group_tests_name("lower_io", tests, NULL, NULL);

@@ -27,6 +27,18 @@ struct agx_compile_options {
 	unsigned max_registers;
 	/* When set, the IR is printed here after translation and after each pass. */
 	FILE *ir_dump;
+	/*
+	 * Fragment shaders: the render targets in a pixel's tilebuffer sample.
+	 * Colour output location i goes to rt[i]: format is the ISA's memformat
+	 * number (g13.isa: 4 is u8norm), offset the byte offset in the sample.
+	 * num_rts == 0 means one target, u8norm RGBA at offset 0; outputs at
+	 * locations past num_rts are dropped (no draw buffer).
+	 */
+	struct {
+		unsigned format;
+		unsigned offset;
+	} rt[8];
+	unsigned num_rts;
 };
 
 /* What an interface variable is; the kinds of agx_ir_var (libagx/compiler/agx_ir.h). */
@@ -64,6 +76,10 @@ struct agx_shader_var {
 	 * each); -1 when it needs none.
 	 */
 	int uniform;
+	/* A vertex shader's output: its first 32-bit output slot (position is 0); else -1. */
+	int slot;
+	/* A fragment shader's input: its first coefficient register; else -1. */
+	int cf;
 };
 
 struct agx_shader_info {
@@ -86,6 +102,12 @@ struct agx_shader_info {
 	bool discards;
 	bool writes_depth;
 	unsigned num_instructions;
+	/* Vertex: the 32-bit output slots of one vertex (4 for the position, then the varyings). */
+	unsigned num_vertex_outputs;
+	/* Fragment: the coefficient registers read, from cf0 (1/w) on. */
+	unsigned num_cf;
+	/* Fragment: the coefficient register of gl_FragCoord.z's window z, or -1. */
+	int frag_coord_z_cf;
 };
 
 struct agx_shader_binary {
