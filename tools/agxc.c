@@ -451,10 +451,10 @@ int main(int argc, char **argv)
 		return status;
 	}
 	if (mode == MODE_COMPILE) {
-		struct agx_compile_options options = { .max_registers = max_registers,
-						       .ir_dump = show & SHOW_IR ? stdout : NULL };
+		struct agx_compile_options opts = { .max_registers = max_registers,
+						    .ir_dump = show & SHOW_IR ? stdout : NULL };
 
-		status = compile(path, stage, source, length, &options, out_path, show);
+		status = compile(path, stage, source, length, &opts, out_path, show);
 		free(source);
 		return status;
 	}
