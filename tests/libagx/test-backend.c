@@ -1703,7 +1703,8 @@ static void run_stage(const struct agx_shader_binary *bin, const uint32_t *unifo
 	assert_non_null(st);
 	assert_non_null(stack);
 	usc_state_init(st, USC_LANES);
-	memcpy(st->u, uniforms, num_uniforms * sizeof(uint32_t));
+	if (num_uniforms)
+		memcpy(st->u, uniforms, num_uniforms * sizeof(uint32_t));
 	st->memory = (struct usc_memory){ .read = gfx_read, .write = gfx_write, .ctx = mem };
 	st->stack = stack;
 	st->stack_size = bin->info.scratch_size + 4;
