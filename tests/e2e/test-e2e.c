@@ -4,7 +4,8 @@
  * processes through agx-scheduler, agx-fwchan and agx-sim, runs in each
  * client's own VM and writes a BO the client reads once the fence signals:
  *   - one job, its result checked, agxc's binary the same as the library's;
- *   - 100 client processes x 100 jobs of random sizes, every result right;
+ *   - 100 client processes x 100 jobs of random sizes, every result right
+ *     (20 x 20 in the sanitizer build);
  *   - a kernel reading another client's address faults, and only its own
  *     queue suffers;
  *   - each daemon killed in turn under running clients: they see the device
@@ -35,9 +36,24 @@
 
 #define WAIT_NS	     (30ll * 1000 * 1000 * 1000)
 #define MAX_ELEMENTS 4096
-#define CLIENTS	     100
-#define JOBS	     100
-#define RUNNERS	     4 /* clients running while a daemon is killed */
+/*
+ * 100 clients x 100 jobs in the normal build; the sanitizer build, whose
+ * agx-sim runs the kernels some twenty times slower, checks the same with
+ * 20 x 20 (its point is memory errors, which these find as well).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+#define CLIENTS (SANITIZED ? 20 : 100)
+#define JOBS	(SANITIZED ? 20 : 100)
+#define RUNNERS 4 /* clients running while a daemon is killed */
 
 static const char *stack_path, *agxc_path;
 static char state_dir[64];
