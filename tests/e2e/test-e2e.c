@@ -30,6 +30,8 @@
 
 #include <cmocka.h>
 
+#include "sanitized.h"
+
 #include "agx/cmdbuf.h"
 #include "agx/compiler.h"
 #include "agx/device.h"
@@ -41,16 +43,6 @@
  * agx-sim runs the kernels some twenty times slower, checks the same with
  * 20 x 20 (its point is memory errors, which these find as well).
  */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
 #define CLIENTS (SANITIZED ? 20 : 100)
 #define JOBS	(SANITIZED ? 20 : 100)
 #define RUNNERS 4 /* clients running while a daemon is killed */

@@ -24,6 +24,15 @@
 #include <string.h>
 
 #include "ir-test.h"
+#include "sanitized.h"
+
+/*
+ * Under ASan the evaluator runs some twenty times slower: there the
+ * samples below are thinner (sanitized.h), the normal build checks them
+ * whole.  16-bit divisors checked apart from the edges: 1 in SPARSE_16.
+ */
+#define SPARSE_16 (SANITIZED ? 2000 : 120)
+#define EDGE_16	  (SANITIZED ? 256 : 2048)
 
 /* ---- the evaluator ---------------------------------------------------------------- */
 
@@ -861,24 +870,6 @@ static bool intdiv_check(const struct intdiv_run *run, unsigned width, bool divi
  * and their neighbours, and 512 others at random.  The full run is the
  * test group "exhaustive" (2^32 pairs: minutes).
  */
-/*
- * Under ASan the evaluator runs some twenty times slower; the sanitizer
- * build is there for memory errors, which a thinner sample finds as well,
- * and the normal build checks the whole sample.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-/* divisors checked apart from the edges: 1 in SPARSE_16 */
-#define SPARSE_16 (SANITIZED ? 2000 : 120)
-#define EDGE_16	  (SANITIZED ? 256 : 2048)
 
 static void check_16(bool is_signed, bool all)
 {
