@@ -134,7 +134,8 @@ static json_object *var_json(struct builder *b, const struct agx_shader_var *var
 		add_int(b, obj, "size", var->size);
 		break;
 	case AGX_SHADER_SAMPLER:
-		add_int(b, obj, "binding", var->binding);
+		add_int(b, obj, "location", var->location);
+		add_int(b, obj, "texture", var->slot);
 		break;
 	case AGX_SHADER_SHARED:
 		add_int(b, obj, "offset", var->offset);
@@ -182,6 +183,7 @@ char *agx_shader_info_to_json(const struct agx_shader_info *info)
 		add_int(&b, root, "frag_coord_z_cf", info->frag_coord_z_cf);
 	}
 	add_int(&b, root, "uniform_block_uniform", info->uniform_block_uniform);
+	add_int(&b, root, "textures", info->num_textures);
 	for (unsigned i = 0; i < info->num_vars; i++) {
 		json_object *v = var_json(&b, &info->vars[i]);
 

@@ -146,11 +146,17 @@ static inline struct agx_ir_value agx_imm_bool(bool v)
 #define AGX_BUILDER_SRC_STORE_3 src_[0] = s0, src_[1] = s1, src_[2] = s2
 
 #define AGX_BUILDER_IMM_PARAMS_0()
-#define AGX_BUILDER_IMM_PARAMS_1(a)    , uint32_t a
-#define AGX_BUILDER_IMM_PARAMS_2(a, b) , uint32_t a, uint32_t b
-#define AGX_BUILDER_IMM_STORE_0()      (void)0
-#define AGX_BUILDER_IMM_STORE_1(a)     imm_[0] = a
-#define AGX_BUILDER_IMM_STORE_2(a, b)  imm_[0] = a, imm_[1] = b
+#define AGX_BUILDER_IMM_PARAMS_1(a)	  , uint32_t a
+#define AGX_BUILDER_IMM_PARAMS_2(a, b)	  , uint32_t a, uint32_t b
+#define AGX_BUILDER_IMM_STORE_0()	  (void)0
+#define AGX_BUILDER_IMM_STORE_1(a)	  imm_[0] = a
+#define AGX_BUILDER_IMM_STORE_2(a, b)	  imm_[0] = a, imm_[1] = b
+#define AGX_BUILDER_IMM_PARAMS_3(a, b, c) , uint32_t a, uint32_t b, uint32_t c
+#define AGX_BUILDER_IMM_STORE_3(a, b, c)  imm_[0] = a, imm_[1] = b, imm_[2] = c
+#define AGX_BUILDER_IMM_PARAMS_6(a, b, c, d, e, f)                                                 \
+	, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e, uint32_t f
+#define AGX_BUILDER_IMM_STORE_6(a, b, c, d, e, f)                                                  \
+	imm_[0] = a, imm_[1] = b, imm_[2] = c, imm_[3] = d, imm_[4] = e, imm_[5] = f
 
 #define AGX_BUILDER_HELPER(name, dst, nsrc, srcs, nimm, imms, flags)                               \
 	static inline AGX_BUILDER_BY_SHAPE(RET, dst)                                               \
@@ -169,5 +175,20 @@ static inline struct agx_ir_value agx_imm_bool(bool v)
 	}
 
 AGX_IR_OPS(AGX_BUILDER_HELPER)
+
+/*
+ * A texture op (texture_sample, texture_load) of type reading srcs[n], in
+ * agx_ir_tex_layout()'s order, with the op's six indices.
+ */
+static inline struct agx_ir_value agx_tex(struct agx_builder *b, enum agx_ir_op op,
+					  enum agx_ir_type type, const struct agx_ir_value *srcs,
+					  unsigned n, const uint32_t *imms)
+{
+	struct agx_ir_instr *i_ = agx_builder_emit(b, op, type, NULL, imms);
+
+	for (unsigned k = 0; k < n; k++)
+		agx_ir_instr_add_src(i_, srcs[k]);
+	return agx_ir_def_value(&i_->dest);
+}
 
 #endif

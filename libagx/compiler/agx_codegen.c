@@ -82,9 +82,20 @@ static int copy_vars(struct agx_ir_shader *shader, struct agx_shader_info *info)
 			.size = v->size,
 			.interp = interp_of(v->interp),
 			.uniform = v->uniform,
-			.slot = shader->stage == AGX_IR_STAGE_VERTEX ? v->slot : -1,
-			.cf = shader->stage == AGX_IR_STAGE_FRAGMENT ? v->slot : -1,
+			.slot =
+			    shader->stage == AGX_IR_STAGE_VERTEX || v->kind == AGX_IR_VAR_SAMPLER
+				? v->slot
+				: -1,
+			.cf =
+			    shader->stage == AGX_IR_STAGE_FRAGMENT && v->kind != AGX_IR_VAR_SAMPLER
+				? v->slot
+				: -1,
 		};
+		if (v->kind == AGX_IR_VAR_SAMPLER && v->slot >= 0) {
+			unsigned end = (unsigned)v->slot + (v->array_size ? v->array_size : 1);
+
+			info->num_textures = end > info->num_textures ? end : info->num_textures;
+		}
 		info->num_vars = i + 1;
 		o->name = dup(v->name);
 		o->glsl_type = dup(v->glsl_type);
@@ -103,7 +114,7 @@ static void io_info(struct agx_ir_shader *shader, struct agx_shader_info *info)
 		const struct agx_ir_var *v = &shader->vars[i];
 		unsigned last;
 
-		if (v->slot < 0)
+		if (v->slot < 0 || v->kind == AGX_IR_VAR_SAMPLER)
 			continue;
 		last = (unsigned)v->slot + agx_io_words(v);
 		end = last > end ? last : end;

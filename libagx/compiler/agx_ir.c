@@ -18,6 +18,7 @@
 #define TERMINATOR   AGX_IR_TERMINATOR
 #define VARIADIC     AGX_IR_VARIADIC
 #define LOWERED	     AGX_IR_LOWERED
+#define TEXTURE	     AGX_IR_TEXTURE
 
 #define OP_INFO(name_, dest_, nsrc, srcs, nimm, imms, flags_)                                      \
 	[AGX_IR_OP_##name_] = { .name = #name_,                                                    \
@@ -37,6 +38,7 @@ const struct agx_ir_op_info agx_ir_op_table[AGX_IR_NUM_OPS] = { AGX_IR_OPS(OP_IN
 #undef TERMINATOR
 #undef VARIADIC
 #undef LOWERED
+#undef TEXTURE
 
 /* ---- types ----------------------------------------------------------------- */
 
@@ -603,30 +605,79 @@ unsigned agx_ir_def_num_uses(const struct agx_ir_def *def)
 	return n;
 }
 
+/* Room for one more source; the copies take the old sources' places in their use lists. */
+static void grow_srcs(struct agx_ir_shader *shader, struct agx_ir_instr *instr)
+{
+	unsigned cap = instr->src_capacity ? 2 * instr->src_capacity : 2;
+	struct agx_ir_src *grown;
+
+	if (instr->num_srcs < instr->src_capacity)
+		return;
+	grown = agx_ir_shader_alloc(shader, cap * sizeof(*grown));
+	for (unsigned i = 0; i < instr->num_srcs; i++) {
+		grown[i] = instr->src[i];
+		if (grown[i].def && grown[i].use_link.next) {
+			grown[i].use_link.prev->next = &grown[i].use_link;
+			grown[i].use_link.next->prev = &grown[i].use_link;
+		}
+	}
+	instr->src = grown;
+	instr->src_capacity = cap;
+}
+
 void agx_ir_phi_add_src(struct agx_ir_instr *phi, struct agx_ir_block *pred, struct agx_ir_value v)
 {
 	struct agx_ir_src *src;
 
-	if (phi->num_srcs == phi->src_capacity) {
-		unsigned cap = phi->src_capacity ? 2 * phi->src_capacity : 2;
-		struct agx_ir_shader *shader = pred->func->shader;
-		struct agx_ir_src *grown = agx_ir_shader_alloc(shader, cap * sizeof(*grown));
-
-		/* the copies take the old sources' places in their use lists */
-		for (unsigned i = 0; i < phi->num_srcs; i++) {
-			grown[i] = phi->src[i];
-			if (grown[i].def && grown[i].use_link.next) {
-				grown[i].use_link.prev->next = &grown[i].use_link;
-				grown[i].use_link.next->prev = &grown[i].use_link;
-			}
-		}
-		phi->src = grown;
-		phi->src_capacity = cap;
-	}
+	grow_srcs(pred->func->shader, phi);
 	src = &phi->src[phi->num_srcs++];
 	src->instr = phi;
 	src->pred = pred;
 	agx_ir_src_set(src, v);
+}
+
+void agx_ir_instr_add_src(struct agx_ir_instr *instr, struct agx_ir_value v)
+{
+	struct agx_ir_src *src;
+
+	grow_srcs(instr->block->func->shader, instr);
+	src = &instr->src[instr->num_srcs++];
+	src->instr = instr;
+	src->pred = NULL;
+	agx_ir_src_set(src, v);
+}
+
+bool agx_ir_tex_layout(enum agx_ir_op op, const uint32_t *imm, struct agx_ir_tex_layout *out)
+{
+	/* coordinates by textype (g13.isa); 4 and 8 (multisampled) are not GLES 3.0's */
+	static const unsigned coords[8] = { 1, 1, 2, 2, 0, 3, 3, 3 };
+	unsigned dim = imm[1], lod = imm[2], n = 0;
+
+	if (dim >= 8 || !coords[dim] || imm[5] > 3)
+		return false;
+	*out = (struct agx_ir_tex_layout){
+		.coords = coords[dim], .layer = -1, .lod = -1, .grad = -1, .reference = -1
+	};
+	n = out->coords;
+	if (dim == 1 || dim == 3 || dim == 7)
+		out->layer = (int)n++;
+	if (op == AGX_IR_OP_texture_load) {
+		/* texelFetch has no cube forms */
+		if (lod != 6 || imm[3] || dim >= 6)
+			return false;
+		out->lod = (int)n++;
+	} else if (lod == 5 || lod == 6) {
+		out->lod = (int)n++;
+	} else if (lod == 4) {
+		out->grad = (int)n;
+		n += 2 * out->coords;
+	} else if (lod != 0) {
+		return false;
+	}
+	if (imm[3])
+		out->reference = (int)n++;
+	out->num_srcs = n;
+	return true;
 }
 
 struct agx_ir_src *agx_ir_phi_src(struct agx_ir_instr *phi, struct agx_ir_block *pred)

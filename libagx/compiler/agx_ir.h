@@ -503,6 +503,24 @@ static inline struct agx_ir_src *agx_ir_def_next_use(struct agx_ir_def *def, str
 void agx_ir_phi_add_src(struct agx_ir_instr *phi, struct agx_ir_block *pred, struct agx_ir_value v);
 /* The phi's source from pred, or NULL. */
 struct agx_ir_src *agx_ir_phi_src(struct agx_ir_instr *phi, struct agx_ir_block *pred);
+/* Appends a source to an instruction of a VARIADIC op (a texture op's, in layout order). */
+void agx_ir_instr_add_src(struct agx_ir_instr *instr, struct agx_ir_value v);
+
+/*
+ * Where a texture op's sources are (agx_ir_ops.h, "Textures"): the index
+ * of the first of each kind, or -1 when the op has none; coords and
+ * grad count their sources.  false when the indices name no layout (an
+ * unknown dim or lod mode, compare on texture_load).
+ */
+struct agx_ir_tex_layout {
+	unsigned coords; /* 1, 2 or 3 coordinates from source 0 */
+	int layer;	 /* an array's layer */
+	int lod;	 /* the bias, the LOD or texture_load's level */
+	int grad;	 /* 2 * coords gradients: dPdx of each coordinate, then dPdy */
+	int reference;	 /* the compare value */
+	unsigned num_srcs;
+};
+bool agx_ir_tex_layout(enum agx_ir_op op, const uint32_t *imm, struct agx_ir_tex_layout *out);
 
 /*
  * Structured control flow, inserted at a cursor: the cursor's block is

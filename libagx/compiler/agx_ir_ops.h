@@ -28,7 +28,7 @@
 #define AGX_IR_OPS_H
 
 #define AGX_IR_MAX_SRCS 3
-#define AGX_IR_MAX_IMMS 2
+#define AGX_IR_MAX_IMMS 6
 
 enum agx_ir_class {
 	AGX_IR_CLASS_NONE, /* no operand (an op without a destination) */
@@ -60,6 +60,8 @@ enum agx_ir_op_flag {
 	AGX_IR_VARIADIC = 1 << 4,
 	/* Not one AGX instruction: a lowering pass rewrites it before selection. */
 	AGX_IR_LOWERED = 1 << 5,
+	/* With VARIADIC: the sources a texture op's indices lay out (agx_ir_tex_layout()). */
+	AGX_IR_TEXTURE = 1 << 6,
 };
 
 /*
@@ -115,6 +117,28 @@ enum agx_ir_op_flag {
  * for 16-bit values): load_global_const for memory no shader writes
  * (UBOs, uniforms that did not fit the uniform registers), the others
  * for SSBOs.
+ *
+ * Textures (GLES 3.0 section 3.8): texture_sample filters, texture_load
+ * fetches a texel at integer coordinates (texelFetch); each gives one
+ * component (`component`, 0..3) of the texel of the texture and sampler
+ * in state register `unit` (the sampler var's slot plus the array
+ * element).  `dim` is the ISA's textype (0 1d, 1 1d_array, 2 2d, 3
+ * 2d_array, 5 3d, 6 cube, 7 cube_array); `lod` its lodmode: 0 the
+ * implicit LOD (fragment shaders), 5 that plus a bias, 6 an explicit LOD
+ * (texture_load: always, the level), 4 gradients; `compare` (shadow
+ * samplers) compares the reference with the texel by the sampler's
+ * function first, the result in component 0; `offset` is the texel
+ * offset, three 4-bit two's-complement fields (x in bits 0..3), 0 for
+ * none.  The sources, in this order: the coordinates (1, 2 or 3 by
+ * dim: f32 for texture_sample, i32 for texture_load), the array layer
+ * for arrays (i32, already rounded and at least 0), the bias or LOD
+ * (f32; texture_load's level i32) or the gradients (dPdx of each
+ * coordinate, then dPdy of each, f32), and the reference (f32) with
+ * compare.  The destination is f32, or i32 for an integer texture.
+ * texture_size is component `component` of textureSize at the level in
+ * its source (the layer count of an array is not minified); lowering
+ * reads it from uniform registers.  fddx and fddy are the derivatives
+ * across a fragment quad (GLSL's dFdx, dFdy).
  */
 
 /* clang-format off */
@@ -221,6 +245,12 @@ enum agx_ir_op_flag {
 	X(load_vertex_id,    I32,  0, (),        0, (),          PURE)                      \
 	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
 	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
+	X(fddx,              F,    1, (F),       0, (),          PURE)                      \
+	X(fddy,              F,    1, (F),       0, (),          PURE)                      \
+	/* textures: sources laid out by the indices (agx_ir_tex_layout()) */             \
+	X(texture_sample,    V,    0, (),        6, (unit, dim, lod, compare, offset, component), PURE | VARIADIC | TEXTURE) \
+	X(texture_load,      V,    0, (),        6, (unit, dim, lod, compare, offset, component), PURE | VARIADIC | TEXTURE) \
+	X(texture_size,      I32,  1, (I32),     3, (unit, dim, component), PURE | LOWERED) \
 	/* what lowering leaves for selection (agx_lower_alu.c, agx_lower_io.c) */          \
 	X(frsqrt_special,    F,    1, (F),       0, (),          PURE)                      \
 	X(fsin_pt_1,         F,    1, (F),       0, (),          PURE)                      \
@@ -250,5 +280,7 @@ enum agx_ir_op_flag {
 #define AGX_IR_NAMES_0()
 #define AGX_IR_NAMES_1(a)    #a
 #define AGX_IR_NAMES_2(a, b) #a, #b
+#define AGX_IR_NAMES_3(a, b, c) #a, #b, #c
+#define AGX_IR_NAMES_6(a, b, c, d, e, f) #a, #b, #c, #d, #e, #f
 
 #endif

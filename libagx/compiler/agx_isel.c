@@ -602,6 +602,209 @@ static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
 	}
 }
 
+/* ---- textures (docs/compiler.md, "Textures") ------------------------------------ */
+
+/* Whether b reads what a reads (the same texel): the same op, indices but the component, sources.
+ */
+static bool same_texel(const struct agx_ir_instr *a, const struct agx_ir_instr *b)
+{
+	if (a->op != b->op || a->num_srcs != b->num_srcs || a->dest.type != b->dest.type)
+		return false;
+	for (unsigned i = 0; i < 5; i++)
+		if (a->imm[i] != b->imm[i])
+			return false;
+	for (unsigned i = 0; i < a->num_srcs; i++) {
+		const struct agx_ir_src *x = &a->src[i], *y = &b->src[i];
+
+		if (x->def != y->def || (!x->def && (x->imm != y->imm || x->type != y->type)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A tuple of 32-bit registers made of values (PCOPY), for an operand the
+ * texture unit reads whole; short-lived, so never spilled.  A value of
+ * 16 bits (an array's layer) goes to the low half of its register.
+ */
+static struct mir_opd tuple(struct isel *s, const struct mir_opd *v, unsigned n)
+{
+	unsigned r = mir_vreg_new(s->p, 32 * n);
+	struct mir_instr pc = { .op = MIR_OP_PCOPY, .num_opds = (uint8_t)(2 * n) };
+	struct mir_opd o = mir_vreg(r, 32);
+
+	s->p->vregs[r].unspillable = true;
+	for (unsigned k = 0; k < n; k++) {
+		pc.opd[k] = mir_dst(r, 32);
+		pc.opd[k].offset = (uint8_t)(2 * k);
+		pc.opd[n + k] = v[k];
+	}
+	mir_append(s->p, &pc);
+	o.count = (uint8_t)n;
+	return o;
+}
+
+/* A 16-bit register holding f32 value v as f16 (the LOD and bias), or i32 v's low half. */
+static struct mir_opd half_of(struct isel *s, struct agx_ir_value v, bool integer)
+{
+	unsigned r;
+	struct mir_opd d = new_dst(s, 16, &r);
+	struct mir_opd mz = { .kind = MIR_FIMM, .count = 1, .value = 0x80 };
+
+	if (!v.def)
+		EMIT(s, "mov_imm", d,
+		     mir_imm(integer ? v.imm & 0xffff
+				     : agx_ir_f32_to_f16(imm_float(v.imm, v.type))));
+	else if (integer)
+		EMIT(s, "mov", d, get(s, v, ALU));
+	else
+		EMIT(s, "fadd", d, get(s, v, FALU), mz);
+	return mir_vreg(r, 16);
+}
+
+/*
+ * texture_sample, texture_load: the op and those after it in the block
+ * that read the same texel (one op per component, as the translator
+ * makes them) become one instruction writing the components they want;
+ * each takes its register of the result.
+ */
+static int sel_texture(struct isel *s, struct agx_ir_instr *in)
+{
+	static const char *const dims[8] = {
+		"tex_1d", "tex_1d_array", "tex_2d",   "tex_2d_array",
+		NULL,	  "tex_3d",	  "tex_cube", "tex_cube_array"
+	};
+	static const char *const modes[7] = { "auto_lod",      NULL,	 NULL, NULL, "lod_grad",
+					      "auto_lod_bias", "lod_min" };
+	static const char *const masks[16] = {
+		NULL, "x",  "y",  "xy",	 "z",  "xz",  "yz",  "xyz",
+		"w",  "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw"
+	};
+	struct agx_ir_tex_layout l;
+	struct agx_ir_instr *part[4] = { NULL };
+	struct mir_opd c[4], g[6], opd[MIR_MAX_OPDS], lod = mir_imm(0), r;
+	unsigned mask = 0, n = 0, k = 0, mode = in->imm[2], v, count;
+	char *ts, *ss;
+
+	if (s->vals[in->dest.index].kind != VAL_NONE)
+		return 0; /* an earlier op's instruction wrote it */
+	if (!agx_ir_tex_layout(in->op, in->imm, &l) || l.num_srcs != in->num_srcs ||
+	    !dims[in->imm[1]] || in->imm[0] > 255)
+		return mir_fail(s->p, -ENOTSUP, "%s with unit=%u dim=%u lod=%u",
+				agx_ir_op_info(in->op)->name, in->imm[0], in->imm[1], in->imm[2]);
+	for (struct agx_ir_instr *o = in; o; o = agx_ir_instr_next(o)) {
+		if (o != in && !same_texel(in, o))
+			continue;
+		if (o->imm[5] < 4 && !part[o->imm[5]]) {
+			part[o->imm[5]] = o;
+			mask |= 1u << o->imm[5];
+		}
+	}
+
+	/* coordinates, and an array's layer after them */
+	for (unsigned i = 0; i < l.coords; i++)
+		c[n++] = src(s, in, i, A_ANYIMM | A_UNI);
+	if (l.layer >= 0)
+		c[n++] = src(s, in, (unsigned)l.layer, A_ANYIMM | A_UNI);
+	r = tuple(s, c, n);
+	if (l.layer >= 0) {
+		r.bits = 16;
+		r.count = (uint8_t)(2 * l.coords + 1);
+	}
+	c[0] = r;
+
+	/* the LOD: an f16 (texture_sample), the level's low half (texture_load), or gradients */
+	if (l.lod >= 0) {
+		struct agx_ir_value x = agx_ir_src_value(&in->src[l.lod]);
+
+		if (in->op == AGX_IR_OP_texture_load && !x.def && x.imm == 0)
+			mode = 0; /* level 0: auto_lod reads no register */
+		else
+			lod = half_of(s, x, in->op == AGX_IR_OP_texture_load);
+	} else if (l.grad >= 0) {
+		/* the unit's order: d/dx and d/dy of each coordinate in turn */
+		for (unsigned i = 0; i < l.coords; i++) {
+			g[2 * i] = src(s, in, (unsigned)l.grad + i, A_ANYIMM | A_UNI);
+			g[2 * i + 1] =
+			    src(s, in, (unsigned)l.grad + l.coords + i, A_ANYIMM | A_UNI);
+		}
+		lod = tuple(s, g, 2 * l.coords);
+	}
+
+	/* the result: the wanted components packed in order */
+	count = (unsigned)__builtin_popcount(mask);
+	r = new_dst(s, 32 * count, &v);
+	r.bits = 32;
+	r.count = (uint8_t)count;
+	for (unsigned i = 0, at = 0; i < 4; i++) {
+		struct mir_opd o = mir_vreg(v, 32);
+
+		if (!part[i])
+			continue;
+		o.offset = (uint8_t)(2 * at++);
+		alias(s, part[i], o);
+		/* the same texel and component read again: the same register */
+		for (struct agx_ir_instr *d = agx_ir_instr_next(part[i]); d;
+		     d = agx_ir_instr_next(d))
+			if (d->imm[5] == i && same_texel(in, d))
+				alias(s, d, o);
+	}
+
+	ts = agx_ir_shader_alloc(s->shader, 8);
+	ss = agx_ir_shader_alloc(s->shader, 8);
+	snprintf(ts, 8, "ts%u", in->imm[0]);
+	snprintf(ss, 8, "ss%u", in->imm[0]);
+	opd[k++] = r;
+	opd[k++] = mir_text(ts);
+	opd[k++] = mir_text(ss);
+	opd[k++] = mir_text(dims[in->imm[1]]);
+	opd[k++] = c[0];
+	opd[k++] = mir_text(modes[mode]);
+	opd[k++] = lod;
+	/* the compare value and the offset: a 32-bit register and the half after it */
+	if (l.reference >= 0 || in->imm[4]) {
+		struct mir_opd co[2];
+		unsigned m = 0, rr;
+
+		if (l.reference >= 0)
+			co[m++] = src(s, in, (unsigned)l.reference, A_ANYIMM | A_UNI);
+		if (in->imm[4]) {
+			struct mir_opd d = new_dst(s, 16, &rr);
+
+			EMIT(s, "mov_imm", d, mir_imm(in->imm[4]));
+			co[m++] = mir_vreg(rr, 16);
+		}
+		if (m == 2) {
+			unsigned pr = mir_vreg_new(s->p, 64);
+			struct mir_instr pc = { .op = MIR_OP_PCOPY, .num_opds = 4 };
+
+			s->p->vregs[pr].unspillable = true;
+			pc.opd[0] = mir_dst(pr, 32);
+			pc.opd[1] = mir_dst(pr, 16);
+			pc.opd[1].offset = 2;
+			pc.opd[2] = co[0];
+			pc.opd[3] = co[1];
+			mir_append(s->p, &pc);
+			co[0] = mir_vreg(pr, 32);
+			co[0].flags = MIR_CMPOFF;
+		} else if (l.reference >= 0) {
+			co[0] = tuple(s, co, 1);
+		}
+		opd[k++] = co[0];
+	}
+	opd[k++] = mir_text(masks[mask]);
+	opd[k++] = mir_imm(l.reference >= 0);
+	/* kill, slot, q2, q3, q6: as Mesa's encodings have them (g13.isa) */
+	opd[k++] = mir_imm(0);
+	opd[k++] = mir_imm(0);
+	opd[k++] = mir_imm(0);
+	opd[k++] = mir_imm(12);
+	opd[k++] = mir_imm(0);
+	emit(s, in->op == AGX_IR_OP_texture_load ? "texture_load" : "texture_sample", MIR_ASYNC,
+	     opd, k);
+	return 0;
+}
+
 static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 {
 	enum agx_ir_op op = in->op;
@@ -928,6 +1131,15 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 		EMITF(s, "pop_exec", MIR_CONTROL, R0L, mir_imm(0));
 		return 0;
 	}
+	case AGX_IR_OP_texture_sample:
+	case AGX_IR_OP_texture_load:
+		return sel_texture(s, in);
+	case AGX_IR_OP_fddx:
+	case AGX_IR_OP_fddy:
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		EMIT(s, op == AGX_IR_OP_fddx ? "dfdx" : "dfdy", dest(s, in), src(s, in, 0, FALU));
+		return 0;
 	case AGX_IR_OP_load_input:
 	case AGX_IR_OP_store_output:
 	case AGX_IR_OP_load_frag_coord:

@@ -7,7 +7,8 @@
  * what reads them: load_ubo, load_ssbo, store_ssbo, atomic_ssbo and
  * cmpxchg_ssbo become *_global ops on the pair holding their buffer's
  * address, load_uniform and load_num_workgroups uniform_reg reads (or
- * load_global_const).  docs/compiler.md, "Lowering", is the contract the
+ * load_global_const), texture_size the read of a sampler's size words
+ * minified by the level.  docs/compiler.md, "Lowering", is the contract the
  * drivers fill the registers by.
  *
  * What it cannot place or address (a binding no var names, a uniform read
@@ -141,7 +142,36 @@ static void place_io(struct agx_ir_shader *shader, struct placement *p)
 			slot[i] = (int)next;
 	}
 	for (unsigned i = 0; i < shader->num_vars; i++)
-		set_int(&shader->vars[i].slot, i < MAX_IO_VARS ? slot[i] : -1, p);
+		if (shader->vars[i].kind != AGX_IR_VAR_SAMPLER) /* a sampler's is its unit */
+			set_int(&shader->vars[i].slot, i < MAX_IO_VARS ? slot[i] : -1, p);
+}
+
+/* The sampler var whose units include unit, or NULL. */
+static struct agx_ir_var *sampler_var(struct agx_ir_shader *shader, unsigned unit)
+{
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		struct agx_ir_var *v = &shader->vars[i];
+
+		if (v->kind == AGX_IR_VAR_SAMPLER && v->slot >= 0 && unit >= (unsigned)v->slot &&
+		    unit - (unsigned)v->slot < block_count(v))
+			return v;
+	}
+	return NULL;
+}
+
+/* Whether the shader calls textureSize on a unit of var. */
+static bool reads_size(struct agx_ir_shader *shader, const struct agx_ir_var *var)
+{
+	agx_ir_foreach_function(shader, func) {
+		agx_ir_foreach_block(func, block) {
+			agx_ir_foreach_instr(block, instr) {
+				if (instr->op == AGX_IR_OP_texture_size &&
+				    sampler_var(shader, instr->imm[0]) == var)
+					return true;
+			}
+		}
+	}
+	return false;
 }
 
 static void place(struct agx_ir_shader *shader, struct placement *p)
@@ -174,6 +204,26 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 		p->next += 3;
 	} else {
 		set_int(&shader->num_workgroups_uniform, -1, p);
+	}
+
+	/*
+	 * 2b. the sizes of the samplers textureSize reads: width, height and
+	 * depth (layers) of level 0, three registers per element.  As for
+	 * gl_NumWorkGroups, a placement made before is kept.
+	 */
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		struct agx_ir_var *var = &shader->vars[i];
+		unsigned regs = 3 * block_count(var);
+		bool placed = var->uniform >= 0 && var->uniform < UNIFORM_BUDGET;
+
+		if (var->kind != AGX_IR_VAR_SAMPLER)
+			continue;
+		if ((!placed && !reads_size(shader, var)) || p->next + regs > UNIFORM_BUDGET) {
+			set_int(&var->uniform, -1, p);
+			continue;
+		}
+		set_int(&var->uniform, (int)p->next, p);
+		p->next += regs;
 	}
 
 	/*
@@ -325,6 +375,21 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 		index =
 		    agx_iadd(b, index, agx_imm_u32(agx_io_word(var, instr->imm[0], instr->imm[1])));
 		*v = agx_load_global_const(b, type, index, (uint32_t)var->uniform);
+		return true;
+	}
+	case AGX_IR_OP_texture_size: {
+		const struct agx_ir_var *var = sampler_var(shader, instr->imm[0]);
+		unsigned c = instr->imm[2], dim = instr->imm[1];
+		/* an array's layer count is not minified: 1d_array's y, 2d_array's z */
+		bool layers = (dim == 1 && c == 1) || (dim == 3 && c == 2);
+
+		if (!var || var->uniform < 0 || c > 2)
+			return false;
+		*v = agx_uniform_reg(b, AGX_IR_TYPE_I32,
+				     (uint32_t)var->uniform +
+					 3 * (instr->imm[0] - (uint32_t)var->slot) + c);
+		if (!layers)
+			*v = agx_umax(b, agx_ushr(b, *v, s0), agx_imm_u32(1));
 		return true;
 	}
 	case AGX_IR_OP_load_uniform: {

@@ -184,6 +184,12 @@ int mir_print(const struct mir_instr *in, char *buf, unsigned size, const int64_
 			}
 			break;
 		case MIR_PREG:
+			if (d->flags & MIR_CMPOFF) {
+				put_one(&o, 'r', 32, d->value);
+				put_char(&o, '_');
+				put_one(&o, 'r', 16, d->value + 2);
+				break;
+			}
 			put_regs(&o, 'r', d->bits, d->value, d->count);
 			break;
 		case MIR_UNIFORM:

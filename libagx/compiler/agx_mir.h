@@ -20,7 +20,7 @@
 #include "agx/compiler.h"
 #include "agx_ir.h"
 
-#define MIR_MAX_OPDS 10
+#define MIR_MAX_OPDS 16
 
 enum mir_opd_kind {
 	MIR_NONE,
@@ -40,6 +40,9 @@ enum mir_opd_flag {
 	MIR_ABS = 1 << 2,
 	MIR_SX = 1 << 3,
 	MIR_SIGN = 1 << 4, /* an IMM printed signed */
+	/* A texture's compare value and offset: a 32-bit register, then the next 16-bit half
+	   ("r5_r6l"), of a 64-bit register */
+	MIR_CMPOFF = 1 << 5,
 };
 
 struct mir_opd {

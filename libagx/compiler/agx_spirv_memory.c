@@ -379,6 +379,15 @@ int tr_access_chain(struct tr *t, const struct agx_spirv_inst *in)
 		if (!ix[0].def && count && ix[0].imm >= count)
 			return tr_fail(t, -EINVAL, "access chain index %u of %u elements",
 				       ix[0].imm, count);
+		if (v->kind == TR_VAR_SAMPLER) {
+			/* GLSL ES 3.00 section 4.1.7.1: samplers are indexed by constants alone */
+			if (ix[0].def || type->kind != TR_T_ARRAY)
+				return tr_fail(t, -ENOTSUP,
+					       "an array of samplers indexed by a non-constant");
+			p->base += ix[0].imm * tr_opaque_elements(t, tr_type(t, type->elem));
+			p->type = type->elem;
+			continue;
+		}
 		if (in_memory(v)) {
 			unsigned stride;
 
@@ -1006,11 +1015,18 @@ static int global_variable(struct tr *t, const struct agx_spirv_inst *in)
 		return slot_variable(t, in, pt, storage, &var);
 	case SpvStorageClassUniformConstant:
 		if (is_opaque(t, pt)) {
+			unsigned units = tr_opaque_elements(t, pt);
+
+			if (t->num_units + units > TR_MAX_UNITS)
+				return tr_fail(t, -ENOTSUP, "samplers of more than %u units",
+					       TR_MAX_UNITS);
 			if ((ret = new_var(t, TR_VAR_SAMPLER, in->result, pt->id, storage, &var)) <
 			    0)
 				return ret;
 			agx_spirv_decorated(t->m, in->result, -1, SpvDecorationBinding, &value);
 			t->vars[var].binding = value;
+			t->vars[var].unit = t->num_units;
+			t->num_units += units;
 			return set_pointer(t, in->result, in->type, var, agx_imm_u32(0));
 		}
 		return uniform_variable(t, in, pt);
@@ -1263,6 +1279,7 @@ static void add_var(struct tr *t, const struct tr_var *v, const char *name,
 		out.binding = v->binding;
 		out.type = AGX_IR_TYPE_NONE;
 		out.components = 0;
+		out.slot = (int)v->unit;
 		if (agx_spirv_decorated(t->m, v->id, -1, SpvDecorationLocation, &value))
 			out.location = value;
 		break;

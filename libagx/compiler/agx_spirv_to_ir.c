@@ -268,7 +268,9 @@ static int define_type(struct tr *t, const struct agx_spirv_inst *in)
 		const struct tr_type *lt = len ? tr_type(t, len->type) : NULL;
 
 		e = tr_type(t, op0);
-		if (!e || e->n == 0)
+		/* arrays of samplers hold no values: opaque all the way down (n stays 0) */
+		if (!e || (e->n == 0 && e->kind != TR_T_SAMPLED_IMAGE && e->kind != TR_T_IMAGE &&
+			   e->kind != TR_T_SAMPLER && e->kind != TR_T_ARRAY))
 			return tr_fail(t, -EINVAL, "an array of type %u, which has no values", op0);
 		if (!len || len->opcode != SpvOpConstant || !lt || lt->kind != TR_T_INT ||
 		    agx_spirv_num_operands(len) < 1)
@@ -1000,9 +1002,13 @@ static int load_store(struct tr *t, const struct agx_spirv_inst *in)
 		type = tr_type(t, p->type);
 		if (type->kind == TR_T_SAMPLED_IMAGE || type->kind == TR_T_IMAGE ||
 		    type->kind == TR_T_SAMPLER) {
+			if (p->num_dyn)
+				return tr_fail(t, -ENOTSUP,
+					       "an array of samplers indexed by a non-constant");
 			t->vals[in->result].kind = TR_V_SAMPLER;
 			t->vals[in->result].type = in->type;
 			t->vals[in->result].var = p->var;
+			t->vals[in->result].element = p->base;
 			return 0;
 		}
 		if (type->n == 0 || type->n > TR_MAX_SCALARS)
@@ -1263,8 +1269,7 @@ int tr_instruction(struct tr *t, const struct agx_spirv_inst *in)
 	case SpvOpDPdxCoarse:
 	case SpvOpDPdyCoarse:
 	case SpvOpFwidthCoarse:
-		return tr_fail(t, -ENOTSUP,
-			       "derivatives (dFdx, dFdy, fwidth) are not translated yet");
+		return tr_texture(t, in);
 	case SpvOpSampledImage:
 	case SpvOpImageSampleImplicitLod:
 	case SpvOpImageSampleExplicitLod:
@@ -1285,8 +1290,7 @@ int tr_instruction(struct tr *t, const struct agx_spirv_inst *in)
 	case SpvOpImageQueryLod:
 	case SpvOpImageQueryLevels:
 	case SpvOpImageQuerySamples:
-		return tr_fail(t, -ENOTSUP, "textures are not translated yet (opcode %u)",
-			       (unsigned)in->opcode);
+		return tr_texture(t, in);
 	default:
 		ret = tr_fail(t, -ENOTSUP, "SPIR-V opcode %u (word %zu) is not translated",
 			      (unsigned)in->opcode, word_of(t, in));
@@ -1301,6 +1305,9 @@ static int check_capability(struct tr *t, uint32_t cap)
 	switch (cap) {
 	case SpvCapabilityShader:
 	case SpvCapabilityMatrix:
+	case SpvCapabilityImageQuery: /* textureSize */
+	case SpvCapabilitySampled1D:
+	case SpvCapabilityDerivativeControl:
 		return 0;
 	case SpvCapabilityFloat64:
 		return tr_fail(t, -ENOTSUP, "capability Float64 is not translated");

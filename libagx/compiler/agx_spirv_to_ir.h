@@ -109,6 +109,7 @@ struct tr_var {
 	struct tr_out_loc *out;	      /* outputs: one per scalar */
 	unsigned binding;	      /* blocks, samplers */
 	unsigned offset;	      /* shared: byte offset */
+	unsigned unit;		      /* samplers: the first texture and sampler state register */
 	bool is_output;
 };
 
@@ -136,12 +137,13 @@ enum tr_val_kind {
 	TR_V_NONE,
 	TR_V_SSA,     /* scalars */
 	TR_V_POINTER, /* ptr */
-	TR_V_SAMPLER, /* a loaded sampler: var */
+	TR_V_SAMPLER, /* a loaded sampler: var, and the element of an array of them */
 };
 
 struct tr_val {
 	uint8_t kind;
 	uint32_t type;
+	unsigned element; /* TR_V_SAMPLER */
 	union {
 		struct agx_ir_value *s;
 		struct tr_ptr *p;
@@ -261,6 +263,7 @@ struct tr {
 
 	struct agx_ir_value undef[AGX_IR_TYPE_F32 + 1];
 	unsigned uniform_size, shared_size;
+	unsigned num_units; /* texture and sampler state registers the samplers take */
 
 	struct tr_chunk *chunks;
 	size_t arena_size;
@@ -324,11 +327,20 @@ void tr_remove_trivial_phis(struct tr *t);
 /* ---- agx_spirv_glsl450.c ---------------------------------------------------- */
 
 int tr_glsl450(struct tr *t, const struct agx_spirv_inst *in);
+
 /* Matrix built-ins of the core instructions (OpMatrixTimes*, OpTranspose, OpOuterProduct, OpDot).
  */
 int tr_matrix_op(struct tr *t, const struct agx_spirv_inst *in);
 /* Sum of a[i] * b[i], i < n. */
 struct agx_ir_value tr_dot(struct tr *t, const struct agx_ir_value *a, const struct agx_ir_value *b,
 			   unsigned n);
+
+/* ---- agx_spirv_texture.c ---------------------------------------------------- */
+
+/* The state registers of the samplers, and the texture instructions (OpImage*). */
+#define TR_MAX_UNITS 16
+int tr_texture(struct tr *t, const struct agx_spirv_inst *in);
+/* Elements of an opaque type: 1, or the product of its array lengths. */
+unsigned tr_opaque_elements(struct tr *t, const struct tr_type *type);
 
 #endif

@@ -313,6 +313,37 @@ static void check_operand(struct validator *v, struct agx_ir_block *block,
 	report(v, block, instr, "%s is %s, not %s", what, agx_ir_type_name(t), want);
 }
 
+/* A texture op's sources, as its indices lay them out (agx_ir_ops.h, "Textures"). */
+static void check_texture(struct validator *v, struct agx_ir_block *block,
+			  struct agx_ir_instr *instr)
+{
+	struct agx_ir_tex_layout l;
+	bool load = instr->op == AGX_IR_OP_texture_load;
+
+	if (!agx_ir_tex_layout(instr->op, instr->imm, &l)) {
+		report(v, block, instr, "dim=%u, lod=%u, compare=%u, component=%u name no layout",
+		       instr->imm[1], instr->imm[2], instr->imm[3], instr->imm[5]);
+		return;
+	}
+	if (instr->num_srcs != l.num_srcs) {
+		report(v, block, instr, "%u sources; its layout has %u", instr->num_srcs,
+		       l.num_srcs);
+		return;
+	}
+	if (instr->dest.type != AGX_IR_TYPE_F32 && instr->dest.type != AGX_IR_TYPE_I32)
+		report(v, block, instr, "the destination is %s, not f32 or i32",
+		       agx_ir_type_name(instr->dest.type));
+	for (unsigned i = 0; i < instr->num_srcs; i++) {
+		bool integer = (load && (int)i != l.grad) || (int)i == l.layer;
+		enum agx_ir_type want = integer ? AGX_IR_TYPE_I32 : AGX_IR_TYPE_F32,
+				 t = agx_ir_src_type(&instr->src[i]);
+
+		if (t != want)
+			report(v, block, instr, "source %u is %s, not %s", i, agx_ir_type_name(t),
+			       agx_ir_type_name(want));
+	}
+}
+
 static void check_types(struct validator *v, struct agx_ir_block *block, struct agx_ir_instr *instr)
 {
 	const struct agx_ir_op_info *info = agx_ir_op_info(instr->op);
@@ -342,7 +373,9 @@ static void check_types(struct validator *v, struct agx_ir_block *block, struct 
 		check_operand(v, block, instr, what, info->src[i], agx_ir_src_type(&instr->src[i]),
 			      size, type);
 	}
-	if (info->flags & AGX_IR_VARIADIC) {
+	if (info->flags & AGX_IR_TEXTURE) {
+		check_texture(v, block, instr);
+	} else if (info->flags & AGX_IR_VARIADIC) {
 		for (unsigned i = 0; i < instr->num_srcs; i++) {
 			enum agx_ir_type t = agx_ir_src_type(&instr->src[i]);
 

@@ -1877,6 +1877,19 @@ static void texel_write_back(struct usc_state *s, const struct uop *u, unsigned 
 						      : fp16_from_double(f32_from_bits(v[i])));
 }
 
+/*
+ * Every executing lane's texel, written once all lanes have read their
+ * operands: R may overlap the coordinates, which the quad's other lanes
+ * read for the LOD.
+ */
+static void write_back_all(struct usc_state *s, const struct uop *u, uint32_t texel[L][4],
+			   const bool *integer)
+{
+	for (unsigned l = 0; l < L; l++)
+		if ((s->exec >> l) & 1)
+			texel_write_back(s, u, l, texel[l], integer[l]);
+}
+
 /* Coordinate registers a texture dimension takes, and whether an array layer follows them. */
 static unsigned texture_coords(unsigned dim, bool *array)
 {
@@ -1917,6 +1930,8 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 	unsigned dim = u->n, first = u->coords >> 1, count = texture_coords(dim, &array),
 		 have = ~0u;
 	struct usc_texture_view view;
+	uint32_t texel[L][4];
+	bool integer[L];
 
 	if (u->tex_kind > 1 || u->samp_kind > 1 || u->tex_compare || (u->coords & 1) ||
 	    (u->mode != 0 && u->mode != 6) || dim == 6 || dim == 7)
@@ -1948,8 +1963,10 @@ static bool exec_texture_load(struct usc_state *s, const struct uop *u, struct u
 			return false;
 		if (st == USC_TEXEL_BORDER)
 			usc_sampler_border(s->samplers + sm * USC_SAMPLER_STATE, view.integer, v);
-		texel_write_back(s, u, l, v, view.integer);
+		memcpy(texel[l], v, sizeof(v));
+		integer[l] = view.integer;
 	}
+	write_back_all(s, u, texel, integer);
 	return true;
 }
 
@@ -1967,6 +1984,8 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 	unsigned dim = u->n, first = u->coords >> 1, count = texture_coords(dim, &array),
 		 have = ~0u;
 	struct usc_texture_view view;
+	uint32_t texel[L][4];
+	bool integer[L];
 
 	if (u->tex_kind > 1 || u->samp_kind > 1 || (u->coords & 1) ||
 	    (u->mode != 0 && u->mode != 4 && u->mode != 5 && u->mode != 6) ||
@@ -2012,8 +2031,10 @@ static bool exec_texture_sample(struct usc_state *s, const struct uop *u, struct
 					v, &fault, res->message, sizeof(res->message));
 		if (texel_failed(st, fault, l, false, res))
 			return false;
-		texel_write_back(s, u, l, v, view.integer && !a.compare);
+		memcpy(texel[l], v, sizeof(v));
+		integer[l] = view.integer && !a.compare;
 	}
+	write_back_all(s, u, texel, integer);
 	return true;
 }
 

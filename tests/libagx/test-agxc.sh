@@ -139,8 +139,19 @@ run "SPIR-V without a stage in its name" 2 --disasm "$dir/k.bin.spv"
 run "SPIR-V cannot be checked" 2 --check "$dir/k.comp.spv"
 run "-o - with a listing is refused" 2 -o - --disasm "$comp"
 run "a listing with --check is refused" 2 --check --disasm "$comp"
-run "what the compiler does not do yet fails with why" 1 --disasm "$shaders/valid-100.frag"
-has "it says what it lacks" "not translated yet"
+run "a textured 1.00 fragment shader compiles" 0 --disasm "$shaders/valid-100.frag"
+has "it samples its textures" "texture_sample"
+run "its reflection gives the samplers their units" 0 --reflect "$shaders/valid-100.frag"
+has "a sampler's unit" '"texture":'
+cat >"$dir/gather.comp" <<'EOF'
+#version 310 es
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer B { vec4 v; } b;
+uniform highp sampler2D t;
+void main() { b.v = textureGather(t, vec2(0.5)); }
+EOF
+run "what the compiler does not do fails with why" 1 --disasm "$dir/gather.comp"
+has "it says what it lacks" "not GLSL ES 3.00's"
 run "--help" 0 --help
 has "--help offers the compiling options" "--max-registers"
 echo "1..$n"

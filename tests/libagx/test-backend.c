@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "agx/isa.h"
+#include "agx_cmdbuf.h"
 #include "usc.h"
 #include "agx_compile.h"
 #include "agx_mir.h"
@@ -1689,6 +1690,10 @@ static void glsl(enum agx_shader_stage stage, const char *src,
 		fail_msg("agx_compile_glsl: %d: %s", ret, bin->log ? bin->log : "(no log)");
 }
 
+/* The texture unit's state run_stage binds: descriptors and samplers (24 bytes each). */
+static const uint8_t *gfx_textures, *gfx_samplers;
+static unsigned gfx_num_textures;
+
 /* One SIMD group of 32 lanes of a graphics stage: r5, r6 and the stage's I/O given. */
 static void run_stage(const struct agx_shader_binary *bin, const uint32_t *uniforms,
 		      unsigned num_uniforms, struct gfx_memory *mem, const uint32_t *r5,
@@ -1714,6 +1719,10 @@ static void run_stage(const struct agx_shader_binary *bin, const uint32_t *unifo
 	}
 	st->vertex = vx;
 	st->fragment = fr;
+	st->textures = gfx_textures;
+	st->num_textures = gfx_num_textures;
+	st->samplers = gfx_samplers;
+	st->num_samplers = gfx_num_textures;
 	res = usc_run(prog, st, 1000000);
 	if (res.status != USC_DONE) {
 		char *text = disasm(bin);
@@ -2270,6 +2279,135 @@ static void test_frag_depth(void **state)
 	agx_shader_binary_finish(&bin);
 }
 
+/* The fragment quads of the simulated renderer (sim/render.c): lane bit 0 is x, bit 1 y. */
+static void quad_pixels(struct usc_fragment_io *f)
+{
+	for (unsigned l = 0; l < 32; l++) {
+		unsigned q = l >> 2;
+
+		f->px[l] = (uint8_t)((q & 3) * 2 + (l & 1));
+		f->py[l] = (uint8_t)((q >> 2) * 2 + ((l >> 1) & 1));
+	}
+}
+
+/*
+ * texture() in a fragment shader, its LOD from the quad: an 8x4 RGBA8
+ * texture over the 8x4 pixels, one texel a pixel (LOD 0), nearest; and a
+ * texelFetch of the mirror texel.  Each pixel gets its texels exactly.
+ */
+static void test_fragment_texture(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "uniform sampler2D a;\n"
+				  "uniform sampler2D t;\n"
+				  "in vec2 uv;\n"
+				  "layout(location = 0) out vec4 c;\n"
+				  "layout(location = 1) out vec4 d;\n"
+				  "void main() {\n"
+				  "  c = texture(t, uv);\n"
+				  "  d = texelFetch(t, ivec2(7, 3) - ivec2(gl_FragCoord.xy), 0) +\n"
+				  "      texture(a, uv) * 0.0;\n"
+				  "}\n";
+	/* w = 1; uv: the pixel's centre over the texture */
+	static const float cf[3][3] = { { 0, 0, 1 }, { 1.0f / 8, 0, 0 }, { 0, 1.0f / 4, 0 } };
+	struct agx_compile_options opts = { .num_rts = 2 };
+	struct agx_cmd_texture tex = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+				       .layout = AGX_CMD_LAYOUT_LINEAR,
+				       .channels = AGX_CMD_CHANNELS_R8G8B8A8,
+				       .type = AGX_CMD_TEXTURE_TYPE_UNORM,
+				       .swizzle_r = AGX_CMD_CHANNEL_R,
+				       .swizzle_g = AGX_CMD_CHANNEL_G,
+				       .swizzle_b = AGX_CMD_CHANNEL_B,
+				       .swizzle_a = AGX_CMD_CHANNEL_A,
+				       .width = 8 - 1,
+				       .height = 4 - 1,
+				       .address = 0x40000000ull >> 4,
+				       .stride_or_depth = 32 / 16 - 1 };
+	struct agx_cmd_sampler nearest = { .border = AGX_CMD_BORDER_OPAQUE_WHITE };
+	uint8_t texels[4][8][4], states[2][24] = { { 0 } }, samplers[2][24] = { { 0 } };
+	uint8_t tile[8 * 4 * 8];
+	struct gfx_memory mem = { .buf = { { 0x40000000ull, texels, sizeof(texels) } }, .num = 1 };
+	struct agx_shader_binary bin;
+	struct usc_fragment_io f;
+
+	(void)state;
+	for (unsigned y = 0; y < 4; y++)
+		for (unsigned x = 0; x < 8; x++)
+			for (unsigned c = 0; c < 4; c++)
+				texels[y][x][c] = (uint8_t)(y * 64 + x * 8 + c * 2 + 1);
+	opts.rt[0].format = opts.rt[1].format = 4; /* u8norm */
+	opts.rt[1].offset = 4;
+	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
+	/* two samplers, a unit each (the order is the module's); a samples the same texture */
+	assert_int_equal(find_var(&bin, "a")->slot + find_var(&bin, "t")->slot, 1);
+	assert_int_equal(bin.info.num_textures, 2);
+	for (unsigned u = 0; u < 2; u++) {
+		assert_true(agx_cmd_texture_pack(states[u], &tex));
+		assert_true(agx_cmd_sampler_pack(samplers[u], &nearest));
+	}
+	gfx_textures = states[0];
+	gfx_samplers = samplers[0];
+	gfx_num_textures = 2;
+	memset(tile, 0, sizeof(tile));
+	f = tile_io(tile, 8, cf, 3, 0, 0);
+	quad_pixels(&f);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	gfx_num_textures = 0;
+	for (unsigned y = 0; y < 4; y++)
+		for (unsigned x = 0; x < 8; x++)
+			for (unsigned c = 0; c < 4; c++) {
+				assert_int_equal(tile[(y * 8 + x) * 8 + c], texels[y][x][c]);
+				assert_int_equal(tile[(y * 8 + x) * 8 + 4 + c],
+						 texels[3 - y][7 - x][c]);
+			}
+	agx_shader_binary_finish(&bin);
+}
+
+/*
+ * dFdx, dFdy and fwidth across the quad: of q = 8 uv.x^2, which changes
+ * from quad to quad, and of uv.y.
+ */
+static void test_derivatives(void **state)
+{
+	static const char src[] =
+	    "#version 300 es\n"
+	    "precision highp float;\n"
+	    "in vec2 uv;\n"
+	    "out vec4 c;\n"
+	    "void main() {\n"
+	    "  float q = 8.0 * uv.x * uv.x;\n"
+	    "  c = vec4(dFdx(q) / 8.0, dFdy(uv.y) * 2.0, fwidth(uv.y + q) / 8.0,\n"
+	    "           dFdy(q) + 0.5);\n"
+	    "}\n";
+	static const float cf[3][3] = { { 0, 0, 1 }, { 1.0f / 8, 0, 0 }, { 0, 1.0f / 4, 0 } };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 4];
+	struct gfx_memory mem = { 0 };
+	struct usc_fragment_io f;
+
+	(void)state;
+	glsl(AGX_SHADER_FRAGMENT, src, NULL, &bin);
+	memset(tile, 0, sizeof(tile));
+	f = tile_io(tile, 4, cf, 3, 0, 0);
+	quad_pixels(&f);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++) {
+		/* the quad's left column and its right one */
+		double x0 = ((f.px[l] & ~1u) + 0.5) / 8, x1 = x0 + 1.0 / 8;
+		double dq = 8 * (x1 * x1 - x0 * x0);
+		int want[4] = { unorm8(dq / 8), unorm8(0.25 * 2), unorm8((dq + 0.25) / 8),
+				unorm8(0.5) };
+
+		/* the tile is by pixel, not by lane */
+		const uint8_t *px = &tile[(f.py[l] * 8 + f.px[l]) * 4];
+
+		for (unsigned c = 0; c < 4; c++)
+			assert_in_range(px[c], want[c] > 0 ? want[c] - 1 : 0, want[c] + 1);
+	}
+	agx_shader_binary_finish(&bin);
+}
+
 /*
  * How long a typical 100-instruction shader takes to compile (reported,
  * not asserted: timings vary by machine).
@@ -2331,6 +2469,8 @@ int main(void)
 		cmocka_unit_test(test_packed_targets),
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_frag_depth),
+		cmocka_unit_test(test_fragment_texture),
+		cmocka_unit_test(test_derivatives),
 		cmocka_unit_test(test_compile_time),
 	};
 

@@ -133,9 +133,52 @@ static void test_io_buffers(void **state)
 	assert_placements(in, 8, -1, -1);
 	assert_int_equal(in->vars[0].uniform, 0);
 	assert_int_equal(in->vars[1].uniform, 2);
-	assert_int_equal(in->vars[2].uniform, 1234);
+	assert_int_equal(in->vars[2].uniform, -1); /* a sampler textureSize does not read */
 	assert_int_equal(in->vars[3].uniform, 4);
 	assert_int_equal(in->vars[4].uniform, 6);
+	agx_ir_shader_destroy(in);
+}
+
+/*
+ * textureSize: three words (width, height, depth or layers) per element of
+ * the samplers it reads, after the blocks; minified by the level, except
+ * an array's layer count.  A sampler it does not read gets none.
+ */
+static void test_io_texture_size(void **state)
+{
+	struct agx_ir_function *f;
+	struct agx_builder b;
+	struct agx_ir_shader *in = shader_new(&f, &b), *want;
+	struct agx_ir_value lod, w, layers, x;
+	unsigned arr, other;
+
+	(void)state;
+	add_var(in, AGX_IR_VAR_SSBO, "Out", 0, 0);
+	other = add_var(in, AGX_IR_VAR_SAMPLER, "t", 0, 0);
+	arr = add_var(in, AGX_IR_VAR_SAMPLER, "a", 0, 2);
+	in->vars[other].slot = 0;
+	in->vars[arr].slot = 1;
+	lod = agx_load_global_id(&b, 0);
+	w = agx_texture_size(&b, lod, 2, 3, 0);	     /* a[1].x */
+	layers = agx_texture_size(&b, lod, 2, 3, 2); /* a[1]'s layers */
+	agx_store_ssbo(&b, agx_iadd(&b, w, layers), agx_imm_u32(0), 0);
+
+	want = shader_new(&f, &b);
+	lod = agx_load_global_id(&b, 0);
+	x = agx_umax(&b, agx_ushr(&b, agx_uniform_reg(&b, AGX_IR_TYPE_I32, 2 + 3 + 0), lod),
+		     agx_imm_u32(1));
+	layers = agx_uniform_reg(&b, AGX_IR_TYPE_I32, 2 + 3 + 2);
+	agx_store_global(&b, agx_iadd(&b, x, layers), agx_imm_u32(0), 0);
+	run(in, want, true);
+
+	assert_placements(in, 2 + 6, -1, -1);
+	assert_int_equal(in->vars[other].uniform, -1);
+	assert_int_equal(in->vars[arr].uniform, 2);
+	/* the sampler's units stay: lowering places graphics I/O, not them */
+	assert_int_equal(in->vars[arr].slot, 1);
+	/* a second run keeps the placement, though no texture_size is left */
+	assert_false(agx_pass(in, agx_lower_io));
+	assert_int_equal(in->vars[arr].uniform, 2);
 	agx_ir_shader_destroy(in);
 }
 
@@ -530,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_io_uniforms_spill), cmocka_unit_test(test_io_uniform_budget),
 		cmocka_unit_test(test_io_unplaceable),	  cmocka_unit_test(test_io_idempotent),
 		cmocka_unit_test(test_io_vertex),	  cmocka_unit_test(test_io_fragment),
+		cmocka_unit_test(test_io_texture_size),
 	};
 
 	return cmocka_run_group_tests_name("lower_io", tests, NULL, NULL);

@@ -981,19 +981,163 @@ static void test_malformed(void **state)
 	free(w);
 }
 
+/* The instruction of op whose indices are imms (unit, dim, lod, compare, offset, component). */
+static struct agx_ir_instr *find_tex(struct agx_ir_shader *s, enum agx_ir_op op,
+				     const uint32_t *imms)
+{
+	agx_ir_foreach_function(s, f) {
+		agx_ir_foreach_block(f, b) {
+			agx_ir_foreach_instr(b, in) {
+				if (in->op == op && !memcmp(in->imm, imms, 6 * sizeof(uint32_t)))
+					return in;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The texture built-ins: each sampler a unit in the order of the vars
+ * (arrays one per element), the source layout of each form, the texel's
+ * components one op each, offsets packed, the layer rounded, the
+ * projective divide, shadows' one compare component.
+ */
+static void test_textures(void **state)
+{
+	struct agx_ir_shader *s = translate(
+	    AGX_IR_STAGE_FRAGMENT, "#version 300 es\n"
+				   "precision highp float;\n"
+				   "uniform sampler2D t;\n"
+				   "uniform highp isampler2DArray a[2];\n"
+				   "uniform highp sampler2DShadow sh;\n"
+				   "uniform samplerCube cube;\n"
+				   "uniform highp sampler3D vol;\n"
+				   "in vec4 uv;\n"
+				   "out vec4 c;\n"
+				   "void main() {\n"
+				   "  c = texture(t, uv.xy) + texture(t, uv.zw, 1.5).wzyx;\n"
+				   "  c += vec4(texelFetch(a[1], ivec3(3, 4, 5), 2));\n"
+				   "  c.x += textureProj(sh, uv);\n"
+				   "  c += textureGrad(cube, uv.xyz, uv.xyz, uv.wzy);\n"
+				   "  c += textureLodOffset(vol, uv.xyz, 2.0, ivec3(-1, 7, -8));\n"
+				   "  c += vec4(texture(a[0], uv.xyz).x, textureSize(vol, 1));\n"
+				   "}\n");
+	struct agx_ir_instr *in;
+	struct agx_ir_tex_layout l;
+
+	(void)state;
+	assert_int_equal(find_var(s, "t")->slot, 0);
+	assert_int_equal(find_var(s, "a")->slot, 1);
+	assert_int_equal(find_var(s, "a")->array_size, 2);
+	assert_int_equal(find_var(s, "sh")->slot, 3);
+	assert_int_equal(find_var(s, "cube")->slot, 4);
+	assert_int_equal(find_var(s, "vol")->slot, 5);
+	assert_string_equal(find_var(s, "a")->glsl_type, "isampler2DArray");
+
+	/* texture(t, uv.xy): the implicit LOD, four components */
+	for (uint32_t c = 0; c < 4; c++) {
+		in = find_tex(s, AGX_IR_OP_texture_sample, (uint32_t[]){ 0, 2, 0, 0, 0, c });
+		assert_non_null(in);
+		assert_int_equal(in->num_srcs, 2);
+		assert_int_equal(in->dest.type, AGX_IR_TYPE_F32);
+	}
+	/* with a bias */
+	in = find_tex(s, AGX_IR_OP_texture_sample, (uint32_t[]){ 0, 2, 5, 0, 0, 3 });
+	assert_non_null(in);
+	assert_int_equal(in->num_srcs, 3);
+	assert_false(in->src[2].def);
+	assert_int_equal(in->src[2].imm, 0x3fc00000); /* 1.5 */
+	/* texelFetch of element 1 of an integer array: coordinates, layer and level as they are */
+	in = find_tex(s, AGX_IR_OP_texture_load, (uint32_t[]){ 2, 3, 6, 0, 0, 0 });
+	assert_non_null(in);
+	assert_int_equal(in->dest.type, AGX_IR_TYPE_I32);
+	assert_int_equal(in->num_srcs, 4);
+	for (unsigned i = 0; i < 4; i++) {
+		static const uint32_t want[4] = { 3, 4, 5, 2 };
+
+		assert_int_equal(in->src[i].imm, want[i]);
+	}
+	/* textureProj of a shadow: one compare, its coordinates and reference divided by q */
+	in = find_tex(s, AGX_IR_OP_texture_sample, (uint32_t[]){ 3, 2, 0, 1, 0, 0 });
+	assert_non_null(in);
+	assert_int_equal(in->num_srcs, 3);
+	assert_null(find_tex(s, AGX_IR_OP_texture_sample, (uint32_t[]){ 3, 2, 0, 1, 0, 1 }));
+	for (unsigned i = 0; i < 3; i++) {
+		assert_non_null(in->src[i].def);
+		assert_int_equal(in->src[i].def->instr->op, AGX_IR_OP_fdiv);
+	}
+	/* textureGrad on a cube: three coordinates, then dPdx, then dPdy */
+	in = find_tex(s, AGX_IR_OP_texture_sample, (uint32_t[]){ 4, 6, 4, 0, 0, 0 });
+	assert_non_null(in);
+	assert_true(agx_ir_tex_layout(in->op, in->imm, &l));
+	assert_int_equal(l.grad, 3);
+	assert_int_equal(in->num_srcs, 9);
+	/* dPdx = uv.xyz, dPdy = uv.wzy: the inputs' components in that order */
+	for (unsigned i = 0; i < 6; i++) {
+		static const uint32_t comp[6] = { 0, 1, 2, 3, 2, 1 };
+		const struct agx_ir_instr *d = in->src[3 + i].def->instr;
+
+		assert_int_equal(d->op, AGX_IR_OP_load_input);
+		assert_int_equal(d->imm[1], comp[i]);
+	}
+	/* an offset of (-1, 7, -8) packed four bits each, an explicit LOD */
+	in = find_tex(s, AGX_IR_OP_texture_sample,
+		      (uint32_t[]){ 5, 5, 6, 0, 0xf | (7 << 4) | (8 << 8), 1 });
+	assert_non_null(in);
+	assert_int_equal(in->src[3].imm, 0x40000000); /* 2.0 */
+	/* the array's layer: floor(l + 0.5), at least 0, an integer */
+	in = find_tex(s, AGX_IR_OP_texture_sample, (uint32_t[]){ 1, 3, 0, 0, 0, 0 });
+	assert_non_null(in);
+	assert_int_equal(in->dest.type, AGX_IR_TYPE_I32);
+	assert_int_equal(agx_ir_src_type(&in->src[2]), AGX_IR_TYPE_I32);
+	assert_int_equal(in->src[2].def->instr->op, AGX_IR_OP_f2u);
+	/* textureSize of a 3D texture: three components at level 1 */
+	assert_int_equal(count_op(s, AGX_IR_OP_texture_size), 3);
+	agx_ir_shader_destroy(s);
+}
+
+/* Outside a fragment shader the implicit LOD is the base level; derivatives are fddx/fddy. */
+static void test_texture_stages(void **state)
+{
+	struct agx_ir_shader *s =
+	    translate(AGX_IR_STAGE_VERTEX, "#version 300 es\n"
+					   "uniform sampler2D t;\n"
+					   "in vec2 p;\n"
+					   "void main() { gl_Position = texture(t, p); }\n");
+	struct agx_ir_instr *in;
+
+	(void)state;
+	in = find_tex(s, AGX_IR_OP_texture_sample, (uint32_t[]){ 0, 2, 6, 0, 0, 2 });
+	assert_non_null(in);
+	assert_int_equal(in->src[2].imm, 0); /* LOD 0.0 */
+	agx_ir_shader_destroy(s);
+
+	s = translate(AGX_IR_STAGE_FRAGMENT,
+		      "#version 300 es\n"
+		      "precision highp float;\n"
+		      "in vec2 p;\n"
+		      "out vec4 c;\n"
+		      "void main() { c = vec4(dFdx(p), dFdy(p.x), fwidth(p.y)); }\n");
+	assert_int_equal(count_op(s, AGX_IR_OP_fddx), 3);
+	assert_int_equal(count_op(s, AGX_IR_OP_fddy), 2);
+	assert_int_equal(count_op(s, AGX_IR_OP_fabs), 2);
+	agx_ir_shader_destroy(s);
+}
+
 static void test_unsupported(void **state)
 {
 	size_t n;
-	uint32_t *w = spirv_of(AGX_IR_STAGE_FRAGMENT,
-			       "#version 300 es\n"
-			       "precision mediump float;\n"
-			       "uniform sampler2D t;\n"
-			       "out vec4 c;\n"
-			       "void main() { c = texture(t, vec2(0.5)); }\n",
+	/* textureGather is GLSL ES 3.10's */
+	uint32_t *w = spirv_of(AGX_IR_STAGE_COMPUTE,
+			       "#version 310 es\n"
+			       "layout(local_size_x = 1) in;\n"
+			       "layout(binding = 0) buffer B { vec4 v; } b;\n"
+			       "uniform highp sampler2D t;\n"
+			       "void main() { b.v = textureGather(t, vec2(0.5)); }\n",
 			       &n);
 
 	(void)state;
-	expect_refusal(w, n, AGX_IR_STAGE_FRAGMENT, -ENOTSUP, "textures are not translated");
+	expect_refusal(w, n, AGX_IR_STAGE_COMPUTE, -ENOTSUP, "not GLSL ES 3.00's");
 	free(w);
 }
 
@@ -1070,6 +1214,8 @@ int main(void)
 		cmocka_unit_test(test_run_local_arrays),
 		cmocka_unit_test(test_run_precision),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_textures),
+		cmocka_unit_test(test_texture_stages),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_mutations),
 	};

@@ -73,10 +73,16 @@ struct agx_shader_var {
 	 * The first 32-bit uniform register the driver fills for it: a
 	 * block's 64-bit device address (two registers, low word first), a
 	 * default-block uniform's value (its components in order, 32 bits
-	 * each); -1 when it needs none.
+	 * each), a sampler's size for textureSize (width, height, and depth
+	 * or layers of level 0: three registers per element); -1 when it
+	 * needs none.
 	 */
 	int uniform;
-	/* A vertex shader's output: its first 32-bit output slot (position is 0); else -1. */
+	/*
+	 * A vertex shader's output: its first 32-bit output slot (position is
+	 * 0).  A sampler: its texture and sampler state register (tsN, ssN),
+	 * the first of an array's, one per element.  Else -1.
+	 */
 	int slot;
 	/* A fragment shader's input: its first coefficient register; else -1. */
 	int cf;
@@ -99,6 +105,8 @@ struct agx_shader_info {
 	 * their offsets; -1 when they are in registers (each var's uniform).
 	 */
 	int uniform_block_uniform;
+	/* Texture and sampler state registers the samplers take, from ts0/ss0. */
+	unsigned num_textures;
 	bool discards;
 	bool writes_depth;
 	unsigned num_instructions;
