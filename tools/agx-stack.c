@@ -1028,11 +1028,13 @@ static int cmd_top(const struct stack *s, int argc, char **argv)
  * program's standard output is its own; the copy kept of it is
  * close-on-exec, or the daemons started meanwhile would hold it open),
  * then becomes PROGRAM, with
- * AGX_MEMMGR_SOCKET and AGX_SCHEDULER_SOCKET naming this stack's sockets.
+ * AGX_MEMMGR_SOCKET and AGX_SCHEDULER_SOCKET naming this stack's sockets,
+ * and __EGL_VENDOR_LIBRARY_FILENAMES this build's EGL vendor file
+ * (gles/meson.build), so that glvnd's libEGL loads libEGL_agx and no other.
  */
 static int cmd_run(const struct stack *s, int argc, char **argv)
 {
-	char memmgr[PATH_MAX], scheduler[PATH_MAX];
+	char memmgr[PATH_MAX], scheduler[PATH_MAX], egl_vendor[PATH_MAX];
 	int saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0), ret;
 
 	if (argc > 0 && strcmp(argv[0], "--") == 0) {
@@ -1053,11 +1055,13 @@ static int cmd_run(const struct stack *s, int argc, char **argv)
 	if (ret != 0)
 		return ret;
 	if (!path_in(memmgr, sizeof(memmgr), s->dir, "memmgr.sock") ||
-	    !path_in(scheduler, sizeof(scheduler), s->dir, "scheduler.sock"))
+	    !path_in(scheduler, sizeof(scheduler), s->dir, "scheduler.sock") ||
+	    !path_in(egl_vendor, sizeof(egl_vendor), s->build, "gles/50_agx-uninstalled.json"))
 		return 1;
 	if (setenv("AGX_MEMMGR_SOCKET", memmgr, 1) < 0 ||
 	    setenv("AGX_SCHEDULER_SOCKET", scheduler, 1) < 0 ||
-	    setenv("AGX_RUNTIME_DIR", s->dir, 1) < 0)
+	    setenv("AGX_RUNTIME_DIR", s->dir, 1) < 0 ||
+	    setenv("__EGL_VENDOR_LIBRARY_FILENAMES", egl_vendor, 1) < 0)
 		return 1;
 	execvp(argv[0], argv);
 	say("cannot run %s: %s", argv[0], strerror(errno));

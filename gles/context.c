@@ -1,0 +1,238 @@
+/*
+ * context.c: the GLES context object (context.h), share groups, and the
+ * GL entry points that belong to the context as a whole: errors, strings,
+ * version queries, flush and finish.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "gl_functions.h"
+
+#ifndef GLES_AGX_VERSION
+#error "meson defines GLES_AGX_VERSION, the project's version"
+#endif
+
+__thread struct gles_context *gles_current_context;
+
+/*
+ * The GL extensions this driver implements, in the order glGetStringi
+ * gives them.  None yet: an extension goes here once all of it works.
+ */
+static const char *const extensions[] = { NULL };
+static const unsigned num_extensions = sizeof(extensions) / sizeof(extensions[0]) - 1;
+/* The same names, separated by spaces (the tests compare the two) */
+static const char extension_string[] = "";
+
+/* ---- share groups ---------------------------------------------------------------------- */
+
+struct gles_share_group *gles_share_group_create(void)
+{
+	struct gles_share_group *group = calloc(1, sizeof(*group));
+
+	if (!group)
+		return NULL;
+	group->refs = 1;
+	pthread_mutex_init(&group->lock, NULL);
+	return group;
+}
+
+struct gles_share_group *gles_share_group_ref(struct gles_share_group *group)
+{
+	__atomic_add_fetch(&group->refs, 1, __ATOMIC_RELAXED);
+	return group;
+}
+
+void gles_share_group_unref(struct gles_share_group *group)
+{
+	if (!group || __atomic_sub_fetch(&group->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	pthread_mutex_destroy(&group->lock);
+	free(group);
+}
+
+/* ---- contexts -------------------------------------------------------------------------- */
+
+int gles_context_create(const struct gles_context_params *p, struct gles_context **out)
+{
+	struct gles_context *ctx;
+
+	*out = NULL;
+	if (!((p->major == 2 || p->major == 3) && p->minor == 0))
+		return -EINVAL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	ctx->share = p->share ? gles_share_group_ref(p->share) : gles_share_group_create();
+	if (!ctx->share) {
+		free(ctx);
+		return -ENOMEM;
+	}
+	ctx->major = p->major;
+	ctx->minor = p->minor;
+	ctx->robust_access = p->robust_access;
+	ctx->lose_context_on_reset = p->lose_context_on_reset;
+	ctx->debug = p->debug;
+	ctx->dev = p->dev;
+	ctx->error = GL_NO_ERROR;
+	snprintf(ctx->renderer, sizeof(ctx->renderer), "%s", p->renderer ? p->renderer : "");
+	/* GLES 3.0 section 6.1.6: "OpenGL ES N.M", a space, then anything the vendor likes */
+	snprintf(ctx->version, sizeof(ctx->version), "OpenGL ES %u.%u agx-%s", ctx->major,
+		 ctx->minor, GLES_AGX_VERSION);
+	*out = ctx;
+	return 0;
+}
+
+void gles_context_destroy(struct gles_context *ctx)
+{
+	if (!ctx)
+		return;
+	gles_share_group_unref(ctx->share);
+	free(ctx);
+}
+
+void gles_context_make_current(struct gles_context *ctx, const struct gles_drawable *draw,
+			       const struct gles_drawable *read)
+{
+	if (ctx) {
+		ctx->draw = draw;
+		ctx->read = read;
+	}
+	gles_current_context = ctx;
+}
+
+/*
+ * Nothing records GPU work yet (no draw, clear or copy exists), so there is
+ * never anything to hand over or to wait for.  Once commands are recorded,
+ * flush submits them and finish waits on the last submission's fence.
+ */
+void gles_context_flush(struct gles_context *ctx)
+{
+	(void)ctx;
+}
+
+void gles_context_finish(struct gles_context *ctx)
+{
+	gles_context_flush(ctx);
+}
+
+/* ---- GL entry points ------------------------------------------------------------------- */
+
+/*
+ * GLES 3.0 section 2.5: the one recorded error, and GL_NO_ERROR from then
+ * on until the next error.  With no current context glvnd never calls us.
+ */
+GLenum gles_GetError(void)
+{
+	struct gles_context *ctx = gles_current();
+	GLenum err;
+
+	if (!ctx)
+		return GL_NO_ERROR;
+	err = ctx->error;
+	ctx->error = GL_NO_ERROR;
+	return err;
+}
+
+const GLubyte *gles_GetString(GLenum name)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return NULL;
+	switch (name) {
+	case GL_VENDOR:
+		return (const GLubyte *)"AGX driver stack";
+	case GL_RENDERER:
+		return (const GLubyte *)ctx->renderer;
+	case GL_VERSION:
+		return (const GLubyte *)ctx->version;
+	case GL_SHADING_LANGUAGE_VERSION:
+		/* GLES 3.0 section 6.1.6: "OpenGL ES GLSL ES N.M"; GLES 2.0 section 6.1.5: 1.00 */
+		return (const GLubyte *)(ctx->major >= 3 ? "OpenGL ES GLSL ES 3.00"
+							 : "OpenGL ES GLSL ES 1.00");
+	case GL_EXTENSIONS:
+		return (const GLubyte *)extension_string;
+	default:
+		gles_error(ctx, GL_INVALID_ENUM);
+		return NULL;
+	}
+}
+
+/*
+ * An ES 3.0 entry point called on an ES 2.0 context, which has no such
+ * function: GL_INVALID_OPERATION, as Mesa's dispatch does for functions a
+ * context's API lacks.  True when the call may go on.
+ */
+static bool es3_only(struct gles_context *ctx)
+{
+	if (ctx->major >= 3)
+		return true;
+	gles_error(ctx, GL_INVALID_OPERATION);
+	return false;
+}
+
+const GLubyte *gles_GetStringi(GLenum name, GLuint index)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx || !es3_only(ctx))
+		return NULL;
+	if (name != GL_EXTENSIONS) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return NULL;
+	}
+	if (index >= num_extensions) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return NULL;
+	}
+	return (const GLubyte *)extensions[index];
+}
+
+/*
+ * Only the version queries exist so far; every other name is GL_INVALID_ENUM
+ * until the state it reads exists (GL_MAJOR_VERSION and the rest are ES 3.0
+ * names: an ES 2.0 context does not know them either).
+ */
+void gles_GetIntegerv(GLenum pname, GLint *data)
+{
+	struct gles_context *ctx = gles_current();
+	GLint value;
+
+	if (!ctx)
+		return;
+	switch (ctx->major >= 3 ? pname : GL_NONE) {
+	case GL_MAJOR_VERSION:
+		value = (GLint)ctx->major;
+		break;
+	case GL_MINOR_VERSION:
+		value = (GLint)ctx->minor;
+		break;
+	case GL_NUM_EXTENSIONS:
+		value = (GLint)num_extensions;
+		break;
+	default:
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (data)
+		*data = value;
+}
+
+void gles_Flush(void)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (ctx)
+		gles_context_flush(ctx);
+}
+
+void gles_Finish(void)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (ctx)
+		gles_context_finish(ctx);
+}

@@ -1,0 +1,130 @@
+/*
+ * context.h: the GLES context object -- what one EGL context is on the GL
+ * side: its API version, its robustness flags, the share group whose object
+ * namespaces it uses, its error flag, the device it renders with and the
+ * surfaces it draws to -- and the calling thread's current context, which
+ * every GL entry point starts from.
+ *
+ * The EGL side (egl_*.c) creates, binds and destroys contexts; everything
+ * else here belongs to GL.  docs/gles.md says how the state grows.
+ */
+#ifndef GLES_CONTEXT_H
+#define GLES_CONTEXT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <GLES3/gl3.h>
+
+#include "agx/device.h"
+#include "agx/memory.h"
+
+/* The pixel formats a surface's buffers may have. */
+enum gles_surface_format {
+	GLES_FORMAT_NONE,
+	GLES_FORMAT_RGBA8_UNORM,  /* bytes R, G, B, A */
+	GLES_FORMAT_B5G6R5_UNORM, /* one 16-bit word: R in bits 15..11, G 10..5, B 4..0 */
+	GLES_FORMAT_Z24S8,	  /* one 32-bit word: depth in bits 23..0, stencil 31..24 */
+};
+
+/*
+ * One buffer of a surface: a linear image in a BO of the context's device
+ * (rows of `stride` bytes, agx/layout.h's linear layout).
+ */
+struct gles_buffer {
+	enum gles_surface_format format;
+	struct agx_bo bo; /* bo.size 0: no storage (a 0x0 surface, or no such buffer) */
+	uint64_t stride;
+};
+
+/*
+ * What a GL context draws to or reads from when bound to an EGL surface:
+ * its default framebuffer.  Owned by the EGL surface, which outlives every
+ * binding of it.
+ */
+struct gles_drawable {
+	unsigned width, height;
+	struct gles_buffer color;
+	struct gles_buffer depth_stencil; /* format NONE when the config has neither */
+	unsigned red_bits, green_bits, blue_bits, alpha_bits, depth_bits, stencil_bits;
+};
+
+/*
+ * A share group: the object namespaces (buffers, textures, renderbuffers,
+ * samplers, programs and shaders, sync objects) that contexts created with
+ * a share list have in common.  It holds no namespaces yet, only what every
+ * one of them will need: its lifetime and its lock.
+ */
+struct gles_share_group {
+	unsigned refs; /* atomic */
+	pthread_mutex_t lock;
+};
+
+struct gles_share_group *gles_share_group_create(void);
+struct gles_share_group *gles_share_group_ref(struct gles_share_group *group);
+/* Drops a reference; the last one destroys the group.  NULL is a no-op. */
+void gles_share_group_unref(struct gles_share_group *group);
+
+struct gles_context_params {
+	unsigned major, minor;		/* 2.0 or 3.0 */
+	bool robust_access;		/* EGL_CONTEXT_OPENGL_ROBUST_ACCESS */
+	bool lose_context_on_reset;	/* the reset notification strategy */
+	bool debug;			/* EGL_CONTEXT_OPENGL_DEBUG */
+	struct gles_share_group *share; /* NULL: a group of its own */
+	struct agx_device *dev;
+	const char *renderer; /* GL_RENDERER, copied */
+};
+
+struct gles_context {
+	unsigned major, minor;
+	bool robust_access, lose_context_on_reset, debug;
+	struct gles_share_group *share;
+	struct agx_device *dev;
+	char renderer[128];
+	char version[64];
+	/* GL_NO_ERROR, or the first error recorded since glGetError last read it */
+	GLenum error;
+	/* bound by eglMakeCurrent; NULL for both when made current without surfaces */
+	const struct gles_drawable *draw, *read;
+};
+
+int gles_context_create(const struct gles_context_params *params, struct gles_context **out);
+/* NULL is a no-op.  The context must not be current in any thread. */
+void gles_context_destroy(struct gles_context *ctx);
+
+/*
+ * Makes ctx (NULL: none) the calling thread's current context, drawing to
+ * draw and reading from read (both NULL: no default framebuffer).
+ */
+void gles_context_make_current(struct gles_context *ctx, const struct gles_drawable *draw,
+			       const struct gles_drawable *read);
+
+/* The calling thread's current context, NULL if none. */
+extern __thread struct gles_context *gles_current_context;
+
+static inline struct gles_context *gles_current(void)
+{
+	return gles_current_context;
+}
+
+/* Records err unless an error is already waiting for glGetError (GLES 3.0 section 2.5). */
+static inline void gles_error(struct gles_context *ctx, GLenum err)
+{
+	if (ctx->error == GL_NO_ERROR)
+		ctx->error = err;
+}
+
+/*
+ * Hands the context's recorded work to the GPU (glFlush, and EGL's implicit
+ * flushes), and waits for all of it (glFinish, eglWaitClient).
+ */
+void gles_context_flush(struct gles_context *ctx);
+void gles_context_finish(struct gles_context *ctx);
+
+/* The GL function named name, NULL if this driver does not implement it (gl_table.c). */
+void *gles_gl_proc(const char *name);
+/* The table's i-th name, NULL past its end: the unit test checks the order. */
+const char *gles_gl_proc_name(unsigned i);
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * egl_agx.h: the EGL half of libEGL_agx -- displays, configs, surfaces and
+ * contexts, the calling thread's EGL state, and the one lock over all of
+ * them -- shared by the egl_*.c files.  Every EGL function of the vendor
+ * (the gles_egl_* below) is served to glvnd's libEGL by egl_main.c.
+ */
+#ifndef GLES_EGL_AGX_H
+#define GLES_EGL_AGX_H
+
+#include <stdbool.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+#include "context.h"
+
+/* The largest pbuffer, and what the configs say of it. */
+#define GLES_MAX_PBUFFER_SIZE 16384
+
+/*
+ * The stack's device as one initialized display uses it.  Contexts and
+ * surfaces hold a reference: one current in a thread outlives
+ * eglTerminate (EGL 1.5 section 3.2), and so does the device it uses.
+ */
+struct gles_device {
+	unsigned refs; /* under the EGL lock */
+	struct agx_device *agx;
+	char renderer[128]; /* GL_RENDERER */
+};
+
+struct gles_config {
+	EGLint id;
+	EGLint red, green, blue, alpha, depth, stencil;
+	enum gles_surface_format color_format, depth_stencil_format;
+};
+
+/* The calling thread's EGL state. */
+struct gles_thread {
+	EGLint error;
+	struct gles_egl_context *ctx; /* current, or NULL */
+};
+
+struct gles_display;
+
+struct gles_surface {
+	struct gles_surface *next; /* on its display's list while its handle is valid */
+	struct gles_display *dpy;
+	unsigned refs; /* the display's list, and each current context bound to it */
+	bool valid;    /* on the list: neither destroyed nor terminated */
+	const struct gles_config *config;
+	struct gles_device *dev;
+	struct gles_thread *bound_to; /* the thread whose current context uses it */
+	EGLint largest_pbuffer, texture_format, texture_target, mipmap_texture, mipmap_level;
+	EGLint gl_colorspace, vg_colorspace, vg_alpha_format;
+	EGLint swap_behavior, multisample_resolve, swap_interval;
+	struct gles_drawable drawable;
+};
+
+struct gles_egl_context {
+	struct gles_egl_context *next; /* on its display's list while its handle is valid */
+	struct gles_display *dpy;
+	unsigned refs; /* the display's list, and being current */
+	const struct gles_config *config;
+	struct gles_device *dev;
+	struct gles_thread *bound_to; /* the thread it is current in, or NULL */
+	struct gles_surface *draw, *read;
+	struct gles_context *gl;
+};
+
+struct gles_display {
+	EGLenum platform; /* EGL_PLATFORM_SURFACELESS_MESA, or EGL_NONE: the default display */
+	bool initialized;
+	struct gles_device *dev;
+	struct gles_surface *surfaces;
+	struct gles_egl_context *contexts;
+};
+
+/* ---- egl_main.c: the lock, errors, displays --------------------------------------------- */
+
+void gles_egl_lock(void);
+void gles_egl_unlock(void);
+struct gles_thread *gles_egl_thread(void);
+/* Sets the calling thread's EGL error (EGL_SUCCESS included); returns EGL_FALSE. */
+EGLBoolean gles_egl_error(EGLint error);
+/*
+ * The display named by handle, with the lock held: NULL with EGL_BAD_DISPLAY
+ * if it is none of ours, or EGL_NOT_INITIALIZED if initialized is asked for
+ * and it is not.
+ */
+struct gles_display *gles_egl_display(EGLDisplay handle, bool initialized);
+/* The i-th display (for walking them all), NULL past the last. */
+struct gles_display *gles_egl_display_at(unsigned i);
+void gles_device_unref(struct gles_device *dev);
+/* The client API bound in the calling thread (libEGL keeps it: eglBindAPI). */
+EGLenum gles_egl_current_api(void);
+
+/* ---- egl_config.c ----------------------------------------------------------------------- */
+
+/* The config named by handle, NULL (EGL_BAD_CONFIG set) if it is none. */
+const struct gles_config *gles_egl_config(EGLConfig handle);
+/* EGL 1.5 section 2.2: the same colour, depth and stencil buffers. */
+bool gles_configs_compatible(const struct gles_config *a, const struct gles_config *b);
+
+EGLBoolean gles_egl_get_configs(EGLDisplay dpy, EGLConfig *configs, EGLint size, EGLint *num);
+EGLBoolean gles_egl_choose_config(EGLDisplay dpy, const EGLint *attribs, EGLConfig *configs,
+				  EGLint size, EGLint *num);
+EGLBoolean gles_egl_get_config_attrib(EGLDisplay dpy, EGLConfig config, EGLint attribute,
+				      EGLint *value);
+
+/* ---- egl_surface.c ---------------------------------------------------------------------- */
+
+/* The surface named by handle on dpy, NULL (EGL_BAD_SURFACE set) if it is none. */
+struct gles_surface *gles_egl_surface(struct gles_display *dpy, EGLSurface handle);
+void gles_surface_unref(struct gles_surface *surf);
+/* eglTerminate: the handle becomes invalid; a surface still current lives on until released. */
+void gles_surface_terminate(struct gles_surface *surf);
+
+EGLSurface gles_egl_create_pbuffer_surface(EGLDisplay dpy, EGLConfig config, const EGLint *attribs);
+EGLSurface gles_egl_create_window_surface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType win,
+					  const EGLint *attribs);
+EGLSurface gles_egl_create_platform_window_surface(EGLDisplay dpy, EGLConfig config, void *win,
+						   const EGLAttrib *attribs);
+EGLSurface gles_egl_create_platform_window_surface_ext(EGLDisplay dpy, EGLConfig config, void *win,
+						       const EGLint *attribs);
+EGLSurface gles_egl_create_pixmap_surface(EGLDisplay dpy, EGLConfig config,
+					  EGLNativePixmapType pixmap, const EGLint *attribs);
+EGLSurface gles_egl_create_platform_pixmap_surface(EGLDisplay dpy, EGLConfig config, void *pixmap,
+						   const EGLAttrib *attribs);
+EGLSurface gles_egl_create_platform_pixmap_surface_ext(EGLDisplay dpy, EGLConfig config,
+						       void *pixmap, const EGLint *attribs);
+EGLSurface gles_egl_create_pbuffer_from_client_buffer(EGLDisplay dpy, EGLenum buftype,
+						      EGLClientBuffer buffer, EGLConfig config,
+						      const EGLint *attribs);
+EGLBoolean gles_egl_destroy_surface(EGLDisplay dpy, EGLSurface surface);
+EGLBoolean gles_egl_query_surface(EGLDisplay dpy, EGLSurface surface, EGLint attribute,
+				  EGLint *value);
+EGLBoolean gles_egl_surface_attrib(EGLDisplay dpy, EGLSurface surface, EGLint attribute,
+				   EGLint value);
+EGLBoolean gles_egl_bind_tex_image(EGLDisplay dpy, EGLSurface surface, EGLint buffer);
+EGLBoolean gles_egl_release_tex_image(EGLDisplay dpy, EGLSurface surface, EGLint buffer);
+EGLBoolean gles_egl_copy_buffers(EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType target);
+EGLBoolean gles_egl_swap_buffers(EGLDisplay dpy, EGLSurface surface);
+EGLBoolean gles_egl_swap_interval(EGLDisplay dpy, EGLint interval);
+
+/* ---- egl_context.c ---------------------------------------------------------------------- */
+
+void gles_egl_context_unref(struct gles_egl_context *ctx);
+void gles_egl_context_terminate(struct gles_egl_context *ctx);
+
+EGLContext gles_egl_create_context(EGLDisplay dpy, EGLConfig config, EGLContext share,
+				   const EGLint *attribs);
+EGLBoolean gles_egl_destroy_context(EGLDisplay dpy, EGLContext ctx);
+EGLBoolean gles_egl_query_context(EGLDisplay dpy, EGLContext ctx, EGLint attribute, EGLint *value);
+EGLBoolean gles_egl_make_current(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx);
+EGLBoolean gles_egl_release_thread(void);
+EGLBoolean gles_egl_wait_client(void);
+EGLBoolean gles_egl_wait_gl(void);
+EGLBoolean gles_egl_wait_native(EGLint engine);
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * egl_main.c: libEGL_agx as a glvnd EGL vendor -- __egl_Main and the
+ * callbacks it gives libEGL, the table of the EGL functions it serves --
+ * and what belongs to no object: the lock, each thread's EGL error, the
+ * displays (the surfaceless platform's and the default one), eglInitialize,
+ * eglTerminate and eglQueryString.
+ *
+ * libEGL owns the EGL entry points the application calls, looks up the
+ * vendor of each display, and calls our functions through the table that
+ * getProcAddress fills; it keeps the current context for GL dispatch
+ * itself, and asks us for eglGetError after every call it passed to us.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glvnd/libeglabi.h>
+
+#include "egl_agx.h"
+
+static pthread_mutex_t egl_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread struct gles_thread thread_state = { .error = EGL_SUCCESS };
+static const __EGLapiExports *glvnd;
+
+/* The two displays, each opening its own connection to the stack when initialized. */
+static struct gles_display displays[] = {
+	{ .platform = EGL_PLATFORM_SURFACELESS_MESA },
+	{ .platform = EGL_NONE },
+};
+
+/*
+ * Client extensions (those of EGL_NO_DISPLAY; libEGL keeps the ones it
+ * knows of), the platforms, and each display's extensions: only what is
+ * implemented in full.
+ */
+static const char client_extensions[] = "EGL_EXT_client_extensions EGL_EXT_platform_base";
+static const char platform_extensions[] = "EGL_MESA_platform_surfaceless";
+static const char display_extensions[] =
+    "EGL_EXT_create_context_robustness EGL_KHR_surfaceless_context";
+
+void gles_egl_lock(void)
+{
+	pthread_mutex_lock(&egl_lock);
+}
+
+void gles_egl_unlock(void)
+{
+	pthread_mutex_unlock(&egl_lock);
+}
+
+struct gles_thread *gles_egl_thread(void)
+{
+	return &thread_state;
+}
+
+EGLBoolean gles_egl_error(EGLint error)
+{
+	thread_state.error = error;
+	return EGL_FALSE;
+}
+
+static EGLint get_error(void)
+{
+	EGLint error = thread_state.error;
+
+	/* EGL 1.5 section 3.1: reading the error resets it */
+	thread_state.error = EGL_SUCCESS;
+	return error;
+}
+
+struct gles_display *gles_egl_display(EGLDisplay handle, bool initialized)
+{
+	for (unsigned i = 0; i < sizeof(displays) / sizeof(displays[0]); i++) {
+		if (handle != (EGLDisplay)&displays[i])
+			continue;
+		if (initialized && !displays[i].initialized) {
+			gles_egl_error(EGL_NOT_INITIALIZED);
+			return NULL;
+		}
+		return &displays[i];
+	}
+	gles_egl_error(EGL_BAD_DISPLAY);
+	return NULL;
+}
+
+struct gles_display *gles_egl_display_at(unsigned i)
+{
+	return i < sizeof(displays) / sizeof(displays[0]) ? &displays[i] : NULL;
+}
+
+void gles_device_unref(struct gles_device *dev)
+{
+	if (!dev || --dev->refs)
+		return;
+	agx_device_close(dev->agx);
+	free(dev);
+}
+
+/* ---- displays ---------------------------------------------------------------------------- */
+
+/*
+ * libEGL's eglGetPlatformDisplay and eglGetDisplay: platform EGL_NONE is
+ * eglGetDisplay(EGL_DEFAULT_DISPLAY), the only native display libEGL asks
+ * every vendor about.
+ */
+static EGLDisplay get_platform_display(EGLenum platform, void *native, const EGLAttrib *attribs)
+{
+	switch (platform) {
+	case EGL_PLATFORM_SURFACELESS_MESA:
+		/* EGL_MESA_platform_surfaceless: native_display must be EGL_DEFAULT_DISPLAY */
+		if (native != EGL_DEFAULT_DISPLAY) {
+			gles_egl_error(EGL_BAD_PARAMETER);
+			return EGL_NO_DISPLAY;
+		}
+		/* the platform defines no display attributes */
+		if (attribs && attribs[0] != EGL_NONE) {
+			gles_egl_error(EGL_BAD_ATTRIBUTE);
+			return EGL_NO_DISPLAY;
+		}
+		gles_egl_error(EGL_SUCCESS);
+		return (EGLDisplay)&displays[0];
+	case EGL_NONE:
+		/* not ours: libEGL goes on to the next vendor, and sees no error from us */
+		gles_egl_error(EGL_SUCCESS);
+		return native == EGL_DEFAULT_DISPLAY ? (EGLDisplay)&displays[1] : EGL_NO_DISPLAY;
+	default:
+		gles_egl_error(EGL_BAD_PARAMETER);
+		return EGL_NO_DISPLAY;
+	}
+}
+
+static int open_device(struct gles_device **out)
+{
+	struct gles_device *dev = calloc(1, sizeof(*dev));
+	const struct agx_device_info *info;
+	int ret;
+
+	*out = NULL;
+	if (!dev)
+		return -ENOMEM;
+	/* the sockets come from AGX_MEMMGR_SOCKET and AGX_SCHEDULER_SOCKET (agx run sets them) */
+	ret = agx_device_open(NULL, &dev->agx);
+	if (ret < 0) {
+		fprintf(stderr, "libEGL_agx: cannot reach the AGX stack: %s\n", agx_device_error());
+		free(dev);
+		return ret;
+	}
+	info = agx_device_info(dev->agx);
+	snprintf(dev->renderer, sizeof(dev->renderer), "AGX G%u (t%x, %s)", info->generation,
+		 info->chip_id, info->firmware_version);
+	dev->refs = 1;
+	*out = dev;
+	return 0;
+}
+
+static EGLBoolean initialize(EGLDisplay handle, EGLint *major, EGLint *minor)
+{
+	struct gles_display *dpy;
+
+	gles_egl_lock();
+	dpy = gles_egl_display(handle, false);
+	if (!dpy)
+		goto fail;
+	/* EGL 1.5 section 3.2: initializing an initialized display only returns the version */
+	if (!dpy->initialized) {
+		if (open_device(&dpy->dev) < 0) {
+			gles_egl_error(EGL_NOT_INITIALIZED);
+			goto fail;
+		}
+		dpy->initialized = true;
+	}
+	gles_egl_unlock();
+	if (major)
+		*major = 1;
+	if (minor)
+		*minor = 5;
+	gles_egl_error(EGL_SUCCESS);
+	return EGL_TRUE;
+
+fail:
+	gles_egl_unlock();
+	return EGL_FALSE;
+}
+
+/*
+ * EGL 1.5 section 3.2: every context and surface of the display is marked
+ * for deletion and its handle is invalid at once; those current in some
+ * thread live on until they are released.  Terminating a display that is
+ * not initialized does nothing.
+ */
+static EGLBoolean terminate(EGLDisplay handle)
+{
+	struct gles_display *dpy;
+
+	gles_egl_lock();
+	dpy = gles_egl_display(handle, false);
+	if (!dpy) {
+		gles_egl_unlock();
+		return EGL_FALSE;
+	}
+	if (dpy->initialized) {
+		while (dpy->contexts)
+			gles_egl_context_terminate(dpy->contexts);
+		while (dpy->surfaces)
+			gles_surface_terminate(dpy->surfaces);
+		gles_device_unref(dpy->dev);
+		dpy->dev = NULL;
+		dpy->initialized = false;
+	}
+	gles_egl_unlock();
+	gles_egl_error(EGL_SUCCESS);
+	return EGL_TRUE;
+}
+
+static const char *query_string(EGLDisplay handle, EGLint name)
+{
+	struct gles_display *dpy;
+	const char *s = NULL;
+
+	if (handle == EGL_NO_DISPLAY && name == EGL_EXTENSIONS) {
+		gles_egl_error(EGL_SUCCESS);
+		return client_extensions;
+	}
+	gles_egl_lock();
+	dpy = gles_egl_display(handle, true);
+	gles_egl_unlock();
+	if (!dpy)
+		return NULL;
+	switch (name) {
+	case EGL_CLIENT_APIS:
+		s = "OpenGL_ES";
+		break;
+	case EGL_EXTENSIONS:
+		s = display_extensions;
+		break;
+	case EGL_VENDOR:
+		s = "AGX driver stack";
+		break;
+	case EGL_VERSION:
+		s = "1.5";
+		break;
+	default:
+		gles_egl_error(EGL_BAD_PARAMETER);
+		return NULL;
+	}
+	gles_egl_error(EGL_SUCCESS);
+	return s;
+}
+
+/* ---- the vendor ------------------------------------------------------------------------- */
+
+struct egl_proc {
+	const char *name;
+	void *func;
+};
+
+/*
+ * Every EGL function this vendor serves: libEGL takes the EGL 1.5 ones into
+ * its static table and fails to load a vendor that lacks one of the 1.0 to
+ * 1.2 functions.  Sync objects and images are not implemented, so
+ * eglCreateSync, eglCreateImage and their kin are not here.
+ */
+static const struct egl_proc egl_procs[] = {
+	{ "eglBindTexImage", (void *)gles_egl_bind_tex_image },
+	{ "eglChooseConfig", (void *)gles_egl_choose_config },
+	{ "eglCopyBuffers", (void *)gles_egl_copy_buffers },
+	{ "eglCreateContext", (void *)gles_egl_create_context },
+	{ "eglCreatePbufferFromClientBuffer", (void *)gles_egl_create_pbuffer_from_client_buffer },
+	{ "eglCreatePbufferSurface", (void *)gles_egl_create_pbuffer_surface },
+	{ "eglCreatePixmapSurface", (void *)gles_egl_create_pixmap_surface },
+	{ "eglCreatePlatformPixmapSurface", (void *)gles_egl_create_platform_pixmap_surface },
+	{ "eglCreatePlatformPixmapSurfaceEXT",
+	  (void *)gles_egl_create_platform_pixmap_surface_ext },
+	{ "eglCreatePlatformWindowSurface", (void *)gles_egl_create_platform_window_surface },
+	{ "eglCreatePlatformWindowSurfaceEXT",
+	  (void *)gles_egl_create_platform_window_surface_ext },
+	{ "eglCreateWindowSurface", (void *)gles_egl_create_window_surface },
+	{ "eglDestroyContext", (void *)gles_egl_destroy_context },
+	{ "eglDestroySurface", (void *)gles_egl_destroy_surface },
+	{ "eglGetConfigAttrib", (void *)gles_egl_get_config_attrib },
+	{ "eglGetConfigs", (void *)gles_egl_get_configs },
+	{ "eglGetError", (void *)get_error },
+	{ "eglInitialize", (void *)initialize },
+	{ "eglMakeCurrent", (void *)gles_egl_make_current },
+	{ "eglQueryContext", (void *)gles_egl_query_context },
+	{ "eglQueryString", (void *)query_string },
+	{ "eglQuerySurface", (void *)gles_egl_query_surface },
+	{ "eglReleaseTexImage", (void *)gles_egl_release_tex_image },
+	{ "eglReleaseThread", (void *)gles_egl_release_thread },
+	{ "eglSurfaceAttrib", (void *)gles_egl_surface_attrib },
+	{ "eglSwapBuffers", (void *)gles_egl_swap_buffers },
+	{ "eglSwapInterval", (void *)gles_egl_swap_interval },
+	{ "eglTerminate", (void *)terminate },
+	{ "eglWaitClient", (void *)gles_egl_wait_client },
+	{ "eglWaitGL", (void *)gles_egl_wait_gl },
+	{ "eglWaitNative", (void *)gles_egl_wait_native },
+};
+
+/* EGL functions from egl_procs, GL functions from gl_table.c. */
+static void *get_proc_address(const char *name)
+{
+	if (strncmp(name, "egl", 3) != 0)
+		return gles_gl_proc(name);
+	for (unsigned i = 0; i < sizeof(egl_procs) / sizeof(egl_procs[0]); i++)
+		if (strcmp(egl_procs[i].name, name) == 0)
+			return egl_procs[i].func;
+	return NULL;
+}
+
+/*
+ * Dispatch functions are for EGL extension functions that take a display,
+ * which libEGL does not know; this vendor has none, so it has no dispatch
+ * function to give and no dispatch index to remember.
+ */
+static void *get_dispatch_address(const char *name)
+{
+	(void)name;
+	return NULL;
+}
+
+static void set_dispatch_index(const char *name, int index)
+{
+	(void)name;
+	(void)index;
+}
+
+static EGLBoolean supports_api(EGLenum api)
+{
+	return api == EGL_OPENGL_ES_API;
+}
+
+static const char *vendor_string(int name)
+{
+	return name == __EGL_VENDOR_STRING_PLATFORM_EXTENSIONS ? platform_extensions : NULL;
+}
+
+/* The API libEGL has bound in the calling thread (eglBindAPI). */
+EGLenum gles_egl_current_api(void)
+{
+	return glvnd->getCurrentApi();
+}
+
+__attribute__((visibility("default"))) EGLBoolean __egl_Main(uint32_t version,
+							     const __EGLapiExports *exports,
+							     __EGLvendorInfo *vendor,
+							     __EGLapiImports *imports)
+{
+	(void)vendor;
+	/* the minor version only adds callbacks; those this vendor uses are in 0.0 */
+	if (EGL_VENDOR_ABI_GET_MAJOR_VERSION(version) != EGL_VENDOR_ABI_MAJOR_VERSION)
+		return EGL_FALSE;
+	glvnd = exports;
+	/* libEGL hands over imports zeroed: the optional callbacks stay NULL */
+	imports->getPlatformDisplay = get_platform_display;
+	imports->getSupportsAPI = supports_api;
+	imports->getVendorString = vendor_string;
+	imports->getProcAddress = get_proc_address;
+	imports->getDispatchAddress = get_dispatch_address;
+	imports->setDispatchIndex = set_dispatch_index;
+	return EGL_TRUE;
+}

@@ -1,0 +1,83 @@
+#!/bin/sh
+# test-eglinfo.sh AGX-STACK EGLINFO [PRELOAD]: Mesa's eglinfo (mesa-utils),
+# unmodified, run by 'agx-stack run' as './agx run' does -- the stack in a
+# state directory of its own, __EGL_VENDOR_LIBRARY_FILENAMES naming the
+# build tree's vendor file -- finds libEGL_agx on the surfaceless platform:
+# its vendor, version, client APIs, extensions and the four configs, and no
+# other vendor's platforms.  PRELOAD: the sanitizer runtime an
+# uninstrumented eglinfo needs to load a sanitized libEGL_agx.  TAP on stdout.
+set -u
+stack=$1 eglinfo=$2 preload=${3:-}
+n=0
+failed=0
+
+if [ ! -x "$eglinfo" ]; then
+	echo "1..0 # SKIP no eglinfo (Debian's mesa-utils)"
+	exit 0
+fi
+dir=$(mktemp -d /tmp/agx-test-eglinfo-XXXXXX)
+export AGX_RUNTIME_DIR="$dir"
+out="$dir/eglinfo.out"
+
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	"$stack" down >/dev/null 2>&1
+	if [ "$failed" -ne 0 ]; then
+		for f in "$out" "$dir"/*.log; do
+			[ -e "$f" ] || continue
+			echo "# --- $f"
+			sed 's/^/# /' "$f"
+		done
+	fi
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		failed=1
+		echo "not ok $n - $2"
+	fi
+}
+
+echo "1..9"
+if [ -n "$preload" ]; then
+	"$stack" run -- env LD_PRELOAD="$preload" "$eglinfo" >"$out" 2>&1
+else
+	"$stack" run -- "$eglinfo" >"$out" 2>&1
+fi
+check $? "agx-stack run -- eglinfo exits with 0"
+
+# the surfaceless platform's section: from its heading to the end
+section=$(sed -n '/^Surfaceless platform:/,$p' "$out")
+has() {
+	printf '%s\n' "$section" | grep -qx -- "$1"
+}
+client=$(sed -n '/^EGL client extensions string:/,/^$/p' "$out")
+
+printf '%s\n' "$client" | grep -qw EGL_MESA_platform_surfaceless
+check $? "the client extensions name the surfaceless platform"
+# only libEGL_agx is loaded: no other vendor's platforms
+! printf '%s\n' "$client" | grep -qw -e EGL_KHR_platform_x11 -e EGL_KHR_platform_wayland \
+	-e EGL_KHR_platform_gbm
+check $? "no platform of another vendor"
+has "EGL API version: 1.5"
+check $? "EGL 1.5"
+has "EGL vendor string: AGX driver stack"
+check $? "our vendor string"
+has "EGL version string: 1.5"
+check $? "our version string"
+has "EGL client APIs: OpenGL_ES"
+check $? "OpenGL ES, the one client API"
+printf '%s\n' "$section" | sed -n '/^EGL extensions string:/{n;p}' |
+	grep -qx '    EGL_EXT_create_context_robustness EGL_KHR_surfaceless_context'
+check $? "our display extensions, and only those"
+# four configurations, pbuffers only: id, buffer size, r g b a, depth, stencil
+configs=$(printf '%s\n' "$section" | grep -E '^0x0[0-9] ' |
+	awk '{ print $1, $2, $4, $5, $6, $7, $8, $9, $NF }' | tr '\n' ';')
+[ "$configs" = "0x01 32 8 8 8 8 0 0 pb;0x02 32 8 8 8 8 24 8 pb;0x03 16 5 6 5 0 0 0 pb;0x04 16 5 6 5 0 24 8 pb;" ]
+check $? "the four configs (got: $configs)"
+exit $failed
