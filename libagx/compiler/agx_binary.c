@@ -132,6 +132,8 @@ static json_object *var_json(struct builder *b, const struct agx_shader_var *var
 	case AGX_SHADER_STORAGE_BLOCK:
 		add_int(b, obj, "binding", var->binding);
 		add_int(b, obj, "size", var->size);
+		if (var->size_uniform >= 0)
+			add_int(b, obj, "size_uniform", var->size_uniform);
 		break;
 	case AGX_SHADER_SAMPLER:
 		add_int(b, obj, "location", var->location);

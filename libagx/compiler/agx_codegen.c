@@ -82,6 +82,7 @@ static int copy_vars(struct agx_ir_shader *shader, struct agx_shader_info *info)
 			.size = v->size,
 			.interp = interp_of(v->interp),
 			.uniform = v->uniform,
+			.size_uniform = v->sized ? v->size_uniform : -1,
 			.slot =
 			    shader->stage == AGX_IR_STAGE_VERTEX || v->kind == AGX_IR_VAR_SAMPLER
 				? v->slot

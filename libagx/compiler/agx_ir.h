@@ -303,8 +303,14 @@ struct agx_ir_var {
 	 * block's 64-bit address, a uniform's value), or -1 when it has none. */
 	int uniform;
 	/* Lowering's placement of graphics I/O, or -1: a vertex output's first
-	 * 32-bit output slot, a fragment input's first coefficient register. */
+	 * 32-bit output slot, a fragment input's first coefficient register.
+	 * A sampler's: its first texture unit (the translator's). */
 	int slot;
+	/* A storage block whose .length() the shader reads (the translator
+	 * says), and lowering's register holding its bound size in bytes, one
+	 * per element (-1 when not sized). */
+	bool sized;
+	int size_uniform;
 };
 
 struct agx_ir_shader {

@@ -116,7 +116,9 @@ enum agx_ir_op_flag {
  * plus the source's index in 32-bit words (items of the value's size
  * for 16-bit values): load_global_const for memory no shader writes
  * (UBOs, uniforms that did not fit the uniform registers), the others
- * for SSBOs.
+ * for SSBOs.  load_ssbo_size is the size in bytes of the buffer range
+ * bound at a storage block binding (what .length() of a runtime-sized
+ * array divides); lowering reads it from a uniform register.
  *
  * Textures (GLES 3.0 section 3.8): texture_sample filters, texture_load
  * fetches a texel at integer coordinates (texelFetch); each gives one
@@ -226,6 +228,7 @@ enum agx_ir_op_flag {
 	X(load_ubo,          V,    1, (I32),     1, (binding),   PURE)                      \
 	X(load_ssbo,         V,    1, (I32),     1, (binding),   0)                         \
 	X(store_ssbo,        NONE, 2, (V, I32),  1, (binding),   SIDE_EFFECTS)              \
+	X(load_ssbo_size,    I32,  0, (),        1, (binding),   PURE)                      \
 	/* compute: more system values, threadgroup memory, barriers */                    \
 	X(load_local_index,  I32,  0, (),        0, (),          PURE)                      \
 	X(load_num_workgroups, I32, 0, (),       1, (component), PURE)                      \

@@ -1151,6 +1151,7 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	default:
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||
 		    op == AGX_IR_OP_load_ssbo || op == AGX_IR_OP_store_ssbo ||
+		    op == AGX_IR_OP_load_ssbo_size ||
 		    op == AGX_IR_OP_atomic_ssbo || op == AGX_IR_OP_cmpxchg_ssbo ||
 		    op == AGX_IR_OP_load_num_workgroups)
 			return mir_fail(s->p, -ENOTSUP,

@@ -207,6 +207,24 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 	}
 
 	/*
+	 * 1b. the bound size of each storage block whose .length() is read,
+	 * one register per element (the translator marks them: var.sized)
+	 */
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		struct agx_ir_var *var = &shader->vars[i];
+		unsigned regs = block_count(var);
+
+		if (var->kind != AGX_IR_VAR_SSBO || !var->sized)
+			continue;
+		if (p->next + regs > UNIFORM_BUDGET) {
+			set_int(&var->size_uniform, -1, p);
+			continue;
+		}
+		set_int(&var->size_uniform, (int)p->next, p);
+		p->next += regs;
+	}
+
+	/*
 	 * 2b. the sizes of the samplers textureSize reads: width, height and
 	 * depth (layers) of level 0, three registers per element.  As for
 	 * gl_NumWorkGroups, a placement made before is kept.
@@ -377,6 +395,20 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 		*v = agx_load_global_const(b, type, index, (uint32_t)var->uniform);
 		return true;
 	}
+	case AGX_IR_OP_load_ssbo_size:
+		for (unsigned i = 0; i < shader->num_vars; i++) {
+			const struct agx_ir_var *var = &shader->vars[i];
+
+			if (var->kind != AGX_IR_VAR_SSBO || !var->sized || var->size_uniform < 0 ||
+			    instr->imm[0] < var->binding ||
+			    instr->imm[0] - var->binding >= block_count(var))
+				continue;
+			*v = agx_uniform_reg(b, AGX_IR_TYPE_I32,
+					     (uint32_t)var->size_uniform + instr->imm[0] -
+						 var->binding);
+			return true;
+		}
+		return false;
 	case AGX_IR_OP_texture_size: {
 		const struct agx_ir_var *var = sampler_var(shader, instr->imm[0]);
 		unsigned c = instr->imm[2], dim = instr->imm[1];

@@ -379,6 +379,20 @@ int tr_access_chain(struct tr *t, const struct agx_spirv_inst *in)
 		if (!ix[0].def && count && ix[0].imm >= count)
 			return tr_fail(t, -EINVAL, "access chain index %u of %u elements",
 				       ix[0].imm, count);
+		if ((v->kind == TR_VAR_UBO || v->kind == TR_VAR_SSBO) && p->type == v->type &&
+		    type->kind == TR_T_ARRAY) {
+			/*
+			 * An array of blocks: the index picks the binding.  GLSL ES
+			 * 3.00 section 4.3.7 indexes uniform block arrays by
+			 * constants; so do we storage block arrays.
+			 */
+			if (ix[0].def)
+				return tr_fail(t, -ENOTSUP,
+					       "an array of blocks indexed by a non-constant");
+			p->block = ix[0].imm;
+			p->type = type->elem;
+			continue;
+		}
 		if (v->kind == TR_VAR_SAMPLER) {
 			/* GLSL ES 3.00 section 4.1.7.1: samplers are indexed by constants alone */
 			if (ix[0].def || type->kind != TR_T_ARRAY)
@@ -542,18 +556,20 @@ static int select_write(struct tr *t, const struct tr_var *v, unsigned base,
 struct mem_layout {
 	bool row_major;
 	unsigned matrix_stride, vector_stride;
+	unsigned binding; /* the block's: the var's, plus the element of an array of blocks */
 };
 
 static struct agx_ir_value mem_scalar_load(struct tr *t, const struct tr_var *v,
-					   enum agx_ir_type type, struct agx_ir_value addr)
+					   enum agx_ir_type type, struct agx_ir_value addr,
+					   unsigned binding)
 {
 	enum agx_ir_type mt = type == AGX_IR_TYPE_B1 ? AGX_IR_TYPE_I32 : type;
 	struct agx_ir_value r;
 
 	if (v->kind == TR_VAR_SSBO)
-		r = agx_load_ssbo(&t->b, mt, addr, v->binding);
+		r = agx_load_ssbo(&t->b, mt, addr, binding);
 	else if (v->kind == TR_VAR_UBO)
-		r = agx_load_ubo(&t->b, mt, addr, v->binding);
+		r = agx_load_ubo(&t->b, mt, addr, binding);
 	else
 		r = agx_load_shared(&t->b, mt, addr);
 	/* booleans are 32-bit words in memory, any non-zero value true */
@@ -561,12 +577,12 @@ static struct agx_ir_value mem_scalar_load(struct tr *t, const struct tr_var *v,
 }
 
 static void mem_scalar_store(struct tr *t, const struct tr_var *v, struct agx_ir_value val,
-			     struct agx_ir_value addr)
+			     struct agx_ir_value addr, unsigned binding)
 {
 	if (val.type == AGX_IR_TYPE_B1)
 		val = agx_b2i(&t->b, AGX_IR_TYPE_I32, val);
 	if (v->kind == TR_VAR_SSBO)
-		agx_store_ssbo(&t->b, val, addr, v->binding);
+		agx_store_ssbo(&t->b, val, addr, binding);
 	else
 		agx_store_shared(&t->b, val, addr);
 }
@@ -585,9 +601,9 @@ static int mem_access(struct tr *t, const struct tr_var *v, const struct tr_type
 	case TR_T_INT:
 	case TR_T_FLOAT:
 		if (store)
-			mem_scalar_store(t, v, vals[*at], addr);
+			mem_scalar_store(t, v, vals[*at], addr, lay.binding);
 		else
-			vals[*at] = mem_scalar_load(t, v, tr_scalar_type(type), addr);
+			vals[*at] = mem_scalar_load(t, v, tr_scalar_type(type), addr, lay.binding);
 		(*at)++;
 		return 0;
 	case TR_T_VECTOR:
@@ -648,7 +664,8 @@ int tr_load(struct tr *t, const struct tr_ptr *p, struct agx_ir_value *out, unsi
 	unsigned at = 0;
 
 	if (in_memory(v)) {
-		struct mem_layout lay = { p->row_major, p->matrix_stride, p->vector_stride };
+		struct mem_layout lay = { p->row_major, p->matrix_stride, p->vector_stride,
+					  v->binding + p->block };
 
 		return mem_access(t, v, type, p->addr, lay, out, &at, false);
 	}
@@ -664,7 +681,8 @@ int tr_store(struct tr *t, const struct tr_ptr *p, const struct agx_ir_value *va
 	unsigned at = 0;
 
 	if (v->kind == TR_VAR_SSBO || v->kind == TR_VAR_SHARED) {
-		struct mem_layout lay = { p->row_major, p->matrix_stride, p->vector_stride };
+		struct mem_layout lay = { p->row_major, p->matrix_stride, p->vector_stride,
+					  v->binding + p->block };
 
 		return mem_access(t, v, type, p->addr, lay, (struct agx_ir_value *)val, &at, true);
 	}
@@ -695,19 +713,19 @@ int tr_atomic(struct tr *t, const struct agx_spirv_inst *in)
 			       "shared memory");
 	switch (in->opcode) {
 	case SpvOpAtomicLoad:
-		r = mem_scalar_load(t, v, AGX_IR_TYPE_I32, p->addr);
+		r = mem_scalar_load(t, v, AGX_IR_TYPE_I32, p->addr, v->binding + p->block);
 		return tr_set_ssa(t, in->result, in->type, &r, 1);
 	case SpvOpAtomicStore:
 		if ((ret = tr_get_ssa(t, agx_spirv_operand(in, 3), &val, &one)) < 0)
 			return ret;
-		mem_scalar_store(t, v, val[0], p->addr);
+		mem_scalar_store(t, v, val[0], p->addr, v->binding + p->block);
 		return 0;
 	case SpvOpAtomicCompareExchange:
 		if ((ret = tr_get_ssa(t, agx_spirv_operand(in, 4), &val, &one)) < 0 ||
 		    (ret = tr_get_ssa(t, agx_spirv_operand(in, 5), &cmp, &one)) < 0)
 			return ret;
 		r = v->kind == TR_VAR_SSBO
-			? agx_cmpxchg_ssbo(&t->b, p->addr, cmp[0], val[0], v->binding)
+			? agx_cmpxchg_ssbo(&t->b, p->addr, cmp[0], val[0], v->binding + p->block)
 			: agx_cmpxchg_shared(&t->b, p->addr, cmp[0], val[0]);
 		return tr_set_ssa(t, in->result, in->type, &r, 1);
 	case SpvOpAtomicIIncrement:
@@ -754,17 +772,47 @@ int tr_atomic(struct tr *t, const struct agx_spirv_inst *in)
 		}
 		break;
 	}
-	r = v->kind == TR_VAR_SSBO ? agx_atomic_ssbo(&t->b, p->addr, val[0], v->binding, op)
-				   : agx_atomic_shared(&t->b, p->addr, val[0], op);
+	r = v->kind == TR_VAR_SSBO
+		? agx_atomic_ssbo(&t->b, p->addr, val[0], v->binding + p->block, op)
+		: agx_atomic_shared(&t->b, p->addr, val[0], op);
 	return tr_set_ssa(t, in->result, in->type, &r, 1);
 }
 
+/*
+ * OpArrayLength, .length() of a storage block's runtime-sized array: what
+ * of the bound range is past the array's offset, in elements (GLSL ES 3.10
+ * section 4.1.9; a range too short for any element gives 0).
+ */
 int tr_array_length(struct tr *t, const struct agx_spirv_inst *in)
 {
-	(void)in;
-	return tr_fail(t, -ENOTSUP,
-		       "OpArrayLength (.length() of a runtime-sized array) needs the buffer's "
-		       "size, which the IR has no op for yet");
+	struct agx_builder *b = &t->b;
+	struct tr_ptr *p = NULL;
+	struct tr_var *v;
+	const struct tr_type *st, *at;
+	unsigned m = agx_spirv_operand(in, 1), off, stride;
+	struct agx_ir_value size, n;
+	int ret;
+
+	if (agx_spirv_num_operands(in) != 2)
+		return tr_fail(t, -EINVAL, "OpArrayLength of %u operands",
+			       agx_spirv_num_operands(in));
+	if ((ret = tr_get_ptr(t, agx_spirv_operand(in, 0), &p)) < 0)
+		return ret;
+	v = &t->vars[p->var];
+	st = tr_type(t, p->type);
+	if (v->kind != TR_VAR_SSBO || !st || st->kind != TR_T_STRUCT || m + 1 != st->len ||
+	    !(at = tr_type(t, st->members[m])) || at->kind != TR_T_RUNTIME_ARRAY)
+		return tr_fail(t, -EINVAL,
+			       "OpArrayLength of what is no storage block's last, runtime-sized "
+			       "member");
+	if ((ret = member_offset(t, v, st, m, &off)) < 0 ||
+	    (ret = array_stride(t, v, at, &stride)) < 0)
+		return ret;
+	v->sized = true;
+	size = agx_load_ssbo_size(b, v->binding + p->block);
+	n = agx_udiv(b, agx_isub(b, size, agx_imm_u32(off)), agx_imm_u32(stride));
+	n = agx_bcsel(b, agx_ult(b, size, agx_imm_u32(off)), agx_imm_u32(0), n);
+	return tr_set_ssa(t, in->result, in->type, &n, 1);
 }
 
 /* ---- global variables -------------------------------------------------------------------------
@@ -1032,14 +1080,15 @@ static int global_variable(struct tr *t, const struct agx_spirv_inst *in)
 		return uniform_variable(t, in, pt);
 	case SpvStorageClassUniform:
 	case SpvStorageClassStorageBuffer: {
+		/* a block, or a one-dimensional array of them (a binding per element) */
+		const struct tr_type *bt = pt->kind == TR_T_ARRAY ? tr_type(t, pt->elem) : pt;
 		bool ssbo = storage == SpvStorageClassStorageBuffer ||
-			    agx_spirv_decorated(t->m, pt->id, -1, SpvDecorationBufferBlock, NULL);
+			    agx_spirv_decorated(t->m, bt->id, -1, SpvDecorationBufferBlock, NULL);
 
-		if (pt->kind != TR_T_STRUCT ||
-		    (!ssbo && !agx_spirv_decorated(t->m, pt->id, -1, SpvDecorationBlock, NULL)))
+		if (bt->kind != TR_T_STRUCT ||
+		    (!ssbo && !agx_spirv_decorated(t->m, bt->id, -1, SpvDecorationBlock, NULL)))
 			return tr_fail(t, -ENOTSUP,
-				       "a Uniform variable %u that is no single block (arrays of "
-				       "blocks are not translated)",
+				       "a Uniform variable %u that is no block or array of blocks",
 				       in->result);
 		if ((ret = new_var(t, ssbo ? TR_VAR_SSBO : TR_VAR_UBO, in->result, pt->id, storage,
 				   &var)) < 0)
@@ -1247,6 +1296,7 @@ static void add_var(struct tr *t, const struct tr_var *v, const char *name,
 	memset(&out, 0, sizeof(out));
 	out.kind = kind;
 	out.uniform = -1;
+	out.size_uniform = -1;
 	out.location = location;
 	if (type->kind == TR_T_ARRAY) {
 		out.array_size = type->len;
@@ -1266,12 +1316,14 @@ static void add_var(struct tr *t, const struct tr_var *v, const char *name,
 	switch (v->kind) {
 	case TR_VAR_SSBO:
 	case TR_VAR_UBO:
+		/* an array of blocks: each element's size and the block's name */
+		out.sized = v->sized;
 		out.binding = v->binding;
 		out.type = AGX_IR_TYPE_NONE;
-		out.size = block_size(t, v, type);
+		out.size = block_size(t, v, elem);
 		out.components = 0;
 		snprintf(type_name, sizeof(type_name), "%s",
-			 id_name(t, type->id) ? id_name(t, type->id) : "");
+			 id_name(t, elem->id) ? id_name(t, elem->id) : "");
 		if (!name || !name[0])
 			out.name = type_name;
 		break;

@@ -110,6 +110,7 @@ struct tr_var {
 	unsigned binding;	      /* blocks, samplers */
 	unsigned offset;	      /* shared: byte offset */
 	unsigned unit;		      /* samplers: the first texture and sampler state register */
+	bool sized;		      /* storage blocks: .length() reads the bound size */
 	bool is_output;
 };
 
@@ -131,6 +132,7 @@ struct tr_ptr {
 	bool row_major;
 	unsigned matrix_stride; /* bytes between columns (rows when row-major) */
 	unsigned vector_stride; /* bytes between a vector pointee's components */
+	unsigned block;		/* an array of blocks: the element (binding = the var's + block) */
 };
 
 enum tr_val_kind {

@@ -777,8 +777,9 @@ enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
 		grad[k] = a->grad[k];
 	if (cube) {
 		/* the face, and s, t on it; a cube array's layer counts cubes */
-		double st_grad[4];
-		unsigned face = cube_face(coord, &coord[0], &coord[1], grad, st_grad);
+		double st_grad[4], dir[3] = { coord[0], coord[1], coord[2] };
+		/* a copy: s and t replace the direction, whose signs the derivatives still read */
+		unsigned face = cube_face(dir, &coord[0], &coord[1], grad, st_grad);
 
 		memcpy(grad, st_grad, sizeof(st_grad));
 		grad[4] = grad[5] = 0;
@@ -803,7 +804,16 @@ enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
 	min_lod = sm.min_lod / 64.0;
 	max_lod = sm.max_lod / 64.0;
 	lod = fmin(fmax(lod, min_lod), fmax(max_lod, min_lod));
-	mag = lod <= 0;
+	/*
+	 * Magnification below the switch-over point c: 0.5 when magnifying
+	 * is linear and minifying nearest within mipmaps, else 0 (GLES 3.0
+	 * section 3.8.11).  What Apple's unit does there is not public; GL's
+	 * rule is what a conformant driver needs of it.
+	 */
+	mag = lod <= (sm.magnify == AGX_CMD_FILTER_LINEAR && sm.minify == AGX_CMD_FILTER_NEAREST &&
+			      sm.mip_filter != AGX_CMD_MIP_FILTER_NONE
+			  ? 0.5
+			  : 0.0);
 	linear = !v->integer && (mag ? sm.magnify : sm.minify) == AGX_CMD_FILTER_LINEAR;
 	base = (int32_t)v->t.first_level;
 	top = (int32_t)v->t.last_level < (int32_t)v->l.levels - 1 ? (int32_t)v->t.last_level

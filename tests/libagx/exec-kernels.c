@@ -54,6 +54,7 @@ static void build_corpus(void)
 	exec_matrix_register(&corpus);
 	exec_control_register(&corpus);
 	exec_memory_register(&corpus);
+	exec_texture_register(&corpus);
 }
 
 unsigned exec_kernel_count(void)
@@ -181,6 +182,36 @@ void exec_case_uniform(struct exec_case *c, const char *name, unsigned component
 	memcpy(u->value, value, components * 4);
 }
 
+struct exec_texture *exec_case_texture(struct exec_case *c, const char *name, unsigned element,
+				       const struct tex_desc *desc, const struct tex_sampler *s)
+{
+	struct exec_texture *t;
+	uint64_t seed = 1469598103934665603ull; /* FNV-1a of the kernel's name and the index */
+
+	if (c->num_textures == EXEC_MAX_TEXTURES)
+		abort(); /* a kernel's own mistake */
+	for (const char *p = c->kernel->name; *p; p++)
+		seed = (seed ^ (uint8_t)*p) * 1099511628211ull;
+	t = &c->textures[c->num_textures];
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->element = element;
+	t->sampler = *s;
+	c->num_textures++;
+	if (tex_texture_init(&t->texture, desc, EXEC_TEXTURE_ADDRESS(c->num_textures - 1),
+			     seed + c->num_textures))
+		return NULL;
+	return t;
+}
+
+const struct exec_texture *exec_case_find_texture(const struct exec_case *c, const char *name,
+						  unsigned element)
+{
+	for (unsigned i = 0; i < c->num_textures; i++)
+		if (name && !strcmp(c->textures[i].name, name) && c->textures[i].element == element)
+			return &c->textures[i];
+	return NULL;
+}
+
 void exec_case_grid(struct exec_case *c, unsigned local, unsigned groups)
 {
 	c->local[0] = local;
@@ -206,6 +237,8 @@ void exec_case_finish(struct exec_case *c)
 		free(c->buffers[i].data);
 	free(c->expect);
 	free(c->priv);
+	for (unsigned i = 0; i < c->num_textures; i++)
+		tex_texture_finish(&c->textures[i].texture);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -17,9 +17,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tex-model.h"
+
 #define EXEC_MAX_BUFFERS  4
 #define EXEC_MAX_UNIFORMS 8
 #define EXEC_MAX_VIEWS	  4
+#define EXEC_MAX_TEXTURES 4
+
+/* Device addresses of a case's textures' memory (the buffers' are test-exec's, below them). */
+#define EXEC_TEXTURE_ADDRESS(i) (0x4000000000ull + (uint64_t)(i)*0x100000000ull)
 
 struct exec_buffer {
 	unsigned binding;
@@ -33,6 +39,19 @@ struct exec_uniform {
 	char name[32];
 	unsigned components;
 	uint32_t value[16];
+};
+
+/*
+ * A texture bound to a sampler uniform, by the uniform's name in the
+ * source (an array of samplers: one per element), with its sampler
+ * state: what test-exec puts at the var's texture and sampler state
+ * index (its slot plus the element) on every path.
+ */
+struct exec_texture {
+	char name[32];
+	unsigned element;
+	struct tex_texture texture;
+	struct tex_sampler sampler;
 };
 
 enum exec_expect_kind {
@@ -79,6 +98,8 @@ struct exec_case {
 	unsigned num_buffers;
 	struct exec_uniform uniforms[EXEC_MAX_UNIFORMS];
 	unsigned num_uniforms;
+	struct exec_texture textures[EXEC_MAX_TEXTURES];
+	unsigned num_textures;
 	/* The checked buffer, and what each of its 32-bit words must be. */
 	unsigned check_buffer;
 	struct exec_expect *expect;
@@ -110,6 +131,10 @@ void exec_case_finish(struct exec_case *c);
  */
 unsigned exec_case_check(const struct exec_case *c, const uint8_t *got, FILE *report,
 			 unsigned max_reports, unsigned *checked);
+
+/* The case's texture for element `element` of the sampler uniform `name`, or NULL. */
+const struct exec_texture *exec_case_find_texture(const struct exec_case *c, const char *name,
+						  unsigned element);
 
 /* Whether got satisfies x (the rules above). */
 bool exec_expect_ok(const struct exec_expect *x, uint32_t got);

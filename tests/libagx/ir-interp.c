@@ -592,6 +592,55 @@ static uint32_t system_value(struct interp *it, struct agx_ir_instr *instr, unsi
 }
 
 /* Everything but phis, barriers and terminators, for one invocation. */
+/* A texture op through the caller's model: its sources by agx_ir_tex_layout(). */
+static uint32_t texture_op(struct interp *it, struct agx_ir_instr *instr, unsigned lane)
+{
+	struct ir_interp_tex q = { .op = instr->op, .unit = instr->imm[0], .dim = instr->imm[1] };
+	const struct agx_ir_src *s = instr->src;
+	uint32_t out = 0;
+	char msg[256] = "";
+
+	if (!it->args->texture) {
+		fail(it, instr, (int)lane, "no texture model to ask");
+		return 0;
+	}
+	if (instr->op == AGX_IR_OP_texture_size) {
+		q.lod_mode = 6;
+		q.component = instr->imm[2];
+		q.lod = src_bits(it, &s[0], lane);
+	} else {
+		struct agx_ir_tex_layout lay;
+		unsigned off = instr->imm[4];
+
+		if (!agx_ir_tex_layout(instr->op, instr->imm, &lay) ||
+		    lay.num_srcs != instr->num_srcs) {
+			fail(it, instr, (int)lane, "the indices name no texture layout");
+			return 0;
+		}
+		q.lod_mode = instr->imm[2];
+		q.compare = instr->imm[3] != 0;
+		q.component = instr->imm[5];
+		for (unsigned k = 0; k < 3; k++)
+			q.offset[k] = (int)((off >> (4 * k)) & 7) - (int)((off >> (4 * k)) & 8);
+		q.num_coords = lay.coords;
+		for (unsigned k = 0; k < lay.coords; k++)
+			q.coord[k] = src_bits(it, &s[k], lane);
+		if (lay.layer >= 0) {
+			q.has_layer = true;
+			q.layer = (int32_t)src_bits(it, &s[lay.layer], lane);
+		}
+		if (lay.lod >= 0)
+			q.lod = src_bits(it, &s[lay.lod], lane);
+		for (int k = 0; lay.grad >= 0 && k < 2 * (int)lay.coords; k++)
+			q.grad[k] = src_float(it, &s[lay.grad + k], lane);
+		if (lay.reference >= 0)
+			q.reference = src_float(it, &s[lay.reference], lane);
+	}
+	if (it->args->texture(it->args->texture_ctx, &q, &out, msg, sizeof(msg)))
+		fail(it, instr, (int)lane, "%s", msg);
+	return out;
+}
+
 static uint32_t eval(struct interp *it, struct agx_ir_instr *instr, unsigned lane)
 {
 	const struct agx_ir_src *s = instr->src;
@@ -789,6 +838,10 @@ static uint32_t eval(struct interp *it, struct agx_ir_instr *instr, unsigned lan
 		if (p)
 			store_bytes(p, src_bits(it, &s[0], lane), bytes);
 		return 0;
+	case AGX_IR_OP_texture_sample:
+	case AGX_IR_OP_texture_load:
+	case AGX_IR_OP_texture_size:
+		return texture_op(it, instr, lane) & type_mask(t);
 	case AGX_IR_OP_undef:
 		/* What an undefined value holds is unspecified: a pattern a
 		 * result that depends on it shows. */

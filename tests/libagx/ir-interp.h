@@ -17,6 +17,7 @@
 #ifndef TESTS_LIBAGX_IR_INTERP_H
 #define TESTS_LIBAGX_IR_INTERP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,30 @@ struct ir_interp_memory {
 	size_t size;
 };
 
+/*
+ * A texture op of one invocation, its sources decoded by
+ * agx_ir_tex_layout() (agx_ir_ops.h, "Textures"), for the caller's
+ * texture model.
+ */
+struct ir_interp_tex {
+	enum agx_ir_op op; /* texture_sample, texture_load or texture_size */
+	unsigned unit, dim, lod_mode, component;
+	bool compare;
+	int offset[3]; /* the 4-bit fields, sign-extended */
+	unsigned num_coords;
+	uint32_t coord[3]; /* f32 bits (texture_sample), i32 (texture_load) */
+	bool has_layer;
+	int32_t layer;
+	/* the bias or LOD (f32 bits), texture_load's and texture_size's level (i32) */
+	uint32_t lod;
+	float grad[6]; /* dPdx of each coordinate, then dPdy */
+	float reference;
+};
+
+/* Returns 0 with the op's result bits in *result, or -1 with why[whysize] saying why not. */
+typedef int (*ir_interp_texture_fn)(void *ctx, const struct ir_interp_tex *q, uint32_t *result,
+				    char *why, size_t whysize);
+
 struct ir_interp_args {
 	/* Storage blocks (AGX_IR_VAR_SSBO vars) and uniform blocks (AGX_IR_VAR_UBO) by binding. */
 	const struct ir_interp_buffer *ssbos, *ubos;
@@ -48,6 +73,9 @@ struct ir_interp_args {
 	unsigned num_uniform_regs;
 	const struct ir_interp_memory *memory;
 	unsigned num_memory;
+	/* The texture ops (an error when NULL). */
+	ir_interp_texture_fn texture;
+	void *texture_ctx;
 	/* The grid in threadgroups; their size is shader->local_size. */
 	unsigned groups[3];
 	/* Instructions one invocation may execute before the run is stopped; 0: 1 << 22. */

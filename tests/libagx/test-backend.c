@@ -95,7 +95,7 @@ struct grid {
 	unsigned groups[3], local[3];
 	uint32_t uniforms[16];
 	unsigned num_uniforms;
-	struct usc_run_buffer buffers[4];
+	struct usc_run_buffer buffers[8];
 	unsigned num_buffers;
 	unsigned shared_size;
 };
@@ -2279,6 +2279,89 @@ static void test_frag_depth(void **state)
 	agx_shader_binary_finish(&bin);
 }
 
+/*
+ * Arrays of blocks and .length(): each element its own binding, pair and
+ * buffer; the sizes the driver binds in the registers the reflection
+ * names, and .length() what of each range is past the array's offset,
+ * 0 for a range shorter than that.
+ */
+static void test_block_arrays_length(void **state)
+{
+	static const char src[] =
+	    "#version 310 es\n"
+	    "layout(local_size_x = 8) in;\n"
+	    "layout(std140, binding = 1) uniform P { vec4 s; float b; } p[3];\n"
+	    "layout(std430, binding = 4) buffer O { uint n; float o[]; } outs[2];\n"
+	    "layout(std430, binding = 7) buffer I { vec4 head; vec2 v[]; } inb;\n"
+	    "void main() {\n"
+	    "  uint i = gl_GlobalInvocationID.x;\n"
+	    "  outs[1].o[i] = p[2].s.y * float(i) + p[0].b;\n"
+	    "  if (i == 0u) {\n"
+	    "    outs[0].n = uint(inb.v.length());\n"
+	    "    outs[1].n = uint(outs[0].o.length()) * 100u + uint(p[1].b);\n"
+	    "  }\n"
+	    "}\n";
+	/* each uniform block element: s at 0, b at 16 (std140) */
+	static float ubo[3][8] = { { 0, 0, 0, 0, 0.5f }, { 0, 0, 0, 0, 7.0f }, { 0, 3.0f } };
+	uint32_t out0[8] = { 0 }, out1[1 + 8] = { 0 };
+	float in[4 + 2 * 5] = { 0 };
+	/* the sizes the driver binds: out0's range leaves room for 5 floats, inb's 3 vec2s */
+	const uint32_t sizes[3] = { 4 + 4 * 5, sizeof(out1), 16 + 8 * 3 };
+	struct agx_shader_binary bin;
+	struct grid g = { .groups = { 1, 1, 1 }, .local = { 8, 1, 1 } };
+	const struct agx_shader_var *pv, *ov, *inv;
+	int in_size;
+	void *data[6] = { ubo[0], ubo[1], ubo[2], out0, out1, in };
+	size_t size[6] = { sizeof(ubo[0]), sizeof(ubo[1]), sizeof(ubo[2]),
+			   sizeof(out0),   sizeof(out1),   sizeof(in) };
+
+	(void)state;
+	glsl(AGX_SHADER_COMPUTE, src, NULL, &bin);
+	pv = find_var(&bin, "p");
+	ov = find_var(&bin, "outs");
+	inv = find_var(&bin, "inb");
+	assert_int_equal(pv->array_size, 3);
+	assert_int_equal(ov->array_size, 2);
+	assert_int_equal(pv->size_uniform, -1);
+	assert_true(ov->size_uniform >= 0 && inv->size_uniform >= 0);
+	assert_true(bin.info.num_uniforms <= 16);
+	/* buffer k at address 0x1000000 * (k + 1), each element's pair from the var's */
+	for (unsigned k = 0; k < 6; k++) {
+		uint64_t addr = 0x1000000ull * (k + 1);
+		unsigned reg = k < 3   ? (unsigned)pv->uniform + 2 * k
+			       : k < 5 ? (unsigned)ov->uniform + 2 * (k - 3)
+				       : (unsigned)inv->uniform;
+
+		g.buffers[k] = (struct usc_run_buffer){ addr, data[k], size[k] };
+		g.uniforms[reg] = (uint32_t)addr;
+		g.uniforms[reg + 1] = (uint32_t)(addr >> 32);
+	}
+	g.num_buffers = 6;
+	g.uniforms[ov->size_uniform] = sizes[0];
+	g.uniforms[ov->size_uniform + 1] = sizes[1];
+	g.uniforms[inv->size_uniform] = sizes[2];
+	g.num_uniforms = bin.info.num_uniforms;
+	in_size = inv->size_uniform;
+	run(&bin, &g);
+	for (unsigned i = 0; i < 8; i++) {
+		float f;
+
+		memcpy(&f, &out1[1 + i], 4);
+		assert_true(f == 3.0f * (float)i + 0.5f);
+	}
+	assert_int_equal(out0[0], 3);		/* (40 - 16) / 8 */
+	assert_int_equal(out1[0], 5 * 100 + 7); /* (24 - 4) / 4, and p[1].b */
+	agx_shader_binary_finish(&bin);
+
+	/* a range shorter than the array's offset: no elements */
+	memset(out0, 0, sizeof(out0));
+	g.uniforms[in_size] = 8;
+	glsl(AGX_SHADER_COMPUTE, src, NULL, &bin);
+	run(&bin, &g);
+	assert_int_equal(out0[0], 0);
+	agx_shader_binary_finish(&bin);
+}
+
 /* The fragment quads of the simulated renderer (sim/render.c): lane bit 0 is x, bit 1 y. */
 static void quad_pixels(struct usc_fragment_io *f)
 {
@@ -2470,6 +2553,7 @@ int main(void)
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_frag_depth),
 		cmocka_unit_test(test_fragment_texture),
+		cmocka_unit_test(test_block_arrays_length),
 		cmocka_unit_test(test_derivatives),
 		cmocka_unit_test(test_compile_time),
 	};

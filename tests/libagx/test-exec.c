@@ -13,7 +13,11 @@
  * failure names the kernel, the invocation, its inputs, expected and got;
  * AGX_EXEC_DUMP=1 adds the source, the IR and (usc) the disassembly;
  * AGX_EXEC_MAX_REGISTERS=N compiles (usc) with N registers.
- * `test-exec list` prints the names.
+ * `test-exec list` prints the names.  A case's textures (exec_texture)
+ * go to every path: the interpreter asks the texture model (tex-model.h)
+ * at the IR's operands, and lowered IR and the binary get the size words
+ * at each sampler var's uniform; the simulated USC gets the descriptors
+ * and samplers at each sampler var's slot and the texels in its memory.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -110,6 +114,115 @@ static const struct exec_uniform *find_uniform(const struct exec_case *c, const 
 		if (name && !strcmp(c->uniforms[i].name, name))
 			return &c->uniforms[i];
 	return NULL;
+}
+
+/* ---- textures: the case's, by the sampler vars' names and slots ------------------------ */
+
+/* textureSize's three words of level 0 (the uniform ABI): width, height, depth or layers or 1. */
+static void texture_size_words(const struct exec_texture *t, uint32_t out[3])
+{
+	unsigned size[3];
+
+	tex_level_size(&t->texture, 0, size);
+	memcpy(out, size, sizeof(size));
+}
+
+/* The IR's sampler var holding texture state index `unit`, and the element: its texture. */
+static const struct exec_texture *unit_texture(const struct exec_case *c,
+					       const struct agx_ir_shader *shader, unsigned unit,
+					       char *why, size_t whysize)
+{
+	for (unsigned i = 0; i < shader->num_vars; i++) {
+		const struct agx_ir_var *v = &shader->vars[i];
+		unsigned count = v->array_size ? v->array_size : 1;
+		/* before lowering places it, a sampler's first state index is its binding */
+		unsigned first = v->slot >= 0 ? (unsigned)v->slot : v->binding;
+		const struct exec_texture *t;
+
+		if (v->kind != AGX_IR_VAR_SAMPLER || unit < first || unit >= first + count)
+			continue;
+		t = exec_case_find_texture(c, v->name, unit - first);
+		if (!t)
+			snprintf(why, whysize, "the kernel binds no texture to %s[%u]",
+				 v->name ? v->name : "(unnamed)", unit - first);
+		return t;
+	}
+	snprintf(why, whysize, "no sampler var holds texture state %u", unit);
+	return NULL;
+}
+
+struct interp_textures {
+	const struct exec_case *c;
+	const struct agx_ir_shader *shader;
+};
+
+/* The interpreter's texture ops: the model's answer at the IR's own operands. */
+static int interp_texture(void *ctx, const struct ir_interp_tex *q, uint32_t *result, char *why,
+			  size_t whysize)
+{
+	const struct interp_textures *it = ctx;
+	const struct exec_texture *t = unit_texture(it->c, it->shader, q->unit, why, whysize);
+	static const unsigned dims[] = {
+		[TEX_2D] = 2, [TEX_3D] = 5, [TEX_CUBE] = 6, [TEX_2D_ARRAY] = 3
+	};
+	struct tex_query tq = { .compare = q->compare };
+	struct tex_answer a;
+	char model[200];
+	float f;
+
+	if (!t)
+		return -1;
+	if (q->dim != dims[t->texture.desc.target]) {
+		snprintf(why, whysize, "dim %u for a texture of dim %u", q->dim,
+			 dims[t->texture.desc.target]);
+		return -1;
+	}
+	memcpy(tq.offset, q->offset, sizeof(tq.offset));
+	if (q->op == AGX_IR_OP_texture_size) {
+		tq.kind = TEX_SIZE;
+		tq.level = (int32_t)q->lod;
+	} else if (q->op == AGX_IR_OP_texture_load) {
+		tq.kind = TEX_FETCH;
+		for (unsigned k = 0; k < q->num_coords; k++)
+			tq.icoord[k] = (int32_t)q->coord[k];
+		if (q->has_layer)
+			tq.icoord[2] = q->layer;
+		tq.level = (int32_t)q->lod;
+	} else {
+		tq.kind = TEX_SAMPLE;
+		for (unsigned k = 0; k < q->num_coords; k++) {
+			memcpy(&f, &q->coord[k], 4);
+			tq.coord[k] = f;
+		}
+		tq.layer = q->layer;
+		if (q->lod_mode == 6) {
+			memcpy(&f, &q->lod, 4);
+			tq.lod = f;
+		} else if (q->lod_mode == 4) {
+			tq.grad = true;
+			for (unsigned k = 0; k < q->num_coords; k++) {
+				tq.dpdx[k] = q->grad[k];
+				tq.dpdy[k] = q->grad[q->num_coords + k];
+			}
+		} else {
+			/* GLSL ES 3.10 section 8.9: the base LOD outside fragment shaders */
+			snprintf(why, whysize, "lod mode %u (implicit) in a compute shader",
+				 q->lod_mode);
+			return -1;
+		}
+		tq.reference = q->reference;
+	}
+	if (tex_model_query(&t->texture, &t->sampler, &tq, &a, model, sizeof(model)) != TEX_OK) {
+		snprintf(why, whysize, "the model: %s", model);
+		return -1;
+	}
+	if (a.integer) {
+		*result = a.ivalue[q->component & 3];
+	} else {
+		f = (float)a.point[q->component & 3];
+		memcpy(result, &f, 4);
+	}
+	return 0;
 }
 
 /* ---- glsl: the corpus makes SPIR-V ---------------------------------------------- */
@@ -234,6 +347,20 @@ static bool fill_uniform_regs(const struct exec_case *c, struct agx_ir_shader *s
 			}
 			regs[v->uniform] = (uint32_t)BUFFER_ADDRESS(b);
 			regs[v->uniform + 1] = (uint32_t)(BUFFER_ADDRESS(b) >> 32);
+		} else if (v->kind == AGX_IR_VAR_SAMPLER && v->uniform >= 0) {
+			/* textureSize: three words of level 0 per element */
+			for (unsigned e = 0; e < (v->array_size ? v->array_size : 1); e++) {
+				const struct exec_texture *t =
+				    exec_case_find_texture(c, v->name, e);
+
+				if (!t || v->uniform + 3 * (e + 1) > 256) {
+					note("%s: no texture, or no room, for %s[%u]'s size",
+					     c->kernel->name, v->name ? v->name : "(unnamed)", e);
+					ok = false;
+					continue;
+				}
+				texture_size_words(t, &regs[v->uniform + 3 * e]);
+			}
 		} else if (v->kind == AGX_IR_VAR_UNIFORM) {
 			const struct exec_uniform *u = find_uniform(c, v->name);
 			if (!u) {
@@ -321,6 +448,7 @@ static void run_interp(const struct exec_case *c, bool optimize, bool lower)
 			memcpy(block + v->offset, u->value, 4 * u->components);
 		}
 	}
+	struct interp_textures textures = { c, shader };
 	struct ir_interp_args args = {
 		.ssbos = ssbos,
 		.num_ssbos = num_ssbos,
@@ -332,6 +460,8 @@ static void run_interp(const struct exec_case *c, bool optimize, bool lower)
 		.num_uniform_regs = 256,
 		.memory = mem,
 		.num_memory = num_mem,
+		.texture = interp_texture,
+		.texture_ctx = &textures,
 		.groups = { c->groups[0], c->groups[1], c->groups[2] },
 		/* the corpus's longest loops take some thousands: far more means no end */
 		.max_steps = 1 << 18,
@@ -405,7 +535,7 @@ static void run_usc(const struct exec_case *c)
 
 	/* device memory: the buffers, and a block of uniforms that did not fit registers */
 	uint8_t **bufs = copy_buffers(c);
-	struct usc_run_buffer mem[EXEC_MAX_BUFFERS + 1];
+	struct usc_run_buffer mem[EXEC_MAX_BUFFERS + 1 + EXEC_MAX_TEXTURES];
 	unsigned num_mem = 0;
 	for (unsigned i = 0; i < c->num_buffers; i++)
 		mem[num_mem++] =
@@ -469,6 +599,57 @@ static void run_usc(const struct exec_case *c)
 	if (info->num_workgroups_uniform >= 0 && info->num_workgroups_uniform + 3 <= 256)
 		memcpy(&uniforms[info->num_workgroups_uniform], c->groups, 12);
 
+	/* textures: each sampler var's descriptors and samplers from its slot, the size words
+	 * at its uniform, the texels in device memory where the descriptors say */
+	uint8_t *tex_state = NULL, *samp_state = NULL;
+	unsigned num_state = 0;
+	for (unsigned i = 0; ok && i < info->num_vars; i++) {
+		const struct agx_shader_var *v = &info->vars[i];
+		unsigned count = v->array_size ? v->array_size : 1;
+
+		if (v->kind != AGX_SHADER_SAMPLER)
+			continue;
+		if (v->slot < 0 || v->slot + count > 256) {
+			note("%s: sampler %s has no texture state slot (%d)", c->kernel->name,
+			     v->name, v->slot);
+			ok = false;
+			break;
+		}
+		if ((unsigned)v->slot + count > num_state)
+			num_state = (unsigned)v->slot + count;
+	}
+	if (ok && num_state) {
+		tex_state = calloc(num_state, 24);
+		samp_state = calloc(num_state, 24);
+		assert_non_null(tex_state);
+		assert_non_null(samp_state);
+	}
+	for (unsigned i = 0; ok && i < info->num_vars; i++) {
+		const struct agx_shader_var *v = &info->vars[i];
+
+		if (v->kind != AGX_SHADER_SAMPLER)
+			continue;
+		for (unsigned e = 0; e < (v->array_size ? v->array_size : 1); e++) {
+			const struct exec_texture *t = exec_case_find_texture(c, v->name, e);
+			unsigned at = (unsigned)v->slot + e;
+
+			if (!t) {
+				note("%s: the kernel binds no texture to %s[%u]", c->kernel->name,
+				     v->name, e);
+				ok = false;
+				break;
+			}
+			memcpy(tex_state + 24 * at, t->texture.descriptor, 24);
+			assert_true(tex_sampler_pack(&t->sampler, samp_state + 24 * at));
+			if (v->uniform >= 0 && v->uniform + 3 * (e + 1) <= 256)
+				texture_size_words(t, &uniforms[v->uniform + 3 * e]);
+		}
+	}
+	for (unsigned i = 0; i < c->num_textures; i++)
+		mem[num_mem++] = (struct usc_run_buffer){ c->textures[i].texture.address,
+							  c->textures[i].texture.data,
+							  c->textures[i].texture.size };
+
 	char why[1024] = "";
 	if (ok) {
 		struct usc_run_args args = {
@@ -480,6 +661,10 @@ static void run_usc(const struct exec_case *c)
 			.num_buffers = num_mem,
 			.groups = { c->groups[0], c->groups[1], c->groups[2] },
 			.local = { c->local[0], c->local[1], c->local[2] },
+			.textures = tex_state,
+			.samplers = samp_state,
+			.num_textures = num_state,
+			.num_samplers = num_state,
 			.shared_size = info->shared_size,
 			.scratch_size = info->scratch_size,
 		};
@@ -489,6 +674,8 @@ static void run_usc(const struct exec_case *c)
 	}
 	agx_shader_binary_finish(&bin);
 	free(block);
+	free(tex_state);
+	free(samp_state);
 	if (!ok || ret) {
 		free_buffers(bufs);
 		fail_msg("%s: the run failed", c->kernel->name);
@@ -530,6 +717,27 @@ static void test_kernel(void **state)
 		break;
 	}
 	exec_case_finish(&current);
+}
+
+/*
+ * With AGX_EXEC_MAX_REGISTERS, whether a kernel with textures compiles at
+ * all: agx_codegen says -ENOSPC when the budget cannot hold one
+ * instruction's operands (a lookup's coordinates, gradients and texel can
+ * take more than 8 registers), and then there is nothing to spill and
+ * nothing the run could check.  Such kernels are listed, not run.
+ */
+static bool fits_budget(const struct exec_kernel *k, unsigned max_registers)
+{
+	struct agx_compile_options opts = { .max_registers = max_registers };
+	struct agx_shader_binary bin = { 0 };
+	struct exec_case c;
+	int ret = exec_case_make(k, &c);
+
+	if (!ret && c.num_textures)
+		ret = agx_compile_glsl(AGX_SHADER_COMPUTE, c.source, strlen(c.source), &opts, &bin);
+	agx_shader_binary_finish(&bin);
+	exec_case_finish(&c);
+	return ret != -ENOSPC;
 }
 
 static int usage(void)
@@ -580,6 +788,9 @@ int main(int argc, char **argv)
 	else
 		return usage();
 	dump = getenv("AGX_EXEC_DUMP") && strcmp(getenv("AGX_EXEC_DUMP"), "0");
+	unsigned budget = getenv("AGX_EXEC_MAX_REGISTERS")
+			      ? (unsigned)strtoul(getenv("AGX_EXEC_MAX_REGISTERS"), NULL, 0)
+			      : 0;
 
 	struct CMUnitTest *tests = calloc(count ? count : 1, sizeof(*tests));
 	unsigned n = 0;
@@ -593,6 +804,11 @@ int main(int argc, char **argv)
 			wanted = !strcmp(argv[a], k->name);
 		if (!wanted)
 			continue;
+		if (path == PATH_USC && budget && !fits_budget(k, budget)) {
+			printf("# %s: not run: one instruction needs more than %u registers\n",
+			       k->name, budget);
+			continue;
+		}
 		tests[n++] = (struct CMUnitTest){ k->name, test_kernel, NULL, NULL, (void *)k };
 	}
 	for (int a = 2; a < argc; a++) {

@@ -182,6 +182,35 @@ static void test_io_texture_size(void **state)
 	agx_ir_shader_destroy(in);
 }
 
+/*
+ * .length()'s sizes: one register per element of each storage block the
+ * translator marked sized, after the blocks' pairs; the others get none.
+ */
+static void test_io_ssbo_size(void **state)
+{
+	struct agx_ir_function *f;
+	struct agx_builder b;
+	struct agx_ir_shader *in = shader_new(&f, &b), *want;
+	unsigned sized, plain;
+
+	(void)state;
+	sized = add_var(in, AGX_IR_VAR_SSBO, "A", 0, 2);
+	plain = add_var(in, AGX_IR_VAR_SSBO, "B", 5, 0);
+	in->vars[sized].sized = true;
+	agx_store_ssbo(&b, agx_load_ssbo_size(&b, 1), agx_imm_u32(0), 5);
+
+	want = shader_new(&f, &b);
+	agx_store_global(&b, agx_uniform_reg(&b, AGX_IR_TYPE_I32, 6 + 1), agx_imm_u32(0), 4);
+	run(in, want, true);
+
+	assert_placements(in, 8, -1, -1);
+	assert_int_equal(in->vars[sized].uniform, 0);
+	assert_int_equal(in->vars[plain].uniform, 4);
+	assert_int_equal(in->vars[sized].size_uniform, 6);
+	assert_false(agx_pass(in, agx_lower_io));
+	agx_ir_shader_destroy(in);
+}
+
 /* An array of blocks: a pair per element, bindings binding .. binding + n - 1. */
 static void test_io_block_array(void **state)
 {
@@ -573,7 +602,7 @@ int main(void)
 		cmocka_unit_test(test_io_uniforms_spill), cmocka_unit_test(test_io_uniform_budget),
 		cmocka_unit_test(test_io_unplaceable),	  cmocka_unit_test(test_io_idempotent),
 		cmocka_unit_test(test_io_vertex),	  cmocka_unit_test(test_io_fragment),
-		cmocka_unit_test(test_io_texture_size),
+		cmocka_unit_test(test_io_texture_size),	  cmocka_unit_test(test_io_ssbo_size),
 	};
 
 	return cmocka_run_group_tests_name("lower_io", tests, NULL, NULL);

@@ -1096,6 +1096,46 @@ static void test_textures(void **state)
 	agx_ir_shader_destroy(s);
 }
 
+/*
+ * An array of blocks is a binding per element, picked by the constant
+ * index; .length() divides what of the bound size is past the array.
+ */
+static void test_block_arrays(void **state)
+{
+	struct agx_ir_shader *s =
+	    translate(AGX_IR_STAGE_COMPUTE,
+		      "#version 310 es\n"
+		      "layout(local_size_x = 1) in;\n"
+		      "layout(std140, binding = 2) uniform P { vec4 s; } p[3];\n"
+		      "layout(std430, binding = 0) buffer O { uint n; vec2 o[]; } outs[2];\n"
+		      "void main() { outs[1].n = uint(outs[1].o.length()) + uint(p[2].s.x); }\n");
+	const struct agx_ir_var *v;
+	bool store = false, load = false, size = false;
+
+	(void)state;
+	v = find_var(s, "p");
+	assert_int_equal(v->array_size, 3);
+	assert_int_equal(v->binding, 2);
+	assert_string_equal(v->glsl_type, "P");
+	assert_int_equal(v->size, 16);
+	assert_false(v->sized);
+	v = find_var(s, "outs");
+	assert_int_equal(v->array_size, 2);
+	assert_true(v->sized);
+	agx_ir_foreach_function(s, f) {
+		agx_ir_foreach_block(f, b) {
+			agx_ir_foreach_instr(b, in) {
+				store |= in->op == AGX_IR_OP_store_ssbo && in->imm[0] == 1;
+				load |= in->op == AGX_IR_OP_load_ubo && in->imm[0] == 4;
+				size |= in->op == AGX_IR_OP_load_ssbo_size && in->imm[0] == 1;
+			}
+		}
+	}
+	assert_true(store && load && size);
+	assert_int_equal(count_op(s, AGX_IR_OP_udiv), 1);
+	agx_ir_shader_destroy(s);
+}
+
 /* Outside a fragment shader the implicit LOD is the base level; derivatives are fddx/fddy. */
 static void test_texture_stages(void **state)
 {
@@ -1216,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_textures),
 		cmocka_unit_test(test_texture_stages),
+		cmocka_unit_test(test_block_arrays),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_mutations),
 	};

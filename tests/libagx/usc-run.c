@@ -130,6 +130,10 @@ static int run_group(struct grid *g, const uint32_t tg[3], char *why, size_t why
 		memcpy(st->dispatch.threadgroup_position, tg, 3 * sizeof(uint32_t));
 		memcpy(st->dispatch.threads_per_threadgroup, g->local, sizeof(g->local));
 		st->dispatch.simdgroup_index = s;
+		st->textures = a->textures;
+		st->num_textures = a->num_textures;
+		st->samplers = a->samplers;
+		st->num_samplers = a->num_samplers;
 		st->threadgroup_memory = g->shared;
 		st->threadgroup_memory_size = a->shared_size;
 		st->stack = g->stacks ? g->stacks + (size_t)s * USC_LANES * a->scratch_size : NULL;

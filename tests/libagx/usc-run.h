@@ -26,7 +26,11 @@ struct usc_run_args {
 	const struct usc_run_buffer *buffers;
 	unsigned num_buffers;
 	unsigned groups[3],
-	    local[3];		   /* the grid: threadgroups, threads per group (0 counts as 1) */
+	    local[3]; /* the grid: threadgroups, threads per group (0 counts as 1) */
+	/* the texture unit's state registers: 24-byte texture descriptors (ts0..) and
+	 * samplers with their borders (ss0..), as sim/usc/texture.h reads them */
+	const uint8_t *textures, *samplers;
+	unsigned num_textures, num_samplers;
 	unsigned shared_size;	   /* bytes of threadgroup memory */
 	unsigned scratch_size;	   /* bytes of stack per thread */
 	uint64_t max_instructions; /* per SIMD group, over all its runs; 0 = a default bound */

@@ -86,6 +86,12 @@ struct agx_shader_var {
 	int slot;
 	/* A fragment shader's input: its first coefficient register; else -1. */
 	int cf;
+	/*
+	 * A storage block whose .length() the shader reads: the 32-bit
+	 * uniform register the driver fills with the size in bytes of the
+	 * range it binds (one per element of an array of blocks); else -1.
+	 */
+	int size_uniform;
 };
 
 struct agx_shader_info {

@@ -30,6 +30,7 @@ void exec_operators_register(struct exec_list *l);
 void exec_matrix_register(struct exec_list *l);
 void exec_control_register(struct exec_list *l);
 void exec_memory_register(struct exec_list *l);
+void exec_texture_register(struct exec_list *l);
 
 /* ---- text -------------------------------------------------------------------- */
 
@@ -58,6 +59,14 @@ void exec_case_out(struct exec_case *c, const char *name, unsigned offset, unsig
 		   unsigned words, char type);
 void exec_case_uniform(struct exec_case *c, const char *name, unsigned components,
 		       const uint32_t *value);
+/*
+ * A texture for element `element` of the sampler uniform `name`, laid out
+ * at the case's next texture address with contents seeded by the
+ * kernel's name; NULL when it cannot be made (out of memory, or a
+ * description the model refuses).
+ */
+struct exec_texture *exec_case_texture(struct exec_case *c, const char *name, unsigned element,
+				       const struct tex_desc *desc, const struct tex_sampler *s);
 /* 1D grid of groups x local invocations. */
 void exec_case_grid(struct exec_case *c, unsigned local, unsigned groups);
 
