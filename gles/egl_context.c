@@ -78,6 +78,19 @@ static EGLint parse_context(const EGLint *attribs, struct context_request *r)
 				return EGL_BAD_ATTRIBUTE;
 			r->robust_access = v == EGL_TRUE;
 			break;
+		case EGL_CONTEXT_FLAGS_KHR:
+			/*
+			 * EGL_KHR_create_context: debug, and robust access as
+			 * EGL_EXT_create_context_robustness gives OpenGL ES; the
+			 * forward-compatible bit is OpenGL's, and no other bit is
+			 * defined: EGL_BAD_ATTRIBUTE.
+			 */
+			if (v & ~(EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR |
+				  EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR))
+				return EGL_BAD_ATTRIBUTE;
+			r->debug = v & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR;
+			r->robust_access = v & EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR;
+			break;
 		case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
 		case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT:
 			if (v != EGL_NO_RESET_NOTIFICATION && v != EGL_LOSE_CONTEXT_ON_RESET)

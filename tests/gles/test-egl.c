@@ -162,7 +162,8 @@ static void test_initialize(void **state)
 	assert_string_equal(eglQueryString(dpy, EGL_VERSION), "1.5");
 	assert_string_equal(eglQueryString(dpy, EGL_CLIENT_APIS), "OpenGL_ES");
 	assert_string_equal(eglQueryString(dpy, EGL_EXTENSIONS),
-			    "EGL_EXT_create_context_robustness EGL_KHR_surfaceless_context");
+			    "EGL_EXT_create_context_robustness EGL_KHR_create_context "
+			    "EGL_KHR_surfaceless_context");
 	assert_null(eglQueryString(dpy, EGL_WIDTH));
 	assert_egl_error(EGL_BAD_PARAMETER);
 	/* the default display is the same device */
@@ -474,6 +475,10 @@ static void test_contexts(void **state)
 		{ EGL_CONTEXT_CLIENT_VERSION, 2, EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE, EGL_TRUE,
 		  EGL_NONE },
 		{ EGL_CONTEXT_CLIENT_VERSION, 2, EGL_CONTEXT_OPENGL_DEBUG, 3, EGL_NONE },
+		/* EGL_KHR_create_context: forward compatibility is OpenGL's; bit 3 is nothing */
+		{ EGL_CONTEXT_CLIENT_VERSION, 2, EGL_CONTEXT_FLAGS_KHR,
+		  EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR, EGL_NONE },
+		{ EGL_CONTEXT_CLIENT_VERSION, 2, EGL_CONTEXT_FLAGS_KHR, 0x8, EGL_NONE },
 	};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_ptr_equal(eglCreateContext(dpy, config, EGL_NO_CONTEXT, bad[i]),
@@ -489,6 +494,23 @@ static void test_contexts(void **state)
 	assert_false(eglBindAPI(EGL_OPENGL_API));
 	assert_egl_error(EGL_BAD_PARAMETER);
 	assert_int_equal(eglQueryAPI(), EGL_OPENGL_ES_API);
+
+	/* EGL_KHR_create_context's flags: a debug, robust ES 3.0 context */
+	{
+		const EGLint attribs[] = { EGL_CONTEXT_MAJOR_VERSION_KHR,
+					   3,
+					   EGL_CONTEXT_MINOR_VERSION_KHR,
+					   0,
+					   EGL_CONTEXT_FLAGS_KHR,
+					   EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR |
+					       EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR,
+					   EGL_NONE };
+		EGLContext flagged = eglCreateContext(dpy, config, EGL_NO_CONTEXT, attribs);
+
+		assert_ptr_not_equal(flagged, EGL_NO_CONTEXT);
+		assert_int_equal(query_context(dpy, flagged, EGL_CONTEXT_CLIENT_VERSION), 3);
+		assert_true(eglDestroyContext(dpy, flagged));
+	}
 
 	assert_true(eglDestroyContext(dpy, es2));
 	assert_true(eglDestroyContext(dpy, es3));
