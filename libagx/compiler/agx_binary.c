@@ -21,6 +21,11 @@ void agx_shader_binary_finish(struct agx_shader_binary *binary)
 		free(binary->info.vars[i].glsl_type);
 	}
 	free(binary->info.vars);
+	for (unsigned i = 0; i < binary->info.num_uniform_leaves; i++) {
+		free(binary->info.uniform_leaves[i].name);
+		free(binary->info.uniform_leaves[i].glsl_type);
+	}
+	free(binary->info.uniform_leaves);
 	free(binary->code);
 	free(binary->log);
 	memset(binary, 0, sizeof(*binary));
@@ -148,6 +153,35 @@ static json_object *var_json(struct builder *b, const struct agx_shader_var *var
 	return obj;
 }
 
+/* The default-block uniforms as GL lists them (agx_shader_uniform). */
+static json_object *leaves_json(struct builder *b, const struct agx_shader_info *info)
+{
+	json_object *list = json_object_new_array();
+
+	if (!list) {
+		b->failed = true;
+		return NULL;
+	}
+	for (unsigned i = 0; i < info->num_uniform_leaves; i++) {
+		const struct agx_shader_uniform *u = &info->uniform_leaves[i];
+		json_object *obj = json_object_new_object();
+
+		if (!obj || json_object_array_add(list, obj) < 0) {
+			json_object_put(obj);
+			b->failed = true;
+			continue;
+		}
+		add_string(b, obj, "name", u->name);
+		add_string(b, obj, "type", u->glsl_type);
+		add_int(b, obj, "var", u->var);
+		add_int(b, obj, "array_size", u->array_size);
+		add_int(b, obj, "offset", u->offset);
+		add_int(b, obj, "array_stride", u->array_stride);
+		add_int(b, obj, "matrix_stride", u->matrix_stride);
+	}
+	return list;
+}
+
 char *agx_shader_info_to_json(const struct agx_shader_info *info)
 {
 	struct builder b = { false };
@@ -195,6 +229,7 @@ char *agx_shader_info_to_json(const struct agx_shader_info *info)
 		}
 	}
 	add(&b, root, "variables", vars);
+	add(&b, root, "uniform_leaves", leaves_json(&b, info));
 	json_object_put(local);
 	if (!b.failed) {
 		const char *s = json_object_to_json_string_ext(

@@ -63,6 +63,30 @@ static char *dup(const char *s)
 	return strdup(s ? s : "");
 }
 
+static int copy_leaves(struct agx_ir_shader *shader, struct agx_shader_info *info)
+{
+	info->uniform_leaves =
+	    calloc(shader->num_leaves ? shader->num_leaves : 1, sizeof(*info->uniform_leaves));
+	if (!info->uniform_leaves)
+		return -ENOMEM;
+	for (unsigned i = 0; i < shader->num_leaves; i++) {
+		const struct agx_ir_uniform_leaf *l = &shader->leaves[i];
+		struct agx_shader_uniform *o = &info->uniform_leaves[i];
+
+		*o = (struct agx_shader_uniform){ .var = l->var,
+						  .array_size = l->array_size,
+						  .offset = l->offset,
+						  .array_stride = l->array_stride,
+						  .matrix_stride = l->matrix_stride };
+		info->num_uniform_leaves = i + 1;
+		o->name = dup(l->name);
+		o->glsl_type = dup(l->glsl_type);
+		if (!o->name || !o->glsl_type)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int copy_vars(struct agx_ir_shader *shader, struct agx_shader_info *info)
 {
 	info->vars = calloc(shader->num_vars ? shader->num_vars : 1, sizeof(*info->vars));
@@ -173,6 +197,8 @@ int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *
 	io_info(shader, info);
 	mir_program_finish(&p);
 	ret = copy_vars(shader, info);
+	if (!ret)
+		ret = copy_leaves(shader, info);
 	if (ret && log)
 		*log = strdup("out of memory");
 	return ret;

@@ -227,6 +227,26 @@ static const char *arena_strdup(struct agx_ir_shader *shader, const char *str)
 	return copy;
 }
 
+void agx_ir_shader_add_leaf(struct agx_ir_shader *shader, const struct agx_ir_uniform_leaf *leaf)
+{
+	struct agx_ir_uniform_leaf *l;
+
+	if (shader->num_leaves == shader->leaf_capacity) {
+		unsigned capacity = shader->leaf_capacity ? 2 * shader->leaf_capacity : 8;
+		struct agx_ir_uniform_leaf *grown =
+		    agx_ir_shader_alloc(shader, capacity * sizeof(*grown));
+
+		if (shader->num_leaves)
+			memcpy(grown, shader->leaves, shader->num_leaves * sizeof(*grown));
+		shader->leaves = grown;
+		shader->leaf_capacity = capacity;
+	}
+	l = &shader->leaves[shader->num_leaves++];
+	*l = *leaf;
+	l->name = arena_strdup(shader, leaf->name);
+	l->glsl_type = arena_strdup(shader, leaf->glsl_type);
+}
+
 unsigned agx_ir_shader_add_var(struct agx_ir_shader *shader, const struct agx_ir_var *var)
 {
 	struct agx_ir_var *v;

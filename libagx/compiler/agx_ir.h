@@ -313,6 +313,21 @@ struct agx_ir_var {
 	int size_uniform;
 };
 
+/*
+ * A default-block uniform as GL names it (GLES 3.0 section 2.12.6): each
+ * basic-typed leaf of a var's type -- "s.f", "s[1].f", an array of basic
+ * types once ("a", its elements a[i]) -- with where its std140 layout puts
+ * it in the default block.
+ */
+struct agx_ir_uniform_leaf {
+	const char *name;      /* the SPIR-V's names, joined ("s[1].f") */
+	const char *glsl_type; /* "float", "vec4", "mat3", "sampler2D" */
+	unsigned var;	       /* index of the var it is part of */
+	unsigned array_size;   /* 0: not an array */
+	unsigned offset;       /* bytes into the default block (not for samplers) */
+	unsigned array_stride, matrix_stride;
+};
+
 struct agx_ir_shader {
 	enum agx_ir_stage stage;
 	struct agx_ir_link functions; /* of struct agx_ir_function, link */
@@ -320,6 +335,8 @@ struct agx_ir_shader {
 
 	struct agx_ir_var *vars; /* in the arena; grows by agx_ir_shader_add_var() */
 	unsigned num_vars, var_capacity;
+	struct agx_ir_uniform_leaf *leaves; /* in the arena: agx_ir_shader_add_leaf() */
+	unsigned num_leaves, leaf_capacity;
 	unsigned local_size[3]; /* compute */
 	unsigned shared_size;	/* bytes of shared variables */
 	unsigned uniform_size;	/* bytes of default-block uniforms */
@@ -336,6 +353,8 @@ struct agx_ir_shader {
 
 /* Appends a copy of var (its strings copied into the arena); returns its index. */
 unsigned agx_ir_shader_add_var(struct agx_ir_shader *shader, const struct agx_ir_var *var);
+/* Appends a copy of leaf (its strings copied into the arena). */
+void agx_ir_shader_add_leaf(struct agx_ir_shader *shader, const struct agx_ir_uniform_leaf *leaf);
 
 #define agx_ir_node_block(n)	agx_ir_container_of(n, struct agx_ir_block, node)
 #define agx_ir_node_if(n)	agx_ir_container_of(n, struct agx_ir_if, node)

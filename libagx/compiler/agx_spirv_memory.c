@@ -1354,6 +1354,73 @@ static void add_var(struct tr *t, const struct tr_var *v, const char *name,
 	agx_ir_shader_add_var(t->shader, &out);
 }
 
+/* The name OpMemberName gives member m of struct type id, or NULL. */
+static const char *member_name(struct tr *t, uint32_t id, unsigned m)
+{
+	for (size_t i = 0; i < t->m->num_insts; i++) {
+		const struct agx_spirv_inst *in = &t->m->insts[i];
+
+		if (in->opcode == SpvOpMemberName && agx_spirv_num_operands(in) >= 3 &&
+		    agx_spirv_operand(in, 0) == id && agx_spirv_operand(in, 1) == m)
+			return agx_spirv_string(in, 2, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * The GL uniforms of a default-block var of type at base, named name: its
+ * leaves, laid out as std140_layout() lays the var out.  Returns the size.
+ */
+static unsigned uniform_leaves(struct tr *t, const struct tr_type *type, unsigned base,
+			       const char *name, unsigned var)
+{
+	struct agx_ir_uniform_leaf leaf = { .name = name, .var = var, .offset = base };
+	const struct tr_type *e = type;
+	char type_name[160], sub[256];
+	unsigned off = 0, stride, at = 0, one;
+	uint32_t *scratch;
+
+	switch (type->kind) {
+	case TR_T_STRUCT:
+		for (unsigned i = 0; i < type->len; i++) {
+			const char *m = member_name(t, type->id, i);
+
+			e = tr_type(t, type->members[i]);
+			off = round_up(off, std140_align(t, e));
+			snprintf(sub, sizeof(sub), "%s.%s", name, m ? m : "");
+			off += uniform_leaves(t, e, base + off, sub, var);
+		}
+		return round_up(off, 16);
+	case TR_T_ARRAY:
+		e = tr_type(t, type->elem);
+		if (e->kind == TR_T_STRUCT || e->kind == TR_T_ARRAY) {
+			/* an array of structs: each element's members, "s[i].f" */
+			stride = 0;
+			for (unsigned i = 0; i < type->len; i++) {
+				snprintf(sub, sizeof(sub), "%s[%u]", name, i);
+				stride =
+				    round_up(uniform_leaves(t, e, base + i * stride, sub, var), 16);
+			}
+			return stride * type->len;
+		}
+		leaf.array_size = type->len;
+		break;
+	default:
+		break;
+	}
+	/* a basic type, or an array of one: its elements a vec4 apart */
+	scratch = tr_alloc(t, (e->n ? e->n : 1) * sizeof(uint32_t));
+	if (!scratch)
+		return 0;
+	one = std140_layout(t, e, 0, scratch, &at);
+	leaf.array_stride = leaf.array_size ? round_up(one, 16) : 0;
+	leaf.matrix_stride = e->kind == TR_T_MATRIX ? 16 : 0;
+	glsl_name(t, e, type_name, sizeof(type_name));
+	leaf.glsl_type = type_name;
+	agx_ir_shader_add_leaf(t->shader, &leaf);
+	return leaf.array_size ? leaf.array_stride * leaf.array_size : one;
+}
+
 int tr_record_vars(struct tr *t)
 {
 	for (unsigned i = 0; i < t->num_vars; i++) {
@@ -1379,6 +1446,8 @@ int tr_record_vars(struct tr *t)
 			if (v->storage == SpvStorageClassUniformConstant) {
 				agx_spirv_decorated(t->m, v->id, -1, SpvDecorationLocation, &value);
 				add_var(t, v, name, type, AGX_IR_VAR_UNIFORM, value);
+				uniform_leaves(t, type, v->offset, name ? name : "",
+					       t->shader->num_vars - 1);
 			} else if (v->reads[0].how == TR_READ_INPUT) {
 				add_var(t, v, name, type, AGX_IR_VAR_INPUT, v->reads[0].a);
 			}

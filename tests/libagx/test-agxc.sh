@@ -143,6 +143,15 @@ run "a textured 1.00 fragment shader compiles" 0 --disasm "$shaders/valid-100.fr
 has "it samples its textures" "texture_sample"
 run "its reflection gives the samplers their units" 0 --reflect "$shaders/valid-100.frag"
 has "a sampler's unit" '"texture":'
+cat >"$dir/leaves.frag" <<'EOF'
+precision mediump float;
+struct S { float sample; vec2 buffer[2]; };
+uniform S shared;
+void main() { gl_FragColor = vec4(shared.sample, shared.buffer[1], 1.0); }
+EOF
+run "a struct uniform's reflection" 0 --reflect "$dir/leaves.frag"
+has "its members as GL names them, the shader's own names" '"name": "shared.buffer"'
+has "a member's array stride" '"array_stride": 16'
 cat >"$dir/gather.comp" <<'EOF'
 #version 310 es
 layout(local_size_x = 1) in;

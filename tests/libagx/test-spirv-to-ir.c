@@ -1136,6 +1136,58 @@ static void test_block_arrays(void **state)
 	agx_ir_shader_destroy(s);
 }
 
+/*
+ * The default-block uniforms as GL lists them: each basic-typed leaf, an
+ * array of structs element by element, where std140 puts them.
+ */
+static void test_uniform_leaves(void **state)
+{
+	struct agx_ir_shader *s = translate(
+	    AGX_IR_STAGE_FRAGMENT,
+	    "#version 300 es\n"
+	    "precision highp float;\n"
+	    "struct L { vec3 dir; float power[2]; mat3 m; };\n"
+	    "uniform L lights[2];\n"
+	    "uniform vec4 tint;\n"
+	    "uniform float weights[3];\n"
+	    "uniform mat2x3 mm;\n"
+	    "out vec4 c;\n"
+	    "void main() { c = tint * weights[2] + vec4(lights[1].dir, lights[0].power[1])\n"
+	    "  + vec4(lights[1].m[2], mm[1].x); }\n");
+	static const struct {
+		const char *name, *type;
+		unsigned array_size, array_stride, matrix_stride, offset; /* from its var's */
+	} want[] = {
+		{ "lights[0].dir", "vec3", 0, 0, 0, 0 },
+		{ "lights[0].power", "float", 2, 16, 0, 16 },
+		{ "lights[0].m", "mat3", 0, 0, 16, 48 },
+		{ "lights[1].dir", "vec3", 0, 0, 0, 96 },
+		{ "lights[1].power", "float", 2, 16, 0, 112 },
+		{ "lights[1].m", "mat3", 0, 0, 16, 144 },
+		{ "tint", "vec4", 0, 0, 0, 0 },
+		{ "weights", "float", 3, 16, 0, 0 },
+		{ "mm", "mat2x3", 0, 0, 16, 0 },
+	};
+
+	(void)state;
+	assert_int_equal(s->num_leaves, 9);
+	for (unsigned i = 0; i < 9; i++) {
+		const struct agx_ir_uniform_leaf *l = NULL;
+
+		for (unsigned k = 0; k < s->num_leaves; k++)
+			if (!strcmp(s->leaves[k].name, want[i].name))
+				l = &s->leaves[k];
+		assert_non_null(l);
+		assert_string_equal(l->glsl_type, want[i].type);
+		assert_int_equal(l->array_size, want[i].array_size);
+		assert_int_equal(l->array_stride, want[i].array_stride);
+		assert_int_equal(l->matrix_stride, want[i].matrix_stride);
+		assert_int_equal(l->offset, s->vars[l->var].offset + want[i].offset);
+		assert_int_equal(s->vars[l->var].kind, AGX_IR_VAR_UNIFORM);
+	}
+	agx_ir_shader_destroy(s);
+}
+
 /* Outside a fragment shader the implicit LOD is the base level; derivatives are fddx/fddy. */
 static void test_texture_stages(void **state)
 {
@@ -1257,6 +1309,7 @@ int main(void)
 		cmocka_unit_test(test_textures),
 		cmocka_unit_test(test_texture_stages),
 		cmocka_unit_test(test_block_arrays),
+		cmocka_unit_test(test_uniform_leaves),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_mutations),
 	};

@@ -94,10 +94,29 @@ struct agx_shader_var {
 	int size_uniform;
 };
 
+/*
+ * A default-block uniform as GL lists it (GLES 3.0 section 2.12.6): each
+ * leaf of basic type of a uniform var -- "s.f", "s[1].f", an array of a
+ * basic type once as "a" (its elements a[i]) -- and where it lives in the
+ * default block (std140): the driver writes element i's column c at
+ * offset + i * array_stride + c * matrix_stride.  Samplers are vars
+ * (AGX_SHADER_SAMPLER), not these.
+ */
+struct agx_shader_uniform {
+	char *name;	 /* the shader's own names, joined */
+	char *glsl_type; /* "float", "ivec3", "mat2x4", ... */
+	unsigned var;	 /* the index in vars of the uniform it is part of */
+	unsigned array_size; /* 0: not an array */
+	unsigned offset;     /* bytes into the default block (a var's own offset included) */
+	unsigned array_stride, matrix_stride;
+};
+
 struct agx_shader_info {
 	enum agx_shader_stage stage;
 	struct agx_shader_var *vars;
 	unsigned num_vars;
+	struct agx_shader_uniform *uniform_leaves;
+	unsigned num_uniform_leaves;
 	unsigned num_registers; /* 32-bit registers the code uses */
 	unsigned num_uniforms;	/* 32-bit uniform registers the driver fills, from u0 */
 	unsigned local_size[3]; /* compute */
