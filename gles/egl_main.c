@@ -38,7 +38,8 @@ static struct gles_display displays[] = {
 static const char client_extensions[] = "EGL_EXT_client_extensions EGL_EXT_platform_base";
 static const char platform_extensions[] = "EGL_MESA_platform_surfaceless";
 static const char display_extensions[] =
-    "EGL_EXT_create_context_robustness EGL_KHR_create_context EGL_KHR_surfaceless_context";
+    "EGL_EXT_create_context_robustness EGL_KHR_create_context "
+    "EGL_KHR_get_all_proc_addresses EGL_KHR_surfaceless_context";
 
 void gles_egl_lock(void)
 {

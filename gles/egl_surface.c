@@ -251,15 +251,17 @@ fail:
 }
 
 /*
- * Windows and pixmaps: no config has EGL_WINDOW_BIT or EGL_PIXMAP_BIT, which
- * EGL 1.5 sections 3.5.1 and 3.5.4 answer with EGL_BAD_MATCH once the
- * display and the config are valid.
+ * Windows and pixmaps: neither display has native ones -- the surfaceless
+ * platform has none by its definition (EGL_MESA_platform_surfaceless, as
+ * piglit's egl_mesa_platform_surfaceless checks: EGL_BAD_NATIVE_WINDOW and
+ * EGL_BAD_NATIVE_PIXMAP), and the default display is the same device --
+ * once the display and the config are valid.
  */
-static EGLSurface native_surface(EGLDisplay handle, EGLConfig config)
+static EGLSurface native_surface(EGLDisplay handle, EGLConfig config, EGLint error)
 {
 	gles_egl_lock();
 	if (gles_egl_display(handle, true) && gles_egl_config(config))
-		gles_egl_error(EGL_BAD_MATCH);
+		gles_egl_error(error);
 	gles_egl_unlock();
 	return EGL_NO_SURFACE;
 }
@@ -269,7 +271,7 @@ EGLSurface gles_egl_create_window_surface(EGLDisplay dpy, EGLConfig config, EGLN
 {
 	(void)win;
 	(void)attribs;
-	return native_surface(dpy, config);
+	return native_surface(dpy, config, EGL_BAD_NATIVE_WINDOW);
 }
 
 EGLSurface gles_egl_create_platform_window_surface(EGLDisplay dpy, EGLConfig config, void *win,
@@ -277,7 +279,7 @@ EGLSurface gles_egl_create_platform_window_surface(EGLDisplay dpy, EGLConfig con
 {
 	(void)win;
 	(void)attribs;
-	return native_surface(dpy, config);
+	return native_surface(dpy, config, EGL_BAD_NATIVE_WINDOW);
 }
 
 EGLSurface gles_egl_create_platform_window_surface_ext(EGLDisplay dpy, EGLConfig config, void *win,
@@ -285,7 +287,7 @@ EGLSurface gles_egl_create_platform_window_surface_ext(EGLDisplay dpy, EGLConfig
 {
 	(void)win;
 	(void)attribs;
-	return native_surface(dpy, config);
+	return native_surface(dpy, config, EGL_BAD_NATIVE_WINDOW);
 }
 
 EGLSurface gles_egl_create_pixmap_surface(EGLDisplay dpy, EGLConfig config,
@@ -293,7 +295,7 @@ EGLSurface gles_egl_create_pixmap_surface(EGLDisplay dpy, EGLConfig config,
 {
 	(void)pixmap;
 	(void)attribs;
-	return native_surface(dpy, config);
+	return native_surface(dpy, config, EGL_BAD_NATIVE_PIXMAP);
 }
 
 EGLSurface gles_egl_create_platform_pixmap_surface(EGLDisplay dpy, EGLConfig config, void *pixmap,
@@ -301,7 +303,7 @@ EGLSurface gles_egl_create_platform_pixmap_surface(EGLDisplay dpy, EGLConfig con
 {
 	(void)pixmap;
 	(void)attribs;
-	return native_surface(dpy, config);
+	return native_surface(dpy, config, EGL_BAD_NATIVE_PIXMAP);
 }
 
 EGLSurface gles_egl_create_platform_pixmap_surface_ext(EGLDisplay dpy, EGLConfig config,
@@ -309,7 +311,7 @@ EGLSurface gles_egl_create_platform_pixmap_surface_ext(EGLDisplay dpy, EGLConfig
 {
 	(void)pixmap;
 	(void)attribs;
-	return native_surface(dpy, config);
+	return native_surface(dpy, config, EGL_BAD_NATIVE_PIXMAP);
 }
 
 /*

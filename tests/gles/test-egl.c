@@ -163,7 +163,7 @@ static void test_initialize(void **state)
 	assert_string_equal(eglQueryString(dpy, EGL_CLIENT_APIS), "OpenGL_ES");
 	assert_string_equal(eglQueryString(dpy, EGL_EXTENSIONS),
 			    "EGL_EXT_create_context_robustness EGL_KHR_create_context "
-			    "EGL_KHR_surfaceless_context");
+			    "EGL_KHR_get_all_proc_addresses EGL_KHR_surfaceless_context");
 	assert_null(eglQueryString(dpy, EGL_WIDTH));
 	assert_egl_error(EGL_BAD_PARAMETER);
 	/* the default display is the same device */
@@ -405,11 +405,13 @@ static void test_pbuffer(void **state)
 	assert_egl_error(EGL_BAD_ALLOC);
 	assert_ptr_equal(eglCreatePbufferSurface(dpy, (EGLConfig)&value, NULL), EGL_NO_SURFACE);
 	assert_egl_error(EGL_BAD_CONFIG);
-	/* no config renders to windows */
+	/* no native windows or pixmaps on the surfaceless platform */
 	assert_ptr_equal(eglCreateWindowSurface(dpy, rgba, 0, NULL), EGL_NO_SURFACE);
-	assert_egl_error(EGL_BAD_MATCH);
+	assert_egl_error(EGL_BAD_NATIVE_WINDOW);
 	assert_ptr_equal(eglCreatePlatformWindowSurface(dpy, rgba, &value, NULL), EGL_NO_SURFACE);
-	assert_egl_error(EGL_BAD_MATCH);
+	assert_egl_error(EGL_BAD_NATIVE_WINDOW);
+	assert_ptr_equal(eglCreatePlatformPixmapSurface(dpy, rgba, &value, NULL), EGL_NO_SURFACE);
+	assert_egl_error(EGL_BAD_NATIVE_PIXMAP);
 
 	assert_true(eglDestroySurface(dpy, surf));
 	assert_false(eglDestroySurface(dpy, surf));
