@@ -220,6 +220,7 @@ char *agx_shader_info_to_json(const struct agx_shader_info *info)
 	}
 	add_int(&b, root, "uniform_block_uniform", info->uniform_block_uniform);
 	add_int(&b, root, "textures", info->num_textures);
+	add_int(&b, root, "uniform_size", info->uniform_size);
 	for (unsigned i = 0; i < info->num_vars; i++) {
 		json_object *v = var_json(&b, &info->vars[i]);
 

@@ -191,6 +191,7 @@ int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *
 	info->scratch_size = p.scratch_size;
 	info->num_workgroups_uniform = shader->num_workgroups_uniform;
 	info->uniform_block_uniform = shader->uniform_block_uniform;
+	info->uniform_size = shader->uniform_size;
 	info->discards = p.discards;
 	info->writes_depth = p.writes_depth;
 	info->num_instructions = count;

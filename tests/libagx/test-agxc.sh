@@ -152,6 +152,7 @@ EOF
 run "a struct uniform's reflection" 0 --reflect "$dir/leaves.frag"
 has "its members as GL names them, the shader's own names" '"name": "shared.buffer"'
 has "a member's array stride" '"array_stride": 16'
+has "the default block's size" '"uniform_size": 48'
 cat >"$dir/gather.comp" <<'EOF'
 #version 310 es
 layout(local_size_x = 1) in;

@@ -117,6 +117,7 @@ struct agx_shader_info {
 	unsigned num_vars;
 	struct agx_shader_uniform *uniform_leaves;
 	unsigned num_uniform_leaves;
+	unsigned uniform_size; /* bytes of the default block the uniform vars lay out */
 	unsigned num_registers; /* 32-bit registers the code uses */
 	unsigned num_uniforms;	/* 32-bit uniform registers the driver fills, from u0 */
 	unsigned local_size[3]; /* compute */
