@@ -112,6 +112,7 @@ struct waiter {
 	/* the answer, by request */
 	unsigned slot;
 	uint64_t ttbr;
+	uint64_t va; /* VM_BIND's */
 	Agx__Memmgr__KernelAllocReply kernel;
 	int fd; /* KERNEL_ALLOC's memfd, memmgr's own: the reply sends a copy */
 };
@@ -127,6 +128,11 @@ static void waiter_reply(struct waiter *w)
 
 		r.context_slot = w->slot;
 		r.ttbr = w->ttbr;
+		agx_ipc_reply(w->req, &r.base, NULL, 0);
+	} else if (w->req->msg.type == AGX_IPC_MSG_MEMMGR_VM_BIND) {
+		Agx__Memmgr__VmBindReply r = AGX__MEMMGR__VM_BIND_REPLY__INIT;
+
+		r.va = w->va;
 		agx_ipc_reply(w->req, &r.base, NULL, 0);
 	} else if (w->req->msg.type == AGX_IPC_MSG_MEMMGR_KERNEL_ALLOC) {
 		agx_ipc_reply(w->req, &w->kernel.base, &w->fd, 1);
@@ -306,7 +312,21 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 		ret = memmgr_vm_bind(c, q->vm, q->bo, q->bo_offset, q->size, q->va, q->flags & 7,
 				     q->flags & AGX__MEMMGR__BIND_FLAGS__BIND_ALLOCATE_VA, &r.va,
 				     why);
-		return ret < 0 ? reply_error(req, ret, why) : REPLY(req, r);
+		if (ret < 0)
+			return reply_error(req, ret, why);
+		/*
+		 * A BO's first mapping lends its memory to the device
+		 * (DMA_MAP), which the device handles on its own socket: the
+		 * answer waits for the device to have it, or a job submitted
+		 * right after could reach the VA before the device can reach
+		 * the memory.  With nothing outstanding, the fence is at once.
+		 */
+		w = waiter_new(s, req);
+		if (!w)
+			return -ENOMEM;
+		w->va = r.va;
+		ret = memmgr_fence(s->m, waiter_done, w);
+		return waiter_finish(w, ret, "out of memory for a device fence");
 	}
 	case AGX_IPC_MSG_MEMMGR_VM_UNBIND: {
 		const Agx__Memmgr__VmUnbind *q = (const void *)req->msg.body;
