@@ -1,7 +1,7 @@
 /*
  * context.c: the GLES context object (context.h), share groups, and the
  * GL entry points that belong to the context as a whole: errors, strings,
- * version queries, flush and finish.
+ * flush and finish (the queries are get.c's).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,22 +9,18 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "gl_functions.h"
+#include "objects.h"
+#include "program.h"
+#include "state.h"
+#include "submit.h"
 
 #ifndef GLES_AGX_VERSION
 #error "meson defines GLES_AGX_VERSION, the project's version"
 #endif
 
 __thread struct gles_context *gles_current_context;
-
-/*
- * The GL extensions this driver implements, in the order glGetStringi
- * gives them.  None yet: an extension goes here once all of it works.
- */
-static const char *const extensions[] = { NULL };
-static const unsigned num_extensions = sizeof(extensions) / sizeof(extensions[0]) - 1;
-/* The same names, separated by spaces (the tests compare the two) */
-static const char extension_string[] = "";
 
 /* ---- share groups ---------------------------------------------------------------------- */
 
@@ -36,6 +32,10 @@ struct gles_share_group *gles_share_group_create(void)
 		return NULL;
 	group->refs = 1;
 	pthread_mutex_init(&group->lock, NULL);
+	if (gles_shared_objects_init(group) < 0)
+		return gles_share_group_unref(group), NULL;
+	if (gles_programs_init(group) < 0)
+		return gles_share_group_unref(group), NULL;
 	return group;
 }
 
@@ -49,6 +49,8 @@ void gles_share_group_unref(struct gles_share_group *group)
 {
 	if (!group || __atomic_sub_fetch(&group->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	gles_shared_objects_finish(group);
+	gles_programs_finish(group);
 	pthread_mutex_destroy(&group->lock);
 	free(group);
 }
@@ -81,6 +83,12 @@ int gles_context_create(const struct gles_context_params *p, struct gles_context
 	/* GLES 3.0 section 6.1.6: "OpenGL ES N.M", a space, then anything the vendor likes */
 	snprintf(ctx->version, sizeof(ctx->version), "OpenGL ES %u.%u agx-%s", ctx->major,
 		 ctx->minor, GLES_AGX_VERSION);
+	/* Each module's state; destroy finishes whatever was made (a NULL part is a no-op) */
+	if (gles_state_init(ctx) < 0 || gles_submit_init(ctx) < 0 || gles_objects_init(ctx) < 0 ||
+	    gles_program_context_init(ctx) < 0) {
+		gles_context_destroy(ctx);
+		return -ENOMEM;
+	}
 	*out = ctx;
 	return 0;
 }
@@ -89,6 +97,10 @@ void gles_context_destroy(struct gles_context *ctx)
 {
 	if (!ctx)
 		return;
+	gles_program_context_finish(ctx);
+	gles_objects_finish(ctx);
+	gles_submit_finish(ctx);
+	gles_state_finish(ctx);
 	gles_share_group_unref(ctx->share);
 	free(ctx);
 }
@@ -96,26 +108,32 @@ void gles_context_destroy(struct gles_context *ctx)
 void gles_context_make_current(struct gles_context *ctx, const struct gles_drawable *draw,
 			       const struct gles_drawable *read)
 {
+	/* the context that stops being current lets go of its surfaces' BOs */
+	if (gles_current_context &&
+	    (gles_current_context != ctx || gles_current_context->draw != draw ||
+	     gles_current_context->read != read))
+		gles_submit_release(gles_current_context);
 	if (ctx) {
 		ctx->draw = draw;
 		ctx->read = read;
+		gles_state_bind_drawable(ctx, draw);
 	}
 	gles_current_context = ctx;
 }
 
 /*
- * Nothing records GPU work yet (no draw, clear or copy exists), so there is
- * never anything to hand over or to wait for.  Once commands are recorded,
- * flush submits them and finish waits on the last submission's fence.
+ * The recorded work goes to the GPU (submit.h); finish waits for the last
+ * submission's fence.  A failure (a lost device) leaves nothing to wait
+ * for: the work is gone, and glFinish still returns.
  */
 void gles_context_flush(struct gles_context *ctx)
 {
-	(void)ctx;
+	gles_submit_flush(ctx);
 }
 
 void gles_context_finish(struct gles_context *ctx)
 {
-	gles_context_flush(ctx);
+	gles_submit_wait(ctx);
 }
 
 /* ---- GL entry points ------------------------------------------------------------------- */
@@ -154,7 +172,7 @@ const GLubyte *gles_GetString(GLenum name)
 		return (const GLubyte *)(ctx->major >= 3 ? "OpenGL ES GLSL ES 3.00"
 							 : "OpenGL ES GLSL ES 1.00");
 	case GL_EXTENSIONS:
-		return (const GLubyte *)extension_string;
+		return (const GLubyte *)gles_extensions_string();
 	default:
 		gles_error(ctx, GL_INVALID_ENUM);
 		return NULL;
@@ -184,41 +202,11 @@ const GLubyte *gles_GetStringi(GLenum name, GLuint index)
 		gles_error(ctx, GL_INVALID_ENUM);
 		return NULL;
 	}
-	if (index >= num_extensions) {
+	if (index >= gles_num_extensions()) {
 		gles_error(ctx, GL_INVALID_VALUE);
 		return NULL;
 	}
-	return (const GLubyte *)extensions[index];
-}
-
-/*
- * Only the version queries exist so far; every other name is GL_INVALID_ENUM
- * until the state it reads exists (GL_MAJOR_VERSION and the rest are ES 3.0
- * names: an ES 2.0 context does not know them either).
- */
-void gles_GetIntegerv(GLenum pname, GLint *data)
-{
-	struct gles_context *ctx = gles_current();
-	GLint value;
-
-	if (!ctx)
-		return;
-	switch (ctx->major >= 3 ? pname : GL_NONE) {
-	case GL_MAJOR_VERSION:
-		value = (GLint)ctx->major;
-		break;
-	case GL_MINOR_VERSION:
-		value = (GLint)ctx->minor;
-		break;
-	case GL_NUM_EXTENSIONS:
-		value = (GLint)num_extensions;
-		break;
-	default:
-		gles_error(ctx, GL_INVALID_ENUM);
-		return;
-	}
-	if (data)
-		*data = value;
+	return (const GLubyte *)gles_extension(index);
 }
 
 void gles_Flush(void)

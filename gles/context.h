@@ -59,12 +59,21 @@ struct gles_drawable {
 struct gles_share_group {
 	unsigned refs; /* atomic */
 	pthread_mutex_t lock;
+	struct gles_shared_objects *objects; /* objects.h: buffers, textures, samplers, ... */
+	struct gles_programs *programs;	     /* program.h: shaders and programs */
 };
 
 struct gles_share_group *gles_share_group_create(void);
 struct gles_share_group *gles_share_group_ref(struct gles_share_group *group);
 /* Drops a reference; the last one destroys the group.  NULL is a no-op. */
 void gles_share_group_unref(struct gles_share_group *group);
+
+struct gles_state;
+struct gles_shared_objects;
+struct gles_objects;
+struct gles_submit;
+struct gles_programs;
+struct gles_program_binding;
 
 struct gles_context_params {
 	unsigned major, minor;		/* 2.0 or 3.0 */
@@ -87,6 +96,11 @@ struct gles_context {
 	GLenum error;
 	/* bound by eglMakeCurrent; NULL for both when made current without surfaces */
 	const struct gles_drawable *draw, *read;
+	struct gles_state *state; /* state.h: the fixed-function state vector, queries, xfb */
+	struct gles_submit
+	    *submit; /* submit.h: the VM, queue and command buffers of its GPU work */
+	struct gles_objects *objects; /* objects.h: object bindings, framebuffers, vertex arrays */
+	struct gles_program_binding *program; /* program.h: the current program */
 };
 
 int gles_context_create(const struct gles_context_params *params, struct gles_context **out);

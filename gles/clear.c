@@ -1,0 +1,288 @@
+/*
+ * clear.c: glClear and glClearBuffer{iv,uiv,fv,fi} (GLES 3.0.6 section
+ * 4.2.3).  Each buffer a clear reaches -- the draw framebuffer's draw
+ * buffers, its depth and stencil attachments -- gets its value packed in
+ * the buffer's format (agx/format.h) and a write mask from the colour,
+ * depth and stencil write masks, and a GPU clear of the rectangle the
+ * scissor leaves is recorded (submit.h): glFlush, glFinish, eglSwapBuffers
+ * and glReadPixels hand it to the GPU.
+ *
+ * Row 0 of every image is window y = 0, the bottom row (the default
+ * framebuffer's as well as a texture's, whose first row is t = 0): window
+ * coordinates address images directly.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "context.h"
+#include "gl_functions.h"
+#include "objects.h"
+#include "state.h"
+#include "submit.h"
+
+/* What one clear writes into one buffer. */
+struct clear_job {
+	uint8_t value[16], mask[16];
+	bool any; /* some bit of the mask is set */
+};
+
+/* The window rectangle the clear covers in a w x h buffer: the scissor box, if enabled. */
+static bool clear_rect(const struct gles_context *ctx, unsigned w, unsigned h,
+		       struct agx_clear_rect *r)
+{
+	int64_t x0 = 0, y0 = 0, x1 = w, y1 = h;
+
+	if (ctx->state->scissor_test) {
+		const GLint *s = ctx->state->scissor;
+
+		x0 = s[0] > 0 ? s[0] : 0;
+		y0 = s[1] > 0 ? s[1] : 0;
+		if ((int64_t)s[0] + s[2] < x1)
+			x1 = (int64_t)s[0] + s[2];
+		if ((int64_t)s[1] + s[3] < y1)
+			y1 = (int64_t)s[1] + s[3];
+	}
+	if (x0 >= x1 || y0 >= y1)
+		return false;
+	*r = (struct agx_clear_rect){ (unsigned)x0, (unsigned)y0, (unsigned)(x1 - x0),
+				      (unsigned)(y1 - y0) };
+	return true;
+}
+
+static bool mask_any(const struct gles_image *img, const uint8_t mask[16])
+{
+	for (unsigned i = 0; i < agx_format_info(img->format)->bytes; i++)
+		if (mask[i])
+			return true;
+	return false;
+}
+
+static bool mask_full(const struct gles_image *img, const uint8_t mask[16])
+{
+	for (unsigned i = 0; i < agx_format_info(img->format)->bytes; i++)
+		if (mask[i] != 0xff)
+			return false;
+	return true;
+}
+
+/* Records job on t's slice (every sample of a multisampled image), under the scissor. */
+static void record(struct gles_context *ctx, const struct gles_image_target *t,
+		   const struct clear_job *job)
+{
+	const struct gles_image *img = t->image;
+	struct agx_clear_rect r;
+
+	if (!job->any || !img->bo.size ||
+	    !clear_rect(ctx, gles_image_width(img, t->level), gles_image_height(img, t->level), &r))
+		return;
+	for (unsigned s = 0; s < (img->samples ? img->samples : 1u); s++) {
+		unsigned layer = img->samples ? s : t->layer;
+
+		if (gles_submit_clear(ctx, img, t->level, layer, &r, job->value,
+				      mask_full(img, job->mask) ? NULL : job->mask) < 0) {
+			gles_error(ctx, GL_OUT_OF_MEMORY);
+			return;
+		}
+	}
+}
+
+/* The colour write mask as agx_format_color_mask's bits. */
+static unsigned color_write_mask(const struct gles_context *ctx)
+{
+	unsigned m = 0;
+
+	for (unsigned c = 0; c < 4; c++)
+		m |= ctx->state->color_mask[c] ? 1u << c : 0;
+	return m;
+}
+
+enum value_kind { VALUE_FLOAT, VALUE_INT, VALUE_UINT };
+
+/*
+ * Draw buffer i cleared to a colour given as floats, ints or uints.  A
+ * buffer whose type is not the value's is left alone: section 4.2.3 leaves
+ * its contents undefined (glClear of integer buffers, glClearBufferfv of
+ * them, glClearBufferiv of unsigned ones ...).
+ */
+static void clear_color_buffer(struct gles_context *ctx, unsigned i, enum value_kind kind,
+			       const void *value)
+{
+	struct gles_image_target t;
+	const struct agx_format_info *info;
+	struct clear_job job;
+	bool ok;
+
+	if (!gles_framebuffer_color_target(ctx, false, i, &t))
+		return;
+	info = agx_format_info(t.image->format);
+	if (!info)
+		return;
+	switch (kind) {
+	case VALUE_FLOAT:
+		ok = info->kind == AGX_FORMAT_KIND_FLOAT &&
+		     agx_format_pack_float(t.image->format, value, job.value);
+		break;
+	case VALUE_INT:
+		ok = info->kind == AGX_FORMAT_KIND_SINT &&
+		     agx_format_pack_sint(t.image->format, value, job.value);
+		break;
+	default:
+		ok = info->kind == AGX_FORMAT_KIND_UINT &&
+		     agx_format_pack_uint(t.image->format, value, job.value);
+		break;
+	}
+	/* a mask the format cannot take alone (RGB9E5's shared exponent) is not renderable */
+	if (!ok || !agx_format_color_mask(t.image->format, color_write_mask(ctx), job.mask))
+		return;
+	job.any = mask_any(t.image, job.mask);
+	record(ctx, &t, &job);
+}
+
+/*
+ * The depth and stencil attachments: depth (when clear_depth) to `depth`
+ * under the depth mask, stencil (when clear_stencil) to `stencil` under the
+ * front stencil write mask.  One image holding both (Z24S8) gets one clear.
+ */
+static void clear_depth_stencil(struct gles_context *ctx, bool clear_depth, GLfloat depth,
+				bool clear_stencil, GLint stencil)
+{
+	const struct gles_state *st = ctx->state;
+	struct gles_image_target dt, stt;
+	bool has_depth =
+	    clear_depth && st->depth_mask && gles_framebuffer_depth_target(ctx, false, &dt);
+	bool has_stencil = clear_stencil && gles_framebuffer_stencil_target(ctx, false, &stt);
+	GLuint write_mask = st->stencil[0].write_mask;
+	struct clear_job job;
+
+	/* GL clamps depth to [0, 1] wherever it is stored (sections 2.13.1, 4.2.3) */
+	depth = depth > 0 ? (depth < 1 ? depth : 1) : 0;
+	if (has_depth && has_stencil && dt.image->bo.handle == stt.image->bo.handle &&
+	    dt.image->bo.map == stt.image->bo.map && dt.level == stt.level &&
+	    dt.layer == stt.layer) {
+		memset(job.value, 0, sizeof(job.value));
+		if (!agx_format_pack_depth(dt.image->format, depth, job.value) ||
+		    !agx_format_pack_stencil(dt.image->format, (GLuint)stencil, job.value) ||
+		    !agx_format_zs_mask(dt.image->format, true, write_mask, job.mask))
+			return;
+		job.any = mask_any(dt.image, job.mask);
+		record(ctx, &dt, &job);
+		return;
+	}
+	if (has_depth) {
+		memset(job.value, 0, sizeof(job.value));
+		if (agx_format_pack_depth(dt.image->format, depth, job.value) &&
+		    agx_format_zs_mask(dt.image->format, true, 0, job.mask)) {
+			job.any = mask_any(dt.image, job.mask);
+			record(ctx, &dt, &job);
+		}
+	}
+	if (has_stencil) {
+		memset(job.value, 0, sizeof(job.value));
+		if (agx_format_pack_stencil(stt.image->format, (GLuint)stencil, job.value) &&
+		    agx_format_zs_mask(stt.image->format, false, write_mask, job.mask)) {
+			job.any = mask_any(stt.image, job.mask);
+			record(ctx, &stt, &job);
+		}
+	}
+}
+
+/* Section 4.4.4.4: clears of an incomplete draw framebuffer fail. */
+static bool draw_framebuffer_complete(struct gles_context *ctx)
+{
+	if (gles_framebuffer_status(ctx, false) == GL_FRAMEBUFFER_COMPLETE)
+		return true;
+	gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
+	return false;
+}
+
+void gles_Clear(GLbitfield mask)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return;
+	if (mask &
+	    ~(GLbitfield)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!draw_framebuffer_complete(ctx))
+		return;
+	/* rasterizer discard discards clears too (OpenGL 4.6 section 14.1, as Mesa does in ES) */
+	if (ctx->state->rasterizer_discard)
+		return;
+	if (mask & GL_COLOR_BUFFER_BIT)
+		for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
+			clear_color_buffer(ctx, i, VALUE_FLOAT, ctx->state->clear_color);
+	if (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+		clear_depth_stencil(ctx, mask & GL_DEPTH_BUFFER_BIT, ctx->state->clear_depth,
+				    mask & GL_STENCIL_BUFFER_BIT, ctx->state->clear_stencil);
+}
+
+/*
+ * The checks every glClearBuffer* shares (section 4.2.3, "Errors"): an ES
+ * 3.0 function; buffer one of those the variant takes (GL_INVALID_ENUM);
+ * drawbuffer a draw buffer for GL_COLOR, 0 otherwise (GL_INVALID_VALUE);
+ * then a complete draw framebuffer.  False when the clear stops.
+ */
+static bool clear_buffer_begin(struct gles_context *ctx, GLenum buffer, GLint drawbuffer, GLenum a,
+			       GLenum b)
+{
+	if (ctx->major < 3) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	if (buffer != a && buffer != b) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return false;
+	}
+	if (buffer == GL_COLOR ? drawbuffer < 0 || drawbuffer >= GLES_MAX_DRAW_BUFFERS
+			       : drawbuffer != 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return false;
+	}
+	return draw_framebuffer_complete(ctx) && !ctx->state->rasterizer_discard;
+}
+
+void gles_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_STENCIL))
+		return;
+	if (buffer == GL_COLOR)
+		clear_color_buffer(ctx, (unsigned)drawbuffer, VALUE_INT, value);
+	else
+		clear_depth_stencil(ctx, false, 0, true, value[0]);
+}
+
+void gles_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_COLOR))
+		return;
+	clear_color_buffer(ctx, (unsigned)drawbuffer, VALUE_UINT, value);
+}
+
+void gles_ClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_DEPTH))
+		return;
+	if (buffer == GL_COLOR)
+		clear_color_buffer(ctx, (unsigned)drawbuffer, VALUE_FLOAT, value);
+	else
+		clear_depth_stencil(ctx, true, value[0], false, 0);
+}
+
+void gles_ClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx ||
+	    !clear_buffer_begin(ctx, buffer, drawbuffer, GL_DEPTH_STENCIL, GL_DEPTH_STENCIL))
+		return;
+	clear_depth_stencil(ctx, true, depth, true, stencil);
+}

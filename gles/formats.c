@@ -1,0 +1,692 @@
+/*
+ * formats.c: OpenGL ES 3.0's internal formats and what they are on this
+ * hardware (formats.h); the format/type combinations of glTexImage
+ * (GLES 3.0.6 tables 3.2 and 3.3) and the unpacking of one client pixel
+ * into a texel (sections 3.7.2 and 3.8.3).
+ *
+ * GL's RGB formats have no three-channel texel here: they are stored in
+ * the RGBX formats, whose fourth channel reads as one.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "formats.h"
+
+#define CR    GLES_FORMAT_COLOR_RENDERABLE
+#define DR    GLES_FORMAT_DEPTH_RENDERABLE
+#define SR    GLES_FORMAT_STENCIL_RENDERABLE
+#define TF    GLES_FORMAT_FILTERABLE
+#define TEX   GLES_FORMAT_TEXTURE
+#define RB    GLES_FORMAT_RENDERBUFFER
+#define SZ    GLES_FORMAT_SIZED
+#define CMP   GLES_FORMAT_COMPRESSED
+#define ES2   GLES_FORMAT_ES2
+#define UN    GL_UNSIGNED_NORMALIZED
+#define SN    GL_SIGNED_NORMALIZED
+#define FL    GL_FLOAT
+#define UI    GL_UNSIGNED_INT
+#define SI    GL_INT
+#define HW(x) AGX_FORMAT_##x
+
+/* internalformat, base, component type, sRGB, texels, stencil texels, bits r g b a d s shared,
+ * flags */
+#define F(i, b, t, s, hw, hws, r, g, bl, a, d, st, sh, fl)                                         \
+	{                                                                                          \
+		GL_##i, GL_##b, t, s, HW(hw), HW(hws), r, g, bl, a, d, st, sh, fl                  \
+	}
+
+/* Table 3.13 (colour), 3.14 (depth/stencil), 3.3 (unsized), 3.16 (compressed). */
+static const struct gles_format formats[] = {
+	F(R8, RED, UN, false, R8_UNORM, NONE, 8, 0, 0, 0, 0, 0, 0, CR | TF | TEX | RB | SZ),
+	F(R8_SNORM, RED, SN, false, R8_SNORM, NONE, 8, 0, 0, 0, 0, 0, 0, TF | TEX | SZ),
+	F(RG8, RG, UN, false, R8G8_UNORM, NONE, 8, 8, 0, 0, 0, 0, 0, CR | TF | TEX | RB | SZ),
+	F(RG8_SNORM, RG, SN, false, R8G8_SNORM, NONE, 8, 8, 0, 0, 0, 0, 0, TF | TEX | SZ),
+	F(RGB8, RGB, UN, false, R8G8B8X8_UNORM, NONE, 8, 8, 8, 0, 0, 0, 0, CR | TF | TEX | RB | SZ),
+	F(RGB8_SNORM, RGB, SN, false, R8G8B8X8_SNORM, NONE, 8, 8, 8, 0, 0, 0, 0, TF | TEX | SZ),
+	F(RGB565, RGB, UN, false, B5G6R5_UNORM, NONE, 5, 6, 5, 0, 0, 0, 0,
+	  CR | TF | TEX | RB | SZ | ES2),
+	F(RGBA4, RGBA, UN, false, A4B4G4R4_UNORM, NONE, 4, 4, 4, 4, 0, 0, 0,
+	  CR | TF | TEX | RB | SZ | ES2),
+	F(RGB5_A1, RGBA, UN, false, R5G5B5A1_UNORM, NONE, 5, 5, 5, 1, 0, 0, 0,
+	  CR | TF | TEX | RB | SZ | ES2),
+	F(RGBA8, RGBA, UN, false, R8G8B8A8_UNORM, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  CR | TF | TEX | RB | SZ),
+	F(RGBA8_SNORM, RGBA, SN, false, R8G8B8A8_SNORM, NONE, 8, 8, 8, 8, 0, 0, 0, TF | TEX | SZ),
+	F(RGB10_A2, RGBA, UN, false, R10G10B10A2_UNORM, NONE, 10, 10, 10, 2, 0, 0, 0,
+	  CR | TF | TEX | RB | SZ),
+	F(RGB10_A2UI, RGBA, UI, false, R10G10B10A2_UINT, NONE, 10, 10, 10, 2, 0, 0, 0,
+	  CR | TEX | RB | SZ),
+	F(SRGB8, RGB, UN, true, R8G8B8X8_SRGB, NONE, 8, 8, 8, 0, 0, 0, 0, TF | TEX | SZ),
+	F(SRGB8_ALPHA8, RGBA, UN, true, R8G8B8A8_SRGB, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  CR | TF | TEX | RB | SZ),
+	F(R16F, RED, FL, false, R16_FLOAT, NONE, 16, 0, 0, 0, 0, 0, 0, TF | TEX | SZ),
+	F(RG16F, RG, FL, false, R16G16_FLOAT, NONE, 16, 16, 0, 0, 0, 0, 0, TF | TEX | SZ),
+	F(RGB16F, RGB, FL, false, R16G16B16X16_FLOAT, NONE, 16, 16, 16, 0, 0, 0, 0, TF | TEX | SZ),
+	F(RGBA16F, RGBA, FL, false, R16G16B16A16_FLOAT, NONE, 16, 16, 16, 16, 0, 0, 0,
+	  TF | TEX | SZ),
+	F(R32F, RED, FL, false, R32_FLOAT, NONE, 32, 0, 0, 0, 0, 0, 0, TEX | SZ),
+	F(RG32F, RG, FL, false, R32G32_FLOAT, NONE, 32, 32, 0, 0, 0, 0, 0, TEX | SZ),
+	F(RGB32F, RGB, FL, false, R32G32B32X32_FLOAT, NONE, 32, 32, 32, 0, 0, 0, 0, TEX | SZ),
+	F(RGBA32F, RGBA, FL, false, R32G32B32A32_FLOAT, NONE, 32, 32, 32, 32, 0, 0, 0, TEX | SZ),
+	F(R11F_G11F_B10F, RGB, FL, false, R11G11B10_FLOAT, NONE, 11, 11, 10, 0, 0, 0, 0,
+	  TF | TEX | SZ),
+	F(RGB9_E5, RGB, FL, false, R9G9B9E5_FLOAT, NONE, 9, 9, 9, 0, 0, 0, 5, TF | TEX | SZ),
+	F(R8I, RED, SI, false, R8_SINT, NONE, 8, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(R8UI, RED, UI, false, R8_UINT, NONE, 8, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(R16I, RED, SI, false, R16_SINT, NONE, 16, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(R16UI, RED, UI, false, R16_UINT, NONE, 16, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(R32I, RED, SI, false, R32_SINT, NONE, 32, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(R32UI, RED, UI, false, R32_UINT, NONE, 32, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RG8I, RG, SI, false, R8G8_SINT, NONE, 8, 8, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RG8UI, RG, UI, false, R8G8_UINT, NONE, 8, 8, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RG16I, RG, SI, false, R16G16_SINT, NONE, 16, 16, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RG16UI, RG, UI, false, R16G16_UINT, NONE, 16, 16, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RG32I, RG, SI, false, R32G32_SINT, NONE, 32, 32, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RG32UI, RG, UI, false, R32G32_UINT, NONE, 32, 32, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RGB8I, RGB, SI, false, R8G8B8X8_SINT, NONE, 8, 8, 8, 0, 0, 0, 0, TEX | SZ),
+	F(RGB8UI, RGB, UI, false, R8G8B8X8_UINT, NONE, 8, 8, 8, 0, 0, 0, 0, TEX | SZ),
+	F(RGB16I, RGB, SI, false, R16G16B16X16_SINT, NONE, 16, 16, 16, 0, 0, 0, 0, TEX | SZ),
+	F(RGB16UI, RGB, UI, false, R16G16B16X16_UINT, NONE, 16, 16, 16, 0, 0, 0, 0, TEX | SZ),
+	F(RGB32I, RGB, SI, false, R32G32B32X32_SINT, NONE, 32, 32, 32, 0, 0, 0, 0, TEX | SZ),
+	F(RGB32UI, RGB, UI, false, R32G32B32X32_UINT, NONE, 32, 32, 32, 0, 0, 0, 0, TEX | SZ),
+	F(RGBA8I, RGBA, SI, false, R8G8B8A8_SINT, NONE, 8, 8, 8, 8, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RGBA8UI, RGBA, UI, false, R8G8B8A8_UINT, NONE, 8, 8, 8, 8, 0, 0, 0, CR | TEX | RB | SZ),
+	F(RGBA16I, RGBA, SI, false, R16G16B16A16_SINT, NONE, 16, 16, 16, 16, 0, 0, 0,
+	  CR | TEX | RB | SZ),
+	F(RGBA16UI, RGBA, UI, false, R16G16B16A16_UINT, NONE, 16, 16, 16, 16, 0, 0, 0,
+	  CR | TEX | RB | SZ),
+	F(RGBA32I, RGBA, SI, false, R32G32B32A32_SINT, NONE, 32, 32, 32, 32, 0, 0, 0,
+	  CR | TEX | RB | SZ),
+	F(RGBA32UI, RGBA, UI, false, R32G32B32A32_UINT, NONE, 32, 32, 32, 32, 0, 0, 0,
+	  CR | TEX | RB | SZ),
+	/* depth and stencil (table 3.14); DEPTH_COMPONENT24 is the depth of a Z24S8 word */
+	F(DEPTH_COMPONENT16, DEPTH_COMPONENT, UN, false, Z16_UNORM, NONE, 0, 0, 0, 0, 16, 0, 0,
+	  DR | TEX | RB | SZ | ES2),
+	F(DEPTH_COMPONENT24, DEPTH_COMPONENT, UN, false, Z24_UNORM_S8_UINT, NONE, 0, 0, 0, 0, 24, 0,
+	  0, DR | TEX | RB | SZ),
+	F(DEPTH_COMPONENT32F, DEPTH_COMPONENT, FL, false, Z32_FLOAT, NONE, 0, 0, 0, 0, 32, 0, 0,
+	  DR | TEX | RB | SZ),
+	F(DEPTH24_STENCIL8, DEPTH_STENCIL, UN, false, Z24_UNORM_S8_UINT, NONE, 0, 0, 0, 0, 24, 8, 0,
+	  DR | SR | TEX | RB | SZ),
+	/* no texel holds a float depth and a stencil: the stencil is an image of its own */
+	F(DEPTH32F_STENCIL8, DEPTH_STENCIL, FL, false, Z32_FLOAT, S8_UINT, 0, 0, 0, 0, 32, 8, 0,
+	  DR | SR | TEX | RB | SZ),
+	F(STENCIL_INDEX8, STENCIL_INDEX8, UI, false, S8_UINT, NONE, 0, 0, 0, 0, 0, 8, 0,
+	  SR | RB | SZ | ES2),
+	/* unsized (table 3.3): the effective formats of GL_RGBA and GL_RGB depend on the type */
+	F(RGBA, RGBA, UN, false, R8G8B8A8_UNORM, NONE, 8, 8, 8, 8, 0, 0, 0, CR | TF | TEX | ES2),
+	F(RGB, RGB, UN, false, R8G8B8X8_UNORM, NONE, 8, 8, 8, 0, 0, 0, 0, CR | TF | TEX | ES2),
+	F(LUMINANCE_ALPHA, LUMINANCE_ALPHA, UN, false, L8A8_UNORM, NONE, 0, 0, 0, 8, 0, 0, 0,
+	  TF | TEX | ES2),
+	F(LUMINANCE, LUMINANCE, UN, false, L8_UNORM, NONE, 0, 0, 0, 0, 0, 0, 0, TF | TEX | ES2),
+	F(ALPHA, ALPHA, UN, false, A8_UNORM, NONE, 0, 0, 0, 8, 0, 0, 0, TF | TEX | ES2),
+	/* compressed (table 3.16): 4x4-texel blocks, which the texture unit decodes */
+	F(COMPRESSED_R11_EAC, RED, UN, false, EAC_R11_UNORM, NONE, 11, 0, 0, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SIGNED_R11_EAC, RED, SN, false, EAC_R11_SNORM, NONE, 11, 0, 0, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_RG11_EAC, RG, UN, false, EAC_RG11_UNORM, NONE, 11, 11, 0, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SIGNED_RG11_EAC, RG, SN, false, EAC_RG11_SNORM, NONE, 11, 11, 0, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGB8_ETC2, RGB, UN, false, ETC2_RGB8, NONE, 8, 8, 8, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ETC2, RGB, UN, true, ETC2_SRGB8, NONE, 8, 8, 8, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2, RGBA, UN, false, ETC2_RGB8A1, NONE, 8, 8, 8, 1,
+	  0, 0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2, RGBA, UN, true, ETC2_SRGB8A1, NONE, 8, 8, 8, 1,
+	  0, 0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA8_ETC2_EAC, RGBA, UN, false, ETC2_RGBA8, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ETC2_EAC, RGBA, UN, true, ETC2_SRGB8_ALPHA8, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+};
+
+const GLenum gles_compressed_formats[10] = {
+	GL_COMPRESSED_R11_EAC,
+	GL_COMPRESSED_SIGNED_R11_EAC,
+	GL_COMPRESSED_RG11_EAC,
+	GL_COMPRESSED_SIGNED_RG11_EAC,
+	GL_COMPRESSED_RGB8_ETC2,
+	GL_COMPRESSED_SRGB8_ETC2,
+	GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2,
+	GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2,
+	GL_COMPRESSED_RGBA8_ETC2_EAC,
+	GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC,
+};
+
+const struct gles_format *gles_format_get(GLenum internalformat, bool es2)
+{
+	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (formats[i].internalformat == internalformat)
+			return !es2 || (formats[i].flags & ES2) ? &formats[i] : NULL;
+	return NULL;
+}
+
+/* Table 3.2: the format/type pairs each sized internal format takes. */
+static const struct {
+	GLenum format, type, internalformat;
+} combos[] = {
+	{ GL_RGBA, GL_UNSIGNED_BYTE, GL_RGBA8 },
+	{ GL_RGBA, GL_UNSIGNED_BYTE, GL_RGB5_A1 },
+	{ GL_RGBA, GL_UNSIGNED_BYTE, GL_RGBA4 },
+	{ GL_RGBA, GL_UNSIGNED_BYTE, GL_SRGB8_ALPHA8 },
+	{ GL_RGBA, GL_BYTE, GL_RGBA8_SNORM },
+	{ GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, GL_RGBA4 },
+	{ GL_RGBA, GL_UNSIGNED_SHORT_5_5_5_1, GL_RGB5_A1 },
+	{ GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, GL_RGB10_A2 },
+	{ GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, GL_RGB5_A1 },
+	{ GL_RGBA, GL_HALF_FLOAT, GL_RGBA16F },
+	{ GL_RGBA, GL_FLOAT, GL_RGBA32F },
+	{ GL_RGBA, GL_FLOAT, GL_RGBA16F },
+	{ GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, GL_RGBA8UI },
+	{ GL_RGBA_INTEGER, GL_BYTE, GL_RGBA8I },
+	{ GL_RGBA_INTEGER, GL_UNSIGNED_SHORT, GL_RGBA16UI },
+	{ GL_RGBA_INTEGER, GL_SHORT, GL_RGBA16I },
+	{ GL_RGBA_INTEGER, GL_UNSIGNED_INT, GL_RGBA32UI },
+	{ GL_RGBA_INTEGER, GL_INT, GL_RGBA32I },
+	{ GL_RGBA_INTEGER, GL_UNSIGNED_INT_2_10_10_10_REV, GL_RGB10_A2UI },
+	{ GL_RGB, GL_UNSIGNED_BYTE, GL_RGB8 },
+	{ GL_RGB, GL_UNSIGNED_BYTE, GL_RGB565 },
+	{ GL_RGB, GL_UNSIGNED_BYTE, GL_SRGB8 },
+	{ GL_RGB, GL_BYTE, GL_RGB8_SNORM },
+	{ GL_RGB, GL_UNSIGNED_SHORT_5_6_5, GL_RGB565 },
+	{ GL_RGB, GL_UNSIGNED_INT_10F_11F_11F_REV, GL_R11F_G11F_B10F },
+	{ GL_RGB, GL_UNSIGNED_INT_5_9_9_9_REV, GL_RGB9_E5 },
+	{ GL_RGB, GL_HALF_FLOAT, GL_RGB16F },
+	{ GL_RGB, GL_HALF_FLOAT, GL_R11F_G11F_B10F },
+	{ GL_RGB, GL_HALF_FLOAT, GL_RGB9_E5 },
+	{ GL_RGB, GL_FLOAT, GL_RGB32F },
+	{ GL_RGB, GL_FLOAT, GL_RGB16F },
+	{ GL_RGB, GL_FLOAT, GL_R11F_G11F_B10F },
+	{ GL_RGB, GL_FLOAT, GL_RGB9_E5 },
+	{ GL_RGB_INTEGER, GL_UNSIGNED_BYTE, GL_RGB8UI },
+	{ GL_RGB_INTEGER, GL_BYTE, GL_RGB8I },
+	{ GL_RGB_INTEGER, GL_UNSIGNED_SHORT, GL_RGB16UI },
+	{ GL_RGB_INTEGER, GL_SHORT, GL_RGB16I },
+	{ GL_RGB_INTEGER, GL_UNSIGNED_INT, GL_RGB32UI },
+	{ GL_RGB_INTEGER, GL_INT, GL_RGB32I },
+	{ GL_RG, GL_UNSIGNED_BYTE, GL_RG8 },
+	{ GL_RG, GL_BYTE, GL_RG8_SNORM },
+	{ GL_RG, GL_HALF_FLOAT, GL_RG16F },
+	{ GL_RG, GL_FLOAT, GL_RG32F },
+	{ GL_RG, GL_FLOAT, GL_RG16F },
+	{ GL_RG_INTEGER, GL_UNSIGNED_BYTE, GL_RG8UI },
+	{ GL_RG_INTEGER, GL_BYTE, GL_RG8I },
+	{ GL_RG_INTEGER, GL_UNSIGNED_SHORT, GL_RG16UI },
+	{ GL_RG_INTEGER, GL_SHORT, GL_RG16I },
+	{ GL_RG_INTEGER, GL_UNSIGNED_INT, GL_RG32UI },
+	{ GL_RG_INTEGER, GL_INT, GL_RG32I },
+	{ GL_RED, GL_UNSIGNED_BYTE, GL_R8 },
+	{ GL_RED, GL_BYTE, GL_R8_SNORM },
+	{ GL_RED, GL_HALF_FLOAT, GL_R16F },
+	{ GL_RED, GL_FLOAT, GL_R32F },
+	{ GL_RED, GL_FLOAT, GL_R16F },
+	{ GL_RED_INTEGER, GL_UNSIGNED_BYTE, GL_R8UI },
+	{ GL_RED_INTEGER, GL_BYTE, GL_R8I },
+	{ GL_RED_INTEGER, GL_UNSIGNED_SHORT, GL_R16UI },
+	{ GL_RED_INTEGER, GL_SHORT, GL_R16I },
+	{ GL_RED_INTEGER, GL_UNSIGNED_INT, GL_R32UI },
+	{ GL_RED_INTEGER, GL_INT, GL_R32I },
+	{ GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, GL_DEPTH_COMPONENT16 },
+	{ GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, GL_DEPTH_COMPONENT24 },
+	{ GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, GL_DEPTH_COMPONENT16 },
+	{ GL_DEPTH_COMPONENT, GL_FLOAT, GL_DEPTH_COMPONENT32F },
+	{ GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, GL_DEPTH24_STENCIL8 },
+	{ GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, GL_DEPTH32F_STENCIL8 },
+};
+
+/* Table 3.3: unsized internal formats (internalformat == format), and the effective format. */
+static const struct {
+	GLenum format, type, effective;
+} unsized[] = {
+	{ GL_RGBA, GL_UNSIGNED_BYTE, GL_RGBA },
+	{ GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, GL_RGBA4 },
+	{ GL_RGBA, GL_UNSIGNED_SHORT_5_5_5_1, GL_RGB5_A1 },
+	{ GL_RGB, GL_UNSIGNED_BYTE, GL_RGB },
+	{ GL_RGB, GL_UNSIGNED_SHORT_5_6_5, GL_RGB565 },
+	{ GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE, GL_LUMINANCE_ALPHA },
+	{ GL_LUMINANCE, GL_UNSIGNED_BYTE, GL_LUMINANCE },
+	{ GL_ALPHA, GL_UNSIGNED_BYTE, GL_ALPHA },
+};
+
+bool gles_pixel_format_valid(GLenum format, bool es2)
+{
+	switch (format) {
+	case GL_RGBA:
+	case GL_RGB:
+	case GL_LUMINANCE_ALPHA:
+	case GL_LUMINANCE:
+	case GL_ALPHA:
+		return true;
+	case GL_RGBA_INTEGER:
+	case GL_RGB_INTEGER:
+	case GL_RG:
+	case GL_RG_INTEGER:
+	case GL_RED:
+	case GL_RED_INTEGER:
+	case GL_DEPTH_COMPONENT:
+	case GL_DEPTH_STENCIL:
+		return !es2;
+	default:
+		return false;
+	}
+}
+
+bool gles_pixel_type_valid(GLenum type, bool es2)
+{
+	switch (type) {
+	case GL_UNSIGNED_BYTE:
+	case GL_UNSIGNED_SHORT_5_6_5:
+	case GL_UNSIGNED_SHORT_4_4_4_4:
+	case GL_UNSIGNED_SHORT_5_5_5_1:
+		return true;
+	case GL_BYTE:
+	case GL_UNSIGNED_SHORT:
+	case GL_SHORT:
+	case GL_UNSIGNED_INT:
+	case GL_INT:
+	case GL_HALF_FLOAT:
+	case GL_FLOAT:
+	case GL_UNSIGNED_INT_2_10_10_10_REV:
+	case GL_UNSIGNED_INT_10F_11F_11F_REV:
+	case GL_UNSIGNED_INT_5_9_9_9_REV:
+	case GL_UNSIGNED_INT_24_8:
+	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
+		return !es2;
+	default:
+		return false;
+	}
+}
+
+bool gles_format_matches(const struct gles_format *f, GLenum format, GLenum type)
+{
+	for (unsigned i = 0; i < sizeof(combos) / sizeof(combos[0]); i++)
+		if (combos[i].internalformat == f->internalformat && combos[i].format == format &&
+		    combos[i].type == type)
+			return true;
+	return false;
+}
+
+const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum format, GLenum type,
+					       bool es2, GLenum *error)
+{
+	const struct gles_format *f;
+
+	if (!gles_pixel_format_valid(format, es2) || !gles_pixel_type_valid(type, es2)) {
+		*error = GL_INVALID_ENUM;
+		return NULL;
+	}
+	f = gles_format_get(internalformat, es2);
+	if (!f || !(f->flags & TEX) || (f->flags & CMP) || (es2 && (f->flags & SZ))) {
+		*error = GL_INVALID_VALUE;
+		return NULL;
+	}
+	*error = GL_INVALID_OPERATION;
+	if (!(f->flags & SZ)) {
+		if (format != internalformat)
+			return NULL;
+		for (unsigned i = 0; i < sizeof(unsized) / sizeof(unsized[0]); i++)
+			if (unsized[i].format == format && unsized[i].type == type)
+				return gles_format_get(unsized[i].effective, false);
+		return NULL;
+	}
+	return gles_format_matches(f, format, type) ? f : NULL;
+}
+
+static unsigned format_components(GLenum format)
+{
+	switch (format) {
+	case GL_RED:
+	case GL_RED_INTEGER:
+	case GL_LUMINANCE:
+	case GL_ALPHA:
+	case GL_DEPTH_COMPONENT:
+		return 1;
+	case GL_RG:
+	case GL_RG_INTEGER:
+	case GL_LUMINANCE_ALPHA:
+	case GL_DEPTH_STENCIL:
+		return 2;
+	case GL_RGB:
+	case GL_RGB_INTEGER:
+		return 3;
+	case GL_RGBA:
+	case GL_RGBA_INTEGER:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+unsigned gles_pixel_bytes(GLenum format, GLenum type)
+{
+	unsigned n = format_components(format);
+
+	if (!n)
+		return 0;
+	switch (type) {
+	case GL_UNSIGNED_BYTE:
+	case GL_BYTE:
+		return n;
+	case GL_UNSIGNED_SHORT:
+	case GL_SHORT:
+	case GL_HALF_FLOAT:
+		return 2 * n;
+	case GL_UNSIGNED_INT:
+	case GL_INT:
+	case GL_FLOAT:
+		return 4 * n;
+	case GL_UNSIGNED_SHORT_5_6_5:
+	case GL_UNSIGNED_SHORT_4_4_4_4:
+	case GL_UNSIGNED_SHORT_5_5_5_1:
+		return 2;
+	case GL_UNSIGNED_INT_2_10_10_10_REV:
+	case GL_UNSIGNED_INT_10F_11F_11F_REV:
+	case GL_UNSIGNED_INT_5_9_9_9_REV:
+	case GL_UNSIGNED_INT_24_8:
+		return 4;
+	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+uint64_t gles_format_compressed_size(const struct gles_format *f, unsigned w, unsigned h,
+				     unsigned d)
+{
+	const struct agx_format_info *info = agx_format_info(f->hw);
+
+	return (uint64_t)((w + 3) / 4) * ((h + 3) / 4) * d * info->bytes;
+}
+
+/* ---- unpacking one pixel ------------------------------------------------------------- */
+
+static float half_to_float(uint16_t h)
+{
+	unsigned e = (h >> 10) & 31, m = h & 1023;
+	float v;
+
+	if (e == 0)
+		v = ldexpf((float)m, -24);
+	else if (e == 31)
+		v = m ? NAN : INFINITY;
+	else
+		v = ldexpf((float)(m | 1024), (int)e - 25);
+	return h & 0x8000 ? -v : v;
+}
+
+/* Component k of a pixel of non-packed type, as a GL integer (its bits) or a float. */
+static void component(GLenum type, const uint8_t *p, unsigned k, uint32_t *bits, double *value)
+{
+	uint16_t u16;
+	int16_t s16;
+	uint32_t u32;
+	int32_t s32;
+	float f;
+
+	switch (type) {
+	case GL_UNSIGNED_BYTE:
+		*bits = p[k];
+		*value = p[k] / 255.0;
+		break;
+	case GL_BYTE:
+		*bits = (uint32_t)(int32_t)(int8_t)p[k];
+		/* section 2.1.6.1: signed normalized, -128 and -127 both -1 */
+		*value = fmax((int8_t)p[k] / 127.0, -1.0);
+		break;
+	case GL_UNSIGNED_SHORT:
+		memcpy(&u16, p + 2 * k, 2);
+		*bits = u16;
+		*value = u16 / 65535.0;
+		break;
+	case GL_SHORT:
+		memcpy(&s16, p + 2 * k, 2);
+		*bits = (uint32_t)(int32_t)s16;
+		*value = fmax(s16 / 32767.0, -1.0);
+		break;
+	case GL_UNSIGNED_INT:
+		memcpy(&u32, p + 4 * k, 4);
+		*bits = u32;
+		*value = u32 / 4294967295.0;
+		break;
+	case GL_INT:
+		memcpy(&s32, p + 4 * k, 4);
+		*bits = (uint32_t)s32;
+		*value = fmax(s32 / 2147483647.0, -1.0);
+		break;
+	case GL_HALF_FLOAT:
+		memcpy(&u16, p + 2 * k, 2);
+		*bits = u16;
+		*value = half_to_float(u16);
+		break;
+	case GL_FLOAT:
+		memcpy(&f, p + 4 * k, 4);
+		memcpy(bits, &f, 4);
+		*value = f;
+		break;
+	default:
+		*bits = 0;
+		*value = 0;
+	}
+}
+
+/* A packed pixel's fields, first component in the most significant bits unless _REV. */
+static unsigned packed_fields(GLenum type, const uint8_t *p, uint32_t out[4], unsigned max[4])
+{
+	uint16_t s;
+	uint32_t w;
+
+	switch (type) {
+	case GL_UNSIGNED_SHORT_5_6_5:
+		memcpy(&s, p, 2);
+		out[0] = s >> 11, out[1] = (s >> 5) & 63, out[2] = s & 31;
+		max[0] = 31, max[1] = 63, max[2] = 31;
+		return 3;
+	case GL_UNSIGNED_SHORT_4_4_4_4:
+		memcpy(&s, p, 2);
+		out[0] = s >> 12, out[1] = (s >> 8) & 15, out[2] = (s >> 4) & 15, out[3] = s & 15;
+		max[0] = max[1] = max[2] = max[3] = 15;
+		return 4;
+	case GL_UNSIGNED_SHORT_5_5_5_1:
+		memcpy(&s, p, 2);
+		out[0] = s >> 11, out[1] = (s >> 6) & 31, out[2] = (s >> 1) & 31, out[3] = s & 1;
+		max[0] = max[1] = max[2] = 31, max[3] = 1;
+		return 4;
+	case GL_UNSIGNED_INT_2_10_10_10_REV:
+		memcpy(&w, p, 4);
+		out[0] = w & 1023, out[1] = (w >> 10) & 1023, out[2] = (w >> 20) & 1023;
+		out[3] = w >> 30;
+		max[0] = max[1] = max[2] = 1023, max[3] = 3;
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/* GL's unsigned fixed-point depth of `bits` bits to d bits, rounded (section 2.1.6). */
+static uint32_t depth_bits(uint64_t v, unsigned from, unsigned to)
+{
+	uint64_t fmax = (1ull << from) - 1, tmax = (1ull << to) - 1;
+
+	return (uint32_t)((v * tmax + fmax / 2) / fmax);
+}
+
+static enum agx_format linear_format(enum agx_format hw)
+{
+	/* sRGB texels are given already encoded: store them as they are */
+	switch (hw) {
+	case AGX_FORMAT_R8G8B8A8_SRGB:
+		return AGX_FORMAT_R8G8B8A8_UNORM;
+	case AGX_FORMAT_R8G8B8X8_SRGB:
+		return AGX_FORMAT_R8G8B8X8_UNORM;
+	default:
+		return hw;
+	}
+}
+
+static void depth_stencil_texel(const struct gles_format *f, GLenum type, const uint8_t *pixel,
+				uint8_t *texel, uint8_t *stencil)
+{
+	uint32_t w, u;
+	float d;
+
+	switch (type) {
+	case GL_UNSIGNED_SHORT:
+	case GL_UNSIGNED_INT: {
+		uint32_t bits = type == GL_UNSIGNED_SHORT ? 16 : 32, v;
+		uint16_t s;
+
+		if (bits == 16) {
+			memcpy(&s, pixel, 2);
+			v = s;
+		} else {
+			memcpy(&v, pixel, 4);
+		}
+		if (f->hw == AGX_FORMAT_Z16_UNORM) {
+			uint16_t z = (uint16_t)depth_bits(v, bits, 16);
+
+			memcpy(texel, &z, 2);
+		} else {
+			/* DEPTH_COMPONENT24: the depth bits of a Z24S8 word, stencil 0 */
+			w = depth_bits(v, bits, 24);
+			memcpy(texel, &w, 4);
+		}
+		break;
+	}
+	case GL_FLOAT:
+		memcpy(&d, pixel, 4);
+		/* section 3.8.3: depth components are clamped to [0, 1] */
+		d = isnan(d) ? 0.0f : fminf(fmaxf(d, 0.0f), 1.0f);
+		memcpy(texel, &d, 4);
+		break;
+	case GL_UNSIGNED_INT_24_8:
+		/* depth in bits 31..8, stencil 7..0; the texel has depth low, stencil high */
+		memcpy(&u, pixel, 4);
+		w = (u >> 8) | (u << 24);
+		memcpy(texel, &w, 4);
+		break;
+	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
+		memcpy(&d, pixel, 4);
+		d = isnan(d) ? 0.0f : fminf(fmaxf(d, 0.0f), 1.0f);
+		memcpy(texel, &d, 4);
+		memcpy(&u, pixel + 4, 4);
+		if (stencil)
+			*stencil = (uint8_t)u;
+		break;
+	}
+}
+
+void gles_pixel_to_texel(const struct gles_format *f, GLenum format, GLenum type,
+			 const uint8_t *pixel, uint8_t *texel, uint8_t *stencil)
+{
+	const struct agx_format_info *info = agx_format_info(f->hw);
+	enum agx_format hw = linear_format(f->hw);
+	unsigned n = format_components(format), max[4], count;
+	uint32_t bits[4] = { 0, 0, 0, 1 }, fields[4];
+	float rgba[4] = { 0, 0, 0, 1 };
+	double v;
+
+	if (f->base == GL_DEPTH_COMPONENT || f->base == GL_DEPTH_STENCIL) {
+		depth_stencil_texel(f, type, pixel, texel, stencil);
+		return;
+	}
+	/* the texel is the pixel, bit for bit (packed types whose fields lie as the texel's) */
+	if ((type == GL_UNSIGNED_SHORT_5_6_5 && hw == AGX_FORMAT_B5G6R5_UNORM) ||
+	    (type == GL_UNSIGNED_SHORT_4_4_4_4 && hw == AGX_FORMAT_A4B4G4R4_UNORM) ||
+	    (type == GL_UNSIGNED_INT_2_10_10_10_REV &&
+	     (hw == AGX_FORMAT_R10G10B10A2_UNORM || hw == AGX_FORMAT_R10G10B10A2_UINT)) ||
+	    type == GL_UNSIGNED_INT_10F_11F_11F_REV || type == GL_UNSIGNED_INT_5_9_9_9_REV) {
+		memcpy(texel, pixel, info->bytes);
+		return;
+	}
+	count = packed_fields(type, pixel, fields, max);
+	for (unsigned k = 0; k < (count ? count : n); k++) {
+		if (count) {
+			bits[k] = fields[k];
+			v = (double)fields[k] / max[k];
+		} else {
+			component(type, pixel, k, &bits[k], &v);
+		}
+		rgba[k] = (float)v;
+	}
+	/* luminance and alpha go where the L8/A8/L8A8 texels store them */
+	if (format == GL_ALPHA) {
+		rgba[3] = rgba[0], rgba[0] = 0;
+	} else if (format == GL_LUMINANCE_ALPHA) {
+		rgba[3] = rgba[1], rgba[1] = 0;
+	}
+	switch (info->kind) {
+	case AGX_FORMAT_KIND_UINT:
+		agx_format_pack_uint(hw, bits, texel);
+		break;
+	case AGX_FORMAT_KIND_SINT:
+		agx_format_pack_sint(hw, (const int32_t *)bits, texel);
+		break;
+	default:
+		memset(texel, 0, info->bytes);
+		agx_format_pack_float(hw, rgba, texel);
+		break;
+	}
+}
+
+bool gles_format_read_pair(const struct gles_format *f, GLenum *format, GLenum *type)
+{
+	bool integer = f->component_type == GL_INT || f->component_type == GL_UNSIGNED_INT;
+	bool sign = f->component_type == GL_INT;
+
+	switch (f->internalformat) {
+	case GL_RGB565:
+		*format = GL_RGB, *type = GL_UNSIGNED_SHORT_5_6_5;
+		return true;
+	case GL_RGBA4:
+		*format = GL_RGBA, *type = GL_UNSIGNED_SHORT_4_4_4_4;
+		return true;
+	case GL_RGB5_A1:
+		*format = GL_RGBA, *type = GL_UNSIGNED_SHORT_5_5_5_1;
+		return true;
+	case GL_RGB10_A2:
+		*format = GL_RGBA, *type = GL_UNSIGNED_INT_2_10_10_10_REV;
+		return true;
+	case GL_RGB10_A2UI:
+		*format = GL_RGBA_INTEGER, *type = GL_UNSIGNED_INT_2_10_10_10_REV;
+		return true;
+	case GL_R11F_G11F_B10F:
+		*format = GL_RGB, *type = GL_UNSIGNED_INT_10F_11F_11F_REV;
+		return true;
+	}
+	switch (f->base) {
+	case GL_RED:
+		*format = integer ? GL_RED_INTEGER : GL_RED;
+		break;
+	case GL_RG:
+		*format = integer ? GL_RG_INTEGER : GL_RG;
+		break;
+	case GL_RGB:
+		*format = integer ? GL_RGB_INTEGER : GL_RGB;
+		break;
+	case GL_RGBA:
+		*format = integer ? GL_RGBA_INTEGER : GL_RGBA;
+		break;
+	default:
+		return false;
+	}
+	switch (f->component_type) {
+	case GL_FLOAT:
+		*type = f->red == 16 ? GL_HALF_FLOAT : GL_FLOAT;
+		break;
+	case GL_SIGNED_NORMALIZED:
+		*type = GL_BYTE;
+		break;
+	case GL_UNSIGNED_NORMALIZED:
+		*type = GL_UNSIGNED_BYTE;
+		break;
+	default:
+		*type = f->red == 8    ? (sign ? GL_BYTE : GL_UNSIGNED_BYTE)
+			: f->red == 16 ? (sign ? GL_SHORT : GL_UNSIGNED_SHORT)
+				       : (sign ? GL_INT : GL_UNSIGNED_INT);
+	}
+	return true;
+}

@@ -1,0 +1,105 @@
+/*
+ * formats.h: the GL internal formats of OpenGL ES 3.0 (the sized formats
+ * of tables 3.13 and 3.14, the unsized ones of table 3.3, the ETC2/EAC
+ * compressed formats of table 3.16) and what each one is here: its
+ * hardware format (agx/format.h), its bits, whether it is colour-, depth-
+ * or stencil-renderable and texture-filterable; the format/type
+ * combinations glTexImage takes (tables 3.2 and 3.3); and the conversion
+ * of one client pixel of a format/type into a texel (pixel unpacking,
+ * section 3.7).
+ */
+#ifndef GLES_FORMATS_H
+#define GLES_FORMATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <GLES3/gl3.h>
+
+#include "agx/format.h"
+
+enum gles_format_flags {
+	GLES_FORMAT_COLOR_RENDERABLE = 1 << 0,
+	GLES_FORMAT_DEPTH_RENDERABLE = 1 << 1,
+	GLES_FORMAT_STENCIL_RENDERABLE = 1 << 2,
+	GLES_FORMAT_FILTERABLE = 1 << 3,
+	GLES_FORMAT_TEXTURE = 1 << 4,	   /* a texture may have it */
+	GLES_FORMAT_RENDERBUFFER = 1 << 5, /* glRenderbufferStorage takes it */
+	GLES_FORMAT_SIZED = 1 << 6,
+	GLES_FORMAT_COMPRESSED = 1 << 7,
+	GLES_FORMAT_ES2 = 1 << 8, /* an OpenGL ES 2.0 context knows it */
+};
+
+struct gles_format {
+	GLenum internalformat;
+	/* GL_RED .. GL_RGBA, GL_LUMINANCE(_ALPHA), GL_ALPHA, GL_DEPTH_COMPONENT,
+	 * GL_DEPTH_STENCIL, GL_STENCIL_INDEX8 (the renderbuffer-only stencil format) */
+	GLenum base;
+	/* GL_UNSIGNED_NORMALIZED, GL_SIGNED_NORMALIZED, GL_FLOAT, GL_INT, GL_UNSIGNED_INT, GL_NONE
+	 */
+	GLenum component_type;
+	bool srgb;
+	enum agx_format hw; /* the colour, depth or depth/stencil texels */
+	enum agx_format
+	    hw_stencil; /* a second image for the stencil (DEPTH32F_STENCIL8), else NONE */
+	uint8_t red, green, blue, alpha, depth, stencil, shared; /* bits, table 3.13 */
+	unsigned flags;
+};
+
+/*
+ * The format an internalformat names, NULL when OpenGL ES 3.0 has no such
+ * internal format (or an ES 2.0 context does not know it: es2).  Unsized
+ * formats (GL_RGBA ...) give their own entry; gles_format_teximage finds
+ * the effective one.
+ */
+const struct gles_format *gles_format_get(GLenum internalformat, bool es2);
+
+/*
+ * glTexImage's internalformat/format/type (GLES 3.0 section 3.8.3 and
+ * tables 3.2, 3.3): the format of the texels made, or NULL with *error:
+ * GL_INVALID_ENUM for a format or type that is none, GL_INVALID_VALUE for
+ * an internalformat that is none, GL_INVALID_OPERATION for a combination
+ * the tables do not list.  An unsized internalformat gives the effective
+ * sized format for its type (RGBA/UNSIGNED_SHORT_4_4_4_4: RGBA4).
+ */
+const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum format, GLenum type,
+					       bool es2, GLenum *error);
+
+/* Whether format/type is a combination a sized internalformat takes (table 3.2). */
+bool gles_format_matches(const struct gles_format *f, GLenum format, GLenum type);
+
+/* Bytes of one client pixel of format/type, 0 if they are not GL enums of that kind. */
+unsigned gles_pixel_bytes(GLenum format, GLenum type);
+/* Whether format is a pixel format enum / type a pixel type enum (es2: of ES 2.0). */
+bool gles_pixel_format_valid(GLenum format, bool es2);
+bool gles_pixel_type_valid(GLenum type, bool es2);
+
+/*
+ * One client pixel (format/type, section 3.7.2's unpacking and 3.8.3's
+ * conversion to the internal format) into a texel of f: texel gets
+ * agx_format_info(f->hw)->bytes bytes, stencil (DEPTH32F_STENCIL8 only) one
+ * byte of f->hw_stencil.  sRGB formats store the values as given: they
+ * are sRGB already.
+ */
+void gles_pixel_to_texel(const struct gles_format *f, GLenum format, GLenum type,
+			 const uint8_t *pixel, uint8_t *texel, uint8_t *stencil);
+
+/* A compressed format's bytes for a w x h x d image (4x4 blocks). */
+uint64_t gles_format_compressed_size(const struct gles_format *f, unsigned w, unsigned h,
+				     unsigned d);
+
+/* The ES 3.0 compressed formats, in the order GL_COMPRESSED_TEXTURE_FORMATS lists them. */
+extern const GLenum gles_compressed_formats[10];
+
+/*
+ * GL_IMPLEMENTATION_COLOR_READ_FORMAT and _TYPE for a colour buffer of f
+ * (GLES 3.0.6 section 4.3.1): the pair that is f's own texel layout -- for
+ * RGB565 (GL_RGB, GL_UNSIGNED_SHORT_5_6_5), for R8 (GL_RED,
+ * GL_UNSIGNED_BYTE), for RG16I (GL_RG_INTEGER, GL_SHORT) -- which
+ * glReadPixels takes besides GL_RGBA/GL_UNSIGNED_BYTE (normalized
+ * formats) or GL_RGBA_INTEGER with GL_INT/GL_UNSIGNED_INT (integer
+ * formats).  False for formats that are no colour buffer.
+ */
+bool gles_format_read_pair(const struct gles_format *f, GLenum *format, GLenum *type);
+
+#endif

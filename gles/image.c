@@ -1,0 +1,136 @@
+/*
+ * image.c: images (image.h) -- the BO and layout of a texture's levels or
+ * a renderbuffer, and the drawable's buffers seen as images.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "context.h"
+#include "image.h"
+#include "submit.h"
+
+#define ALIGN(x, a) (((x) + (a)-1) / (a) * (a))
+
+int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum internalformat,
+		    enum agx_format format, unsigned w, unsigned h, unsigned depth, unsigned levels,
+		    unsigned samples, bool twiddled)
+{
+	const struct agx_format_info *info = agx_format_info(format);
+	struct gles_image out = {
+		.dev = dev,
+		.format = format,
+		.internalformat = internalformat,
+		.width = w,
+		.height = h,
+		.depth = depth,
+		.levels = levels,
+		.samples = samples > 1 ? samples : 0,
+		.layers = samples > 1 ? samples : depth,
+	};
+	uint64_t size;
+	int ret;
+
+	if (!info || !levels || levels > AGX_LAYOUT_MAX_LEVELS)
+		return -EINVAL;
+	/* linear images have one level of whole texels (agx/layout.h) */
+	if (!twiddled && (levels != 1 || info->block > 1))
+		return -EINVAL;
+	if (!w || !h || !out.layers) {
+		/* no texels: a level given as 0x0, which GL allows */
+		*img = out;
+		return 0;
+	}
+	out.layout = (struct agx_layout){
+		.twiddled = twiddled,
+		.bytes_per_texel = info->bytes,
+		.block_w = info->block,
+		.block_h = info->block,
+		.width = w,
+		.height = h,
+		.levels = levels,
+		/* rows 16-byte aligned, as the texture unit and the PBE take linear images */
+		.stride = twiddled ? 0 : ALIGN((uint64_t)w * info->bytes, 16),
+	};
+	if (!agx_layout_init(&out.layout))
+		return -EINVAL;
+	size = out.layout.layer_stride * out.layers;
+	ret = agx_device_bo_create(dev, size, 0, &out.bo);
+	if (ret < 0)
+		return ret;
+	*img = out;
+	return 0;
+}
+
+void gles_image_finish(struct gles_image *img)
+{
+	if (img->dev && img->bo.size) {
+		/* clears may have mapped it into a context's VM */
+		gles_submit_forget_bo(img->dev, &img->bo);
+		agx_device_bo_close(img->dev, &img->bo);
+	}
+	img->bo.size = 0;
+	img->dev = NULL;
+}
+
+/* A linear one-level image over a surface buffer's BO, owned by the surface. */
+static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
+		 struct gles_image *out)
+{
+	enum agx_format format;
+	GLenum internalformat;
+
+	switch (buf->format) {
+	case GLES_FORMAT_RGBA8_UNORM:
+		format = AGX_FORMAT_R8G8B8A8_UNORM, internalformat = GL_RGBA8;
+		break;
+	case GLES_FORMAT_B5G6R5_UNORM:
+		/* red in bits 15..11, as the surface format says */
+		format = AGX_FORMAT_B5G6R5_UNORM, internalformat = GL_RGB565;
+		break;
+	case GLES_FORMAT_Z24S8:
+		format = AGX_FORMAT_Z24_UNORM_S8_UINT, internalformat = GL_DEPTH24_STENCIL8;
+		break;
+	default:
+		return false;
+	}
+	if (!buf->bo.size)
+		return false;
+	*out = (struct gles_image){
+		.bo = buf->bo,
+		.format = format,
+		.internalformat = internalformat,
+		.width = d->width,
+		.height = d->height,
+		.depth = 1,
+		.levels = 1,
+		.layers = 1,
+	};
+	out->layout = (struct agx_layout){
+		.bytes_per_texel = agx_format_info(format)->bytes,
+		.width = d->width,
+		.height = d->height,
+		.levels = 1,
+		.stride = buf->stride,
+	};
+	return agx_layout_init(&out->layout);
+}
+
+bool gles_drawable_color_image(const struct gles_drawable *d, struct gles_image *out)
+{
+	struct gles_image img;
+
+	if (!d || !view(d, &d->color, &img))
+		return false;
+	*out = img;
+	return true;
+}
+
+bool gles_drawable_depth_stencil_image(const struct gles_drawable *d, struct gles_image *out)
+{
+	struct gles_image img;
+
+	if (!d || !view(d, &d->depth_stencil, &img))
+		return false;
+	*out = img;
+	return true;
+}

@@ -1,0 +1,109 @@
+/*
+ * image.h: the storage of a texture's levels or a renderbuffer -- one BO of
+ * the context's device holding the images of some levels and layers in one
+ * agx_layout, in one hardware format (agx/format.h) -- and the same
+ * description of the default framebuffer's buffers (a drawable's colour and
+ * depth/stencil buffers viewed as images), so that clears, reads and
+ * uploads treat the default framebuffer and framebuffer objects alike.
+ *
+ * Who makes which image:
+ * - a mutable texture (glTexImage*) has one image per level it was given
+ *   (and per cube face), each with one level: levels are specified one by
+ *   one, in any sizes;
+ * - an immutable texture (glTexStorage*) has one image holding all its
+ *   levels, cube faces as layers 0..5;
+ * - a renderbuffer has one image of one level.
+ * Textures are twiddled (what the texture unit reads fastest, and the only
+ * layout for compressed formats and mip chains); renderbuffers are linear,
+ * like the default framebuffer (rows 16-byte aligned, as the PBE writes).
+ *
+ * GPU addresses are not here: gles/submit.{c,h} maps an image's BO into the
+ * context's VM when GPU work first uses it.
+ */
+#ifndef GLES_IMAGE_H
+#define GLES_IMAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <GLES3/gl3.h>
+
+#include "agx/device.h"
+#include "agx/format.h"
+#include "agx/layout.h"
+
+struct gles_drawable;
+
+struct gles_image {
+	/* The BO's device; NULL for a view of a drawable's buffer, whose BO the surface owns. */
+	struct agx_device *dev;
+	struct agx_bo bo; /* bo.size 0: no storage (an image without texels) */
+	struct agx_layout layout;
+	enum agx_format format;
+	GLenum internalformat; /* the GL sized internal format: GL_RGBA8, GL_DEPTH24_STENCIL8 ... */
+	/* level 0's size; depth: array layers, cube faces (6) or 3D slices, else 1 */
+	unsigned width, height, depth;
+	unsigned levels;
+	/*
+	 * 0 for a single-sampled image.  A multisampled image (a renderbuffer
+	 * of glRenderbufferStorageMultisample) keeps sample s of every pixel
+	 * in layer s: a clear writes every layer, and nothing reads one
+	 * sample alone (glReadPixels refuses multisampled read buffers).
+	 */
+	unsigned samples;
+	unsigned layers; /* of the layout: depth, or samples for a multisampled image */
+};
+
+/*
+ * One 2D slice of an image, as a framebuffer attachment sees it: a level,
+ * and a layer (an array layer, a cube face, a 3D slice; 0 otherwise).
+ */
+struct gles_image_target {
+	const struct gles_image *image;
+	unsigned level, layer;
+};
+
+/*
+ * Makes img the storage of levels levels of a w x h image with depth
+ * layers (or samples samples, samples > 1 making it multisampled), in
+ * format, twiddled or linear, in a new BO of dev (zeroed, as every new BO
+ * is).  0, -EINVAL for a size or format the layout cannot take, or the
+ * BO's -errno; img is untouched on failure.
+ */
+int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum internalformat,
+		    enum agx_format format, unsigned w, unsigned h, unsigned depth, unsigned levels,
+		    unsigned samples, bool twiddled);
+/* Frees the BO of an image made by gles_image_init (a drawable's view owns none). */
+void gles_image_finish(struct gles_image *img);
+
+/* A level's size: max(size >> level, 1); 3D images minify their depth, others do not. */
+static inline unsigned gles_image_width(const struct gles_image *img, unsigned level)
+{
+	return agx_layout_minify(img->width, level);
+}
+
+static inline unsigned gles_image_height(const struct gles_image *img, unsigned level)
+{
+	return agx_layout_minify(img->height, level);
+}
+
+/*
+ * The bytes of element (x, y) (a texel; a 4x4 block of a compressed
+ * format, x and y counted in blocks) of a level and layer, in the caller's
+ * mapping of the BO.  The caller checks the bounds.
+ */
+static inline uint8_t *gles_image_texel(const struct gles_image *img, unsigned level,
+					unsigned layer, unsigned x, unsigned y)
+{
+	return (uint8_t *)img->bo.map + agx_layout_texel(&img->layout, level, layer, x, y);
+}
+
+/*
+ * The default framebuffer's buffers as images: the drawable's colour
+ * buffer, or its depth/stencil buffer.  False (and *out untouched) when
+ * the drawable has no such buffer or it has no storage (a 0x0 pbuffer).
+ */
+bool gles_drawable_color_image(const struct gles_drawable *d, struct gles_image *out);
+bool gles_drawable_depth_stencil_image(const struct gles_drawable *d, struct gles_image *out);
+
+#endif

@@ -1,0 +1,389 @@
+/*
+ * submit.c: a context's GPU submission (submit.h) -- the VM, queue and
+ * syncobj, the mapped BOs, a small ring of command buffers, and the
+ * registry of every context's submission state that gles_submit_forget_bo
+ * walks.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "image.h"
+#include "submit.h"
+
+/* Command buffers in flight at once, and each one's size (pipelines and uniforms included). */
+#define RING	    4
+#define CMDBUF_SIZE (64u << 10)
+/*
+ * More than one launch takes in a command buffer: its stream words and
+ * barrier, its uniforms (at most 256 words) and its pipeline.
+ */
+#define LAUNCH_ROOM 2048
+
+struct mapping {
+	uint32_t handle;
+	uint64_t va;
+	bool surface; /* a drawable's BO: unmapped when the context stops being current */
+};
+
+struct cmdbuf_slot {
+	struct agx_bo bo;
+	uint64_t va;
+	uint64_t point; /* the submission that last used it; 0: none */
+};
+
+struct gles_submit {
+	struct gles_context *ctx;
+	struct gles_submit *next; /* in the registry */
+	bool ready;		  /* the device objects exist */
+	int error;		  /* why they could not be made; then every call fails */
+	struct agx_device *dev;
+	struct agx_device_vm *vm;
+	uint32_t queue, syncobj;
+	uint64_t submitted; /* the last point submitted (0: none) */
+	struct agx_clear clear;
+	struct cmdbuf_slot ring[RING];
+	unsigned current; /* the ring slot being recorded */
+	struct agx_cmdbuf cb;
+	bool recording; /* cb is started */
+	/*
+	 * Current in some thread since it last recorded work: only that thread
+	 * may flush it.  Recording happens where the context is current, and
+	 * gles_submit_release clears it.
+	 */
+	bool bound;
+	unsigned recorded; /* launches in cb */
+
+	pthread_mutex_t lock; /* the mappings, and submitted (read by other contexts' forgets) */
+	struct mapping *maps;
+	unsigned num_maps, max_maps;
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gles_submit *registry;
+
+int gles_submit_init(struct gles_context *ctx)
+{
+	struct gles_submit *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->ctx = ctx;
+	s->dev = ctx->dev;
+	pthread_mutex_init(&s->lock, NULL);
+	for (unsigned i = 0; i < RING; i++)
+		s->ring[i].bo.fd = -1;
+	pthread_mutex_lock(&registry_lock);
+	s->next = registry;
+	registry = s;
+	pthread_mutex_unlock(&registry_lock);
+	ctx->submit = s;
+	return 0;
+}
+
+/* Waits until point (of s's syncobj) has passed; the work's failure is not ours to report. */
+static int wait_point(struct gles_submit *s, uint64_t point)
+{
+	struct agx_sched_point p = { s->syncobj, point };
+	int status = 0;
+
+	if (!point)
+		return 0;
+	return agx_device_wait(s->dev, &p, 1, true, -1, &status);
+}
+
+/* The device objects, made at the first recorded work. */
+static int make_ready(struct gles_submit *s)
+{
+	const struct agx_device_info *info;
+	int ret;
+
+	if (s->ready || s->error)
+		return s->error;
+	if (!s->dev)
+		return s->error = -ENODEV;
+	info = agx_device_info(s->dev);
+	if ((ret = agx_device_vm_create(s->dev, &s->vm)) < 0)
+		goto fail;
+	if ((ret = agx_device_queue_create(s->dev, s->vm, AGX_PRIORITY_NORMAL, &s->queue)) < 0)
+		goto fail_vm;
+	if ((ret = agx_device_syncobj_create(s->dev, &s->syncobj)) < 0)
+		goto fail_queue;
+	for (unsigned i = 0; i < RING; i++) {
+		struct cmdbuf_slot *c = &s->ring[i];
+		uint64_t size =
+		    (CMDBUF_SIZE + info->page_size - 1) / info->page_size * info->page_size;
+
+		if ((ret = agx_device_bo_create(s->dev, size, 0, &c->bo)) < 0)
+			goto fail_ring;
+		if ((ret = agx_device_vm_map(s->dev, s->vm, &c->bo, AGX_BIND_READ | AGX_MAP_USC,
+					     &c->va)) < 0) {
+			agx_device_bo_close(s->dev, &c->bo);
+			goto fail_ring;
+		}
+	}
+	if ((ret = agx_clear_init(&s->clear, s->dev, s->vm)) < 0)
+		goto fail_ring;
+	s->ready = true;
+	return 0;
+
+fail_ring:
+	for (unsigned i = 0; i < RING; i++)
+		if (s->ring[i].bo.size)
+			agx_device_bo_close(s->dev, &s->ring[i].bo);
+	agx_device_syncobj_destroy(s->dev, s->syncobj);
+fail_queue:
+	agx_device_queue_destroy(s->dev, s->queue);
+fail_vm:
+	agx_device_vm_destroy(s->dev, s->vm);
+fail:
+	fprintf(stderr, "libEGL_agx: no GPU submission for a context: %s\n", agx_device_error());
+	s->error = ret;
+	return ret;
+}
+
+/* The VA of bo in s's VM, mapping it (read-write) the first time. */
+static int map_bo(struct gles_submit *s, const struct agx_bo *bo, bool surface, uint64_t *va)
+{
+	struct mapping *m;
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (unsigned i = 0; i < s->num_maps; i++)
+		if (s->maps[i].handle == bo->handle) {
+			*va = s->maps[i].va;
+			goto out;
+		}
+	if (s->num_maps == s->max_maps) {
+		unsigned n = s->max_maps ? 2 * s->max_maps : 16;
+
+		m = realloc(s->maps, n * sizeof(*m));
+		if (!m) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		s->maps = m;
+		s->max_maps = n;
+	}
+	ret = agx_device_vm_map(s->dev, s->vm, bo, AGX_BIND_READ | AGX_BIND_WRITE, va);
+	if (ret == 0)
+		s->maps[s->num_maps++] = (struct mapping){ bo->handle, *va, surface };
+out:
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* Unmaps the mappings that match (all of them, or the surfaces' only, or one handle). */
+static void unmap_locked(struct gles_submit *s, bool all, bool surfaces, uint32_t handle)
+{
+	for (unsigned i = 0; i < s->num_maps;) {
+		struct mapping *m = &s->maps[i];
+
+		if (all || (surfaces && m->surface) || (!surfaces && m->handle == handle)) {
+			agx_device_vm_unmap(s->dev, s->vm, m->va);
+			*m = s->maps[--s->num_maps];
+		} else {
+			i++;
+		}
+	}
+}
+
+/* Starts recording in the next ring slot, once the GPU is done with what it held. */
+static int begin(struct gles_submit *s)
+{
+	struct cmdbuf_slot *c;
+	int ret;
+
+	if (s->recording)
+		return 0;
+	s->current = (s->current + 1) % RING;
+	c = &s->ring[s->current];
+	if ((ret = wait_point(s, c->point)) < 0)
+		return ret;
+	ret = agx_cmdbuf_init(&s->cb, c->bo.map, c->va, c->bo.size,
+			      agx_device_info(s->dev)->usc_base);
+	if (ret < 0)
+		return ret;
+	s->recording = true;
+	s->recorded = 0;
+	return 0;
+}
+
+static int flush(struct gles_submit *s)
+{
+	struct agx_sched_compute cmd;
+	struct agx_sched_point point;
+	int ret;
+
+	if (!s->recording)
+		return 0;
+	s->recording = false;
+	if (!s->recorded)
+		return 0;
+	if ((ret = agx_cmdbuf_finish(&s->cb, &cmd)) < 0)
+		return ret;
+	pthread_mutex_lock(&s->lock);
+	point = (struct agx_sched_point){ s->syncobj, s->submitted + 1 };
+	/* -EBUSY: the queue is full; what we submitted last finishing makes room */
+	while ((ret = agx_device_submit(s->dev, s->queue, &cmd, 1, NULL, 0, &point, 1)) == -EBUSY) {
+		pthread_mutex_unlock(&s->lock);
+		ret = wait_point(s, s->submitted);
+		pthread_mutex_lock(&s->lock);
+		if (ret < 0)
+			break;
+	}
+	if (ret == 0) {
+		s->submitted = point.value;
+		s->ring[s->current].point = point.value;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (ret < 0)
+		fprintf(stderr, "libEGL_agx: a submission failed: %s\n", agx_device_error());
+	return ret;
+}
+
+int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, unsigned level,
+		      unsigned layer, const struct agx_clear_rect *rect, const uint8_t *value,
+		      const uint8_t *mask)
+{
+	struct gles_submit *s = ctx->submit;
+	struct agx_clear_image target = { 0, &img->layout, level, layer };
+	int ret;
+
+	if ((ret = make_ready(s)) < 0)
+		return ret;
+	s->bound = true;
+	/* a drawable's view has no device of its own: the surface owns the BO */
+	if ((ret = map_bo(s, &img->bo, img->dev == NULL, &target.va)) < 0)
+		return ret;
+	if ((ret = begin(s)) < 0)
+		return ret;
+	/* a full command buffer is handed over first: a launch never fails for room */
+	if (s->cb.tail - s->cb.head < LAUNCH_ROOM) {
+		if ((ret = flush(s)) < 0 || (ret = begin(s)) < 0)
+			return ret;
+	}
+	ret = agx_clear_record(&s->clear, &s->cb, &target, rect, value, mask);
+	if (ret == 0)
+		s->recorded++;
+	return ret;
+}
+
+int gles_submit_flush(struct gles_context *ctx)
+{
+	struct gles_submit *s = ctx->submit;
+
+	return s && s->ready ? flush(s) : 0;
+}
+
+int gles_submit_wait(struct gles_context *ctx)
+{
+	struct gles_submit *s = ctx->submit;
+	int ret;
+
+	if (!s || !s->ready)
+		return 0;
+	ret = flush(s);
+	if (ret == 0)
+		ret = wait_point(s, s->submitted);
+	return ret;
+}
+
+int gles_submit_fence(struct gles_context *ctx, uint32_t *syncobj, uint64_t *point)
+{
+	struct gles_submit *s = ctx->submit;
+	int ret;
+
+	*syncobj = 0;
+	*point = 0;
+	if (!s || !s->ready)
+		return 0;
+	ret = flush(s);
+	pthread_mutex_lock(&s->lock);
+	*syncobj = s->syncobj;
+	*point = s->submitted;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void gles_submit_release(struct gles_context *ctx)
+{
+	struct gles_submit *s = ctx->submit;
+
+	if (!s || !s->ready)
+		return;
+	gles_submit_wait(ctx);
+	pthread_mutex_lock(&s->lock);
+	unmap_locked(s, false, true, 0);
+	pthread_mutex_unlock(&s->lock);
+	s->bound = false;
+}
+
+void gles_submit_forget_bo(struct agx_device *dev, const struct agx_bo *bo)
+{
+	struct gles_context *self = gles_current();
+
+	pthread_mutex_lock(&registry_lock);
+	for (struct gles_submit *s = registry; s; s = s->next) {
+		bool mapped = false;
+		uint64_t point;
+
+		if (s->dev != dev || !s->ready)
+			continue;
+		/*
+		 * Recorded work may use it: hand that over first -- the calling
+		 * thread's own context, or one current nowhere (a context being
+		 * destroyed frees its objects so), which no other thread records into.
+		 */
+		if (s->ctx == self || !s->bound)
+			flush(s);
+		pthread_mutex_lock(&s->lock);
+		for (unsigned i = 0; i < s->num_maps; i++)
+			mapped |= s->maps[i].handle == bo->handle;
+		point = s->submitted;
+		pthread_mutex_unlock(&s->lock);
+		if (!mapped)
+			continue;
+		wait_point(s, point);
+		pthread_mutex_lock(&s->lock);
+		unmap_locked(s, false, false, bo->handle);
+		pthread_mutex_unlock(&s->lock);
+	}
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void gles_submit_finish(struct gles_context *ctx)
+{
+	struct gles_submit *s = ctx->submit;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&registry_lock);
+	for (struct gles_submit **p = &registry; *p; p = &(*p)->next)
+		if (*p == s) {
+			*p = s->next;
+			break;
+		}
+	pthread_mutex_unlock(&registry_lock);
+	if (s->ready) {
+		flush(s);
+		wait_point(s, s->submitted);
+		pthread_mutex_lock(&s->lock);
+		unmap_locked(s, true, false, 0);
+		pthread_mutex_unlock(&s->lock);
+		agx_clear_finish(&s->clear);
+		for (unsigned i = 0; i < RING; i++)
+			agx_device_bo_close(s->dev, &s->ring[i].bo);
+		agx_device_syncobj_destroy(s->dev, s->syncobj);
+		agx_device_queue_destroy(s->dev, s->queue);
+		agx_device_vm_destroy(s->dev, s->vm);
+	}
+	pthread_mutex_destroy(&s->lock);
+	free(s->maps);
+	free(s);
+	ctx->submit = NULL;
+}

@@ -1,0 +1,1259 @@
+/*
+ * texture.c: texture objects (GLES 3.0.6 sections 3.8.1-3.8.10): names
+ * and per-unit bindings, the images of their levels (glTexImage*,
+ * glTexSubImage*, glCompressedTex*, immutable glTexStorage*), pixel
+ * unpacking from client memory or a pixel unpack buffer into the images'
+ * twiddled layouts, their parameters, and glGenerateMipmap -- a box filter
+ * on the CPU: only clears need to be device work yet.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "gl_functions.h"
+#include "objects.h"
+#include "state.h"
+
+#define ALIGN(x, a) (((x) + (a)-1) / (a) * (a))
+
+/* ---- objects ------------------------------------------------------------------------ */
+
+struct gles_texture *gles_texture_ref(struct gles_texture *t)
+{
+	if (t)
+		__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+	return t;
+}
+
+static void free_image(struct gles_image *img)
+{
+	if (img) {
+		gles_image_finish(img);
+		free(img);
+	}
+}
+
+/* A mutable level's own images (an immutable texture's levels point into its storage). */
+static void free_level(struct gles_texture *t, struct gles_texture_level *l)
+{
+	if (!t->immutable) {
+		free_image(l->image);
+		free_image(l->stencil);
+	}
+	*l = (struct gles_texture_level){ 0 };
+}
+
+void gles_texture_unref(struct gles_texture *t)
+{
+	if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (unsigned f = 0; f < 6; f++)
+		for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
+			free_level(t, &t->levels[f][l]);
+	free_image(t->storage);
+	free_image(t->storage_stencil);
+	free(t);
+}
+
+void gles_sampler_state_init(struct gles_sampler_state *s)
+{
+	*s = (struct gles_sampler_state){
+		.min_filter = GL_NEAREST_MIPMAP_LINEAR,
+		.mag_filter = GL_LINEAR,
+		.wrap_s = GL_REPEAT,
+		.wrap_t = GL_REPEAT,
+		.wrap_r = GL_REPEAT,
+		.min_lod = -1000.0f,
+		.max_lod = 1000.0f,
+		.compare_mode = GL_NONE,
+		.compare_func = GL_LEQUAL,
+	};
+}
+
+struct gles_texture *gles_texture_create(struct gles_context *ctx, GLuint name, GLenum target)
+{
+	struct gles_texture *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->refs = 1;
+	t->name = name;
+	t->target = target;
+	t->dev = ctx->dev;
+	gles_sampler_state_init(&t->sampler);
+	t->base_level = 0;
+	t->max_level = 1000;
+	t->swizzle[0] = GL_RED, t->swizzle[1] = GL_GREEN;
+	t->swizzle[2] = GL_BLUE, t->swizzle[3] = GL_ALPHA;
+	return t;
+}
+
+/* The binding slot of a texture target (0 2D, 1 3D, 2 2D array, 3 cube), -1 if none. */
+static int target_index(struct gles_context *ctx, GLenum target)
+{
+	switch (target) {
+	case GL_TEXTURE_2D:
+		return 0;
+	case GL_TEXTURE_CUBE_MAP:
+		return 3;
+	case GL_TEXTURE_3D:
+		return ctx->major >= 3 ? 1 : -1;
+	case GL_TEXTURE_2D_ARRAY:
+		return ctx->major >= 3 ? 2 : -1;
+	default:
+		return -1;
+	}
+}
+
+static bool is_cube_face(GLenum target)
+{
+	return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z;
+}
+
+/* The texture bound to target on the active unit, NULL (GL_INVALID_ENUM) if no such target. */
+static struct gles_texture *bound_texture(struct gles_context *ctx, GLenum target)
+{
+	int i = target_index(ctx, target);
+
+	if (i < 0) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return NULL;
+	}
+	return ctx->objects->textures[ctx->state->active_texture][i];
+}
+
+struct gles_texture_level *gles_texture_level(struct gles_texture *tex, GLenum target, GLint level)
+{
+	unsigned face = is_cube_face(target) ? target - GL_TEXTURE_CUBE_MAP_POSITIVE_X : 0;
+
+	if (!tex || level < 0 || level >= GLES_MAX_TEXTURE_LEVELS)
+		return NULL;
+	return &tex->levels[face][level];
+}
+
+void gles_GenTextures(GLsizei n, GLuint *textures)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return;
+	if (n < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	gles_objects_lock(ctx);
+	if (gles_names_gen(&ctx->share->objects->textures, (unsigned)n, textures) < 0)
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+	gles_objects_unlock(ctx);
+}
+
+void gles_BindTexture(GLenum target, GLuint texture)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_names *names;
+	struct gles_texture *t, **slot;
+	int i;
+
+	if (!ctx)
+		return;
+	if ((i = target_index(ctx, target)) < 0) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	slot = &ctx->objects->textures[ctx->state->active_texture][i];
+	if (!texture) {
+		t = ctx->objects->default_textures[i];
+		gles_texture_ref(t);
+		gles_texture_unref(*slot);
+		*slot = t;
+		return;
+	}
+	names = &ctx->share->objects->textures;
+	gles_objects_lock(ctx);
+	t = gles_names_lookup(names, texture);
+	if (t && t->target != target) {
+		/* section 3.8.1: a texture keeps the target it was first bound to */
+		gles_error(ctx, GL_INVALID_OPERATION);
+		goto out;
+	}
+	if (!t) {
+		t = gles_texture_create(ctx, texture, target);
+		if (!t || gles_names_set(names, texture, t) < 0) {
+			free(t);
+			gles_error(ctx, GL_OUT_OF_MEMORY);
+			goto out;
+		}
+	}
+	gles_texture_ref(t);
+	gles_texture_unref(*slot);
+	*slot = t;
+out:
+	gles_objects_unlock(ctx);
+}
+
+GLboolean gles_IsTexture(GLuint texture)
+{
+	struct gles_context *ctx = gles_current();
+	bool is;
+
+	if (!ctx)
+		return GL_FALSE;
+	gles_objects_lock(ctx);
+	is = gles_names_lookup(&ctx->share->objects->textures, texture) != NULL;
+	gles_objects_unlock(ctx);
+	return is ? GL_TRUE : GL_FALSE;
+}
+
+void gles_DeleteTextures(GLsizei n, const GLuint *textures)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_objects *o;
+
+	if (!ctx)
+		return;
+	if (n < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	o = ctx->objects;
+	gles_objects_lock(ctx);
+	for (GLsizei k = 0; k < n; k++) {
+		struct gles_texture *t =
+		    textures[k] ? gles_names_lookup(&ctx->share->objects->textures, textures[k])
+				: NULL;
+
+		if (!t) {
+			if (textures[k])
+				gles_names_remove(&ctx->share->objects->textures, textures[k]);
+			continue;
+		}
+		/*
+		 * Section 3.8.1: every unit of the current context bound to it
+		 * goes back to the default texture; section 4.4.2.3: it is
+		 * detached from the bound framebuffers first.
+		 */
+		for (unsigned u = 0; u < GLES_MAX_TEXTURE_UNITS; u++) {
+			for (unsigned i = 0; i < 4; i++) {
+				if (o->textures[u][i] == t) {
+					o->textures[u][i] =
+					    gles_texture_ref(o->default_textures[i]);
+					gles_texture_unref(t);
+				}
+			}
+		}
+		gles_framebuffer_detach(ctx, t, NULL);
+		gles_names_remove(&ctx->share->objects->textures, textures[k]);
+		gles_texture_unref(t);
+	}
+	gles_objects_unlock(ctx);
+}
+
+/* ---- sizes and levels ------------------------------------------------------------------ */
+
+static unsigned log2_floor(unsigned x)
+{
+	unsigned l = 0;
+
+	while (x >>= 1)
+		l++;
+	return l;
+}
+
+/* The largest level 0 size and the largest level of a target (limits.h). */
+static unsigned max_size(GLenum target)
+{
+	switch (target) {
+	case GL_TEXTURE_3D:
+		return GLES_MAX_3D_TEXTURE_SIZE;
+	case GL_TEXTURE_2D:
+	case GL_TEXTURE_2D_ARRAY:
+		return GLES_MAX_TEXTURE_SIZE;
+	default:
+		return GLES_MAX_CUBE_MAP_TEXTURE_SIZE;
+	}
+}
+
+/* Section 3.8.3's size errors for a level of target: GL_NO_ERROR or GL_INVALID_VALUE. */
+static GLenum check_size(GLenum target, GLint level, GLsizei w, GLsizei h, GLsizei d, GLint border)
+{
+	unsigned max = max_size(target);
+
+	if (level < 0 || (unsigned)level > log2_floor(max) || w < 0 || h < 0 || d < 0 ||
+	    border != 0)
+		return GL_INVALID_VALUE;
+	if ((unsigned)w > max >> level || (unsigned)h > max >> level)
+		return GL_INVALID_VALUE;
+	if (target == GL_TEXTURE_3D && (unsigned)d > max >> level)
+		return GL_INVALID_VALUE;
+	if (target == GL_TEXTURE_2D_ARRAY && (unsigned)d > GLES_MAX_ARRAY_TEXTURE_LAYERS)
+		return GL_INVALID_VALUE;
+	if (is_cube_face(target) && w != h)
+		return GL_INVALID_VALUE;
+	return GL_NO_ERROR;
+}
+
+/* The texture of a glTexImage2D-style target (2D or a cube face), NULL with GL_INVALID_ENUM. */
+static struct gles_texture *texture_of_image_target(struct gles_context *ctx, GLenum target,
+						    bool three_d)
+{
+	GLenum binding;
+
+	if (three_d) {
+		if (target != GL_TEXTURE_3D && target != GL_TEXTURE_2D_ARRAY) {
+			gles_error(ctx, GL_INVALID_ENUM);
+			return NULL;
+		}
+		binding = target;
+	} else if (target == GL_TEXTURE_2D) {
+		binding = target;
+	} else if (is_cube_face(target)) {
+		binding = GL_TEXTURE_CUBE_MAP;
+	} else {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return NULL;
+	}
+	return bound_texture(ctx, binding);
+}
+
+/* Textures are twiddled; a 0-sized level has no image at all. */
+static int make_level(struct gles_texture *t, GLenum target, GLint level,
+		      const struct gles_format *f, GLenum internalformat, unsigned w, unsigned h,
+		      unsigned d)
+{
+	struct gles_texture_level *l = gles_texture_level(t, target, level);
+	struct gles_image *img = NULL, *stencil = NULL;
+	int ret = -ENOMEM;
+
+	if (w && h && d) {
+		img = calloc(1, sizeof(*img));
+		if (!img)
+			goto fail;
+		ret = gles_image_init(img, t->dev, f->internalformat, f->hw, w, h, d, 1, 0, true);
+		if (ret < 0)
+			goto fail;
+		if (f->hw_stencil != AGX_FORMAT_NONE) {
+			ret = -ENOMEM;
+			stencil = calloc(1, sizeof(*stencil));
+			if (!stencil)
+				goto fail;
+			ret = gles_image_init(stencil, t->dev, f->internalformat, f->hw_stencil, w,
+					      h, d, 1, 0, true);
+			if (ret < 0)
+				goto fail;
+		}
+	}
+	free_level(t, l);
+	*l = (struct gles_texture_level){
+		.format = f,
+		.internalformat = internalformat,
+		.width = w,
+		.height = h,
+		.depth = d,
+		.image = img,
+		.stencil = stencil,
+	};
+	return 0;
+fail:
+	if (img && img->bo.size)
+		gles_image_finish(img);
+	free(img);
+	free(stencil);
+	return ret;
+}
+
+/* ---- pixel unpacking (section 3.7) ----------------------------------------------------- */
+
+/* Where the pixels of a w x h x d upload start and how far apart their rows and images are. */
+struct unpack {
+	const uint8_t *base; /* NULL: no pixels (the level's contents stay as they are) */
+	uint64_t row, image, pixel;
+};
+
+/* The size of one GL data element of type, for a pixel unpack buffer offset's alignment. */
+static unsigned type_size(GLenum type)
+{
+	switch (type) {
+	case GL_UNSIGNED_BYTE:
+	case GL_BYTE:
+		return 1;
+	case GL_UNSIGNED_SHORT:
+	case GL_SHORT:
+	case GL_HALF_FLOAT:
+	case GL_UNSIGNED_SHORT_5_6_5:
+	case GL_UNSIGNED_SHORT_4_4_4_4:
+	case GL_UNSIGNED_SHORT_5_5_5_1:
+		return 2;
+	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
+		return 8;
+	default:
+		return 4;
+	}
+}
+
+/*
+ * Section 3.7.4's addressing with the unpack pixel store state, and the
+ * pixel unpack buffer's checks (section 3.7.1: GL_INVALID_OPERATION when
+ * it is mapped, when the data would reach past its end, or when the offset
+ * is not a multiple of the type's size).  compressed: an image of
+ * compressed_size bytes, stored as given.
+ */
+static bool setup_unpack(struct gles_context *ctx, GLenum format, GLenum type, unsigned w,
+			 unsigned h, unsigned d, bool three_d, bool compressed,
+			 uint64_t compressed_size, const void *data, struct unpack *u)
+{
+	const struct gles_pixel_store *ps = &ctx->state->unpack;
+	struct gles_buffer_object *pbo = ctx->objects->pixel_unpack_buffer;
+	uint64_t start, end;
+
+	*u = (struct unpack){ 0 };
+	if (compressed) {
+		start = 0;
+		end = compressed_size;
+	} else {
+		unsigned row_length = ps->row_length > 0 ? (unsigned)ps->row_length : w;
+		unsigned image_height = ps->image_height > 0 ? (unsigned)ps->image_height : h;
+
+		u->pixel = gles_pixel_bytes(format, type);
+		u->row = ALIGN(u->pixel * row_length, (uint64_t)ps->alignment);
+		u->image = three_d ? u->row * image_height : 0;
+		start = ps->skip_pixels * u->pixel + ps->skip_rows * u->row +
+			(three_d ? ps->skip_images * u->image : 0);
+		end = !w || !h || !d ? start
+				     : start + (d - 1) * u->image + (h - 1) * u->row + w * u->pixel;
+	}
+	if (pbo) {
+		uintptr_t offset = (uintptr_t)data;
+
+		if (pbo->access || (!compressed && offset % type_size(type)) ||
+		    end + offset > (uint64_t)pbo->size) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return false;
+		}
+		if (end > start)
+			u->base = gles_buffer_data(pbo) + offset + start;
+		return true;
+	}
+	if (data)
+		u->base = (const uint8_t *)data + start;
+	return true;
+}
+
+/* Writes the pixels of u into a w x h x d box of level l at (x, y, z). */
+static void upload(const struct gles_texture_level *l, GLenum format, GLenum type,
+		   const struct unpack *u, unsigned x0, unsigned y0, unsigned z0, unsigned w,
+		   unsigned h, unsigned d)
+{
+	const struct gles_image *img = l->image;
+
+	if (!u->base || !img || !img->bo.size)
+		return;
+	for (unsigned z = 0; z < d; z++) {
+		for (unsigned y = 0; y < h; y++) {
+			const uint8_t *src = u->base + z * u->image + y * u->row;
+
+			for (unsigned x = 0; x < w; x++, src += u->pixel) {
+				unsigned layer = l->image_layer + z0 + z;
+				uint8_t *texel =
+				    gles_image_texel(img, l->image_level, layer, x0 + x, y0 + y);
+				uint8_t *stencil =
+				    l->stencil ? gles_image_texel(l->stencil, l->image_level, layer,
+								  x0 + x, y0 + y)
+					       : NULL;
+
+				gles_pixel_to_texel(l->format, format, type, src, texel, stencil);
+			}
+		}
+	}
+}
+
+/* Copies compressed blocks into a box of whole blocks (x0, y0 in texels, multiples of 4). */
+static void upload_blocks(const struct gles_texture_level *l, const uint8_t *src, unsigned x0,
+			  unsigned y0, unsigned z0, unsigned w, unsigned h, unsigned d)
+{
+	const struct gles_image *img = l->image;
+	unsigned bytes = agx_format_info(l->format->hw)->bytes;
+	unsigned bw = (w + 3) / 4, bh = (h + 3) / 4;
+
+	if (!src || !img || !img->bo.size)
+		return;
+	for (unsigned z = 0; z < d; z++)
+		for (unsigned by = 0; by < bh; by++)
+			for (unsigned bx = 0; bx < bw; bx++, src += bytes)
+				memcpy(gles_image_texel(img, l->image_level,
+							l->image_layer + z0 + z, x0 / 4 + bx,
+							y0 / 4 + by),
+				       src, bytes);
+}
+
+/* ---- glTexImage, glTexSubImage -------------------------------------------------------- */
+
+static bool es3(struct gles_context *ctx)
+{
+	if (ctx->major >= 3)
+		return true;
+	gles_error(ctx, GL_INVALID_OPERATION);
+	return false;
+}
+
+static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
+		      GLsizei d, GLint border, GLenum format, GLenum type, const void *pixels,
+		      bool three_d)
+{
+	struct gles_context *ctx = gles_current();
+	const struct gles_format *f;
+	struct gles_texture *t;
+	struct unpack u;
+	GLenum err;
+
+	if (!ctx || !(t = texture_of_image_target(ctx, target, three_d)))
+		return;
+	if ((err = check_size(target, level, w, h, d, border)) != GL_NO_ERROR) {
+		gles_error(ctx, err);
+		return;
+	}
+	if (!(f = gles_format_teximage((GLenum)internalformat, format, type, ctx->major < 3,
+				       &err))) {
+		gles_error(ctx, err);
+		return;
+	}
+	/* section 3.8.3: no depth or stencil 3D textures */
+	if (target == GL_TEXTURE_3D &&
+	    (f->base == GL_DEPTH_COMPONENT || f->base == GL_DEPTH_STENCIL)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!setup_unpack(ctx, format, type, (unsigned)w, (unsigned)h, (unsigned)d, three_d, false,
+			  0, pixels, &u))
+		return;
+	if (t->immutable) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (make_level(t, target, level, f, (GLenum)internalformat, (unsigned)w, (unsigned)h,
+		       (unsigned)d) < 0) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	upload(gles_texture_level(t, target, level), format, type, &u, 0, 0, 0, (unsigned)w,
+	       (unsigned)h, (unsigned)d);
+}
+
+void gles_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width,
+		     GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels)
+{
+	tex_image(target, level, internalformat, width, height, 1, border, format, type, pixels,
+		  false);
+}
+
+void gles_TexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei width,
+		     GLsizei height, GLsizei depth, GLint border, GLenum format, GLenum type,
+		     const void *pixels)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (ctx && es3(ctx))
+		tex_image(target, level, internalformat, width, height, depth, border, format, type,
+			  pixels, true);
+}
+
+/*
+ * The level a sub-image call writes, after section 3.8.5's errors: NULL
+ * with the error recorded.  The box must lie in the level.
+ */
+static struct gles_texture_level *sub_level(struct gles_context *ctx, GLenum target, GLint level,
+					    GLint x, GLint y, GLint z, GLsizei w, GLsizei h,
+					    GLsizei d, bool three_d)
+{
+	struct gles_texture_level *l;
+	struct gles_texture *t;
+
+	if (!(t = texture_of_image_target(ctx, target, three_d)))
+		return NULL;
+	if (level < 0 || (unsigned)level > log2_floor(max_size(target)) || x < 0 || y < 0 ||
+	    z < 0 || w < 0 || h < 0 || d < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return NULL;
+	}
+	l = gles_texture_level(t, target, level);
+	if (!l->format) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return NULL;
+	}
+	if ((GLint64)x + w > l->width || (GLint64)y + h > l->height || (GLint64)z + d > l->depth) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return NULL;
+	}
+	return l;
+}
+
+static void tex_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z, GLsizei w,
+			  GLsizei h, GLsizei d, GLenum format, GLenum type, const void *pixels,
+			  bool three_d)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_texture_level *l;
+	GLenum err;
+	struct unpack u;
+
+	if (!ctx)
+		return;
+	if (!gles_pixel_format_valid(format, ctx->major < 3) ||
+	    !gles_pixel_type_valid(type, ctx->major < 3)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!(l = sub_level(ctx, target, level, x, y, z, w, h, d, three_d)))
+		return;
+	/* the format and type must be ones the level's internal format takes (table 3.2, 3.3) */
+	if (l->format->flags & GLES_FORMAT_COMPRESSED) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (l->format->flags & GLES_FORMAT_SIZED && l->internalformat == l->format->internalformat
+		? !gles_format_matches(l->format, format, type)
+		: !gles_format_teximage(l->internalformat, format, type, ctx->major < 3, &err)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!setup_unpack(ctx, format, type, (unsigned)w, (unsigned)h, (unsigned)d, three_d, false,
+			  0, pixels, &u))
+		return;
+	upload(l, format, type, &u, (unsigned)x, (unsigned)y, (unsigned)z, (unsigned)w, (unsigned)h,
+	       (unsigned)d);
+}
+
+void gles_TexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
+			GLsizei height, GLenum format, GLenum type, const void *pixels)
+{
+	tex_sub_image(target, level, xoffset, yoffset, 0, width, height, 1, format, type, pixels,
+		      false);
+}
+
+void gles_TexSubImage3D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset,
+			GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type,
+			const void *pixels)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (ctx && es3(ctx))
+		tex_sub_image(target, level, xoffset, yoffset, zoffset, width, height, depth,
+			      format, type, pixels, true);
+}
+
+/* ---- compressed images (section 3.8.6) ------------------------------------------------- */
+
+static const struct gles_format *compressed_format(struct gles_context *ctx, GLenum internalformat)
+{
+	const struct gles_format *f = gles_format_get(internalformat, ctx->major < 3);
+
+	if (!f || !(f->flags & GLES_FORMAT_COMPRESSED)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return NULL;
+	}
+	return f;
+}
+
+static void compressed_image(GLenum target, GLint level, GLenum internalformat, GLsizei w,
+			     GLsizei h, GLsizei d, GLint border, GLsizei size, const void *data,
+			     bool three_d)
+{
+	struct gles_context *ctx = gles_current();
+	const struct gles_format *f;
+	struct gles_texture *t;
+	struct unpack u;
+	GLenum err;
+
+	if (!ctx || !(t = texture_of_image_target(ctx, target, three_d)))
+		return;
+	if (!(f = compressed_format(ctx, internalformat)))
+		return;
+	if ((err = check_size(target, level, w, h, d, border)) != GL_NO_ERROR) {
+		gles_error(ctx, err);
+		return;
+	}
+	if (size < 0 || (uint64_t)size !=
+			    gles_format_compressed_size(f, (unsigned)w, (unsigned)h, (unsigned)d)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	/* section 3.8.6: ETC2/EAC images are 2D, cube faces and 2D array layers only */
+	if (target == GL_TEXTURE_3D || t->immutable) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!setup_unpack(ctx, 0, 0, 0, 0, 0, three_d, true, (uint64_t)size, data, &u))
+		return;
+	if (make_level(t, target, level, f, internalformat, (unsigned)w, (unsigned)h, (unsigned)d) <
+	    0) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	if (size)
+		upload_blocks(gles_texture_level(t, target, level), u.base, 0, 0, 0, (unsigned)w,
+			      (unsigned)h, (unsigned)d);
+}
+
+void gles_CompressedTexImage2D(GLenum target, GLint level, GLenum internalformat, GLsizei width,
+			       GLsizei height, GLint border, GLsizei imageSize, const void *data)
+{
+	compressed_image(target, level, internalformat, width, height, 1, border, imageSize, data,
+			 false);
+}
+
+void gles_CompressedTexImage3D(GLenum target, GLint level, GLenum internalformat, GLsizei width,
+			       GLsizei height, GLsizei depth, GLint border, GLsizei imageSize,
+			       const void *data)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (ctx && es3(ctx))
+		compressed_image(target, level, internalformat, width, height, depth, border,
+				 imageSize, data, true);
+}
+
+static void compressed_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z, GLsizei w,
+				 GLsizei h, GLsizei d, GLenum format, GLsizei size,
+				 const void *data, bool three_d)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_texture_level *l;
+	const struct gles_format *f;
+	struct unpack u;
+
+	if (!ctx || !(f = compressed_format(ctx, format)))
+		return;
+	if (!(l = sub_level(ctx, target, level, x, y, z, w, h, d, three_d)))
+		return;
+	if (size < 0 || (uint64_t)size !=
+			    gles_format_compressed_size(f, (unsigned)w, (unsigned)h, (unsigned)d)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	/*
+	 * Section 3.8.6: the format must be the level's, and the box whole
+	 * blocks except where it reaches the level's edge.
+	 */
+	if (l->format != f || x % 4 || y % 4 || (w % 4 && (unsigned)(x + w) != l->width) ||
+	    (h % 4 && (unsigned)(y + h) != l->height)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!setup_unpack(ctx, 0, 0, 0, 0, 0, three_d, true, (uint64_t)size, data, &u))
+		return;
+	if (size)
+		upload_blocks(l, u.base, (unsigned)x, (unsigned)y, (unsigned)z, (unsigned)w,
+			      (unsigned)h, (unsigned)d);
+}
+
+void gles_CompressedTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset,
+				  GLsizei width, GLsizei height, GLenum format, GLsizei imageSize,
+				  const void *data)
+{
+	compressed_sub_image(target, level, xoffset, yoffset, 0, width, height, 1, format,
+			     imageSize, data, false);
+}
+
+void gles_CompressedTexSubImage3D(GLenum target, GLint level, GLint xoffset, GLint yoffset,
+				  GLint zoffset, GLsizei width, GLsizei height, GLsizei depth,
+				  GLenum format, GLsizei imageSize, const void *data)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (ctx && es3(ctx))
+		compressed_sub_image(target, level, xoffset, yoffset, zoffset, width, height, depth,
+				     format, imageSize, data, true);
+}
+
+/* ---- immutable storage (section 3.8.4) ------------------------------------------------- */
+
+static void tex_storage(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h,
+			GLsizei d, bool three_d)
+{
+	struct gles_context *ctx = gles_current();
+	const struct gles_format *f;
+	struct gles_image *img = NULL, *stencil = NULL;
+	struct gles_texture *t;
+	unsigned faces, max, layers, biggest;
+	int ret;
+
+	if (!ctx || !es3(ctx))
+		return;
+	if (three_d ? target != GL_TEXTURE_3D && target != GL_TEXTURE_2D_ARRAY
+		    : target != GL_TEXTURE_2D && target != GL_TEXTURE_CUBE_MAP) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	f = gles_format_get(internalformat, false);
+	if (!f || !(f->flags & GLES_FORMAT_SIZED) || !(f->flags & GLES_FORMAT_TEXTURE)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (levels < 1 || w < 1 || h < 1 || d < 1) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	max = max_size(target);
+	if ((unsigned)w > max || (unsigned)h > max ||
+	    (target == GL_TEXTURE_3D && (unsigned)d > max) ||
+	    (target == GL_TEXTURE_2D_ARRAY && (unsigned)d > GLES_MAX_ARRAY_TEXTURE_LAYERS) ||
+	    (target == GL_TEXTURE_CUBE_MAP && w != h)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	t = bound_texture(ctx, target);
+	biggest = (unsigned)(w > h ? w : h);
+	if (target == GL_TEXTURE_3D && (unsigned)d > biggest)
+		biggest = (unsigned)d;
+	/*
+	 * Section 3.8.4: more levels than the chain has, the default texture,
+	 * an immutable texture, and (3.8.3, 3.8.6) depth or compressed 3D
+	 * textures are GL_INVALID_OPERATION.
+	 */
+	if ((unsigned)levels > log2_floor(biggest) + 1 || !t->name || t->immutable ||
+	    (target == GL_TEXTURE_3D &&
+	     (f->base == GL_DEPTH_COMPONENT || f->base == GL_DEPTH_STENCIL ||
+	      (f->flags & GLES_FORMAT_COMPRESSED)))) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
+	layers = target == GL_TEXTURE_CUBE_MAP ? 6 : (unsigned)d;
+	img = calloc(1, sizeof(*img));
+	ret = img ? gles_image_init(img, t->dev, f->internalformat, f->hw, (unsigned)w, (unsigned)h,
+				    layers, (unsigned)levels, 0, true)
+		  : -ENOMEM;
+	if (ret == 0 && f->hw_stencil != AGX_FORMAT_NONE) {
+		stencil = calloc(1, sizeof(*stencil));
+		ret = stencil ? gles_image_init(stencil, t->dev, f->internalformat, f->hw_stencil,
+						(unsigned)w, (unsigned)h, layers, (unsigned)levels,
+						0, true)
+			      : -ENOMEM;
+		if (ret < 0)
+			gles_image_finish(img);
+	}
+	if (ret < 0) {
+		free(img);
+		free(stencil);
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	/* every level is given, and those past the chain are none (section 3.8.4) */
+	for (unsigned face = 0; face < 6; face++)
+		for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
+			free_level(t, &t->levels[face][l]);
+	t->immutable = true;
+	t->immutable_levels = (unsigned)levels;
+	t->storage = img;
+	t->storage_stencil = stencil;
+	for (unsigned face = 0; face < faces; face++) {
+		for (unsigned l = 0; l < (unsigned)levels; l++) {
+			t->levels[face][l] = (struct gles_texture_level){
+				.format = f,
+				.internalformat = internalformat,
+				.width = agx_layout_minify((unsigned)w, l),
+				.height = agx_layout_minify((unsigned)h, l),
+				.depth = target == GL_TEXTURE_3D ? agx_layout_minify((unsigned)d, l)
+								 : (unsigned)d,
+				.image = img,
+				.image_level = l,
+				.image_layer = target == GL_TEXTURE_CUBE_MAP ? face : 0,
+				.stencil = stencil,
+			};
+		}
+	}
+}
+
+void gles_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width,
+		       GLsizei height)
+{
+	tex_storage(target, levels, internalformat, width, height, 1, false);
+}
+
+void gles_TexStorage3D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width,
+		       GLsizei height, GLsizei depth)
+{
+	tex_storage(target, levels, internalformat, width, height, depth, true);
+}
+
+/* ---- parameters (section 3.8.7) ------------------------------------------------------- */
+
+/* Whether value is one of the values a sampling parameter takes. */
+static bool param_valid(GLenum pname, GLint value)
+{
+	switch (pname) {
+	case GL_TEXTURE_WRAP_S:
+	case GL_TEXTURE_WRAP_T:
+	case GL_TEXTURE_WRAP_R:
+		return value == GL_CLAMP_TO_EDGE || value == GL_REPEAT ||
+		       value == GL_MIRRORED_REPEAT;
+	case GL_TEXTURE_MIN_FILTER:
+		return value == GL_NEAREST || value == GL_LINEAR ||
+		       value == GL_NEAREST_MIPMAP_NEAREST || value == GL_LINEAR_MIPMAP_NEAREST ||
+		       value == GL_NEAREST_MIPMAP_LINEAR || value == GL_LINEAR_MIPMAP_LINEAR;
+	case GL_TEXTURE_MAG_FILTER:
+		return value == GL_NEAREST || value == GL_LINEAR;
+	case GL_TEXTURE_COMPARE_MODE:
+		return value == GL_NONE || value == GL_COMPARE_REF_TO_TEXTURE;
+	case GL_TEXTURE_COMPARE_FUNC:
+		return value >= GL_NEVER && value <= GL_ALWAYS;
+	default:
+		return true;
+	}
+}
+
+bool gles_sampler_state_set(struct gles_context *ctx, struct gles_sampler_state *s, GLenum pname,
+			    GLint ivalue, GLfloat fvalue, bool is_float)
+{
+	GLint e = is_float ? (GLint)fvalue : ivalue;
+	GLenum *field;
+
+	switch (pname) {
+	case GL_TEXTURE_MIN_LOD:
+		s->min_lod = is_float ? fvalue : (GLfloat)ivalue;
+		return true;
+	case GL_TEXTURE_MAX_LOD:
+		s->max_lod = is_float ? fvalue : (GLfloat)ivalue;
+		return true;
+	case GL_TEXTURE_WRAP_S:
+		field = &s->wrap_s;
+		break;
+	case GL_TEXTURE_WRAP_T:
+		field = &s->wrap_t;
+		break;
+	case GL_TEXTURE_WRAP_R:
+		field = &s->wrap_r;
+		break;
+	case GL_TEXTURE_MIN_FILTER:
+		field = &s->min_filter;
+		break;
+	case GL_TEXTURE_MAG_FILTER:
+		field = &s->mag_filter;
+		break;
+	case GL_TEXTURE_COMPARE_MODE:
+		field = &s->compare_mode;
+		break;
+	case GL_TEXTURE_COMPARE_FUNC:
+		field = &s->compare_func;
+		break;
+	default:
+		return false;
+	}
+	if (!param_valid(pname, e))
+		gles_error(ctx, GL_INVALID_ENUM);
+	else
+		*field = (GLenum)e;
+	return true;
+}
+
+bool gles_sampler_state_get(const struct gles_sampler_state *s, GLenum pname, GLint *i, GLfloat *f,
+			    bool *is_float)
+{
+	*is_float = false;
+	switch (pname) {
+	case GL_TEXTURE_MIN_LOD:
+		*f = s->min_lod, *is_float = true;
+		return true;
+	case GL_TEXTURE_MAX_LOD:
+		*f = s->max_lod, *is_float = true;
+		return true;
+	case GL_TEXTURE_WRAP_S:
+		*i = (GLint)s->wrap_s;
+		return true;
+	case GL_TEXTURE_WRAP_T:
+		*i = (GLint)s->wrap_t;
+		return true;
+	case GL_TEXTURE_WRAP_R:
+		*i = (GLint)s->wrap_r;
+		return true;
+	case GL_TEXTURE_MIN_FILTER:
+		*i = (GLint)s->min_filter;
+		return true;
+	case GL_TEXTURE_MAG_FILTER:
+		*i = (GLint)s->mag_filter;
+		return true;
+	case GL_TEXTURE_COMPARE_MODE:
+		*i = (GLint)s->compare_mode;
+		return true;
+	case GL_TEXTURE_COMPARE_FUNC:
+		*i = (GLint)s->compare_func;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The parameters an ES 2.0 context has: wraps S and T, the filters. */
+static bool es2_param(GLenum pname)
+{
+	return pname == GL_TEXTURE_WRAP_S || pname == GL_TEXTURE_WRAP_T ||
+	       pname == GL_TEXTURE_MIN_FILTER || pname == GL_TEXTURE_MAG_FILTER;
+}
+
+static void tex_parameter(GLenum target, GLenum pname, GLint ivalue, GLfloat fvalue, bool is_float)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_texture *t;
+	GLint v = is_float ? (GLint)lroundf(fvalue) : ivalue;
+	GLint e = is_float ? (GLint)fvalue : ivalue;
+
+	if (!ctx || !(t = bound_texture(ctx, target)))
+		return;
+	if (ctx->major < 3 && !es2_param(pname)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (gles_sampler_state_set(ctx, &t->sampler, pname, ivalue, fvalue, is_float))
+		return;
+	switch (pname) {
+	case GL_TEXTURE_BASE_LEVEL:
+	case GL_TEXTURE_MAX_LEVEL:
+		if (v < 0) {
+			gles_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+		*(pname == GL_TEXTURE_BASE_LEVEL ? &t->base_level : &t->max_level) = v;
+		return;
+	case GL_TEXTURE_SWIZZLE_R:
+	case GL_TEXTURE_SWIZZLE_G:
+	case GL_TEXTURE_SWIZZLE_B:
+	case GL_TEXTURE_SWIZZLE_A:
+		if (e != GL_RED && e != GL_GREEN && e != GL_BLUE && e != GL_ALPHA && e != GL_ZERO &&
+		    e != GL_ONE) {
+			gles_error(ctx, GL_INVALID_ENUM);
+			return;
+		}
+		t->swizzle[pname - GL_TEXTURE_SWIZZLE_R] = (GLenum)e;
+		return;
+	default:
+		gles_error(ctx, GL_INVALID_ENUM);
+	}
+}
+
+void gles_TexParameteri(GLenum target, GLenum pname, GLint param)
+{
+	tex_parameter(target, pname, param, 0, false);
+}
+
+void gles_TexParameterf(GLenum target, GLenum pname, GLfloat param)
+{
+	tex_parameter(target, pname, 0, param, true);
+}
+
+void gles_TexParameteriv(GLenum target, GLenum pname, const GLint *params)
+{
+	tex_parameter(target, pname, params ? params[0] : 0, 0, false);
+}
+
+void gles_TexParameterfv(GLenum target, GLenum pname, const GLfloat *params)
+{
+	tex_parameter(target, pname, 0, params ? params[0] : 0, true);
+}
+
+/* A parameter's value: false (GL_INVALID_ENUM) when pname is none. */
+static bool tex_param_value(struct gles_context *ctx, GLenum target, GLenum pname, GLint *i,
+			    GLfloat *f, bool *is_float)
+{
+	struct gles_texture *t;
+
+	if (!(t = bound_texture(ctx, target)))
+		return false;
+	if (ctx->major < 3 && !es2_param(pname)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return false;
+	}
+	if (gles_sampler_state_get(&t->sampler, pname, i, f, is_float))
+		return true;
+	*is_float = false;
+	switch (pname) {
+	case GL_TEXTURE_BASE_LEVEL:
+		*i = t->base_level;
+		return true;
+	case GL_TEXTURE_MAX_LEVEL:
+		*i = t->max_level;
+		return true;
+	case GL_TEXTURE_SWIZZLE_R:
+	case GL_TEXTURE_SWIZZLE_G:
+	case GL_TEXTURE_SWIZZLE_B:
+	case GL_TEXTURE_SWIZZLE_A:
+		*i = (GLint)t->swizzle[pname - GL_TEXTURE_SWIZZLE_R];
+		return true;
+	case GL_TEXTURE_IMMUTABLE_FORMAT:
+		*i = t->immutable ? GL_TRUE : GL_FALSE;
+		return true;
+	case GL_TEXTURE_IMMUTABLE_LEVELS:
+		*i = (GLint)t->immutable_levels;
+		return true;
+	default:
+		gles_error(ctx, GL_INVALID_ENUM);
+		return false;
+	}
+}
+
+void gles_GetTexParameteriv(GLenum target, GLenum pname, GLint *params)
+{
+	struct gles_context *ctx = gles_current();
+	GLint i = 0;
+	GLfloat f = 0;
+	bool is_float;
+
+	if (ctx && tex_param_value(ctx, target, pname, &i, &f, &is_float) && params)
+		*params = is_float ? (GLint)lroundf(f) : i;
+}
+
+void gles_GetTexParameterfv(GLenum target, GLenum pname, GLfloat *params)
+{
+	struct gles_context *ctx = gles_current();
+	GLint i = 0;
+	GLfloat f = 0;
+	bool is_float;
+
+	if (ctx && tex_param_value(ctx, target, pname, &i, &f, &is_float) && params)
+		*params = is_float ? f : (GLfloat)i;
+}
+
+/* ---- glGenerateMipmap (section 3.8.10) ------------------------------------------------- */
+
+/* Averages the 2x2 (or 2x2x2) texels under each texel of level dst from level src. */
+static void box_filter(const struct gles_texture_level *src, const struct gles_texture_level *dst,
+		       bool three_d)
+{
+	const struct agx_format_info *info = agx_format_info(src->format->hw);
+	enum agx_format hw = src->format->hw;
+
+	if (!dst->image || !dst->image->bo.size || !src->image || !src->image->bo.size)
+		return;
+	for (unsigned z = 0; z < dst->depth; z++) {
+		for (unsigned y = 0; y < dst->height; y++) {
+			for (unsigned x = 0; x < dst->width; x++) {
+				float sum[4] = { 0 }, rgba[4];
+				unsigned n = 0;
+				uint8_t texel[16] = { 0 };
+
+				for (unsigned dz = 0; dz < (three_d ? 2u : 1u); dz++) {
+					for (unsigned dy = 0; dy < 2; dy++) {
+						for (unsigned dx = 0; dx < 2; dx++) {
+							unsigned sx = 2 * x + dx, sy = 2 * y + dy;
+							unsigned sz = three_d ? 2 * z + dz : z;
+
+							if (sx >= src->width || sy >= src->height ||
+							    sz >= src->depth)
+								continue;
+							agx_format_unpack_float(
+							    hw,
+							    gles_image_texel(
+								src->image, src->image_level,
+								src->image_layer + sz, sx, sy),
+							    rgba);
+							for (unsigned c = 0; c < 4; c++)
+								sum[c] += rgba[c];
+							n++;
+						}
+					}
+				}
+				for (unsigned c = 0; c < 4; c++)
+					sum[c] /= (float)n;
+				/* the texel read back gives the swizzled values: store them back */
+				if (hw == AGX_FORMAT_A8_UNORM)
+					sum[0] = 0;
+				if (hw == AGX_FORMAT_L8A8_UNORM)
+					sum[1] = 0;
+				agx_format_pack_float(hw, sum, texel);
+				memcpy(gles_image_texel(dst->image, dst->image_level,
+							dst->image_layer + z, x, y),
+				       texel, info->bytes);
+			}
+		}
+	}
+}
+
+static bool is_pow2(unsigned x)
+{
+	return x && !(x & (x - 1));
+}
+
+void gles_GenerateMipmap(GLenum target)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_texture *t;
+	const struct gles_texture_level *base;
+	unsigned faces, base_level, last;
+	bool three_d = target == GL_TEXTURE_3D;
+
+	if (!ctx || !(t = bound_texture(ctx, target)))
+		return;
+	faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
+	base_level = t->immutable && (unsigned)t->base_level >= t->immutable_levels
+			 ? t->immutable_levels - 1
+			 : (unsigned)t->base_level;
+	if (base_level >= GLES_MAX_TEXTURE_LEVELS) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	base = &t->levels[0][base_level];
+	/*
+	 * Section 3.8.10: the base level must exist (cube complete for a cube
+	 * map) in an unsized format or a sized one that is colour-renderable
+	 * and filterable; ES 2.0 also wants power-of-two sizes.
+	 */
+	if (!base->format || (base->format->flags & GLES_FORMAT_COMPRESSED) ||
+	    ((base->format->flags & GLES_FORMAT_SIZED) &&
+	     base->internalformat == base->format->internalformat &&
+	     !((base->format->flags & GLES_FORMAT_COLOR_RENDERABLE) &&
+	       (base->format->flags & GLES_FORMAT_FILTERABLE))) ||
+	    base->format->base == GL_DEPTH_COMPONENT || base->format->base == GL_DEPTH_STENCIL ||
+	    (ctx->major < 3 && (!is_pow2(base->width) || !is_pow2(base->height)))) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	for (unsigned f = 1; f < faces; f++) {
+		const struct gles_texture_level *l = &t->levels[f][base_level];
+
+		if (l->format != base->format || l->internalformat != base->internalformat ||
+		    l->width != base->width || l->height != base->height) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+	}
+	if (target == GL_TEXTURE_CUBE_MAP && base->width != base->height) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	/* levels base + 1 .. q: the chain's end, max_level, or the immutable levels */
+	{
+		unsigned biggest = base->width > base->height ? base->width : base->height;
+
+		if (three_d && base->depth > biggest)
+			biggest = base->depth;
+		last = base_level + log2_floor(biggest);
+	}
+	if ((GLint)last > t->max_level)
+		last = (unsigned)t->max_level;
+	if (t->immutable && last >= t->immutable_levels)
+		last = t->immutable_levels - 1;
+	if (last >= GLES_MAX_TEXTURE_LEVELS)
+		last = GLES_MAX_TEXTURE_LEVELS - 1;
+	for (unsigned f = 0; f < faces; f++) {
+		GLenum face = faces == 6 ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + f : target;
+
+		for (unsigned l = base_level + 1; l <= last; l++) {
+			struct gles_texture_level *src = &t->levels[f][l - 1], *dst;
+
+			if (!t->immutable) {
+				unsigned w = agx_layout_minify(src->width, 1);
+				unsigned h = agx_layout_minify(src->height, 1);
+				unsigned d =
+				    three_d ? agx_layout_minify(src->depth, 1) : src->depth;
+
+				if (make_level(t, face, (GLint)l, src->format, src->internalformat,
+					       w, h, d) < 0) {
+					gles_error(ctx, GL_OUT_OF_MEMORY);
+					return;
+				}
+			}
+			dst = &t->levels[f][l];
+			box_filter(src, dst, three_d);
+		}
+	}
+}

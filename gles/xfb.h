@@ -1,0 +1,37 @@
+/*
+ * xfb.h: transform feedback objects (GLES 3.0.6 section 2.15.1): the
+ * context's namespace of them, which contexts do not share, the default
+ * object (name 0) and the bound one.
+ */
+#ifndef GLES_XFB_H
+#define GLES_XFB_H
+
+#include <stdbool.h>
+
+#include <GLES3/gl3.h>
+
+#include "names.h"
+
+struct gles_context;
+struct gles_get_value;
+
+struct gles_xfb_object {
+	GLuint name;
+	bool active, paused;   /* table 6.24 */
+	GLenum primitive_mode; /* glBeginTransformFeedback's, while active */
+};
+
+struct gles_xfb_state {
+	struct gles_names names; /* a name from glGen* is an object once bound */
+	struct gles_xfb_object default_object;
+	struct gles_xfb_object *bound;
+};
+
+/* 0 or -ENOMEM; finish frees every object of the context. */
+int gles_xfb_init(struct gles_xfb_state *x);
+void gles_xfb_finish(struct gles_xfb_state *x);
+
+/* get.c's queries of the bound object: TRANSFORM_FEEDBACK_BINDING, _ACTIVE, _PAUSED. */
+bool gles_xfb_get(struct gles_context *ctx, GLenum pname, int index, struct gles_get_value *out);
+
+#endif
