@@ -18,6 +18,7 @@
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
 
+#include "agx/spirv.h"
 #include "glsl/lower.h"
 
 #define COMPILE_STACK_SIZE (64u << 20)
@@ -301,6 +302,61 @@ static int lower_shader(struct job *j, const char *preprocessed, struct agx_glsl
 	return ret;
 }
 
+/* Whether type (a type's id) is or holds a boolean: arrays, structs, vectors of them. */
+static bool holds_bool(const struct agx_spirv_module *m, uint32_t type, unsigned depth)
+{
+	const struct agx_spirv_inst *t = agx_spirv_def(m, type);
+
+	if (!t || depth > 16)
+		return false;
+	switch (t->opcode) {
+	case SpvOpTypeBool:
+		return true;
+	case SpvOpTypeVector:
+	case SpvOpTypeArray:
+		return holds_bool(m, agx_spirv_operand(t, 0), depth + 1);
+	case SpvOpTypeStruct:
+		for (unsigned i = 0; i < agx_spirv_num_operands(t); i++)
+			if (holds_bool(m, agx_spirv_operand(t, i), depth + 1))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Whether a module declares a default-block uniform that holds a boolean.
+ * GLSL ES allows them, and glslang's GL SPIR-V carries them as OpTypeBool
+ * in UniformConstant (ARB_gl_spirv has them so); spirv-tools' validator
+ * applies its rule against booleans in externally visible storage (a
+ * Vulkan one) under OpenGL 4.5 rules too, and refuses the module.  The
+ * translator reads such a uniform as 32-bit words (non-zero is true).
+ */
+static bool has_bool_uniform(const uint32_t *words, size_t count)
+{
+	struct agx_spirv_module m;
+	bool found = false;
+	char why[128];
+
+	if (agx_spirv_parse(words, count, &m, why, sizeof(why)) < 0)
+		return false;
+	for (size_t i = 0; i < m.num_insts && !found; i++) {
+		const struct agx_spirv_inst *in = &m.insts[i];
+		const struct agx_spirv_inst *ptr;
+
+		if (in->opcode != SpvOpVariable || agx_spirv_num_operands(in) < 1 ||
+		    agx_spirv_operand(in, 0) != SpvStorageClassUniformConstant)
+			continue;
+		ptr = agx_spirv_def(&m, in->type);
+		found = ptr && ptr->opcode == SpvOpTypePointer &&
+			agx_spirv_num_operands(ptr) >= 2 &&
+			holds_bool(&m, agx_spirv_operand(ptr, 1), 0);
+	}
+	agx_spirv_module_finish(&m);
+	return found;
+}
+
 /*
  * SPIR-V of a 3.10 source.  A failure here is ours (the lowering) or a
  * limit of glslang's GL SPIR-V back end, not the shader's: -ENOTSUP.
@@ -341,7 +397,9 @@ static int make_spirv(struct job *j, const char *code)
 	}
 	glslang_program_SPIRV_generate_with_options(program, in.stage, &options);
 	messages = glslang_program_SPIRV_get_messages(program);
-	if (messages && strstr(messages, "error")) {
+	if (messages && strstr(messages, "error") &&
+	    !has_bool_uniform(glslang_program_SPIRV_get_ptr(program),
+			      glslang_program_SPIRV_get_size(program))) {
 		log_add(&j->log, "ERROR: 0:0: '' : glslang's SPIR-V did not validate:\n");
 		log_add(&j->log, messages);
 		goto out;

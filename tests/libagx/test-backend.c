@@ -93,7 +93,7 @@ static void compile(struct agx_ir_shader *s, unsigned max_registers, struct agx_
 
 struct grid {
 	unsigned groups[3], local[3];
-	uint32_t uniforms[16];
+	uint32_t uniforms[32];
 	unsigned num_uniforms;
 	struct usc_run_buffer buffers[8];
 	unsigned num_buffers;
@@ -2362,6 +2362,65 @@ static void test_block_arrays_length(void **state)
 	agx_shader_binary_finish(&bin);
 }
 
+/*
+ * Default-block booleans (which the SPIR-V validator refuses and GL
+ * allows): 32-bit words in their registers, any non-zero word true.
+ */
+static void test_bool_uniforms(void **state)
+{
+	static const char src[] = "#version 310 es\n"
+				  "layout(local_size_x = 1) in;\n"
+				  "layout(std430, binding = 0) buffer O { uint o[4]; };\n"
+				  "uniform bool b;\n"
+				  "uniform bvec3 v;\n"
+				  "uniform bool a[2];\n"
+				  "void main() {\n"
+				  "  o[0] = b ? 1u : 0u;\n"
+				  "  o[1] = uint(v.x) + 2u * uint(v.y) + 4u * uint(v.z);\n"
+				  "  o[2] = any(v) && !a[0] ? 1u : 0u;\n"
+				  "  o[3] = a[1] ? 5u : 6u;\n"
+				  "}\n";
+	static const struct {
+		uint32_t b, v[3], a[2], want[4];
+	} cases[] = {
+		{ 0, { 0, 0, 0 }, { 0, 0 }, { 0, 0, 0, 6 } },
+		{ 7, { 1, 0, 0x80000000u }, { 0, 3 }, { 1, 5, 1, 5 } },
+		{ 1, { 0, 9, 0 }, { 1, 0 }, { 1, 2, 0, 6 } },
+	};
+	struct agx_shader_binary bin;
+	const struct agx_shader_var *ob, *bvar, *vv, *av;
+
+	(void)state;
+	glsl(AGX_SHADER_COMPUTE, src, NULL, &bin);
+	ob = find_var(&bin, "O");
+	bvar = find_var(&bin, "b");
+	vv = find_var(&bin, "v");
+	av = find_var(&bin, "a");
+	assert_string_equal(bvar->glsl_type, "bool");
+	assert_string_equal(vv->glsl_type, "bvec3");
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		uint32_t out[4] = { 0 };
+		struct grid g = { .groups = { 1, 1, 1 }, .local = { 1, 1, 1 } };
+
+		g.buffers[0] = (struct usc_run_buffer){ OUT_ADDR, out, sizeof(out) };
+		g.num_buffers = 1;
+		g.uniforms[ob->uniform] = (uint32_t)OUT_ADDR;
+		g.uniforms[ob->uniform + 1] = (uint32_t)(OUT_ADDR >> 32);
+		g.uniforms[bvar->uniform] = cases[k].b;
+		for (unsigned c = 0; c < 3; c++)
+			g.uniforms[vv->uniform + c] = cases[k].v[c];
+		/* std140: an array of scalars strides 16 bytes, four registers */
+		g.uniforms[av->uniform] = cases[k].a[0];
+		g.uniforms[av->uniform + 4] = cases[k].a[1];
+		g.num_uniforms = bin.info.num_uniforms;
+		assert_true(g.num_uniforms <= 32);
+		run(&bin, &g);
+		for (unsigned i = 0; i < 4; i++)
+			assert_int_equal(out[i], cases[k].want[i]);
+	}
+	agx_shader_binary_finish(&bin);
+}
+
 /* The fragment quads of the simulated renderer (sim/render.c): lane bit 0 is x, bit 1 y. */
 static void quad_pixels(struct usc_fragment_io *f)
 {
@@ -2554,6 +2613,7 @@ int main(void)
 		cmocka_unit_test(test_frag_depth),
 		cmocka_unit_test(test_fragment_texture),
 		cmocka_unit_test(test_block_arrays_length),
+		cmocka_unit_test(test_bool_uniforms),
 		cmocka_unit_test(test_derivatives),
 		cmocka_unit_test(test_compile_time),
 	};
