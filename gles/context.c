@@ -15,6 +15,7 @@
 #include "program.h"
 #include "state.h"
 #include "submit.h"
+#include "sync.h"
 
 #ifndef GLES_AGX_VERSION
 #error "meson defines GLES_AGX_VERSION, the project's version"
@@ -99,6 +100,7 @@ void gles_context_destroy(struct gles_context *ctx)
 		return;
 	gles_program_context_finish(ctx);
 	gles_objects_finish(ctx);
+	gles_sync_context_finish(ctx);
 	gles_submit_finish(ctx);
 	gles_state_finish(ctx);
 	gles_share_group_unref(ctx->share);

@@ -14,8 +14,10 @@
 
 #include "context.h"
 
-/* The largest pbuffer, and what the configs say of it. */
+/* The largest pbuffer (and window surface), and what the configs say of it. */
 #define GLES_MAX_PBUFFER_SIZE 16384
+/* The configs of one display: the four formats, and two more on an X11 screen of depth 32. */
+#define GLES_MAX_CONFIGS 6
 
 /*
  * The stack's device as one initialized display uses it.  Contexts and
@@ -32,6 +34,9 @@ struct gles_config {
 	EGLint id;
 	EGLint red, green, blue, alpha, depth, stencil;
 	enum gles_surface_format color_format, depth_stencil_format;
+	EGLint surface_type;	       /* EGL_PBUFFER_BIT, and EGL_WINDOW_BIT on an X11 screen */
+	EGLint visual_id, visual_type; /* the X visual of its windows; 0 and EGL_NONE if none */
+	uint32_t window_fourcc;	       /* the DRM format its windows' visuals take, 0 if none */
 };
 
 /* The calling thread's EGL state. */
@@ -41,6 +46,8 @@ struct gles_thread {
 };
 
 struct gles_display;
+struct gles_x11;
+struct agx_present_target;
 
 struct gles_surface {
 	struct gles_surface *next; /* on its display's list while its handle is valid */
@@ -50,6 +57,12 @@ struct gles_surface {
 	const struct gles_config *config;
 	struct gles_device *dev;
 	struct gles_thread *bound_to; /* the thread whose current context uses it */
+	EGLint type;		      /* EGL_PBUFFER_BIT or EGL_WINDOW_BIT */
+	/* a window surface: its X window, the connection, and where its frames go */
+	uint32_t window;
+	struct gles_x11 *x11;
+	struct agx_present_target *present;
+	EGLint render_buffer; /* EGL_RENDER_BUFFER as asked for */
 	EGLint largest_pbuffer, texture_format, texture_target, mipmap_texture, mipmap_level;
 	EGLint gl_colorspace, vg_colorspace, vg_alpha_format;
 	EGLint swap_behavior, multisample_resolve, swap_interval;
@@ -68,11 +81,21 @@ struct gles_egl_context {
 };
 
 struct gles_display {
-	EGLenum platform; /* EGL_PLATFORM_SURFACELESS_MESA, or EGL_NONE: the default display */
+	/* EGL_PLATFORM_SURFACELESS_MESA, EGL_PLATFORM_X11_KHR, or EGL_NONE: the default display */
+	EGLenum platform;
 	bool initialized;
 	struct gles_device *dev;
 	struct gles_surface *surfaces;
 	struct gles_egl_context *contexts;
+	/* set by eglInitialize; the handles stay valid (contexts past eglTerminate keep them) */
+	struct gles_config configs[GLES_MAX_CONFIGS];
+	unsigned num_configs;
+	/* X11: the native Display (NULL: EGL_DEFAULT_DISPLAY), the screen asked for (-1: its
+	 * default), the connection while initialized, the next X11 display */
+	void *native;
+	EGLint screen;
+	struct gles_x11 *x11;
+	struct gles_display *next;
 };
 
 /* ---- egl_main.c: the lock, errors, displays --------------------------------------------- */
@@ -96,8 +119,10 @@ EGLenum gles_egl_current_api(void);
 
 /* ---- egl_config.c ----------------------------------------------------------------------- */
 
-/* The config named by handle, NULL (EGL_BAD_CONFIG set) if it is none. */
-const struct gles_config *gles_egl_config(EGLConfig handle);
+/* Fills dpy's configs (eglInitialize; an X11 display's connection is open). */
+void gles_egl_configs_init(struct gles_display *dpy);
+/* The config of dpy named by handle, NULL (EGL_BAD_CONFIG set) if it is none. */
+const struct gles_config *gles_egl_config(const struct gles_display *dpy, EGLConfig handle);
 /* EGL 1.5 section 2.2: the same colour, depth and stencil buffers. */
 bool gles_configs_compatible(const struct gles_config *a, const struct gles_config *b);
 
@@ -141,6 +166,20 @@ EGLBoolean gles_egl_release_tex_image(EGLDisplay dpy, EGLSurface surface, EGLint
 EGLBoolean gles_egl_copy_buffers(EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType target);
 EGLBoolean gles_egl_swap_buffers(EGLDisplay dpy, EGLSurface surface);
 EGLBoolean gles_egl_swap_interval(EGLDisplay dpy, EGLint interval);
+
+/* ---- egl_x11.c: an X11 display's connection ------------------------------------------- */
+
+/*
+ * Connects to native (an Xlib Display; NULL: $DISPLAY's server) for screen
+ * (-1: the default one): 0, or a negative errno with the reason on stderr.
+ */
+int gles_x11_open(void *native, EGLint screen, struct gles_x11 **out);
+struct gles_x11 *gles_x11_ref(struct gles_x11 *x);
+/* Under the EGL lock; NULL is a no-op. */
+void gles_x11_unref(struct gles_x11 *x);
+void *gles_x11_connection(const struct gles_x11 *x); /* an xcb_connection_t */
+int gles_x11_screen(const struct gles_x11 *x);
+uint32_t gles_x11_root(const struct gles_x11 *x);
 
 /* ---- egl_context.c ---------------------------------------------------------------------- */
 

@@ -1,28 +1,87 @@
 /*
  * egl_config.c: the frame buffer configurations -- RGBA8888 and RGB565,
  * each without and with a 24-bit depth and 8-bit stencil buffer, for
- * OpenGL ES 2 and 3 contexts and pbuffer surfaces -- and eglGetConfigs,
- * eglChooseConfig (EGL 1.5 section 3.4.1: its matching and sorting rules)
- * and eglGetConfigAttrib.
+ * OpenGL ES 2 and 3 contexts and pbuffer surfaces, and on an X11 screen
+ * window surfaces of the visuals compositor-bridge presents to -- and
+ * eglGetConfigs, eglChooseConfig (EGL 1.5 section 3.4.1: its matching and
+ * sorting rules) and eglGetConfigAttrib.
  */
 #include <stdlib.h>
 
+#include <drm_fourcc.h>
+
+#include "agx/present.h"
 #include "egl_agx.h"
 
-static const struct gles_config configs[] = {
-	{ 1, 8, 8, 8, 8, 0, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_NONE },
-	{ 2, 8, 8, 8, 8, 24, 8, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z24S8 },
-	{ 3, 5, 6, 5, 0, 0, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_NONE },
-	{ 4, 5, 6, 5, 0, 24, 8, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z24S8 },
+/* The core protocol's TrueColor visual class (X.h), EGL_NATIVE_VISUAL_TYPE of X11 configs. */
+#define X11_TRUE_COLOR 4
+
+/* Every display's four formats (EGL_CONFIG_ID 1 to 4), pbuffers only. */
+static const struct gles_config base_configs[] = {
+	{ 1, 8, 8, 8, 8, 0, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_NONE, EGL_PBUFFER_BIT, 0,
+	  EGL_NONE, 0 },
+	{ 2, 8, 8, 8, 8, 24, 8, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z24S8, EGL_PBUFFER_BIT, 0,
+	  EGL_NONE, 0 },
+	{ 3, 5, 6, 5, 0, 0, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_NONE, EGL_PBUFFER_BIT, 0,
+	  EGL_NONE, 0 },
+	{ 4, 5, 6, 5, 0, 24, 8, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z24S8, EGL_PBUFFER_BIT, 0,
+	  EGL_NONE, 0 },
 };
 
-#define NUM_CONFIGS (sizeof(configs) / sizeof(configs[0]))
+#define NUM_BASE_CONFIGS (sizeof(base_configs) / sizeof(base_configs[0]))
 
-const struct gles_config *gles_egl_config(EGLConfig handle)
+/* Gives c windows of the screen's visual for frames of fourcc, if the screen has one. */
+static bool add_windows(struct gles_display *dpy, struct gles_config *c, uint32_t fourcc)
 {
-	for (unsigned i = 0; i < NUM_CONFIGS; i++)
-		if (handle == (EGLConfig)&configs[i])
-			return &configs[i];
+	uint32_t visual;
+	uint8_t depth;
+
+	if (agx_present_x11_find_visual(gles_x11_connection(dpy->x11), gles_x11_screen(dpy->x11),
+					fourcc, &visual, &depth) < 0)
+		return false;
+	c->surface_type |= EGL_WINDOW_BIT;
+	c->visual_id = (EGLint)visual;
+	c->visual_type = X11_TRUE_COLOR;
+	c->window_fourcc = fourcc;
+	return true;
+}
+
+/*
+ * An X11 screen's configs: RGBA8888 windows of its depth-24 TrueColor
+ * visual (the alpha channel is rendered to but not shown: the window has
+ * none), RGB565 windows only of a depth-16 visual, and, where the screen
+ * has a depth-32 ARGB visual, configs 5 and 6: RGBA8888 windows whose
+ * alpha reaches the window (for a compositing manager to blend with).
+ * Configs without a visual are pbuffer configs, as on the other displays.
+ */
+void gles_egl_configs_init(struct gles_display *dpy)
+{
+	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++)
+		dpy->configs[i] = base_configs[i];
+	dpy->num_configs = NUM_BASE_CONFIGS;
+	if (dpy->platform != EGL_PLATFORM_X11_KHR)
+		return;
+	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++)
+		add_windows(dpy, &dpy->configs[i],
+			    dpy->configs[i].color_format == GLES_FORMAT_RGBA8_UNORM
+				? DRM_FORMAT_XRGB8888
+				: DRM_FORMAT_RGB565);
+	for (unsigned i = 0; i < 2; i++) {
+		struct gles_config *c = &dpy->configs[dpy->num_configs];
+
+		*c = base_configs[i];
+		c->id = (EGLint)dpy->num_configs + 1;
+		if (!add_windows(dpy, c, DRM_FORMAT_ARGB8888))
+			break;
+		dpy->num_configs++;
+	}
+}
+
+const struct gles_config *gles_egl_config(const struct gles_display *dpy, EGLConfig handle)
+{
+	for (unsigned i = 0; i < dpy->num_configs; i++)
+		if (handle == (EGLConfig)&dpy->configs[i])
+			return &dpy->configs[i];
 	gles_egl_error(EGL_BAD_CONFIG);
 	return NULL;
 }
@@ -73,12 +132,16 @@ static bool config_value(const struct gles_config *c, EGLint attribute, EGLint *
 		*value = 0;
 		break;
 	case EGL_SURFACE_TYPE:
-		/* no native windows or pixmaps on the surfaceless platform, nor on the default
-		 * display */
-		*value = EGL_PBUFFER_BIT;
+		/* windows on an X11 screen only; pixmaps nowhere */
+		*value = c->surface_type;
+		break;
+	case EGL_NATIVE_VISUAL_ID:
+		*value = c->visual_id;
+		break;
+	case EGL_NATIVE_VISUAL_TYPE:
+		*value = c->visual_type;
 		break;
 	case EGL_CONFIG_CAVEAT:
-	case EGL_NATIVE_VISUAL_TYPE:
 	case EGL_TRANSPARENT_TYPE:
 		*value = EGL_NONE;
 		break;
@@ -103,7 +166,6 @@ static bool config_value(const struct gles_config *c, EGLint attribute, EGLint *
 	case EGL_LUMINANCE_SIZE:
 	case EGL_ALPHA_MASK_SIZE:
 	case EGL_LEVEL:
-	case EGL_NATIVE_VISUAL_ID:
 	case EGL_SAMPLE_BUFFERS:
 	case EGL_SAMPLES:
 	case EGL_TRANSPARENT_RED_VALUE:
@@ -294,12 +356,13 @@ static int compare_configs(const void *pa, const void *pb)
 EGLBoolean gles_egl_choose_config(EGLDisplay handle, const EGLint *attribs, EGLConfig *out,
 				  EGLint size, EGLint *num)
 {
-	const struct gles_config *found[NUM_CONFIGS];
+	const struct gles_config *found[GLES_MAX_CONFIGS];
+	struct gles_display *dpy;
 	EGLint want[NUM_RULES];
 	unsigned count = 0;
 
 	gles_egl_lock();
-	if (!gles_egl_display(handle, true))
+	if (!(dpy = gles_egl_display(handle, true)))
 		goto fail;
 	if (!num) {
 		gles_egl_error(EGL_BAD_PARAMETER);
@@ -316,9 +379,9 @@ EGLBoolean gles_egl_choose_config(EGLDisplay handle, const EGLint *attribs, EGLC
 		}
 		want[i] = a[1];
 	}
-	for (unsigned i = 0; i < NUM_CONFIGS; i++)
-		if (matches(&configs[i], want))
-			found[count++] = &configs[i];
+	for (unsigned i = 0; i < dpy->num_configs; i++)
+		if (matches(&dpy->configs[i], want))
+			found[count++] = &dpy->configs[i];
 	sort_request = want;
 	qsort(found, count, sizeof(found[0]), compare_configs);
 	sort_request = NULL;
@@ -341,22 +404,26 @@ fail:
 
 EGLBoolean gles_egl_get_configs(EGLDisplay handle, EGLConfig *out, EGLint size, EGLint *num)
 {
-	unsigned count = NUM_CONFIGS;
+	struct gles_display *dpy;
+	unsigned count;
 
 	gles_egl_lock();
-	if (!gles_egl_display(handle, true)) {
+	if (!(dpy = gles_egl_display(handle, true))) {
 		gles_egl_unlock();
 		return EGL_FALSE;
 	}
-	gles_egl_unlock();
-	if (!num)
+	if (!num) {
+		gles_egl_unlock();
 		return gles_egl_error(EGL_BAD_PARAMETER);
+	}
+	count = dpy->num_configs;
 	if (out) {
 		count = size > 0 ? ((unsigned)size < count ? (unsigned)size : count) : 0;
 		for (unsigned i = 0; i < count; i++)
-			out[i] = (EGLConfig)&configs[i];
+			out[i] = (EGLConfig)&dpy->configs[i];
 	}
 	*num = (EGLint)count;
+	gles_egl_unlock();
 	gles_egl_error(EGL_SUCCESS);
 	return EGL_TRUE;
 }
@@ -364,18 +431,19 @@ EGLBoolean gles_egl_get_configs(EGLDisplay handle, EGLConfig *out, EGLint size, 
 EGLBoolean gles_egl_get_config_attrib(EGLDisplay handle, EGLConfig config, EGLint attribute,
 				      EGLint *value)
 {
+	struct gles_display *dpy;
 	const struct gles_config *c;
+	bool known;
 	EGLint v;
 
 	gles_egl_lock();
-	if (!gles_egl_display(handle, true)) {
+	if (!(dpy = gles_egl_display(handle, true)) || !(c = gles_egl_config(dpy, config))) {
 		gles_egl_unlock();
 		return EGL_FALSE;
 	}
+	known = config_value(c, attribute, &v);
 	gles_egl_unlock();
-	if (!(c = gles_egl_config(config)))
-		return EGL_FALSE;
-	if (!config_value(c, attribute, &v))
+	if (!known)
 		return gles_egl_error(EGL_BAD_ATTRIBUTE);
 	if (!value)
 		return gles_egl_error(EGL_BAD_PARAMETER);

@@ -139,7 +139,7 @@ EGLContext gles_egl_create_context(EGLDisplay handle, EGLConfig config, EGLConte
 	EGLint err;
 
 	gles_egl_lock();
-	if (!(dpy = gles_egl_display(handle, true)) || !(c = gles_egl_config(config)))
+	if (!(dpy = gles_egl_display(handle, true)) || !(c = gles_egl_config(dpy, config)))
 		goto fail;
 	/* libEGL binds only APIs some vendor supports: OpenGL ES, or EGL_NONE */
 	if (gles_egl_current_api() != EGL_OPENGL_ES_API) {

@@ -2,8 +2,9 @@
  * egl_main.c: libEGL_agx as a glvnd EGL vendor -- __egl_Main and the
  * callbacks it gives libEGL, the table of the EGL functions it serves --
  * and what belongs to no object: the lock, each thread's EGL error, the
- * displays (the surfaceless platform's and the default one), eglInitialize,
- * eglTerminate and eglQueryString.
+ * displays (the surfaceless platform's, the default one, and one for each
+ * X11 display and screen asked for), eglInitialize, eglTerminate and
+ * eglQueryString.
  *
  * libEGL owns the EGL entry points the application calls, looks up the
  * vendor of each display, and calls our functions through the table that
@@ -29,6 +30,12 @@ static struct gles_display displays[] = {
 	{ .platform = EGL_PLATFORM_SURFACELESS_MESA },
 	{ .platform = EGL_NONE },
 };
+/*
+ * The X11 displays, one per native display and screen attribute asked for,
+ * under the EGL lock.  EGL displays are never destroyed (EGL 1.5 section
+ * 3.2: eglTerminate only makes them uninitialized), so neither are these.
+ */
+static struct gles_display *x11_displays;
 
 /*
  * Client extensions (those of EGL_NO_DISPLAY; libEGL keeps the ones it
@@ -36,7 +43,8 @@ static struct gles_display displays[] = {
  * implemented in full.
  */
 static const char client_extensions[] = "EGL_EXT_client_extensions EGL_EXT_platform_base";
-static const char platform_extensions[] = "EGL_MESA_platform_surfaceless";
+static const char platform_extensions[] =
+    "EGL_EXT_platform_x11 EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 static const char display_extensions[] =
     "EGL_EXT_create_context_robustness EGL_KHR_create_context "
     "EGL_KHR_get_all_proc_addresses EGL_KHR_surfaceless_context";
@@ -71,24 +79,34 @@ static EGLint get_error(void)
 	return error;
 }
 
-struct gles_display *gles_egl_display(EGLDisplay handle, bool initialized)
-{
-	for (unsigned i = 0; i < sizeof(displays) / sizeof(displays[0]); i++) {
-		if (handle != (EGLDisplay)&displays[i])
-			continue;
-		if (initialized && !displays[i].initialized) {
-			gles_egl_error(EGL_NOT_INITIALIZED);
-			return NULL;
-		}
-		return &displays[i];
-	}
-	gles_egl_error(EGL_BAD_DISPLAY);
-	return NULL;
-}
+#define NUM_STATIC_DISPLAYS (sizeof(displays) / sizeof(displays[0]))
 
 struct gles_display *gles_egl_display_at(unsigned i)
 {
-	return i < sizeof(displays) / sizeof(displays[0]) ? &displays[i] : NULL;
+	struct gles_display *dpy;
+
+	if (i < NUM_STATIC_DISPLAYS)
+		return &displays[i];
+	for (dpy = x11_displays, i -= NUM_STATIC_DISPLAYS; dpy && i; dpy = dpy->next, i--)
+		;
+	return dpy;
+}
+
+struct gles_display *gles_egl_display(EGLDisplay handle, bool initialized)
+{
+	struct gles_display *dpy;
+
+	for (unsigned i = 0; (dpy = gles_egl_display_at(i)); i++) {
+		if (handle != (EGLDisplay)dpy)
+			continue;
+		if (initialized && !dpy->initialized) {
+			gles_egl_error(EGL_NOT_INITIALIZED);
+			return NULL;
+		}
+		return dpy;
+	}
+	gles_egl_error(EGL_BAD_DISPLAY);
+	return NULL;
 }
 
 void gles_device_unref(struct gles_device *dev)
@@ -102,13 +120,50 @@ void gles_device_unref(struct gles_device *dev)
 /* ---- displays ---------------------------------------------------------------------------- */
 
 /*
+ * EGL_KHR_platform_x11 (and EXT, the same numbers): native is an Xlib
+ * Display or EGL_DEFAULT_DISPLAY ($DISPLAY, connected to by
+ * eglInitialize), the one attribute the screen.  The same arguments give
+ * the same display (EGL 1.5 section 3.2).
+ */
+static EGLDisplay get_x11_display(void *native, const EGLAttrib *attribs)
+{
+	struct gles_display *dpy;
+	EGLint screen = -1;
+
+	for (const EGLAttrib *a = attribs; a && a[0] != EGL_NONE; a += 2) {
+		if (a[0] != EGL_PLATFORM_X11_SCREEN_KHR || a[1] < 0 || a[1] > INT32_MAX) {
+			gles_egl_error(EGL_BAD_ATTRIBUTE);
+			return EGL_NO_DISPLAY;
+		}
+		screen = (EGLint)a[1];
+	}
+	gles_egl_lock();
+	for (dpy = x11_displays; dpy; dpy = dpy->next)
+		if (dpy->native == native && dpy->screen == screen)
+			break;
+	if (!dpy && (dpy = calloc(1, sizeof(*dpy)))) {
+		dpy->platform = EGL_PLATFORM_X11_KHR;
+		dpy->native = native;
+		dpy->screen = screen;
+		dpy->next = x11_displays;
+		x11_displays = dpy;
+	}
+	gles_egl_unlock();
+	gles_egl_error(dpy ? EGL_SUCCESS : EGL_BAD_ALLOC);
+	return dpy ? (EGLDisplay)dpy : EGL_NO_DISPLAY;
+}
+
+/*
  * libEGL's eglGetPlatformDisplay and eglGetDisplay: platform EGL_NONE is
  * eglGetDisplay(EGL_DEFAULT_DISPLAY), the only native display libEGL asks
- * every vendor about.
+ * every vendor about; eglGetDisplay of an X11 Display comes as
+ * EGL_PLATFORM_X11_KHR, libEGL having recognized it.
  */
 static EGLDisplay get_platform_display(EGLenum platform, void *native, const EGLAttrib *attribs)
 {
 	switch (platform) {
+	case EGL_PLATFORM_X11_KHR:
+		return get_x11_display(native, attribs);
 	case EGL_PLATFORM_SURFACELESS_MESA:
 		/* EGL_MESA_platform_surfaceless: native_display must be EGL_DEFAULT_DISPLAY */
 		if (native != EGL_DEFAULT_DISPLAY) {
@@ -166,10 +221,18 @@ static EGLBoolean initialize(EGLDisplay handle, EGLint *major, EGLint *minor)
 		goto fail;
 	/* EGL 1.5 section 3.2: initializing an initialized display only returns the version */
 	if (!dpy->initialized) {
-		if (open_device(&dpy->dev) < 0) {
+		if (dpy->platform == EGL_PLATFORM_X11_KHR &&
+		    gles_x11_open(dpy->native, dpy->screen, &dpy->x11) < 0) {
 			gles_egl_error(EGL_NOT_INITIALIZED);
 			goto fail;
 		}
+		if (open_device(&dpy->dev) < 0) {
+			gles_x11_unref(dpy->x11);
+			dpy->x11 = NULL;
+			gles_egl_error(EGL_NOT_INITIALIZED);
+			goto fail;
+		}
+		gles_egl_configs_init(dpy);
 		dpy->initialized = true;
 	}
 	gles_egl_unlock();
@@ -208,6 +271,9 @@ static EGLBoolean terminate(EGLDisplay handle)
 			gles_surface_terminate(dpy->surfaces);
 		gles_device_unref(dpy->dev);
 		dpy->dev = NULL;
+		/* window surfaces still current keep the connection */
+		gles_x11_unref(dpy->x11);
+		dpy->x11 = NULL;
 		dpy->initialized = false;
 	}
 	gles_egl_unlock();

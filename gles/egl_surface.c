@@ -1,15 +1,21 @@
 /*
- * egl_surface.c: EGL surfaces.  Pbuffers are the only kind: each is a
- * linear colour image (RGBA8 or RGB565) and, when its config has them, a
- * depth/stencil image, in BOs of the display's device.  Windows and pixmaps
- * arrive with compositor-bridge; until then no config supports them, and
- * the functions that take them fail as the spec says for such configs.
+ * egl_surface.c: EGL surfaces.  A pbuffer, or a window surface of an X11
+ * display, is a linear colour image (RGBA8 or RGB565) and, when its config
+ * has them, a depth/stencil image, in BOs of the display's device; a
+ * window's eglSwapBuffers waits for the frame's GPU work and hands the
+ * colour image to compositor-bridge's x11 target (agx/present.h), then
+ * follows the window's size.  No platform has pixmaps: the functions that
+ * take them fail as the spec says for configs without them.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include <drm_fourcc.h>
+
 #include "agx/layout.h"
+#include "agx/present.h"
 #include "egl_agx.h"
+#include "submit.h"
 
 #define ALIGN(x, a) (((x) + (a)-1) / (a) * (a))
 
@@ -45,6 +51,8 @@ void gles_surface_unref(struct gles_surface *surf)
 {
 	if (!surf || --surf->refs)
 		return;
+	agx_present_destroy(surf->present);
+	gles_x11_unref(surf->x11);
 	free_buffer(surf->dev, &surf->drawable.color);
 	free_buffer(surf->dev, &surf->drawable.depth_stencil);
 	gles_device_unref(surf->dev);
@@ -90,8 +98,8 @@ static int alloc_buffer(struct gles_device *dev, enum gles_surface_format format
 	return agx_device_bo_create(dev->agx, layout.layer_stride, 0, &buf->bo);
 }
 
-/* The images of a w x h pbuffer: 0 or -errno, nothing allocated on failure. */
-static int alloc_pbuffer(struct gles_surface *surf, unsigned w, unsigned h)
+/* The images of a w x h surface: 0 or -errno, nothing allocated on failure. */
+static int alloc_images(struct gles_surface *surf, unsigned w, unsigned h)
 {
 	struct gles_drawable *d = &surf->drawable;
 	const struct gles_config *c = surf->config;
@@ -180,7 +188,7 @@ EGLSurface gles_egl_create_pbuffer_surface(EGLDisplay handle, EGLConfig config,
 	int ret;
 
 	gles_egl_lock();
-	if (!(dpy = gles_egl_display(handle, true)) || !(c = gles_egl_config(config)))
+	if (!(dpy = gles_egl_display(handle, true)) || !(c = gles_egl_config(dpy, config)))
 		goto fail;
 	surf = calloc(1, sizeof(*surf));
 	if (!surf) {
@@ -190,6 +198,8 @@ EGLSurface gles_egl_create_pbuffer_surface(EGLDisplay handle, EGLConfig config,
 	*surf = (struct gles_surface){
 		.dpy = dpy,
 		.config = c,
+		.type = EGL_PBUFFER_BIT,
+		.render_buffer = EGL_BACK_BUFFER,
 		.largest_pbuffer = EGL_FALSE,
 		.texture_format = EGL_NO_TEXTURE,
 		.texture_target = EGL_NO_TEXTURE,
@@ -225,7 +235,7 @@ EGLSurface gles_egl_create_pbuffer_surface(EGLDisplay handle, EGLConfig config,
 	 * EGL_LARGEST_PBUFFER: the largest that can be had when the size asked
 	 * for cannot, here by halving it until the memory suffices.
 	 */
-	while ((ret = alloc_pbuffer(surf, (unsigned)w, (unsigned)h)) < 0) {
+	while ((ret = alloc_images(surf, (unsigned)w, (unsigned)h)) < 0) {
 		if (!surf->largest_pbuffer || (w <= 1 && h <= 1) ||
 		    (ret != -ENOMEM && ret != -ENOSPC && ret != -EDQUOT)) {
 			surf->dev = NULL;
@@ -250,20 +260,211 @@ fail:
 	return EGL_NO_SURFACE;
 }
 
-/*
- * Windows and pixmaps: neither display has native ones.  The surfaceless
- * platform has none by its definition, and its spec (EGL_MESA_platform_
- * surfaceless) makes window and pixmap surfaces fail with
- * EGL_BAD_NATIVE_WINDOW and EGL_BAD_NATIVE_PIXMAP on its displays,
- * whatever the config (piglit's egl_mesa_platform_surfaceless); the
- * default display is the same device.
- */
-static EGLSurface native_surface(EGLDisplay handle, EGLConfig config, EGLint error)
+/* ---- window surfaces ---------------------------------------------------------------------- */
+
+/* The attributes of a window surface: EGLint (eglCreateWindowSurface, the EXT function) or
+ * EGLAttrib. */
+struct attrib_list {
+	const EGLint *ints;
+	const EGLAttrib *wide;
+};
+
+static bool next_attrib(struct attrib_list *l, EGLAttrib *name, EGLAttrib *value)
 {
-	(void)config;
+	if (l->wide) {
+		if (l->wide[0] == EGL_NONE)
+			return false;
+		*name = l->wide[0], *value = l->wide[1];
+		l->wide += 2;
+		return true;
+	}
+	if (!l->ints || l->ints[0] == EGL_NONE)
+		return false;
+	*name = l->ints[0], *value = l->ints[1];
+	l->ints += 2;
+	return true;
+}
+
+/* EGL 1.5 section 3.5.1's attributes: EGL_SUCCESS or the error. */
+static EGLint parse_window(struct gles_surface *surf, struct attrib_list attribs)
+{
+	EGLAttrib name, v;
+
+	while (next_attrib(&attribs, &name, &v)) {
+		switch (name) {
+		case EGL_RENDER_BUFFER:
+			/*
+			 * Single-buffered rendering is a request: the surface keeps it
+			 * (eglQuerySurface), the context renders to the back buffer and
+			 * says so (eglQueryContext, section 3.7.4).
+			 */
+			if (v != EGL_BACK_BUFFER && v != EGL_SINGLE_BUFFER)
+				return EGL_BAD_ATTRIBUTE;
+			surf->render_buffer = (EGLint)v;
+			break;
+		case EGL_GL_COLORSPACE:
+			if (v == EGL_GL_COLORSPACE_SRGB)
+				return EGL_BAD_MATCH; /* no sRGB rendering in the GL state yet */
+			if (v != EGL_GL_COLORSPACE_LINEAR)
+				return EGL_BAD_ATTRIBUTE;
+			break;
+		case EGL_VG_COLORSPACE:
+			/* linear needs EGL_VG_COLORSPACE_LINEAR_BIT in the config's surface type */
+			if (v == EGL_VG_COLORSPACE_LINEAR)
+				return EGL_BAD_MATCH;
+			if (v != EGL_VG_COLORSPACE_sRGB)
+				return EGL_BAD_ATTRIBUTE;
+			break;
+		case EGL_VG_ALPHA_FORMAT:
+			if (v == EGL_VG_ALPHA_FORMAT_PRE)
+				return EGL_BAD_MATCH;
+			if (v != EGL_VG_ALPHA_FORMAT_NONPRE)
+				return EGL_BAD_ATTRIBUTE;
+			break;
+		default:
+			return EGL_BAD_ATTRIBUTE;
+		}
+	}
+	return EGL_SUCCESS;
+}
+
+/* The EGL error of a compositor-bridge failure on a window. */
+static EGLint window_error(int ret)
+{
+	/* -ENOENT: the window is gone; -EPIPE: so is the connection to its server */
+	return ret == -ENOENT || ret == -EPIPE ? EGL_BAD_NATIVE_WINDOW : EGL_BAD_ALLOC;
+}
+
+/*
+ * EGL 1.5 section 3.5.1 on an X11 display: the Window is win, or for the
+ * platform functions the one win_ptr points to (read only on an X11
+ * display: elsewhere it may point to anything).  The config must
+ * have windows and the window its visual (EGL_BAD_MATCH), the window must
+ * exist (EGL_BAD_NATIVE_WINDOW) and have no other surface (EGL_BAD_ALLOC).
+ * The surface is as large as the window now, and follows it at each swap.
+ */
+static EGLSurface create_window(EGLDisplay handle, EGLConfig config, bool platform,
+				const void *win_ptr, unsigned long win, struct attrib_list attribs)
+{
+	struct agx_present_config present = { .backend = AGX_PRESENT_X11 };
+	struct agx_present_x11_window w;
+	struct gles_surface *surf = NULL;
+	const struct gles_config *c;
+	struct gles_display *dpy;
+	EGLint err;
+	int ret;
+
 	gles_egl_lock();
-	if (gles_egl_display(handle, true))
-		gles_egl_error(error);
+	if (!(dpy = gles_egl_display(handle, true)))
+		goto fail;
+	/*
+	 * The surfaceless platform has no windows by its definition, and its
+	 * spec (EGL_MESA_platform_surfaceless) makes window surfaces fail with
+	 * EGL_BAD_NATIVE_WINDOW on its displays whatever the config (piglit's
+	 * egl_mesa_platform_surfaceless); the default display is the same device.
+	 */
+	if (dpy->platform != EGL_PLATFORM_X11_KHR) {
+		gles_egl_error(EGL_BAD_NATIVE_WINDOW);
+		goto fail;
+	}
+	if (!(c = gles_egl_config(dpy, config)))
+		goto fail;
+	/* EGL_KHR_platform_x11: native_window points to a Window */
+	if (platform)
+		win = win_ptr ? *(const unsigned long *)win_ptr : 0;
+	if (win == 0 || win > UINT32_MAX) {
+		gles_egl_error(EGL_BAD_NATIVE_WINDOW);
+		goto fail;
+	}
+	if (!(c->surface_type & EGL_WINDOW_BIT)) {
+		gles_egl_error(EGL_BAD_MATCH);
+		goto fail;
+	}
+	surf = calloc(1, sizeof(*surf));
+	if (!surf) {
+		gles_egl_error(EGL_BAD_ALLOC);
+		goto fail;
+	}
+	*surf = (struct gles_surface){
+		.dpy = dpy,
+		.config = c,
+		.type = EGL_WINDOW_BIT,
+		.window = (uint32_t)win,
+		.render_buffer = EGL_BACK_BUFFER,
+		.largest_pbuffer = EGL_FALSE,
+		.texture_format = EGL_NO_TEXTURE,
+		.texture_target = EGL_NO_TEXTURE,
+		.mipmap_texture = EGL_FALSE,
+		.gl_colorspace = EGL_GL_COLORSPACE_LINEAR,
+		.vg_colorspace = EGL_VG_COLORSPACE_sRGB,
+		.vg_alpha_format = EGL_VG_ALPHA_FORMAT_NONPRE,
+		.swap_behavior = EGL_BUFFER_DESTROYED,
+		.multisample_resolve = EGL_MULTISAMPLE_RESOLVE_DEFAULT,
+		.swap_interval = 1,
+		.drawable = { .red_bits = (unsigned)c->red,
+			      .green_bits = (unsigned)c->green,
+			      .blue_bits = (unsigned)c->blue,
+			      .alpha_bits = (unsigned)c->alpha,
+			      .depth_bits = (unsigned)c->depth,
+			      .stencil_bits = (unsigned)c->stencil },
+	};
+	if ((err = parse_window(surf, attribs)) != EGL_SUCCESS) {
+		gles_egl_error(err);
+		goto fail;
+	}
+	ret = agx_present_x11_window_info(gles_x11_connection(dpy->x11), surf->window, &w);
+	if (ret < 0) {
+		gles_egl_error(EGL_BAD_NATIVE_WINDOW);
+		goto fail;
+	}
+	/*
+	 * The window's visual must store pixels as the config's does: the
+	 * config's EGL_NATIVE_VISUAL_ID, or another visual of the screen with
+	 * the same depth and channels (a screen may have several).  Visual
+	 * ids are the screen's own: another screen's window is no match.
+	 */
+	if (w.root != gles_x11_root(dpy->x11) || !w.fourcc || w.fourcc != c->window_fourcc) {
+		gles_egl_error(EGL_BAD_MATCH);
+		goto fail;
+	}
+	for (struct gles_surface *s = dpy->surfaces; s; s = s->next) {
+		if (s->type == EGL_WINDOW_BIT && s->window == surf->window) {
+			gles_egl_error(EGL_BAD_ALLOC);
+			goto fail;
+		}
+	}
+	if (w.width > GLES_MAX_PBUFFER_SIZE || w.height > GLES_MAX_PBUFFER_SIZE) {
+		gles_egl_error(EGL_BAD_ALLOC);
+		goto fail;
+	}
+	surf->dev = dpy->dev;
+	if (alloc_images(surf, w.width, w.height) < 0) {
+		surf->dev = NULL;
+		gles_egl_error(EGL_BAD_ALLOC);
+		goto fail;
+	}
+	present.x11_connection = gles_x11_connection(dpy->x11);
+	present.x11_window = surf->window;
+	ret = agx_present_create(&present, &surf->present);
+	if (ret < 0) {
+		free_buffer(surf->dev, &surf->drawable.color);
+		free_buffer(surf->dev, &surf->drawable.depth_stencil);
+		surf->dev = NULL;
+		gles_egl_error(window_error(ret));
+		goto fail;
+	}
+	surf->x11 = gles_x11_ref(dpy->x11);
+	dpy->dev->refs++;
+	surf->refs = 1;
+	surf->valid = true;
+	surf->next = dpy->surfaces;
+	dpy->surfaces = surf;
+	gles_egl_unlock();
+	gles_egl_error(EGL_SUCCESS);
+	return (EGLSurface)surf;
+
+fail:
+	free(surf);
 	gles_egl_unlock();
 	return EGL_NO_SURFACE;
 }
@@ -271,25 +472,44 @@ static EGLSurface native_surface(EGLDisplay handle, EGLConfig config, EGLint err
 EGLSurface gles_egl_create_window_surface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType win,
 					  const EGLint *attribs)
 {
-	(void)win;
-	(void)attribs;
-	return native_surface(dpy, config, EGL_BAD_NATIVE_WINDOW);
+	return create_window(dpy, config, false, NULL, (unsigned long)win,
+			     (struct attrib_list){ .ints = attribs });
 }
 
 EGLSurface gles_egl_create_platform_window_surface(EGLDisplay dpy, EGLConfig config, void *win,
 						   const EGLAttrib *attribs)
 {
-	(void)win;
-	(void)attribs;
-	return native_surface(dpy, config, EGL_BAD_NATIVE_WINDOW);
+	static const EGLAttrib none[] = { EGL_NONE };
+
+	return create_window(dpy, config, true, win, 0,
+			     (struct attrib_list){ .wide = attribs ? attribs : none });
 }
 
 EGLSurface gles_egl_create_platform_window_surface_ext(EGLDisplay dpy, EGLConfig config, void *win,
 						       const EGLint *attribs)
 {
-	(void)win;
-	(void)attribs;
-	return native_surface(dpy, config, EGL_BAD_NATIVE_WINDOW);
+	return create_window(dpy, config, true, win, 0, (struct attrib_list){ .ints = attribs });
+}
+
+/*
+ * Pixmaps: no platform has them.  The surfaceless platform's spec makes
+ * them EGL_BAD_NATIVE_PIXMAP whatever the config (as for windows above),
+ * and the default display is the same device; on an X11 display no config
+ * has EGL_PIXMAP_BIT (EGL_BAD_MATCH, once the config is valid).
+ */
+static EGLSurface native_surface(EGLDisplay handle, EGLConfig config, EGLint error)
+{
+	struct gles_display *dpy;
+
+	gles_egl_lock();
+	if ((dpy = gles_egl_display(handle, true))) {
+		if (dpy->platform != EGL_PLATFORM_X11_KHR)
+			gles_egl_error(error);
+		else if (gles_egl_config(dpy, config))
+			gles_egl_error(EGL_BAD_MATCH);
+	}
+	gles_egl_unlock();
+	return EGL_NO_SURFACE;
 }
 
 EGLSurface gles_egl_create_pixmap_surface(EGLDisplay dpy, EGLConfig config,
@@ -324,10 +544,12 @@ EGLSurface gles_egl_create_pbuffer_from_client_buffer(EGLDisplay handle, EGLenum
 						      EGLClientBuffer buffer, EGLConfig config,
 						      const EGLint *attribs)
 {
+	struct gles_display *dpy;
+
 	(void)buffer;
 	(void)attribs;
 	gles_egl_lock();
-	if (gles_egl_display(handle, true) && gles_egl_config(config))
+	if ((dpy = gles_egl_display(handle, true)) && gles_egl_config(dpy, config))
 		gles_egl_error(buftype == EGL_OPENVG_IMAGE ? EGL_BAD_ACCESS : EGL_BAD_PARAMETER);
 	gles_egl_unlock();
 	return EGL_NO_SURFACE;
@@ -388,19 +610,18 @@ EGLBoolean gles_egl_query_surface(EGLDisplay dpy, EGLSurface surface, EGLint att
 		v = (EGLint)surf->drawable.height;
 		break;
 	case EGL_LARGEST_PBUFFER:
-		v = surf->largest_pbuffer;
-		break;
 	case EGL_TEXTURE_FORMAT:
-		v = surf->texture_format;
-		break;
 	case EGL_TEXTURE_TARGET:
-		v = surf->texture_target;
-		break;
 	case EGL_MIPMAP_TEXTURE:
-		v = surf->mipmap_texture;
-		break;
 	case EGL_MIPMAP_LEVEL:
-		v = surf->mipmap_level;
+		/* section 3.5.6: for a window these leave value as it was, and are no error */
+		if (surf->type != EGL_PBUFFER_BIT)
+			return unlock_with(value ? EGL_SUCCESS : EGL_BAD_PARAMETER);
+		v = attribute == EGL_LARGEST_PBUFFER  ? surf->largest_pbuffer
+		    : attribute == EGL_TEXTURE_FORMAT ? surf->texture_format
+		    : attribute == EGL_TEXTURE_TARGET ? surf->texture_target
+		    : attribute == EGL_MIPMAP_TEXTURE ? surf->mipmap_texture
+						      : surf->mipmap_level;
 		break;
 	case EGL_GL_COLORSPACE:
 		v = surf->gl_colorspace;
@@ -412,8 +633,9 @@ EGLBoolean gles_egl_query_surface(EGLDisplay dpy, EGLSurface surface, EGLint att
 		v = surf->vg_alpha_format;
 		break;
 	case EGL_RENDER_BUFFER:
-		/* section 3.5.6: a pbuffer is always rendered to its back buffer */
-		v = EGL_BACK_BUFFER;
+		/* section 3.5.6: a pbuffer is always rendered to its back buffer; a window's as
+		 * asked */
+		v = surf->render_buffer;
 		break;
 	case EGL_SWAP_BEHAVIOR:
 		v = surf->swap_behavior;
@@ -424,7 +646,7 @@ EGLBoolean gles_egl_query_surface(EGLDisplay dpy, EGLSurface surface, EGLint att
 	case EGL_HORIZONTAL_RESOLUTION:
 	case EGL_VERTICAL_RESOLUTION:
 	case EGL_PIXEL_ASPECT_RATIO:
-		/* a pbuffer has no display it is shown on */
+		/* a pbuffer has no display it is shown on; a window's dot pitch is not asked for */
 		v = EGL_UNKNOWN;
 		break;
 	default:
@@ -508,21 +730,91 @@ EGLBoolean gles_egl_copy_buffers(EGLDisplay dpy, EGLSurface surface, EGLNativePi
 	return unlock_with(EGL_BAD_NATIVE_PIXMAP);
 }
 
+/* Shows the window surface's colour buffer in its window: EGL_SUCCESS or the error. */
+static EGLint present_window(struct gles_surface *surf)
+{
+	const struct gles_buffer *b = &surf->drawable.color;
+	const struct agx_present_image image = {
+		.fd = b->bo.fd,
+		.map = b->bo.map,
+		.size = b->bo.size,
+		.stride = (uint32_t)b->stride,
+		.width = surf->drawable.width,
+		.height = surf->drawable.height,
+		/* bytes R, G, B, A; or one word R:G:B 5:6:5 (context.h) */
+		.fourcc =
+		    b->format == GLES_FORMAT_RGBA8_UNORM ? DRM_FORMAT_ABGR8888 : DRM_FORMAT_RGB565,
+		/* row 0 is window y = 0, the bottom row (clear.c) */
+		.bottom_up = true,
+	};
+	int ret = agx_present_frame(surf->present, &image);
+
+	return ret < 0 ? window_error(ret) : EGL_SUCCESS;
+}
+
+/*
+ * EGL 1.5 section 3.10.1.1: after a swap the surface is as large as its
+ * window is now.  New BOs for the new size (EGL_BUFFER_DESTROYED: the
+ * contents need not survive), the old ones let go of by every context that
+ * mapped them first; the GL side reads the size and the buffers from the
+ * drawable.  EGL_SUCCESS or the error; on an error the surface stays as it
+ * was.
+ */
+static EGLint follow_window(struct gles_surface *surf)
+{
+	struct gles_drawable *d = &surf->drawable;
+	struct gles_drawable old = *d;
+	struct agx_present_x11_window w;
+	int ret;
+
+	ret = agx_present_x11_window_info(gles_x11_connection(surf->x11), surf->window, &w);
+	if (ret < 0)
+		return window_error(ret);
+	if (w.width == d->width && w.height == d->height)
+		return EGL_SUCCESS;
+	if (w.width > GLES_MAX_PBUFFER_SIZE || w.height > GLES_MAX_PBUFFER_SIZE)
+		return EGL_BAD_ALLOC;
+	if (alloc_images(surf, w.width, w.height) < 0) {
+		*d = old;
+		return EGL_BAD_ALLOC;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		struct gles_buffer *b = i ? &old.depth_stencil : &old.color;
+
+		if (!b->bo.size)
+			continue;
+		gles_submit_forget_bo(surf->dev->agx, &b->bo);
+		free_buffer(surf->dev, b);
+	}
+	return EGL_SUCCESS;
+}
+
 /*
  * EGL 1.5 section 3.10.1: surface must be the calling thread's current draw
- * surface; the context is flushed, and a pbuffer's swap changes nothing.
+ * surface; the context is flushed.  A pbuffer's swap changes nothing; a
+ * window's shows the frame once the GPU has finished it, then follows the
+ * window's size.
  */
 EGLBoolean gles_egl_swap_buffers(EGLDisplay dpy, EGLSurface surface)
 {
 	struct gles_surface *surf = lock_surface(dpy, surface);
 	struct gles_egl_context *ctx = gles_egl_thread()->ctx;
+	EGLint err;
 
 	if (!surf)
 		return EGL_FALSE;
 	if (!ctx || ctx->draw != surf)
 		return unlock_with(EGL_BAD_SURFACE);
-	gles_context_flush(ctx->gl);
-	return unlock_with(EGL_SUCCESS);
+	if (surf->type != EGL_WINDOW_BIT) {
+		gles_context_flush(ctx->gl);
+		return unlock_with(EGL_SUCCESS);
+	}
+	/* the caller of compositor-bridge waits for the render fence: finish does */
+	gles_context_finish(ctx->gl);
+	err = present_window(surf);
+	if (err == EGL_SUCCESS)
+		err = follow_window(surf);
+	return unlock_with(err);
 }
 
 /* EGL 1.5 section 3.10.3: for the current context's draw surface, clamped to the config's range. */

@@ -320,4 +320,12 @@ void gles_GetActiveUniformBlockName(GLuint program, GLuint uniformBlockIndex, GL
 				    GLsizei *length, GLchar *uniformBlockName);
 void gles_UniformBlockBinding(GLuint program, GLuint uniformBlockIndex, GLuint uniformBlockBinding);
 
+/* sync.c */
+GLsync gles_FenceSync(GLenum condition, GLbitfield flags);
+GLboolean gles_IsSync(GLsync sync);
+void gles_DeleteSync(GLsync sync);
+GLenum gles_ClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
+void gles_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
+void gles_GetSynciv(GLsync sync, GLenum pname, GLsizei bufSize, GLsizei *length, GLint *values);
+
 #endif

@@ -48,6 +48,7 @@ static const struct gl_proc procs[] = {
 	{ "glClearColor", (void *)gles_ClearColor },
 	{ "glClearDepthf", (void *)gles_ClearDepthf },
 	{ "glClearStencil", (void *)gles_ClearStencil },
+	{ "glClientWaitSync", (void *)gles_ClientWaitSync },
 	{ "glColorMask", (void *)gles_ColorMask },
 	{ "glCompileShader", (void *)gles_CompileShader },
 	{ "glCompressedTexImage2D", (void *)gles_CompressedTexImage2D },
@@ -65,6 +66,7 @@ static const struct gl_proc procs[] = {
 	{ "glDeleteRenderbuffers", (void *)gles_DeleteRenderbuffers },
 	{ "glDeleteSamplers", (void *)gles_DeleteSamplers },
 	{ "glDeleteShader", (void *)gles_DeleteShader },
+	{ "glDeleteSync", (void *)gles_DeleteSync },
 	{ "glDeleteTextures", (void *)gles_DeleteTextures },
 	{ "glDeleteTransformFeedbacks", (void *)gles_DeleteTransformFeedbacks },
 	{ "glDeleteVertexArrays", (void *)gles_DeleteVertexArrays },
@@ -79,6 +81,7 @@ static const struct gl_proc procs[] = {
 	{ "glEnableVertexAttribArray", (void *)gles_EnableVertexAttribArray },
 	{ "glEndQuery", (void *)gles_EndQuery },
 	{ "glEndTransformFeedback", (void *)gles_EndTransformFeedback },
+	{ "glFenceSync", (void *)gles_FenceSync },
 	{ "glFinish", (void *)gles_Finish },
 	{ "glFlush", (void *)gles_Flush },
 	{ "glFlushMappedBufferRange", (void *)gles_FlushMappedBufferRange },
@@ -130,6 +133,7 @@ static const struct gl_proc procs[] = {
 	{ "glGetShaderiv", (void *)gles_GetShaderiv },
 	{ "glGetString", (void *)gles_GetString },
 	{ "glGetStringi", (void *)gles_GetStringi },
+	{ "glGetSynciv", (void *)gles_GetSynciv },
 	{ "glGetTexParameterfv", (void *)gles_GetTexParameterfv },
 	{ "glGetTexParameteriv", (void *)gles_GetTexParameteriv },
 	{ "glGetTransformFeedbackVarying", (void *)gles_GetTransformFeedbackVarying },
@@ -155,6 +159,7 @@ static const struct gl_proc procs[] = {
 	{ "glIsRenderbuffer", (void *)gles_IsRenderbuffer },
 	{ "glIsSampler", (void *)gles_IsSampler },
 	{ "glIsShader", (void *)gles_IsShader },
+	{ "glIsSync", (void *)gles_IsSync },
 	{ "glIsTexture", (void *)gles_IsTexture },
 	{ "glIsTransformFeedback", (void *)gles_IsTransformFeedback },
 	{ "glIsVertexArray", (void *)gles_IsVertexArray },
@@ -250,6 +255,7 @@ static const struct gl_proc procs[] = {
 	{ "glVertexAttribIPointer", (void *)gles_VertexAttribIPointer },
 	{ "glVertexAttribPointer", (void *)gles_VertexAttribPointer },
 	{ "glViewport", (void *)gles_Viewport },
+	{ "glWaitSync", (void *)gles_WaitSync },
 };
 
 static int compare(const void *key, const void *entry)

@@ -52,6 +52,12 @@ static void unref_renderbuffer(void *obj, void *data)
 	gles_renderbuffer_unref(obj);
 }
 
+static void unref_sync(void *obj, void *data)
+{
+	(void)data;
+	gles_sync_unref(obj);
+}
+
 /* The last context of the group is gone, and with it every binding: the names' references go. */
 void gles_shared_objects_finish(struct gles_share_group *group)
 {
@@ -63,6 +69,7 @@ void gles_shared_objects_finish(struct gles_share_group *group)
 	gles_names_foreach(&o->textures, unref_texture, NULL);
 	gles_names_foreach(&o->samplers, unref_sampler, NULL);
 	gles_names_foreach(&o->renderbuffers, unref_renderbuffer, NULL);
+	gles_names_foreach(&o->syncs, unref_sync, NULL);
 	gles_names_finish(&o->buffers);
 	gles_names_finish(&o->textures);
 	gles_names_finish(&o->samplers);

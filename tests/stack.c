@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "daemons.h"
+#include "sanitized.h"
 #include "stack.h"
 
 #define TIMEOUT_MS 10000
@@ -31,6 +32,13 @@ static void start(struct test_stack *s, const struct test_stack_options *o, unsi
 			argv[n++] = "--cores", argv[n++] = (char *)o->sim_cores;
 		if (o->test_faults)
 			argv[n++] = "--test-faults";
+		/*
+		 * A sanitized agx-sim runs some twenty times slower; the GPU
+		 * time limit models the hardware's time, not the build's, so
+		 * it grows with it there.
+		 */
+		if (SANITIZED)
+			argv[n++] = "--job-time-limit-ms", argv[n++] = "100000";
 		break;
 	case STACK_MEMMGR:
 		argv[n++] = "--socket", argv[n++] = s->memmgr;

@@ -136,10 +136,12 @@ static void pack(const struct vector *v, uint8_t texel[16])
 	uint32_t u[4];
 	int32_t s[4];
 
+	/* each vector's inputs as its kind takes them (a float one's may be NaN or infinite) */
 	for (unsigned c = 0; c < 4; c++) {
 		f[c] = (float)v->in[c];
-		u[c] = (uint32_t)v->in[c];
-		s[c] = (int32_t)v->in[c];
+		/* through int64_t: a negative input wraps, as it would as a uint */
+		u[c] = v->kind == U ? (uint32_t)(int64_t)v->in[c] : 0;
+		s[c] = v->kind == I ? (int32_t)v->in[c] : 0;
 	}
 	memset(texel, 0xcc, 16);
 	if (v->kind == F)

@@ -1,0 +1,109 @@
+#!/bin/sh
+# test-es2info.sh AGX-STACK ES2_INFO EGLINFO [PRELOAD]: Mesa's es2_info and
+# eglinfo (mesa-utils), unmodified, on an X server of the test's own (Xvfb,
+# one 24-bit screen), run by 'agx-stack run' as './agx run' does (the stack
+# in a state directory of its own, glvnd loading this build's vendor).
+# es2_info opens the X display, takes the first EGL config for an ES 2.0
+# window, makes a window of its visual and an ES 2.0 context current on it,
+# and prints the GL strings: ours (gles/context.c).  eglinfo's X11 section
+# shows the window configs.  PRELOAD: the sanitizer runtime the
+# uninstrumented programs need to load a sanitized libEGL_agx.  TAP on stdout.
+set -u
+stack=$1 es2_info=$2 eglinfo=$3 preload=${4:-}
+# shellcheck source=tests/gles/xvfb.sh
+. "$(dirname "$0")/xvfb.sh"
+n=0
+failed=0
+
+if [ ! -x "$es2_info" ] || [ ! -x "$eglinfo" ]; then
+	echo "1..0 # SKIP no es2_info or eglinfo (Debian's mesa-utils)"
+	exit 0
+fi
+dir=$(mktemp -d /tmp/agx-test-es2info-XXXXXX)
+export AGX_RUNTIME_DIR="$dir"
+
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	"$stack" down >/dev/null 2>&1
+	xvfb_stop
+	if [ "$failed" -ne 0 ]; then
+		for f in "$dir"/*.out "$dir"/*.log; do
+			[ -e "$f" ] || continue
+			echo "# --- $f"
+			sed 's/^/# /' "$f"
+		done
+	fi
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		failed=1
+		echo "not ok $n - $2"
+	fi
+}
+
+if ! xvfb_start "$dir" -screen 0 256x256x24; then
+	echo "1..0 # SKIP no Xvfb (Debian's xvfb)"
+	exit 0
+fi
+echo "1..11"
+
+# agx-stack run -- PROGRAM > OUT
+run() {
+	program=$1 output=$2
+	if [ -n "$preload" ]; then
+		"$stack" run -- env LD_PRELOAD="$preload" "$program" >"$output" 2>&1
+	else
+		"$stack" run -- "$program" >"$output" 2>&1
+	fi
+}
+
+out="$dir/es2_info.out"
+run "$es2_info" "$out"
+check $? "agx-stack run -- es2_info exits with 0"
+line() {
+	grep -qx -- "$1" "$out"
+}
+line "EGL_VENDOR: AGX driver stack"
+check $? "EGL_VENDOR is ours"
+line "EGL_VERSION: 1.5"
+check $? "EGL 1.5"
+line "GL_VENDOR: AGX driver stack"
+check $? "GL_VENDOR is ours"
+# GLES 3.0 section 6.1.6: "OpenGL ES N.M", then the driver's own words
+line "GL_VERSION: OpenGL ES 2.0 agx-[0-9.]*"
+check $? "GL_VERSION: an OpenGL ES 2.0 context of ours"
+line "GL_SHADING_LANGUAGE_VERSION: OpenGL ES GLSL ES 1.00"
+check $? "GL_SHADING_LANGUAGE_VERSION of ES 2.0"
+# "AGX G<generation> (t<chip>, <firmware>)", from the device's info (egl_main.c)
+line "GL_RENDERER: AGX G[0-9]* (t[0-9a-f]*, .*)"
+check $? "GL_RENDERER: the AGX device"
+
+out="$dir/eglinfo.out"
+run "$eglinfo" "$out"
+check $? "agx-stack run -- eglinfo exits with 0 on the X server"
+section=$(sed -n '/^X11 platform:/,/^$/p' "$out")
+printf '%s\n' "$section" | grep -qx "EGL vendor string: AGX driver stack"
+check $? "an X11 platform section with our vendor string"
+# id, the 32-bit visual id, its class (TC: TrueColor), and the surfaces: RGBA8888
+# windows of the 24-bit visual (1, 2) and of a 32-bit one (5, 6); RGB565 pbuffers
+# only (no 16-bit visual on this screen)
+configs=$(printf '%s\n' "$section" | grep -E '^0x0[0-9] ' |
+	awk '{ n = length($12); print $1, $2, $4, $5, $6, $7, $8, $9, substr($12, 1, n - 2),
+		substr($12, n - 1), $NF }')
+summary=$(printf '%s\n' "$configs" | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11 }' |
+	tr '\n' ';')
+[ "$summary" = "0x01 32 8 8 8 8 0 0 TC win,pb;0x02 32 8 8 8 8 24 8 TC win,pb;0x03 16 5 6 5 0 0 0 -- pb;0x04 16 5 6 5 0 24 8 -- pb;0x05 32 8 8 8 8 0 0 TC win,pb;0x06 32 8 8 8 8 24 8 TC win,pb;" ]
+check $? "the window and pbuffer configs (got: $summary)"
+# configs 1 and 2 share the screen's visual, 5 and 6 another one
+visuals=$(printf '%s\n' "$configs" | awk '{ print $9 }' | tr '\n' ' ')
+# shellcheck disable=SC2086 # one word per visual
+set -- $visuals
+[ "$1" = "$2" ] && [ "$5" = "$6" ] && [ "$1" != "$5" ] && [ "$3" = 0x00 ] && [ "$1" != 0x00 ]
+check $? "the visuals of the window configs (got: $visuals)"
+exit $failed

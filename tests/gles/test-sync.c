@@ -1,0 +1,723 @@
+/*
+ * test-sync: GLES 3.0 sync objects (gles/sync.c) through glvnd over the
+ * real stack -- fences after GPU clears, glClientWaitSync's answers and
+ * glGetSynciv's status before and after a wait, every query and error of
+ * the six entry points, waits from other threads and other contexts of the
+ * share group (which read what the fenced clears wrote), a delete while
+ * another thread waits, a sync that outlives the context whose work it
+ * fences, another group's contexts, and an ES 2.0 context.
+ *
+ * No timing is asserted: where the GPU may or may not be done, each
+ * answer the spec allows is accepted, and the answers must agree with
+ * each other (a sync found signaled stays signaled).
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl3.h>
+
+#include "stack.h"
+
+static struct test_stack_options options;
+static EGLDisplay dpy;
+static EGLConfig config;
+
+#define assert_gl_error(expected) assert_int_equal(glGetError(), (expected))
+
+/*
+ * A renderbuffer big enough that a clear of it keeps the simulated GPU
+ * busy for a while -- and small enough that one clear stays well inside
+ * agx-sim's 5 s limit of GPU time per job, also in the sanitizer build.
+ */
+#define BIG   256
+#define LONG  60000000000ull /* 60 s: waits that must end long before */
+#define BOGUS ((GLsync)(uintptr_t)0x7fff1234u)
+
+static EGLContext context(EGLint major, EGLContext share)
+{
+	const EGLint attribs[] = { EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, 0,
+				   EGL_NONE };
+
+	return eglCreateContext(dpy, config, share, attribs);
+}
+
+static EGLContext current_new(EGLint major, EGLContext share)
+{
+	EGLContext ctx = context(major, share);
+
+	assert_ptr_not_equal(ctx, EGL_NO_CONTEXT);
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx));
+	assert_gl_error(GL_NO_ERROR);
+	return ctx;
+}
+
+static void destroy_current(EGLContext ctx)
+{
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+	assert_true(eglDestroyContext(dpy, ctx));
+}
+
+static GLint sync_int(GLsync s, GLenum pname)
+{
+	GLint v = -12345;
+	GLsizei len = -1;
+
+	glGetSynciv(s, pname, 1, &len, &v);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(len, 1);
+	return v;
+}
+
+/* A BIG x BIG RGBA8 renderbuffer (a name of the share group) in a new FBO, bound for drawing. */
+static GLuint big_target(GLuint *fbo)
+{
+	GLuint rb;
+
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, BIG, BIG);
+	glGenFramebuffers(1, fbo);
+	glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	assert_gl_error(GL_NO_ERROR);
+	return rb;
+}
+
+/*
+ * n clears of the bound framebuffer, the last one to red level `last`,
+ * each flushed on its own: the submission would make one job of them all,
+ * and several might outlast agx-sim's GPU time limit of a job together.
+ */
+static void clears(unsigned n, unsigned last)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned v = i + 1 == n ? last : (i * 37) & 0xff;
+
+		glClearColor(v / 255.0f, 0.5f, 1.0f - v / 255.0f, 1.0f);
+		glClear(GL_COLOR_BUFFER_BIT);
+		glFlush();
+	}
+	assert_gl_error(GL_NO_ERROR);
+}
+
+/* Whether the corners and the middle of the bound read framebuffer hold clears(.., last)'s colour.
+ */
+static bool holds(unsigned last)
+{
+	static const int at[5][2] = {
+		{ 0, 0 }, { BIG - 1, 0 }, { 0, BIG - 1 }, { BIG - 1, BIG - 1 }, { BIG / 2, BIG / 3 }
+	};
+	const uint8_t want[4] = { (uint8_t)last, 128, (uint8_t)(255 - last), 255 };
+
+	for (int i = 0; i < 5; i++) {
+		uint8_t px[4] = { 0 };
+
+		glReadPixels(at[i][0], at[i][1], 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+		if (glGetError() != GL_NO_ERROR || memcmp(px, want, 4) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* ---- a fence after GPU work ------------------------------------------------------------- */
+
+static void test_fence_after_clears(void **state)
+{
+	EGLContext ctx = current_new(3, EGL_NO_CONTEXT);
+	unsigned unsignaled = 0, rounds = 4;
+	GLuint fbo, rb = big_target(&fbo);
+
+	(void)state;
+	for (unsigned r = 0; r < rounds; r++) {
+		GLsync s;
+		GLint status;
+		GLenum quick, slow;
+
+		clears(4, 10 + r);
+		s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		assert_non_null(s);
+		assert_gl_error(GL_NO_ERROR);
+		assert_true(glIsSync(s));
+
+		status = sync_int(s, GL_SYNC_STATUS);
+		assert_true(status == GL_SIGNALED || status == GL_UNSIGNALED);
+		/* a zero timeout only looks */
+		quick = glClientWaitSync(s, 0, 0);
+		if (status == GL_SIGNALED)
+			assert_int_equal(quick, GL_ALREADY_SIGNALED);
+		else
+			assert_true(quick == GL_ALREADY_SIGNALED || quick == GL_TIMEOUT_EXPIRED);
+		unsignaled += quick == GL_TIMEOUT_EXPIRED;
+
+		slow = glClientWaitSync(s, GL_SYNC_FLUSH_COMMANDS_BIT, LONG);
+		assert_gl_error(GL_NO_ERROR);
+		if (quick == GL_ALREADY_SIGNALED)
+			assert_int_equal(slow, GL_ALREADY_SIGNALED);
+		else
+			assert_true(slow == GL_ALREADY_SIGNALED || slow == GL_CONDITION_SATISFIED);
+		/* signaled for good */
+		assert_int_equal(sync_int(s, GL_SYNC_STATUS), GL_SIGNALED);
+		assert_int_equal(glClientWaitSync(s, 0, 0), GL_ALREADY_SIGNALED);
+		assert_int_equal(glClientWaitSync(s, 0, LONG), GL_ALREADY_SIGNALED);
+		/* the rest of table 6.39 */
+		assert_int_equal(sync_int(s, GL_OBJECT_TYPE), GL_SYNC_FENCE);
+		assert_int_equal(sync_int(s, GL_SYNC_CONDITION), GL_SYNC_GPU_COMMANDS_COMPLETE);
+		assert_int_equal(sync_int(s, GL_SYNC_FLAGS), 0);
+		assert_true(holds(10 + r));
+
+		glDeleteSync(s);
+		assert_gl_error(GL_NO_ERROR);
+		assert_false(glIsSync(s));
+	}
+	print_message("# %u of %u fences were unsignaled at the first look\n", unsignaled, rounds);
+
+	/* glWaitSync on the context's own fence: later commands come after it */
+	clears(3, 77);
+	{
+		GLsync s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+
+		glWaitSync(s, 0, GL_TIMEOUT_IGNORED);
+		assert_gl_error(GL_NO_ERROR);
+		assert_true(holds(77));
+		glDeleteSync(s);
+	}
+
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	destroy_current(ctx);
+}
+
+/* A context that has done no GPU work: its fence has nothing to wait for. */
+static void test_fence_without_work(void **state)
+{
+	EGLContext ctx = current_new(3, EGL_NO_CONTEXT);
+	GLsync a, b;
+
+	(void)state;
+	a = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	b = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_ptr_not_equal(a, b);
+	assert_int_equal(sync_int(a, GL_SYNC_STATUS), GL_SIGNALED);
+	assert_int_equal(glClientWaitSync(b, 0, 0), GL_ALREADY_SIGNALED);
+	glWaitSync(a, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_NO_ERROR);
+	glDeleteSync(a);
+	/* b is left to the context's end: the share group frees it */
+	destroy_current(ctx);
+}
+
+/* ---- glGetSynciv ------------------------------------------------------------------------ */
+
+static void test_get_synciv(void **state)
+{
+	EGLContext ctx = current_new(3, EGL_NO_CONTEXT);
+	GLsync s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	GLint v[4] = { -1, -2, -3, -4 };
+	GLsizei len = -7;
+	GLint64 max_wait = -1;
+	GLint max_wait32 = -1;
+
+	(void)state;
+	assert_non_null(s);
+	/* at most bufSize values; length is how many were written */
+	glGetSynciv(s, GL_OBJECT_TYPE, 4, &len, v);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(len, 1);
+	assert_int_equal(v[0], GL_SYNC_FENCE);
+	assert_int_equal(v[1], -2);
+	v[0] = -1;
+	glGetSynciv(s, GL_SYNC_CONDITION, 0, &len, v);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(len, 0);
+	assert_int_equal(v[0], -1);
+	/* no length */
+	glGetSynciv(s, GL_SYNC_FLAGS, 1, NULL, v);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(v[0], 0);
+
+	/* errors write nothing */
+	v[0] = -1;
+	len = -7;
+	glGetSynciv(s, GL_SYNC_STATUS, -1, &len, v);
+	assert_gl_error(GL_INVALID_VALUE);
+	glGetSynciv(s, GL_SYNC_FENCE, 1, &len, v); /* a value, not a pname */
+	assert_gl_error(GL_INVALID_ENUM);
+	glGetSynciv(s, 0x1234, 1, &len, v);
+	assert_gl_error(GL_INVALID_ENUM);
+	glGetSynciv(BOGUS, GL_SYNC_STATUS, 1, &len, v);
+	assert_gl_error(GL_INVALID_VALUE);
+	glGetSynciv(0, GL_SYNC_STATUS, 1, &len, v);
+	assert_gl_error(GL_INVALID_VALUE);
+	glGetSynciv((GLsync)(uintptr_t)0xdead00000001ull, GL_SYNC_STATUS, 1, &len, v);
+	assert_gl_error(GL_INVALID_VALUE);
+	/* an invalid sync comes first, then the pname */
+	glGetSynciv(BOGUS, 0x1234, 1, &len, v);
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_int_equal(v[0], -1);
+	assert_int_equal(len, -7);
+
+	glDeleteSync(s);
+	glGetSynciv(s, GL_OBJECT_TYPE, 1, &len, v);
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_int_equal(v[0], -1);
+
+	/* table 6.35's GL_MAX_SERVER_WAIT_TIMEOUT: glWaitSync takes no timeout but TIMEOUT_IGNORED
+	 */
+	glGetInteger64v(GL_MAX_SERVER_WAIT_TIMEOUT, &max_wait);
+	assert_gl_error(GL_NO_ERROR);
+	assert_true(max_wait >= 0);
+	glGetIntegerv(GL_MAX_SERVER_WAIT_TIMEOUT, &max_wait32);
+	assert_gl_error(GL_NO_ERROR);
+	assert_true(max_wait32 >= 0);
+	destroy_current(ctx);
+}
+
+/* ---- the errors of the other five ------------------------------------------------------- */
+
+static void test_errors(void **state)
+{
+	EGLContext ctx = current_new(3, EGL_NO_CONTEXT);
+	GLsync s;
+
+	(void)state;
+	/* glFenceSync: the condition, then the flags; 0 on an error */
+	assert_null(glFenceSync(0x1234, 0));
+	assert_gl_error(GL_INVALID_ENUM);
+	assert_null(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 1));
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_null(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, GL_SYNC_FLUSH_COMMANDS_BIT));
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_null(glFenceSync(0x1234, 1));
+	assert_gl_error(GL_INVALID_ENUM);
+
+	s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	assert_non_null(s);
+
+	/* glIsSync: never an error */
+	assert_false(glIsSync(0));
+	assert_false(glIsSync(BOGUS));
+	assert_false(glIsSync((GLsync)(uintptr_t)0xdead00000001ull));
+	assert_gl_error(GL_NO_ERROR);
+
+	/* glClientWaitSync: flags, the sync; WAIT_FAILED on an error */
+	assert_int_equal(glClientWaitSync(s, 2, 0), GL_WAIT_FAILED);
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_int_equal(glClientWaitSync(s, ~0u, LONG), GL_WAIT_FAILED);
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_int_equal(glClientWaitSync(BOGUS, 0, 0), GL_WAIT_FAILED);
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_int_equal(glClientWaitSync(0, GL_SYNC_FLUSH_COMMANDS_BIT, 0), GL_WAIT_FAILED);
+	assert_gl_error(GL_INVALID_VALUE);
+	/* a timeout past INT64_MAX nanoseconds is simply long */
+	assert_int_equal(glClientWaitSync(s, 0, GL_TIMEOUT_IGNORED), GL_ALREADY_SIGNALED);
+	assert_gl_error(GL_NO_ERROR);
+
+	/* glWaitSync: flags 0 and GL_TIMEOUT_IGNORED only */
+	glWaitSync(s, 1, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_INVALID_VALUE);
+	glWaitSync(s, 0, 0);
+	assert_gl_error(GL_INVALID_VALUE);
+	glWaitSync(s, 0, LONG);
+	assert_gl_error(GL_INVALID_VALUE);
+	glWaitSync(BOGUS, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_INVALID_VALUE);
+	glWaitSync(0, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_INVALID_VALUE);
+	glWaitSync(s, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_NO_ERROR);
+
+	/* glDeleteSync: 0 is ignored, anything else must be a sync */
+	glDeleteSync(0);
+	assert_gl_error(GL_NO_ERROR);
+	glDeleteSync(BOGUS);
+	assert_gl_error(GL_INVALID_VALUE);
+	glDeleteSync(s);
+	assert_gl_error(GL_NO_ERROR);
+	glDeleteSync(s);
+	assert_gl_error(GL_INVALID_VALUE);
+	/* a deleted sync's name is invalid everywhere */
+	assert_false(glIsSync(s));
+	assert_int_equal(glClientWaitSync(s, 0, 0), GL_WAIT_FAILED);
+	assert_gl_error(GL_INVALID_VALUE);
+	glWaitSync(s, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_INVALID_VALUE);
+	destroy_current(ctx);
+}
+
+/* ---- ES 2.0 has no sync objects ---------------------------------------------------------- */
+
+static void test_es2(void **state)
+{
+	EGLContext ctx = current_new(2, EGL_NO_CONTEXT);
+	GLint v = -1;
+	GLsizei len = -1;
+	GLint64 v64 = -1;
+
+	(void)state;
+	assert_null(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+	assert_gl_error(GL_INVALID_OPERATION);
+	assert_false(glIsSync(BOGUS));
+	assert_gl_error(GL_INVALID_OPERATION);
+	glDeleteSync(0);
+	assert_gl_error(GL_INVALID_OPERATION);
+	assert_int_equal(glClientWaitSync(BOGUS, 0, 0), GL_WAIT_FAILED);
+	assert_gl_error(GL_INVALID_OPERATION);
+	glWaitSync(BOGUS, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_INVALID_OPERATION);
+	glGetSynciv(BOGUS, GL_SYNC_STATUS, 1, &len, &v);
+	assert_gl_error(GL_INVALID_OPERATION);
+	assert_int_equal(v, -1);
+	assert_int_equal(len, -1);
+	/* an ES 3.0 limit: no such name in ES 2.0, and glGetInteger64v is 3.0's */
+	glGetIntegerv(GL_MAX_SERVER_WAIT_TIMEOUT, &v);
+	assert_gl_error(GL_INVALID_ENUM);
+	glGetInteger64v(GL_MAX_SERVER_WAIT_TIMEOUT, &v64);
+	assert_gl_error(GL_INVALID_OPERATION);
+	destroy_current(ctx);
+}
+
+/* ---- other threads and other contexts ----------------------------------------------------- */
+
+enum wait_kind { WAIT_CLIENT, WAIT_SERVER };
+
+struct waiter {
+	EGLContext ctx; /* of the share group, current in the thread */
+	GLsync sync;
+	GLuint rb;     /* read back after the wait, when not 0 */
+	unsigned last; /* the colour the fenced clears left */
+	enum wait_kind kind;
+	bool delete_race; /* the main thread may delete sync before the wait starts */
+	/* when not NULL: ready is set under lock just before the wait (or on failing to bind) */
+	pthread_mutex_t *lock;
+	pthread_cond_t *cond;
+	bool ready;
+	/* results, asserted by the main thread */
+	bool made_current, is_sync;
+	GLenum wait, error;
+	bool holds;
+	GLint status_after;
+};
+
+static void announce(struct waiter *w)
+{
+	if (!w->lock)
+		return;
+	pthread_mutex_lock(w->lock);
+	w->ready = true;
+	pthread_cond_signal(w->cond);
+	pthread_mutex_unlock(w->lock);
+}
+
+static void *wait_thread(void *data)
+{
+	struct waiter *w = data;
+	GLuint fbo;
+
+	w->made_current = eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, w->ctx);
+	if (!w->made_current) {
+		announce(w);
+		return NULL;
+	}
+	if (!w->delete_race)
+		w->is_sync = glIsSync(w->sync);
+	announce(w);
+	if (w->kind == WAIT_CLIENT) {
+		w->wait = glClientWaitSync(w->sync, GL_SYNC_FLUSH_COMMANDS_BIT, LONG);
+	} else {
+		glWaitSync(w->sync, 0, GL_TIMEOUT_IGNORED);
+		w->wait = GL_NONE;
+	}
+	w->error = glGetError();
+	if (!w->delete_race) {
+		GLsizei len = 0;
+
+		glGetSynciv(w->sync, GL_SYNC_STATUS, 1, &len, &w->status_after);
+	}
+	if (w->rb) {
+		/* the renderbuffer is the group's; this context's own FBO reads it */
+		glGenFramebuffers(1, &fbo);
+		glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+		glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+					  w->rb);
+		w->holds = holds(w->last);
+		glDeleteFramebuffers(1, &fbo);
+	}
+	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	eglReleaseThread();
+	return NULL;
+}
+
+/*
+ * Two other contexts of the group, each in its own thread, wait for a
+ * fence on clears -- one with glClientWaitSync, one with glWaitSync -- and
+ * then read the renderbuffer the clears wrote: their own glReadPixels
+ * waits only for their own (no) work, so the colour is there only if the
+ * fence covered the clears.
+ */
+static void test_share_group_threads(void **state)
+{
+	EGLContext a = current_new(3, EGL_NO_CONTEXT);
+	EGLContext b = context(3, a), c = context(3, a);
+	GLuint fbo, rb = big_target(&fbo);
+
+	(void)state;
+	assert_ptr_not_equal(b, EGL_NO_CONTEXT);
+	assert_ptr_not_equal(c, EGL_NO_CONTEXT);
+	for (unsigned r = 0; r < 3; r++) {
+		struct waiter w[2] = {
+			{ .ctx = b, .rb = rb, .last = 100 + r, .kind = WAIT_CLIENT },
+			{ .ctx = c, .rb = rb, .last = 100 + r, .kind = WAIT_SERVER },
+		};
+		pthread_t t[2];
+		GLsync s;
+
+		clears(4, 100 + r);
+		s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		assert_non_null(s);
+		glFlush();
+		for (int i = 0; i < 2; i++) {
+			w[i].sync = s;
+			assert_int_equal(pthread_create(&t[i], NULL, wait_thread, &w[i]), 0);
+		}
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(pthread_join(t[i], NULL), 0);
+			assert_true(w[i].made_current);
+			assert_true(w[i].is_sync);
+			assert_int_equal(w[i].error, GL_NO_ERROR);
+			assert_true(w[i].holds);
+		}
+		assert_true(w[0].wait == GL_ALREADY_SIGNALED ||
+			    w[0].wait == GL_CONDITION_SATISFIED);
+		assert_int_equal(w[0].status_after, GL_SIGNALED);
+		assert_int_equal(sync_int(s, GL_SYNC_STATUS), GL_SIGNALED);
+		glDeleteSync(s);
+		assert_gl_error(GL_NO_ERROR);
+	}
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	assert_true(eglDestroyContext(dpy, b));
+	assert_true(eglDestroyContext(dpy, c));
+	destroy_current(a);
+}
+
+/*
+ * glDeleteSync while another thread waits: the name goes at once, the
+ * object when the wait returns (section 5.2).  The main thread deletes the
+ * sync once the other is about to wait, and a little later, when that one
+ * most likely blocks behind the clears; but which comes first is the
+ * threads' race: a delete before the wait's lookup makes the wait
+ * GL_INVALID_VALUE, otherwise the wait ends as usual (and the sanitizer
+ * build checks that the deferred free comes after it).
+ */
+static void test_delete_while_waited(void **state)
+{
+	EGLContext a = current_new(3, EGL_NO_CONTEXT);
+	EGLContext b = context(3, a);
+	GLuint fbo, rb = big_target(&fbo);
+	unsigned waited = 0, rounds = 4;
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+
+	(void)state;
+	assert_ptr_not_equal(b, EGL_NO_CONTEXT);
+	for (unsigned r = 0; r < rounds; r++) {
+		struct waiter w = { .ctx = b,
+				    .kind = r & 1 ? WAIT_SERVER : WAIT_CLIENT,
+				    .delete_race = true,
+				    .lock = &lock,
+				    .cond = &cond };
+		pthread_t t;
+		GLsync s;
+
+		clears(6, r);
+		s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		assert_non_null(s);
+		w.sync = s;
+		assert_int_equal(pthread_create(&t, NULL, wait_thread, &w), 0);
+		pthread_mutex_lock(&lock);
+		while (!w.ready)
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+		nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+		glDeleteSync(s);
+		assert_gl_error(GL_NO_ERROR);
+		assert_false(glIsSync(s));
+		assert_int_equal(pthread_join(t, NULL), 0);
+		assert_true(w.made_current);
+		if (w.error == GL_NO_ERROR) {
+			waited++;
+			if (w.kind == WAIT_CLIENT)
+				assert_true(w.wait == GL_ALREADY_SIGNALED ||
+					    w.wait == GL_CONDITION_SATISFIED);
+		} else {
+			assert_int_equal(w.error, GL_INVALID_VALUE);
+			if (w.kind == WAIT_CLIENT)
+				assert_int_equal(w.wait, GL_WAIT_FAILED);
+		}
+		/* the name is gone in the other context too */
+		glDeleteSync(s);
+		assert_gl_error(GL_INVALID_VALUE);
+	}
+	print_message("# %u of %u waits took the sync before the delete\n", waited, rounds);
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	assert_true(eglDestroyContext(dpy, b));
+	destroy_current(a);
+}
+
+/*
+ * A sync outlives the context whose work it fences (it is the share
+ * group's): once that context is destroyed the sync is signaled, also
+ * after another context has made GPU objects of its own.
+ */
+static void test_sync_outlives_context(void **state)
+{
+	EGLContext a = current_new(3, EGL_NO_CONTEXT);
+	EGLContext b = context(3, a);
+	GLuint fbo, rb = big_target(&fbo);
+	GLsync s, t;
+	GLenum e;
+
+	(void)state;
+	assert_ptr_not_equal(b, EGL_NO_CONTEXT);
+	clears(4, 55);
+	s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	assert_non_null(s);
+	glDeleteFramebuffers(1, &fbo);
+	destroy_current(a);
+
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, b));
+	assert_true(glIsSync(s));
+	assert_int_equal(sync_int(s, GL_SYNC_STATUS), GL_SIGNALED);
+	assert_int_equal(glClientWaitSync(s, 0, 0), GL_ALREADY_SIGNALED);
+	/* b's own GPU work, on a syncobj of its own */
+	glGenFramebuffers(1, &fbo);
+	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	assert_true(holds(55));
+	clears(2, 66);
+	t = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	assert_int_equal(glClientWaitSync(s, 0, LONG), GL_ALREADY_SIGNALED);
+	e = glClientWaitSync(t, 0, LONG);
+	assert_true(e == GL_ALREADY_SIGNALED || e == GL_CONDITION_SATISFIED);
+	glWaitSync(s, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_NO_ERROR);
+	assert_true(holds(66));
+	glDeleteSync(s);
+	glDeleteSync(t);
+	assert_gl_error(GL_NO_ERROR);
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	destroy_current(b);
+}
+
+/* A sync of another share group is no sync here (GL_INVALID_VALUE). */
+static void test_other_group(void **state)
+{
+	EGLContext a = current_new(3, EGL_NO_CONTEXT);
+	EGLContext other = context(3, EGL_NO_CONTEXT);
+	GLsync s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	GLint v = -1;
+
+	(void)state;
+	assert_non_null(s);
+	assert_ptr_not_equal(other, EGL_NO_CONTEXT);
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, other));
+	assert_false(glIsSync(s));
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(glClientWaitSync(s, 0, 0), GL_WAIT_FAILED);
+	assert_gl_error(GL_INVALID_VALUE);
+	glWaitSync(s, 0, GL_TIMEOUT_IGNORED);
+	assert_gl_error(GL_INVALID_VALUE);
+	glGetSynciv(s, GL_SYNC_STATUS, 1, NULL, &v);
+	assert_gl_error(GL_INVALID_VALUE);
+	assert_int_equal(v, -1);
+	glDeleteSync(s);
+	assert_gl_error(GL_INVALID_VALUE);
+	destroy_current(other);
+
+	/* still a, whose group has it */
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, a));
+	assert_true(glIsSync(s));
+	glDeleteSync(s);
+	assert_gl_error(GL_NO_ERROR);
+	destroy_current(a);
+}
+
+/* ---- setup ---------------------------------------------------------------------------------- */
+
+static int setup(void **state)
+{
+	struct test_stack *s = calloc(1, sizeof(*s));
+	const EGLint attribs[] = { EGL_CONFIG_ID, 1, EGL_NONE }; /* RGBA8888 */
+	EGLint n = 0;
+
+	test_stack_start(s, &options);
+	setenv("AGX_MEMMGR_SOCKET", s->memmgr, 1);
+	setenv("AGX_SCHEDULER_SOCKET", s->sched, 1);
+	dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
+	    !eglChooseConfig(dpy, attribs, &config, 1, &n) || n != 1) {
+		test_stack_stop(s);
+		free(s);
+		return -1;
+	}
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct test_stack *s = *state;
+	bool clean;
+
+	eglTerminate(dpy);
+	eglReleaseThread();
+	clean = test_stack_stop(s);
+	free(s);
+	return clean ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fence_after_clears),
+		cmocka_unit_test(test_fence_without_work),
+		cmocka_unit_test(test_get_synciv),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_es2),
+		cmocka_unit_test(test_share_group_threads),
+		cmocka_unit_test(test_delete_while_waited),
+		cmocka_unit_test(test_sync_outlives_context),
+		cmocka_unit_test(test_other_group),
+	};
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
+		return 2;
+	}
+	if (!getenv("__EGL_VENDOR_LIBRARY_FILENAMES")) {
+		fprintf(stderr, "%s: __EGL_VENDOR_LIBRARY_FILENAMES names no vendor file\n",
+			argv[0]);
+		return 2;
+	}
+	for (int i = 0; i < 4; i++)
+		options.paths[i] = argv[i + 1];
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
