@@ -28,7 +28,7 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 
-#include "stack.h"
+#include "egl-stack.h"
 
 static struct test_stack_options options;
 static EGLDisplay dpy;
@@ -661,36 +661,22 @@ static void test_other_group(void **state)
 
 /* ---- setup ---------------------------------------------------------------------------------- */
 
+static struct egl_stack fixture;
+
 static int setup(void **state)
 {
-	struct test_stack *s = calloc(1, sizeof(*s));
-	const EGLint attribs[] = { EGL_CONFIG_ID, 1, EGL_NONE }; /* RGBA8888 */
-	EGLint n = 0;
-
-	test_stack_start(s, &options);
-	setenv("AGX_MEMMGR_SOCKET", s->memmgr, 1);
-	setenv("AGX_SCHEDULER_SOCKET", s->sched, 1);
-	dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
-	    !eglChooseConfig(dpy, attribs, &config, 1, &n) || n != 1) {
-		test_stack_stop(s);
-		free(s);
+	(void)state;
+	if (egl_stack_setup(&fixture, &options, 1) < 0)
 		return -1;
-	}
-	*state = s;
+	dpy = fixture.dpy;
+	config = fixture.config;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct test_stack *s = *state;
-	bool clean;
-
-	eglTerminate(dpy);
-	eglReleaseThread();
-	clean = test_stack_stop(s);
-	free(s);
-	return clean ? 0 : -1;
+	(void)state;
+	return egl_stack_teardown(&fixture) ? 0 : -1;
 }
 
 int main(int argc, char **argv)
