@@ -23,6 +23,15 @@
  * barrier, its uniforms (at most 256 words) and its pipeline.
  */
 #define LAUNCH_ROOM 2048
+/*
+ * 32-bit words of clears one job holds at most.  agx-sim's firmware ends a
+ * job that runs past its GPU time limit (5 s), and its USC clears about a
+ * million words a second with the clear kernel: four 1024x1024 RGBA8 clears
+ * in one job went past it (tests/gles/test-sync.c's author found), and the
+ * work was lost.  A job of this size is well inside the limit there, and
+ * short on hardware.
+ */
+#define JOB_WORDS (1u << 20)
 
 struct mapping {
 	uint32_t handle;
@@ -57,6 +66,7 @@ struct gles_submit {
 	 */
 	bool bound;
 	unsigned recorded; /* launches in cb */
+	uint64_t words;	   /* words those launches clear (JOB_WORDS at most) */
 
 	pthread_mutex_t lock; /* the mappings, and submitted (read by other contexts' forgets) */
 	struct mapping *maps;
@@ -210,6 +220,7 @@ static int begin(struct gles_submit *s)
 		return ret;
 	s->recording = true;
 	s->recorded = 0;
+	s->words = 0;
 	return 0;
 }
 
@@ -252,6 +263,8 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 {
 	struct gles_submit *s = ctx->submit;
 	struct agx_clear_image target = { 0, &img->layout, level, layer };
+	uint64_t row_words;
+	unsigned rows;
 	int ret;
 
 	if ((ret = make_ready(s)) < 0)
@@ -262,14 +275,30 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 		return ret;
 	if ((ret = begin(s)) < 0)
 		return ret;
-	/* a full command buffer is handed over first: a launch never fails for room */
-	if (s->cb.tail - s->cb.head < LAUNCH_ROOM) {
-		if ((ret = flush(s)) < 0 || (ret = begin(s)) < 0)
-			return ret;
+	/*
+	 * In bands of rows that keep each job within JOB_WORDS; a full
+	 * command buffer, or a job that would go past that, is handed over
+	 * first, so a launch never fails for room.
+	 */
+	row_words = ((uint64_t)rect->width * img->layout.bytes_per_texel + 3) / 4;
+	rows = row_words ? (unsigned)(JOB_WORDS / row_words) : rect->height;
+	rows = rows ? rows : 1;
+	for (unsigned y = 0; y < rect->height && ret == 0; y += rows) {
+		struct agx_clear_rect band = { rect->x, rect->y + y, rect->width,
+					       rect->height - y < rows ? rect->height - y : rows };
+		uint64_t words = row_words * band.height;
+
+		if (s->cb.tail - s->cb.head < LAUNCH_ROOM ||
+		    (s->recorded && s->words + words > JOB_WORDS)) {
+			if ((ret = flush(s)) < 0 || (ret = begin(s)) < 0)
+				return ret;
+		}
+		ret = agx_clear_record(&s->clear, &s->cb, &target, &band, value, mask);
+		if (ret == 0) {
+			s->recorded++;
+			s->words += words;
+		}
 	}
-	ret = agx_clear_record(&s->clear, &s->cb, &target, rect, value, mask);
-	if (ret == 0)
-		s->recorded++;
 	return ret;
 }
 

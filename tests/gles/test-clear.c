@@ -810,6 +810,69 @@ static void test_llvmpipe(void **state)
 
 /* ---- our vendor alone: what the spec fixes that llvmpipe's dispatch does not show ------------ */
 
+/*
+ * Clears bigger than one job of the simulated GPU holds (gles/submit.c's
+ * JOB_WORDS): one clear over two million words, and several recorded
+ * before a flush, each split across jobs; the last one's colour, and a
+ * scissored one's, read back.  (Smaller in the sanitizer build, where
+ * agx-sim runs some twenty times slower: there only the batching splits.)
+ */
+static void test_large_clears(void **state)
+{
+	struct test_stack *s = *state;
+	const unsigned w = SANITIZED ? 1024 : 2048, h = SANITIZED ? 512 : 1024;
+	const EGLint attribs[] = { EGL_CONFIG_ID, 1, EGL_NONE };
+	const EGLint es3[] = { EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE };
+	static const float colours[4][4] = {
+		{ 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 }, { 1, 1, 0, 1 }
+	};
+	const unsigned at[4][2] = { { 0, 0 }, { w - 1, 0 }, { 0, h - 1 }, { w - 1, h - 1 } };
+	EGLDisplay dpy;
+	EGLConfig config;
+	EGLContext ctx;
+	EGLint n;
+	GLuint fbo, rb;
+	uint8_t px[4];
+
+	setenv("AGX_MEMMGR_SOCKET", s->memmgr, 1);
+	setenv("AGX_SCHEDULER_SOCKET", s->sched, 1);
+	dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+	assert_true(eglInitialize(dpy, NULL, NULL));
+	assert_true(eglChooseConfig(dpy, attribs, &config, 1, &n) && n == 1);
+	ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, es3);
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx));
+	glGenFramebuffers(1, &fbo);
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, (GLsizei)w, (GLsizei)h);
+	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	for (unsigned k = 0; k < 4; k++) {
+		glClearColor(colours[k][0], colours[k][1], colours[k][2], colours[k][3]);
+		glClear(GL_COLOR_BUFFER_BIT);
+	}
+	/* and a scissored one in the middle */
+	glEnable(GL_SCISSOR_TEST);
+	glScissor((GLint)w / 2, (GLint)h / 2, 1, 1);
+	glClearColor(0, 1, 1, 0);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glDisable(GL_SCISSOR_TEST);
+	assert_int_equal(glGetError(), GL_NO_ERROR);
+	for (unsigned k = 0; k < 4; k++) {
+		glReadPixels((GLint)at[k][0], (GLint)at[k][1], 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+		assert_memory_equal(px, ((uint8_t[]){ 0xff, 0xff, 0, 0xff }), 4);
+	}
+	glReadPixels((GLint)w / 2, (GLint)h / 2, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	assert_memory_equal(px, ((uint8_t[]){ 0, 0xff, 0xff, 0 }), 4);
+	assert_int_equal(glGetError(), GL_NO_ERROR);
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+	eglDestroyContext(dpy, ctx);
+	eglTerminate(dpy);
+}
+
 static void test_es2_and_surfaceless(void **state)
 {
 	struct test_stack *s = *state;
@@ -926,6 +989,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_llvmpipe),
 		cmocka_unit_test(test_es2_and_surfaceless),
+		cmocka_unit_test(test_large_clears),
 	};
 
 	if (argc == 2 && !strcmp(argv[1], "--workload"))
