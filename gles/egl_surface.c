@@ -116,38 +116,9 @@ static int alloc_images(struct gles_surface *surf, unsigned w, unsigned h)
 	return ret;
 }
 
-/*
- * The colour-space attributes pbuffers and windows share (EGL 1.5 sections
- * 3.5.1, 3.5.2): EGL_SUCCESS, the error, or EGL_NONE when name is none of
- * them.
- */
-static EGLint colorspace_attrib(EGLAttrib name, EGLAttrib v)
-{
-	switch (name) {
-	case EGL_GL_COLORSPACE:
-		if (v == EGL_GL_COLORSPACE_SRGB)
-			return EGL_BAD_MATCH; /* no sRGB rendering in the GL state yet */
-		return v == EGL_GL_COLORSPACE_LINEAR ? EGL_SUCCESS : EGL_BAD_ATTRIBUTE;
-	case EGL_VG_COLORSPACE:
-		/* linear needs EGL_VG_COLORSPACE_LINEAR_BIT in the config's surface type */
-		if (v == EGL_VG_COLORSPACE_LINEAR)
-			return EGL_BAD_MATCH;
-		return v == EGL_VG_COLORSPACE_sRGB ? EGL_SUCCESS : EGL_BAD_ATTRIBUTE;
-	case EGL_VG_ALPHA_FORMAT:
-		/* premultiplied needs EGL_VG_ALPHA_FORMAT_PRE_BIT in the surface type */
-		if (v == EGL_VG_ALPHA_FORMAT_PRE)
-			return EGL_BAD_MATCH;
-		return v == EGL_VG_ALPHA_FORMAT_NONPRE ? EGL_SUCCESS : EGL_BAD_ATTRIBUTE;
-	default:
-		return EGL_NONE;
-	}
-}
-
 /* Parses a pbuffer's attributes (EGL 1.5 section 3.5.2): EGL_SUCCESS or the error. */
 static EGLint parse_pbuffer(struct gles_surface *surf, const EGLint *attribs, EGLint *w, EGLint *h)
 {
-	EGLint ret;
-
 	for (const EGLint *a = attribs; a && a[0] != EGL_NONE; a += 2) {
 		EGLint v = a[1];
 
@@ -174,12 +145,28 @@ static EGLint parse_pbuffer(struct gles_surface *surf, const EGLint *attribs, EG
 				return EGL_BAD_ATTRIBUTE;
 			surf->texture_target = v;
 			break;
-		default:
-			/* the colour spaces, or no attribute of a surface */
-			ret = colorspace_attrib((EGLAttrib)a[0], (EGLAttrib)v);
-			if (ret != EGL_SUCCESS)
-				return ret == EGL_NONE ? EGL_BAD_ATTRIBUTE : ret;
+		case EGL_GL_COLORSPACE:
+			if (v == EGL_GL_COLORSPACE_SRGB)
+				return EGL_BAD_MATCH; /* no sRGB rendering in the GL state yet */
+			if (v != EGL_GL_COLORSPACE_LINEAR)
+				return EGL_BAD_ATTRIBUTE;
 			break;
+		case EGL_VG_COLORSPACE:
+			/* linear needs EGL_VG_COLORSPACE_LINEAR_BIT in the config's surface type */
+			if (v == EGL_VG_COLORSPACE_LINEAR)
+				return EGL_BAD_MATCH;
+			if (v != EGL_VG_COLORSPACE_sRGB)
+				return EGL_BAD_ATTRIBUTE;
+			break;
+		case EGL_VG_ALPHA_FORMAT:
+			/* premultiplied needs EGL_VG_ALPHA_FORMAT_PRE_BIT in the surface type */
+			if (v == EGL_VG_ALPHA_FORMAT_PRE)
+				return EGL_BAD_MATCH;
+			if (v != EGL_VG_ALPHA_FORMAT_NONPRE)
+				return EGL_BAD_ATTRIBUTE;
+			break;
+		default:
+			return EGL_BAD_ATTRIBUTE;
 		}
 	}
 	/* a texture format needs a texture target, and the other way round */
@@ -302,7 +289,6 @@ static bool next_attrib(struct attrib_list *l, EGLAttrib *name, EGLAttrib *value
 static EGLint parse_window(struct gles_surface *surf, struct attrib_list attribs)
 {
 	EGLAttrib name, v;
-	EGLint ret;
 
 	while (next_attrib(&attribs, &name, &v)) {
 		switch (name) {
@@ -316,12 +302,27 @@ static EGLint parse_window(struct gles_surface *surf, struct attrib_list attribs
 				return EGL_BAD_ATTRIBUTE;
 			surf->render_buffer = (EGLint)v;
 			break;
-		default:
-			/* the colour spaces, or no attribute of a surface */
-			ret = colorspace_attrib(name, v);
-			if (ret != EGL_SUCCESS)
-				return ret == EGL_NONE ? EGL_BAD_ATTRIBUTE : ret;
+		case EGL_GL_COLORSPACE:
+			if (v == EGL_GL_COLORSPACE_SRGB)
+				return EGL_BAD_MATCH; /* no sRGB rendering in the GL state yet */
+			if (v != EGL_GL_COLORSPACE_LINEAR)
+				return EGL_BAD_ATTRIBUTE;
 			break;
+		case EGL_VG_COLORSPACE:
+			/* linear needs EGL_VG_COLORSPACE_LINEAR_BIT in the config's surface type */
+			if (v == EGL_VG_COLORSPACE_LINEAR)
+				return EGL_BAD_MATCH;
+			if (v != EGL_VG_COLORSPACE_sRGB)
+				return EGL_BAD_ATTRIBUTE;
+			break;
+		case EGL_VG_ALPHA_FORMAT:
+			if (v == EGL_VG_ALPHA_FORMAT_PRE)
+				return EGL_BAD_MATCH;
+			if (v != EGL_VG_ALPHA_FORMAT_NONPRE)
+				return EGL_BAD_ATTRIBUTE;
+			break;
+		default:
+			return EGL_BAD_ATTRIBUTE;
 		}
 	}
 	return EGL_SUCCESS;
