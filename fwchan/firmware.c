@@ -144,7 +144,9 @@ static void ctl_flush(struct firmware *fw, bool devctl)
 				.op = b->op, .context = b->context, .queue = b->va, .seq = seq
 			};
 
-			ok = agx_fw_devctl_pack(slot, &e);
+			ok = agx_fw_devctl_fits(&e);
+			if (ok)
+				agx_fw_devctl_pack(slot, &e);
 		} else {
 			struct agx_fw_fwctl e = { .op = b->op,
 						  .context = b->context,
@@ -152,7 +154,9 @@ static void ctl_flush(struct firmware *fw, bool devctl)
 						  .size = b->size,
 						  .seq = seq };
 
-			ok = agx_fw_fwctl_pack(slot, &e);
+			ok = agx_fw_fwctl_fits(&e);
+			if (ok)
+				agx_fw_fwctl_pack(slot, &e);
 		}
 		if (!ok) {
 			b->done(b->cookie, -EINVAL);

@@ -564,9 +564,7 @@ static void build(struct work *w, struct work_context *c, const Agx__Fwchan__Wor
 		};
 
 		/* agx_work_render_ranges kept every value inside its field */
-		if (!agx_fw_work_render_pack(mem + AGX_FW_WORK_HEADER_LENGTH, &b))
-			agx_err("render item %" PRIu64 ": a checked value did not pack",
-				in->job_id);
+		agx_fw_work_render_pack(mem + AGX_FW_WORK_HEADER_LENGTH, &b);
 	} else {
 		struct agx_fw_work_compute b = { .encoder = in->compute->encoder,
 						 .encoder_end = in->compute->encoder_end,

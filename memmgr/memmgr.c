@@ -327,7 +327,7 @@ static struct vm *vm_new(struct memmgr *m, struct memmgr_client *owner, bool ker
 
 static void write_ttbr(struct memmgr *m, unsigned slot, unsigned half, uint64_t l1)
 {
-	struct agx_uat_ttbr t = { .valid = l1 != 0, .baddr = l1 >> 1, .asid = slot };
+	struct agx_uat_ttbr t = { .valid = l1 != 0, .baddr = l1, .asid = slot };
 	uint8_t *raw = pt_page_host(&m->pool, m->context_table) + 16 * slot + 8 * half;
 
 	if (l1)
@@ -1160,7 +1160,7 @@ int memmgr_vm_slot_bind(struct memmgr *m, pid_t pid, uint32_t id, uint64_t seqno
 		write_ttbr(m, (unsigned)free_slot, 0, vm->space.l1);
 	}
 	*slot = (unsigned)vm->slot;
-	t = (struct agx_uat_ttbr){ .valid = true, .baddr = vm->space.l1 >> 1, .asid = *slot };
+	t = (struct agx_uat_ttbr){ .valid = true, .baddr = vm->space.l1, .asid = *slot };
 	agx_uat_ttbr_pack((uint8_t *)ttbr, &t);
 	if (!r)
 		fenced_start(f, 0);

@@ -142,7 +142,7 @@ static uint64_t next_table(const uint8_t *entry)
 {
 	struct agx_uat_table t;
 
-	return agx_uat_table_unpack(entry, &t) && t.valid ? t.address << 14 : 0;
+	return agx_uat_table_unpack(entry, &t) && t.valid ? t.address : 0;
 }
 
 void pt_space_fini(struct pt_space *s)
@@ -179,7 +179,7 @@ static uint64_t descend(struct pt_space *s, uint8_t *entry)
 	if (pt_page_alloc(s->pool, &table) < 0)
 		return 0;
 	s->tables++;
-	t.address = table >> 14;
+	t.address = table;
 	agx_uat_table_pack(entry, &t);
 	return table;
 }
@@ -214,8 +214,7 @@ int pt_page_template(unsigned access, unsigned attr, uint64_t *desc)
 	default:
 		return -EINVAL;
 	}
-	if (!agx_uat_page_pack(raw, &p))
-		return -EINVAL;
+	agx_uat_page_pack(raw, &p);
 	memcpy(desc, raw, 8);
 	return 0;
 }
@@ -225,17 +224,20 @@ int pt_map(struct pt_space *s, uint64_t va, uint64_t pa, uint64_t npages, uint64
 	uint8_t *l1 = pt_page_host(s->pool, s->l1);
 
 	while (npages) {
-		uint64_t l2 = descend(s, l1 + 8 * ((va >> 36) & 7)), l3;
+		struct agx_uat_va at;
+		uint64_t l2, l3;
 		unsigned first, n;
 		uint64_t *entries;
 
+		agx_uat_va_unpack_u64(va, &at);
+		l2 = descend(s, l1 + 8 * at.l1);
 		if (!l2)
 			return -ENOMEM;
-		l3 = descend(s, pt_page_host(s->pool, l2) + 8 * ((va >> 25) & 2047));
+		l3 = descend(s, pt_page_host(s->pool, l2) + 8 * at.l2);
 		if (!l3)
 			return -ENOMEM;
 		/* the run's part in this L3 table; the page address is the descriptor's 47..14 */
-		first = (unsigned)(va >> 14) & 2047;
+		first = (unsigned)at.l3;
 		n = ENTRIES - first < npages ? ENTRIES - first : (unsigned)npages;
 		entries = (uint64_t *)pt_page_host(s->pool, l3) + first;
 		for (unsigned i = 0; i < n; i++)
@@ -252,12 +254,16 @@ void pt_unmap(struct pt_space *s, uint64_t va, uint64_t npages)
 	uint8_t *l1 = pt_page_host(s->pool, s->l1);
 
 	while (npages) {
-		uint64_t l2 = next_table(l1 + 8 * ((va >> 36) & 7)), l3 = 0;
-		unsigned first = (unsigned)(va >> 14) & 2047;
-		unsigned n = ENTRIES - first < npages ? ENTRIES - first : (unsigned)npages;
+		struct agx_uat_va at;
+		uint64_t l2, l3 = 0;
+		unsigned first, n;
 
+		agx_uat_va_unpack_u64(va, &at);
+		l2 = next_table(l1 + 8 * at.l1);
+		first = (unsigned)at.l3;
+		n = ENTRIES - first < npages ? ENTRIES - first : (unsigned)npages;
 		if (l2)
-			l3 = next_table(pt_page_host(s->pool, l2) + 8 * ((va >> 25) & 2047));
+			l3 = next_table(pt_page_host(s->pool, l2) + 8 * at.l2);
 		if (l3)
 			memset((uint64_t *)pt_page_host(s->pool, l3) + first, 0, 8ull * n);
 		va += n * MEMMGR_PAGE;

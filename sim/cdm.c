@@ -50,7 +50,7 @@ static enum sim_read read_sizes(struct sim_stream *s, enum agx_cmd_cdm_mode mode
 			return st;
 		if (!agx_cmd_cdm_indirect_unpack(raw, &ind))
 			return sim_stream_malformed(s, "CDM indirect word has reserved bits set");
-		if (!sim_stream_read(s, ind.address_hi << 32 | ind.address_lo << 2, sizes,
+		if (!sim_stream_read(s, ind.address, sizes,
 				     mode == AGX_CMD_CDM_MODE_INDIRECT_LOCAL ? 24 : 12))
 			return SIM_READ_FAULT;
 	}
@@ -90,8 +90,8 @@ static enum sim_read launch(struct sim_stream *s, const uint8_t word0[4], struct
 	if ((st = read_sizes(s, (enum agx_cmd_cdm_mode)w0.mode, job)))
 		return st;
 	return sim_pipeline_read(
-	    s, w1.pipeline << 6,
-	    w0.sampler_state_register_count >= AGX_CMD_SAMPLER_STATES_EXTENDED8, job->pipe);
+	    s, w1.pipeline, w0.sampler_state_register_count >= AGX_CMD_SAMPLER_STATES_EXTENDED8,
+	    job->pipe);
 }
 
 enum sim_cdm_status sim_cdm_next(struct sim_cdm *cdm, struct usc_cache *programs,
@@ -123,7 +123,7 @@ enum sim_cdm_status sim_cdm_next(struct sim_cdm *cdm, struct usc_cache *programs
 			if (!agx_cmd_cdm_stream_link_unpack(raw, &link))
 				return status(
 				    sim_stream_malformed(s, "CDM link has reserved bits set"));
-			sim_stream_jump(s, link.target_hi << 32 | link.target_lo);
+			sim_stream_jump(s, link.target);
 			break;
 		case AGX_CMD_CDM_BLOCK_STREAM_TERMINATE:
 			if ((st = sim_stream_take(s, raw + 4, 4)))

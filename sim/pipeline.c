@@ -154,22 +154,18 @@ static enum sim_read apply_word(struct sim_stream *s, const uint8_t *raw, uint64
 	case AGX_CMD_USC_CONTROL_UNIFORM:
 		if (!(ok = agx_cmd_usc_uniform_unpack(raw, &w.u)))
 			break;
-		return load_uniforms(s, p, (unsigned)w.u.start_halfs,
-				     w.u.size_halfs ? (unsigned)w.u.size_halfs : 64,
-				     w.u.buffer << 2);
+		return load_uniforms(s, p, (unsigned)w.u.start_halfs, (unsigned)w.u.size_halfs,
+				     w.u.buffer);
 	case AGX_CMD_USC_CONTROL_UNIFORM_HIGH:
 		if (!(ok = agx_cmd_usc_uniform_high_unpack(raw, &w.uh)))
 			break;
 		return load_uniforms(s, p, 256 + (unsigned)w.uh.start_halfs,
-				     w.uh.size_halfs ? (unsigned)w.uh.size_halfs : 64,
-				     w.uh.buffer << 2);
+				     (unsigned)w.uh.size_halfs, w.uh.buffer);
 	case AGX_CMD_USC_CONTROL_SHARED:
 		if (!(ok = agx_cmd_usc_shared_unpack(raw, &w.shared)))
 			break;
-		p->shared_size = !w.shared.uses_shared_memory ? 0
-				 : w.shared.bytes_per_threadgroup
-				     ? (uint32_t)w.shared.bytes_per_threadgroup * 256
-				     : 65536;
+		p->shared_size =
+		    w.shared.uses_shared_memory ? (uint32_t)w.shared.bytes_per_threadgroup : 0;
 		return SIM_READ_OK;
 	case AGX_CMD_USC_CONTROL_SHADER:
 		if (!(ok = agx_cmd_usc_shader_unpack(raw, &w.sh)))
@@ -188,7 +184,7 @@ static enum sim_read apply_word(struct sim_stream *s, const uint8_t *raw, uint64
 			return sim_stream_malformed(s, "texture state ts%u+%u past ts%u",
 						    (unsigned)w.tex.start, (unsigned)w.tex.count,
 						    SIM_GPU_MAX_TEXTURES - 1);
-		if (!sim_stream_read(s, w.tex.buffer << 3, p->textures[w.tex.start],
+		if (!sim_stream_read(s, w.tex.buffer, p->textures[w.tex.start],
 				     w.tex.count * 24ull))
 			return SIM_READ_FAULT;
 		if (w.tex.start + w.tex.count > p->num_textures)
@@ -205,7 +201,7 @@ static enum sim_read apply_word(struct sim_stream *s, const uint8_t *raw, uint64
 						    (unsigned)w.samp.start, (unsigned)w.samp.count,
 						    SIM_GPU_MAX_SAMPLERS - 1);
 		for (unsigned i = 0; i < w.samp.count; i++)
-			if (!sim_stream_read(s, (w.samp.buffer << 3) + i * stride,
+			if (!sim_stream_read(s, w.samp.buffer + i * stride,
 					     p->samplers[w.samp.start + i], stride))
 				return SIM_READ_FAULT;
 		if (w.samp.start + w.samp.count > p->num_samplers)

@@ -1132,7 +1132,7 @@ static bool coefficients(struct frag_ctx *f, const struct sim_draw_state *s, con
 	for (unsigned i = 0; i < s->num_cf; i++) {
 		const struct agx_cmd_cf_binding *b = &s->cf[i];
 
-		for (unsigned k = 0; k <= b->components; k++) {
+		for (unsigned k = 0; k < b->components; k++) {
 			unsigned slot = (unsigned)b->base_slot + k, user = s->frag_z ? 2 : 1;
 			float *out = cf[b->base_coefficient_register + k], val[3];
 			bool persp = b->shade_model == AGX_CMD_SHADE_MODEL_PERSPECTIVE;

@@ -8,11 +8,6 @@
 #include "uat.h"
 
 #define VA_HALF_BIT 39
-#define L1_SHIFT    36
-#define L2_SHIFT    25
-#define L3_SHIFT    14
-#define L1_ENTRIES  8
-#define LX_ENTRIES  2048
 
 enum { R = SIM_UAT_READ, W = SIM_UAT_WRITE, X = SIM_UAT_EXEC };
 
@@ -103,7 +98,7 @@ static bool read_desc(struct sim_uat *uat, uint64_t paddr, uint8_t out[8])
 static bool walk(struct sim_uat *uat, unsigned context, uint64_t va, unsigned access, uint64_t *e,
 		 struct sim_uat_fault *f)
 {
-	unsigned half = (unsigned)(va >> VA_HALF_BIT) & 1;
+	struct agx_uat_va at;
 	uint8_t raw[8];
 	struct agx_uat_ttbr ttbr;
 	struct agx_uat_table table;
@@ -111,31 +106,30 @@ static bool walk(struct sim_uat *uat, unsigned context, uint64_t va, unsigned ac
 	uint64_t next;
 
 	__atomic_fetch_add(&uat->walks, 1, __ATOMIC_RELAXED);
-	if (!read_desc(uat, uat->context_table + context * 16ull + half * 8ull, raw))
+	agx_uat_va_unpack_u64(va, &at);
+	if (!read_desc(uat, uat->context_table + context * 16ull + at.high * 8ull, raw))
 		return fault(f, SIM_UAT_FAULT_BUS, context, va, access, 0);
 	if (!agx_uat_ttbr_unpack(raw, &ttbr) || !ttbr.valid)
 		return fault(f, SIM_UAT_FAULT_UNMAPPED, context, va, access, 0);
-	next = ttbr.baddr << 1;
+	next = ttbr.baddr;
 
-	static const struct {
-		unsigned shift, entries;
-	} level[2] = { { L1_SHIFT, L1_ENTRIES }, { L2_SHIFT, LX_ENTRIES } };
+	const uint64_t index[2] = { at.l1, at.l2 };
+
 	for (unsigned l = 0; l < 2; l++) {
-		uint64_t index = (va >> level[l].shift) & (level[l].entries - 1);
 
-		if (!read_desc(uat, next + index * 8, raw))
+		if (!read_desc(uat, next + index[l] * 8, raw))
 			return fault(f, SIM_UAT_FAULT_BUS, context, va, access, l + 1);
 		if (!(raw[0] & 1) || !agx_uat_table_unpack(raw, &table))
 			return fault(f, SIM_UAT_FAULT_UNMAPPED, context, va, access, l + 1);
-		next = table.address << L3_SHIFT;
+		next = table.address;
 	}
-	if (!read_desc(uat, next + ((va >> L3_SHIFT) & (LX_ENTRIES - 1)) * 8, raw))
+	if (!read_desc(uat, next + at.l3 * 8, raw))
 		return fault(f, SIM_UAT_FAULT_BUS, context, va, access, 3);
 	if (!(raw[0] & 1) || !agx_uat_page_unpack(raw, &page) || !page.af)
 		return fault(f, SIM_UAT_FAULT_UNMAPPED, context, va, access, 3);
 	*e = TLB_VALID | (uint64_t)gpu_access[page.uxn][page.ap] << TLB_GPU_SHIFT |
 	     (uint64_t)fw_access[page.pxn][page.ap] << TLB_FW_SHIFT |
-	     (page.address & TLB_PAGE_MASK) << TLB_PAGE_SHIFT |
+	     (page.address >> SIM_UAT_PAGE_BITS & TLB_PAGE_MASK) << TLB_PAGE_SHIFT |
 	     tlb_tag(va >> SIM_UAT_PAGE_BITS) << TLB_TAG_SHIFT;
 	return true;
 }

@@ -127,9 +127,9 @@ static enum sim_read ppp_depth_bias(struct sim_vdm *vdm, unsigned index)
 	return SIM_READ_OK;
 }
 
-static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words)
+static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned bytes)
 {
-	struct ppp_block b = { &vdm->s, va, va + words * 4ull };
+	struct ppp_block b = { &vdm->s, va, va + bytes };
 	struct sim_draw_state *d = &vdm->ppp;
 	struct agx_cmd_ppp_header h;
 	uint8_t raw[4];
@@ -214,13 +214,13 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned words
 			return st;
 	}
 	if (h.region_clip)
-		for (unsigned i = 0; i <= h.viewport_count; i++) {
+		for (unsigned i = 0; i < h.viewport_count; i++) {
 			PPP_WORD(&b, PPP_REGION_CLIP, ppp_region_clip);
 			if (w.ppp_region_clip.enable)
 				return unsupported(&vdm->s, "region clipping");
 		}
 	if (h.viewport) {
-		if (h.viewport_count)
+		if (h.viewport_count > 1)
 			return unsupported(&vdm->s, "more than one viewport");
 		PPP_WORD(&b, PPP_VIEWPORT_CONTROL, ppp_viewport_control);
 		PPP_WORD(&b, PPP_VIEWPORT, ppp_viewport);
@@ -334,9 +334,9 @@ static enum sim_read snapshot(struct sim_vdm *vdm)
 	if (d->has_fs) {
 		uint8_t raw[4];
 		struct agx_cmd_cf_binding_header hdr;
-		uint64_t at = s->usc_base + (vdm->fs2.cf_bindings << 2);
+		uint64_t at = s->usc_base + vdm->fs2.cf_bindings;
 
-		st = sim_pipeline_read(s, vdm->fs1.pipeline << 6,
+		st = sim_pipeline_read(s, vdm->fs1.pipeline,
 				       vdm->fs0.sampler_state_register_count >=
 					   AGX_CMD_SAMPLER_STATES_EXTENDED8,
 				       &d->fs);
@@ -374,7 +374,7 @@ static enum sim_read snapshot(struct sim_vdm *vdm)
 							    agx_cmd_cf_source_name(c->source)
 								? agx_cmd_cf_source_name(c->source)
 								: "unknown");
-			if (c->base_coefficient_register + c->components + 1 > d->num_cf_regs)
+			if (c->base_coefficient_register + c->components > d->num_cf_regs)
 				return sim_stream_malformed(s,
 							    "CF binding %u past the %u coefficient "
 							    "registers",
@@ -435,7 +435,7 @@ static enum sim_read vdm_state(struct sim_vdm *vdm, const uint8_t word0[4])
 						    "vertex shader word 1 has reserved bits set");
 		length += 4;
 		st = sim_pipeline_read(
-		    s, w1.pipeline << 6,
+		    s, w1.pipeline,
 		    w0.sampler_state_register_count >= AGX_CMD_SAMPLER_STATES_EXTENDED8, &vdm->vs);
 		if (st)
 			return st;
@@ -472,6 +472,7 @@ static enum sim_read index_list(struct sim_vdm *vdm, const uint8_t word0[4],
 	struct sim_stream *s = &vdm->s;
 	struct agx_cmd_vdm_index_list h;
 	struct agx_cmd_vdm_u32 v = { 0 };
+	struct agx_cmd_vdm_index_buffer_lo lo = { 0 };
 	struct agx_cmd_vdm_index_buffer_size size = { 0 };
 	uint8_t raw[4];
 	enum sim_read st;
@@ -489,8 +490,8 @@ static enum sim_read index_list(struct sim_vdm *vdm, const uint8_t word0[4],
 	if (h.index_buffer_present) {
 		if ((st = sim_stream_take(s, raw, 4)))
 			return st;
-		agx_cmd_vdm_u32_unpack(raw, &v);
-		draw->index_buffer = h.index_buffer_hi << 32 | v.value;
+		agx_cmd_vdm_index_buffer_lo_unpack(raw, &lo);
+		draw->index_buffer = h.index_buffer | lo.index_buffer;
 		if (h.index_size > AGX_CMD_INDEX_SIZE_U32)
 			return sim_stream_malformed(s, "index size %u", (unsigned)h.index_size);
 		draw->index_size = 1u << h.index_size;
@@ -513,7 +514,7 @@ static enum sim_read index_list(struct sim_vdm *vdm, const uint8_t word0[4],
 		if ((st = sim_stream_take(s, raw, 4)))
 			return st;
 		agx_cmd_vdm_index_buffer_size_unpack(raw, &size);
-		draw->index_buffer_size = size.size << 2;
+		draw->index_buffer_size = size.size;
 	}
 	if (draw->index_size && !h.index_buffer_size_present)
 		return sim_stream_malformed(s, "indexed draw without its buffer's size");
@@ -571,8 +572,7 @@ enum sim_vdm_status sim_vdm_next(struct sim_vdm *vdm, struct usc_cache *programs
 			if (!agx_cmd_vdm_ppp_state_unpack(raw, &ppp))
 				return status(sim_stream_malformed(
 				    s, "PPP state word has reserved bits set"));
-			if ((st = ppp_update(vdm, ppp.pointer_hi << 32 | ppp.pointer_lo,
-					     (unsigned)ppp.size_words)))
+			if ((st = ppp_update(vdm, ppp.pointer, (unsigned)ppp.size)))
 				return status(st);
 			break;
 		case AGX_CMD_VDM_BLOCK_BARRIER:
@@ -610,7 +610,7 @@ enum sim_vdm_status sim_vdm_next(struct sim_vdm *vdm, struct usc_cache *programs
 					    sim_stream_malformed(s, "VDM call inside a call"));
 				vdm->return_to = s->at;
 			}
-			sim_stream_jump(s, link.target_hi << 32 | link.target_lo);
+			sim_stream_jump(s, link.target);
 			break;
 		case AGX_CMD_VDM_BLOCK_STREAM_TERMINATE:
 			if ((st = sim_stream_take(s, raw + 4, 4)))

@@ -117,19 +117,19 @@ static size_t pack_pipeline(uint8_t *out, const struct agx_dispatch *d, uint64_t
 	for (unsigned start = 0; start < halves; start += HALVES_PER_WORD) {
 		unsigned count =
 		    halves - start < HALVES_PER_WORD ? halves - start : HALVES_PER_WORD;
-		uint64_t buffer = (uniforms_va + 2 * start) >> 2;
+		uint64_t buffer = uniforms_va + 2 * start;
 
 		/* halves from 256 on take the high form of the word */
 		if (start < 256) {
 			struct agx_cmd_usc_uniform u = { .start_halfs = start,
-							 .size_halfs = count % 64,
+							 .size_halfs = count,
 							 .buffer = buffer };
 
 			agx_cmd_usc_uniform_pack(out + n, &u);
 			n += AGX_CMD_USC_UNIFORM_LENGTH;
 		} else {
 			struct agx_cmd_usc_uniform_high u = { .start_halfs = start - 256,
-							      .size_halfs = count % 64,
+							      .size_halfs = count,
 							      .buffer = buffer };
 
 			agx_cmd_usc_uniform_high_pack(out + n, &u);
@@ -140,16 +140,15 @@ static size_t pack_pipeline(uint8_t *out, const struct agx_dispatch *d, uint64_t
 	struct agx_cmd_usc_shared s = {
 		.uses_shared_memory = d->shared_size != 0,
 		.layout = AGX_CMD_SHARED_LAYOUT_VERTEX_COMPUTE,
-		/* in units of 256 bytes; 0 means 64 KiB */
-		.bytes_per_threadgroup = ((d->shared_size + 255) / 256) & 0xff,
+		.bytes_per_threadgroup = d->shared_size,
 	};
 	/* unk2 is 3 and unk4 1 in every stream of the public record (Mesa's cmdbuf.xml) */
-	struct agx_cmd_usc_shader sh = { .unk2 = 3, .code = code };
-	/* in groups of 8 halves; 0 means 256 halves, all 128 registers */
-	struct agx_cmd_usc_registers r = { .register_count = ((2 * d->num_registers + 7) / 8) & 31,
-					   .unk4 = 1 };
+	struct agx_cmd_usc_shader sh = { AGX_CMD_USC_SHADER_DEFAULTS, .code = code };
+	/* counted in 16-bit halves */
+	struct agx_cmd_usc_registers r = { AGX_CMD_USC_REGISTERS_DEFAULTS };
 	struct agx_cmd_usc_no_preshader end = { 0 };
 
+	r.register_count = 2 * d->num_registers;
 	agx_cmd_usc_shared_pack(out + n, &s);
 	n += AGX_CMD_USC_SHARED_LENGTH;
 	agx_cmd_usc_shader_pack(out + n, &sh);
@@ -185,11 +184,10 @@ int agx_cmdbuf_dispatch(struct agx_cmdbuf *cb, const struct agx_dispatch *d)
 
 	struct agx_cmd_cdm_launch_word0 w0 = {
 		.mode = AGX_CMD_CDM_MODE_DIRECT,
-		/* in groups of 64 halves; 0 means 512 */
-		.uniform_register_count = ((2 * d->num_uniforms + 63) / 64) & 7,
+		.uniform_register_count = 2 * d->num_uniforms, /* in 16-bit halves */
 	};
 	struct agx_cmd_cdm_launch_word1 w1 = {
-		.pipeline = (uint32_t)(cb->va + pipeline - cb->usc_base) >> 6,
+		.pipeline = (uint32_t)(cb->va + pipeline - cb->usc_base),
 	};
 	/* the global size counts threads, not threadgroups */
 	struct agx_cmd_cdm_global_size g = { .x = d->threadgroups[0] * d->local_size[0],

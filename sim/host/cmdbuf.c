@@ -8,7 +8,7 @@ size_t sim_cmd_launch(uint8_t *out, uint32_t pipeline, const uint32_t global[3],
 		      const uint32_t local[3])
 {
 	struct agx_cmd_cdm_launch_word0 w0 = { .mode = AGX_CMD_CDM_MODE_DIRECT };
-	struct agx_cmd_cdm_launch_word1 w1 = { .pipeline = pipeline >> 6 };
+	struct agx_cmd_cdm_launch_word1 w1 = { .pipeline = pipeline };
 	struct agx_cmd_cdm_global_size g = { .x = global[0], .y = global[1], .z = global[2] };
 	struct agx_cmd_cdm_local_size l = { .x = local[0], .y = local[1], .z = local[2] };
 
@@ -29,8 +29,7 @@ size_t sim_cmd_barrier(uint8_t *out, bool usc_cache_inval)
 
 size_t sim_cmd_link(uint8_t *out, uint64_t target)
 {
-	struct agx_cmd_cdm_stream_link l = { .target_hi = target >> 32,
-					     .target_lo = target & 0xffffffffu };
+	struct agx_cmd_cdm_stream_link l = { .target = target };
 
 	agx_cmd_cdm_stream_link_pack(out, &l);
 	return AGX_CMD_CDM_STREAM_LINK_LENGTH;
@@ -49,13 +48,13 @@ size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32
 			const uint32_t *preshader)
 {
 	struct agx_cmd_usc_uniform u = { .start_halfs = 0,
-					 .size_halfs = halves & 63,
-					 .buffer = uniforms >> 2 };
+					 .size_halfs = halves,
+					 .buffer = uniforms };
 	struct agx_cmd_usc_shared s = { .uses_shared_memory = shared_bytes != 0,
 					.layout = AGX_CMD_SHARED_LAYOUT_VERTEX_COMPUTE,
-					.bytes_per_threadgroup = (shared_bytes / 256) & 0xff };
-	struct agx_cmd_usc_shader sh = { .unk2 = 3, .code = code };
-	struct agx_cmd_usc_registers r = { .register_count = 0, .unk4 = 1 };
+					.bytes_per_threadgroup = shared_bytes };
+	struct agx_cmd_usc_shader sh = { AGX_CMD_USC_SHADER_DEFAULTS, .code = code };
+	struct agx_cmd_usc_registers r = { AGX_CMD_USC_REGISTERS_DEFAULTS };
 	struct agx_cmd_usc_no_preshader end = { 0 };
 	size_t n = 0;
 
@@ -67,14 +66,14 @@ size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32
 	n += AGX_CMD_USC_SHARED_LENGTH;
 	if (bind && bind->num_textures) {
 		struct agx_cmd_usc_texture t = { .count = bind->num_textures,
-						 .buffer = bind->textures >> 3 };
+						 .buffer = bind->textures };
 
 		agx_cmd_usc_texture_pack(out + n, &t);
 		n += AGX_CMD_USC_TEXTURE_LENGTH;
 	}
 	if (bind && bind->num_samplers) {
 		struct agx_cmd_usc_sampler sm = { .count = bind->num_samplers,
-						  .buffer = bind->samplers >> 3 };
+						  .buffer = bind->samplers };
 
 		agx_cmd_usc_sampler_pack(out + n, &sm);
 		n += AGX_CMD_USC_SAMPLER_LENGTH;
@@ -84,7 +83,8 @@ size_t sim_cmd_pipeline(uint8_t *out, uint64_t uniforms, unsigned halves, uint32
 	agx_cmd_usc_registers_pack(out + n, &r);
 	n += AGX_CMD_USC_REGISTERS_LENGTH;
 	if (preshader) {
-		struct agx_cmd_usc_preshader pre = { .unk = 0xc08000, .code = *preshader };
+		struct agx_cmd_usc_preshader pre = { AGX_CMD_USC_PRESHADER_DEFAULTS,
+						     .code = *preshader };
 
 		agx_cmd_usc_preshader_pack(out + n, &pre);
 		return n + AGX_CMD_USC_PRESHADER_LENGTH;
@@ -101,7 +101,7 @@ size_t sim_cmd_vdm_vertex(uint8_t *out, uint32_t pipeline, unsigned outputs)
 				       .vertex_shader_word_1_present = true,
 				       .vertex_outputs_present = true };
 	struct agx_cmd_vdm_vertex_shader_word_0 w0 = { 0 };
-	struct agx_cmd_vdm_vertex_shader_word_1 w1 = { .pipeline = pipeline >> 6 };
+	struct agx_cmd_vdm_vertex_shader_word_1 w1 = { .pipeline = pipeline };
 	struct agx_cmd_vdm_vertex_outputs o = { .output_count_1 = outputs,
 						.output_count_2 = outputs };
 
@@ -124,9 +124,7 @@ size_t sim_cmd_vdm_restart(uint8_t *out, uint32_t index)
 
 size_t sim_cmd_vdm_ppp(uint8_t *out, uint64_t va, size_t size)
 {
-	struct agx_cmd_vdm_ppp_state p = { .pointer_hi = va >> 32,
-					   .pointer_lo = va & 0xffffffffu,
-					   .size_words = size / 4 };
+	struct agx_cmd_vdm_ppp_state p = { .pointer = va, .size = size };
 
 	agx_cmd_vdm_ppp_state_pack(out, &p);
 	return AGX_CMD_VDM_PPP_STATE_LENGTH;
@@ -141,18 +139,18 @@ size_t sim_cmd_vdm_draw(uint8_t *out, unsigned primitive, uint32_t count, uint32
 					    .index_size = index_size == 4 ? 2 : index_size == 2,
 					    .index_buffer_present = index_size != 0,
 					    .index_buffer_size_present = index_size != 0,
-					    .index_buffer_hi = indices >> 32,
+					    .index_buffer = indices,
 					    .index_count_present = true,
 					    .instance_count_present = true,
 					    .start_present = true };
 	struct agx_cmd_vdm_u32 v;
-	struct agx_cmd_vdm_index_buffer_size sz = { .size = index_bytes >> 2 };
+	struct agx_cmd_vdm_index_buffer_size sz = { .size = index_bytes };
+	struct agx_cmd_vdm_index_buffer_lo lo = { .index_buffer = indices };
 	size_t n = 4;
 
 	agx_cmd_vdm_index_list_pack(out, &h);
 	if (index_size) {
-		v.value = indices & 0xffffffffu;
-		agx_cmd_vdm_u32_pack(out + n, &v);
+		agx_cmd_vdm_index_buffer_lo_pack(out + n, &lo);
 		n += 4;
 	}
 	v.value = count;
@@ -179,7 +177,8 @@ size_t sim_cmd_vdm_terminate(uint8_t *out)
 
 size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 {
-	struct agx_cmd_ppp_header h = { .fragment_control = true,
+	struct agx_cmd_ppp_header h = { AGX_CMD_PPP_HEADER_DEFAULTS,
+					.fragment_control = true,
 					.fragment_front_face = true,
 					.fragment_front_stencil = p->stencil,
 					.fragment_back_face = true,
@@ -225,8 +224,8 @@ size_t sim_cmd_ppp(uint8_t *out, const struct sim_cmd_ppp *p)
 					 .depth_clip = true,
 					 .flat_shading_vertex = p->provoking + 1 };
 	struct agx_cmd_ppp_fragment_shader_word_0 f0 = { .cf_binding_count = p->cf_count };
-	struct agx_cmd_ppp_fragment_shader_word_1 f1 = { .pipeline = p->fs_pipeline >> 6 };
-	struct agx_cmd_ppp_fragment_shader_word_2 f2 = { .cf_bindings = p->cf >> 2 };
+	struct agx_cmd_ppp_fragment_shader_word_1 f1 = { .pipeline = p->fs_pipeline };
+	struct agx_cmd_ppp_fragment_shader_word_2 f2 = { .cf_bindings = p->cf };
 	struct agx_cmd_ppp_fragment_shader_word_3 f3 = { 0 };
 	struct agx_cmd_ppp_output_size size = { .count = p->outputs };
 	size_t n = 4;
@@ -278,7 +277,7 @@ size_t sim_cmd_cf_bindings(uint8_t *out, const struct sim_cmd_cf *b, unsigned co
 
 	agx_cmd_cf_binding_header_pack(out, &h);
 	for (unsigned i = 0; i < count; i++) {
-		struct agx_cmd_cf_binding c = { .components = b[i].components - 1,
+		struct agx_cmd_cf_binding c = { .components = b[i].components,
 						.shade_model = b[i].shade_model,
 						.source = b[i].source,
 						.base_slot = b[i].slot,

@@ -150,8 +150,9 @@ int sim_fwhost_queue_create(struct sim_fwhost *fh, struct sim_fwqueue *q, unsign
 	if (!q->desc || !q->ring)
 		return -ENOMEM;
 	wq.ring = ring_va;
-	if (!agx_fw_work_queue_pack(q->desc, &wq))
+	if (!agx_fw_work_queue_fits(&wq))
 		return -EINVAL;
+	agx_fw_work_queue_pack(q->desc, &wq);
 	q->entries = entries;
 	q->channel = priority * 3 + pipe;
 	return 0;
@@ -218,9 +219,10 @@ uint64_t sim_fwhost_compute(struct sim_fwhost *fh, const struct agx_fw_work_head
 	uint8_t *p =
 	    sim_fwhost_alloc(fh, AGX_FW_WORK_HEADER_LENGTH + AGX_FW_WORK_COMPUTE_LENGTH, &at);
 
-	if (!p || !agx_fw_work_header_pack(p, h) ||
-	    !agx_fw_work_compute_pack(p + AGX_FW_WORK_HEADER_LENGTH, c))
+	if (!p || !agx_fw_work_header_fits(h) || !agx_fw_work_compute_fits(c))
 		return 0;
+	agx_fw_work_header_pack(p, h);
+	agx_fw_work_compute_pack(p + AGX_FW_WORK_HEADER_LENGTH, c);
 	return at;
 }
 
@@ -231,9 +233,10 @@ uint64_t sim_fwhost_render(struct sim_fwhost *fh, const struct agx_fw_work_heade
 	uint8_t *p =
 	    sim_fwhost_alloc(fh, AGX_FW_WORK_HEADER_LENGTH + AGX_FW_WORK_RENDER_LENGTH, &at);
 
-	if (!p || !agx_fw_work_header_pack(p, h) ||
-	    !agx_fw_work_render_pack(p + AGX_FW_WORK_HEADER_LENGTH, r))
+	if (!p || !agx_fw_work_header_fits(h) || !agx_fw_work_render_fits(r))
 		return 0;
+	agx_fw_work_header_pack(p, h);
+	agx_fw_work_render_pack(p + AGX_FW_WORK_HEADER_LENGTH, r);
 	return at;
 }
 
@@ -244,9 +247,10 @@ uint64_t sim_fwhost_barrier(struct sim_fwhost *fh, const struct agx_fw_work_head
 	uint8_t *p =
 	    sim_fwhost_alloc(fh, AGX_FW_WORK_HEADER_LENGTH + AGX_FW_WORK_BARRIER_LENGTH, &at);
 
-	if (!p || !agx_fw_work_header_pack(p, h) ||
-	    !agx_fw_work_barrier_pack(p + AGX_FW_WORK_HEADER_LENGTH, b))
+	if (!p || !agx_fw_work_header_fits(h) || !agx_fw_work_barrier_fits(b))
 		return 0;
+	agx_fw_work_header_pack(p, h);
+	agx_fw_work_barrier_pack(p + AGX_FW_WORK_HEADER_LENGTH, b);
 	return at;
 }
 
@@ -256,8 +260,10 @@ bool sim_fwhost_fwctl(struct sim_fwhost *fh, const struct agx_fw_fwctl *op)
 	uint8_t raw[AGX_FW_FWCTL_LENGTH], out[8];
 
 	agx_fw_fwctl_doorbell_pack(out, &bell);
-	return agx_fw_fwctl_pack(raw, op) &&
-	       push(fh, FWCTL_BLOCK, FWCTL_RING, SIM_FWHOST_CHANNELS, sizeof(raw), &fh->fwctl_write,
+	if (!agx_fw_fwctl_fits(op))
+		return false;
+	agx_fw_fwctl_pack(raw, op);
+	return push(fh, FWCTL_BLOCK, FWCTL_RING, SIM_FWHOST_CHANNELS, sizeof(raw), &fh->fwctl_write,
 		    raw) &&
 	       sim_host_send(fh->host, SIM_EP_GPU_DOORBELL, out);
 }
@@ -266,8 +272,10 @@ bool sim_fwhost_devctl(struct sim_fwhost *fh, const struct agx_fw_devctl *op)
 {
 	uint8_t raw[AGX_FW_DEVCTL_LENGTH];
 
-	return agx_fw_devctl_pack(raw, op) &&
-	       push(fh, DEVCTL_BLOCK, DEVCTL_RING, SIM_FWHOST_CHANNELS, sizeof(raw),
+	if (!agx_fw_devctl_fits(op))
+		return false;
+	agx_fw_devctl_pack(raw, op);
+	return push(fh, DEVCTL_BLOCK, DEVCTL_RING, SIM_FWHOST_CHANNELS, sizeof(raw),
 		    &fh->devctl_write, raw) &&
 	       tx_doorbell(fh, 0x11);
 }

@@ -41,7 +41,7 @@ static int descend(struct sim_pagetable *pt, uint64_t table, uint64_t index, boo
 	int ret;
 
 	if (agx_uat_table_unpack(raw, &t) && t.valid) {
-		*next = t.address << 14;
+		*next = t.address;
 		return 0;
 	}
 	if (!make)
@@ -49,7 +49,7 @@ static int descend(struct sim_pagetable *pt, uint64_t table, uint64_t index, boo
 	ret = alloc_table(pt, next);
 	if (ret < 0)
 		return ret;
-	t = (struct agx_uat_table){ .valid = true, .address = *next >> 14 };
+	t = (struct agx_uat_table){ .valid = true, .address = *next };
 	agx_uat_table_pack(raw, &t);
 	return 0;
 }
@@ -57,30 +57,30 @@ static int descend(struct sim_pagetable *pt, uint64_t table, uint64_t index, boo
 /* The L3 descriptor's device-physical address for va. */
 static int leaf(struct sim_pagetable *pt, unsigned context, uint64_t va, bool make, uint64_t *out)
 {
-	unsigned half = (unsigned)(va >> 39) & 1;
-	uint64_t top = va >> 40;
+	struct agx_uat_va split;
 	uint8_t *raw;
 	struct agx_uat_ttbr ttbr = { 0 };
 	uint64_t table;
 	int ret;
 
-	if (context >= 64 || va % PAGE || top != (half ? (~0ull >> 40) : 0))
+	agx_uat_va_unpack_u64(va, &split);
+	if (context >= 64 || split.offset || split.upper != (split.high ? 0xffffff : 0))
 		return -EINVAL;
-	raw = host(pt, pt->context_table + context * 16ull + half * 8ull);
+	raw = host(pt, pt->context_table + context * 16ull + split.high * 8ull);
 	if (!agx_uat_ttbr_unpack(raw, &ttbr) || !ttbr.valid) {
 		if (!make)
 			return -ENOENT;
 		ret = alloc_table(pt, &table);
 		if (ret < 0)
 			return ret;
-		ttbr = (struct agx_uat_ttbr){ .valid = true, .baddr = table >> 1, .asid = context };
+		ttbr = (struct agx_uat_ttbr){ .valid = true, .baddr = table, .asid = context };
 		agx_uat_ttbr_pack(raw, &ttbr);
 	}
-	table = ttbr.baddr << 1;
-	ret = descend(pt, table, (va >> 36) & 7, make, &table);
+	table = ttbr.baddr;
+	ret = descend(pt, table, split.l1, make, &table);
 	if (ret == 0)
-		ret = descend(pt, table, (va >> 25) & 2047, make, &table);
-	*out = table + ((va >> 14) & 2047) * 8;
+		ret = descend(pt, table, split.l2, make, &table);
+	*out = table + split.l3 * 8;
 	return ret;
 }
 
@@ -90,7 +90,7 @@ int sim_pagetable_map(struct sim_pagetable *pt, unsigned context, uint64_t va, u
 	struct agx_uat_page page = { .valid = true,
 				     .ap = ap,
 				     .af = true,
-				     .address = pa >> 14,
+				     .address = pa,
 				     .uxn = uxn,
 				     .pxn = pxn,
 				     .os = true,
@@ -98,12 +98,13 @@ int sim_pagetable_map(struct sim_pagetable *pt, unsigned context, uint64_t va, u
 	uint64_t at;
 	int ret;
 
-	if (pa % PAGE || ap > 3)
+	if (pa % PAGE || ap > 3 || !agx_uat_page_fits(&page))
 		return -EINVAL;
 	ret = leaf(pt, context, va, true, &at);
 	if (ret < 0)
 		return ret;
-	return agx_uat_page_pack(host(pt, at), &page) ? 0 : -EINVAL;
+	agx_uat_page_pack(host(pt, at), &page);
+	return 0;
 }
 
 int sim_pagetable_unmap(struct sim_pagetable *pt, unsigned context, uint64_t va)

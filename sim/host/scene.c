@@ -219,11 +219,10 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 				   .swizzle_g = AGX_CMD_CHANNEL_G,
 				   .swizzle_b = AGX_CMD_CHANNEL_B,
 				   .swizzle_a = AGX_CMD_CHANNEL_A,
-				   .width = t->width - 1,
-				   .height = t->height - 1,
-				   .buffer = t->va >> 4,
-				   /* Mesa packs a linear PBE's stride as bytes - 4 (agx_state.c) */
-				   .stride_or_levels = t->stride - 4 };
+				   .width = t->width,
+				   .height = t->height,
+				   .buffer = t->va,
+				   .stride = t->stride };
 	struct sim_cmd_bindings bind = { .num_textures = 1 };
 	struct agx_cmd_zls_control zls = { .z_load_enable = t->z_load,
 					   .z_store_enable = t->z_store,
@@ -235,8 +234,10 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 	uint32_t clear;
 	size_t n = 0;
 
-	if (!agx_cmd_pbe_pack(pbe_raw, &pbe) || !agx_cmd_zls_control_pack(zls_raw, &zls))
+	if (!agx_cmd_pbe_fits(&pbe))
 		return false;
+	agx_cmd_pbe_pack(pbe_raw, &pbe);
+	agx_cmd_zls_control_pack(zls_raw, &zls);
 	memcpy(&clear, &t->depth_clear, 4);
 	if (t->z16)
 		clear = (uint32_t)(t->depth_clear * 65535.0f + 0.5f);
@@ -280,19 +281,19 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 					       .swizzle_g = AGX_CMD_CHANNEL_G,
 					       .swizzle_b = AGX_CMD_CHANNEL_B,
 					       .swizzle_a = AGX_CMD_CHANNEL_A,
-					       .width = t->width - 1,
-					       .height = t->height - 1,
-					       .address = t->va >> 4,
-					       .stride_or_depth = t->stride / 16 - 1 };
-		struct agx_cmd_sampler sampler = { 0 };
+					       .width = t->width,
+					       .height = t->height,
+					       .address = t->va,
+					       .stride = t->stride };
+		struct agx_cmd_sampler sampler = { AGX_CMD_SAMPLER_DEFAULTS };
 		uint8_t raw[24] = { 0 };
 		struct sim_cmd_bindings reload = { .num_textures = 1, .num_samplers = 1 };
 
-		if (!agx_cmd_texture_pack(raw, &tex))
+		if (!agx_cmd_texture_fits(&tex))
 			return false;
+		agx_cmd_texture_pack(raw, &tex);
 		reload.textures = sim_arena_put(&s->data, raw, sizeof(raw), 16);
-		if (!agx_cmd_sampler_pack(raw, &sampler))
-			return false;
+		agx_cmd_sampler_pack(raw, &sampler);
 		reload.samplers = sim_arena_put(&s->data, raw, 8, 16);
 		r->partial_store_pipeline = r->store_pipeline;
 		r->partial_reload_pipeline = pipeline(s, s->reload_code, 0, 0, &reload);

@@ -246,12 +246,12 @@ static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, 
 		return bad(why, why_size, "block-compressed textures are never linear");
 	v->l.bytes_per_texel = v->ch.bytes;
 	v->l.block_w = v->l.block_h = v->ch.block;
-	v->l.width = (unsigned)v->t.width + 1;
-	v->l.height = (unsigned)v->t.height + 1;
+	v->l.width = (unsigned)v->t.width;
+	v->l.height = (unsigned)v->t.height;
 	v->l.page_aligned_layers = v->t.page_aligned_layers;
 	if (v->l.twiddled) {
 		unsigned max = v->l.width > v->l.height ? v->l.width : v->l.height, full = 1;
-		unsigned depth = (unsigned)(v->t.stride_or_depth & 0x3fff) + 1;
+		unsigned depth = (unsigned)v->t.depth;
 
 		/* a 3D texture's chain halves its depth too (Mesa ail: mipmapped_z) */
 		if (v->t.dimension == AGX_CMD_TEXTURE_DIM_TEX_3D && depth > max)
@@ -268,7 +268,7 @@ static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, 
 				: depth;
 	} else {
 		v->l.levels = 1;
-		v->l.stride = ((uint64_t)v->t.stride_or_depth + 1) * 16;
+		v->l.stride = v->t.stride;
 		v->layers = 1;
 	}
 	if (!agx_layout_init(&v->l))
@@ -322,17 +322,16 @@ enum usc_texel_status usc_pbe_view_init(struct usc_texture_view *v, const uint8_
 	*level = (unsigned)b.level;
 	if (b.layout == AGX_CMD_LAYOUT_LINEAR) {
 		/* Mesa packs a linear PBE's stride as bytes - 4 (agx_state.c) */
-		uint64_t stride = b.stride_or_levels + 4;
-
-		if (stride % 16 || b.level)
+		if (b.stride % 16 || b.level)
 			return bad(why, why_size,
 				   "linear PBE stride not a multiple of 16, or a level");
-		v->t.stride_or_depth = stride / 16 - 1;
+		v->t.stride = b.stride;
 	} else {
-		unsigned levels = (unsigned)(b.stride_or_levels & 0xf) + 1;
+		unsigned levels = (unsigned)b.levels;
 
-		if (b.stride_or_levels >> 18 || ((b.stride_or_levels >> 4) & 0x3fff))
+		if (b.layers != 1 || b.page_aligned_layers)
 			return bad(why, why_size, "layered PBE images are not simulated");
+		v->t.depth = 1;
 		v->t.last_level = levels - 1;
 		if (*level >= levels)
 			return bad(why, why_size, "PBE level past the image's levels");
@@ -383,8 +382,7 @@ static enum usc_texel_status view_read(const struct usc_texture_view *v,
 	uint8_t texel[16];
 	uint32_t raw[4];
 	unsigned b = v->ch.block;
-	uint64_t at =
-	    (v->t.address << 4) + agx_layout_texel(&v->l, (unsigned)level, layer, x / b, y / b);
+	uint64_t at = v->t.address + agx_layout_texel(&v->l, (unsigned)level, layer, x / b, y / b);
 
 	if (!mem->read || !mem->read(mem->ctx, at, texel, v->ch.bytes)) {
 		*fault = at;
@@ -512,9 +510,8 @@ enum usc_texel_status usc_texel_write(const struct usc_texture_view *v,
 	if (count && (unsigned)x + count > agx_layout_minify(v->l.width, (unsigned)row_level))
 		count = agx_layout_minify(v->l.width, (unsigned)row_level) - (unsigned)x;
 	for (unsigned i = 0; i < count;) {
-		uint64_t at =
-		    (v->t.address << 4) + agx_layout_texel(&v->l, (unsigned)row_level, row_layer,
-							   (unsigned)x + i, (unsigned)row_y);
+		uint64_t at = v->t.address + agx_layout_texel(&v->l, (unsigned)row_level, row_layer,
+							      (unsigned)x + i, (unsigned)row_y);
 		/* linear rows are one run; twiddled ones a texel at a time */
 		unsigned run = v->l.twiddled ? 1 : count - i;
 

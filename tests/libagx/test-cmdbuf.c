@@ -59,7 +59,7 @@ static void test_launch_words(void **state)
 
 	assert_true(agx_cmd_cdm_launch_word0_unpack(p, &w0));
 	assert_int_equal(w0.mode, AGX_CMD_CDM_MODE_DIRECT);
-	assert_int_equal(w0.uniform_register_count, 1); /* 6 halves: one group of 64 */
+	assert_int_equal(w0.uniform_register_count, 64); /* 6 halves: one group of 64 */
 	p += AGX_CMD_CDM_LAUNCH_WORD0_LENGTH;
 	assert_true(agx_cmd_cdm_launch_word1_unpack(p, &w1));
 	p += AGX_CMD_CDM_LAUNCH_WORD1_LENGTH;
@@ -78,7 +78,7 @@ static void test_launch_words(void **state)
 	assert_true(out.encoder_end == BUF_VA + (uint64_t)(p - mem));
 
 	/* the pipeline: inside the buffer, 64-byte aligned */
-	uint64_t pipeline = USC_BASE + ((uint64_t)w1.pipeline << 6);
+	uint64_t pipeline = USC_BASE + w1.pipeline;
 
 	assert_true(pipeline >= BUF_VA && pipeline < BUF_VA + sizeof(mem));
 	p = mem + (pipeline - BUF_VA);
@@ -92,7 +92,7 @@ static void test_launch_words(void **state)
 	assert_true(agx_cmd_usc_uniform_unpack(p, &u));
 	assert_int_equal(u.start_halfs, 0);
 	assert_int_equal(u.size_halfs, 6);
-	uint64_t uniforms = (uint64_t)u.buffer << 2;
+	uint64_t uniforms = u.buffer;
 
 	assert_true(uniforms >= BUF_VA && uniforms + 12 <= BUF_VA + sizeof(mem));
 	const uint32_t *values = (const uint32_t *)(mem + (uniforms - BUF_VA));
@@ -108,7 +108,7 @@ static void test_launch_words(void **state)
 	assert_int_equal(sh.code, 0x400);
 	p += AGX_CMD_USC_SHADER_LENGTH;
 	assert_true(agx_cmd_usc_registers_unpack(p, &r));
-	assert_int_equal(r.register_count, 3); /* 24 halves in groups of 8 */
+	assert_int_equal(r.register_count, 24); /* 12 registers: 24 halves */
 	p += AGX_CMD_USC_REGISTERS_LENGTH;
 	assert_true(agx_cmd_usc_no_preshader_unpack(p, &end));
 }
@@ -132,7 +132,7 @@ static void test_many_uniforms(void **state)
 	assert_int_equal(agx_cmdbuf_dispatch(&cb, &d), 0);
 	assert_int_equal(agx_cmdbuf_finish(&cb, &out), 0);
 	assert_true(agx_cmd_cdm_launch_word1_unpack(mem + AGX_CMD_CDM_LAUNCH_WORD0_LENGTH, &w1));
-	p = mem + (USC_BASE + ((uint64_t)w1.pipeline << 6) - BUF_VA);
+	p = mem + (USC_BASE + w1.pipeline - BUF_VA);
 	for (;;) {
 		struct agx_cmd_usc_uniform u = { 0 };
 		struct agx_cmd_usc_uniform_high uh = { 0 };
@@ -148,10 +148,9 @@ static void test_many_uniforms(void **state)
 		} else {
 			break;
 		}
-		size = size ? size : 64;
 		assert_int_equal(start, halves);
 		/* the words load halves in order from one copy of the registers */
-		const uint16_t *h = (const uint16_t *)(mem + ((buffer << 2) - BUF_VA));
+		const uint16_t *h = (const uint16_t *)(mem + (buffer - BUF_VA));
 
 		for (unsigned i = 0; i < size; i++) {
 			unsigned half = start + i;
@@ -170,7 +169,7 @@ static void test_many_uniforms(void **state)
 
 	assert_true(agx_cmd_usc_shared_unpack(p, &s));
 	assert_true(s.uses_shared_memory);
-	assert_int_equal(s.bytes_per_threadgroup, 4); /* 1000 bytes in 256-byte units, rounded up */
+	assert_int_equal(s.bytes_per_threadgroup, 1024); /* 1000 bytes, in 256-byte units */
 }
 
 static void test_limits(void **state)

@@ -1,7 +1,9 @@
 /*
  * test-hw: the words genhw.py generates.  Pack, unpack and print of a test
- * word with every field type, reserved and fixed bits refused, and the
- * RTKit messages against the layouts of Linux's rtkit.c.
+ * word with every field type, reserved and fixed bits refused, values that
+ * do not fit caught by _fits(), the modifiers (shifts, split addresses,
+ * groups, minus, log2, overlapping layouts, defaults), and the RTKit
+ * messages against the layouts of Linux's rtkit.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,7 +42,8 @@ static void test_round_trip(void **state)
 		a.kind = (rng >> 12) & 0xf;
 		a.address = (rng >> 16) & 0xffffffffffull;
 		a.wide = (rng >> 20) & 0x3fffffff;
-		assert_true(hwtest_mixed_pack(bytes, &a));
+		assert_true(hwtest_mixed_fits(&a));
+		hwtest_mixed_pack(bytes, &a);
 		assert_true(hwtest_mixed_unpack(bytes, &b));
 		assert_int_equal(a.flag, b.flag);
 		assert_int_equal(a.small, b.small);
@@ -48,7 +51,7 @@ static void test_round_trip(void **state)
 		assert_int_equal(a.kind, b.kind);
 		assert_int_equal(a.address, b.address);
 		assert_int_equal(a.wide, b.wide);
-		assert_true(hwtest_mixed_pack(again, &b));
+		hwtest_mixed_pack(again, &b);
 		assert_memory_equal(bytes, again, sizeof(bytes));
 		assert_int_equal(bytes[7], 0xa5); /* the fixed field */
 	}
@@ -61,12 +64,13 @@ static void test_refusals(void **state)
 
 	(void)state;
 	/* values that do not fit */
-	assert_false(hwtest_mixed_pack(bytes, &a));
+	assert_false(hwtest_mixed_fits(&a));
 	a.small = 7;
 	a.delta = 128;
-	assert_false(hwtest_mixed_pack(bytes, &a));
+	assert_false(hwtest_mixed_fits(&a));
 	a.delta = -128;
-	assert_true(hwtest_mixed_pack(bytes, &a));
+	assert_true(hwtest_mixed_fits(&a));
+	hwtest_mixed_pack(bytes, &a);
 	/* a reserved bit (bit 94, above "wide") */
 	bytes[11] |= 0x40;
 	assert_false(hwtest_mixed_unpack(bytes, &b));
@@ -96,6 +100,96 @@ static void test_print(void **state)
 				 "mixed flag=true small=3 delta=-5 kind=9 address=0xabc wide=7\n");
 }
 
+/* Each modifier stores what it says, and unpack gives the value meant back. */
+static void test_modifiers(void **state)
+{
+	struct hwtest_modified a = { HWTEST_MODIFIED_DEFAULTS }, b;
+	uint8_t bytes[HWTEST_MODIFIED_LENGTH];
+
+	(void)state;
+	/* the defaults pack to zero bits */
+	assert_int_equal(a.width, 1);
+	assert_int_equal(a.samples, 1);
+	hwtest_modified_pack(bytes, &a);
+	for (unsigned i = 0; i < sizeof(bytes); i++)
+		assert_int_equal(bytes[i], 0);
+
+	a.pipeline = 0x12340;
+	a.target = 0xab12345678ull;
+	a.count = 130; /* three groups of 64, rounded up */
+	a.width = 640;
+	a.samples = 4;
+	a.high = 0xa123456789ull; /* only bits 39..36 are this word's */
+	a.stride = 96;
+	assert_true(hwtest_modified_fits(&a));
+	hwtest_modified_pack(bytes, &a);
+	assert_int_equal(hwtest_get(bytes, 6, 26), 0x12340 >> 6);
+	assert_int_equal(hwtest_get(bytes, 96, 32), 0x12345678);
+	assert_int_equal(hwtest_get(bytes, 32, 8), 0xab);
+	assert_int_equal(hwtest_get(bytes, 40, 3), 3);
+	assert_int_equal(hwtest_get(bytes, 43, 14), 639);
+	assert_int_equal(hwtest_get(bytes, 57, 2), 2);
+	assert_int_equal(hwtest_get(bytes, 59, 4), 0xa);
+	assert_int_equal(hwtest_get(bytes, 64, 16), 96 / 16 - 1);
+	assert_true(hwtest_modified_unpack(bytes, &b));
+	assert_int_equal(b.pipeline, 0x12340);
+	assert_int_equal(b.target, 0xab12345678ull);
+	assert_int_equal(b.count, 192);
+	assert_int_equal(b.width, 640);
+	assert_int_equal(b.samples, 4);
+	assert_int_equal(b.high, 0xa000000000ull);
+	assert_int_equal(b.stride, 96);
+	assert_int_equal(b.depth, 96 / 16); /* the same bits, read the other way */
+
+	/* the largest group count is stored as 0 and read back as itself */
+	a.count = 512;
+	assert_true(hwtest_modified_fits(&a));
+	hwtest_modified_pack(bytes, &a);
+	assert_int_equal(hwtest_get(bytes, 40, 3), 0);
+	assert_true(hwtest_modified_unpack(bytes, &b));
+	assert_int_equal(b.count, 512);
+
+	/* the other layout of the overlapping bits */
+	a.stride = 0;
+	a.depth = 6;
+	hwtest_modified_pack(bytes, &a);
+	assert_int_equal(hwtest_get(bytes, 64, 16), 5);
+}
+
+/* Values a modifier cannot store are refused by _fits(), one at a time. */
+static void test_modifier_refusals(void **state)
+{
+	const struct hwtest_modified good = { HWTEST_MODIFIED_DEFAULTS, .pipeline = 64 };
+	struct hwtest_modified a;
+
+	(void)state;
+	assert_true(hwtest_modified_fits(&good));
+	a = good, a.pipeline = 65; /* not 64-byte aligned */
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.pipeline = 1ull << 32; /* past the 26 bits left after the shift */
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.target = 1ull << 40;
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.count = 513;
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.width = 0; /* minus one: at least 1 */
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.width = 16385;
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.samples = 3; /* not a power of two */
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.samples = 0;
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.samples = 16; /* log2 4 does not fit 2 bits */
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.high = 1ull << 40;
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.stride = 24; /* not a multiple of 16 */
+	assert_false(hwtest_modified_fits(&a));
+	a = good, a.stride = 32, a.depth = 2; /* both layouts at once */
+	assert_false(hwtest_modified_fits(&a));
+}
+
 /* Linux rtkit.c: type in 59:52, versions in 15:0 and 31:16, and so on. */
 static void test_rtkit_layouts(void **state)
 {
@@ -107,11 +201,11 @@ static void test_rtkit_layouts(void **state)
 	uint8_t b[8];
 
 	(void)state;
-	assert_true(agx_rtkit_hello_pack(b, &hello));
+	agx_rtkit_hello_pack(b, &hello);
 	assert_int_equal(le64(b), 0x00100000000c000bull);
-	assert_true(agx_rtkit_startep_pack(b, &start));
+	agx_rtkit_startep_pack(b, &start);
 	assert_int_equal(le64(b), 0x0050002000000002ull);
-	assert_true(agx_rtkit_buffer_request_pack(b, &buf));
+	agx_rtkit_buffer_request_pack(b, &buf);
 	assert_int_equal(le64(b), 0x0010400123456000ull);
 	/* an epmap, last, endpoints 0, 1, 2, 4 and 0x20 of base 0 */
 	memcpy(b, (uint8_t[]){ 0x17, 0, 0, 0, 0, 0, 0x88, 0x00 }, 8);
@@ -119,17 +213,16 @@ static void test_rtkit_layouts(void **state)
 	assert_int_equal(map.bitmap, 0x17);
 	assert_true(map.last);
 	/* a hello is no hello_reply */
-	assert_true(agx_rtkit_hello_pack(b, &hello));
+	agx_rtkit_hello_pack(b, &hello);
 	assert_false(agx_rtkit_hello_reply_unpack(b, &reply));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_print),
-		cmocka_unit_test(test_rtkit_layouts),
+		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_modifiers),  cmocka_unit_test(test_modifier_refusals),
+		cmocka_unit_test(test_print),	   cmocka_unit_test(test_rtkit_layouts),
 	};
 
 	return cmocka_run_group_tests_name("hw", tests, NULL, NULL);

@@ -83,10 +83,10 @@ static void test_descriptor(void **state)
 	assert_int_equal(d.layout, AGX_CMD_LAYOUT_LINEAR);
 	assert_int_equal(d.channels, AGX_CMD_CHANNELS_R8G8B8A8);
 	assert_int_equal(d.type, AGX_CMD_TEXTURE_TYPE_UNORM);
-	assert_int_equal(d.width, 4);
-	assert_int_equal(d.height, 2);
-	assert_int_equal(d.address, (ADDRESS + 0x100) >> 4);
-	assert_int_equal(d.stride_or_depth, 1); /* 20 bytes a row, rounded up to 32 */
+	assert_int_equal(d.width, 5);
+	assert_int_equal(d.height, 3);
+	assert_int_equal(d.address, ADDRESS + 0x100);
+	assert_int_equal(d.stride, 32); /* 20 bytes a row, rounded up to 32 */
 	/* texel (3, 2): row 2 at 64 bytes, byte 12 of it; k / 255 */
 	for (int c = 0; c < 4; c++)
 		assert_true(fabs(tex_texel(&t, 0, 0, 3, 2)[c] - t.data[64 + 12 + c] / 255.0) <
@@ -99,7 +99,7 @@ static void test_descriptor(void **state)
 	assert_int_equal(tex_texture_init(&t, &arr, ADDRESS, 2), 0);
 	assert_true(agx_cmd_texture_unpack(t.descriptor, &d));
 	assert_int_equal(d.layout, AGX_CMD_LAYOUT_TWIDDLED);
-	assert_int_equal(d.stride_or_depth, 2);
+	assert_int_equal(d.depth, 3);
 	assert_int_equal(d.last_level, 1);
 	assert_true(d.unk_mipmapped);
 	assert_int_equal(t.layout.levels, 3);

@@ -320,18 +320,21 @@ int tex_texture_init(struct tex_texture *t, const struct tex_desc *desc, uint64_
 	d.swizzle_g = swizzles[fi->count - 1][1];
 	d.swizzle_b = swizzles[fi->count - 1][2];
 	d.swizzle_a = swizzles[fi->count - 1][3];
-	d.width = desc->width - 1;
-	d.height = desc->height - 1;
+	d.width = desc->width;
+	d.height = desc->height;
 	d.first_level = 0;
 	d.last_level = t->desc.levels - 1;
-	d.address = address >> 4;
+	d.address = address;
 	d.unk_mipmapped = t->desc.levels > 1;
-	/* linear: the row stride in 16 bytes, less one; otherwise the layers (cubes) less one */
-	d.stride_or_depth = desc->linear	       ? t->layout.stride / 16 - 1
-			    : desc->target == TEX_CUBE ? 0
-			    : desc->target == TEX_2D   ? 0
-						       : t->desc.depth - 1;
-	return agx_cmd_texture_pack(t->descriptor, &d) ? 0 : -EINVAL;
+	/* linear: the row stride; otherwise the layers (cubes) */
+	if (desc->linear)
+		d.stride = t->layout.stride;
+	else
+		d.depth = desc->target == TEX_CUBE || desc->target == TEX_2D ? 1 : t->desc.depth;
+	if (!agx_cmd_texture_fits(&d))
+		return -EINVAL;
+	agx_cmd_texture_pack(t->descriptor, &d);
+	return 0;
 }
 
 void tex_texture_finish(struct tex_texture *t)
@@ -359,6 +362,7 @@ bool tex_sampler_pack(const struct tex_sampler *s, uint8_t out[24])
 	};
 	double max = s->max_lod > 0 ? s->max_lod : 15.0;
 	struct agx_cmd_sampler d = {
+		AGX_CMD_SAMPLER_DEFAULTS,
 		/* unsigned 4.6 fixed point (cmdbuf.hw): GL's default min of -1000 behaves as 0,
 		 * lambda <= 0 magnifying either way */
 		.min_lod = (uint64_t)lround(fmax(s->min_lod, 0) * 64),
@@ -377,7 +381,8 @@ bool tex_sampler_pack(const struct tex_sampler *s, uint8_t out[24])
 	};
 
 	memset(out, 0, 24);
-	return agx_cmd_sampler_pack(out, &d);
+	agx_cmd_sampler_pack(out, &d);
+	return true;
 }
 
 /* ---- lookups ------------------------------------------------------------------------- */

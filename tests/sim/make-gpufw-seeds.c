@@ -193,11 +193,12 @@ static void layout(const char *program, unsigned variant)
 					     .swizzle_g = AGX_CMD_CHANNEL_G,
 					     .swizzle_b = AGX_CMD_CHANNEL_B,
 					     .swizzle_a = AGX_CMD_CHANNEL_A,
-					     .width = 15,
-					     .height = 15,
-					     .address = FUZZ_BUF_VA >> 4,
-					     .stride_or_depth = 64 / 16 - 1 };
-		struct agx_cmd_sampler sm = { .magnify = AGX_CMD_FILTER_LINEAR,
+					     .width = 16,
+					     .height = 16,
+					     .address = FUZZ_BUF_VA,
+					     .stride = 64 };
+		struct agx_cmd_sampler sm = { AGX_CMD_SAMPLER_DEFAULTS,
+					      .magnify = AGX_CMD_FILTER_LINEAR,
 					      .wrap_s = AGX_CMD_WRAP_REPEAT };
 		struct sim_cmd_bindings bind = { .textures = FUZZ_UNIF_VA + 0xa0,
 						 .num_textures = 1,

@@ -1265,10 +1265,10 @@ static void test_texture_load(void **state)
 					  .swizzle_g = AGX_CMD_CHANNEL_G,
 					  .swizzle_b = AGX_CMD_CHANNEL_B,
 					  .swizzle_a = AGX_CMD_CHANNEL_A,
-					  .width = 4 - 1,
-					  .height = 3 - 1,
-					  .address = (0x100000000ull + 0x100) >> 4,
-					  .stride_or_depth = 16 / 16 - 1 };
+					  .width = 4,
+					  .height = 3,
+					  .address = 0x100000000ull + 0x100,
+					  .stride = 16 };
 	struct agx_cmd_texture tiled = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D_ARRAY,
 					 .layout = AGX_CMD_LAYOUT_TWIDDLED,
 					 .channels = AGX_CMD_CHANNELS_R32,
@@ -1277,16 +1277,17 @@ static void test_texture_load(void **state)
 					 .swizzle_g = AGX_CMD_CHANNEL_ZERO,
 					 .swizzle_b = AGX_CMD_CHANNEL_ZERO,
 					 .swizzle_a = AGX_CMD_CHANNEL_ONE,
-					 .width = 8 - 1,
-					 .height = 8 - 1,
-					 .address = (0x100000000ull + 0x400) >> 4,
-					 .stride_or_depth = 2 - 1 };
-	struct agx_cmd_sampler white = { .border = AGX_CMD_BORDER_OPAQUE_WHITE };
+					 .width = 8,
+					 .height = 8,
+					 .address = 0x100000000ull + 0x400,
+					 .depth = 2 };
+	struct agx_cmd_sampler white = { AGX_CMD_SAMPLER_DEFAULTS,
+					 .border = AGX_CMD_BORDER_OPAQUE_WHITE };
 
 	(void)state;
-	assert_true(agx_cmd_texture_pack(textures[0], &linear));
-	assert_true(agx_cmd_texture_pack(textures[1], &tiled));
-	assert_true(agx_cmd_sampler_pack(samplers[0], &white));
+	agx_cmd_texture_pack(textures[0], &linear);
+	agx_cmd_texture_pack(textures[1], &tiled);
+	agx_cmd_sampler_pack(samplers[0], &white);
 	s->textures = &textures[0][0];
 	s->num_textures = 2;
 	s->samplers = &samplers[0][0];
@@ -1367,22 +1368,22 @@ static void test_image_write(void **state)
 					.swizzle_g = AGX_CMD_CHANNEL_G,
 					.swizzle_b = AGX_CMD_CHANNEL_B,
 					.swizzle_a = AGX_CMD_CHANNEL_A,
-					.width = 7,
-					.height = 7,
-					.address = (0x100000000ull + 0x800) >> 4 };
+					.width = 8,
+					.height = 8,
+					.address = 0x100000000ull + 0x800 };
 	struct agx_cmd_texture rg16 = { .dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
 					.layout = AGX_CMD_LAYOUT_LINEAR,
 					.channels = AGX_CMD_CHANNELS_R16G16,
 					.type = AGX_CMD_TEXTURE_TYPE_SINT,
-					.width = 7,
-					.height = 3,
-					.address = (0x100000000ull + 0xc00) >> 4,
-					.stride_or_depth = 32 / 16 - 1 };
+					.width = 8,
+					.height = 4,
+					.address = 0x100000000ull + 0xc00,
+					.stride = 32 };
 
 	(void)state;
 	memset(f->bytes + 0x800, 0xee, 0x800);
-	assert_true(agx_cmd_texture_pack(textures[0], &rgba));
-	assert_true(agx_cmd_texture_pack(textures[1], &rg16));
+	agx_cmd_texture_pack(textures[0], &rgba);
+	agx_cmd_texture_pack(textures[1], &rg16);
 	s->textures = &textures[0][0];
 	s->num_textures = 2;
 	for (unsigned l = 0; l < L; l++) {
@@ -1418,7 +1419,7 @@ static void test_image_write(void **state)
 	/* R11G11B10 float, packed whole: 1.0, 0.5, 0.25 are exponents 15, 14, 13 */
 	rg16.channels = AGX_CMD_CHANNELS_R11G11B10;
 	rg16.type = AGX_CMD_TEXTURE_TYPE_FLOAT;
-	assert_true(agx_cmd_texture_pack(textures[1], &rg16));
+	agx_cmd_texture_pack(textures[1], &rg16);
 	for (unsigned l = 0; l < L; l++) {
 		const float c[3] = { 1.0f, 0.5f, 0.25f };
 
@@ -1460,18 +1461,20 @@ static void test_texture_sample(void **state)
 				     .swizzle_g = AGX_CMD_CHANNEL_ZERO,
 				     .swizzle_b = AGX_CMD_CHANNEL_ZERO,
 				     .swizzle_a = AGX_CMD_CHANNEL_ONE,
-				     .width = 3,
-				     .height = 3,
-				     .address = (0x100000000ull + 0x200) >> 4,
-				     .stride_or_depth = 0 };
-	struct agx_cmd_sampler nearest = { .wrap_s = AGX_CMD_WRAP_REPEAT,
+				     .width = 4,
+				     .height = 4,
+				     .address = 0x100000000ull + 0x200,
+				     .stride = 16 };
+	struct agx_cmd_sampler nearest = { AGX_CMD_SAMPLER_DEFAULTS, .wrap_s = AGX_CMD_WRAP_REPEAT,
 					   .wrap_t = AGX_CMD_WRAP_CLAMP_TO_EDGE };
-	struct agx_cmd_sampler linear = { .magnify = AGX_CMD_FILTER_LINEAR,
+	struct agx_cmd_sampler linear = { AGX_CMD_SAMPLER_DEFAULTS,
+					  .magnify = AGX_CMD_FILTER_LINEAR,
 					  .minify = AGX_CMD_FILTER_LINEAR,
 					  .wrap_s = AGX_CMD_WRAP_CLAMP_TO_BORDER,
 					  .wrap_t = AGX_CMD_WRAP_MIRRORED_REPEAT,
 					  .border = AGX_CMD_BORDER_OPAQUE_WHITE };
-	struct agx_cmd_sampler mips = { .mip_filter = AGX_CMD_MIP_FILTER_NEAREST,
+	struct agx_cmd_sampler mips = { AGX_CMD_SAMPLER_DEFAULTS,
+					.mip_filter = AGX_CMD_MIP_FILTER_NEAREST,
 					.max_lod = 2 * 64 };
 	static const unsigned level_offset[3] = { 0, 128, 256 };
 
@@ -1485,14 +1488,14 @@ static void test_texture_sample(void **state)
 			for (unsigned x = 0; x < (4u >> n); x++)
 				put_float(f, 0x400 + level_offset[n] + 4 * morton8(x, y),
 					  (float)(100 * n + x + 10 * y));
-	assert_true(agx_cmd_texture_pack(textures[0], &t));
+	agx_cmd_texture_pack(textures[0], &t);
 	t.layout = AGX_CMD_LAYOUT_TWIDDLED;
-	t.address = (0x100000000ull + 0x400) >> 4;
+	t.address = 0x100000000ull + 0x400;
 	t.last_level = 2;
-	assert_true(agx_cmd_texture_pack(textures[1], &t));
-	assert_true(agx_cmd_sampler_pack(samplers[0], &nearest));
-	assert_true(agx_cmd_sampler_pack(samplers[1], &linear));
-	assert_true(agx_cmd_sampler_pack(samplers[2], &mips));
+	agx_cmd_texture_pack(textures[1], &t);
+	agx_cmd_sampler_pack(samplers[0], &nearest);
+	agx_cmd_sampler_pack(samplers[1], &linear);
+	agx_cmd_sampler_pack(samplers[2], &mips);
 	s->textures = &textures[0][0];
 	s->num_textures = 2;
 	s->samplers = &samplers[0][0];
@@ -1826,13 +1829,15 @@ static void test_texture_cube_3d(void **state)
 					.swizzle_g = AGX_CMD_CHANNEL_ZERO,
 					.swizzle_b = AGX_CMD_CHANNEL_ZERO,
 					.swizzle_a = AGX_CMD_CHANNEL_ONE,
-					.width = 3,
-					.height = 3,
-					.address = (0x100000000ull + 0x400) >> 4,
-					.stride_or_depth = 0 }, /* one cube */
+					.width = 4,
+					.height = 4,
+					.address = 0x100000000ull + 0x400,
+					.depth = 1 }, /* one cube */
 	    volume = cube;
-	struct agx_cmd_sampler nearest = { .wrap_r = AGX_CMD_WRAP_REPEAT },
-			       linear = { .magnify = AGX_CMD_FILTER_LINEAR,
+	struct agx_cmd_sampler nearest = { AGX_CMD_SAMPLER_DEFAULTS,
+					   .wrap_r = AGX_CMD_WRAP_REPEAT },
+			       linear = { AGX_CMD_SAMPLER_DEFAULTS,
+					  .magnify = AGX_CMD_FILTER_LINEAR,
 					  .minify = AGX_CMD_FILTER_LINEAR },
 			       seamful = linear;
 	static const float dirs[][3] = { { 1, 0.2f, -0.3f }, { -1, -0.6f, 0.1f },
@@ -1843,16 +1848,16 @@ static void test_texture_cube_3d(void **state)
 
 	(void)state;
 	volume.dimension = AGX_CMD_TEXTURE_DIM_TEX_3D;
-	volume.address = (0x100000000ull + 0xc00) >> 4;
-	volume.stride_or_depth = 3; /* 4 slices */
+	volume.address = 0x100000000ull + 0xc00;
+	volume.depth = 4; /* 4 slices */
 	seamful.seamful_cube_maps = true;
 	put_texels(f, 0x400, 4, 4, 6, cube_texel);
 	put_texels(f, 0xc00, 4, 4, 4, volume_texel);
-	assert_true(agx_cmd_texture_pack(textures[0], &cube));
-	assert_true(agx_cmd_texture_pack(textures[1], &volume));
-	assert_true(agx_cmd_sampler_pack(samplers[0], &nearest));
-	assert_true(agx_cmd_sampler_pack(samplers[1], &linear));
-	assert_true(agx_cmd_sampler_pack(samplers[2], &seamful));
+	agx_cmd_texture_pack(textures[0], &cube);
+	agx_cmd_texture_pack(textures[1], &volume);
+	agx_cmd_sampler_pack(samplers[0], &nearest);
+	agx_cmd_sampler_pack(samplers[1], &linear);
+	agx_cmd_sampler_pack(samplers[2], &seamful);
 	s->textures = &textures[0][0];
 	s->num_textures = 2;
 	s->samplers = &samplers[0][0];
@@ -1972,10 +1977,11 @@ static void test_texture_etc(void **state)
 				     .swizzle_g = AGX_CMD_CHANNEL_G,
 				     .swizzle_b = AGX_CMD_CHANNEL_B,
 				     .swizzle_a = AGX_CMD_CHANNEL_A,
-				     .width = 8 - 1,
-				     .height = 8 - 1,
-				     .address = (0x100000000ull + 0x100) >> 4 };
-	struct agx_cmd_sampler nearest = { .border = AGX_CMD_BORDER_OPAQUE_WHITE };
+				     .width = 8,
+				     .height = 8,
+				     .address = 0x100000000ull + 0x100 };
+	struct agx_cmd_sampler nearest = { AGX_CMD_SAMPLER_DEFAULTS,
+					   .border = AGX_CMD_BORDER_OPAQUE_WHITE };
 
 	(void)state;
 	for (unsigned b = 0; b < 4; b++) {
@@ -1984,31 +1990,31 @@ static void test_texture_etc(void **state)
 		memset(f->bytes + 0x100 + 16 * b + 1, 0, 7);
 		memcpy(f->bytes + 0x100 + 16 * b + 8, b == 1 || b == 2 ? dflat : flat, 8);
 	}
-	assert_true(agx_cmd_texture_pack(textures[0], &t));
+	agx_cmd_texture_pack(textures[0], &t);
 	/* 12x4 RGB8 sRGB: dflat, flat, dflat */
 	t.channels = AGX_CMD_CHANNELS_ETC2_RGB8;
 	t.srgb = true;
-	t.width = 12 - 1;
-	t.height = 4 - 1;
-	t.address = (0x100000000ull + 0x200) >> 4;
+	t.width = 12;
+	t.height = 4;
+	t.address = 0x100000000ull + 0x200;
 	for (unsigned b = 0; b < 3; b++)
 		memcpy(f->bytes + 0x200 + 8 * b, b == 1 ? flat : dflat, 8);
-	assert_true(agx_cmd_texture_pack(textures[1], &t));
+	agx_cmd_texture_pack(textures[1], &t);
 	/* 4x4 RG11 snorm: red base 64, green base -128 (taken as -127) */
 	t.channels = AGX_CMD_CHANNELS_EAC_RG11;
 	t.type = AGX_CMD_TEXTURE_TYPE_SNORM;
 	t.srgb = false;
-	t.width = t.height = 4 - 1;
-	t.address = (0x100000000ull + 0x300) >> 4;
+	t.width = t.height = 4;
+	t.address = 0x100000000ull + 0x300;
 	memset(f->bytes + 0x300, 0, 16);
 	f->bytes[0x300] = 64;
 	f->bytes[0x308] = 0x80;
-	assert_true(agx_cmd_texture_pack(textures[2], &t));
+	agx_cmd_texture_pack(textures[2], &t);
 	/* the same bytes as an unsigned R11: 64 * 8 + 4 - 3 */
 	t.channels = AGX_CMD_CHANNELS_EAC_R11;
 	t.type = AGX_CMD_TEXTURE_TYPE_UNORM;
-	assert_true(agx_cmd_texture_pack(textures[3], &t));
-	assert_true(agx_cmd_sampler_pack(samplers[0], &nearest));
+	agx_cmd_texture_pack(textures[3], &t);
+	agx_cmd_sampler_pack(samplers[0], &nearest);
 	s->textures = &textures[0][0];
 	s->num_textures = 4;
 	s->samplers = &samplers[0][0];
@@ -2073,7 +2079,7 @@ static void test_texture_etc(void **state)
 	    run("image_write r4_r5_r6_r7, ts0, r8_r9, 0, tex_2d, coherent0, 0\nstop", s).status,
 	    USC_BAD_INSTR);
 	t.layout = AGX_CMD_LAYOUT_LINEAR;
-	assert_true(agx_cmd_texture_pack(textures[3], &t));
+	agx_cmd_texture_pack(textures[3], &t);
 	assert_int_equal(
 	    run("texture_load r12, ts3, ss0, tex_2d, r8_r9, lod_min, r10l, x, 0, 0, 0, "
 		"0, 12, 0\nstop",
@@ -2101,24 +2107,24 @@ static void test_texture_compare_offset(void **state)
 				     .swizzle_g = AGX_CMD_CHANNEL_ZERO,
 				     .swizzle_b = AGX_CMD_CHANNEL_ZERO,
 				     .swizzle_a = AGX_CMD_CHANNEL_ONE,
-				     .width = 3,
-				     .height = 3,
-				     .address = (0x100000000ull + 0x200) >> 4 };
-	struct agx_cmd_sampler less = { .compare_enable = true,
+				     .width = 4,
+				     .height = 4,
+				     .address = 0x100000000ull + 0x200 };
+	struct agx_cmd_sampler less = { AGX_CMD_SAMPLER_DEFAULTS, .compare_enable = true,
 					.compare_func = AGX_CMD_COMPARE_FUNC_LEQUAL },
-			       linear = { .magnify = AGX_CMD_FILTER_LINEAR,
-					  .compare_enable = true,
+			       linear = { AGX_CMD_SAMPLER_DEFAULTS,
+					  .magnify = AGX_CMD_FILTER_LINEAR, .compare_enable = true,
 					  .compare_func = AGX_CMD_COMPARE_FUNC_LEQUAL },
-			       plain = { 0 };
+			       plain = { AGX_CMD_SAMPLER_DEFAULTS };
 
 	(void)state;
 	for (unsigned y = 0; y < 4; y++)
 		for (unsigned x = 0; x < 4; x++)
 			put_float(f, 0x200 + y * 16 + x * 4, (float)x / 4 + (float)y);
-	assert_true(agx_cmd_texture_pack(textures[0], &t));
-	assert_true(agx_cmd_sampler_pack(samplers[0], &less));
-	assert_true(agx_cmd_sampler_pack(samplers[1], &linear));
-	assert_true(agx_cmd_sampler_pack(samplers[2], &plain));
+	agx_cmd_texture_pack(textures[0], &t);
+	agx_cmd_sampler_pack(samplers[0], &less);
+	agx_cmd_sampler_pack(samplers[1], &linear);
+	agx_cmd_sampler_pack(samplers[2], &plain);
 	s->textures = &textures[0][0];
 	s->num_textures = 1;
 	s->samplers = &samplers[0][0];
