@@ -47,7 +47,7 @@
 #include "bench-asm.h"
 #include "bench.h"
 #include "device.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 #include "host/fwhost.h"
 #include "host/host.h"
 #include "host/pagetable.h"
@@ -89,9 +89,10 @@ static bool measure_compute(struct sim_host *h, struct sim_fwhost *fh, double *l
 	    !sim_fwhost_alloc(fh, 8, &head.stamp))
 		return false;
 	bench_assemble(alu, 4, ALU_OPS, "stop", code, 0x2000);
-	sim_cmd_pipeline(code + 0x2000, 0, 0, 0, NULL, 0, NULL);
-	n += sim_cmd_launch(data, 0x2000, (uint32_t[]){ THREADS, 1, 1 }, (uint32_t[]){ 256, 1, 1 });
-	n += sim_cmd_terminate(data + n);
+	agx_pipeline_pack(code + 0x2000, &(struct agx_pipeline){ .code = 0 });
+	n += agx_cdm_launch(data, 0x2000, 0, (uint32_t[]){ THREADS, 1, 1 },
+			    (uint32_t[]){ 256, 1, 1 });
+	n += agx_cdm_terminate(data + n);
 	body.encoder_end = DATA_VA + n;
 	item = sim_fwhost_compute(fh, &head, &body);
 	t0 = bench_now_us();
@@ -106,10 +107,10 @@ static bool measure_compute(struct sim_host *h, struct sim_fwhost *fh, double *l
 
 	/* the smallest work: one SIMD group that stops, 32 items a doorbell */
 	bench_assemble(NULL, 1, 0, "stop", code + 0x3000, 16);
-	sim_cmd_pipeline(code + 0x3800, 0, 0, 0, NULL, 0x3000, NULL);
-	n = sim_cmd_launch(data + 0x100, 0x3800, (uint32_t[]){ 32, 1, 1 },
+	agx_pipeline_pack(code + 0x3800, &(struct agx_pipeline){ .code = 0x3000 });
+	n = agx_cdm_launch(data + 0x100, 0x3800, 0, (uint32_t[]){ 32, 1, 1 },
 			   (uint32_t[]){ 32, 1, 1 });
-	n += sim_cmd_terminate(data + 0x100 + n);
+	n += agx_cdm_terminate(data + 0x100 + n);
 	body = (struct agx_fw_work_compute){ .encoder = DATA_VA + 0x100,
 					     .encoder_end = DATA_VA + 0x100 + n,
 					     .usc_base = CODE_VA };

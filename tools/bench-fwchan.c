@@ -19,7 +19,7 @@
 #include "agx/memory.h"
 #include "agxipc/client.h"
 #include "bench.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 
 #define TIMEOUT_MS	   10000
 #define BATCH		   64
@@ -71,7 +71,7 @@ static int set_up(struct bench *b, const char *memmgr, const char *priv, const c
 	    agx_vm_bind(b->mem, b->vm, &b->bo, 0, 0x4000, 0,
 			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &b->va) < 0)
 		return -1;
-	sim_cmd_terminate(b->bo.map);
+	agx_cdm_terminate(b->bo.map);
 	if (agx_ipc_client_connect(priv, AGX__IPC__INTERFACE__INTERFACE_MEMMGR_PRIVILEGED, "bench",
 				   TIMEOUT_MS, &b->priv, NULL) < 0 ||
 	    agx_ipc_client_connect(fwchan, AGX__IPC__INTERFACE__INTERFACE_FWCHAN, "bench",

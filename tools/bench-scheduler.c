@@ -25,7 +25,7 @@
 #include "agx/memory.h"
 #include "agx/sched.h"
 #include "bench.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 
 #define LATENCY_SAMPLES	   5000
 #define THROUGHPUT_SECONDS 2.0
@@ -50,7 +50,7 @@ static int client_init(struct client *c, const char *memmgr, const char *sched)
 	    agx_vm_bind(c->mem, c->vm, &c->bo, 0, 0x4000, 0,
 			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &c->va) < 0)
 		return -1;
-	sim_cmd_terminate(c->bo.map);
+	agx_cdm_terminate(c->bo.map);
 	c->cmd = (struct agx_sched_compute){ c->va, c->va + 16, c->va };
 	if (agx_sched_connect(sched, "agx-bench-scheduler", &c->s) < 0 ||
 	    agx_sched_queue_create(c->s, c->vm, AGX_PRIORITY_NORMAL, &c->queue) < 0 ||

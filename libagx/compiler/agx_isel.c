@@ -48,7 +48,8 @@ struct val {
 /* A packed render target's components, until the end of their block. */
 struct packed_rt {
 	bool any, have[4];
-	unsigned format, offset;
+	enum agx_isa_memformat format;
+	unsigned offset;
 	struct mir_opd c[4];
 };
 
@@ -433,16 +434,10 @@ static int sel_st_var(struct isel *s, struct agx_ir_instr *in)
 	return 0;
 }
 
-/* g13.isa's enum memformat, by number */
-static const char *const formats[16] = { "i8",	     "i16",    "i32",	       "f16",
-					 "u8norm",   "s8norm", "u16norm",      "s16norm",
-					 "rgb10a2",  NULL,     "srgba8",       NULL,
-					 "rg11b10f", "rgb9e5", "rg11b10f_rtz", "rgb9e5_rtz" };
-
 /* The packed formats store a whole pixel at once: one component alone cannot be. */
-static bool packed_format(unsigned f)
+static bool packed_format(enum agx_isa_memformat f)
 {
-	return f == 8 || f >= 12;
+	return f == AGX_ISA_MEMFORMAT_RGB10A2 || f >= AGX_ISA_MEMFORMAT_RG11B10F;
 }
 
 /*
@@ -455,7 +450,7 @@ static void flush_packed(struct isel *s)
 {
 	for (unsigned loc = 0; loc < 8; loc++) {
 		struct packed_rt *rt = &s->packed[loc];
-		unsigned n = rt->format == 8 ? 4 : 3, v;
+		unsigned n = rt->format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3, v;
 		struct mir_instr pc = { .op = MIR_OP_PCOPY, .num_opds = (uint8_t)(2 * n) };
 		struct mir_opd t;
 
@@ -472,7 +467,7 @@ static void flush_packed(struct isel *s)
 		}
 		mir_append(s->p, &pc);
 		t.count = (uint8_t)n;
-		EMIT(s, "st_tile", t, mir_text(formats[rt->format]), mir_imm(0),
+		EMIT(s, "st_tile", t, mir_text(agx_isa_memformat_name(rt->format)), mir_imm(0),
 		     mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(rt->offset), mir_imm(255),
 		     mir_imm(0));
 		memset(rt, 0, sizeof(*rt));
@@ -484,7 +479,8 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 {
 	static const char *const masks[4] = { "x", "y", "z", "w" };
 	const struct agx_compile_options *o = s->options;
-	unsigned loc = in->imm[0], c = in->imm[1], format = 4, offset = 0;
+	unsigned loc = in->imm[0], c = in->imm[1], offset = 0;
+	enum agx_isa_memformat format = AGX_ISA_MEMFORMAT_U8NORM;
 
 	if (loc == AGX_IR_LOCATION_FRAG_DEPTH) {
 		if (is16(in, 0))
@@ -507,7 +503,7 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 	} else if (loc) {
 		return 0;
 	}
-	if (format > 15 || !formats[format])
+	if (!agx_isa_memformat_name(format))
 		return mir_fail(s->p, -ENOTSUP, "render target %u: memformat %u", loc, format);
 	if (offset > 511)
 		return mir_fail(s->p, -ENOTSUP, "render target %u at byte %u", loc, offset);
@@ -524,7 +520,7 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 		return 0;
 	}
 	/* one component: a one-bit mask puts it at offset + c items */
-	EMIT(s, "st_tile", src(s, in, 0, 0), mir_text(formats[format]), mir_imm(0),
+	EMIT(s, "st_tile", src(s, in, 0, 0), mir_text(agx_isa_memformat_name(format)), mir_imm(0),
 	     mir_text(masks[c]), mir_imm(offset), mir_imm(255), mir_imm(0));
 	return 0;
 }
@@ -1151,9 +1147,8 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	default:
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||
 		    op == AGX_IR_OP_load_ssbo || op == AGX_IR_OP_store_ssbo ||
-		    op == AGX_IR_OP_load_ssbo_size ||
-		    op == AGX_IR_OP_atomic_ssbo || op == AGX_IR_OP_cmpxchg_ssbo ||
-		    op == AGX_IR_OP_load_num_workgroups)
+		    op == AGX_IR_OP_load_ssbo_size || op == AGX_IR_OP_atomic_ssbo ||
+		    op == AGX_IR_OP_cmpxchg_ssbo || op == AGX_IR_OP_load_num_workgroups)
 			return mir_fail(s->p, -ENOTSUP,
 					"%s was left unlowered: no variable or register places it",
 					agx_ir_op_info(op)->name);

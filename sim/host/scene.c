@@ -6,7 +6,7 @@
 
 #include "agx/isa.h"
 #include "agx_cmdbuf.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 #include "host/scene.h"
 
 /*
@@ -106,14 +106,18 @@ static uint32_t program(struct sim_scene *s, const char *text, char *err, size_t
 }
 
 static uint32_t pipeline(struct sim_scene *s, uint32_t code, uint64_t uniforms, unsigned halves,
-			 const struct sim_cmd_bindings *bind)
+			 const struct agx_pipeline *bind)
 {
-	uint8_t words[128];
+	struct agx_pipeline p = { .code = code, .uniforms = uniforms, .uniform_halves = halves };
+	uint8_t words[AGX_PIPELINE_MAX_LENGTH];
 
 	if (code == ~0u)
 		return ~0u;
-	return put_code(s, words, sim_cmd_pipeline(words, uniforms, halves, 0, bind, code, NULL),
-			64);
+	if (bind) {
+		p.textures = bind->textures, p.num_textures = bind->num_textures;
+		p.samplers = bind->samplers, p.num_samplers = bind->num_samplers;
+	}
+	return put_code(s, words, agx_pipeline_pack(words, &p), AGX_PIPELINE_ALIGN);
 }
 
 uint32_t sim_scene_pipeline(struct sim_scene *s, const char *text, uint64_t uniforms,
@@ -144,40 +148,44 @@ bool sim_scene_init(struct sim_scene *s, struct sim_arena code, struct sim_arena
 static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 			 const struct sim_scene_draw *d, uint8_t *out)
 {
-	struct sim_cmd_cf cf[3] = {
+	struct agx_cf_binding cf[3] = {
 		{ 1, AGX_CMD_SHADE_MODEL_LINEAR, 0, 0, 0 },
 		{ 4, d->flat ? AGX_CMD_SHADE_MODEL_FLAT_VERTEX_2 : AGX_CMD_SHADE_MODEL_PERSPECTIVE,
 		  0, 1, 1 },
 		{ 2, AGX_CMD_SHADE_MODEL_LINEAR, AGX_CMD_CF_SOURCE_POINT_COORD, 0, 5 },
 	};
-	struct sim_cmd_ppp ppp = { .translate = { t->width / 2.0f, t->height / 2.0f, 0 },
-				   .scale = { t->width / 2.0f, -(float)t->height / 2.0f, 1 },
-				   .cull_back = d->cull_back,
-				   .front_ccw = d->front_ccw,
-				   .provoking = 2,
-				   .outputs = d->point_size ? 9 : 8,
-				   .line_width = d->line_width,
-				   .varying_words = 4,
-				   .point_size = d->point_size != 0,
-				   .depth_bias = d->depth_bias,
-				   .bias_index = d->bias_index,
-				   .visibility = d->visibility,
-				   .query = d->query,
-				   .fs_pipeline = d->fs	    ? d->fs
-						  : d->flat ? s->flat
-							    : s->colour,
-				   .cf_count = 2,
-				   .depth_func = d->depth_func,
-				   .depth_write = d->depth_write,
-				   .stencil = d->stencil,
-				   .stencil_ref = d->stencil_ref,
-				   .stencil_read_mask = 0xff,
-				   .stencil_write_mask = 0xff,
-				   .stencil_compare = d->stencil_compare,
-				   .stencil_fail = d->stencil_fail,
-				   .depth_fail = d->depth_fail,
-				   .depth_pass = d->depth_pass };
-	uint8_t words[128];
+	struct agx_ppp_stencil stencil = { .ref = d->stencil_ref,
+					   .read_mask = 0xff,
+					   .write_mask = 0xff,
+					   .compare = d->stencil_compare,
+					   .stencil_fail = d->stencil_fail,
+					   .depth_fail = d->depth_fail,
+					   .depth_pass = d->depth_pass };
+	struct agx_ppp_state ppp = { .translate = { t->width / 2.0f, t->height / 2.0f, 0 },
+				     .scale = { t->width / 2.0f, -(float)t->height / 2.0f, 1 },
+				     .cull_back = d->cull_back,
+				     .front_ccw = d->front_ccw,
+				     .provoking = 2,
+				     .outputs = d->point_size ? 9 : 8,
+				     .line_width = d->line_width,
+				     .varying_words = 4,
+				     .point_size = d->point_size != 0,
+				     .depth_bias = d->depth_bias,
+				     .bias_index = d->bias_index,
+				     .visibility = d->visibility,
+				     .query = d->query,
+				     .fs_pipeline = d->fs     ? d->fs
+						    : d->flat ? s->flat
+							      : s->colour,
+				     .cf_count = 2,
+				     .depth_clip = true,
+				     .depth_func =
+					 d->depth_func ? d->depth_func : AGX_CMD_ZS_FUNC_ALWAYS,
+				     .depth_write = d->depth_write,
+				     .stencil = d->stencil,
+				     .front = stencil,
+				     .back = stencil };
+	uint8_t words[AGX_PPP_MAX_LENGTH];
 	uint64_t vertices = sim_arena_put(&s->data, d->vertices, d->num_vertices * 32ull, 16);
 	uint32_t uniforms[3] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
 	uint64_t uva, indices = 0, pva;
@@ -189,20 +197,26 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 	size_t n = 0, ppp_size;
 
 	ppp.cf_count = d->point_coord ? 3 : 2;
-	ppp.cf = put_code(
-	    s, words, sim_cmd_cf_bindings(words, cf, ppp.cf_count, 5, d->point_coord ? 7 : 5), 4);
-	ppp_size = sim_cmd_ppp(words, &ppp);
+	ppp.cf = put_code(s, words,
+			  agx_cf_bindings(words, cf, ppp.cf_count, 5, d->point_coord ? 7 : 5), 4);
+	ppp_size = agx_ppp_pack(words, &ppp);
 	pva = sim_arena_put(&s->data, words, ppp_size, 16);
 	if (d->indices)
 		indices = sim_arena_put(&s->data, d->indices, d->count * 2ull, 16);
 	if (!vertices || !uva || vs == ~0u || ppp.cf == ~0u || !pva || (d->indices && !indices))
 		return 0;
-	n += sim_cmd_vdm_vertex(out + n, vs, d->point_size ? 9 : 8);
+	n += agx_vdm_vertex(out + n, vs, d->point_size ? 9 : 8);
 	if (d->restart)
-		n += sim_cmd_vdm_restart(out + n, 0xffff);
-	n += sim_cmd_vdm_ppp(out + n, pva, ppp_size);
-	n += sim_cmd_vdm_draw(out + n, d->primitive, d->count, d->instances ? d->instances : 1, 0,
-			      d->indices ? 2 : 0, indices, (d->count * 2 + 3) & ~3u, d->restart);
+		n += agx_vdm_restart(out + n, 0xffff);
+	n += agx_vdm_ppp(out + n, pva, ppp_size);
+	n += agx_vdm_draw(out + n,
+			  &(struct agx_vdm_draw){ .primitive = d->primitive,
+						  .count = d->count,
+						  .instances = d->instances ? d->instances : 1,
+						  .index_size = d->indices ? 2 : 0,
+						  .indices = indices,
+						  .index_bytes = (d->count * 2 + 3) & ~3u,
+						  .restart = d->restart });
 	return n;
 }
 
@@ -223,7 +237,7 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 				   .height = t->height,
 				   .buffer = t->va,
 				   .stride = t->stride };
-	struct sim_cmd_bindings bind = { .num_textures = 1 };
+	struct agx_pipeline bind = { .num_textures = 1 };
 	struct agx_cmd_zls_control zls = { .z_load_enable = t->z_load,
 					   .z_store_enable = t->z_store,
 					   .s_load_enable = t->s_load,
@@ -248,7 +262,7 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 			return false;
 		n += m;
 	}
-	n += sim_cmd_vdm_terminate(stream + n);
+	n += agx_vdm_terminate(stream + n);
 	bind.textures = sim_arena_put(&s->data, pbe_raw, sizeof(pbe_raw), 16);
 	*r = (struct agx_fw_work_render){ .usc_base = s->code.va,
 					  .tvb = t->tvb,
@@ -287,7 +301,7 @@ bool sim_scene_render(struct sim_scene *s, const struct sim_scene_target *t,
 					       .stride = t->stride };
 		struct agx_cmd_sampler sampler = { AGX_CMD_SAMPLER_DEFAULTS };
 		uint8_t raw[24] = { 0 };
-		struct sim_cmd_bindings reload = { .num_textures = 1, .num_samplers = 1 };
+		struct agx_pipeline reload = { .num_textures = 1, .num_samplers = 1 };
 
 		if (!agx_cmd_texture_fits(&tex))
 			return false;

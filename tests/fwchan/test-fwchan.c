@@ -30,7 +30,7 @@
 #include "agxipc/client.h"
 #include "daemons.h"
 #include "asm.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 #include "agx_cmdbuf.h"
 #include "host/scene.h"
 
@@ -357,13 +357,16 @@ static void client_init(const struct daemons *d, struct client *c)
 			 0);
 	/* the shader at +0x100 of the code, its pipeline at 0; uniforms: the buffer, a bias */
 	test_assemble(store_kernel, (uint8_t *)c->code.map + 0x100, 0x400);
-	sim_cmd_pipeline(c->code.map, c->data_va + UNIF, 6, 512, NULL, 0x100, NULL);
+	agx_pipeline_pack(c->code.map, &(struct agx_pipeline){ .code = 0x100,
+							       .uniforms = c->data_va + UNIF,
+							       .uniform_halves = 6,
+							       .shared_size = 512 });
 	u = (uint32_t *)((uint8_t *)c->data.map + UNIF);
 	u[0] = (uint32_t)(c->data_va + BUF);
 	u[1] = (uint32_t)((c->data_va + BUF) >> 32);
 	u[2] = 1000;
-	n = sim_cmd_launch(stream, 0, (uint32_t[]){ 64, 4, 1 }, (uint32_t[]){ 64, 1, 1 });
-	n += sim_cmd_terminate(stream + n);
+	n = agx_cdm_launch(stream, 0, 0, (uint32_t[]){ 64, 4, 1 }, (uint32_t[]){ 64, 1, 1 });
+	n += agx_cdm_terminate(stream + n);
 	memcpy((uint8_t *)c->data.map + STREAM, stream, n);
 
 	assert_int_equal(agx_ipc_client_connect(d->privileged,
@@ -509,7 +512,7 @@ static void test_many_items(void **state)
 	struct client c;
 	uint64_t stream, submitted = 0;
 	uint8_t words[16];
-	size_t n = sim_cmd_terminate(words);
+	size_t n = agx_cdm_terminate(words);
 
 	client_init(d, &c);
 	/* an empty stream: only its end */
@@ -834,7 +837,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crash_recovery, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_recovery, setup_fast_ping, teardown),
-		cmocka_unit_test_setup_teardown(test_hang_during_recovery, setup_fast_ping, teardown),
+		cmocka_unit_test_setup_teardown(test_hang_during_recovery, setup_fast_ping,
+						teardown),
 	};
 
 	if (argc != 4) {

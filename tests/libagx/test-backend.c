@@ -1968,7 +1968,7 @@ static void test_fragment_interpolation(void **state)
 	(void)state;
 	memcpy(&cf[3][2], &fval, 4);
 	memcpy(&cf[4][2], &ival, 4);
-	opts.rt[0].format = 2; /* i32 */
+	opts.rt[0].format = AGX_ISA_MEMFORMAT_I32;
 	opts.rt[0].offset = 16;
 	/* at 5 registers ldcf's three-register results spill */
 	for (unsigned budget = 0; budget < 2; budget++) {
@@ -2045,7 +2045,7 @@ static void test_noperspective(void **state)
 	agx_ir_shader_add_var(s, &out);
 	agx_store_output(&b, agx_load_input(&b, F32, 3, 1), 0, 0);
 	agx_store_output(&b, agx_load_input(&b, F32, 3, 0), 0, 1);
-	opts.rt[0].format = 2;
+	opts.rt[0].format = AGX_ISA_MEMFORMAT_I32;
 	ret = agx_backend_compile(s, &opts, &bin, &log);
 	if (ret)
 		fail_msg("agx_backend_compile: %d: %s", ret, log);
@@ -2091,7 +2091,7 @@ static void test_frag_coord_facing(void **state)
 	struct gfx_memory mem = { 0 };
 
 	(void)state;
-	opts.rt[0].format = opts.rt[1].format = 2;
+	opts.rt[0].format = opts.rt[1].format = AGX_ISA_MEMFORMAT_I32;
 	opts.rt[1].offset = 16;
 	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
 	assert_int_equal(bin.info.frag_coord_z_cf, 1);
@@ -2140,7 +2140,7 @@ static void test_point_coord(void **state)
 	struct gfx_memory mem = { 0 };
 
 	(void)state;
-	opts.rt[0].format = 2;
+	opts.rt[0].format = AGX_ISA_MEMFORMAT_I32;
 	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
 	assert_int_equal(find_var(&bin, "v")->cf, 1);
 	assert_int_equal(find_var(&bin, "gl_PointCoord")->cf, 2);
@@ -2180,9 +2180,9 @@ static void test_packed_targets(void **state)
 	struct gfx_memory mem = { 0 };
 
 	(void)state;
-	opts.rt[0].format = 8; /* rgb10a2 */
+	opts.rt[0].format = AGX_ISA_MEMFORMAT_RGB10A2;
 	opts.rt[0].offset = 4;
-	opts.rt[1].format = 12; /* rg11b10f */
+	opts.rt[1].format = AGX_ISA_MEMFORMAT_RG11B10F;
 	opts.rt[1].offset = 8;
 	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
 	memset(tile, 0x55, sizeof(tile));
@@ -2479,7 +2479,7 @@ static void test_fragment_texture(void **state)
 		for (unsigned x = 0; x < 8; x++)
 			for (unsigned c = 0; c < 4; c++)
 				texels[y][x][c] = (uint8_t)(y * 64 + x * 8 + c * 2 + 1);
-	opts.rt[0].format = opts.rt[1].format = 4; /* u8norm */
+	opts.rt[0].format = opts.rt[1].format = AGX_ISA_MEMFORMAT_U8NORM;
 	opts.rt[1].offset = 4;
 	glsl(AGX_SHADER_FRAGMENT, src, &opts, &bin);
 	/* two samplers, a unit each (the order is the module's); a samples the same texture */

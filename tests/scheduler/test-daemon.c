@@ -35,7 +35,7 @@
 #include "asm.h"
 #include "daemons.h"
 #include "stack.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 #include "promtext.h"
 #include "top.h"
 
@@ -165,10 +165,13 @@ static struct agx_sched_compute program(struct tc *c, uint32_t code, const uint3
 
 	assert_true(p < PROGS);
 	memcpy((uint8_t *)c->data.map + p * PROG_SIZE + 64, u, words * 4);
-	sim_cmd_pipeline((uint8_t *)c->code.map + pipeline, unif, 2 * words, 512, NULL, code, NULL);
-	n = sim_cmd_launch(stream, (uint32_t)pipeline, (uint32_t[]){ 64, 4, 1 },
+	agx_pipeline_pack(
+	    (uint8_t *)c->code.map + pipeline,
+	    &(struct agx_pipeline){
+		.code = code, .uniforms = unif, .uniform_halves = 2 * words, .shared_size = 512 });
+	n = agx_cdm_launch(stream, (uint32_t)pipeline, 0, (uint32_t[]){ 64, 4, 1 },
 			   (uint32_t[]){ 64, 1, 1 });
-	n += sim_cmd_terminate(stream + n);
+	n += agx_cdm_terminate(stream + n);
 	assert_true(n <= 64);
 	return (struct agx_sched_compute){ c->data_va + p * PROG_SIZE,
 					   c->data_va + p * PROG_SIZE + 64, c->code_va };
@@ -189,7 +192,7 @@ static struct agx_sched_compute empty(struct tc *c)
 {
 	uint8_t *stream = (uint8_t *)c->data.map + (PROGS)*PROG_SIZE;
 
-	sim_cmd_terminate(stream);
+	agx_cdm_terminate(stream);
 	return (struct agx_sched_compute){ c->data_va + PROGS * PROG_SIZE,
 					   c->data_va + PROGS * PROG_SIZE + 16, c->code_va };
 }

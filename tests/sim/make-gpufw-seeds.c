@@ -15,7 +15,7 @@
 #include "agx_cmdbuf.h"
 #include "agx_fwabi.h"
 #include "fuzz-gpufw.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 #include "host/scene.h"
 
 #define PAGE 0x4000u
@@ -200,19 +200,22 @@ static void layout(const char *program, unsigned variant)
 		struct agx_cmd_sampler sm = { AGX_CMD_SAMPLER_DEFAULTS,
 					      .magnify = AGX_CMD_FILTER_LINEAR,
 					      .wrap_s = AGX_CMD_WRAP_REPEAT };
-		struct sim_cmd_bindings bind = { .textures = FUZZ_UNIF_VA + 0xa0,
-						 .num_textures = 1,
-						 .samplers = FUZZ_UNIF_VA + 0xc0,
-						 .num_samplers = 1 };
+		struct agx_pipeline pl = { .uniforms = FUZZ_UNIF_VA,
+					   .uniform_halves = 6,
+					   .shared_size = 256,
+					   .textures = FUZZ_UNIF_VA + 0xa0,
+					   .num_textures = 1,
+					   .samplers = FUZZ_UNIF_VA + 0xc0,
+					   .num_samplers = 1 };
 
 		agx_cmd_texture_pack(user + PAGE + 0xa0, &t);
 		agx_cmd_sampler_pack(user + PAGE + 0xc0, &sm);
-		sim_cmd_pipeline(user + 0x100, FUZZ_UNIF_VA, 6, 256, &bind, 0, NULL);
+		agx_pipeline_pack(user + 0x100, &pl);
 	}
-	n += sim_cmd_launch(user + PAGE + 0x40, 0x100, (uint32_t[]){ 128, 1, 1 },
+	n += agx_cdm_launch(user + PAGE + 0x40, 0x100, 0, (uint32_t[]){ 128, 1, 1 },
 			    (uint32_t[]){ 64, 1, 1 });
-	n += sim_cmd_barrier(user + PAGE + 0x40 + n, true);
-	n += sim_cmd_terminate(user + PAGE + 0x40 + n);
+	n += agx_cdm_barrier(user + PAGE + 0x40 + n, true);
+	n += agx_cdm_terminate(user + PAGE + 0x40 + n);
 	body.encoder_end = body.encoder + n;
 	agx_fw_work_header_pack(fw + FUZZ_WORK + 0x100, &compute);
 	agx_fw_work_compute_pack(fw + FUZZ_WORK + 0x100 + AGX_FW_WORK_HEADER_LENGTH, &body);

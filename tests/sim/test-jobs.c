@@ -25,7 +25,7 @@
 #include "agx_uat.h"
 #include "asm.h"
 #include "fixture.h"
-#include "host/cmdbuf.h"
+#include "agx/cmd.h"
 #include "host/fwhost.h"
 
 #define PT_OFFSET   0x40000u
@@ -131,7 +131,7 @@ static struct program load(struct ctx *c, const char *text)
  * one, with u0_u1 = base, u2 = bias; returns its offset.
  */
 static uint32_t pipeline_with(struct ctx *c, struct program p, const struct program *pre,
-			      const struct sim_cmd_bindings *bind, uint64_t base, uint32_t bias)
+			      const struct agx_pipeline *bind, uint64_t base, uint32_t bias)
 {
 	uint32_t *u = (uint32_t *)(c->unif + c->unif_used);
 	uint32_t at = (uint32_t)c->code_used, pre_code = pre ? (uint32_t)(pre->va - CODE_VA) : 0;
@@ -139,8 +139,18 @@ static uint32_t pipeline_with(struct ctx *c, struct program p, const struct prog
 	u[0] = (uint32_t)base;
 	u[1] = (uint32_t)(base >> 32);
 	u[2] = bias;
-	c->code_used += sim_cmd_pipeline(c->code + at, UNIF_VA + c->unif_used, 6, 512, bind,
-					 (uint32_t)(p.va - CODE_VA), pre ? &pre_code : NULL);
+	struct agx_pipeline pl = { .code = (uint32_t)(p.va - CODE_VA),
+				   .uniforms = UNIF_VA + c->unif_used,
+				   .uniform_halves = 6,
+				   .shared_size = 512,
+				   .preshader = pre != NULL,
+				   .preshader_code = pre_code };
+
+	if (bind) {
+		pl.textures = bind->textures, pl.num_textures = bind->num_textures;
+		pl.samplers = bind->samplers, pl.num_samplers = bind->num_samplers;
+	}
+	c->code_used += agx_pipeline_pack(c->code + at, &pl);
 	c->code_used = (c->code_used + 63) & ~63ull;
 	c->unif_used += 16;
 	return at;
@@ -181,9 +191,9 @@ static struct job compute(struct sim_fwhost *fh, struct ctx *c, struct program p
 {
 	uint32_t global[3] = { grid[0] * group[0], grid[1] * group[1], grid[2] * group[2] };
 	uint8_t stream[64];
-	size_t n = sim_cmd_launch(stream, pipeline(c, p, base, bias), global, group);
+	size_t n = agx_cdm_launch(stream, pipeline(c, p, base, bias), 0, global, group);
 
-	n += sim_cmd_terminate(stream + n);
+	n += agx_cdm_terminate(stream + n);
 	return item(fh, c, stream, n, slot, value);
 }
 
@@ -652,9 +662,9 @@ static void test_barrier_and_malformed(void **state)
 	expect_completion(&fh, 1, 2, 6, AGX_FW_RESULT_OK);
 
 	/* threadgroups of no threads, and an item of an unknown type */
-	n = sim_cmd_launch(stream, pipeline(&c1, store, BUF_VA, 0), (uint32_t[]){ 1, 1, 1 },
+	n = agx_cdm_launch(stream, pipeline(&c1, store, BUF_VA, 0), 0, (uint32_t[]){ 1, 1, 1 },
 			   (uint32_t[]){ 0, 1, 1 });
-	n += sim_cmd_terminate(stream + n);
+	n += agx_cdm_terminate(stream + n);
 	bad = item(&fh, &c1, stream, n, 0, 9);
 	assert_true(sim_fwhost_submit(&fh, &q, bad.item));
 	expect_completion(&fh, 1, 0, 9, AGX_FW_RESULT_MALFORMED);
@@ -696,14 +706,14 @@ static void test_cdm_stream(void **state)
 	ctx_init(&fh, &c, 1);
 	store = load(&c, store_kernel);
 	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
-	m += sim_cmd_launch(second, pipeline(&c, store, BUF_VA + 4096, 1000),
+	m += agx_cdm_launch(second, pipeline(&c, store, BUF_VA + 4096, 1000), 0,
 			    (uint32_t[]){ 100, 1, 1 }, (uint32_t[]){ 64, 1, 1 });
-	m += sim_cmd_terminate(second + m);
+	m += agx_cdm_terminate(second + m);
 	memcpy(c.unif + (second_va - UNIF_VA), second, m);
-	n += sim_cmd_launch(first, pipeline(&c, store, BUF_VA, 0), (uint32_t[]){ 64, 2, 1 },
+	n += agx_cdm_launch(first, pipeline(&c, store, BUF_VA, 0), 0, (uint32_t[]){ 64, 2, 1 },
 			    (uint32_t[]){ 32, 2, 1 });
-	n += sim_cmd_barrier(first + n, false);
-	n += sim_cmd_link(first + n, second_va);
+	n += agx_cdm_barrier(first + n, false);
+	n += agx_cdm_link(first + n, second_va);
 	j = item(&fh, &c, first, n, 3, 33);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
 	expect_completion(&fh, 1, 3, 33, AGX_FW_RESULT_OK);
@@ -750,9 +760,9 @@ static void test_shader_cache(void **state)
 	expect_completion(&fh, 1, 2, 2, AGX_FW_RESULT_OK);
 	assert_int_equal(word(&c, 3), 3 + 6); /* the old shader, still decoded */
 
-	n = sim_cmd_barrier(stream, true);
-	n += sim_cmd_launch(stream + n, pipeline(&c, p, BUF_VA, 7), group, group);
-	n += sim_cmd_terminate(stream + n);
+	n = agx_cdm_barrier(stream, true);
+	n += agx_cdm_launch(stream + n, pipeline(&c, p, BUF_VA, 7), 0, group, group);
+	n += agx_cdm_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 3, 3);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
 	expect_completion(&fh, 1, 3, 3, AGX_FW_RESULT_OK);
@@ -794,17 +804,18 @@ static void test_preshader(void **state)
 		       "device_store 0, i32, x, r1, u0_u1, r1, unsigned, 0\n"
 		       "stop");
 	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
-	n = sim_cmd_launch(stream, pipeline_with(&c, store, &pre, NULL, BUF_VA, 7), threads, group);
-	n += sim_cmd_terminate(stream + n);
+	n = agx_cdm_launch(stream, pipeline_with(&c, store, &pre, NULL, BUF_VA, 7), 0, threads,
+			   group);
+	n += agx_cdm_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 1, 1);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
 	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);
 	for (unsigned i = 0; i < 128; i++)
 		assert_int_equal(word(&c, i), i + 500);
 
-	n = sim_cmd_launch(stream, pipeline_with(&c, store, &bad, NULL, UNMAPPED_VA, 0), threads,
+	n = agx_cdm_launch(stream, pipeline_with(&c, store, &bad, NULL, UNMAPPED_VA, 0), 0, threads,
 			   group);
-	n += sim_cmd_terminate(stream + n);
+	n += agx_cdm_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 2, 2);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
 	e = next_event(&fh);
@@ -841,15 +852,15 @@ static void test_cdm_malformed(void **state)
 	/* a pipeline with a USC state word nobody documented */
 	pipe = pipeline(&c, p, BUF_VA, 0);
 	c.code[pipe + AGX_CMD_USC_UNIFORM_LENGTH] = 0x77;
-	n = sim_cmd_launch(stream, pipe, (uint32_t[]){ 32, 1, 1 }, (uint32_t[]){ 32, 1, 1 });
-	n += sim_cmd_terminate(stream + n);
+	n = agx_cdm_launch(stream, pipe, 0, (uint32_t[]){ 32, 1, 1 }, (uint32_t[]){ 32, 1, 1 });
+	n += agx_cdm_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 2, 2);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
 	expect_completion(&fh, 1, 2, 2, AGX_FW_RESULT_MALFORMED);
 	assert_true(log_has(&fh, "unknown USC state word 0x77"));
 
 	/* a stream without its end: it runs into encoder_end */
-	n = sim_cmd_launch(stream, pipeline(&c, p, BUF_VA, 0), (uint32_t[]){ 32, 1, 1 },
+	n = agx_cdm_launch(stream, pipeline(&c, p, BUF_VA, 0), 0, (uint32_t[]){ 32, 1, 1 },
 			   (uint32_t[]){ 32, 1, 1 });
 	j = item(&fh, &c, stream, n, 3, 3);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
@@ -926,7 +937,7 @@ static void test_texture(void **state)
 				     .stride = 64 };
 	struct agx_cmd_sampler sampler = { AGX_CMD_SAMPLER_DEFAULTS,
 					   .wrap_s = AGX_CMD_WRAP_CLAMP_TO_BORDER };
-	struct sim_cmd_bindings bind = { .num_textures = 1, .num_samplers = 1 };
+	struct agx_pipeline bind = { .num_textures = 1, .num_samplers = 1 };
 
 	gpu_up(f, &fh);
 	ctx_init(&fh, &c, 1);
@@ -942,7 +953,7 @@ static void test_texture(void **state)
 	agx_cmd_sampler_pack(c.unif + 0x3100, &sampler);
 	assert_int_equal(sim_fwhost_queue_create(&fh, &q, 1, 1, AGX_FW_PIPE_COMPUTE, 16, 0), 0);
 	/* thread (x, y) reads texel (x, y) and stores its two channels at buf[2 * (y * 16 + x)] */
-	n = sim_cmd_launch(
+	n = agx_cdm_launch(
 	    stream,
 	    pipeline_with(&c,
 			  load(&c, "get_sr r8, sr80\n"
@@ -956,8 +967,8 @@ static void test_texture(void **state)
 				   "device_store 0, i32, xy, r4_r5, u0_u1, r11, unsigned, 0\n"
 				   "stop"),
 			  NULL, &bind, BUF_VA, 0),
-	    (uint32_t[]){ 16, 4, 1 }, (uint32_t[]){ 16, 4, 1 });
-	n += sim_cmd_terminate(stream + n);
+	    0, (uint32_t[]){ 16, 4, 1 }, (uint32_t[]){ 16, 4, 1 });
+	n += agx_cdm_terminate(stream + n);
 	j = item(&fh, &c, stream, n, 1, 1);
 	assert_true(sim_fwhost_submit(&fh, &q, j.item));
 	expect_completion(&fh, 1, 1, 1, AGX_FW_RESULT_OK);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "agx_isa_table.h"
+
 enum agx_shader_stage {
 	AGX_SHADER_VERTEX,
 	AGX_SHADER_FRAGMENT,
@@ -29,13 +31,13 @@ struct agx_compile_options {
 	FILE *ir_dump;
 	/*
 	 * Fragment shaders: the render targets in a pixel's tilebuffer sample.
-	 * Colour output location i goes to rt[i]: format is the ISA's memformat
-	 * number (g13.isa: 4 is u8norm), offset the byte offset in the sample.
+	 * Colour output location i goes to rt[i]: format is how st_tile keeps
+	 * it (g13.isa's memformat), offset the byte offset in the sample.
 	 * num_rts == 0 means one target, u8norm RGBA at offset 0; outputs at
 	 * locations past num_rts are dropped (no draw buffer).
 	 */
 	struct {
-		unsigned format;
+		enum agx_isa_memformat format;
 		unsigned offset;
 	} rt[8];
 	unsigned num_rts;
