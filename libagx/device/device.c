@@ -386,7 +386,7 @@ int agx_device_syncobj_destroy(struct agx_device *dev, uint32_t syncobj)
 	return SCHED_CALL(dev, "syncobj destroy", agx_sched_syncobj_destroy(dev->sched, syncobj));
 }
 
-int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_compute *cmds,
+int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_cmd *cmds,
 		      unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		      const struct agx_sched_point *signals, unsigned num_signals)
 {

@@ -275,8 +275,46 @@ static void points_init(Agx__Scheduler__SyncPoint *pb, Agx__Scheduler__SyncPoint
 #define MAX_POINTS 64
 #define MAX_CMDS   64
 
+static void render_to_pb(Agx__Work__Render *pb, const struct agx_sched_render *r)
+{
+	agx__work__render__init(pb);
+	/* field for field, by the same names (a misspelt one does not compile) */
+#define F(name) pb->name = r->name
+	F(encoder);
+	F(encoder_end);
+	F(usc_base);
+	F(tvb);
+	F(tvb_size);
+	F(width);
+	F(height);
+	F(samples);
+	F(utile_width);
+	F(utile_height);
+	F(sample_size);
+	F(load_pipeline);
+	F(load_pipeline_bind);
+	F(store_pipeline);
+	F(store_pipeline_bind);
+	F(partial_reload_pipeline);
+	F(partial_reload_pipeline_bind);
+	F(partial_store_pipeline);
+	F(partial_store_pipeline_bind);
+	F(zls_control);
+	F(depth_buffer);
+	F(stencil_buffer);
+	F(depth_clear);
+	F(stencil_clear);
+	F(scissor_array);
+	F(scissor_count);
+	F(depth_bias_array);
+	F(depth_bias_count);
+	F(visibility_result_buffer);
+	F(visibility_count);
+#undef F
+}
+
 /* A SUBMIT built on the caller's stack, and sent: waiting for its reply (reply) or not. */
-static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
+static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
 		  unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		  const struct agx_sched_point *signals, unsigned num_signals,
 		  struct agx_ipc_msg *reply)
@@ -285,20 +323,41 @@ static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_co
 	Agx__Scheduler__SyncPoint wpb[MAX_POINTS], *wl[MAX_POINTS], spb[MAX_POINTS],
 	    *sl[MAX_POINTS];
 	Agx__Scheduler__Command cpb[MAX_CMDS], *cl[MAX_CMDS];
-	Agx__Work__Compute compute[MAX_CMDS];
+	union {
+		Agx__Work__Compute compute;
+		Agx__Work__Render render;
+	} work[MAX_CMDS];
 	struct agx_ipc_error err = { 0 };
 	int ret;
 
-	if (num_cmds > MAX_CMDS || num_waits > MAX_POINTS || num_signals > MAX_POINTS)
+	if (num_cmds > MAX_CMDS || num_waits > MAX_POINTS || num_signals > MAX_POINTS) {
+		snprintf(s->error, sizeof(s->error),
+			 "SUBMIT: %u commands, %u waits, %u signals: at most %d, %d, %d", num_cmds,
+			 num_waits, num_signals, MAX_CMDS, MAX_POINTS, MAX_POINTS);
 		return -EINVAL;
+	}
 	for (unsigned i = 0; i < num_cmds; i++) {
 		agx__scheduler__command__init(&cpb[i]);
-		agx__work__compute__init(&compute[i]);
-		compute[i].encoder = cmds[i].encoder;
-		compute[i].encoder_end = cmds[i].encoder_end;
-		compute[i].usc_base = cmds[i].usc_base;
-		cpb[i].command_case = AGX__SCHEDULER__COMMAND__COMMAND_COMPUTE;
-		cpb[i].compute = &compute[i];
+		switch (cmds[i].kind) {
+		case AGX_SCHED_CMD_COMPUTE:
+			agx__work__compute__init(&work[i].compute);
+			work[i].compute.encoder = cmds[i].compute.encoder;
+			work[i].compute.encoder_end = cmds[i].compute.encoder_end;
+			work[i].compute.usc_base = cmds[i].compute.usc_base;
+			cpb[i].command_case = AGX__SCHEDULER__COMMAND__COMMAND_COMPUTE;
+			cpb[i].compute = &work[i].compute;
+			break;
+		case AGX_SCHED_CMD_RENDER:
+			render_to_pb(&work[i].render, &cmds[i].render);
+			cpb[i].command_case = AGX__SCHEDULER__COMMAND__COMMAND_RENDER;
+			cpb[i].render = &work[i].render;
+			break;
+		default:
+			snprintf(s->error, sizeof(s->error),
+				 "SUBMIT: command %u is of kind %d, neither compute nor render", i,
+				 (int)cmds[i].kind);
+			return -EINVAL;
+		}
 		cl[i] = &cpb[i];
 	}
 	points_init(wpb, wl, waits, num_waits);
@@ -326,7 +385,7 @@ static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_co
 	return 0;
 }
 
-int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
+int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
 		     unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		     const struct agx_sched_point *signals, unsigned num_signals, uint64_t *seqno)
 {
@@ -344,10 +403,10 @@ int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched
 	return 0;
 }
 
-int agx_sched_submit_async(struct agx_sched *s, uint32_t queue,
-			   const struct agx_sched_compute *cmds, unsigned num_cmds,
-			   const struct agx_sched_point *waits, unsigned num_waits,
-			   const struct agx_sched_point *signals, unsigned num_signals)
+int agx_sched_submit_async(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
+			   unsigned num_cmds, const struct agx_sched_point *waits,
+			   unsigned num_waits, const struct agx_sched_point *signals,
+			   unsigned num_signals)
 {
 	int ret;
 

@@ -106,7 +106,7 @@ static int client_run(struct client *c, unsigned n, uint32_t seed, int *status)
 				  .threadgroups = { n / 32, 1, 1 },
 				  .local_size = { 32, 1, 1 } };
 	struct agx_cmdbuf cb;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
 	struct agx_sched_point point;
 	int ret;
 
@@ -120,7 +120,8 @@ static int client_run(struct client *c, unsigned n, uint32_t seed, int *status)
 	agx_dispatch_set_address(&d, 4, c->data_va + 0x8000);
 	if ((ret = agx_cmdbuf_init(&cb, c->cmds.map, c->cmds_va, c->cmds.size,
 				   agx_device_info(c->dev)->usc_base)) < 0 ||
-	    (ret = agx_cmdbuf_dispatch(&cb, &d)) < 0 || (ret = agx_cmdbuf_finish(&cb, &cmd)) < 0)
+	    (ret = agx_cmdbuf_dispatch(&cb, &d)) < 0 ||
+	    (ret = agx_cmdbuf_finish(&cb, &cmd.compute)) < 0)
 		return ret;
 	point = (struct agx_sched_point){ c->syncobj, ++c->point };
 	ret = agx_device_submit(c->dev, c->queue, &cmd, 1, NULL, 0, &point, 1);

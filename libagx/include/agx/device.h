@@ -91,8 +91,11 @@ int agx_device_queue_status(struct agx_device *dev, uint32_t queue, enum agx_que
 int agx_device_syncobj_create(struct agx_device *dev, uint32_t *syncobj);
 int agx_device_syncobj_destroy(struct agx_device *dev, uint32_t syncobj);
 
-/* agx_sched_submit() (-EBUSY: too many unfinished jobs; wait and submit again). */
-int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_compute *cmds,
+/*
+ * agx_sched_submit(): a job of compute and render commands, run in order
+ * (-EBUSY: too many unfinished jobs; wait and submit again).
+ */
+int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_cmd *cmds,
 		      unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		      const struct agx_sched_point *signals, unsigned num_signals);
 /*
