@@ -680,6 +680,14 @@ static void completed(struct scheduler *s, const Agx__Fwchan__Completion *cp)
 		q->client->timeouts++;
 		sched_queue_reset(q, SCHED_QUEUE_GUILTY, job->seqno);
 		break;
+	case AGX__FWCHAN__WORK_RESULT__RESULT_TVB_OVERFLOW:
+		/*
+		 * The heap was too small, which is how the client learns the size it
+		 * needs (docs/firmware-abi.md, "A heap too small"): the render fails
+		 * with -ENOSPC, and nothing else does -- the queue is not guilty.
+		 */
+		s->tvb_overflows++;
+		break;
 	default:
 		sched_queue_reset(q, SCHED_QUEUE_GUILTY, job->seqno);
 	}

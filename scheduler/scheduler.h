@@ -248,7 +248,8 @@ struct scheduler {
 	unsigned num_clients;
 	uint64_t queue_depth[SCHED_PRIORITIES];
 	uint64_t jobs_done, faults, timeouts;
-	uint64_t resets[3]; /* by enum sched_queue_status */
+	uint64_t tvb_overflows; /* renders whose TVB heap was too small: -ENOSPC, no reset */
+	uint64_t resets[3];	/* by enum sched_queue_status */
 	struct sched_histograms hist;
 };
 
