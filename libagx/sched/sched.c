@@ -10,6 +10,10 @@
  * at a time sleeps in poll() and reads the eventfd; the others sleep on a
  * condition variable it broadcasts, so no thread's wake-up is eaten by
  * another's read.
+ *
+ * The scheduler's events (TVB grow requests) arrive on the socket between
+ * answers; whichever call reads the socket hands them to on_event(), under
+ * the lock like everything the connection carries.
  */
 #include <errno.h>
 #include <poll.h>
@@ -28,9 +32,15 @@
 #define TIMEOUT_MS 10000
 #define SPIN_HOPS  4 /* a wait spins for this many IPC busy-poll budgets before it sleeps */
 
+/* The largest TVB heap the scheduler said a render of the queue wanted. */
+struct tvb_want {
+	uint32_t queue;
+	uint64_t bytes;
+};
+
 struct agx_sched {
 	struct agx_ipc_client *client;
-	pthread_mutex_t lock; /* the client, the slots, error */
+	pthread_mutex_t lock; /* the client, the slots, error, the TVB wants */
 	pthread_mutex_t wait_lock;
 	pthread_cond_t woken;
 	bool polling; /* a thread sleeps in poll() for everyone */
@@ -43,8 +53,50 @@ struct agx_sched {
 	uint32_t pending[AGX_SCHED_PIPELINE];
 	unsigned pending_head, num_pending;
 	int pending_error;
+	struct tvb_want *wants;
+	unsigned num_wants, max_wants;
 	char error[AGX_IPC_MAX_ERROR_MESSAGE + 64];
 };
+
+static struct tvb_want *want_find(struct agx_sched *s, uint32_t queue)
+{
+	for (unsigned i = 0; i < s->num_wants; i++)
+		if (s->wants[i].queue == queue)
+			return &s->wants[i];
+	return NULL;
+}
+
+static void want_record(struct agx_sched *s, uint32_t queue, uint64_t bytes)
+{
+	struct tvb_want *w = want_find(s, queue);
+
+	if (!w) {
+		if (s->num_wants == s->max_wants) {
+			unsigned max = s->max_wants ? 2 * s->max_wants : 8;
+			struct tvb_want *wants = realloc(s->wants, max * sizeof(*wants));
+
+			if (!wants)
+				return; /* the next request of the queue tries again */
+			s->wants = wants;
+			s->max_wants = max;
+		}
+		w = &s->wants[s->num_wants++];
+		*w = (struct tvb_want){ queue, 0 };
+	}
+	if (bytes > w->bytes)
+		w->bytes = bytes;
+}
+
+static void on_event(struct agx_ipc_msg *event, void *data)
+{
+	struct agx_sched *s = data;
+
+	if (event->type == AGX_IPC_MSG_SCHED_TVB_GROW) {
+		const Agx__Scheduler__TvbGrowEvent *e = (const void *)event->body;
+
+		want_record(s, e->queue, e->bytes);
+	}
+}
 
 /* Collects the oldest unanswered submission's reply; its refusal is kept for later. */
 static int collect_one(struct agx_sched *s)
@@ -146,6 +198,7 @@ int agx_sched_connect(const char *socket, const char *name, struct agx_sched **o
 		return -EPROTO;
 	}
 	s->page = page;
+	agx_ipc_client_set_event_handler(s->client, on_event, s);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->wait_lock, NULL);
 	pthread_cond_init(&s->woken, NULL);
@@ -163,6 +216,7 @@ void agx_sched_disconnect(struct agx_sched *s)
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->wait_lock);
 	pthread_cond_destroy(&s->woken);
+	free(s->wants);
 	free(s);
 }
 
@@ -198,6 +252,12 @@ int agx_sched_queue_destroy(struct agx_sched *s, uint32_t queue)
 	m.queue = queue;
 	pthread_mutex_lock(&s->lock);
 	ret = call(s, AGX_IPC_MSG_SCHED_QUEUE_DESTROY, &m.base, NULL, 0, NULL);
+	if (ret == 0) {
+		struct tvb_want *w = want_find(s, queue);
+
+		if (w)
+			*w = s->wants[--s->num_wants];
+	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
@@ -639,6 +699,28 @@ int agx_sched_wait_ipc(struct agx_sched *s, const struct agx_sched_point *points
 		*status = r->error;
 	agx_ipc_msg_finish(&reply);
 	return 0;
+}
+
+int agx_sched_tvb_wanted(struct agx_sched *s, uint32_t queue, uint64_t *bytes)
+{
+	const struct tvb_want *w;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	/* the answers to come first: reading for events must not eat them */
+	while (s->num_pending)
+		collect_one(s);
+	ret = agx_ipc_client_dispatch_events(s->client, 0);
+	if (ret < 0) {
+		snprintf(s->error, sizeof(s->error), "reading the scheduler's events: %s",
+			 strerror(-ret));
+	} else {
+		w = want_find(s, queue);
+		*bytes = w ? w->bytes : 0;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
 }
 
 int agx_sched_export(struct agx_sched *s, struct agx_sched_point point, int *fd)

@@ -117,7 +117,9 @@ int agx_sched_syncobj_destroy(struct agx_sched *s, uint32_t syncobj);
 /*
  * A job: its commands (at most 64) run in order after every wait point is
  * reached; its signal points end after them, with the first failure among
- * them.  -EBUSY: the client has as many unfinished jobs as it may (wait
+ * them.  A render whose TVB heap was too small fails with -ENOSPC and
+ * nothing else does: the queue goes on (agx_sched_tvb_wanted() says how
+ * big a heap it needed).  -EBUSY: the client has as many unfinished jobs as it may (wait
  * for one and submit again).  *seqno (may be NULL): the job's number on
  * its queue, from 1.
  */
@@ -155,6 +157,18 @@ int agx_sched_wait_ipc(struct agx_sched *s, const struct agx_sched_point *points
 		       bool all, uint64_t timeout_ns, unsigned *first, int *status);
 /* The value a syncobj's timeline has reached, as the fence page shows it. */
 uint64_t agx_sched_value(struct agx_sched *s, uint32_t syncobj);
+
+/*
+ * The largest TVB heap, in bytes, the firmware asked for on behalf of a
+ * render of the queue so far (0: none): a render that overflowed its heap
+ * (it failed with -ENOSPC) and one that got by with partial renders
+ * (it succeeded, more slowly) both ask.  The scheduler sends these
+ * requests as events on the connection before the render's completion
+ * moves its fence, and they are taken in whenever the connection is read:
+ * call this after waiting for the render, and size the next heap of the
+ * queue to at least *bytes.  Forgotten with the queue.
+ */
+int agx_sched_tvb_wanted(struct agx_sched *s, uint32_t queue, uint64_t *bytes);
 
 /*
  * A point as a file descriptor (readable once the point is reached; poll
