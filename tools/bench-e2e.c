@@ -64,9 +64,11 @@ int main(void)
 	samples = calloc(LATENCY_SAMPLES, sizeof(*samples));
 	if (!samples || binding < 0 || bench_stack_start(&st, 4) < 0)
 		return 1;
-	if (agx_device_open(&(struct agx_device_config){ st.sock[BENCH_MEMMGR],
-							 st.sock[BENCH_SCHEDULER], "bench-e2e" },
-			    &dev) < 0) {
+	if (agx_device_open(
+		&(struct agx_device_config){ .memmgr_socket = st.sock[BENCH_MEMMGR],
+					     .scheduler_socket = st.sock[BENCH_SCHEDULER],
+					     .name = "bench-e2e" },
+		&dev) < 0) {
 		rc = fail("opening the device");
 		goto out;
 	}

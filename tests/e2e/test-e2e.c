@@ -96,7 +96,9 @@ static pid_t pid_of(const char *daemon)
 static struct agx_device *open_device(void)
 {
 	char memmgr[128], sched[128];
-	struct agx_device_config config = { memmgr, sched, "test-e2e" };
+	struct agx_device_config config = { .memmgr_socket = memmgr,
+					    .scheduler_socket = sched,
+					    .name = "test-e2e" };
 	struct agx_device *dev = NULL;
 
 	snprintf(memmgr, sizeof(memmgr), "%s/memmgr.sock", state_dir);

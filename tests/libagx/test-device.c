@@ -45,7 +45,9 @@ static const char kernel[] = "get_sr r1, sr80\n"
 
 static struct agx_device *open_device(const struct test_stack *s)
 {
-	struct agx_device_config config = { s->memmgr, s->sched, "test-device" };
+	struct agx_device_config config = { .memmgr_socket = s->memmgr,
+					    .scheduler_socket = s->sched,
+					    .name = "test-device" };
 	struct agx_device *dev;
 	int ret = agx_device_open(&config, &dev);
 
