@@ -226,7 +226,7 @@ static int begin(struct gles_submit *s)
 
 static int flush(struct gles_submit *s)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
 	struct agx_sched_point point;
 	int ret;
 
@@ -235,7 +235,7 @@ static int flush(struct gles_submit *s)
 	s->recording = false;
 	if (!s->recorded)
 		return 0;
-	if ((ret = agx_cmdbuf_finish(&s->cb, &cmd)) < 0)
+	if ((ret = agx_cmdbuf_finish(&s->cb, &cmd.compute)) < 0)
 		return ret;
 	pthread_mutex_lock(&s->lock);
 	point = (struct agx_sched_point){ s->syncobj, s->submitted + 1 };

@@ -680,6 +680,14 @@ static void completed(struct scheduler *s, const Agx__Fwchan__Completion *cp)
 		q->client->timeouts++;
 		sched_queue_reset(q, SCHED_QUEUE_GUILTY, job->seqno);
 		break;
+	case AGX__FWCHAN__WORK_RESULT__RESULT_TVB_OVERFLOW:
+		/*
+		 * The heap was too small, which is how the client learns the size it
+		 * needs (docs/firmware-abi.md, "A heap too small"): the render fails
+		 * with -ENOSPC, and nothing else does -- the queue is not guilty.
+		 */
+		s->tvb_overflows++;
+		break;
 	default:
 		sched_queue_reset(q, SCHED_QUEUE_GUILTY, job->seqno);
 	}
@@ -708,6 +716,33 @@ static void fault(struct scheduler *s, const Agx__Fwchan__FaultEvent *f)
 	sched_queue_reset(q, SCHED_QUEUE_GUILTY, it->job->seqno);
 }
 
+/*
+ * The firmware wants a bigger TVB heap for a render: its client hears,
+ * before the completion that follows moves the job's points, so that a
+ * client that saw the fence can read the size.  Only a size above what
+ * the queue was told before goes out: the client keeps the largest.
+ */
+static void tvb_grow(struct scheduler *s, const Agx__Fwchan__TvbGrowEvent *g)
+{
+	Agx__Scheduler__TvbGrowEvent e = AGX__SCHEDULER__TVB_GROW_EVENT__INIT;
+	struct sched_item *it = item_find(s, g->job_id);
+	struct sched_queue *q;
+
+	if (!it) {
+		agx_warn("fwchan: a TVB grow request of job %#" PRIx64 ", which is not ours",
+			 g->job_id);
+		return;
+	}
+	q = it->job->queue;
+	if (g->bytes <= q->tvb_wanted || q->destroyed || q->client->gone)
+		return;
+	q->tvb_wanted = g->bytes;
+	e.queue = q->id;
+	e.seqno = it->job->seqno;
+	e.bytes = g->bytes;
+	agx_ipc_conn_send_event(q->client->conn, AGX_IPC_MSG_SCHED_TVB_GROW, &e.base, NULL, 0);
+}
+
 static void fwchan_event(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg, void *data)
 {
 	struct scheduler *s = data;
@@ -723,6 +758,9 @@ static void fwchan_event(struct agx_ipc_conn *conn, struct agx_ipc_msg *msg, voi
 	}
 	case AGX_IPC_MSG_FWCHAN_FAULT:
 		fault(s, (const void *)msg->body);
+		break;
+	case AGX_IPC_MSG_FWCHAN_TVB_GROW:
+		tvb_grow(s, (const void *)msg->body);
 		break;
 	case AGX_IPC_MSG_FWCHAN_DEVICE_LOST: {
 		const Agx__Fwchan__DeviceLostEvent *e = (const void *)msg->body;

@@ -76,6 +76,9 @@ int sched_metrics_write(struct evbuffer *out, void *data)
 	ret |= prom_family(out, "agx_scheduler_timeouts_total", "counter",
 			   "Jobs stopped for running over their GPU time");
 	ret |= prom_sample_u64(out, "agx_scheduler_timeouts_total", NULL, s->timeouts);
+	ret |= prom_family(out, "agx_scheduler_tvb_overflows_total", "counter",
+			   "Renders that ended -ENOSPC, their TVB heap too small");
+	ret |= prom_sample_u64(out, "agx_scheduler_tvb_overflows_total", NULL, s->tvb_overflows);
 	ret |= prom_family(out, "agx_scheduler_resets_total", "counter", "Queues reset, by kind");
 	for (unsigned k = 1; k < 3; k++)
 		ret |= prom_sample_u64(out, "agx_scheduler_resets_total",

@@ -166,6 +166,7 @@ struct sched_queue {
 	uint32_t context, slot;
 	uint64_t next_seqno;
 	uint64_t reset_seqno;		/* the job that reset it */
+	uint64_t tvb_wanted;		/* the largest TVB heap its client was told of */
 	struct sched_link jobs;		/* unfinished, in submission order */
 	struct sched_job *cursor;	/* the first job with commands to send; NULL: none */
 	unsigned inflight[SCHED_PIPES]; /* commands at fwchan, by pipe */
@@ -248,7 +249,8 @@ struct scheduler {
 	unsigned num_clients;
 	uint64_t queue_depth[SCHED_PRIORITIES];
 	uint64_t jobs_done, faults, timeouts;
-	uint64_t resets[3]; /* by enum sched_queue_status */
+	uint64_t tvb_overflows; /* renders whose TVB heap was too small: -ENOSPC, no reset */
+	uint64_t resets[3];	/* by enum sched_queue_status */
 	struct sched_histograms hist;
 };
 

@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 	uint32_t queue, syncobj;
 	struct agx_dispatch d = { 0 };
 	struct agx_cmdbuf cb;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
 	struct agx_sched_point point;
 	unsigned band_pixels, pixels;
 	char path[PATH_MAX];
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 		if ((ret = agx_cmdbuf_init(&cb, (uint8_t *)cmds.map + page, cmds_va + page,
 					   info->page_size, info->usc_base)) < 0 ||
 		    (ret = agx_cmdbuf_dispatch(&cb, &d)) < 0 ||
-		    (ret = agx_cmdbuf_finish(&cb, &cmd)) < 0) {
+		    (ret = agx_cmdbuf_finish(&cb, &cmd.compute)) < 0) {
 			rc = die("building a command buffer", strerror(-ret));
 			goto out;
 		}

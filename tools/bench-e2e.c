@@ -48,7 +48,7 @@ int main(void)
 	uint32_t queue, syncobj;
 	struct agx_dispatch d = { .threadgroups = { 1, 1, 1 }, .local_size = { 64, 1, 1 } };
 	struct agx_cmdbuf cb;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
 	double *samples, t0, elapsed;
 	uint64_t value = 0, done;
 	int status = 0, rc = 1, binding = -1;
@@ -64,9 +64,11 @@ int main(void)
 	samples = calloc(LATENCY_SAMPLES, sizeof(*samples));
 	if (!samples || binding < 0 || bench_stack_start(&st, 4) < 0)
 		return 1;
-	if (agx_device_open(&(struct agx_device_config){ st.sock[BENCH_MEMMGR],
-							 st.sock[BENCH_SCHEDULER], "bench-e2e" },
-			    &dev) < 0) {
+	if (agx_device_open(
+		&(struct agx_device_config){ .memmgr_socket = st.sock[BENCH_MEMMGR],
+					     .scheduler_socket = st.sock[BENCH_SCHEDULER],
+					     .name = "bench-e2e" },
+		&dev) < 0) {
 		rc = fail("opening the device");
 		goto out;
 	}
@@ -89,7 +91,7 @@ int main(void)
 	agx_dispatch_set_address(&d, (unsigned)binding, out_va);
 	if (agx_cmdbuf_init(&cb, cmds.map, cmds_va, cmds.size, agx_device_info(dev)->usc_base) <
 		0 ||
-	    agx_cmdbuf_dispatch(&cb, &d) < 0 || agx_cmdbuf_finish(&cb, &cmd) < 0)
+	    agx_cmdbuf_dispatch(&cb, &d) < 0 || agx_cmdbuf_finish(&cb, &cmd.compute) < 0)
 		goto out;
 
 	/* latency: one dispatch at a time, submit to fence */

@@ -39,7 +39,7 @@ struct client {
 	uint64_t va;
 	uint32_t vm, queue, t;
 	uint64_t next;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 };
 
 static int client_init(struct client *c, const char *memmgr, const char *sched)
@@ -51,7 +51,7 @@ static int client_init(struct client *c, const char *memmgr, const char *sched)
 			AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA, &c->va) < 0)
 		return -1;
 	agx_cdm_terminate(c->bo.map);
-	c->cmd = (struct agx_sched_compute){ c->va, c->va + 16, c->va };
+	c->cmd = agx_sched_cmd_compute((struct agx_sched_compute){ c->va, c->va + 16, c->va });
 	if (agx_sched_connect(sched, "agx-bench-scheduler", &c->s) < 0 ||
 	    agx_sched_queue_create(c->s, c->vm, AGX_PRIORITY_NORMAL, &c->queue) < 0 ||
 	    agx_sched_syncobj_create(c->s, &c->t) < 0) {

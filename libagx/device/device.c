@@ -1,9 +1,16 @@
 /*
  * device.c: agx/device.h over libagx's clients of agx-memmgr and
  * agx-scheduler: the lock that makes the memory client usable from every
- * thread, each VM's address allocator, and device loss -- the first
- * failure that says a daemon went away marks the device, and every call
- * after it fails at once.
+ * thread, each VM's address allocator, the TVB heaps of each queue, and
+ * device loss -- the first failure that says a daemon went away marks the
+ * device, and every call after it fails at once.
+ *
+ * A TVB heap that was outgrown is not unmapped at once: memmgr clears the
+ * descriptors of an unbound range at once (docs/memmgr.md, "What memmgr
+ * guarantees"), so a render still binning into it would fault.  It waits
+ * for an empty job submitted to its queue behind the renders that may use
+ * it: jobs of a queue end in order, so when that job's point is reached
+ * (on the fence page, without asking), none of them runs any more.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -27,11 +34,33 @@ struct agx_device_vm {
 	unsigned count, capacity;
 };
 
+/* A TVB heap: a BO private to its queue's VM, mapped there. */
+struct tvb_heap {
+	struct agx_bo bo;
+	uint64_t va;
+	uint64_t until; /* outgrown: it goes once the queue's syncobj reaches this */
+};
+
+/* A queue the device made: its VM, and the TVB heaps of its renders. */
+struct device_queue {
+	uint32_t id;
+	struct agx_device_vm *vm; /* NULL once the VM was destroyed */
+	struct tvb_heap heap;	  /* bo.size 0: none yet */
+	struct tvb_heap *outgrown;
+	unsigned num_outgrown;
+	uint32_t syncobj; /* for the empty jobs outgrown heaps wait for; 0: none yet */
+	uint64_t point;
+};
+
 struct agx_device {
-	pthread_mutex_t lock; /* the memory client and every VM's allocator */
+	pthread_mutex_t lock;	    /* the memory client and every VM's allocator */
+	pthread_mutex_t queue_lock; /* the queues and their heaps; taken before lock */
 	struct agx_memory *mem;
 	struct agx_sched *sched;
 	struct agx_device_info info;
+	uint32_t tvb_initial;
+	struct device_queue *queues;
+	unsigned num_queues, max_queues;
 	bool lost; /* read and written with atomics */
 };
 
@@ -120,6 +149,7 @@ int agx_device_open(const struct agx_device_config *config, struct agx_device **
 	if (!dev)
 		return -ENOMEM;
 	pthread_mutex_init(&dev->lock, NULL);
+	pthread_mutex_init(&dev->queue_lock, NULL);
 	ret = agx_memory_connect(config->memmgr_socket, &dev->mem);
 	if (ret < 0) {
 		say("cannot reach agx-memmgr: %s", strerror(-ret));
@@ -152,23 +182,32 @@ int agx_device_open(const struct agx_device_config *config, struct agx_device **
 		ret = -EPROTO;
 		goto fail;
 	}
+	dev->tvb_initial = config->tvb_initial ? config->tvb_initial : AGX_DEVICE_TVB_INITIAL;
 	*out = dev;
 	return 0;
 
 fail:
 	agx_sched_disconnect(dev->sched);
 	agx_memory_disconnect(dev->mem);
+	pthread_mutex_destroy(&dev->queue_lock);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);
 	return gone(ret) ? -ENODEV : ret;
 }
 
+static void queue_forget_heaps(struct agx_device *dev, struct device_queue *q);
+
 void agx_device_close(struct agx_device *dev)
 {
 	if (!dev)
 		return;
+	/* the heaps' CPU mappings; memmgr releases the rest with the connection */
+	for (unsigned i = 0; i < dev->num_queues; i++)
+		queue_forget_heaps(dev, &dev->queues[i]);
+	free(dev->queues);
 	agx_sched_disconnect(dev->sched);
 	agx_memory_disconnect(dev->mem);
+	pthread_mutex_destroy(&dev->queue_lock);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);
 }
@@ -234,8 +273,15 @@ void agx_device_vm_destroy(struct agx_device *dev, struct agx_device_vm *vm)
 {
 	if (!vm)
 		return;
-	/* destroying the VM unmaps everything in it */
+	pthread_mutex_lock(&dev->queue_lock);
+	/* destroying the VM unmaps everything in it, its queues' heaps too */
 	MEM_CALL(dev, "VM destroy", agx_vm_destroy(dev->mem, vm->id));
+	for (unsigned i = 0; i < dev->num_queues; i++)
+		if (dev->queues[i].vm == vm) {
+			queue_forget_heaps(dev, &dev->queues[i]);
+			dev->queues[i].vm = NULL;
+		}
+	pthread_mutex_unlock(&dev->queue_lock);
 	free(vm->maps);
 	free(vm);
 }
@@ -352,18 +398,216 @@ int agx_device_vm_unmap(struct agx_device *dev, struct agx_device_vm *vm, uint64
 	return ret;
 }
 
+/* ---- queues and their TVB heaps ----------------------------------------------------------- */
+
+#define DESTROY_WAIT_NS (10ll * 1000 * 1000 * 1000)
+
+static struct device_queue *queue_find(struct agx_device *dev, uint32_t id)
+{
+	for (unsigned i = 0; i < dev->num_queues; i++)
+		if (dev->queues[i].id == id)
+			return &dev->queues[i];
+	return NULL;
+}
+
+/* A heap's BO goes, and its mapping first unless the VM took it along. */
+static void heap_free(struct agx_device *dev, struct agx_device_vm *vm, struct tvb_heap *h)
+{
+	if (!h->bo.size)
+		return;
+	if (vm)
+		agx_device_vm_unmap(dev, vm, h->va);
+	agx_device_bo_close(dev, &h->bo);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Every heap of the queue, whose mappings went with its VM or the connection. */
+static void queue_forget_heaps(struct agx_device *dev, struct device_queue *q)
+{
+	heap_free(dev, NULL, &q->heap);
+	for (unsigned i = 0; i < q->num_outgrown; i++)
+		heap_free(dev, NULL, &q->outgrown[i]);
+	free(q->outgrown);
+	q->outgrown = NULL;
+	q->num_outgrown = 0;
+}
+
+/* The outgrown heaps no job of the queue may use any more. */
+static void free_outgrown(struct agx_device *dev, struct device_queue *q)
+{
+	uint64_t reached = q->syncobj ? agx_sched_value(dev->sched, q->syncobj) : 0;
+
+	for (unsigned i = 0; i < q->num_outgrown;) {
+		if (q->outgrown[i].until > reached) {
+			i++;
+			continue;
+		}
+		heap_free(dev, q->vm, &q->outgrown[i]);
+		q->outgrown[i] = q->outgrown[--q->num_outgrown];
+	}
+}
+
+/* A power of two of whole pages, at least want, at most AGX_DEVICE_TVB_MAX. */
+static uint64_t heap_size(uint64_t want, uint32_t page_size)
+{
+	uint64_t size = page_size;
+
+	if (want > AGX_DEVICE_TVB_MAX)
+		want = AGX_DEVICE_TVB_MAX;
+	while (size < want)
+		size *= 2;
+	return size;
+}
+
+static int heap_make(struct agx_device *dev, struct device_queue *q, uint64_t size,
+		     struct tvb_heap *h)
+{
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	ret = MEM_CALL(dev, "TVB heap",
+		       agx_bo_create(dev->mem, size, AGX_BO_VM_PRIVATE, q->vm->id, &h->bo));
+	if (ret < 0)
+		return ret;
+	ret = agx_device_vm_map(dev, q->vm, &h->bo, AGX_BIND_READ | AGX_BIND_WRITE, &h->va);
+	if (ret < 0) {
+		agx_device_bo_close(dev, &h->bo);
+		memset(h, 0, sizeof(*h));
+	}
+	return ret;
+}
+
+/*
+ * An empty job on the queue, behind every job that may use its heaps:
+ * *point, reached once they all ended; 0 when the queue takes no more work
+ * (it was reset: its heaps then wait for its destruction).  Not through
+ * agx_device_submit(), whose -ENODEV for a reset queue would mark the
+ * whole device lost.
+ */
+static uint64_t queue_fence(struct agx_device *dev, struct device_queue *q)
+{
+	struct agx_sched_point p;
+
+	if (!q->syncobj && agx_sched_syncobj_create(dev->sched, &q->syncobj) < 0)
+		return 0;
+	p = (struct agx_sched_point){ q->syncobj, q->point + 1 };
+	if (agx_sched_submit(dev->sched, q->id, NULL, 0, NULL, 0, &p, 1, NULL) < 0)
+		return 0;
+	return ++q->point;
+}
+
+int agx_device_queue_tvb(struct agx_device *dev, uint32_t queue, uint64_t *va, uint32_t *size)
+{
+	struct device_queue *q;
+	struct tvb_heap *outgrown, grown;
+	uint64_t want = 0, bytes, until;
+	int ret = check_lost(dev);
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&dev->queue_lock);
+	q = queue_find(dev, queue);
+	if (!q || !q->vm) {
+		say(q ? "TVB heap: the VM of queue %u was destroyed" : "TVB heap: no queue %u",
+		    queue);
+		ret = -ENOENT;
+		goto out;
+	}
+	free_outgrown(dev, q);
+	ret = SCHED_CALL(dev, "TVB heap", agx_sched_tvb_wanted(dev->sched, queue, &want));
+	if (ret < 0)
+		goto out;
+	bytes = heap_size(want > dev->tvb_initial ? want : dev->tvb_initial, dev->info.page_size);
+	if (q->heap.bo.size < bytes) {
+		outgrown = realloc(q->outgrown, (q->num_outgrown + 1) * sizeof(*outgrown));
+		if (!outgrown) {
+			say("TVB heap: out of memory");
+			ret = -ENOMEM;
+			goto out;
+		}
+		q->outgrown = outgrown;
+		ret = heap_make(dev, q, bytes, &grown);
+		if (ret < 0)
+			goto out;
+		if (q->heap.bo.size) {
+			until = queue_fence(dev, q);
+			q->heap.until = until ? until : UINT64_MAX;
+			q->outgrown[q->num_outgrown++] = q->heap;
+		}
+		q->heap = grown;
+	}
+	*va = q->heap.va;
+	*size = (uint32_t)q->heap.bo.size;
+out:
+	pthread_mutex_unlock(&dev->queue_lock);
+	return ret;
+}
+
+int agx_device_queue_tvb_wanted(struct agx_device *dev, uint32_t queue, uint64_t *bytes)
+{
+	return SCHED_CALL(dev, "TVB wanted", agx_sched_tvb_wanted(dev->sched, queue, bytes));
+}
+
 /* ---- queues, syncobjs, work ------------------------------------------------------------- */
 
 int agx_device_queue_create(struct agx_device *dev, struct agx_device_vm *vm,
 			    enum agx_priority priority, uint32_t *queue)
 {
-	return SCHED_CALL(dev, "queue create",
-			  agx_sched_queue_create(dev->sched, vm->id, priority, queue));
+	struct device_queue *queues;
+	int ret;
+
+	pthread_mutex_lock(&dev->queue_lock);
+	if (dev->num_queues == dev->max_queues) {
+		unsigned max = dev->max_queues ? 2 * dev->max_queues : 8;
+
+		queues = realloc(dev->queues, max * sizeof(*queues));
+		if (!queues) {
+			pthread_mutex_unlock(&dev->queue_lock);
+			say("queue create: out of memory");
+			return -ENOMEM;
+		}
+		dev->queues = queues;
+		dev->max_queues = max;
+	}
+	ret = SCHED_CALL(dev, "queue create",
+			 agx_sched_queue_create(dev->sched, vm->id, priority, queue));
+	if (ret == 0)
+		dev->queues[dev->num_queues++] = (struct device_queue){ .id = *queue, .vm = vm };
+	pthread_mutex_unlock(&dev->queue_lock);
+	return ret;
 }
 
 int agx_device_queue_destroy(struct agx_device *dev, uint32_t queue)
 {
-	return SCHED_CALL(dev, "queue destroy", agx_sched_queue_destroy(dev->sched, queue));
+	struct device_queue *found, q = { 0 };
+	struct agx_sched_point last = { 0 };
+	bool removed = false;
+	int ret;
+
+	pthread_mutex_lock(&dev->queue_lock);
+	found = queue_find(dev, queue);
+	/* the heaps go once every job that may use them ended: after an empty job */
+	if (found && (found->heap.bo.size || found->num_outgrown) && !agx_device_is_lost(dev))
+		last = (struct agx_sched_point){ found->syncobj, queue_fence(dev, found) };
+	ret = SCHED_CALL(dev, "queue destroy", agx_sched_queue_destroy(dev->sched, queue));
+	if (found && (ret == 0 || agx_device_is_lost(dev))) {
+		q = *found;
+		*found = dev->queues[--dev->num_queues];
+		removed = true;
+	}
+	pthread_mutex_unlock(&dev->queue_lock);
+	if (!removed)
+		return ret;
+	/* destroying it cancelled what had not run: this is what was running ending */
+	if (last.value)
+		agx_sched_wait(dev->sched, &last, 1, true, DESTROY_WAIT_NS, NULL, NULL);
+	heap_free(dev, q.vm, &q.heap);
+	for (unsigned i = 0; i < q.num_outgrown; i++)
+		heap_free(dev, q.vm, &q.outgrown[i]);
+	free(q.outgrown);
+	if (q.syncobj && !agx_device_is_lost(dev))
+		agx_sched_syncobj_destroy(dev->sched, q.syncobj);
+	return ret;
 }
 
 int agx_device_queue_status(struct agx_device *dev, uint32_t queue, enum agx_queue_status *status)
@@ -386,7 +630,7 @@ int agx_device_syncobj_destroy(struct agx_device *dev, uint32_t syncobj)
 	return SCHED_CALL(dev, "syncobj destroy", agx_sched_syncobj_destroy(dev->sched, syncobj));
 }
 
-int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_compute *cmds,
+int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_cmd *cmds,
 		      unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		      const struct agx_sched_point *signals, unsigned num_signals)
 {

@@ -30,6 +30,7 @@ static bool max_tile(unsigned bytes, unsigned *tw, unsigned *th)
 		*tw = 32, *th = 32;
 		return true;
 	default:
+		*tw = *th = 1; /* defined for callers that checked the size before */
 		return false;
 	}
 }

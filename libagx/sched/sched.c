@@ -10,6 +10,10 @@
  * at a time sleeps in poll() and reads the eventfd; the others sleep on a
  * condition variable it broadcasts, so no thread's wake-up is eaten by
  * another's read.
+ *
+ * The scheduler's events (TVB grow requests) arrive on the socket between
+ * answers; whichever call reads the socket hands them to on_event(), under
+ * the lock like everything the connection carries.
  */
 #include <errno.h>
 #include <poll.h>
@@ -28,9 +32,15 @@
 #define TIMEOUT_MS 10000
 #define SPIN_HOPS  4 /* a wait spins for this many IPC busy-poll budgets before it sleeps */
 
+/* The largest TVB heap the scheduler said a render of the queue wanted. */
+struct tvb_want {
+	uint32_t queue;
+	uint64_t bytes;
+};
+
 struct agx_sched {
 	struct agx_ipc_client *client;
-	pthread_mutex_t lock; /* the client, the slots, error */
+	pthread_mutex_t lock; /* the client, the slots, error, the TVB wants */
 	pthread_mutex_t wait_lock;
 	pthread_cond_t woken;
 	bool polling; /* a thread sleeps in poll() for everyone */
@@ -43,8 +53,50 @@ struct agx_sched {
 	uint32_t pending[AGX_SCHED_PIPELINE];
 	unsigned pending_head, num_pending;
 	int pending_error;
+	struct tvb_want *wants;
+	unsigned num_wants, max_wants;
 	char error[AGX_IPC_MAX_ERROR_MESSAGE + 64];
 };
+
+static struct tvb_want *want_find(struct agx_sched *s, uint32_t queue)
+{
+	for (unsigned i = 0; i < s->num_wants; i++)
+		if (s->wants[i].queue == queue)
+			return &s->wants[i];
+	return NULL;
+}
+
+static void want_record(struct agx_sched *s, uint32_t queue, uint64_t bytes)
+{
+	struct tvb_want *w = want_find(s, queue);
+
+	if (!w) {
+		if (s->num_wants == s->max_wants) {
+			unsigned max = s->max_wants ? 2 * s->max_wants : 8;
+			struct tvb_want *wants = realloc(s->wants, max * sizeof(*wants));
+
+			if (!wants)
+				return; /* the next request of the queue tries again */
+			s->wants = wants;
+			s->max_wants = max;
+		}
+		w = &s->wants[s->num_wants++];
+		*w = (struct tvb_want){ queue, 0 };
+	}
+	if (bytes > w->bytes)
+		w->bytes = bytes;
+}
+
+static void on_event(struct agx_ipc_msg *event, void *data)
+{
+	struct agx_sched *s = data;
+
+	if (event->type == AGX_IPC_MSG_SCHED_TVB_GROW) {
+		const Agx__Scheduler__TvbGrowEvent *e = (const void *)event->body;
+
+		want_record(s, e->queue, e->bytes);
+	}
+}
 
 /* Collects the oldest unanswered submission's reply; its refusal is kept for later. */
 static int collect_one(struct agx_sched *s)
@@ -146,6 +198,7 @@ int agx_sched_connect(const char *socket, const char *name, struct agx_sched **o
 		return -EPROTO;
 	}
 	s->page = page;
+	agx_ipc_client_set_event_handler(s->client, on_event, s);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->wait_lock, NULL);
 	pthread_cond_init(&s->woken, NULL);
@@ -163,6 +216,7 @@ void agx_sched_disconnect(struct agx_sched *s)
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->wait_lock);
 	pthread_cond_destroy(&s->woken);
+	free(s->wants);
 	free(s);
 }
 
@@ -198,6 +252,12 @@ int agx_sched_queue_destroy(struct agx_sched *s, uint32_t queue)
 	m.queue = queue;
 	pthread_mutex_lock(&s->lock);
 	ret = call(s, AGX_IPC_MSG_SCHED_QUEUE_DESTROY, &m.base, NULL, 0, NULL);
+	if (ret == 0) {
+		struct tvb_want *w = want_find(s, queue);
+
+		if (w)
+			*w = s->wants[--s->num_wants];
+	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
@@ -275,8 +335,46 @@ static void points_init(Agx__Scheduler__SyncPoint *pb, Agx__Scheduler__SyncPoint
 #define MAX_POINTS 64
 #define MAX_CMDS   64
 
+static void render_to_pb(Agx__Work__Render *pb, const struct agx_sched_render *r)
+{
+	agx__work__render__init(pb);
+	/* field for field, by the same names (a misspelt one does not compile) */
+#define F(name) pb->name = r->name
+	F(encoder);
+	F(encoder_end);
+	F(usc_base);
+	F(tvb);
+	F(tvb_size);
+	F(width);
+	F(height);
+	F(samples);
+	F(utile_width);
+	F(utile_height);
+	F(sample_size);
+	F(load_pipeline);
+	F(load_pipeline_bind);
+	F(store_pipeline);
+	F(store_pipeline_bind);
+	F(partial_reload_pipeline);
+	F(partial_reload_pipeline_bind);
+	F(partial_store_pipeline);
+	F(partial_store_pipeline_bind);
+	F(zls_control);
+	F(depth_buffer);
+	F(stencil_buffer);
+	F(depth_clear);
+	F(stencil_clear);
+	F(scissor_array);
+	F(scissor_count);
+	F(depth_bias_array);
+	F(depth_bias_count);
+	F(visibility_result_buffer);
+	F(visibility_count);
+#undef F
+}
+
 /* A SUBMIT built on the caller's stack, and sent: waiting for its reply (reply) or not. */
-static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
+static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
 		  unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		  const struct agx_sched_point *signals, unsigned num_signals,
 		  struct agx_ipc_msg *reply)
@@ -285,20 +383,41 @@ static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_co
 	Agx__Scheduler__SyncPoint wpb[MAX_POINTS], *wl[MAX_POINTS], spb[MAX_POINTS],
 	    *sl[MAX_POINTS];
 	Agx__Scheduler__Command cpb[MAX_CMDS], *cl[MAX_CMDS];
-	Agx__Work__Compute compute[MAX_CMDS];
+	union {
+		Agx__Work__Compute compute;
+		Agx__Work__Render render;
+	} work[MAX_CMDS];
 	struct agx_ipc_error err = { 0 };
 	int ret;
 
-	if (num_cmds > MAX_CMDS || num_waits > MAX_POINTS || num_signals > MAX_POINTS)
+	if (num_cmds > MAX_CMDS || num_waits > MAX_POINTS || num_signals > MAX_POINTS) {
+		snprintf(s->error, sizeof(s->error),
+			 "SUBMIT: %u commands, %u waits, %u signals: at most %d, %d, %d", num_cmds,
+			 num_waits, num_signals, MAX_CMDS, MAX_POINTS, MAX_POINTS);
 		return -EINVAL;
+	}
 	for (unsigned i = 0; i < num_cmds; i++) {
 		agx__scheduler__command__init(&cpb[i]);
-		agx__work__compute__init(&compute[i]);
-		compute[i].encoder = cmds[i].encoder;
-		compute[i].encoder_end = cmds[i].encoder_end;
-		compute[i].usc_base = cmds[i].usc_base;
-		cpb[i].command_case = AGX__SCHEDULER__COMMAND__COMMAND_COMPUTE;
-		cpb[i].compute = &compute[i];
+		switch (cmds[i].kind) {
+		case AGX_SCHED_CMD_COMPUTE:
+			agx__work__compute__init(&work[i].compute);
+			work[i].compute.encoder = cmds[i].compute.encoder;
+			work[i].compute.encoder_end = cmds[i].compute.encoder_end;
+			work[i].compute.usc_base = cmds[i].compute.usc_base;
+			cpb[i].command_case = AGX__SCHEDULER__COMMAND__COMMAND_COMPUTE;
+			cpb[i].compute = &work[i].compute;
+			break;
+		case AGX_SCHED_CMD_RENDER:
+			render_to_pb(&work[i].render, &cmds[i].render);
+			cpb[i].command_case = AGX__SCHEDULER__COMMAND__COMMAND_RENDER;
+			cpb[i].render = &work[i].render;
+			break;
+		default:
+			snprintf(s->error, sizeof(s->error),
+				 "SUBMIT: command %u is of kind %d, neither compute nor render", i,
+				 (int)cmds[i].kind);
+			return -EINVAL;
+		}
 		cl[i] = &cpb[i];
 	}
 	points_init(wpb, wl, waits, num_waits);
@@ -326,7 +445,7 @@ static int submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_co
 	return 0;
 }
 
-int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
+int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
 		     unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		     const struct agx_sched_point *signals, unsigned num_signals, uint64_t *seqno)
 {
@@ -344,10 +463,10 @@ int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched
 	return 0;
 }
 
-int agx_sched_submit_async(struct agx_sched *s, uint32_t queue,
-			   const struct agx_sched_compute *cmds, unsigned num_cmds,
-			   const struct agx_sched_point *waits, unsigned num_waits,
-			   const struct agx_sched_point *signals, unsigned num_signals)
+int agx_sched_submit_async(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
+			   unsigned num_cmds, const struct agx_sched_point *waits,
+			   unsigned num_waits, const struct agx_sched_point *signals,
+			   unsigned num_signals)
 {
 	int ret;
 
@@ -580,6 +699,28 @@ int agx_sched_wait_ipc(struct agx_sched *s, const struct agx_sched_point *points
 		*status = r->error;
 	agx_ipc_msg_finish(&reply);
 	return 0;
+}
+
+int agx_sched_tvb_wanted(struct agx_sched *s, uint32_t queue, uint64_t *bytes)
+{
+	const struct tvb_want *w;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	/* the answers to come first: reading for events must not eat them */
+	while (s->num_pending)
+		collect_one(s);
+	ret = agx_ipc_client_dispatch_events(s->client, 0);
+	if (ret < 0) {
+		snprintf(s->error, sizeof(s->error), "reading the scheduler's events: %s",
+			 strerror(-ret));
+	} else {
+		w = want_find(s, queue);
+		*bytes = w ? w->bytes : 0;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
 }
 
 int agx_sched_export(struct agx_sched *s, struct agx_sched_point point, int *fd)

@@ -186,7 +186,9 @@ static size_t draw_words(struct sim_scene *s, const struct sim_scene_target *t,
 				     .front = stencil,
 				     .back = stencil };
 	uint8_t words[AGX_PPP_MAX_LENGTH];
-	uint64_t vertices = sim_arena_put(&s->data, d->vertices, d->num_vertices * 32ull, 16);
+	uint64_t vertices = d->vertex_buffer
+				? d->vertex_buffer
+				: sim_arena_put(&s->data, d->vertices, d->num_vertices * 32ull, 16);
 	uint32_t uniforms[3] = { (uint32_t)vertices, (uint32_t)(vertices >> 32) };
 	uint64_t uva, indices = 0, pva;
 	uint32_t vs;

@@ -37,6 +37,7 @@ struct sim_scene {
 struct sim_scene_draw {
 	const float (*vertices)[8];
 	unsigned num_vertices;
+	uint64_t vertex_buffer;	 /* 0, or the vertices already in GPU memory (the GPU wrote them) */
 	unsigned primitive;	 /* cmdbuf.hw `primitive` */
 	const uint16_t *indices; /* NULL: not indexed */
 	unsigned count, instances;

@@ -96,7 +96,9 @@ static pid_t pid_of(const char *daemon)
 static struct agx_device *open_device(void)
 {
 	char memmgr[128], sched[128];
-	struct agx_device_config config = { memmgr, sched, "test-e2e" };
+	struct agx_device_config config = { .memmgr_socket = memmgr,
+					    .scheduler_socket = sched,
+					    .name = "test-e2e" };
 	struct agx_device *dev = NULL;
 
 	snprintf(memmgr, sizeof(memmgr), "%s/memmgr.sock", state_dir);
@@ -197,7 +199,7 @@ static int client_job(struct client *c, unsigned n, uint32_t k, uint64_t in_va, 
 				  .threadgroups = { (n + 63) / 64, 1, 1 },
 				  .local_size = { 64, 1, 1 } };
 	struct agx_cmdbuf cb;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
 	struct agx_sched_point point;
 	int in = buffer_uniform(0), out = buffer_uniform(1), ret;
 
@@ -209,7 +211,8 @@ static int client_job(struct client *c, unsigned n, uint32_t k, uint64_t in_va, 
 		d.num_uniforms = kernel.info.num_uniforms;
 	if ((ret = agx_cmdbuf_init(&cb, c->cmds.map, c->cmds_va, c->cmds.size,
 				   agx_device_info(c->dev)->usc_base)) < 0 ||
-	    (ret = agx_cmdbuf_dispatch(&cb, &d)) < 0 || (ret = agx_cmdbuf_finish(&cb, &cmd)) < 0)
+	    (ret = agx_cmdbuf_dispatch(&cb, &d)) < 0 ||
+	    (ret = agx_cmdbuf_finish(&cb, &cmd.compute)) < 0)
 		return ret;
 	point = (struct agx_sched_point){ c->syncobj, ++c->point };
 	ret = agx_device_submit(c->dev, c->queue, &cmd, 1, NULL, 0, &point, 1);

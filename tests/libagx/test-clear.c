@@ -85,7 +85,7 @@ static void run(struct fixture *f, struct agx_layout *l, unsigned layers, const 
 	uint64_t bo_size = (size + info->page_size - 1) / info->page_size * info->page_size;
 	struct agx_bo bo;
 	struct agx_cmdbuf cb;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
 	struct agx_sched_point point;
 	uint8_t *want;
 	int status = -1;
@@ -108,7 +108,7 @@ static void run(struct fixture *f, struct agx_layout *l, unsigned layers, const 
 						  ops[k].masked ? ops[k].mask : NULL),
 				 0);
 	}
-	assert_int_equal(agx_cmdbuf_finish(&cb, &cmd), 0);
+	assert_int_equal(agx_cmdbuf_finish(&cb, &cmd.compute), 0);
 	point = (struct agx_sched_point){ f->syncobj, ++f->point };
 	assert_int_equal(agx_device_submit(f->dev, f->queue, &cmd, 1, NULL, 0, &point, 1), 0);
 	assert_int_equal(agx_device_wait(f->dev, &point, 1, true, WAIT_NS, &status), 0);

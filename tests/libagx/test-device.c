@@ -45,7 +45,9 @@ static const char kernel[] = "get_sr r1, sr80\n"
 
 static struct agx_device *open_device(const struct test_stack *s)
 {
-	struct agx_device_config config = { s->memmgr, s->sched, "test-device" };
+	struct agx_device_config config = { .memmgr_socket = s->memmgr,
+					    .scheduler_socket = s->sched,
+					    .name = "test-device" };
 	struct agx_device *dev;
 	int ret = agx_device_open(&config, &dev);
 
@@ -106,7 +108,7 @@ static int client_run(struct client *c, unsigned n, uint32_t seed, int *status)
 				  .threadgroups = { n / 32, 1, 1 },
 				  .local_size = { 32, 1, 1 } };
 	struct agx_cmdbuf cb;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
 	struct agx_sched_point point;
 	int ret;
 
@@ -120,7 +122,8 @@ static int client_run(struct client *c, unsigned n, uint32_t seed, int *status)
 	agx_dispatch_set_address(&d, 4, c->data_va + 0x8000);
 	if ((ret = agx_cmdbuf_init(&cb, c->cmds.map, c->cmds_va, c->cmds.size,
 				   agx_device_info(c->dev)->usc_base)) < 0 ||
-	    (ret = agx_cmdbuf_dispatch(&cb, &d)) < 0 || (ret = agx_cmdbuf_finish(&cb, &cmd)) < 0)
+	    (ret = agx_cmdbuf_dispatch(&cb, &d)) < 0 ||
+	    (ret = agx_cmdbuf_finish(&cb, &cmd.compute)) < 0)
 		return ret;
 	point = (struct agx_sched_point){ c->syncobj, ++c->point };
 	ret = agx_device_submit(c->dev, c->queue, &cmd, 1, NULL, 0, &point, 1);

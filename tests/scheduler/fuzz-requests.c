@@ -4,7 +4,8 @@
  * by a client, with stand-ins for agx-memmgr's privileged socket and
  * agx-fwchan on the same loop: memmgr binds every VM but 0, fwchan takes
  * every submission and completes its items on the next turn (every fifth
- * with a fault first).  Whatever arrives, the scheduler must not crash,
+ * with a fault first, every seventh else with a TVB grow request first,
+ * every other one of those overflowed).  Whatever arrives, the scheduler must not crash,
  * and once the client is gone and its work has drained, no client, queue,
  * VM, item or exported point is left, and no fd.
  *
@@ -91,6 +92,15 @@ static void complete(uint32_t context, bool all)
 			agx_ipc_conn_send_event(scheduler_conn, AGX_IPC_MSG_FWCHAN_FAULT, &f.base,
 						NULL, 0);
 			items[n].result = AGX__FWCHAN__WORK_RESULT__RESULT_FAULT;
+		} else if (all && completed_count % 7 == 0) {
+			Agx__Fwchan__TvbGrowEvent g = AGX__FWCHAN__TVB_GROW_EVENT__INIT;
+
+			g.job_id = pending[i].job_id;
+			g.bytes = completed_count * 1024ull;
+			agx_ipc_conn_send_event(scheduler_conn, AGX_IPC_MSG_FWCHAN_TVB_GROW,
+						&g.base, NULL, 0);
+			if (completed_count % 2)
+				items[n].result = AGX__FWCHAN__WORK_RESULT__RESULT_TVB_OVERFLOW;
 		}
 		items[n].gpu_start_ns = 1000;
 		items[n].gpu_end_ns = 2000;

@@ -154,8 +154,7 @@ static uint32_t *buf(const struct tc *c, unsigned i)
 }
 
 /* A program of code (at that offset) over 64x4 threads with uniforms u. */
-static struct agx_sched_compute program(struct tc *c, uint32_t code, const uint32_t *u,
-					unsigned words)
+static struct agx_sched_cmd program(struct tc *c, uint32_t code, const uint32_t *u, unsigned words)
 {
 	unsigned p = c->progs++;
 	uint64_t pipeline = 0x400 + p * PROG_SIZE;
@@ -173,13 +172,12 @@ static struct agx_sched_compute program(struct tc *c, uint32_t code, const uint3
 			   (uint32_t[]){ 64, 1, 1 });
 	n += agx_cdm_terminate(stream + n);
 	assert_true(n <= 64);
-	return (struct agx_sched_compute){ c->data_va + p * PROG_SIZE,
-					   c->data_va + p * PROG_SIZE + 64, c->code_va };
+	return agx_sched_cmd_compute((struct agx_sched_compute){
+	    c->data_va + p * PROG_SIZE, c->data_va + p * PROG_SIZE + 64, c->code_va });
 }
 
 /* out = a + b + bias, over THREADS words */
-static struct agx_sched_compute sum(struct tc *c, uint64_t a, uint64_t b, uint64_t out,
-				    uint32_t bias)
+static struct agx_sched_cmd sum(struct tc *c, uint64_t a, uint64_t b, uint64_t out, uint32_t bias)
 {
 	uint32_t u[7] = { (uint32_t)a,	 (uint32_t)(a >> 32),	(uint32_t)b, (uint32_t)(b >> 32),
 			  (uint32_t)out, (uint32_t)(out >> 32), bias };
@@ -188,13 +186,13 @@ static struct agx_sched_compute sum(struct tc *c, uint64_t a, uint64_t b, uint64
 }
 
 /* A stream that is only its end: a job that asks the GPU for nothing. */
-static struct agx_sched_compute empty(struct tc *c)
+static struct agx_sched_cmd empty(struct tc *c)
 {
 	uint8_t *stream = (uint8_t *)c->data.map + (PROGS)*PROG_SIZE;
 
 	agx_cdm_terminate(stream);
-	return (struct agx_sched_compute){ c->data_va + PROGS * PROG_SIZE,
-					   c->data_va + PROGS * PROG_SIZE + 16, c->code_va };
+	return agx_sched_cmd_compute((struct agx_sched_compute){
+	    c->data_va + PROGS * PROG_SIZE, c->data_va + PROGS * PROG_SIZE + 16, c->code_va });
 }
 
 static uint32_t syncobj(struct tc *c)
@@ -205,7 +203,7 @@ static uint32_t syncobj(struct tc *c)
 	return h;
 }
 
-static void submit(struct tc *c, uint32_t queue, const struct agx_sched_compute *cmd,
+static void submit(struct tc *c, uint32_t queue, const struct agx_sched_cmd *cmd,
 		   const struct agx_sched_point *waits, unsigned num_waits,
 		   const struct agx_sched_point *signals, unsigned num_signals)
 {
@@ -243,7 +241,7 @@ static void expect_words(const uint32_t *words, uint32_t bias)
 static void test_job(void **state)
 {
 	struct tc c;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	enum agx_queue_status st;
 	uint32_t t;
 	unsigned first = 9;
@@ -282,7 +280,7 @@ static void test_job(void **state)
 static void test_refused(void **state)
 {
 	struct test_stack *d = *state;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	uint32_t t, q;
 	struct tc c;
 
@@ -300,7 +298,7 @@ static void test_refused(void **state)
 					  &(struct agx_sched_point){ t, 4 }, 1, NULL),
 			 -EINVAL);
 	assert_non_null(strstr(agx_sched_error(c.s), "must be above it"));
-	cmd.encoder += 2; /* not 4-byte aligned */
+	cmd.compute.encoder += 2; /* not 4-byte aligned */
 	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL), -EINVAL);
 	assert_non_null(strstr(agx_sched_error(c.s), "command 0: stream"));
 	/* a VM the client does not have */
@@ -317,7 +315,7 @@ static void test_refused(void **state)
  */
 static void test_async(void **state)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	struct tc c;
 	uint32_t t;
 
@@ -383,7 +381,7 @@ static void test_realtime_refused(void **state)
  */
 static void test_chain(void **state)
 {
-	struct agx_sched_compute step[2];
+	struct agx_sched_cmd step[2];
 	uint32_t queues[4], t;
 	struct tc c;
 
@@ -412,7 +410,7 @@ static void test_chain(void **state)
  */
 static void test_diamond(void **state)
 {
-	struct agx_sched_compute a, b, cc, dd;
+	struct agx_sched_cmd a, b, cc, dd;
 	uint32_t q[4], ta, tb, tc2, td;
 	struct tc c;
 
@@ -450,7 +448,7 @@ static void test_diamond(void **state)
 static void test_export_import(void **state)
 {
 	struct tc a, b;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	struct pollfd pfd;
 	uint32_t gate, done_a, got, done_b, q2;
 	int32_t status = 99;
@@ -539,7 +537,7 @@ static int child_wait(struct tc *c, uint32_t t, uint64_t value, int *status)
 /* A well-behaved client: 20 jobs in a chain, each adding its bias; the sum is right. */
 static int good_client(const struct test_stack *d, int n)
 {
-	struct agx_sched_compute step[2];
+	struct agx_sched_cmd step[2];
 	enum agx_queue_status st;
 	uint32_t t;
 	int status = 1;
@@ -566,7 +564,7 @@ static int good_client(const struct test_stack *d, int n)
 /* A client whose job writes outside its VM (hang: 0) or never ends (hang: 1). */
 static int bad_client(const struct test_stack *d, int hang)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	enum agx_queue_status st;
 	uint32_t t;
 	int status = 0;
@@ -629,7 +627,7 @@ static void test_isolation(void **state)
 static int importer(const struct test_stack *d, int arg)
 {
 	int fd = arg & 0xffff, out = arg >> 16, status = 1;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	uint32_t got, done;
 	struct tc c;
 
@@ -654,7 +652,7 @@ static int importer(const struct test_stack *d, int arg)
 /* The same across processes: the descriptor inherited by a child, which imports it. */
 static void test_export_to_process(void **state)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	uint32_t gate, done, q2;
 	int fd, fds[2];
 	char x;
@@ -709,7 +707,7 @@ static double metric(const struct promtext *doc, const char *name, const char *c
 static void test_metrics(void **state)
 {
 	const struct test_stack *d = *state;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	struct promtext before, after;
 	struct promtext_histogram h;
 	char pid[16];
@@ -748,7 +746,7 @@ static void test_metrics(void **state)
 /* A child that keeps submitting until it is killed; it says when it has queued 100. */
 static int submitter(const struct test_stack *d, int fd)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	uint32_t t, gate;
 	struct tc c;
 
@@ -781,7 +779,7 @@ static void test_killed_client(void **state)
 	pid_t pid;
 	struct tc c;
 	uint32_t t;
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 
 	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
 	t = syncobj(&c);
@@ -829,7 +827,7 @@ static void test_killed_client(void **state)
  */
 static int many_jobs(const struct test_stack *d, int n)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	uint32_t t;
 	int status = 0;
 	struct tc c;
@@ -876,7 +874,7 @@ static void test_many_clients(void **state)
  */
 static void test_priorities(void **state)
 {
-	struct agx_sched_compute cmd, open;
+	struct agx_sched_cmd cmd, open;
 	uint32_t low, high, gate, tl, th, q_gate;
 	struct tc c;
 
@@ -907,7 +905,7 @@ static void test_priorities(void **state)
  */
 static void test_fairness(void **state)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	uint32_t ta, tb;
 	struct tc a, b;
 
@@ -957,7 +955,7 @@ static void inject(const struct test_stack *d, Agx__Device__InjectFault__Kind ki
  */
 static void test_device_lost(void **state)
 {
-	struct agx_sched_compute cmd;
+	struct agx_sched_cmd cmd;
 	enum agx_queue_status st;
 	uint32_t t, q;
 	struct tc c;

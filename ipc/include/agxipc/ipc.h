@@ -17,7 +17,7 @@
 
 /* Protocol version, checked in the Hello handshake (docs/ipc.md). */
 #define AGX_IPC_VERSION_MAJOR 1
-#define AGX_IPC_VERSION_MINOR 0
+#define AGX_IPC_VERSION_MINOR 1
 
 /* Limits: a packet is at most one header plus AGX_IPC_MAX_PAYLOAD bytes. */
 #define AGX_IPC_MAX_FRAME	  (64 * 1024)

@@ -96,6 +96,7 @@
 	  AGX_IPC_PB(scheduler__query_status_reply), 0, 0)                                         \
 	X(0x030a, SCHED_FENCE_PAGE, REQUEST, AGX_IPC_PB(scheduler__fence_page),                    \
 	  AGX_IPC_PB(scheduler__fence_page_reply), 0, 2)                                           \
+	X(0x0381, SCHED_TVB_GROW, EVENT, AGX_IPC_PB(scheduler__tvb_grow_event), NULL, 0, 0)        \
 	/* agx-fwchan (scheduler and memmgr are its clients) */                                    \
 	X(0x0401, FWCHAN_CONTEXT_CREATE, REQUEST, AGX_IPC_PB(fwchan__context_create),              \
 	  AGX_IPC_PB(fwchan__context_create_reply), 0, 0)                                          \

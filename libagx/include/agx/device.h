@@ -2,7 +2,8 @@
  * device.h: the GPU as a driver sees it -- one object that holds the
  * connections to agx-memmgr and agx-scheduler (agx/memory.h, agx/sched.h)
  * and gives buffer objects, GPU address spaces with an address allocator,
- * queues, submissions and waits on the fence page.
+ * queues with the TVB heaps of their renders, submissions and waits on the
+ * fence page.
  *
  * Every function may be called from any thread.  Each returns 0 or a
  * negative errno; agx_device_error() says why in words, for the calling
@@ -26,7 +27,8 @@ struct agx_device_vm;
 struct agx_device_config {
 	const char *memmgr_socket;    /* NULL: $AGX_MEMMGR_SOCKET, else the default */
 	const char *scheduler_socket; /* NULL: $AGX_SCHEDULER_SOCKET, else the default */
-	const char *name; /* the client's name in logs and metrics; NULL: the program's */
+	const char *name;     /* the client's name in logs and metrics; NULL: the program's */
+	uint32_t tvb_initial; /* bytes of a queue's first TVB heap; 0: AGX_DEVICE_TVB_INITIAL */
 };
 
 struct agx_device_info {
@@ -69,7 +71,7 @@ int agx_device_bo_import(struct agx_device *dev, const uint8_t token[AGX_MEMORY_
 #define AGX_MAP_USC (1u << 16) /* within 4 GiB above usc_base */
 
 int agx_device_vm_create(struct agx_device *dev, struct agx_device_vm **vm);
-/* Unmaps everything and destroys the VM; NULL is a no-op. */
+/* Unmaps everything, its queues' TVB heaps too, and destroys the VM; NULL is a no-op. */
 void agx_device_vm_destroy(struct agx_device *dev, struct agx_device_vm *vm);
 uint32_t agx_device_vm_id(const struct agx_device_vm *vm);
 /*
@@ -85,16 +87,48 @@ int agx_device_vm_unmap(struct agx_device *dev, struct agx_device_vm *vm, uint64
 
 int agx_device_queue_create(struct agx_device *dev, struct agx_device_vm *vm,
 			    enum agx_priority priority, uint32_t *queue);
+/* What it had not run fails with -ECANCELED; its TVB heaps go once what ran ended. */
 int agx_device_queue_destroy(struct agx_device *dev, uint32_t queue);
 /* GL's reset notification: whether the queue's context was lost, and whose fault it was. */
 int agx_device_queue_status(struct agx_device *dev, uint32_t queue, enum agx_queue_status *status);
 int agx_device_syncobj_create(struct agx_device *dev, uint32_t *syncobj);
 int agx_device_syncobj_destroy(struct agx_device *dev, uint32_t syncobj);
 
-/* agx_sched_submit() (-EBUSY: too many unfinished jobs; wait and submit again). */
-int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_compute *cmds,
+/*
+ * agx_sched_submit(): a job of compute and render commands, run in order
+ * (-EBUSY: too many unfinished jobs; wait and submit again).
+ */
+int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_cmd *cmds,
 		      unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		      const struct agx_sched_point *signals, unsigned num_signals);
+/*
+ * The TVB heap of a queue's renders (struct agx_sched_render's tvb and
+ * tvb_size): the tiler's scratch memory, which the device manages, one per
+ * queue.  *va and *size: the heap, a BO mapped readable and writable in
+ * the queue's VM, made at the first call: tvb_initial bytes (rounded up to
+ * a power of two and a page).  Once the firmware asked for more on behalf
+ * of a render of the queue (agx_sched_tvb_wanted(): a render that failed
+ * with -ENOSPC or got by with partial renders), the next call grows it
+ * first: a new heap of the size asked for, rounded up to a power of two,
+ * at most AGX_DEVICE_TVB_MAX (a render needing more must have partial
+ * pipelines).  The old heap stays mapped until every job submitted to the
+ * queue before the growth has ended (renders in flight may still be
+ * binning into it), and is freed by a later call or with the queue.
+ *
+ * So a driver asks for the heap before building each render pass, and
+ * after a render failed with -ENOSPC, asks again and submits it again.
+ * Destroying the queue waits for its jobs to end before the heaps go.
+ *
+ * AGX_DEVICE_TVB_INITIAL, 1 MiB, holds a 1080p frame in 32x32 tiles:
+ * its tile table and the list blocks of about seven full-screen layers
+ * of primitives, so that most applications never wait for a growth.
+ */
+#define AGX_DEVICE_TVB_INITIAL (1u << 20)
+#define AGX_DEVICE_TVB_MAX     (256u << 20)
+int agx_device_queue_tvb(struct agx_device *dev, uint32_t queue, uint64_t *va, uint32_t *size);
+/* agx_sched_tvb_wanted(): the largest heap the firmware asked for, for the queue (0: none). */
+int agx_device_queue_tvb_wanted(struct agx_device *dev, uint32_t queue, uint64_t *bytes);
+
 /*
  * Waits on the fence page for every point (all) or one of them, no IPC;
  * timeout_ns < 0: no limit.  0 with *status the work's result (0 or the

@@ -43,6 +43,64 @@ struct agx_sched_compute {
 	uint64_t encoder, encoder_end, usc_base;
 };
 
+/*
+ * A render pass: work.proto's Render, field for field and with its names
+ * (docs/firmware-abi.md, "Render", says what each one does).  Addresses
+ * are in the queue's VM; pipelines are 32-bit offsets from usc_base.  The
+ * TVB heap (tvb, tvb_size) is the tiler's scratch memory, mapped writable:
+ * agx_device_queue_tvb() (agx/device.h) manages one per queue.
+ */
+struct agx_sched_render {
+	uint64_t encoder, encoder_end, usc_base;
+	uint64_t tvb; /* 16-byte aligned */
+	uint32_t tvb_size;
+	uint32_t width, height;		    /* pixels, 1..16384 */
+	uint32_t samples;		    /* 1 */
+	uint32_t utile_width, utile_height; /* 32x32, 32x16 or 16x16 */
+	uint32_t sample_size;		    /* tilebuffer bytes a sample: a multiple of 4, <= 64 */
+	uint32_t load_pipeline, load_pipeline_bind;
+	uint32_t store_pipeline, store_pipeline_bind;
+	/* both, or neither: a heap too small then renders in passes instead of overflowing */
+	uint32_t partial_reload_pipeline, partial_reload_pipeline_bind;
+	uint32_t partial_store_pipeline, partial_store_pipeline_bind;
+	uint64_t zls_control;		       /* cmdbuf.hw zls_control */
+	uint64_t depth_buffer, stencil_buffer; /* 0: none */
+	uint32_t depth_clear, stencil_clear;
+	uint64_t scissor_array; /* cmdbuf.hw scissor, 16 bytes each */
+	uint32_t scissor_count;
+	uint64_t depth_bias_array; /* cmdbuf.hw depth_bias, 12 bytes each */
+	uint32_t depth_bias_count;
+	uint64_t visibility_result_buffer; /* u64 occlusion counters */
+	uint32_t visibility_count;
+};
+
+enum agx_sched_cmd_kind {
+	AGX_SCHED_CMD_COMPUTE = 1,
+	AGX_SCHED_CMD_RENDER = 2,
+};
+
+/*
+ * One command of a job: compute and render commands mix in a job and run
+ * in the order given, each seeing what the ones before it wrote.
+ */
+struct agx_sched_cmd {
+	enum agx_sched_cmd_kind kind;
+	union {
+		struct agx_sched_compute compute;
+		struct agx_sched_render render;
+	};
+};
+
+static inline struct agx_sched_cmd agx_sched_cmd_compute(struct agx_sched_compute c)
+{
+	return (struct agx_sched_cmd){ .kind = AGX_SCHED_CMD_COMPUTE, .compute = c };
+}
+
+static inline struct agx_sched_cmd agx_sched_cmd_render(struct agx_sched_render r)
+{
+	return (struct agx_sched_cmd){ .kind = AGX_SCHED_CMD_RENDER, .render = r };
+}
+
 /* name: what metrics and logs call the client (NULL: the program's name). */
 int agx_sched_connect(const char *socket, const char *name, struct agx_sched **out);
 void agx_sched_disconnect(struct agx_sched *s);
@@ -57,11 +115,15 @@ int agx_sched_syncobj_create(struct agx_sched *s, uint32_t *syncobj);
 int agx_sched_syncobj_destroy(struct agx_sched *s, uint32_t syncobj);
 
 /*
- * A job: its commands run in order after every wait point is reached; its
- * signal points end after them.  -EBUSY: the client has as many unfinished
- * jobs as it may (wait for one and submit again).
+ * A job: its commands (at most 64) run in order after every wait point is
+ * reached; its signal points end after them, with the first failure among
+ * them.  A render whose TVB heap was too small fails with -ENOSPC and
+ * nothing else does: the queue goes on (agx_sched_tvb_wanted() says how
+ * big a heap it needed).  -EBUSY: the client has as many unfinished jobs as it may (wait
+ * for one and submit again).  *seqno (may be NULL): the job's number on
+ * its queue, from 1.
  */
-int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_compute *cmds,
+int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
 		     unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		     const struct agx_sched_point *signals, unsigned num_signals, uint64_t *seqno);
 
@@ -75,10 +137,10 @@ int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched
  * does not exist.
  */
 #define AGX_SCHED_PIPELINE 32
-int agx_sched_submit_async(struct agx_sched *s, uint32_t queue,
-			   const struct agx_sched_compute *cmds, unsigned num_cmds,
-			   const struct agx_sched_point *waits, unsigned num_waits,
-			   const struct agx_sched_point *signals, unsigned num_signals);
+int agx_sched_submit_async(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
+			   unsigned num_cmds, const struct agx_sched_point *waits,
+			   unsigned num_waits, const struct agx_sched_point *signals,
+			   unsigned num_signals);
 int agx_sched_flush(struct agx_sched *s);
 
 /*
@@ -95,6 +157,18 @@ int agx_sched_wait_ipc(struct agx_sched *s, const struct agx_sched_point *points
 		       bool all, uint64_t timeout_ns, unsigned *first, int *status);
 /* The value a syncobj's timeline has reached, as the fence page shows it. */
 uint64_t agx_sched_value(struct agx_sched *s, uint32_t syncobj);
+
+/*
+ * The largest TVB heap, in bytes, the firmware asked for on behalf of a
+ * render of the queue so far (0: none): a render that overflowed its heap
+ * (it failed with -ENOSPC) and one that got by with partial renders
+ * (it succeeded, more slowly) both ask.  The scheduler sends these
+ * requests as events on the connection before the render's completion
+ * moves its fence, and they are taken in whenever the connection is read:
+ * call this after waiting for the render, and size the next heap of the
+ * queue to at least *bytes.  Forgotten with the queue.
+ */
+int agx_sched_tvb_wanted(struct agx_sched *s, uint32_t queue, uint64_t *bytes);
 
 /*
  * A point as a file descriptor (readable once the point is reached; poll
