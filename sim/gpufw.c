@@ -525,6 +525,10 @@ static void begin_item(struct sim_gpufw *gpu, struct sim_queue *q,
 		limit = asked;
 	gpu->limit_ns = limit;
 	gpu->used_ns = 0;
+	/* no item runs: the shaders caches forgot are no one's any more */
+	for (unsigned i = 0; i < SIM_UAT_CONTEXTS; i++)
+		if (gpu->programs[i])
+			usc_cache_collect(gpu->programs[i]);
 	gpu->busy = true;
 	gpu->job_queue = q;
 	gpu->job_header = *h;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "agx/compiler.h"
 #include "agx_ir_ops.h"
 
 /* ---- types and ops ------------------------------------------------------ */
@@ -280,10 +281,11 @@ enum agx_ir_interp {
 };
 
 /* Locations of the built-in outputs and inputs (load_input, store_output). */
-#define AGX_IR_LOCATION_POSITION    0x100 /* gl_Position, 4 components */
-#define AGX_IR_LOCATION_POINT_SIZE  0x101 /* gl_PointSize */
-#define AGX_IR_LOCATION_FRAG_DEPTH  0x102 /* gl_FragDepth */
-#define AGX_IR_LOCATION_POINT_COORD 0x103 /* gl_PointCoord, 2 components */
+/* the reflection's (agx/compiler.h) */
+#define AGX_IR_LOCATION_POSITION    AGX_SHADER_LOCATION_POSITION /* 4 components */
+#define AGX_IR_LOCATION_POINT_SIZE  AGX_SHADER_LOCATION_POINT_SIZE
+#define AGX_IR_LOCATION_FRAG_DEPTH  AGX_SHADER_LOCATION_FRAG_DEPTH
+#define AGX_IR_LOCATION_POINT_COORD AGX_SHADER_LOCATION_POINT_COORD /* 2 components */
 
 struct agx_ir_var {
 	enum agx_ir_var_kind kind;

@@ -500,6 +500,8 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 				   */
 		format = o->rt[loc].format;
 		offset = o->rt[loc].offset;
+		if (o->rt[loc].none || (o->rt[loc].components && c >= o->rt[loc].components))
+			return 0; /* the target has no such component */
 	} else if (loc) {
 		return 0;
 	}

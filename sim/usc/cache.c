@@ -21,6 +21,9 @@ struct entry {
 struct usc_cache {
 	struct entry *entries;
 	unsigned capacity, count;
+	/* dropped programs the running work may still hold, freed by usc_cache_collect() */
+	struct usc_program **dropped;
+	unsigned num_dropped, dropped_capacity;
 	size_t max_size;
 	uint64_t clock;
 	struct usc_cache_stats stats;
@@ -48,14 +51,40 @@ void usc_cache_destroy(struct usc_cache *c)
 		return;
 	for (unsigned i = 0; i < c->count; i++)
 		usc_program_destroy(c->entries[i].program);
+	usc_cache_collect(c);
+	free(c->dropped);
 	free(c->entries);
 	free(c);
 }
 
+void usc_cache_collect(struct usc_cache *c)
+{
+	for (unsigned i = 0; i < c->num_dropped; i++)
+		usc_program_destroy(c->dropped[i]);
+	c->num_dropped = 0;
+}
+
+/*
+ * An entry leaves the table, but its program lives on until the work that
+ * may hold it is over (usc_cache_collect()): a render's tile programs and
+ * its draws' shaders are looked up as it starts and run long after, and a
+ * stream's own cache invalidation comes between.
+ */
 static void drop(struct usc_cache *c, unsigned i)
 {
-	usc_program_destroy(c->entries[i].program);
+	struct usc_program *p = c->entries[i].program;
+
 	c->entries[i] = c->entries[--c->count];
+	if (c->num_dropped == c->dropped_capacity) {
+		unsigned cap = c->dropped_capacity ? 2 * c->dropped_capacity : 16;
+		struct usc_program **more = realloc(c->dropped, cap * sizeof(*more));
+
+		if (!more)
+			return; /* out of memory: kept, leaked, rather than freed under a user */
+		c->dropped = more;
+		c->dropped_capacity = cap;
+	}
+	c->dropped[c->num_dropped++] = p;
 }
 
 const struct usc_program *usc_cache_get(struct usc_cache *c, uint64_t addr, usc_fetch_fn fetch,

@@ -34,8 +34,15 @@ void usc_cache_destroy(struct usc_cache *cache);
 const struct usc_program *usc_cache_get(struct usc_cache *cache, uint64_t addr, usc_fetch_fn fetch,
 					void *ctx);
 
-/* Forgets every program overlapping [addr, addr + size). */
+/*
+ * Forgets every program overlapping [addr, addr + size): later lookups
+ * decode afresh.  Programs already handed out stay valid until
+ * usc_cache_collect() (so does one the table evicts when full).
+ */
 void usc_cache_invalidate(struct usc_cache *cache, uint64_t addr, uint64_t size);
+
+/* Frees the forgotten programs: call it only when no work holds any program of the cache. */
+void usc_cache_collect(struct usc_cache *cache);
 
 struct usc_cache_stats usc_cache_stats(const struct usc_cache *cache);
 

@@ -1740,6 +1740,19 @@ static void test_program_cache(void **state)
 	usc_cache_get(cache, f->base + 256, flat_read, f);
 	assert_int_equal(usc_cache_stats(cache).decodes, 5);
 
+	/*
+	 * A program evicted or invalidated while work still holds it (a
+	 * render's tile programs, a stream's own cache invalidation) runs on
+	 * until the cache is collected, between work items.
+	 */
+	p2 = usc_cache_get(cache, f->base + 256, flat_read, f);
+	usc_cache_get(cache, f->base + 512, flat_read, f);
+	usc_cache_get(cache, f->base, flat_read, f); /* evicts p2 */
+	usc_cache_invalidate(cache, 0, ~0ull);
+	assert_int_equal(usc_run(p2, s, 100).status, USC_DONE);
+	assert_int_equal(s->r[1][0], 22);
+	usc_cache_collect(cache);
+
 	/* code at the very end of a mapping decodes as far as the mapping goes */
 	n = test_assemble("mov_imm r1, 44\nstop", code, sizeof(code));
 	memcpy(f->bytes + sizeof(f->bytes) - n, code, n);

@@ -32,13 +32,18 @@ struct agx_compile_options {
 	/*
 	 * Fragment shaders: the render targets in a pixel's tilebuffer sample.
 	 * Colour output location i goes to rt[i]: format is how st_tile keeps
-	 * it (g13.isa's memformat), offset the byte offset in the sample.
+	 * it (g13.isa's memformat), offset the byte offset in the sample,
+	 * components the components the target has (0: four): a shader's
+	 * components past them are dropped, as GLES 3.0 section 4.2.1 says;
+	 * none: no target at that location (writes to it are dropped).
 	 * num_rts == 0 means one target, u8norm RGBA at offset 0; outputs at
 	 * locations past num_rts are dropped (no draw buffer).
 	 */
 	struct {
 		enum agx_isa_memformat format;
 		unsigned offset;
+		unsigned components;
+		bool none;
 	} rt[8];
 	unsigned num_rts;
 };
@@ -60,6 +65,12 @@ enum agx_shader_interp {
 	AGX_SHADER_CENTROID,
 	AGX_SHADER_NOPERSPECTIVE,
 };
+
+/* The locations of built-in interface variables (agx_shader_var.location). */
+#define AGX_SHADER_LOCATION_POSITION	0x100 /* gl_Position */
+#define AGX_SHADER_LOCATION_POINT_SIZE	0x101 /* gl_PointSize */
+#define AGX_SHADER_LOCATION_FRAG_DEPTH	0x102 /* gl_FragDepth */
+#define AGX_SHADER_LOCATION_POINT_COORD 0x103 /* gl_PointCoord */
 
 struct agx_shader_var {
 	enum agx_shader_var_kind kind;
@@ -105,9 +116,9 @@ struct agx_shader_var {
  * (AGX_SHADER_SAMPLER), not these.
  */
 struct agx_shader_uniform {
-	char *name;	 /* the shader's own names, joined */
-	char *glsl_type; /* "float", "ivec3", "mat2x4", ... */
-	unsigned var;	 /* the index in vars of the uniform it is part of */
+	char *name;	     /* the shader's own names, joined */
+	char *glsl_type;     /* "float", "ivec3", "mat2x4", ... */
+	unsigned var;	     /* the index in vars of the uniform it is part of */
 	unsigned array_size; /* 0: not an array */
 	unsigned offset;     /* bytes into the default block (a var's own offset included) */
 	unsigned array_stride, matrix_stride;
@@ -119,7 +130,7 @@ struct agx_shader_info {
 	unsigned num_vars;
 	struct agx_shader_uniform *uniform_leaves;
 	unsigned num_uniform_leaves;
-	unsigned uniform_size; /* bytes of the default block the uniform vars lay out */
+	unsigned uniform_size;	/* bytes of the default block the uniform vars lay out */
 	unsigned num_registers; /* 32-bit registers the code uses */
 	unsigned num_uniforms;	/* 32-bit uniform registers the driver fills, from u0 */
 	unsigned local_size[3]; /* compute */

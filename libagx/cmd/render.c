@@ -1,0 +1,728 @@
+/*
+ * render.c: the render-pass builder of agx/render.h -- the tilebuffer
+ * layout, the tile programs generated from it (assembled from G13 text
+ * with libagx's assembler), ZLS, and the VDM stream of draws.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agx/compiler.h"
+#include "agx/isa.h"
+#include "agx/render.h"
+#include "agx_cmdbuf.h"
+
+/* The tilebuffer holds at most 64 bytes a pixel (docs/firmware-abi.md). */
+#define MAX_SAMPLE_SIZE 64
+/* The longest tile program: per target a few instructions of at most 12 bytes. */
+#define MAX_PROGRAM 1024
+
+static bool packed(enum agx_isa_memformat f)
+{
+	return f == AGX_ISA_MEMFORMAT_RGB10A2 || f == AGX_ISA_MEMFORMAT_RG11B10F ||
+	       f == AGX_ISA_MEMFORMAT_RGB9E5;
+}
+
+bool agx_tilebuffer_format(enum agx_format format, enum agx_isa_memformat *memformat,
+			   unsigned *item_bytes)
+{
+	const struct agx_format_info *fi = agx_format_info(format);
+	unsigned bits = 0;
+
+	if (!fi || !fi->pbe)
+		return false;
+	for (unsigned c = 0; c < fi->channels; c++)
+		bits = fi->bits[c] > bits ? fi->bits[c] : bits;
+	/*
+	 * The packed formats have tile formats of their own.  Otherwise, as
+	 * Mesa's agx_tilebuffer: normalized channels of up to 8 bits in bytes
+	 * (sRGB encoded, so blending reads linear values back), 16-bit ones
+	 * in halves, floats whole (their 32-bit registers' bits), unsigned
+	 * integers in items of their size, and signed ones in words, so that
+	 * the PBE sees their sign.
+	 */
+	switch (format) {
+	case AGX_FORMAT_R10G10B10A2_UNORM:
+		*memformat = AGX_ISA_MEMFORMAT_RGB10A2;
+		*item_bytes = 4;
+		return true;
+	case AGX_FORMAT_R11G11B10_FLOAT:
+		*memformat = AGX_ISA_MEMFORMAT_RG11B10F;
+		*item_bytes = 4;
+		return true;
+	case AGX_FORMAT_R9G9B9E5_FLOAT:
+		*memformat = AGX_ISA_MEMFORMAT_RGB9E5;
+		*item_bytes = 4;
+		return true;
+	default:
+		break;
+	}
+	switch (fi->kind) {
+	case AGX_FORMAT_KIND_FLOAT:
+		if (fi->hw_type == AGX_CMD_TEXTURE_TYPE_FLOAT) {
+			*memformat = AGX_ISA_MEMFORMAT_I32, *item_bytes = 4;
+		} else if (bits <= 8) {
+			*memformat = fi->hw_type == AGX_CMD_TEXTURE_TYPE_SNORM
+					 ? AGX_ISA_MEMFORMAT_S8NORM
+				     : fi->srgb ? AGX_ISA_MEMFORMAT_SRGBA8
+						: AGX_ISA_MEMFORMAT_U8NORM;
+			*item_bytes = 1;
+		} else if (bits <= 16) {
+			*memformat = fi->hw_type == AGX_CMD_TEXTURE_TYPE_SNORM
+					 ? AGX_ISA_MEMFORMAT_S16NORM
+					 : AGX_ISA_MEMFORMAT_U16NORM;
+			*item_bytes = 2;
+		} else {
+			return false;
+		}
+		return true;
+	case AGX_FORMAT_KIND_UINT:
+		*memformat = bits <= 8	  ? AGX_ISA_MEMFORMAT_I8
+			     : bits <= 16 ? AGX_ISA_MEMFORMAT_I16
+					  : AGX_ISA_MEMFORMAT_I32;
+		*item_bytes = bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
+		return true;
+	case AGX_FORMAT_KIND_SINT:
+		*memformat = AGX_ISA_MEMFORMAT_I32, *item_bytes = 4;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
+			  struct agx_tilebuffer *out)
+{
+	unsigned at = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (count > AGX_RENDER_MAX_TARGETS)
+		return -EINVAL;
+	for (unsigned i = 0; i < count; i++) {
+		const struct agx_format_info *fi = agx_format_info(formats[i]);
+		enum agx_isa_memformat mf;
+		unsigned item, bytes;
+
+		if (formats[i] == AGX_FORMAT_NONE)
+			continue;
+		if (!agx_tilebuffer_format(formats[i], &mf, &item))
+			return -EINVAL;
+		bytes = packed(mf) ? 4 : item * fi->channels;
+		at = (at + item - 1) / item * item;
+		out->rt[i].present = true;
+		out->rt[i].format = mf;
+		out->rt[i].offset = at;
+		out->rt[i].components = fi->channels;
+		at += bytes;
+	}
+	out->sample_size = (at + 3) / 4 * 4;
+	if (out->sample_size > MAX_SAMPLE_SIZE)
+		return -ENOSPC;
+	/* the tile's 16 KiB: 32x32 pixels of up to 16 bytes, 32x16 of 32, 16x16 of 64 */
+	out->tile_width = out->sample_size <= 32 ? 32 : 16;
+	out->tile_height = out->sample_size <= 16 ? 32 : 16;
+	return 0;
+}
+
+void agx_tilebuffer_compile_options(const struct agx_tilebuffer *tib,
+				    struct agx_compile_options *options)
+{
+	options->num_rts = 0;
+	for (unsigned i = 0; i < AGX_RENDER_MAX_TARGETS; i++) {
+		/* an empty slot: the shader's writes there go nowhere */
+		options->rt[i].none = !tib->rt[i].present;
+		options->rt[i].format = tib->rt[i].format;
+		options->rt[i].offset = tib->rt[i].offset;
+		options->rt[i].components = tib->rt[i].components;
+		if (tib->rt[i].present)
+			options->num_rts = i + 1;
+	}
+}
+
+/* --- memory -------------------------------------------------------------------------- */
+
+static int fail(struct agx_render *r, int error)
+{
+	if (!r->error)
+		r->error = error;
+	return r->error;
+}
+
+/* size bytes below the tail, aligned; NULL (and -ENOSPC) when they do not fit. */
+static void *take(struct agx_render *r, size_t size, size_t align, uint64_t *va)
+{
+	size_t start;
+
+	if (r->error)
+		return NULL;
+	if (size > r->tail) {
+		fail(r, -ENOSPC);
+		return NULL;
+	}
+	start = (r->tail - size) / align * align;
+	/* the stream keeps room for its terminate word */
+	if (start < r->head + AGX_VDM_TERMINATE_LENGTH) {
+		fail(r, -ENOSPC);
+		return NULL;
+	}
+	r->tail = start;
+	*va = r->va + start;
+	return r->map + start;
+}
+
+/* The bytes copied in; their GPU address, 0 when full. */
+static uint64_t put(struct agx_render *r, const void *bytes, size_t size, size_t align)
+{
+	uint64_t va = 0;
+	void *at = take(r, size, align, &va);
+
+	if (at)
+		memcpy(at, bytes, size);
+	return at ? va : 0;
+}
+
+static uint32_t usc_offset(const struct agx_render *r, uint64_t va)
+{
+	return (uint32_t)(va - r->usc_base);
+}
+
+static bool in_usc_range(const struct agx_render *r, uint64_t va)
+{
+	return va >= r->usc_base && va - r->usc_base <= UINT32_MAX;
+}
+
+/* A pipeline's USC words; its offset from usc_base, ~0u when full. */
+static uint32_t pipeline(struct agx_render *r, const struct agx_pipeline *p)
+{
+	uint8_t words[AGX_PIPELINE_MAX_LENGTH];
+	uint64_t va = put(r, words, agx_pipeline_pack(words, p), AGX_PIPELINE_ALIGN);
+
+	return va ? usc_offset(r, va) : ~0u;
+}
+
+/* A stage's pipeline: its uniforms copied, its state bound. */
+static uint32_t stage_pipeline(struct agx_render *r, const struct agx_render_stage *s)
+{
+	struct agx_pipeline p = { .code = usc_offset(r, s->code_va),
+				  .num_registers = s->num_registers,
+				  .uniform_halves = 2 * s->num_uniforms,
+				  .textures = s->textures,
+				  .num_textures = s->num_textures,
+				  .samplers = s->samplers,
+				  .num_samplers = s->num_samplers };
+
+	if (s->num_uniforms && !(p.uniforms = put(r, s->uniforms, 4 * (size_t)s->num_uniforms, 16)))
+		return ~0u;
+	return pipeline(r, &p);
+}
+
+/* The register counts a tile program's pipeline is launched with (render.*_bind). */
+static uint32_t bind_word(unsigned uniform_halves, unsigned textures)
+{
+	struct agx_cmd_ppp_fragment_shader_word_0 w = {
+		.uniform_register_count = uniform_halves,
+		.texture_state_register_count = textures,
+		.sampler_state_register_count =
+		    textures ? AGX_CMD_SAMPLER_STATES_COMPACT4 : AGX_CMD_SAMPLER_STATES_NONE,
+	};
+
+	return (uint32_t)agx_cmd_ppp_fragment_shader_word_0_pack_u64(&w);
+}
+
+/* --- tile programs ---------------------------------------------------------------------- */
+
+struct text {
+	char buf[4096];
+	size_t len;
+	bool overflow;
+};
+
+static void emit(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->len, sizeof(t->buf) - t->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(t->buf) - t->len)
+		t->overflow = true;
+	else
+		t->len += (size_t)n;
+}
+
+static const char *const masks[5] = { "", "x", "xy", "xyz", "xyzw" };
+
+/* The registers rN_.. of an n-register tuple from first. */
+static const char *tuple(char *buf, size_t size, unsigned first, unsigned n)
+{
+	size_t len = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%sr%u", i ? "_" : "", first + i);
+	return buf;
+}
+
+/* Registers a target's st_tile takes: a packed format's components, else its channels. */
+static unsigned tile_registers(const struct agx_tilebuffer *tib, unsigned i)
+{
+	if (tib->rt[i].format == AGX_ISA_MEMFORMAT_RGB10A2)
+		return 4;
+	if (packed(tib->rt[i].format))
+		return 3;
+	return tib->rt[i].components;
+}
+
+/* The program's code assembled into the pass's memory; its offset, ~0u on failure. */
+static uint32_t assemble(struct agx_render *r, struct text *t)
+{
+	uint8_t code[MAX_PROGRAM];
+	char why[160];
+	long n;
+	uint64_t va;
+
+	emit(t, "stop\n");
+	if (t->overflow)
+		return fail(r, -ENOSPC), ~0u;
+	n = agx_isa_assemble(t->buf, code, sizeof(code), why, sizeof(why));
+	if (n < 0)
+		return fail(r, -EINVAL), ~0u; /* a generator bug: the text is ours */
+	va = put(r, code, (size_t)n, AGX_PIPELINE_ALIGN);
+	return va ? usc_offset(r, va) : ~0u;
+}
+
+/*
+ * The load program: the cleared targets take their clear values from the
+ * uniforms (four words each, from u0), the reloaded ones their image's
+ * texel at the pixel, through texture state ts(i) and one sampler.  all:
+ * reload every target (a partial render's second pass on).
+ */
+static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
+{
+	const struct agx_tilebuffer *tib = &r->tib;
+	uint8_t textures[AGX_RENDER_MAX_TARGETS][AGX_TEXTURE_LENGTH] = { { 0 } };
+	uint8_t sampler[AGX_SAMPLER_LENGTH];
+	uint32_t clears[4 * AGX_RENDER_MAX_TARGETS] = { 0 };
+	unsigned num_textures = 0, clear_words = 0;
+	struct agx_pipeline p = { .num_registers = 16 };
+	struct text t = { .len = 0 };
+	bool coords = false;
+	char regs[32];
+
+	for (unsigned i = 0; i < r->pass.num_colour; i++) {
+		const struct agx_render_target *rt = &r->pass.colour[i];
+		enum agx_load_op op = all ? AGX_LOAD_RELOAD : rt->load;
+		unsigned n = tile_registers(tib, i),
+			 fetched = rt->surface.image.layout ? rt->surface.image.layout->levels : 0;
+
+		if (!tib->rt[i].present || op == AGX_LOAD_DONT_CARE)
+			continue;
+		if (op == AGX_LOAD_CLEAR) {
+			for (unsigned k = 0; k < n; k++)
+				emit(&t, "iadd r%u, u%u, 0\n", k, 4 * i + k);
+			memcpy(&clears[4 * i], rt->clear.u, sizeof(rt->clear.u));
+			clear_words = 4 * i + 4;
+			emit(&t, "st_tile %s, %s, 0, %s, %u, 255, 0\n",
+			     tuple(regs, sizeof(regs), 0, n),
+			     agx_isa_memformat_name(tib->rt[i].format), masks[n],
+			     tib->rt[i].offset);
+			continue;
+		}
+
+		/* the level and layer as a 2D texture whose first level is the target's */
+		struct agx_image view = rt->surface.image;
+
+		view.dim = AGX_IMAGE_2D;
+		view.depth = 1;
+		view.address = agx_image_layer_address(&rt->surface.image, rt->surface.layer);
+		if (!agx_texture_descriptor(textures[i], &view, rt->surface.level, fetched - 1,
+					    NULL))
+			return fail(r, -EINVAL), ~0u;
+		num_textures = i + 1;
+		if (!coords) {
+			emit(&t, "get_sr r8, sr80\nget_sr r9, sr81\n");
+			coords = true;
+		}
+		emit(&t,
+		     "texture_load %s, ts%u, ss0, tex_2d, r8_r9, auto_lod, 0, %s, 0, 0, 0, 0, 12, "
+		     "0\n"
+		     "wait 0\n",
+		     tuple(regs, sizeof(regs), 4, n), i, masks[n]);
+		emit(&t, "st_tile %s, %s, 0, %s, %u, 255, 0\n", tuple(regs, sizeof(regs), 4, n),
+		     agx_isa_memformat_name(tib->rt[i].format), masks[n], tib->rt[i].offset);
+	}
+	p.code = assemble(r, &t);
+	if (clear_words && !(p.uniforms = put(r, clears, 4 * (size_t)clear_words, 16)))
+		return ~0u;
+	p.uniform_halves = 2 * clear_words;
+	if (num_textures) {
+		agx_sampler_descriptor(sampler, &(struct agx_sampler){ .max_lod = 15 });
+		p.textures = put(r, textures, AGX_TEXTURE_LENGTH * (size_t)num_textures, 16);
+		p.num_textures = num_textures;
+		p.samplers = put(r, sampler, sizeof(sampler), 16);
+		p.num_samplers = 1;
+	}
+	if (r->error || p.code == ~0u)
+		return ~0u;
+	*bind = bind_word(p.uniform_halves, num_textures);
+	return pipeline(r, &p);
+}
+
+/* The store program: each stored target's tile through its PBE descriptor in ts(i). */
+static uint32_t store_program(struct agx_render *r, bool all, uint32_t *bind)
+{
+	const struct agx_tilebuffer *tib = &r->tib;
+	uint8_t pbes[AGX_RENDER_MAX_TARGETS][AGX_PBE_LENGTH] = { { 0 } };
+	unsigned num = 0;
+	struct agx_pipeline p = { .num_registers = 8 };
+	struct text t = { .len = 0 };
+
+	for (unsigned i = 0; i < r->pass.num_colour; i++) {
+		const struct agx_render_target *rt = &r->pass.colour[i];
+
+		if (!tib->rt[i].present || (!all && rt->store == AGX_STORE_DISCARD))
+			continue;
+		if (!agx_pbe_descriptor(pbes[i], &rt->surface.image, rt->surface.level,
+					rt->surface.layer))
+			return fail(r, -EINVAL), ~0u;
+		num = i + 1;
+		emit(&t, "mov_imm r0, %u\nimgwblk r0l, ts%u, r0, 0, 0, tex_2d, %s, 0\n",
+		     tib->rt[i].offset, i, agx_isa_memformat_name(tib->rt[i].format));
+	}
+	p.code = assemble(r, &t);
+	if (num) {
+		p.textures = put(r, pbes, AGX_PBE_LENGTH * (size_t)num, 16);
+		p.num_textures = num;
+	}
+	if (r->error || p.code == ~0u)
+		return ~0u;
+	*bind = bind_word(0, num);
+	return pipeline(r, &p);
+}
+
+/* --- the pass -------------------------------------------------------------------------- */
+
+static bool surface_fits(const struct agx_render_surface *s, const struct agx_render_pass *pass)
+{
+	const struct agx_layout *l = s->image.layout;
+
+	return l && s->level < l->levels && agx_layout_minify(l->width, s->level) >= pass->width &&
+	       agx_layout_minify(l->height, s->level) >= pass->height &&
+	       s->layer < (s->image.dim == AGX_IMAGE_CUBE ? 6 : 1) * s->image.depth;
+}
+
+/*
+ * A depth or stencil buffer as the ZLS reads it: one twiddled level the
+ * size of the pass (docs/firmware-abi.md), so level 0 of an image of
+ * exactly that size; its layer's address.
+ */
+static bool zs_buffer(const struct agx_render_zs *zs, const struct agx_render_pass *pass,
+		      enum agx_format want, uint64_t *va)
+{
+	const struct agx_render_surface *s = &zs->surface;
+	const struct agx_layout *l = s->image.layout;
+
+	if (s->image.format != want || !l || !l->twiddled || s->level != 0 ||
+	    l->width != pass->width || l->height != pass->height || !surface_fits(s, pass))
+		return false;
+	*va = agx_image_layer_address(&s->image, s->layer);
+	return *va % 16 == 0;
+}
+
+static int zls(struct agx_render *r)
+{
+	const struct agx_render_pass *pass = &r->pass;
+	struct agx_cmd_zls_control z = { .z_format = AGX_CMD_ZLS_FORMAT_Z32F };
+	struct agx_sched_render *o = &r->out;
+	enum agx_format df = pass->depth.surface.image.format;
+
+	if (df != AGX_FORMAT_NONE) {
+		bool z16 = df == AGX_FORMAT_Z16_UNORM;
+		float clear = pass->depth.depth_clear;
+
+		if (!zs_buffer(&pass->depth, pass,
+			       z16 ? AGX_FORMAT_Z16_UNORM : AGX_FORMAT_Z32_FLOAT, &o->depth_buffer))
+			return -EINVAL;
+		z.z_format = z16 ? AGX_CMD_ZLS_FORMAT_Z16 : AGX_CMD_ZLS_FORMAT_Z32F;
+		z.z_load_enable = pass->depth.load == AGX_LOAD_RELOAD;
+		z.z_store_enable = pass->depth.store == AGX_STORE_STORE;
+		clear = clear < 0 ? 0 : clear > 1 ? 1 : clear;
+		if (z16)
+			o->depth_clear = (uint32_t)(clear * 65535.0f + 0.5f);
+		else
+			memcpy(&o->depth_clear, &clear, 4);
+	}
+	if (pass->stencil.surface.image.format != AGX_FORMAT_NONE) {
+		if (!zs_buffer(&pass->stencil, pass, AGX_FORMAT_S8_UINT, &o->stencil_buffer))
+			return -EINVAL;
+		z.s_load_enable = pass->stencil.load == AGX_LOAD_RELOAD;
+		z.s_store_enable = pass->stencil.store == AGX_STORE_STORE;
+		o->stencil_clear = pass->stencil.stencil_clear;
+	}
+	o->zls_control = agx_cmd_zls_control_pack_u64(&z);
+	return 0;
+}
+
+int agx_render_begin(struct agx_render *r, void *map, uint64_t va, size_t size, uint64_t usc_base,
+		     const struct agx_render_pass *pass)
+{
+	enum agx_format formats[AGX_RENDER_MAX_TARGETS] = { AGX_FORMAT_NONE };
+	uint32_t bind = 0;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->map = map;
+	r->va = va;
+	r->size = size;
+	r->tail = size;
+	r->usc_base = usc_base;
+	if (!map || (uintptr_t)map % 64 || va % 64 || size % 64 || size < 4096 || !pass ||
+	    !in_usc_range(r, va) || size - 1 > UINT32_MAX - (va - usc_base))
+		return fail(r, -EINVAL);
+	if (!pass->width || !pass->height || pass->width > 16384 || pass->height > 16384 ||
+	    pass->num_colour > AGX_RENDER_MAX_TARGETS || pass->tvb % 16 || !pass->tvb_size ||
+	    pass->visibility % 8 || pass->visibility_count > 0xffff)
+		return fail(r, -EINVAL);
+	r->pass = *pass;
+	for (unsigned i = 0; i < pass->num_colour; i++) {
+		const struct agx_render_surface *s = &pass->colour[i].surface;
+
+		formats[i] = s->image.format;
+		if (formats[i] != AGX_FORMAT_NONE && !surface_fits(s, pass))
+			return fail(r, -EINVAL);
+	}
+	ret = agx_tilebuffer_layout(formats, pass->num_colour, &r->tib);
+	if (ret)
+		return fail(r, ret);
+	ret = zls(r);
+	if (ret)
+		return fail(r, ret);
+
+	struct agx_sched_render *o = &r->out;
+
+	o->usc_base = usc_base;
+	o->tvb = pass->tvb;
+	o->tvb_size = pass->tvb_size;
+	o->width = pass->width;
+	o->height = pass->height;
+	o->samples = 1;
+	o->utile_width = r->tib.tile_width;
+	o->utile_height = r->tib.tile_height;
+	o->sample_size = r->tib.sample_size;
+	o->visibility_result_buffer = pass->visibility;
+	o->visibility_count = pass->visibility_count;
+	/* the draws' scissor and depth-bias entries */
+	if (!take(r, AGX_CMD_SCISSOR_LENGTH * AGX_RENDER_MAX_SCISSORS, 16, &r->scissors) ||
+	    !take(r, AGX_CMD_DEPTH_BIAS_LENGTH * AGX_RENDER_MAX_DEPTH_BIAS, 16, &r->biases))
+		return r->error;
+	o->scissor_array = r->scissors;
+	o->depth_bias_array = r->biases;
+	o->load_pipeline = load_program(r, false, &bind);
+	o->load_pipeline_bind = bind;
+	o->store_pipeline = store_program(r, false, &bind);
+	o->store_pipeline_bind = bind;
+	/* partial renders store every target and reload it in the next pass */
+	o->partial_reload_pipeline = load_program(r, true, &bind);
+	o->partial_reload_pipeline_bind = bind;
+	o->partial_store_pipeline = store_program(r, true, &bind);
+	o->partial_store_pipeline_bind = bind;
+	/*
+	 * The tile programs are new code where an earlier pass may have had
+	 * other code: the GPU must fetch shaders afresh (docs/control-streams.md,
+	 * "Shaders").
+	 */
+	if (!r->error)
+		r->head += agx_vdm_barrier(r->map + r->head, true);
+	return r->error;
+}
+
+/* The index of an entry equal to the last one, or of a new one; -1 when the array is full. */
+static int array_entry(struct agx_render *r, uint64_t array, unsigned *count, unsigned max,
+		       const uint8_t *entry, size_t size)
+{
+	uint8_t *base = r->map + (array - r->va);
+
+	if (*count && !memcmp(base + (*count - 1) * size, entry, size))
+		return (int)*count - 1;
+	if (*count == max)
+		return -1;
+	memcpy(base + *count * size, entry, size);
+	return (int)(*count)++;
+}
+
+int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d)
+{
+	struct agx_ppp_state ppp = d->state;
+	uint8_t words[AGX_PPP_MAX_LENGTH > AGX_PIPELINE_MAX_LENGTH ? AGX_PPP_MAX_LENGTH
+								   : AGX_PIPELINE_MAX_LENGTH];
+	size_t need = AGX_VDM_VERTEX_LENGTH + AGX_VDM_RESTART_LENGTH + AGX_VDM_PPP_LENGTH +
+		      AGX_VDM_DRAW_MAX_LENGTH;
+	uint32_t vs, fs = 0;
+	uint64_t pva;
+	size_t n;
+
+	if (r->error)
+		return r->error;
+	if (!in_usc_range(r, d->vs.code_va) || (d->fs.code_va && !in_usc_range(r, d->fs.code_va)) ||
+	    d->vs_outputs < 4 || d->vs_outputs > 255 || d->num_cf > 127 ||
+	    (d->draw.index_size && d->draw.index_bytes % 4) || !d->draw.instances)
+		return -EINVAL; /* the draw is wrong, not the pass: it stays usable */
+	if (r->head + need + AGX_VDM_TERMINATE_LENGTH > r->tail)
+		return fail(r, -ENOSPC);
+
+	if (ppp.scissor) {
+		struct agx_cmd_scissor s = { .min_x = d->scissor[0],
+					     .min_y = d->scissor[1],
+					     .max_x = d->scissor[2],
+					     .max_y = d->scissor[3],
+					     .min_z = 0,
+					     .max_z = 1 };
+		uint8_t raw[AGX_CMD_SCISSOR_LENGTH];
+		int at;
+
+		if (!agx_cmd_scissor_fits(&s))
+			return -EINVAL;
+		agx_cmd_scissor_pack(raw, &s);
+		at = array_entry(r, r->scissors, &r->num_scissors, AGX_RENDER_MAX_SCISSORS, raw,
+				 sizeof(raw));
+		if (at < 0)
+			return fail(r, -ENOSPC);
+		ppp.scissor_index = (unsigned)at;
+	}
+	if (ppp.depth_bias) {
+		struct agx_cmd_depth_bias b = { .depth_bias = d->depth_bias,
+						.slope_scale = d->slope_scale,
+						.clamp = d->bias_clamp };
+		uint8_t raw[AGX_CMD_DEPTH_BIAS_LENGTH];
+		int at;
+
+		agx_cmd_depth_bias_pack(raw, &b);
+		at = array_entry(r, r->biases, &r->num_biases, AGX_RENDER_MAX_DEPTH_BIAS, raw,
+				 sizeof(raw));
+		if (at < 0)
+			return fail(r, -ENOSPC);
+		ppp.bias_index = (unsigned)at;
+	}
+
+	vs = stage_pipeline(r, &d->vs);
+	if (d->fs.code_va) {
+		uint64_t cf;
+
+		fs = stage_pipeline(r, &d->fs);
+		n = agx_cf_bindings(words, d->cf, d->num_cf, d->vs_outputs, d->cf_registers);
+		cf = put(r, words, n, 4);
+		if (!cf)
+			return r->error;
+		ppp.cf = usc_offset(r, cf);
+		ppp.cf_count = d->num_cf;
+		ppp.fs_textures = d->fs.num_textures;
+	}
+	ppp.fs_pipeline = fs;
+	ppp.outputs = d->vs_outputs;
+	n = agx_ppp_pack(words, &ppp);
+	pva = put(r, words, n, 16);
+	if (r->error || vs == ~0u || fs == ~0u || !pva)
+		return fail(r, -ENOSPC);
+
+	uint8_t *out = r->map + r->head;
+
+	out += agx_vdm_vertex(out, vs, d->vs_outputs);
+	if (d->draw.restart)
+		out += agx_vdm_restart(out, d->restart_index);
+	out += agx_vdm_ppp(out, pva, n);
+	out += agx_vdm_draw(out, &d->draw);
+	r->head = (size_t)(out - r->map);
+	r->draws++;
+	return 0;
+}
+
+int agx_render_end(struct agx_render *r, struct agx_sched_render *out)
+{
+	if (r->error)
+		return r->error;
+	/* every other call kept room for this word */
+	r->head += agx_vdm_terminate(r->map + r->head);
+	r->out.encoder = r->va;
+	r->out.encoder_end = r->va + r->head;
+	r->out.scissor_count = r->num_scissors;
+	r->out.depth_bias_count = r->num_biases;
+	*out = r->out;
+	return 0;
+}
+
+/* --- varyings ----------------------------------------------------------------------------- */
+
+static unsigned io_words(const struct agx_shader_var *v)
+{
+	return v->components * (v->array_size ? v->array_size : 1);
+}
+
+static const struct agx_shader_var *output_at(const struct agx_shader_info *vs, unsigned location)
+{
+	for (unsigned i = 0; i < vs->num_vars; i++)
+		if (vs->vars[i].kind == AGX_SHADER_OUTPUT && vs->vars[i].location == location &&
+		    vs->vars[i].slot >= 0)
+			return &vs->vars[i];
+	return NULL;
+}
+
+int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_shader_info *fs,
+			     unsigned flat_vertex, struct agx_cf_binding *out, unsigned *count,
+			     unsigned *registers)
+{
+	static const unsigned flat[3] = { AGX_CMD_SHADE_MODEL_FLAT_VERTEX_0,
+					  AGX_CMD_SHADE_MODEL_FLAT_VERTEX_1,
+					  AGX_CMD_SHADE_MODEL_FLAT_VERTEX_2 };
+	/* coefficient slots: 0 is 1/w, 1 window z when read, then vertex output word 4 on */
+	unsigned first = fs->frag_coord_z_cf >= 0 ? 2 : 1, n = 0, regs = 1;
+
+	if (flat_vertex > 2)
+		return -EINVAL;
+	out[n++] = (struct agx_cf_binding){ 1, AGX_CMD_SHADE_MODEL_LINEAR,
+					    AGX_CMD_CF_SOURCE_VARYING, 0, 0 };
+	if (fs->frag_coord_z_cf >= 0) {
+		out[n++] = (struct agx_cf_binding){ 1, AGX_CMD_SHADE_MODEL_LINEAR,
+						    AGX_CMD_CF_SOURCE_FRAGCOORD_Z, 1,
+						    (unsigned)fs->frag_coord_z_cf };
+		regs = (unsigned)fs->frag_coord_z_cf + 1;
+	}
+	for (unsigned i = 0; i < fs->num_vars; i++) {
+		const struct agx_shader_var *in = &fs->vars[i], *o;
+		unsigned words, shade;
+
+		if (in->kind != AGX_SHADER_INPUT || in->cf < 0)
+			continue;
+		words = io_words(in);
+		if (in->location == AGX_SHADER_LOCATION_POINT_COORD) {
+			if (n == AGX_RENDER_MAX_CF)
+				return -EINVAL;
+			out[n++] = (struct agx_cf_binding){ 2, AGX_CMD_SHADE_MODEL_LINEAR,
+							    AGX_CMD_CF_SOURCE_POINT_COORD, 0,
+							    (unsigned)in->cf };
+			regs = regs > (unsigned)in->cf + 2 ? regs : (unsigned)in->cf + 2;
+			continue;
+		}
+		o = output_at(vs, in->location);
+		if (!o || io_words(o) != words || o->slot < 4)
+			return -EINVAL;
+		shade = in->interp == AGX_SHADER_FLAT		 ? flat[flat_vertex]
+			: in->interp == AGX_SHADER_NOPERSPECTIVE ? AGX_CMD_SHADE_MODEL_LINEAR
+								 : AGX_CMD_SHADE_MODEL_PERSPECTIVE;
+		/* a binding fills at most four registers */
+		for (unsigned w = 0; w < words; w += 4) {
+			unsigned c = words - w < 4 ? words - w : 4;
+
+			if (n == AGX_RENDER_MAX_CF)
+				return -EINVAL;
+			out[n++] = (struct agx_cf_binding){ c, shade, AGX_CMD_CF_SOURCE_VARYING,
+							    first + (unsigned)o->slot - 4 + w,
+							    (unsigned)in->cf + w };
+		}
+		regs = regs > (unsigned)in->cf + words ? regs : (unsigned)in->cf + words;
+	}
+	*count = n;
+	*registers = regs;
+	return 0;
+}

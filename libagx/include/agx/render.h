@@ -1,0 +1,209 @@
+/*
+ * render.h: a render pass, built for the GPU -- its colour, depth and
+ * stencil targets with what happens to each when a tile starts (cleared,
+ * reloaded, or left undefined) and ends (stored or discarded), the
+ * tilebuffer layout that holds them on chip, the driver's tile programs
+ * (load, store and the partial-render pair) generated from that layout,
+ * and the draws: a VDM stream of vertex pipelines, PPP state, coefficient
+ * bindings and index lists.  docs/render.md is the contract.
+ *
+ * Like agx/cmdbuf.h, a pass is built into one piece of memory the caller
+ * owns, mapped in the process and in the GPU VM within 4 GiB above
+ * usc_base: the stream grows from its start, programs, pipelines,
+ * uniforms and state from its end.  A builder is used by one thread at a
+ * time; every call after a failure returns that failure.
+ */
+#ifndef AGX_RENDER_H
+#define AGX_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agx/cmd.h"
+#include "agx/sched.h"
+#include "agx_isa_table.h"
+
+#define AGX_RENDER_MAX_TARGETS 8
+
+/* What a target holds when a tile starts, and what becomes of it at its end. */
+enum agx_load_op {
+	AGX_LOAD_DONT_CARE, /* undefined: whatever the tilebuffer had */
+	AGX_LOAD_CLEAR,
+	AGX_LOAD_RELOAD, /* the image's contents */
+};
+
+enum agx_store_op {
+	AGX_STORE_STORE,
+	AGX_STORE_DISCARD,
+};
+
+union agx_clear_colour {
+	float f[4];    /* float, unorm and snorm formats */
+	uint32_t u[4]; /* uint */
+	int32_t i[4];  /* sint */
+};
+
+/*
+ * One level of one layer of an image (agx/cmd.h): a cube face is layer
+ * 6 * cube + face, a 3D slice its z.
+ */
+struct agx_render_surface {
+	struct agx_image image; /* image.format AGX_FORMAT_NONE: no target */
+	unsigned level, layer;
+};
+
+struct agx_render_target {
+	struct agx_render_surface surface;
+	enum agx_load_op load;
+	enum agx_store_op store;
+	union agx_clear_colour clear;
+};
+
+/*
+ * Depth (AGX_FORMAT_Z16_UNORM or Z32_FLOAT) or stencil (S8_UINT): the
+ * ZLS loads and stores them, so the surface must be level 0 of a
+ * twiddled image the size of the pass (docs/render.md says why).
+ */
+struct agx_render_zs {
+	struct agx_render_surface surface;
+	enum agx_load_op load;
+	enum agx_store_op store;
+	float depth_clear;
+	uint8_t stencil_clear;
+};
+
+struct agx_render_pass {
+	unsigned width, height; /* pixels, 1..16384: the targets' common size */
+	struct agx_render_target colour[AGX_RENDER_MAX_TARGETS];
+	unsigned num_colour; /* targets [0, num_colour); a slot may be empty */
+	struct agx_render_zs depth, stencil;
+	/* the TVB heap (agx_device_queue_tvb()) */
+	uint64_t tvb;
+	uint32_t tvb_size;
+	/* occlusion counters, 8 bytes each, that draws' state names (0: none) */
+	uint64_t visibility;
+	unsigned visibility_count;
+};
+
+/*
+ * The tilebuffer: where each colour target lives in a pixel's sample on
+ * chip (the fragment shader's agx_compile_options.rt[] come from here),
+ * and the tile size the sample's bytes allow.
+ */
+struct agx_tilebuffer {
+	unsigned sample_size; /* bytes a pixel, a multiple of 4, at most 64 */
+	unsigned tile_width, tile_height;
+	struct {
+		bool present;
+		enum agx_isa_memformat format; /* how st_tile / ld_tile / imgwblk keep it */
+		unsigned offset;	       /* bytes into the sample */
+		unsigned components;	       /* items the tile holds (the image's channels) */
+	} rt[AGX_RENDER_MAX_TARGETS];
+};
+
+/*
+ * Lays out the targets of these formats (AGX_FORMAT_NONE: an empty slot):
+ * 0, -EINVAL for a format the PBE cannot write, -ENOSPC when they need
+ * more than the tilebuffer's 64 bytes a pixel.
+ */
+int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
+			  struct agx_tilebuffer *out);
+
+struct agx_compile_options;
+
+/* The fragment shader's render targets (agx_compile_options.rt, num_rts) for the layout. */
+void agx_tilebuffer_compile_options(const struct agx_tilebuffer *tib,
+				    struct agx_compile_options *options);
+
+/* The tilebuffer format a colour format takes (AGX_ISA_MEMFORMAT_*); false if none. */
+bool agx_tilebuffer_format(enum agx_format format, enum agx_isa_memformat *memformat,
+			   unsigned *item_bytes);
+
+struct agx_shader_info;
+
+/*
+ * The coefficient bindings that feed a fragment shader's inputs from a
+ * vertex shader's outputs, matched by location (their reflections,
+ * agx/compiler.h): cf0 the 1/w plane, window z when the fragment shader
+ * reads gl_FragCoord.z, each input as its interpolation says (flat ones
+ * from vertex flat_vertex, 0..2: the draw's provoking vertex), then
+ * gl_PointCoord.  out has room for AGX_RENDER_MAX_CF bindings; *registers
+ * is the coefficient registers they fill.  -EINVAL when an input has no
+ * output of its location or their sizes differ (a link error GL reports).
+ */
+#define AGX_RENDER_MAX_CF 64
+int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_shader_info *fs,
+			     unsigned flat_vertex, struct agx_cf_binding *out, unsigned *count,
+			     unsigned *registers);
+
+/* One programmable stage of a draw. */
+struct agx_render_stage {
+	uint64_t code_va; /* within 4 GiB above usc_base */
+	unsigned num_registers;
+	const uint32_t *uniforms; /* copied into the pass's memory */
+	unsigned num_uniforms;
+	uint64_t textures; /* texture descriptors, AGX_TEXTURE_LENGTH apart */
+	unsigned num_textures;
+	uint64_t samplers; /* sampler words, AGX_SAMPLER_LENGTH apart */
+	unsigned num_samplers;
+};
+
+struct agx_render_draw {
+	struct agx_render_stage vs;
+	struct agx_render_stage fs; /* fs.code_va 0: no fragment shader (depth and stencil only) */
+	unsigned vs_outputs;	    /* 32-bit words a vertex writes */
+	/* the fragment shader's coefficient bindings (agx/cmd.h) */
+	const struct agx_cf_binding *cf;
+	unsigned num_cf, cf_registers;
+	/*
+	 * The draw's fixed-function state; the builder fills fs_pipeline, cf,
+	 * cf_count, fs_textures, outputs, scissor_index and bias_index.
+	 */
+	struct agx_ppp_state state;
+	/* with state.scissor: the rectangle, min inclusive, max exclusive */
+	unsigned scissor[4]; /* min x, min y, max x, max y */
+	/* with state.depth_bias: GL's polygon offset */
+	float depth_bias, slope_scale, bias_clamp;
+	struct agx_vdm_draw draw;
+	uint32_t restart_index; /* with draw.restart */
+};
+
+/* Scissor and depth-bias entries a pass holds (one per distinct rectangle or bias). */
+#define AGX_RENDER_MAX_SCISSORS	  256
+#define AGX_RENDER_MAX_DEPTH_BIAS 256
+
+struct agx_render {
+	uint8_t *map;
+	uint64_t va, usc_base;
+	size_t size, head, tail;
+	int error;
+	struct agx_render_pass pass;
+	struct agx_tilebuffer tib;
+	uint64_t scissors, biases; /* the arrays */
+	unsigned num_scissors, num_biases;
+	unsigned draws;
+	struct agx_sched_render out;
+};
+
+/*
+ * Starts a pass over size bytes at map (CPU) and va (GPU), both 64-byte
+ * aligned, within 4 GiB above usc_base: lays out the tilebuffer and
+ * writes the tile programs.  -EINVAL for targets the hardware cannot
+ * have (formats, surfaces, sizes), -ENOSPC when the memory is too small
+ * or the targets do not fit the tilebuffer.
+ */
+int agx_render_begin(struct agx_render *r, void *map, uint64_t va, size_t size, uint64_t usc_base,
+		     const struct agx_render_pass *pass);
+
+/*
+ * Appends a draw.  -ENOSPC when the memory or the pass's scissor or bias
+ * arrays are full (end the pass and go on in another that reloads the
+ * targets); -EINVAL for a draw the hardware cannot do.
+ */
+int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d);
+
+/* Ends the stream and fills the render command for agx_device_submit(). */
+int agx_render_end(struct agx_render *r, struct agx_sched_render *out);
+
+#endif

@@ -1,0 +1,1058 @@
+/*
+ * test-render-pass: render passes built by libagx's render builder
+ * (agx/render.h) with shaders from libagx's compiler, run through the
+ * real stack (agx-sim, agx-memmgr, agx-fwchan, agx-scheduler), every
+ * image checked against a CPU reference:
+ * - a triangle corpus (sizes, slivers, edges through pixel centres,
+ *   both windings, strips, fans, indexed lists with primitive restart,
+ *   points) against the rasterization rules docs/control-streams.md
+ *   states for the hardware: a pixel is covered when its centre is
+ *   inside, a centre on an edge only for a top or left edge;
+ * - smooth, perspective-correct varyings against their interpolation at
+ *   the pixel centres, within float rounding;
+ * - load and store operations: clear, reload, don't-care, discard, over
+ *   two passes, twiddled and linear targets, a layer of an array;
+ * - eight colour targets of eight formats at once, each texel exactly as
+ *   agx/format.h packs the value the shader wrote;
+ * - depth (z32f) and stencil through ZLS, loaded and stored.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agx/compiler.h"
+#include "agx/device.h"
+#include "agx/render.h"
+#include "agx_cmdbuf.h"
+#include "stack.h"
+
+#define WAIT_NS	  (20ll * 1000 * 1000 * 1000)
+#define CODE_SIZE (256u << 10)
+#define PASS_SIZE (4u << 20)
+#define DATA_SIZE (4u << 20)
+
+static struct test_stack_options options;
+
+struct rig {
+	struct agx_device *dev;
+	struct agx_device_vm *vm;
+	struct agx_bo code, pass, data;
+	uint64_t code_va, pass_va, data_va, usc_base;
+	size_t code_used, data_used;
+	uint32_t queue, syncobj;
+	uint64_t point;
+};
+
+/* An image in its own BO: its layout and where it is. */
+struct image {
+	struct agx_bo bo;
+	struct agx_layout layout;
+	struct agx_image image;
+};
+
+static void map(struct rig *r, struct agx_bo *bo, uint64_t size, unsigned flags, uint64_t *va)
+{
+	if (agx_device_bo_create(r->dev, size, 0, bo) < 0 ||
+	    agx_device_vm_map(r->dev, r->vm, bo, flags, va) < 0)
+		fail_msg("%s", agx_device_error());
+}
+
+static void rig_init(struct rig *r, const struct test_stack *s)
+{
+	struct agx_device_config config = { .memmgr_socket = s->memmgr,
+					    .scheduler_socket = s->sched,
+					    .name = "test-render-pass" };
+
+	memset(r, 0, sizeof(*r));
+	if (agx_device_open(&config, &r->dev) < 0)
+		fail_msg("agx_device_open: %s", agx_device_error());
+	r->usc_base = agx_device_info(r->dev)->usc_base;
+	assert_int_equal(agx_device_vm_create(r->dev, &r->vm), 0);
+	map(r, &r->code, CODE_SIZE, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &r->code_va);
+	map(r, &r->pass, PASS_SIZE, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &r->pass_va);
+	map(r, &r->data, DATA_SIZE, AGX_BIND_READ | AGX_BIND_WRITE, &r->data_va);
+	assert_int_equal(agx_device_queue_create(r->dev, r->vm, AGX_PRIORITY_NORMAL, &r->queue), 0);
+	assert_int_equal(agx_device_syncobj_create(r->dev, &r->syncobj), 0);
+}
+
+static void rig_fini(struct rig *r)
+{
+	assert_int_equal(agx_device_queue_destroy(r->dev, r->queue), 0);
+	agx_device_bo_close(r->dev, &r->code);
+	agx_device_bo_close(r->dev, &r->pass);
+	agx_device_bo_close(r->dev, &r->data);
+	agx_device_vm_destroy(r->dev, r->vm);
+	agx_device_close(r->dev);
+}
+
+/* bytes copied into the data BO: their GPU address */
+static uint64_t data(struct rig *r, const void *bytes, size_t size)
+{
+	uint64_t va;
+
+	r->data_used = (r->data_used + 63) & ~(size_t)63;
+	assert_true(r->data_used + size <= DATA_SIZE);
+	memcpy((uint8_t *)r->data.map + r->data_used, bytes, size);
+	va = r->data_va + r->data_used;
+	r->data_used += size;
+	return va;
+}
+
+struct shader {
+	struct agx_shader_binary bin;
+	uint64_t va;
+};
+
+static void compile(struct rig *r, enum agx_shader_stage stage, const char *src,
+		    const struct agx_compile_options *opts, struct shader *out)
+{
+	int ret = agx_compile_glsl(stage, src, strlen(src), opts, &out->bin);
+
+	if (ret)
+		fail_msg("agx_compile_glsl: %d: %s", ret, out->bin.log ? out->bin.log : "");
+	r->code_used = (r->code_used + 63) & ~(size_t)63;
+	assert_true(r->code_used + out->bin.size <= CODE_SIZE);
+	memcpy((uint8_t *)r->code.map + r->code_used, out->bin.code, out->bin.size);
+	out->va = r->code_va + r->code_used;
+	r->code_used += out->bin.size;
+}
+
+static void image_init(struct rig *r, struct image *img, enum agx_format format, unsigned w,
+		       unsigned h, bool twiddled, unsigned layers, uint8_t fill)
+{
+	const struct agx_format_info *fi = agx_format_info(format);
+	uint64_t va, size;
+
+	memset(img, 0, sizeof(*img));
+	img->layout = (struct agx_layout){ .twiddled = twiddled,
+					   .bytes_per_texel = fi->bytes,
+					   .block_w = 1,
+					   .block_h = 1,
+					   .width = w,
+					   .height = h,
+					   .levels = 1,
+					   .stride = (w * fi->bytes + 15) / 16 * 16 };
+	assert_true(agx_layout_init(&img->layout));
+	size = twiddled ? img->layout.layer_stride * layers : img->layout.stride * h;
+	map(r, &img->bo, (size + 0x3fff) & ~0x3fffull, AGX_BIND_READ | AGX_BIND_WRITE, &va);
+	memset(img->bo.map, fill, img->bo.size);
+	img->image = (struct agx_image){ .format = format,
+					 .dim = layers > 1 ? AGX_IMAGE_2D_ARRAY : AGX_IMAGE_2D,
+					 .layout = &img->layout,
+					 .address = va,
+					 .depth = layers };
+}
+
+static const uint8_t *texel(const struct image *img, unsigned layer, unsigned x, unsigned y)
+{
+	return (const uint8_t *)img->bo.map + agx_layout_texel(&img->layout, 0, layer, x, y);
+}
+
+/* A colour target of a pass. */
+static struct agx_render_target target(struct image *img, unsigned layer, enum agx_load_op load,
+				       enum agx_store_op store)
+{
+	return (struct agx_render_target){ .surface = { .image = img->image, .layer = layer },
+					   .load = load,
+					   .store = store };
+}
+
+static void begin(struct rig *r, struct agx_render *rp, struct agx_render_pass *pass)
+{
+	uint32_t size;
+	int ret;
+
+	assert_int_equal(agx_device_queue_tvb(r->dev, r->queue, &pass->tvb, &size), 0);
+	pass->tvb_size = size;
+	ret = agx_render_begin(rp, r->pass.map, r->pass_va, PASS_SIZE, r->usc_base, pass);
+	if (ret)
+		fail_msg("agx_render_begin: %d", ret);
+}
+
+/* Ends the pass, runs it, and waits: its status. */
+static int run(struct rig *r, struct agx_render *rp)
+{
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_RENDER };
+	struct agx_sched_point p = { r->syncobj, ++r->point };
+	int status = 1;
+
+	assert_int_equal(agx_render_end(rp, &cmd.render), 0);
+	if (agx_device_submit(r->dev, r->queue, &cmd, 1, NULL, 0, &p, 1) < 0)
+		fail_msg("submit: %s", agx_device_error());
+	if (agx_device_wait(r->dev, &p, 1, true, WAIT_NS, &status) < 0)
+		fail_msg("wait: %s", agx_device_error());
+	return status;
+}
+
+/* A vertex stage: its attributes' address and stride in the uniforms the ABI names. */
+static struct agx_render_stage vertex_stage(const struct shader *vs, uint32_t *uniforms,
+					    const uint64_t *attribs, const unsigned *strides)
+{
+	const struct agx_shader_info *in = &vs->bin.info;
+
+	memset(uniforms, 0, 4 * in->num_uniforms);
+	for (unsigned i = 0; i < in->num_vars; i++) {
+		const struct agx_shader_var *v = &in->vars[i];
+
+		if (v->kind != AGX_SHADER_INPUT || v->uniform < 0)
+			continue;
+		uniforms[v->uniform] = (uint32_t)attribs[v->location];
+		uniforms[v->uniform + 1] = (uint32_t)(attribs[v->location] >> 32);
+		uniforms[v->uniform + 2] = strides[v->location];
+	}
+	return (struct agx_render_stage){ .code_va = vs->va,
+					  .num_registers = in->num_registers,
+					  .uniforms = uniforms,
+					  .num_uniforms = in->num_uniforms };
+}
+
+/*
+ * A draw of vs and fs with GL's provoking vertex (the last), window y
+ * growing with NDC y (the image's rows in order), depth off unless the
+ * caller sets it; link and state filled from the reflections.
+ */
+static void draw_init(struct agx_render_draw *d, const struct shader *vs, const struct shader *fs,
+		      struct agx_render_stage vstage, unsigned width, unsigned height,
+		      struct agx_cf_binding *cf)
+{
+	unsigned n = 0, regs = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->vs = vstage;
+	d->vs_outputs = vs->bin.info.num_vertex_outputs;
+	if (fs) {
+		d->fs = (struct agx_render_stage){ .code_va = fs->va,
+						   .num_registers = fs->bin.info.num_registers };
+		assert_int_equal(
+		    agx_render_link_varyings(&vs->bin.info, &fs->bin.info, 2, cf, &n, &regs), 0);
+		d->cf = cf;
+		d->num_cf = n;
+		d->cf_registers = regs;
+		d->state.frag_coord_z = fs->bin.info.frag_coord_z_cf >= 0;
+	}
+	/* clip z is the hardware's, 0..w: window z = clip z / w */
+	d->state = (struct agx_ppp_state){ .translate = { width / 2.0f, height / 2.0f, 0 },
+					   .scale = { width / 2.0f, height / 2.0f, 1 },
+					   .provoking = 2,
+					   .depth_clip = true,
+					   .depth_func = AGX_CMD_ZS_FUNC_ALWAYS,
+					   .varying_words = d->vs_outputs - 4,
+					   .frag_coord_z = d->state.frag_coord_z };
+	d->draw.instances = 1;
+}
+
+/* --- the triangle corpus ------------------------------------------------------------- */
+
+#define CW 64 /* the corpus' target: 64x48, coordinates in 1/256 pixel */
+#define CH 48
+
+static const char corpus_vs[] = "#version 300 es\n"
+				"layout(location = 0) in vec2 pos;\n"
+				"layout(location = 1) in float id;\n"
+				"flat out highp uint v_id;\n"
+				"void main() {\n"
+				"  gl_Position = vec4(pos, 0.0, 1.0);\n"
+				"  gl_PointSize = 3.0;\n"
+				"  v_id = uint(id);\n"
+				"}\n";
+static const char corpus_fs[] = "#version 300 es\n"
+				"flat in highp uint v_id;\n"
+				"layout(location = 0) out highp uint o;\n"
+				"void main() { o = v_id; }\n";
+
+/* A vertex: window position in 1/256 pixel, and the id its primitive writes. */
+struct cvert {
+	int32_t x, y;
+	uint32_t id;
+};
+
+/* The edge function of a->b at p: positive on the left in y-down window space. */
+static int64_t edge(const struct cvert *a, const struct cvert *b, int64_t px, int64_t py)
+{
+	return (int64_t)(b->x - a->x) * (py - a->y) - (int64_t)(b->y - a->y) * (px - a->x);
+}
+
+/* A top edge (horizontal, the triangle below) or a left edge (the triangle to its right). */
+static bool top_left(const struct cvert *a, const struct cvert *b)
+{
+	return (a->y == b->y && b->x > a->x) || b->y < a->y;
+}
+
+/* Rasterizes a triangle into ref as the rules say, writing id. */
+static void ref_triangle(uint32_t *ref, struct cvert v0, struct cvert v1, struct cvert v2,
+			 uint32_t id)
+{
+	int64_t area = edge(&v0, &v1, v2.x, v2.y);
+
+	if (area == 0)
+		return;
+	if (area < 0) {
+		struct cvert t = v1;
+
+		v1 = v2, v2 = t;
+	}
+	for (unsigned y = 0; y < CH; y++)
+		for (unsigned x = 0; x < CW; x++) {
+			int64_t px = x * 256 + 128, py = y * 256 + 128;
+			int64_t e0 = edge(&v0, &v1, px, py), e1 = edge(&v1, &v2, px, py);
+			int64_t e2 = edge(&v2, &v0, px, py);
+
+			if ((e0 > 0 || (e0 == 0 && top_left(&v0, &v1))) &&
+			    (e1 > 0 || (e1 == 0 && top_left(&v1, &v2))) &&
+			    (e2 > 0 || (e2 == 0 && top_left(&v2, &v0))))
+				ref[y * CW + x] = id;
+		}
+}
+
+/* A point of size 3 centred on v: the pixels whose centres are in [c - 1.5, c + 1.5). */
+static void ref_point(uint32_t *ref, struct cvert v, uint32_t id)
+{
+	for (unsigned y = 0; y < CH; y++)
+		for (unsigned x = 0; x < CW; x++) {
+			int64_t px = x * 256 + 128, py = y * 256 + 128;
+
+			if (px >= v.x - 384 && px < v.x + 384 && py >= v.y - 384 && py < v.y + 384)
+				ref[y * CW + x] = id;
+		}
+}
+
+struct corpus {
+	struct cvert v[4096];
+	unsigned n;
+};
+
+static void put_vertex(struct corpus *c, int32_t x, int32_t y, uint32_t id)
+{
+	assert_true(c->n < 4096);
+	c->v[c->n++] = (struct cvert){ x, y, id };
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state % n);
+}
+
+/* The vertices as the attributes take them: NDC x, y (exact: the sizes are powers of two) and id.
+ */
+static uint64_t upload_vertices(struct rig *r, const struct corpus *c)
+{
+	static float buf[4096][3];
+
+	for (unsigned i = 0; i < c->n; i++) {
+		buf[i][0] = (float)c->v[i].x / (256.0f * CW / 2) - 1;
+		buf[i][1] = (float)c->v[i].y / (256.0f * CH / 2) - 1;
+		buf[i][2] = (float)c->v[i].id;
+	}
+	return data(r, buf, c->n * sizeof(buf[0]));
+}
+
+static void corpus_check(const struct image *img, const uint32_t *ref, const char *what)
+{
+	unsigned wrong = 0, fx = 0, fy = 0;
+	uint32_t got0 = 0;
+
+	for (unsigned y = 0; y < CH; y++)
+		for (unsigned x = 0; x < CW; x++) {
+			uint32_t got;
+
+			memcpy(&got, texel(img, 0, x, y), 4);
+			if (got != ref[y * CW + x] && !wrong++)
+				fx = x, fy = y, got0 = got;
+		}
+	if (wrong)
+		fail_msg("%s: %u pixels differ, the first (%u, %u): %u, not %u", what, wrong, fx,
+			 fy, got0, ref[fy * CW + fx]);
+}
+
+static void test_triangle_corpus(void **state)
+{
+	static struct corpus tris, strip, points;
+	static uint32_t ref[CW * CH];
+	struct rig r;
+	struct shader vs, fs;
+	struct image img;
+	struct agx_render rp;
+	struct agx_render_draw d;
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	struct agx_render_pass pass = { .width = CW, .height = CH, .num_colour = 1 };
+	struct agx_compile_options fo = { 0 };
+	uint32_t vu[64];
+	unsigned strides[2] = { 12, 12 };
+	uint64_t attribs[2];
+	uint16_t indices[64];
+	unsigned id = 1;
+
+	rig_init(&r, *state);
+	image_init(&r, &img, AGX_FORMAT_R32_UINT, CW, CH, true, 1, 0);
+	pass.colour[0] = target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	begin(&r, &rp, &pass);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	compile(&r, AGX_SHADER_VERTEX, corpus_vs, NULL, &vs);
+	compile(&r, AGX_SHADER_FRAGMENT, corpus_fs, &fo, &fs);
+	memset(ref, 0, sizeof(ref));
+
+	/* triangles: large, small, slivers, edges and vertices on pixel centres, both windings */
+	const int32_t fixed[][6] = {
+		{ 0, 0, 64 * 256, 0, 0, 48 * 256 }, /* half the target */
+		{ 10 * 256 + 128, 4 * 256 + 128, 20 * 256 + 128, 4 * 256 + 128, 10 * 256 + 128,
+		  14 * 256 + 128 }, /* edges through centres */
+		{ 20 * 256 + 128, 14 * 256 + 128, 20 * 256 + 128, 4 * 256 + 128, 10 * 256 + 128,
+		  14 * 256 + 128 }, /* its mirror, sharing the edge */
+		{ 30 * 256, 2 * 256, 60 * 256, 3 * 256, 30 * 256, 2 * 256 + 40 }, /* a sliver */
+		{ 40 * 256 + 10, 20 * 256 + 10, 40 * 256 + 90, 20 * 256 + 10, 40 * 256 + 10,
+		  20 * 256 + 200 }, /* inside one pixel, no centre */
+		{ 2 * 256, 40 * 256, 2 * 256, 46 * 256, 62 * 256, 44 * 256 }, /* clockwise */
+		{ 5 * 256, 5 * 256, 5 * 256, 5 * 256, 9 * 256, 9 * 256 },     /* degenerate */
+	};
+	for (unsigned i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++, id++)
+		for (unsigned k = 0; k < 3; k++)
+			put_vertex(&tris, fixed[i][2 * k], fixed[i][2 * k + 1], id);
+	/* random triangles of every size, some off the target (clipped) */
+	for (unsigned i = 0; i < 300; i++, id++) {
+		unsigned size = 1 + rnd(i % 3 == 0 ? 80 * 256 : 6 * 256);
+		int32_t cx = (int32_t)rnd(CW * 256), cy = (int32_t)rnd(CH * 256);
+
+		for (unsigned k = 0; k < 3; k++)
+			put_vertex(&tris, cx + (int32_t)rnd(size) - (int32_t)size / 2,
+				   cy + (int32_t)rnd(size) - (int32_t)size / 2, id);
+	}
+	for (unsigned i = 0; i < tris.n; i += 3)
+		ref_triangle(ref, tris.v[i], tris.v[i + 1], tris.v[i + 2], tris.v[i + 2].id);
+
+	attribs[0] = upload_vertices(&r, &tris);
+	attribs[1] = attribs[0] + 8;
+	draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), CW, CH, cf);
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+					.count = tris.n,
+					.instances = 1 };
+	assert_int_equal(agx_render_draw(&rp, &d), 0);
+
+	/*
+	 * A strip and a fan over the same 12 vertices, each triangle its last
+	 * vertex's id (GL's provoking vertex); strips swap the first two of every
+	 * other triangle, which leaves the last in place.
+	 */
+	for (unsigned i = 0; i < 12; i++, id++)
+		put_vertex(&strip, (int32_t)(4 + 5 * (i / 2)) * 256 + (int32_t)rnd(256),
+			   (int32_t)(20 + 8 * (i % 2)) * 256 + (int32_t)rnd(256), id);
+	for (unsigned i = 0; i + 2 < 12; i++)
+		ref_triangle(ref, strip.v[i], strip.v[i + 1], strip.v[i + 2], strip.v[i + 2].id);
+	attribs[0] = upload_vertices(&r, &strip);
+	attribs[1] = attribs[0] + 8;
+	d.vs = vertex_stage(&vs, vu, attribs, strides);
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP,
+					.count = 12,
+					.instances = 1 };
+	assert_int_equal(agx_render_draw(&rp, &d), 0);
+
+	/* the fan, indexed, with a restart in the middle: two fans of the strip's vertices */
+	const uint16_t fan[] = { 0, 1, 3, 5, 0xffff, 6, 7, 9, 11, 10 };
+
+	memcpy(indices, fan, sizeof(fan));
+	for (unsigned i = 0; i < 12; i++)
+		strip.v[i].id += 100;
+	attribs[0] = upload_vertices(&r, &strip);
+	attribs[1] = attribs[0] + 8;
+	d.vs = vertex_stage(&vs, vu, attribs, strides);
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_FAN,
+					.count = 10,
+					.instances = 1,
+					.index_size = 2,
+					.indices = data(&r, indices, sizeof(indices)),
+					.index_bytes = 20,
+					.restart = true };
+	d.restart_index = 0xffff;
+	assert_int_equal(agx_render_draw(&rp, &d), 0);
+	for (unsigned f = 0; f < 2; f++) {
+		const uint16_t *ix = fan + 5 * f;
+		unsigned len = f ? 5 : 4;
+
+		for (unsigned i = 1; i + 1 < len; i++)
+			ref_triangle(ref, strip.v[ix[0]], strip.v[ix[i]], strip.v[ix[i + 1]],
+				     strip.v[ix[i + 1]].id);
+	}
+
+	/* points of size 3 at random places, some on pixel centres' edges */
+	for (unsigned i = 0; i < 40; i++, id++)
+		put_vertex(&points, (int32_t)rnd(CW * 256), (int32_t)rnd(CH * 256) & ~127, id);
+	for (unsigned i = 0; i < points.n; i++)
+		ref_point(ref, points.v[i], points.v[i].id);
+	attribs[0] = upload_vertices(&r, &points);
+	attribs[1] = attribs[0] + 8;
+	d.vs = vertex_stage(&vs, vu, attribs, strides);
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_POINTS,
+					.count = points.n,
+					.instances = 1 };
+	d.state.point_size = true;
+	d.state.varying_words = d.vs_outputs - 5;
+	assert_int_equal(agx_render_draw(&rp, &d), 0);
+
+	assert_int_equal(run(&r, &rp), 0);
+	corpus_check(&img, ref, "triangles, strips, fans, points");
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &img.bo);
+	rig_fini(&r);
+}
+
+/* --- smooth varyings -------------------------------------------------------------------- */
+
+static const char smooth_vs[] = "#version 300 es\n"
+				"layout(location = 0) in vec4 pos;\n"
+				"layout(location = 1) in vec4 col;\n"
+				"out vec4 v_col;\n"
+				"void main() { gl_Position = pos; v_col = col; }\n";
+static const char smooth_fs[] = "#version 300 es\n"
+				"precision highp float;\n"
+				"in vec4 v_col;\n"
+				"layout(location = 0) out vec4 o;\n"
+				"void main() { o = v_col; }\n";
+
+/* One triangle with different w at its vertices: the colour perspective-correct at each centre. */
+static void test_smooth_varyings(void **state)
+{
+	static const float v[3][8] = {
+		{ -0.9f, -0.8f, 0, 1, 1, 0, 0, 0.25f },
+		{ 1.8f, -1.6f, 0, 2, 0, 1, 0, 0.5f },
+		{ -2.0f, 3.2f, 0, 4, 0, 0, 1, 1 },
+	};
+	const unsigned w = 32, h = 32;
+	struct rig r;
+	struct shader vs, fs;
+	struct image img;
+	struct agx_render rp;
+	struct agx_render_draw d;
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+	struct agx_compile_options fo = { 0 };
+	uint32_t vu[64];
+	unsigned strides[2] = { 32, 32 }, covered = 0;
+	uint64_t attribs[2];
+	double worst = 0;
+
+	rig_init(&r, *state);
+	image_init(&r, &img, AGX_FORMAT_R32G32B32A32_FLOAT, w, h, false, 1, 0);
+	pass.colour[0] = target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	pass.colour[0].clear.f[3] = -1; /* no varying is negative */
+	begin(&r, &rp, &pass);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	compile(&r, AGX_SHADER_VERTEX, smooth_vs, NULL, &vs);
+	compile(&r, AGX_SHADER_FRAGMENT, smooth_fs, &fo, &fs);
+	attribs[0] = data(&r, v, sizeof(v));
+	attribs[1] = attribs[0] + 16;
+	draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+					.count = 3,
+					.instances = 1 };
+	assert_int_equal(agx_render_draw(&rp, &d), 0);
+	assert_int_equal(run(&r, &rp), 0);
+
+	/* the reference: barycentrics in window space, then corrected by 1/w */
+	double wx[3], wy[3];
+
+	for (unsigned i = 0; i < 3; i++) {
+		wx[i] = w / 2.0 + w / 2.0 * v[i][0] / v[i][3];
+		wy[i] = h / 2.0 + h / 2.0 * v[i][1] / v[i][3];
+	}
+	double area = (wx[1] - wx[0]) * (wy[2] - wy[0]) - (wx[2] - wx[0]) * (wy[1] - wy[0]);
+
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			double px = x + 0.5, py = y + 0.5, b[3], sum = 0;
+			float got[4];
+
+			b[0] = ((wx[1] - px) * (wy[2] - py) - (wx[2] - px) * (wy[1] - py)) / area;
+			b[1] = ((wx[2] - px) * (wy[0] - py) - (wx[0] - px) * (wy[2] - py)) / area;
+			b[2] = 1 - b[0] - b[1];
+			memcpy(got, texel(&img, 0, x, y), 16);
+			/* keep away from edges, where coverage is the corpus' business */
+			if (b[0] < 1e-3 || b[1] < 1e-3 || b[2] < 1e-3) {
+				if (b[0] < -1e-3 || b[1] < -1e-3 || b[2] < -1e-3)
+					assert_true(got[3] == -1);
+				continue;
+			}
+			covered++;
+			for (unsigned i = 0; i < 3; i++)
+				sum += b[i] / v[i][3];
+			for (unsigned c = 0; c < 4; c++) {
+				double want = 0;
+
+				for (unsigned i = 0; i < 3; i++)
+					want += b[i] / v[i][3] * v[i][4 + c];
+				want /= sum;
+				worst = fmax(worst, fabs(got[c] - want));
+			}
+		}
+	print_message("# %u pixels inside, the largest difference %.3g\n", covered, worst);
+	assert_true(covered > 100);
+	assert_true(worst < 1e-4);
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &img.bo);
+	rig_fini(&r);
+}
+
+/* --- load and store operations ---------------------------------------------------------- */
+
+static const char rect_vs[] = "#version 300 es\n"
+			      "layout(location = 0) in vec2 pos;\n"
+			      "void main() { gl_Position = vec4(pos, 0.5, 1.0); }\n";
+static const char rect_fs[] = "#version 300 es\n"
+			      "precision highp float;\n"
+			      "uniform vec4 colour;\n"
+			      "layout(location = 0) out vec4 o0;\n"
+			      "layout(location = 1) out vec4 o1;\n"
+			      "void main() { o0 = colour; o1 = colour.wzyx; }\n";
+
+/* Draws the rectangle (x0, y0)..(x1, y1) in NDC with the fragment shader's colour. */
+static void draw_rect(struct rig *r, struct agx_render *rp, const struct shader *vs,
+		      const struct shader *fs, float x0, float y0, float x1, float y1,
+		      const float colour[4], unsigned width, unsigned height)
+{
+	const float v[6][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 },
+				{ x0, y0 }, { x1, y1 }, { x0, y1 } };
+	static uint32_t vu[64], fu[64];
+	unsigned strides[1] = { 8 };
+	uint64_t attribs[1] = { data(r, v, sizeof(v)) };
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	struct agx_render_draw d;
+
+	draw_init(&d, vs, fs, vertex_stage(vs, vu, attribs, strides), width, height, cf);
+	for (unsigned i = 0; i < fs->bin.info.num_vars; i++)
+		if (fs->bin.info.vars[i].kind == AGX_SHADER_UNIFORM)
+			memcpy(&fu[fs->bin.info.vars[i].uniform], colour, 16);
+	d.fs.uniforms = fu;
+	d.fs.num_uniforms = fs->bin.info.num_uniforms;
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+					.count = 6,
+					.instances = 1 };
+	assert_int_equal(agx_render_draw(rp, &d), 0);
+}
+
+static uint32_t rgba8(const float c[4])
+{
+	uint32_t v;
+
+	assert_true(agx_format_pack_float(AGX_FORMAT_R8G8B8A8_UNORM, c, &v));
+	return v;
+}
+
+/*
+ * Two targets, a twiddled array layer and a linear image.  Pass 1 clears
+ * the first and leaves the second as it was (don't care, then stored:
+ * undefined where nothing drew, so the test draws everywhere), pass 2
+ * reloads the first and draws a smaller rectangle, and discards the
+ * second.  The layer next to the target's is never touched.
+ */
+static void test_load_store(void **state)
+{
+	const unsigned w = 40, h = 24;
+	const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 },
+		    grey[4] = { 0.5f, 0.5f, 0.5f, 1 };
+	const float blue[4] = { 0, 0, 1, 0.5f };
+	struct rig r;
+	struct shader vs, fs;
+	struct image a, b;
+	struct agx_render rp;
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 2 };
+	struct agx_compile_options fo = { 0 };
+
+	rig_init(&r, *state);
+	image_init(&r, &a, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 3, 0x5a);
+	image_init(&r, &b, AGX_FORMAT_R8G8B8A8_UNORM, w, h, false, 1, 0x33);
+	pass.colour[0] = target(&a, 1, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	memcpy(pass.colour[0].clear.f, grey, 16);
+	pass.colour[1] = target(&b, 0, AGX_LOAD_DONT_CARE, AGX_STORE_STORE);
+	begin(&r, &rp, &pass);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	/* the right half red; target 1 everywhere (its colour reversed) */
+	draw_rect(&r, &rp, &vs, &fs, 0, -1, 1, 1, red, w, h);
+	assert_int_equal(run(&r, &rp), 0);
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			uint32_t ta, tb, want_b = rgba8((const float[4]){ 1, 0, 0, 1 });
+
+			memcpy(&ta, texel(&a, 1, x, y), 4);
+			memcpy(&tb, texel(&b, 0, x, y), 4);
+			assert_int_equal(ta, rgba8(x >= w / 2 ? red : grey));
+			if (x >= w / 2)
+				assert_int_equal(tb, want_b);
+			/* the layers either side are untouched */
+			assert_int_equal(*texel(&a, 0, x, y), 0x5a);
+			assert_int_equal(*texel(&a, 2, x, y), 0x5a);
+		}
+
+	/* pass 2: reload, draw the top-left quarter green; the second target discarded */
+	memset(b.bo.map, 0x77, b.bo.size);
+	pass.colour[0].load = AGX_LOAD_RELOAD;
+	pass.colour[1].store = AGX_STORE_DISCARD;
+	begin(&r, &rp, &pass);
+	draw_rect(&r, &rp, &vs, &fs, -1, -1, 0, 0, green, w, h);
+	draw_rect(&r, &rp, &vs, &fs, 0.5f, 0.5f, 1, 1, blue, w, h);
+	assert_int_equal(run(&r, &rp), 0);
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			uint32_t ta;
+			const float *want = x < w / 2 && y < h / 2	       ? green
+					    : x >= 3 * w / 4 && y >= 3 * h / 4 ? blue
+					    : x >= w / 2		       ? red
+									       : grey;
+
+			memcpy(&ta, texel(&a, 1, x, y), 4);
+			assert_int_equal(ta, rgba8(want));
+			assert_int_equal(*(const uint8_t *)texel(&b, 0, x, y), 0x77);
+		}
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &a.bo);
+	agx_device_bo_close(r.dev, &b.bo);
+	rig_fini(&r);
+}
+
+/* --- eight targets ------------------------------------------------------------------------ */
+
+static const enum agx_format eight[8] = {
+	AGX_FORMAT_R8G8B8A8_UNORM, AGX_FORMAT_R8_UNORM,		 AGX_FORMAT_R16G16_FLOAT,
+	AGX_FORMAT_R32_UINT,	   AGX_FORMAT_R10G10B10A2_UNORM, AGX_FORMAT_R11G11B10_FLOAT,
+	AGX_FORMAT_R8G8B8A8_SRGB,  AGX_FORMAT_R16G16_SINT,
+};
+
+static const char eight_fs[] = "#version 300 es\n"
+			       "precision highp float;\n"
+			       "layout(location = 0) out vec4 o0;\n"
+			       "layout(location = 1) out vec4 o1;\n"
+			       "layout(location = 2) out vec4 o2;\n"
+			       "layout(location = 3) out highp uvec4 o3;\n"
+			       "layout(location = 4) out vec4 o4;\n"
+			       "layout(location = 5) out vec4 o5;\n"
+			       "layout(location = 6) out vec4 o6;\n"
+			       "layout(location = 7) out highp ivec4 o7;\n"
+			       "void main() {\n"
+			       "  o0 = vec4(0.2, 0.4, 0.6, 0.8);\n"
+			       "  o1 = vec4(0.7, 0.0, 0.0, 1.0);\n"
+			       "  o2 = vec4(1.5, -2.25, 0.0, 1.0);\n"
+			       "  o3 = uvec4(123456789u, 0u, 0u, 0u);\n"
+			       "  o4 = vec4(0.1, 0.5, 0.9, 0.34);\n"
+			       "  o5 = vec4(3.0, 0.125, 100.0, 1.0);\n"
+			       "  o6 = vec4(0.5, 0.2, 0.9, 0.6);\n"
+			       "  o7 = ivec4(-300, 32767, 0, 0);\n"
+			       "}\n";
+
+/* What each target's texel must be: the shader's value as agx/format.h packs it. */
+static void eight_expected(unsigned i, uint8_t *out)
+{
+	static const float f[8][4] = {
+		{ 0.2f, 0.4f, 0.6f, 0.8f },  { 0.7f, 0, 0, 1 },
+		{ 1.5f, -2.25f, 0, 1 },	     { 0 },
+		{ 0.1f, 0.5f, 0.9f, 0.34f }, { 3, 0.125f, 100, 1 },
+		{ 0.5f, 0.2f, 0.9f, 0.6f },
+	};
+	const struct agx_format_info *fi = agx_format_info(eight[i]);
+
+	memset(out, 0, 16);
+	if (fi->kind == AGX_FORMAT_KIND_UINT)
+		assert_true(agx_format_pack_uint(eight[i], (const uint32_t[4]){ 123456789u }, out));
+	else if (fi->kind == AGX_FORMAT_KIND_SINT)
+		assert_true(agx_format_pack_sint(eight[i], (const int32_t[4]){ -300, 32767 }, out));
+	else
+		assert_true(agx_format_pack_float(eight[i], f[i], out));
+}
+
+static void test_eight_targets(void **state)
+{
+	const unsigned w = 24, h = 20;
+	struct rig r;
+	struct shader vs, fs;
+	struct image img[8];
+	struct agx_render rp;
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 8 };
+	struct agx_compile_options fo = { 0 };
+	const float none[4] = { 0 };
+
+	rig_init(&r, *state);
+	for (unsigned i = 0; i < 8; i++) {
+		image_init(&r, &img[i], eight[i], w, h, i % 2 == 0, 1, 0xcd);
+		pass.colour[i] = target(&img[i], 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	}
+	begin(&r, &rp, &pass);
+	print_message("# eight targets in %u bytes a pixel, tiles of %ux%u\n", rp.tib.sample_size,
+		      rp.tib.tile_width, rp.tib.tile_height);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	compile(&r, AGX_SHADER_FRAGMENT, eight_fs, &fo, &fs);
+	/* the left half drawn; the right keeps the clear value, 0 */
+	draw_rect(&r, &rp, &vs, &fs, -1, -1, 0, 1, none, w, h);
+	assert_int_equal(run(&r, &rp), 0);
+	for (unsigned i = 0; i < 8; i++) {
+		const struct agx_format_info *fi = agx_format_info(eight[i]);
+		uint8_t want[16], zero[16] = { 0 };
+
+		eight_expected(i, want);
+		for (unsigned y = 0; y < h; y++)
+			for (unsigned x = 0; x < w; x++) {
+				const uint8_t *got = texel(&img[i], 0, x, y);
+
+				if (memcmp(got, x < w / 2 ? want : zero, fi->bytes))
+					fail_msg("target %u (%s), pixel (%u, %u): %02x%02x%02x%02x",
+						 i, fi->name, x, y, got[0], got[1], got[2], got[3]);
+			}
+		agx_device_bo_close(r.dev, &img[i].bo);
+	}
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	rig_fini(&r);
+}
+
+/* --- depth and stencil -------------------------------------------------------------------- */
+
+static const char depth_vs[] = "#version 300 es\n"
+			       "layout(location = 0) in vec3 pos;\n"
+			       "void main() { gl_Position = vec4(pos, 1.0); }\n";
+
+/*
+ * Pass 1: the depth cleared to 0.75 and stored, three rectangles at depths
+ * 0.5, 0.9 and 0.25 with LESS, the middle one failing; stencil cleared to
+ * 7, each passing fragment incrementing it.  Pass 2 reloads both and
+ * draws with EQUAL stencil where it is 8.
+ */
+static void test_depth_stencil(void **state)
+{
+	const unsigned w = 32, h = 32;
+	struct rig r;
+	struct shader vs, fs;
+	struct image colour, depth, stencil;
+	struct agx_render rp;
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+	struct agx_compile_options fo = { 0 };
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	static uint32_t vu[64], fu[64];
+	unsigned strides[1] = { 12 };
+	/* window z = NDC z: the hardware's clip volume is 0 <= z <= w */
+	const struct {
+		float x0, x1, z;
+		float c[4];
+	} rects[3] = { { -1, 0.5f, 0.5f, { 1, 0, 0, 1 } },
+		       { -0.5f, 1, 0.9f, { 0, 1, 0, 1 } },
+		       { 0, 1, 0.25f, { 0, 0, 1, 1 } } };
+
+	rig_init(&r, *state);
+	image_init(&r, &colour, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 1, 0);
+	image_init(&r, &depth, AGX_FORMAT_Z32_FLOAT, w, h, true, 1, 0);
+	image_init(&r, &stencil, AGX_FORMAT_S8_UINT, w, h, true, 1, 0);
+	pass.colour[0] = target(&colour, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	pass.depth = (struct agx_render_zs){ .surface = { .image = depth.image },
+					     .load = AGX_LOAD_CLEAR,
+					     .store = AGX_STORE_STORE,
+					     .depth_clear = 0.75f };
+	pass.stencil = (struct agx_render_zs){ .surface = { .image = stencil.image },
+					       .load = AGX_LOAD_CLEAR,
+					       .store = AGX_STORE_STORE,
+					       .stencil_clear = 7 };
+	begin(&r, &rp, &pass);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	compile(&r, AGX_SHADER_VERTEX, depth_vs, NULL, &vs);
+	compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	for (unsigned i = 0; i < 3; i++) {
+		const float v[6][3] = {
+			{ rects[i].x0, -1, rects[i].z }, { rects[i].x1, -1, rects[i].z },
+			{ rects[i].x1, 1, rects[i].z },	 { rects[i].x0, -1, rects[i].z },
+			{ rects[i].x1, 1, rects[i].z },	 { rects[i].x0, 1, rects[i].z }
+		};
+		uint64_t attribs[1] = { data(&r, v, sizeof(v)) };
+		struct agx_render_draw d;
+
+		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		for (unsigned k = 0; k < fs.bin.info.num_vars; k++)
+			if (fs.bin.info.vars[k].kind == AGX_SHADER_UNIFORM)
+				memcpy(&fu[fs.bin.info.vars[k].uniform], rects[i].c, 16);
+		d.fs.uniforms = fu;
+		d.fs.num_uniforms = fs.bin.info.num_uniforms;
+		d.state.depth_func = AGX_CMD_ZS_FUNC_LESS;
+		d.state.depth_write = true;
+		d.state.stencil = true;
+		d.state.front = d.state.back =
+		    (struct agx_ppp_stencil){ .read_mask = 0xff,
+					      .write_mask = 0xff,
+					      .compare = AGX_CMD_ZS_FUNC_ALWAYS,
+					      .depth_pass = AGX_CMD_STENCIL_OP_INCR_SAT };
+		d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+						.count = 6,
+						.instances = 1 };
+		assert_int_equal(agx_render_draw(&rp, &d), 0);
+	}
+	assert_int_equal(run(&r, &rp), 0);
+
+	/* what each column must hold: the nearest rectangle passing, and how many passed */
+	uint32_t col1[32];
+	unsigned passed1[32];
+
+	for (unsigned x = 0; x < w; x++) {
+		double nx = (x + 0.5) / w * 2 - 1, z = 0.75;
+		const float *c = NULL;
+		unsigned passed = 0;
+
+		for (unsigned i = 0; i < 3; i++) {
+			double wz = rects[i].z;
+
+			if (nx > rects[i].x0 && nx < rects[i].x1 && wz < z)
+				z = wz, c = rects[i].c, passed++;
+		}
+		col1[x] = c ? rgba8(c) : 0;
+		passed1[x] = passed;
+		for (unsigned y = 0; y < h; y++) {
+			uint32_t got;
+			float gz;
+
+			memcpy(&got, texel(&colour, 0, x, y), 4);
+			memcpy(&gz, texel(&depth, 0, x, y), 4);
+			assert_int_equal(got, col1[x]);
+			assert_true(fabs(gz - z) < 1e-6);
+			assert_int_equal(*texel(&stencil, 0, x, y), 7 + passed);
+		}
+	}
+
+	/* pass 2: both reloaded; a full-screen draw where the stencil is 8, behind nothing */
+	pass.colour[0].load = AGX_LOAD_RELOAD;
+	pass.depth.load = AGX_LOAD_RELOAD;
+	pass.stencil.load = AGX_LOAD_RELOAD;
+	begin(&r, &rp, &pass);
+	{
+		const float v[6][3] = { { -1, -1, 0.9f }, { 1, -1, 0.9f }, { 1, 1, 0.9f },
+					{ -1, -1, 0.9f }, { 1, 1, 0.9f },  { -1, 1, 0.9f } };
+		const float white[4] = { 1, 1, 1, 1 };
+		uint64_t attribs[1] = { data(&r, v, sizeof(v)) };
+		struct agx_render_draw d;
+
+		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		for (unsigned k = 0; k < fs.bin.info.num_vars; k++)
+			if (fs.bin.info.vars[k].kind == AGX_SHADER_UNIFORM)
+				memcpy(&fu[fs.bin.info.vars[k].uniform], white, 16);
+		d.fs.uniforms = fu;
+		d.fs.num_uniforms = fs.bin.info.num_uniforms;
+		d.state.stencil = true;
+		d.state.front = d.state.back =
+		    (struct agx_ppp_stencil){ .ref = 8,
+					      .read_mask = 0xff,
+					      .write_mask = 0xff,
+					      .compare = AGX_CMD_ZS_FUNC_EQUAL,
+					      .depth_pass = AGX_CMD_STENCIL_OP_ZERO };
+		d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+						.count = 6,
+						.instances = 1 };
+		assert_int_equal(agx_render_draw(&rp, &d), 0);
+	}
+	assert_int_equal(run(&r, &rp), 0);
+	/* where the stencil was 8 it is zeroed and the colour white; elsewhere both as they were */
+	for (unsigned x = 0; x < w; x++)
+		for (unsigned y = 0; y < h; y++) {
+			bool hit = 7 + passed1[x] == 8;
+			uint32_t got;
+
+			memcpy(&got, texel(&colour, 0, x, y), 4);
+			assert_int_equal(got, hit ? 0xffffffffu : col1[x]);
+			assert_int_equal(*texel(&stencil, 0, x, y), hit ? 0 : 7 + passed1[x]);
+		}
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &colour.bo);
+	agx_device_bo_close(r.dev, &depth.bo);
+	agx_device_bo_close(r.dev, &stencil.bo);
+	rig_fini(&r);
+}
+
+/* --- refusals ------------------------------------------------------------------------------- */
+
+static void test_refusals(void **state)
+{
+	struct rig r;
+	struct image img, z;
+	struct agx_render rp;
+	struct agx_render_pass pass = { .width = 16, .height = 16, .num_colour = 1 };
+	enum agx_format many[8];
+	struct agx_tilebuffer tib;
+
+	rig_init(&r, *state);
+	image_init(&r, &img, AGX_FORMAT_R8G8B8A8_UNORM, 16, 16, true, 1, 0);
+	image_init(&r, &z, AGX_FORMAT_Z32_FLOAT, 32, 32, true, 1, 0);
+	pass.tvb = 0x100000, pass.tvb_size = 0x10000;
+	/* a target smaller than the pass */
+	pass.width = 17;
+	pass.colour[0] = target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, PASS_SIZE, r.usc_base, &pass),
+			 -EINVAL);
+	/* a depth buffer of another size than the pass: the ZLS could not address it */
+	pass.width = 16;
+	pass.depth = (struct agx_render_zs){ .surface = { .image = z.image } };
+	assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, PASS_SIZE, r.usc_base, &pass),
+			 -EINVAL);
+	/* a format the PBE cannot write */
+	memset(&pass.depth, 0, sizeof(pass.depth));
+	pass.colour[0].surface.image.format = AGX_FORMAT_ETC2_RGB8;
+	assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, PASS_SIZE, r.usc_base, &pass),
+			 -EINVAL);
+	/* eight RGBA32F targets need 128 bytes a pixel */
+	for (unsigned i = 0; i < 8; i++)
+		many[i] = AGX_FORMAT_R32G32B32A32_FLOAT;
+	assert_int_equal(agx_tilebuffer_layout(many, 8, &tib), -ENOSPC);
+	assert_int_equal(agx_tilebuffer_layout(many, 4, &tib), 0);
+	assert_int_equal(tib.sample_size, 64);
+	assert_int_equal(tib.tile_width * tib.tile_height, 256);
+	/* memory too small for the pass's arrays */
+	pass.colour[0].surface.image.format = AGX_FORMAT_R8G8B8A8_UNORM;
+	assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, 4096, r.usc_base, &pass),
+			 -ENOSPC);
+	agx_device_bo_close(r.dev, &img.bo);
+	agx_device_bo_close(r.dev, &z.bo);
+	rig_fini(&r);
+}
+
+static int setup(void **state)
+{
+	struct test_stack *s = calloc(1, sizeof(*s));
+
+	test_stack_start(s, &options);
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct test_stack *s = *state;
+	bool clean = test_stack_stop(s);
+
+	free(s);
+	assert_true(clean);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_triangle_corpus), cmocka_unit_test(test_smooth_varyings),
+		cmocka_unit_test(test_load_store),	cmocka_unit_test(test_eight_targets),
+		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_refusals),
+	};
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
+		return 2;
+	}
+	for (int i = 0; i < 4; i++)
+		options.paths[i] = argv[i + 1];
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
