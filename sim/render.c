@@ -638,6 +638,35 @@ static enum sim_render_status point(struct sim_render *r, const struct sim_draw_
  * The primitives of one run of positions (a draw's, or the part between
  * two restarts), as GL assembles them.
  */
+/*
+ * After a partial render the draw goes on from the primitive that did not
+ * fit: of a segment's count primitives, how many were binned before
+ * (skipped without being looked at again, so that a draw of millions of
+ * primitives through a small heap costs what its primitives cost).
+ */
+static uint32_t resume(struct sim_render *r, uint32_t count)
+{
+	uint64_t left = r->prim_skip > r->prims ? r->prim_skip - r->prims : 0;
+	uint32_t skip = left < count ? (uint32_t)left : count;
+
+	r->prims += skip;
+	return skip;
+}
+
+/*
+ * The next primitive is looked at: the one a partial render stopped in
+ * skips the triangles of it binned before (r->skip), the ones after it
+ * skip none.  Always true: a step of the loops' conditional expressions.
+ */
+static bool primitive(struct sim_render *r)
+{
+	if (r->prims != r->prim_skip)
+		r->skip = 0;
+	r->prims++;
+	r->calls = 0;
+	return true;
+}
+
 static enum sim_render_status assemble(struct sim_render *r, const struct sim_draw_state *s,
 				       const uint64_t *seq, uint32_t n, struct sim_uat_fault *fault)
 {
@@ -652,37 +681,43 @@ static enum sim_render_status assemble(struct sim_render *r, const struct sim_dr
 	}
 	switch (r->draw.primitive) {
 	case AGX_CMD_PRIMITIVE_POINTS:
-		for (uint32_t i = 0; i < n && st == SIM_RENDER_DONE; i++)
-			st = point(r, s, seq[i], fault);
+		for (uint32_t i = resume(r, n); i < n && st == SIM_RENDER_DONE; i++)
+			st = primitive(r) ? point(r, s, seq[i], fault) : st;
 		break;
 	case AGX_CMD_PRIMITIVE_LINES:
-		for (uint32_t i = 0; i + 1 < n && st == SIM_RENDER_DONE; i += 2)
-			st = line(r, s, seq + i, fault);
+		for (uint32_t i = 2 * resume(r, n / 2); i + 1 < n && st == SIM_RENDER_DONE; i += 2)
+			st = primitive(r) ? line(r, s, seq + i, fault) : st;
 		break;
 	case AGX_CMD_PRIMITIVE_LINE_STRIP:
 	case AGX_CMD_PRIMITIVE_LINE_LOOP:
-		for (uint32_t i = 0; i + 1 < n && st == SIM_RENDER_DONE; i++)
-			st = line(r, s, seq + i, fault);
+		for (uint32_t i = resume(r, n ? n - 1 : 0); i + 1 < n && st == SIM_RENDER_DONE; i++)
+			st = primitive(r) ? line(r, s, seq + i, fault) : st;
 		if (r->draw.primitive == AGX_CMD_PRIMITIVE_LINE_LOOP && n > 2 &&
-		    st == SIM_RENDER_DONE)
+		    st == SIM_RENDER_DONE && resume(r, 1) == 0 && primitive(r))
 			st = line(r, s, (const uint64_t[2]){ seq[n - 1], seq[0] }, fault);
 		break;
 	case AGX_CMD_PRIMITIVE_TRIANGLES:
-		for (uint32_t i = 0; i + 2 < n && st == SIM_RENDER_DONE; i += 3)
-			st = triangle(r, s, seq + i, fault);
+		for (uint32_t i = 3 * resume(r, n / 3); i + 2 < n && st == SIM_RENDER_DONE; i += 3)
+			st = primitive(r) ? triangle(r, s, seq + i, fault) : st;
 		break;
 	case AGX_CMD_PRIMITIVE_TRIANGLE_STRIP:
 		/* GL: odd triangles swap their first two vertices */
-		for (uint32_t i = 0; i + 2 < n && st == SIM_RENDER_DONE; i++)
-			st = triangle(
-			    r, s,
-			    (const uint64_t[3]){ seq[i + (i & 1)], seq[i + !(i & 1)], seq[i + 2] },
-			    fault);
+		for (uint32_t i = resume(r, n > 2 ? n - 2 : 0); i + 2 < n && st == SIM_RENDER_DONE;
+		     i++)
+			st = primitive(r)
+				 ? triangle(r, s,
+					    (const uint64_t[3]){ seq[i + (i & 1)],
+								 seq[i + !(i & 1)], seq[i + 2] },
+					    fault)
+				 : st;
 		break;
 	default: /* fan */
-		for (uint32_t i = 1; i + 1 < n && st == SIM_RENDER_DONE; i++)
-			st = triangle(r, s, (const uint64_t[3]){ seq[0], seq[i], seq[i + 1] },
-				      fault);
+		for (uint32_t i = 1 + resume(r, n > 2 ? n - 2 : 0);
+		     i + 1 < n && st == SIM_RENDER_DONE; i++)
+			st = primitive(r)
+				 ? triangle(r, s, (const uint64_t[3]){ seq[0], seq[i], seq[i + 1] },
+					    fault)
+				 : st;
 		break;
 	}
 	return st;
@@ -1333,9 +1368,11 @@ enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *p
 		case SIM_RENDER_VERTEX:
 			*unit = AGX_UAT_FAULT_UNIT_TILER;
 			r->calls = 0;
+			r->prims = 0;
 			st = tile_draw(r, fault, why, why_size);
 			if (st == SIM_RENDER_PARTIAL_NEEDED) {
 				/* render what is binned; then this draw goes on where it stopped */
+				r->prim_skip = r->prims - 1;
 				r->skip = r->calls - 1;
 				r->phase = SIM_RENDER_PARTIAL;
 				fragment_pass(r, r->passes ? &r->partial_reload : &r->load,
@@ -1345,6 +1382,7 @@ enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *p
 			if (st != SIM_RENDER_DONE)
 				return st;
 			r->skip = 0;
+			r->prim_skip = 0;
 			r->phase = SIM_RENDER_STREAM;
 			continue;
 		case SIM_RENDER_PARTIAL:

@@ -50,9 +50,10 @@ struct sim_render {
 	 */
 	bool partials;	      /* the render has both partial pipelines */
 	unsigned passes;      /* partial renders so far */
-	uint64_t calls, skip; /* the draw's triangles offered to the heap, and done */
-	uint64_t binned;      /* triangles in the heap since it was last emptied */
-	uint64_t heap_needed; /* what all passes took, for the grow request */
+	uint64_t calls, skip; /* the current primitive's triangles offered to the heap, and done */
+	uint64_t prims, prim_skip; /* the draw's primitives looked at, and binned before */
+	uint64_t binned;	   /* triangles in the heap since it was last emptied */
+	uint64_t heap_needed;	   /* what all passes took, for the grow request */
 	struct sim_pipeline partial_reload, partial_store;
 	const struct sim_pipeline *pass_load, *pass_store;
 	bool pass_final;

@@ -37,7 +37,10 @@ static void start(struct test_stack *s, const struct test_stack_options *o, unsi
 		 * time limit models the hardware's time, not the build's, so
 		 * it grows with it there.
 		 */
-		if (SANITIZED)
+		if (o->sim_job_time_limit_ms)
+			argv[n++] = "--job-time-limit-ms",
+			argv[n++] = (char *)o->sim_job_time_limit_ms;
+		else if (SANITIZED)
 			argv[n++] = "--job-time-limit-ms", argv[n++] = "100000";
 		break;
 	case STACK_MEMMGR:

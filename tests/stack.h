@@ -24,6 +24,8 @@ struct test_stack_options {
 	const char *sim_cores;	     /* --cores, NULL for the default */
 	bool test_faults;	     /* agx-sim --test-faults */
 	const char *job_timeout_ms;  /* agx-scheduler --job-timeout-ms, NULL for the default */
+	/* agx-sim --job-time-limit-ms, NULL for the default (100 s in the sanitizer build) */
+	const char *sim_job_time_limit_ms;
 };
 
 /* Starts the stack in a new directory under /tmp; fails the test if one daemon does not listen. */

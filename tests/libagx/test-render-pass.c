@@ -33,9 +33,10 @@
 #include "agx/device.h"
 #include "agx/render.h"
 #include "agx_cmdbuf.h"
+#include "sanitized.h"
 #include "stack.h"
 
-#define WAIT_NS	  (20ll * 1000 * 1000 * 1000)
+#define WAIT_NS	  (300ll * 1000 * 1000 * 1000)
 #define CODE_SIZE (256u << 10)
 #define PASS_SIZE (4u << 20)
 #define DATA_SIZE (4u << 20)
@@ -974,6 +975,107 @@ static void test_depth_stencil(void **state)
 	rig_fini(&r);
 }
 
+/* --- partial renders ---------------------------------------------------------------------------
+ */
+
+/*
+ * A million small triangles (a hundred thousand in the sanitizer build)
+ * through a 64 KiB TVB heap, in partial renders, and then in one pass
+ * through the heap the firmware asked for: the same image, exactly.  Each
+ * triangle writes its own id, so the image shows drawing order too.
+ */
+static void test_partial_renders(void **state)
+{
+	const unsigned w = 64, h = 64, tris = SANITIZED ? 20000 : 1000000;
+	const unsigned verts = tris + 2;
+	struct rig r;
+	struct shader vs, fs;
+	struct image small, large;
+	struct agx_render rp;
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+	struct agx_compile_options fo = { 0 };
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	struct agx_render_draw d;
+	uint32_t vu[64], heap_size;
+	unsigned strides[2] = { 12, 12 };
+	uint64_t attribs[2], wanted = 0, heap_va, again = 0;
+	float *v = malloc(verts * 12ull);
+	struct agx_bo vbo;
+	unsigned differ = 0, drawn = 0;
+
+	rig_init(&r, *state);
+	image_init(&r, &small, AGX_FORMAT_R32_UINT, w, h, true, 1, 0);
+	image_init(&r, &large, AGX_FORMAT_R32_UINT, w, h, true, 1, 0);
+	/* a strip walking the rows, each triangle about a pixel, its id from its last vertex */
+	for (unsigned i = 0; i < verts; i++) {
+		unsigned step = i / 2, row = step / 80 % (h / 2);
+		float x = (float)(step % 80) * (float)w / 80 + (float)rnd(100) / 100;
+		float y = (float)(2 * row + (i & 1)) + (float)rnd(100) / 200;
+
+		v[3 * i] = x / (w / 2.0f) - 1;
+		v[3 * i + 1] = y / (h / 2.0f) - 1;
+		v[3 * i + 2] = (float)(i % 1000000 + 1);
+	}
+	map(&r, &vbo, (verts * 12ull + 0x3fff) & ~0x3fffull, AGX_BIND_READ, &attribs[0]);
+	memcpy(vbo.map, v, verts * 12ull);
+	attribs[1] = attribs[0] + 8;
+	compile(&r, AGX_SHADER_VERTEX, corpus_vs, NULL, &vs);
+
+	for (unsigned run_no = 0; run_no < 2; run_no++) {
+		struct image *img = run_no ? &large : &small;
+
+		pass.colour[0] = target(img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+		begin(&r, &rp, &pass);
+		if (!run_no) {
+			pass.tvb_size = 64 << 10; /* the first 64 KiB of the queue's heap */
+			assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, PASS_SIZE,
+							  r.usc_base, &pass),
+					 0);
+			agx_tilebuffer_compile_options(&rp.tib, &fo);
+			compile(&r, AGX_SHADER_FRAGMENT, corpus_fs, &fo, &fs);
+		}
+		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP,
+						.count = verts,
+						.instances = 1 };
+		assert_int_equal(agx_render_draw(&rp, &d), 0);
+		assert_int_equal(run(&r, &rp), 0);
+		assert_int_equal(
+		    agx_device_queue_tvb_wanted(r.dev, r.queue, run_no ? &again : &wanted), 0);
+		if (!run_no) {
+			/* the device grows the queue's heap to what the firmware asked */
+			assert_true(wanted > 64 << 10);
+			assert_int_equal(agx_device_queue_tvb(r.dev, r.queue, &heap_va, &heap_size),
+					 0);
+			assert_true(heap_size >= wanted);
+		}
+	}
+	/* the second render fitted: it asked for nothing more */
+	assert_int_equal(again, wanted);
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			uint32_t a, b;
+
+			memcpy(&a, texel(&small, 0, x, y), 4);
+			memcpy(&b, texel(&large, 0, x, y), 4);
+			differ += a != b;
+			drawn += b != 0;
+		}
+	print_message("# %u triangles: the heap they need is %llu bytes; through 64 KiB, at least "
+		      "%llu partial renders\n",
+		      tris, (unsigned long long)wanted,
+		      (unsigned long long)((wanted + (64 << 10) - 1) / (64 << 10) - 1));
+	assert_int_equal(differ, 0);
+	assert_true(drawn > w * h / 2);
+	free(v);
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &vbo);
+	agx_device_bo_close(r.dev, &small.bo);
+	agx_device_bo_close(r.dev, &large.bo);
+	rig_fini(&r);
+}
+
 /* --- refusals ------------------------------------------------------------------------------- */
 
 static void test_refusals(void **state)
@@ -1044,7 +1146,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_triangle_corpus), cmocka_unit_test(test_smooth_varyings),
 		cmocka_unit_test(test_load_store),	cmocka_unit_test(test_eight_targets),
-		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_partial_renders),
+		cmocka_unit_test(test_refusals),
 	};
 
 	if (argc != 5) {
@@ -1053,6 +1156,13 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < 4; i++)
 		options.paths[i] = argv[i + 1];
+	/*
+	 * A million triangles take the simulator tens of seconds, the
+	 * hardware milliseconds: the device's GPU time limit, and the
+	 * scheduler's job timeout, model the hardware's time.
+	 */
+	options.sim_job_time_limit_ms = "300000";
+	options.job_timeout_ms = "300000";
 	signal(SIGPIPE, SIG_IGN);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
