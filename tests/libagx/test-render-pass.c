@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -1076,6 +1078,201 @@ static void test_partial_renders(void **state)
 	rig_fini(&r);
 }
 
+/* --- many clients --------------------------------------------------------------------------------
+ */
+
+#define CLIENT_SIZE 64
+
+/*
+ * One client process's work, without the test framework (a failure must
+ * end this process only): its own device, VM and queue, a pass clearing
+ * to its own colour and drawing a rectangle of another, checked pixel by
+ * pixel; with fault, the rectangle's vertices are at an unmapped address.
+ * 0 when everything is as it must be, else a code saying what was not.
+ */
+static int client(const struct test_stack *stack, unsigned k, bool fault, const struct shader *vs0,
+		  const struct agx_shader_binary *fs_bin)
+{
+	struct agx_device_config config = { .memmgr_socket = stack->memmgr,
+					    .scheduler_socket = stack->sched,
+					    .name = "render-client" };
+	struct agx_device *dev;
+	struct agx_device_vm *vm;
+	struct agx_bo code, mem, img_bo, vbuf;
+	uint64_t code_va, mem_va, img_va, vbuf_va, tvb;
+	uint32_t queue, sync, tvb_size, vu[64] = { 0 }, fu[64] = { 0 };
+	struct agx_layout layout = { .twiddled = true,
+				     .bytes_per_texel = 4,
+				     .width = CLIENT_SIZE,
+				     .height = CLIENT_SIZE,
+				     .levels = 1 };
+	struct agx_render rp;
+	struct agx_render_pass pass = { .width = CLIENT_SIZE,
+					.height = CLIENT_SIZE,
+					.num_colour = 1 };
+	struct agx_render_draw d = { 0 };
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_RENDER };
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	unsigned ncf, regs;
+	int status = 1;
+	const float colour[4] = { (float)k / 32, 1 - (float)k / 32, 0.5f, 1 };
+	const float v[6][2] = { { -0.5f, -0.5f }, { 0.5f, -0.5f }, { 0.5f, 0.5f },
+				{ -0.5f, -0.5f }, { 0.5f, 0.5f },  { -0.5f, 0.5f } };
+	const struct agx_shader_info *vi = &vs0->bin.info;
+	uint32_t inside, outside;
+
+	if (agx_device_open(&config, &dev) < 0 || agx_device_vm_create(dev, &vm) < 0 ||
+	    !agx_layout_init(&layout))
+		return 10;
+	if (agx_device_bo_create(dev, 0x10000, 0, &code) < 0 ||
+	    agx_device_vm_map(dev, vm, &code, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC,
+			      &code_va) < 0 ||
+	    agx_device_bo_create(dev, 1 << 20, 0, &mem) < 0 ||
+	    agx_device_vm_map(dev, vm, &mem, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC,
+			      &mem_va) < 0 ||
+	    agx_device_bo_create(dev, (layout.layer_stride + 0x3fff) & ~0x3fffull, 0, &img_bo) <
+		0 ||
+	    agx_device_vm_map(dev, vm, &img_bo, AGX_BIND_READ | AGX_BIND_WRITE, &img_va) < 0 ||
+	    agx_device_bo_create(dev, 0x4000, 0, &vbuf) < 0 ||
+	    agx_device_vm_map(dev, vm, &vbuf, AGX_BIND_READ, &vbuf_va) < 0)
+		return 11;
+	if (agx_device_queue_create(dev, vm, AGX_PRIORITY_NORMAL, &queue) < 0 ||
+	    agx_device_syncobj_create(dev, &sync) < 0 ||
+	    agx_device_queue_tvb(dev, queue, &tvb, &tvb_size) < 0)
+		return 12;
+	memcpy(code.map, vs0->bin.code, vs0->bin.size);
+	memcpy((uint8_t *)code.map + 0x8000, fs_bin->code, fs_bin->size);
+	memcpy(vbuf.map, v, sizeof(v));
+	pass.colour[0] = (struct agx_render_target){
+		.surface = { .image = { .format = AGX_FORMAT_R8G8B8A8_UNORM,
+					.dim = AGX_IMAGE_2D,
+					.layout = &layout,
+					.address = img_va,
+					.depth = 1 } },
+		.load = AGX_LOAD_CLEAR,
+		.store = AGX_STORE_STORE,
+		.clear = { .f = { 0, 0, (float)k / 32, 1 } },
+	};
+	pass.tvb = tvb, pass.tvb_size = tvb_size;
+	if (agx_render_begin(&rp, mem.map, mem_va, 1 << 20, agx_device_info(dev)->usc_base, &pass))
+		return 13;
+	for (unsigned i = 0; i < vi->num_vars; i++)
+		if (vi->vars[i].kind == AGX_SHADER_INPUT && vi->vars[i].uniform >= 0) {
+			uint64_t at = fault ? 0x7f0000000ull : vbuf_va; /* nothing mapped there */
+
+			vu[vi->vars[i].uniform] = (uint32_t)at;
+			vu[vi->vars[i].uniform + 1] = (uint32_t)(at >> 32);
+			vu[vi->vars[i].uniform + 2] = 8;
+		}
+	for (unsigned i = 0; i < fs_bin->info.num_vars; i++)
+		if (fs_bin->info.vars[i].kind == AGX_SHADER_UNIFORM)
+			memcpy(&fu[fs_bin->info.vars[i].uniform], colour, 16);
+	if (agx_render_link_varyings(vi, &fs_bin->info, 2, cf, &ncf, &regs))
+		return 14;
+	d.vs = (struct agx_render_stage){ .code_va = code_va,
+					  .num_registers = vi->num_registers,
+					  .uniforms = vu,
+					  .num_uniforms = vi->num_uniforms };
+	d.fs = (struct agx_render_stage){ .code_va = code_va + 0x8000,
+					  .num_registers = fs_bin->info.num_registers,
+					  .uniforms = fu,
+					  .num_uniforms = fs_bin->info.num_uniforms };
+	d.vs_outputs = vi->num_vertex_outputs;
+	d.cf = cf, d.num_cf = ncf, d.cf_registers = regs;
+	d.state =
+	    (struct agx_ppp_state){ .translate = { CLIENT_SIZE / 2.0f, CLIENT_SIZE / 2.0f, 0 },
+				    .scale = { CLIENT_SIZE / 2.0f, CLIENT_SIZE / 2.0f, 1 },
+				    .provoking = 2,
+				    .depth_clip = true,
+				    .depth_func = AGX_CMD_ZS_FUNC_ALWAYS,
+				    .varying_words = d.vs_outputs - 4 };
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+					.count = 6,
+					.instances = 1 };
+	if (agx_render_draw(&rp, &d) || agx_render_end(&rp, &cmd.render))
+		return 15;
+	/* three frames, each one checked */
+	for (unsigned frame = 0; frame < 3; frame++) {
+		struct agx_sched_point p = { sync, frame + 1 };
+		enum agx_queue_status qs;
+
+		memset(img_bo.map, 0xee, img_bo.size);
+		if (agx_device_submit(dev, queue, &cmd, 1, NULL, 0, &p, 1) < 0)
+			return fault && frame > 0 ? 0 : 16; /* a lost context refuses more work */
+		if (agx_device_wait(dev, &p, 1, true, WAIT_NS, &status) < 0)
+			return 17;
+		if (fault) {
+			if (status != -EFAULT || agx_device_queue_status(dev, queue, &qs) < 0 ||
+			    qs != AGX_QUEUE_GUILTY_RESET)
+				return 18;
+			return 0;
+		}
+		if (status)
+			return 19;
+		if (!agx_format_pack_float(AGX_FORMAT_R8G8B8A8_UNORM, colour, &inside) ||
+		    !agx_format_pack_float(AGX_FORMAT_R8G8B8A8_UNORM, pass.colour[0].clear.f,
+					   &outside))
+			return 20;
+		for (unsigned y = 0; y < CLIENT_SIZE; y++)
+			for (unsigned x = 0; x < CLIENT_SIZE; x++) {
+				bool in = x >= 16 && x < 48 && y >= 16 && y < 48;
+				uint32_t got;
+
+				memcpy(&got,
+				       (uint8_t *)img_bo.map +
+					   agx_layout_texel(&layout, 0, 0, x, y),
+				       4);
+				if (got != (in ? inside : outside))
+					return 21;
+			}
+	}
+	agx_device_close(dev);
+	return 0;
+}
+
+/*
+ * Twenty client processes render at once (six under ASan), each its own
+ * image, checked; a twenty-first's render faults, and only its context
+ * is lost.
+ */
+static void test_many_clients(void **state)
+{
+	const unsigned n = SANITIZED ? 6 : 20;
+	struct rig r;
+	struct shader vs, fs;
+	struct agx_compile_options fo = { .num_rts = 1 };
+	pid_t pids[21];
+	unsigned bad = 0;
+
+	rig_init(&r, *state);
+	fo.rt[0].format = AGX_ISA_MEMFORMAT_U8NORM;
+	fo.rt[0].components = 4;
+	compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	for (unsigned k = 0; k <= n; k++) {
+		pids[k] = fork();
+		assert_true(pids[k] >= 0);
+		if (pids[k] == 0)
+			_exit(client(*state, k, k == n, &vs, &fs.bin));
+	}
+	for (unsigned k = 0; k <= n; k++) {
+		int st;
+
+		assert_int_equal(waitpid(pids[k], &st, 0), pids[k]);
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			print_message("# client %u%s: %s %d\n", k,
+				      k == n ? " (the faulting one)" : "",
+				      WIFEXITED(st) ? "exit" : "signal",
+				      WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	rig_fini(&r);
+}
+
 /* --- refusals ------------------------------------------------------------------------------- */
 
 static void test_refusals(void **state)
@@ -1147,7 +1344,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_triangle_corpus), cmocka_unit_test(test_smooth_varyings),
 		cmocka_unit_test(test_load_store),	cmocka_unit_test(test_eight_targets),
 		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_partial_renders),
-		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
 	};
 
 	if (argc != 5) {
