@@ -22,6 +22,8 @@
 
 #include "agx/format.h"
 #include "agx/layout.h"
+/* the enums the words take: zs_func, stencil_op, primitive, shade_model, ... */
+#include "agx_cmdbuf.h"
 
 /* --- CDM: compute ------------------------------------------------------------------- */
 
