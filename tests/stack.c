@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -105,4 +106,38 @@ bool test_stack_stop(struct test_stack *s)
 	if (system(cmd) != 0)
 		clean = false;
 	return clean;
+}
+
+struct test_stack_options test_stack_group_options;
+
+static int group_setup(void **state)
+{
+	struct test_stack *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	test_stack_start(s, &test_stack_group_options);
+	*state = s;
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	struct test_stack *s = *state;
+	bool clean = test_stack_stop(s);
+
+	free(s);
+	assert_true(clean);
+	return 0;
+}
+
+int test_stack_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count)
+{
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
+		return 2;
+	}
+	for (int i = 0; i < 4; i++)
+		test_stack_group_options.paths[i] = argv[i + 1];
+	signal(SIGPIPE, SIG_IGN);
+	return _cmocka_run_group_tests("tests", tests, count, group_setup, group_teardown);
 }

@@ -38,4 +38,14 @@ void test_stack_restart(struct test_stack *s, const struct test_stack_options *o
  */
 bool test_stack_stop(struct test_stack *s);
 
+/*
+ * For a test program whose tests share one stack: test_stack_main() takes
+ * the daemons' paths from argv[1..4] into test_stack_group_options (the
+ * program may set its other fields first), ignores SIGPIPE, and runs the
+ * tests between a group setup that starts the stack (*state is its struct
+ * test_stack) and a teardown that stops it.  cmocka.h comes first.
+ */
+extern struct test_stack_options test_stack_group_options;
+int test_stack_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count);
+
 #endif

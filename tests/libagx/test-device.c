@@ -31,8 +31,6 @@
 #define ROUNDS	 20
 #define ELEMENTS 1000
 
-static struct test_stack_options options;
-
 /* out[i] = a[i] * 3 + b[i], i the thread's position in the grid (u0_u1 a, u2_u3 b, u4_u5 out) */
 static const char kernel[] = "get_sr r1, sr80\n"
 			     "device_load 0, i32, x, r2, u0_u1, r1, unsigned\n"
@@ -281,7 +279,7 @@ static void lose(struct test_stack *s, unsigned victim)
 
 	/* the rest of the stack may have followed its peer out; all of it comes back */
 	test_stack_stop(s);
-	test_stack_start(s, &options);
+	test_stack_start(s, &test_stack_group_options);
 	dev = open_device(s);
 	assert_int_equal(client_init(&c, dev), 0);
 	assert_int_equal(client_run(&c, 64, 4, &status), 0);
@@ -304,25 +302,6 @@ static void test_lost_fwchan(void **state)
 	lose(*state, STACK_FWCHAN);
 }
 
-static int setup(void **state)
-{
-	struct test_stack *s = calloc(1, sizeof(*s));
-
-	test_stack_start(s, &options);
-	*state = s;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct test_stack *s = *state;
-	bool clean = test_stack_stop(s);
-
-	free(s);
-	assert_true(clean);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,12 +311,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lost_memmgr),
 	};
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
-		return 2;
-	}
-	for (int i = 0; i < 4; i++)
-		options.paths[i] = argv[i + 1];
-	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return test_stack_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
 }

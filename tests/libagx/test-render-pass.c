@@ -43,8 +43,6 @@
 #define PASS_SIZE (4u << 20)
 #define DATA_SIZE (4u << 20)
 
-static struct test_stack_options options;
-
 struct rig {
 	struct agx_device *dev;
 	struct agx_device_vm *vm;
@@ -1319,25 +1317,6 @@ static void test_refusals(void **state)
 	rig_fini(&r);
 }
 
-static int setup(void **state)
-{
-	struct test_stack *s = calloc(1, sizeof(*s));
-
-	test_stack_start(s, &options);
-	*state = s;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct test_stack *s = *state;
-	bool clean = test_stack_stop(s);
-
-	free(s);
-	assert_true(clean);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1347,19 +1326,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
 	};
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
-		return 2;
-	}
-	for (int i = 0; i < 4; i++)
-		options.paths[i] = argv[i + 1];
 	/*
-	 * A million triangles take the simulator tens of seconds, the
+	 * A million triangles take the simulator seconds, the
 	 * hardware milliseconds: the device's GPU time limit, and the
 	 * scheduler's job timeout, model the hardware's time.
 	 */
-	options.sim_job_time_limit_ms = "300000";
-	options.job_timeout_ms = "300000";
-	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, setup, teardown);
+	test_stack_group_options.sim_job_time_limit_ms = "300000";
+	test_stack_group_options.job_timeout_ms = "300000";
+	return test_stack_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -43,8 +43,6 @@
 #define VBUF_SIZE   0x4000u
 #define RED	    0xff0000ffu /* RGBA8 (1, 0, 0, 1) */
 
-static struct test_stack_options options;
-
 /* dst[i] = src[i], i the thread's position in the grid (u0_u1 src, u2_u3 dst) */
 static const char copy_kernel[] = "get_sr r1, sr80\n"
 				  "device_load 0, i32, x, r2, u0_u1, r1, unsigned\n"
@@ -474,25 +472,6 @@ static void test_partial_renders(void **state)
 	rig_fini(&b);
 }
 
-static int setup(void **state)
-{
-	struct test_stack *s = calloc(1, sizeof(*s));
-
-	test_stack_start(s, &options);
-	*state = s;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct test_stack *s = *state;
-	bool clean = test_stack_stop(s);
-
-	free(s);
-	assert_true(clean);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,12 +481,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_partial_renders),
 	};
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
-		return 2;
-	}
-	for (int i = 0; i < 4; i++)
-		options.paths[i] = argv[i + 1];
-	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return test_stack_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
 }
