@@ -625,6 +625,9 @@ int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d)
 	pva = put(r, words, n, 16);
 	if (r->error || vs == ~0u || fs == ~0u || !pva)
 		return fail(r, -ENOSPC);
+	/* the data just taken from the tail must have left the draw's words their room */
+	if (r->head + need + AGX_VDM_TERMINATE_LENGTH > r->tail)
+		return fail(r, -ENOSPC);
 
 	uint8_t *out = r->map + r->head;
 

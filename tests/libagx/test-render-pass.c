@@ -617,6 +617,17 @@ static const char rect_fs[] = "#version 300 es\n"
 			      "layout(location = 1) out vec4 o1;\n"
 			      "void main() { o0 = colour; o1 = colour.wzyx; }\n";
 
+/* The fragment stage's uniform vec4 (the one uniform its shaders have) set to colour. */
+static void fs_colour(struct agx_render_draw *d, const struct shader *fs, uint32_t *fu,
+		      const float colour[4])
+{
+	for (unsigned i = 0; i < fs->bin.info.num_vars; i++)
+		if (fs->bin.info.vars[i].kind == AGX_SHADER_UNIFORM)
+			memcpy(&fu[fs->bin.info.vars[i].uniform], colour, 16);
+	d->fs.uniforms = fu;
+	d->fs.num_uniforms = fs->bin.info.num_uniforms;
+}
+
 /* Draws the rectangle (x0, y0)..(x1, y1) in NDC with the fragment shader's colour. */
 static void draw_rect(struct rig *r, struct agx_render *rp, const struct shader *vs,
 		      const struct shader *fs, float x0, float y0, float x1, float y1,
@@ -631,11 +642,7 @@ static void draw_rect(struct rig *r, struct agx_render *rp, const struct shader 
 	struct agx_render_draw d;
 
 	draw_init(&d, vs, fs, vertex_stage(vs, vu, attribs, strides), width, height, cf);
-	for (unsigned i = 0; i < fs->bin.info.num_vars; i++)
-		if (fs->bin.info.vars[i].kind == AGX_SHADER_UNIFORM)
-			memcpy(&fu[fs->bin.info.vars[i].uniform], colour, 16);
-	d.fs.uniforms = fu;
-	d.fs.num_uniforms = fs->bin.info.num_uniforms;
+	fs_colour(&d, fs, fu, colour);
 	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
 					.count = 6,
 					.instances = 1 };
@@ -877,11 +884,7 @@ static void test_depth_stencil(void **state)
 		struct agx_render_draw d;
 
 		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
-		for (unsigned k = 0; k < fs.bin.info.num_vars; k++)
-			if (fs.bin.info.vars[k].kind == AGX_SHADER_UNIFORM)
-				memcpy(&fu[fs.bin.info.vars[k].uniform], rects[i].c, 16);
-		d.fs.uniforms = fu;
-		d.fs.num_uniforms = fs.bin.info.num_uniforms;
+		fs_colour(&d, &fs, fu, rects[i].c);
 		d.state.depth_func = AGX_CMD_ZS_FUNC_LESS;
 		d.state.depth_write = true;
 		d.state.stencil = true;
@@ -939,11 +942,7 @@ static void test_depth_stencil(void **state)
 		struct agx_render_draw d;
 
 		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
-		for (unsigned k = 0; k < fs.bin.info.num_vars; k++)
-			if (fs.bin.info.vars[k].kind == AGX_SHADER_UNIFORM)
-				memcpy(&fu[fs.bin.info.vars[k].uniform], white, 16);
-		d.fs.uniforms = fu;
-		d.fs.num_uniforms = fs.bin.info.num_uniforms;
+		fs_colour(&d, &fs, fu, white);
 		d.state.stencil = true;
 		d.state.front = d.state.back =
 		    (struct agx_ppp_stencil){ .ref = 8,
