@@ -98,14 +98,9 @@ static int draw(struct bench *b, struct agx_render *rp, unsigned w, unsigned h, 
 	unsigned n, regs;
 
 	for (unsigned i = 0; i < b->vs.info.num_vars; i++)
-		if (b->vs.info.vars[i].kind == AGX_SHADER_INPUT &&
-		    b->vs.info.vars[i].uniform >= 0) {
-			unsigned u = (unsigned)b->vs.info.vars[i].uniform;
-
-			b->vu[u] = (uint32_t)(b->verts_va + offset);
-			b->vu[u + 1] = (uint32_t)((b->verts_va + offset) >> 32);
-			b->vu[u + 2] = 8;
-		}
+		if (b->vs.info.vars[i].kind == AGX_SHADER_INPUT && b->vs.info.vars[i].uniform >= 0)
+			agx_render_set_attrib(&b->vs.info, b->vu, b->vs.info.vars[i].location,
+					      b->verts_va + offset, 8);
 	for (unsigned i = 0; i < b->fs.info.num_vars; i++)
 		if (b->fs.info.vars[i].kind == AGX_SHADER_UNIFORM)
 			memcpy(&b->fu[b->fs.info.vars[i].uniform], colour, 16);

@@ -114,6 +114,11 @@ int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
 		out->rt[i].format = mf;
 		out->rt[i].offset = at;
 		out->rt[i].components = fi->channels;
+		out->rt[i].type = fi->kind == AGX_FORMAT_KIND_UINT	      ? AGX_RT_UINT
+				  : fi->kind == AGX_FORMAT_KIND_SINT	      ? AGX_RT_SINT
+				  : fi->hw_type == AGX_CMD_TEXTURE_TYPE_FLOAT ? AGX_RT_FLOAT
+				  : fi->hw_type == AGX_CMD_TEXTURE_TYPE_SNORM ? AGX_RT_SNORM
+									      : AGX_RT_UNORM;
 		at += bytes;
 	}
 	out->sample_size = (at + 3) / 4 * 4;
@@ -135,6 +140,7 @@ void agx_tilebuffer_compile_options(const struct agx_tilebuffer *tib,
 		options->rt[i].format = tib->rt[i].format;
 		options->rt[i].offset = tib->rt[i].offset;
 		options->rt[i].components = tib->rt[i].components;
+		options->rt[i].type = tib->rt[i].type;
 		if (tib->rt[i].present)
 			options->num_rts = i + 1;
 	}
@@ -669,6 +675,27 @@ static const struct agx_shader_var *output_at(const struct agx_shader_info *vs, 
 		    vs->vars[i].slot >= 0)
 			return &vs->vars[i];
 	return NULL;
+}
+
+bool agx_render_set_attrib(const struct agx_shader_info *vs, uint32_t *uniforms, unsigned location,
+			   uint64_t address, uint32_t stride)
+{
+	for (unsigned i = 0; i < vs->num_vars; i++) {
+		const struct agx_shader_var *v = &vs->vars[i];
+		unsigned regs;
+
+		if (v->kind != AGX_SHADER_INPUT || v->uniform < 0 || location < v->location ||
+		    location - v->location >= v->locations)
+			continue;
+		/* docs/compiler.md's ABI: the word-aligned address, the stride, the offset */
+		regs = (unsigned)v->uniform + 4 * (location - v->location);
+		uniforms[regs] = (uint32_t)(address & ~3ull);
+		uniforms[regs + 1] = (uint32_t)(address >> 32);
+		uniforms[regs + 2] = stride;
+		uniforms[regs + 3] = (uint32_t)(address & 3);
+		return true;
+	}
+	return false;
 }
 
 int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_shader_info *fs,

@@ -1,6 +1,7 @@
 /*
  * agx_backend.c: agx_backend_compile() of agx_compile.h -- the lowering
- * passes in order, then the code generator (agx_codegen.c) on the lowered
+ * passes in order (GL's clip z and blending first: they make ops that
+ * agx_lower_io places), then the code generator (agx_codegen.c) on the lowered
  * IR, which refuses, with a reason, what it cannot select.
  */
 #include <errno.h>
@@ -16,6 +17,14 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 {
 	FILE *fp = options ? options->ir_dump : NULL;
 
+	if (options)
+		memcpy(shader->attribs, options->attribs, sizeof(shader->attribs));
+	if (!options || !options->depth_zero_to_one) {
+		agx_pass(shader, agx_lower_clip_z);
+		agx_ir_shader_dump(fp, "agx_lower_clip_z", shader);
+	}
+	agx_pass_options(shader, agx_lower_blend, options);
+	agx_ir_shader_dump(fp, "agx_lower_blend", shader);
 	agx_pass(shader, agx_lower_io);
 	agx_ir_shader_dump(fp, "agx_lower_io", shader);
 	agx_pass(shader, agx_lower_alu);

@@ -217,6 +217,7 @@ char *agx_shader_info_to_json(const struct agx_shader_info *info)
 		add(&b, root, "writes_depth", json_object_new_boolean(info->writes_depth));
 		add_int(&b, root, "coefficients", info->num_cf);
 		add_int(&b, root, "frag_coord_z_cf", info->frag_coord_z_cf);
+		add_int(&b, root, "blend_constant_uniform", info->blend_constant_uniform);
 	}
 	add_int(&b, root, "uniform_block_uniform", info->uniform_block_uniform);
 	add_int(&b, root, "textures", info->num_textures);

@@ -101,6 +101,7 @@ static int copy_vars(struct agx_ir_shader *shader, struct agx_shader_info *info)
 			.components = v->components,
 			.array_size = v->array_size,
 			.location = v->location,
+			.locations = agx_io_locations(v),
 			.binding = v->binding,
 			.offset = v->offset,
 			.size = v->size,
@@ -191,6 +192,7 @@ int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *
 	info->scratch_size = p.scratch_size;
 	info->num_workgroups_uniform = shader->num_workgroups_uniform;
 	info->uniform_block_uniform = shader->uniform_block_uniform;
+	info->blend_constant_uniform = shader->blend_constant_uniform;
 	info->uniform_size = shader->uniform_size;
 	info->discards = p.discards;
 	info->writes_depth = p.writes_depth;

@@ -350,6 +350,9 @@ struct agx_ir_shader {
 	 * uniform registers (then read from memory, at their offsets). */
 	int num_workgroups_uniform;
 	int uniform_block_uniform;
+	int blend_constant_uniform; /* four registers: the blend colour */
+	/* A vertex shader's attribute arrays (agx_compile_options.attribs), for agx_lower_io. */
+	struct agx_vertex_attrib attribs[AGX_MAX_VERTEX_ATTRIBS];
 	unsigned num_uniforms; /* 32-bit uniform registers placed, from u0 */
 };
 
@@ -614,6 +617,10 @@ bool agx_ir_equal(struct agx_ir_shader *a, struct agx_ir_shader *b, char **why);
 typedef bool (*agx_ir_pass_fn)(struct agx_ir_shader *shader);
 bool agx_ir_pass_run(struct agx_ir_shader *shader, agx_ir_pass_fn pass, const char *name);
 #define agx_pass(shader, pass) agx_ir_pass_run(shader, pass, #pass)
+/* The same for a pass that takes the compile options: validates after it, returns its progress. */
+bool agx_ir_pass_checked(struct agx_ir_shader *shader, bool progress, const char *name);
+#define agx_pass_options(shader, pass, options)                                                    \
+	agx_ir_pass_checked(shader, pass(shader, options), #pass)
 
 /* ---- passes, one line each (agx_opt_<what>.c, agx_lower_<what>.c) --------- */
 
@@ -626,5 +633,11 @@ bool agx_opt_algebraic(struct agx_ir_shader *shader);	  /* identities exact on t
 bool agx_opt_cse(struct agx_ir_shader *shader);		  /* dominated repeats of PURE ops merged */
 bool agx_opt_phi(struct agx_ir_shader *shader);		  /* phis of one value (or themselves) */
 bool agx_opt_if(struct agx_ir_shader *shader); /* constant and empty ifs, loops run once */
+struct agx_compile_options;
+bool agx_lower_clip_z(
+    struct agx_ir_shader *shader); /* GL's clip-space z onto the hardware's 0..w */
+bool agx_lower_blend(
+    struct agx_ir_shader *shader,
+    const struct agx_compile_options *options); /* GL blending, colour masks: ld_tile */
 
 #endif

@@ -105,6 +105,11 @@ enum agx_ir_op_flag {
  * agx_ir_var) and a 32-bit component of it; the built-in outputs have
  * the locations AGX_IR_LOCATION_*.  discard ends the invocation, which
  * writes nothing after it (an if around it makes it conditional).
+ * load_tile is a component of what the pixel's render target at a
+ * colour location holds now (as a float for the float, unorm and snorm
+ * targets, linear for sRGB, the integer otherwise: the type says), for
+ * blending and colour masks; a store_output to the location after it
+ * changes it.  load_blend_constant is a component of GL's blend colour.
  *
  * After lowering: frsqrt_special is 1/sqrt(a) with 0 for 0 and infinity
  * for infinity (x * frsqrt_special x = sqrt x); sin of t quarter turns
@@ -248,6 +253,8 @@ enum agx_ir_op_flag {
 	X(load_vertex_id,    I32,  0, (),        0, (),          PURE)                      \
 	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
 	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
+	X(load_tile,         V,    0, (),        2, (location, component), 0)               \
+	X(load_blend_constant, F32, 0, (),       1, (component), PURE)                      \
 	X(fddx,              F,    1, (F),       0, (),          PURE)                      \
 	X(fddy,              F,    1, (F),       0, (),          PURE)                      \
 	/* textures: sources laid out by the indices (agx_ir_tex_layout()) */             \
@@ -281,9 +288,9 @@ enum agx_ir_op_flag {
 
 /* A row's (imms) as strings. */
 #define AGX_IR_NAMES_0()
-#define AGX_IR_NAMES_1(a)    #a
-#define AGX_IR_NAMES_2(a, b) #a, #b
-#define AGX_IR_NAMES_3(a, b, c) #a, #b, #c
+#define AGX_IR_NAMES_1(a)		 #a
+#define AGX_IR_NAMES_2(a, b)		 #a, #b
+#define AGX_IR_NAMES_3(a, b, c)		 #a, #b, #c
 #define AGX_IR_NAMES_6(a, b, c, d, e, f) #a, #b, #c, #d, #e, #f
 
 #endif

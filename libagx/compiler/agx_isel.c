@@ -53,9 +53,16 @@ struct packed_rt {
 	struct mir_opd c[4];
 };
 
+/* A packed target's ld_tile in the current block, whose components later load_tiles share. */
+struct loaded_rt {
+	struct agx_ir_block *block;
+	unsigned vreg;
+};
+
 struct isel {
 	struct mir_program *p;
 	struct packed_rt packed[8];
+	struct loaded_rt loaded[8];
 	struct agx_ir_shader *shader;
 	const struct agx_compile_options *options;
 	/* the copies of r5 and r6 (vertex and instance ID) made at entry */
@@ -527,6 +534,51 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 	return 0;
 }
 
+/*
+ * A component of what the pixel's target holds (blending, colour masks):
+ * one item's ld_tile, or, for a packed target, the whole pixel's, loaded
+ * once a block (its stores wait for the block's end: flush_packed).
+ */
+static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
+{
+	static const char *const masks[4] = { "x", "y", "z", "w" };
+	const struct agx_compile_options *o = s->options;
+	unsigned loc = in->imm[0], c = in->imm[1], n;
+	struct loaded_rt *l;
+	struct mir_opd t;
+
+	if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+		return -ENOTSUP;
+	if (!o || loc >= o->num_rts || loc >= 8 || o->rt[loc].none || c > 3 ||
+	    agx_ir_type_bits(in->dest.type) != 32)
+		return mir_fail(s->p, -ENOTSUP, "load_tile of location %u component %u", loc, c);
+	if (!packed_format(o->rt[loc].format)) {
+		EMITF(s, "ld_tile", MIR_ASYNC, dest(s, in),
+		      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
+		      mir_text(masks[c]), mir_imm(o->rt[loc].offset), mir_imm(255), mir_imm(0));
+		return 0;
+	}
+	n = o->rt[loc].format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3;
+	if (c >= n)
+		return mir_fail(s->p, -ENOTSUP,
+				"load_tile of component %u of a %u-component target", c, n);
+	l = &s->loaded[loc];
+	if (l->block != in->block) {
+		l->block = in->block;
+		l->vreg = mir_vreg_new(s->p, 32 * n);
+		t = mir_vreg(l->vreg, 32);
+		t.count = (uint8_t)n;
+		EMITF(s, "ld_tile", MIR_ASYNC, t,
+		      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
+		      mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(o->rt[loc].offset), mir_imm(255),
+		      mir_imm(0));
+	}
+	t = mir_vreg(l->vreg, 32);
+	t.offset = (uint8_t)(2 * c);
+	alias(s, in, t);
+	return 0;
+}
+
 static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
 {
 	struct mir_opd d, t;
@@ -579,6 +631,8 @@ static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
 			 .kind = MIR_FIMM, .count = 1, .value = (uint32_t)mir_float_imm(0.5) });
 		return 0;
 	}
+	case AGX_IR_OP_load_tile:
+		return sel_load_tile(s, in);
 	case AGX_IR_OP_load_front_facing:
 		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
 			return -ENOTSUP;
@@ -1142,6 +1196,7 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	case AGX_IR_OP_store_output:
 	case AGX_IR_OP_load_frag_coord:
 	case AGX_IR_OP_load_front_facing:
+	case AGX_IR_OP_load_tile:
 	case AGX_IR_OP_load_vertex_id:
 	case AGX_IR_OP_load_instance_id:
 	case AGX_IR_OP_discard:
@@ -1150,7 +1205,8 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||
 		    op == AGX_IR_OP_load_ssbo || op == AGX_IR_OP_store_ssbo ||
 		    op == AGX_IR_OP_load_ssbo_size || op == AGX_IR_OP_atomic_ssbo ||
-		    op == AGX_IR_OP_cmpxchg_ssbo || op == AGX_IR_OP_load_num_workgroups)
+		    op == AGX_IR_OP_cmpxchg_ssbo || op == AGX_IR_OP_load_num_workgroups ||
+		    op == AGX_IR_OP_load_blend_constant)
 			return mir_fail(s->p, -ENOTSUP,
 					"%s was left unlowered: no variable or register places it",
 					agx_ir_op_info(op)->name);

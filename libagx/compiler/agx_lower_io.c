@@ -46,12 +46,12 @@ static void set_int(int *field, int v, struct placement *p)
 	*field = v;
 }
 
-static bool reads_num_workgroups(struct agx_ir_shader *shader)
+static bool reads_op(struct agx_ir_shader *shader, enum agx_ir_op op)
 {
 	agx_ir_foreach_function(shader, func) {
 		agx_ir_foreach_block(func, block) {
 			agx_ir_foreach_instr(block, instr) {
-				if (instr->op == AGX_IR_OP_load_num_workgroups)
+				if (instr->op == op)
 					return true;
 			}
 		}
@@ -198,7 +198,8 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 	 * 2. gl_NumWorkGroups.  A shader lowered before reads it through
 	 * uniform_reg and keeps its placement, so a second run changes nothing.
 	 */
-	if ((reads_num_workgroups(shader) || shader->num_workgroups_uniform >= 0) &&
+	if ((reads_op(shader, AGX_IR_OP_load_num_workgroups) ||
+	     shader->num_workgroups_uniform >= 0) &&
 	    p->next + 3 <= UNIFORM_BUDGET) {
 		set_int(&shader->num_workgroups_uniform, (int)p->next, p);
 		p->next += 3;
@@ -270,19 +271,32 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 	}
 
 	/*
-	 * 4. a vertex shader's attributes, by location: the address of the
-	 * first vertex's attribute (an even pair) and the stride in bytes.
+	 * 4. a vertex shader's attributes, by location, four registers for
+	 * each location a var covers (a matrix's columns are arrays of their
+	 * own in GL): the array's address rounded down to a word (an even
+	 * pair), the stride in bytes, and the byte offset of vertex 0's
+	 * element from that address.
 	 */
 	for (struct agx_ir_var *var; shader->stage == AGX_IR_STAGE_VERTEX &&
 				     (var = next_by_location(shader, AGX_IR_VAR_INPUT, p));) {
-		unsigned pair = (p->next + 1) & ~1u;
+		unsigned pair = (p->next + 1) & ~1u, regs = 4 * agx_io_locations(var);
 
-		if (pair + 3 > UNIFORM_BUDGET) {
+		if (pair + regs > UNIFORM_BUDGET) {
 			set_int(&var->uniform, -1, p); /* none left */
 			continue;
 		}
 		set_int(&var->uniform, (int)pair, p);
-		p->next = pair + 3;
+		p->next = pair + regs;
+	}
+
+	/* 5. the blend constant, when blending reads it: red, green, blue, alpha */
+	if ((reads_op(shader, AGX_IR_OP_load_blend_constant) ||
+	     shader->blend_constant_uniform >= 0) &&
+	    p->next + 4 <= UNIFORM_BUDGET) {
+		set_int(&shader->blend_constant_uniform, (int)p->next, p);
+		p->next += 4;
+	} else {
+		set_int(&shader->blend_constant_uniform, -1, p);
 	}
 
 	if (shader->num_uniforms != p->next)
@@ -323,6 +337,105 @@ static struct agx_ir_value item_index(struct agx_builder *b, struct agx_ir_value
 static unsigned value_bits(enum agx_ir_type type)
 {
 	return agx_ir_type_bits(type) == 16 ? 16 : 32;
+}
+
+/* Bytes of one component of the type in memory (a packed type's: its word). */
+static unsigned vertex_type_bytes(enum agx_vertex_type t)
+{
+	switch (t) {
+	case AGX_VERTEX_BYTE:
+	case AGX_VERTEX_UNSIGNED_BYTE:
+		return 1;
+	case AGX_VERTEX_HALF_FLOAT:
+	case AGX_VERTEX_SHORT:
+	case AGX_VERTEX_UNSIGNED_SHORT:
+		return 2;
+	default:
+		return 4;
+	}
+}
+
+static bool vertex_type_signed(enum agx_vertex_type t)
+{
+	return t == AGX_VERTEX_BYTE || t == AGX_VERTEX_SHORT || t == AGX_VERTEX_INT ||
+	       t == AGX_VERTEX_FIXED || t == AGX_VERTEX_INT_2_10_10_10_REV;
+}
+
+/* The low `bits` bits of v from bit `shift` on, sign- or zero-extended. */
+static struct agx_ir_value field(struct agx_builder *b, struct agx_ir_value v,
+				 struct agx_ir_value shift, unsigned bits, bool is_signed)
+{
+	if (shift.def || shift.imm)
+		v = agx_ushr(b, v, shift);
+	if (bits == 32)
+		return v;
+	if (is_signed)
+		return agx_ishr(b, agx_ishl(b, v, agx_imm_u32(32 - bits)), agx_imm_u32(32 - bits));
+	return agx_iand(b, v, agx_imm_u32((1u << bits) - 1));
+}
+
+/*
+ * Component c of attribute array a for this vertex (or instance, with a
+ * divisor), its four uniform registers from regs (place(), step 4):
+ * fetched as the words that hold it, its bits taken out, and converted
+ * as GLES 3.0 section 2.8 says -- to float (normalized by equations 2.1
+ * and 2.2, or as integers), or kept an integer for glVertexAttribIPointer.
+ * Components past the array's size are 0, 0 and 1.  A component's bytes
+ * are at its own alignment (the GL layer repacks arrays that are not).
+ */
+static struct agx_ir_value fetch(struct agx_builder *b, const struct agx_vertex_attrib *a,
+				 unsigned regs, unsigned c, enum agx_ir_type type)
+{
+	enum agx_vertex_type t = a->type;
+	bool packed =
+		 t == AGX_VERTEX_INT_2_10_10_10_REV || t == AGX_VERTEX_UNSIGNED_INT_2_10_10_10_REV,
+	     is_signed = vertex_type_signed(t),
+	     as_int = a->integer && !packed && t != AGX_VERTEX_FLOAT &&
+		      t != AGX_VERTEX_HALF_FLOAT && t != AGX_VERTEX_FIXED;
+	unsigned size = packed ? 4 : a->size ? a->size : 4, bytes = vertex_type_bytes(t);
+	unsigned bits = packed ? (c == 3 ? 2 : 10) : 8 * bytes;
+	struct agx_ir_value index, at, word, x, shift;
+	bool float_result = !as_int;
+
+	if (c >= size) {
+		x = c == 3 ? (float_result ? agx_imm_f32(1.0f) : agx_imm_u32(1))
+			   : (float_result ? agx_imm_f32(0.0f) : agx_imm_u32(0));
+		return x.type == type ? x : agx_bitcast(b, type, x);
+	}
+	index = a->divisor ? agx_udiv(b, agx_load_instance_id(b), agx_imm_u32(a->divisor))
+			   : agx_load_vertex_id(b);
+	at = agx_imul(b, index, agx_uniform_reg(b, AGX_IR_TYPE_I32, regs + 2));
+	at = agx_iadd(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, regs + 3), at);
+	if (!packed && c)
+		at = agx_iadd(b, at, agx_imm_u32(c * bytes));
+	word = agx_load_global_const(b, AGX_IR_TYPE_I32, agx_ushr(b, at, agx_imm_u32(2)), regs);
+	/* the component's bit position in its word */
+	shift = packed	    ? agx_imm_u32(10 * c)
+		: bytes < 4 ? agx_ishl(b, agx_iand(b, at, agx_imm_u32(4 - bytes)), agx_imm_u32(3))
+			    : agx_imm_u32(0);
+	x = field(b, word, shift, bits, is_signed);
+
+	if (t == AGX_VERTEX_FLOAT) {
+		x = agx_bitcast(b, AGX_IR_TYPE_F32, x);
+	} else if (t == AGX_VERTEX_HALF_FLOAT) {
+		x = agx_f2f32(b, agx_bitcast(b, AGX_IR_TYPE_F16, agx_i2i16(b, x)));
+	} else if (t == AGX_VERTEX_FIXED) {
+		x = agx_fmul(b, agx_i2f(b, AGX_IR_TYPE_F32, x), agx_imm_f32(1.0f / 65536.0f));
+	} else if (as_int) {
+		/* the integer as it is */
+	} else if (!a->normalized) {
+		x = is_signed ? agx_i2f(b, AGX_IR_TYPE_F32, x) : agx_u2f(b, AGX_IR_TYPE_F32, x);
+	} else if (is_signed) {
+		/* equation 2.2: c / (2^(b-1) - 1), the most negative value clamped to -1 */
+		x = agx_fdiv(b, agx_i2f(b, AGX_IR_TYPE_F32, x),
+			     agx_imm_f32((float)((1ull << (bits - 1)) - 1)));
+		x = agx_fmax(b, x, agx_imm_f32(-1.0f));
+	} else {
+		/* equation 2.1: c / (2^b - 1) */
+		x = agx_fdiv(b, agx_u2f(b, AGX_IR_TYPE_F32, x),
+			     agx_imm_f32((float)((1ull << bits) - 1)));
+	}
+	return x.type == type ? x : agx_bitcast(b, type, x);
 }
 
 /*
@@ -380,21 +493,21 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 		return true;
 	case AGX_IR_OP_load_input: {
 		const struct agx_ir_var *var = agx_io_var(shader, AGX_IR_VAR_INPUT, instr->imm[0]);
-		struct agx_ir_value stride, index;
+		unsigned loc = instr->imm[0];
 
 		if (shader->stage != AGX_IR_STAGE_VERTEX || !var || var->uniform < 0 ||
-		    agx_ir_type_bits(type) != 32)
+		    agx_ir_type_bits(type) != 32 || loc >= AGX_MAX_VERTEX_ATTRIBS)
 			return false;
-		/* the stride in words: the GL layer's strides are multiples of 4 */
-		stride =
-		    agx_ushr(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, (uint32_t)var->uniform + 2),
-			     agx_imm_u32(2));
-		index = agx_imul(b, agx_load_vertex_id(b), stride);
-		index =
-		    agx_iadd(b, index, agx_imm_u32(agx_io_word(var, instr->imm[0], instr->imm[1])));
-		*v = agx_load_global_const(b, type, index, (uint32_t)var->uniform);
+		*v = fetch(b, &shader->attribs[loc],
+			   (unsigned)var->uniform + 4 * (loc - var->location), instr->imm[1], type);
 		return true;
 	}
+	case AGX_IR_OP_load_blend_constant:
+		if (shader->blend_constant_uniform < 0 || instr->imm[0] > 3)
+			return false;
+		*v = agx_uniform_reg(b, AGX_IR_TYPE_F32,
+				     (uint32_t)shader->blend_constant_uniform + instr->imm[0]);
+		return true;
 	case AGX_IR_OP_load_ssbo_size:
 		for (unsigned i = 0; i < shader->num_vars; i++) {
 			const struct agx_ir_var *var = &shader->vars[i];

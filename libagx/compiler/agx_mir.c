@@ -250,6 +250,11 @@ static unsigned element_locations(const struct agx_ir_var *var)
 	return 1;
 }
 
+unsigned agx_io_locations(const struct agx_ir_var *var)
+{
+	return element_locations(var) * (var->array_size ? var->array_size : 1);
+}
+
 unsigned agx_io_words(const struct agx_ir_var *var)
 {
 	return var->components * (var->array_size ? var->array_size : 1);
@@ -260,7 +265,7 @@ const struct agx_ir_var *agx_io_var(const struct agx_ir_shader *shader, enum agx
 {
 	for (unsigned i = 0; i < shader->num_vars; i++) {
 		const struct agx_ir_var *v = &shader->vars[i];
-		unsigned n = element_locations(v) * (v->array_size ? v->array_size : 1);
+		unsigned n = agx_io_locations(v);
 
 		if (v->kind == kind && location >= v->location && location - v->location < n)
 			return v;

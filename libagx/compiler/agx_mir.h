@@ -158,6 +158,8 @@ const struct agx_ir_var *agx_io_var(const struct agx_ir_shader *shader, enum agx
 /* The 32-bit word of var holding (location, component): matrix columns and
  * array elements in order, each location its share of the var's words. */
 unsigned agx_io_word(const struct agx_ir_var *var, unsigned location, unsigned component);
+/* The locations var covers (a matrix's columns, an array's elements). */
+unsigned agx_io_locations(const struct agx_ir_var *var);
 /* All the 32-bit words of var (every element). */
 unsigned agx_io_words(const struct agx_ir_var *var);
 /* The coefficient register of gl_FragCoord.z: 1 when a fragment shader reads it, else -1. */

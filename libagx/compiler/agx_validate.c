@@ -586,8 +586,11 @@ bool agx_ir_validate(struct agx_ir_shader *shader, char **errors)
 
 bool agx_ir_pass_run(struct agx_ir_shader *shader, agx_ir_pass_fn pass, const char *name)
 {
-	bool progress = pass(shader);
+	return agx_ir_pass_checked(shader, pass(shader), name);
+}
 
+bool agx_ir_pass_checked(struct agx_ir_shader *shader, bool progress, const char *name)
+{
 #ifndef NDEBUG
 	char *errors;
 

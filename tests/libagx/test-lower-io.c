@@ -496,6 +496,25 @@ static unsigned add_io(struct agx_ir_shader *s, enum agx_ir_var_kind kind, const
 }
 
 /* a.z + m[1].y of a vertex shader, as the pass should fetch them */
+/*
+ * A float attribute's component c from the four registers at regs: the
+ * element's byte address offset + vertex * stride + 4c, its word loaded.
+ */
+static struct agx_ir_value lowered_fetch(struct agx_builder *b, unsigned regs, unsigned c)
+{
+	/* one statement an instruction: the order the pass builds them in */
+	struct agx_ir_value vid = agx_load_vertex_id(b);
+	struct agx_ir_value stride = agx_uniform_reg(b, AGX_IR_TYPE_I32, regs + 2);
+	struct agx_ir_value i = agx_imul(b, vid, stride);
+	struct agx_ir_value offset = agx_uniform_reg(b, AGX_IR_TYPE_I32, regs + 3);
+	struct agx_ir_value at = agx_iadd(b, offset, i), word;
+
+	if (c)
+		at = agx_iadd(b, at, agx_imm_u32(4 * c));
+	word = agx_load_global_const(b, AGX_IR_TYPE_I32, agx_ushr(b, at, agx_imm_u32(2)), regs);
+	return agx_bitcast(b, AGX_IR_TYPE_F32, word);
+}
+
 static void build_fetches(struct agx_builder *b, bool lowered, unsigned a_pair, unsigned m_pair)
 {
 	struct agx_ir_value x, y;
@@ -504,17 +523,9 @@ static void build_fetches(struct agx_builder *b, bool lowered, unsigned a_pair, 
 		x = agx_load_input(b, AGX_IR_TYPE_F32, 2, 2);
 		y = agx_load_input(b, AGX_IR_TYPE_F32, 6, 1);
 	} else {
-		struct agx_ir_value st =
-		    agx_ushr(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, a_pair + 2), agx_imm_u32(2));
-		struct agx_ir_value i = agx_imul(b, agx_load_vertex_id(b), st);
-
-		x = agx_load_global_const(b, AGX_IR_TYPE_F32, agx_iadd(b, i, agx_imm_u32(2)),
-					  a_pair);
-		st = agx_ushr(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, m_pair + 2), agx_imm_u32(2));
-		i = agx_imul(b, agx_load_vertex_id(b), st);
-		/* column 1 of a mat2x3 starts at word 3 */
-		y = agx_load_global_const(b, AGX_IR_TYPE_F32, agx_iadd(b, i, agx_imm_u32(4)),
-					  m_pair);
+		x = lowered_fetch(b, a_pair, 2);
+		/* location 6 is column 1 of the mat2x3 at 5: its own four registers */
+		y = lowered_fetch(b, m_pair + 4, 1);
 	}
 	agx_store_output(b, agx_fadd(b, x, y), 3, 1);
 	agx_store_output(b, x, AGX_IR_LOCATION_POINT_SIZE, 0);
@@ -522,7 +533,8 @@ static void build_fetches(struct agx_builder *b, bool lowered, unsigned a_pair, 
 
 /*
  * A vertex shader's attributes, by location, after an SSBO and
- * gl_NumWorkGroups: an even pair and a stride each; its outputs' slots:
+ * gl_NumWorkGroups: four registers a location from an even one (a
+ * matrix's columns are arrays of their own); its outputs' slots:
  * the position 0, the varyings by location, gl_PointSize last.
  */
 static void test_io_vertex(void **state)
@@ -548,7 +560,7 @@ static void test_io_vertex(void **state)
 	agx_uniform_reg(&b, AGX_IR_TYPE_I32, 2);
 	build_fetches(&b, true, 6, 10);
 	run(in, want, true);
-	assert_placements(in, 13, 2, -1);
+	assert_placements(in, 18, 2, -1);
 	assert_int_equal(in->vars[ssbo].uniform, 0);
 	assert_int_equal(in->vars[a].uniform, 6); /* u5 skipped: pairs are even */
 	assert_int_equal(in->vars[m].uniform, 10);

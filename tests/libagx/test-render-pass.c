@@ -35,221 +35,9 @@
 #include "agx/device.h"
 #include "agx/render.h"
 #include "agx_cmdbuf.h"
+#include "render-rig.h"
 #include "sanitized.h"
 #include "stack.h"
-
-#define WAIT_NS	  (300ll * 1000 * 1000 * 1000)
-#define CODE_SIZE (256u << 10)
-#define PASS_SIZE (4u << 20)
-#define DATA_SIZE (4u << 20)
-
-struct rig {
-	struct agx_device *dev;
-	struct agx_device_vm *vm;
-	struct agx_bo code, pass, data;
-	uint64_t code_va, pass_va, data_va, usc_base;
-	size_t code_used, data_used;
-	uint32_t queue, syncobj;
-	uint64_t point;
-};
-
-/* An image in its own BO: its layout and where it is. */
-struct image {
-	struct agx_bo bo;
-	struct agx_layout layout;
-	struct agx_image image;
-};
-
-static void map(struct rig *r, struct agx_bo *bo, uint64_t size, unsigned flags, uint64_t *va)
-{
-	if (agx_device_bo_create(r->dev, size, 0, bo) < 0 ||
-	    agx_device_vm_map(r->dev, r->vm, bo, flags, va) < 0)
-		fail_msg("%s", agx_device_error());
-}
-
-static void rig_init(struct rig *r, const struct test_stack *s)
-{
-	struct agx_device_config config = { .memmgr_socket = s->memmgr,
-					    .scheduler_socket = s->sched,
-					    .name = "test-render-pass" };
-
-	memset(r, 0, sizeof(*r));
-	if (agx_device_open(&config, &r->dev) < 0)
-		fail_msg("agx_device_open: %s", agx_device_error());
-	r->usc_base = agx_device_info(r->dev)->usc_base;
-	assert_int_equal(agx_device_vm_create(r->dev, &r->vm), 0);
-	map(r, &r->code, CODE_SIZE, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &r->code_va);
-	map(r, &r->pass, PASS_SIZE, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &r->pass_va);
-	map(r, &r->data, DATA_SIZE, AGX_BIND_READ | AGX_BIND_WRITE, &r->data_va);
-	assert_int_equal(agx_device_queue_create(r->dev, r->vm, AGX_PRIORITY_NORMAL, &r->queue), 0);
-	assert_int_equal(agx_device_syncobj_create(r->dev, &r->syncobj), 0);
-}
-
-static void rig_fini(struct rig *r)
-{
-	assert_int_equal(agx_device_queue_destroy(r->dev, r->queue), 0);
-	agx_device_bo_close(r->dev, &r->code);
-	agx_device_bo_close(r->dev, &r->pass);
-	agx_device_bo_close(r->dev, &r->data);
-	agx_device_vm_destroy(r->dev, r->vm);
-	agx_device_close(r->dev);
-}
-
-/* bytes copied into the data BO: their GPU address */
-static uint64_t data(struct rig *r, const void *bytes, size_t size)
-{
-	uint64_t va;
-
-	r->data_used = (r->data_used + 63) & ~(size_t)63;
-	assert_true(r->data_used + size <= DATA_SIZE);
-	memcpy((uint8_t *)r->data.map + r->data_used, bytes, size);
-	va = r->data_va + r->data_used;
-	r->data_used += size;
-	return va;
-}
-
-struct shader {
-	struct agx_shader_binary bin;
-	uint64_t va;
-};
-
-static void compile(struct rig *r, enum agx_shader_stage stage, const char *src,
-		    const struct agx_compile_options *opts, struct shader *out)
-{
-	int ret = agx_compile_glsl(stage, src, strlen(src), opts, &out->bin);
-
-	if (ret)
-		fail_msg("agx_compile_glsl: %d: %s", ret, out->bin.log ? out->bin.log : "");
-	r->code_used = (r->code_used + 63) & ~(size_t)63;
-	assert_true(r->code_used + out->bin.size <= CODE_SIZE);
-	memcpy((uint8_t *)r->code.map + r->code_used, out->bin.code, out->bin.size);
-	out->va = r->code_va + r->code_used;
-	r->code_used += out->bin.size;
-}
-
-static void image_init(struct rig *r, struct image *img, enum agx_format format, unsigned w,
-		       unsigned h, bool twiddled, unsigned layers, uint8_t fill)
-{
-	const struct agx_format_info *fi = agx_format_info(format);
-	uint64_t va, size;
-
-	memset(img, 0, sizeof(*img));
-	img->layout = (struct agx_layout){ .twiddled = twiddled,
-					   .bytes_per_texel = fi->bytes,
-					   .block_w = 1,
-					   .block_h = 1,
-					   .width = w,
-					   .height = h,
-					   .levels = 1,
-					   .stride = (w * fi->bytes + 15) / 16 * 16 };
-	assert_true(agx_layout_init(&img->layout));
-	size = twiddled ? img->layout.layer_stride * layers : img->layout.stride * h;
-	map(r, &img->bo, (size + 0x3fff) & ~0x3fffull, AGX_BIND_READ | AGX_BIND_WRITE, &va);
-	memset(img->bo.map, fill, img->bo.size);
-	img->image = (struct agx_image){ .format = format,
-					 .dim = layers > 1 ? AGX_IMAGE_2D_ARRAY : AGX_IMAGE_2D,
-					 .layout = &img->layout,
-					 .address = va,
-					 .depth = layers };
-}
-
-static const uint8_t *texel(const struct image *img, unsigned layer, unsigned x, unsigned y)
-{
-	return (const uint8_t *)img->bo.map + agx_layout_texel(&img->layout, 0, layer, x, y);
-}
-
-/* A colour target of a pass. */
-static struct agx_render_target target(struct image *img, unsigned layer, enum agx_load_op load,
-				       enum agx_store_op store)
-{
-	return (struct agx_render_target){ .surface = { .image = img->image, .layer = layer },
-					   .load = load,
-					   .store = store };
-}
-
-static void begin(struct rig *r, struct agx_render *rp, struct agx_render_pass *pass)
-{
-	uint32_t size;
-	int ret;
-
-	assert_int_equal(agx_device_queue_tvb(r->dev, r->queue, &pass->tvb, &size), 0);
-	pass->tvb_size = size;
-	ret = agx_render_begin(rp, r->pass.map, r->pass_va, PASS_SIZE, r->usc_base, pass);
-	if (ret)
-		fail_msg("agx_render_begin: %d", ret);
-}
-
-/* Ends the pass, runs it, and waits: its status. */
-static int run(struct rig *r, struct agx_render *rp)
-{
-	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_RENDER };
-	struct agx_sched_point p = { r->syncobj, ++r->point };
-	int status = 1;
-
-	assert_int_equal(agx_render_end(rp, &cmd.render), 0);
-	if (agx_device_submit(r->dev, r->queue, &cmd, 1, NULL, 0, &p, 1) < 0)
-		fail_msg("submit: %s", agx_device_error());
-	if (agx_device_wait(r->dev, &p, 1, true, WAIT_NS, &status) < 0)
-		fail_msg("wait: %s", agx_device_error());
-	return status;
-}
-
-/* A vertex stage: its attributes' address and stride in the uniforms the ABI names. */
-static struct agx_render_stage vertex_stage(const struct shader *vs, uint32_t *uniforms,
-					    const uint64_t *attribs, const unsigned *strides)
-{
-	const struct agx_shader_info *in = &vs->bin.info;
-
-	memset(uniforms, 0, 4 * in->num_uniforms);
-	for (unsigned i = 0; i < in->num_vars; i++) {
-		const struct agx_shader_var *v = &in->vars[i];
-
-		if (v->kind != AGX_SHADER_INPUT || v->uniform < 0)
-			continue;
-		uniforms[v->uniform] = (uint32_t)attribs[v->location];
-		uniforms[v->uniform + 1] = (uint32_t)(attribs[v->location] >> 32);
-		uniforms[v->uniform + 2] = strides[v->location];
-	}
-	return (struct agx_render_stage){ .code_va = vs->va,
-					  .num_registers = in->num_registers,
-					  .uniforms = uniforms,
-					  .num_uniforms = in->num_uniforms };
-}
-
-/*
- * A draw of vs and fs with GL's provoking vertex (the last), window y
- * growing with NDC y (the image's rows in order), depth off unless the
- * caller sets it; link and state filled from the reflections.
- */
-static void draw_init(struct agx_render_draw *d, const struct shader *vs, const struct shader *fs,
-		      struct agx_render_stage vstage, unsigned width, unsigned height,
-		      struct agx_cf_binding *cf)
-{
-	unsigned n = 0, regs = 0;
-
-	memset(d, 0, sizeof(*d));
-	d->vs = vstage;
-	d->vs_outputs = vs->bin.info.num_vertex_outputs;
-	if (fs) {
-		d->fs = (struct agx_render_stage){ .code_va = fs->va,
-						   .num_registers = fs->bin.info.num_registers };
-		assert_int_equal(
-		    agx_render_link_varyings(&vs->bin.info, &fs->bin.info, 2, cf, &n, &regs), 0);
-		d->cf = cf;
-		d->num_cf = n;
-		d->cf_registers = regs;
-		d->state.frag_coord_z = fs->bin.info.frag_coord_z_cf >= 0;
-	}
-	/* clip z is the hardware's, 0..w: window z = clip z / w */
-	d->state = (struct agx_ppp_state){ .translate = { width / 2.0f, height / 2.0f, 0 },
-					   .scale = { width / 2.0f, height / 2.0f, 1 },
-					   .provoking = 2,
-					   .depth_clip = true,
-					   .depth_func = AGX_CMD_ZS_FUNC_ALWAYS,
-					   .varying_words = d->vs_outputs - 4,
-					   .frag_coord_z = d->state.frag_coord_z };
-	d->draw.instances = 1;
-}
 
 /* --- the triangle corpus ------------------------------------------------------------- */
 
@@ -356,7 +144,7 @@ static uint64_t upload_vertices(struct rig *r, const struct corpus *c)
 		buf[i][1] = (float)c->v[i].y / (256.0f * CH / 2) - 1;
 		buf[i][2] = (float)c->v[i].id;
 	}
-	return data(r, buf, c->n * sizeof(buf[0]));
+	return rig_data(r, buf, c->n * sizeof(buf[0]));
 }
 
 static void corpus_check(const struct image *img, const uint32_t *ref, const char *what)
@@ -368,7 +156,7 @@ static void corpus_check(const struct image *img, const uint32_t *ref, const cha
 		for (unsigned x = 0; x < CW; x++) {
 			uint32_t got;
 
-			memcpy(&got, texel(img, 0, x, y), 4);
+			memcpy(&got, rig_texel(img, 0, x, y), 4);
 			if (got != ref[y * CW + x] && !wrong++)
 				fx = x, fy = y, got0 = got;
 		}
@@ -396,12 +184,12 @@ static void test_triangle_corpus(void **state)
 	unsigned id = 1;
 
 	rig_init(&r, *state);
-	image_init(&r, &img, AGX_FORMAT_R32_UINT, CW, CH, true, 1, 0);
-	pass.colour[0] = target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
-	begin(&r, &rp, &pass);
+	rig_image_init(&r, &img, AGX_FORMAT_R32_UINT, CW, CH, true, 1, 0);
+	pass.colour[0] = rig_target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	rig_begin(&r, &rp, &pass);
 	agx_tilebuffer_compile_options(&rp.tib, &fo);
-	compile(&r, AGX_SHADER_VERTEX, corpus_vs, NULL, &vs);
-	compile(&r, AGX_SHADER_FRAGMENT, corpus_fs, &fo, &fs);
+	rig_compile(&r, AGX_SHADER_VERTEX, corpus_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, corpus_fs, &fo, &fs);
 	memset(ref, 0, sizeof(ref));
 
 	/* triangles: large, small, slivers, edges and vertices on pixel centres, both windings */
@@ -434,7 +222,7 @@ static void test_triangle_corpus(void **state)
 
 	attribs[0] = upload_vertices(&r, &tris);
 	attribs[1] = attribs[0] + 8;
-	draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), CW, CH, cf);
+	rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), CW, CH, cf);
 	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
 					.count = tris.n,
 					.instances = 1 };
@@ -452,7 +240,7 @@ static void test_triangle_corpus(void **state)
 		ref_triangle(ref, strip.v[i], strip.v[i + 1], strip.v[i + 2], strip.v[i + 2].id);
 	attribs[0] = upload_vertices(&r, &strip);
 	attribs[1] = attribs[0] + 8;
-	d.vs = vertex_stage(&vs, vu, attribs, strides);
+	d.vs = rig_vertex_stage(&vs, vu, attribs, strides);
 	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP,
 					.count = 12,
 					.instances = 1 };
@@ -466,12 +254,12 @@ static void test_triangle_corpus(void **state)
 		strip.v[i].id += 100;
 	attribs[0] = upload_vertices(&r, &strip);
 	attribs[1] = attribs[0] + 8;
-	d.vs = vertex_stage(&vs, vu, attribs, strides);
+	d.vs = rig_vertex_stage(&vs, vu, attribs, strides);
 	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_FAN,
 					.count = 10,
 					.instances = 1,
 					.index_size = 2,
-					.indices = data(&r, indices, sizeof(indices)),
+					.indices = rig_data(&r, indices, sizeof(indices)),
 					.index_bytes = 20,
 					.restart = true };
 	d.restart_index = 0xffff;
@@ -492,7 +280,7 @@ static void test_triangle_corpus(void **state)
 		ref_point(ref, points.v[i], points.v[i].id);
 	attribs[0] = upload_vertices(&r, &points);
 	attribs[1] = attribs[0] + 8;
-	d.vs = vertex_stage(&vs, vu, attribs, strides);
+	d.vs = rig_vertex_stage(&vs, vu, attribs, strides);
 	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_POINTS,
 					.count = points.n,
 					.instances = 1 };
@@ -500,7 +288,7 @@ static void test_triangle_corpus(void **state)
 	d.state.varying_words = d.vs_outputs - 5;
 	assert_int_equal(agx_render_draw(&rp, &d), 0);
 
-	assert_int_equal(run(&r, &rp), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
 	corpus_check(&img, ref, "triangles, strips, fans, points");
 	agx_shader_binary_finish(&vs.bin);
 	agx_shader_binary_finish(&fs.bin);
@@ -544,21 +332,21 @@ static void test_smooth_varyings(void **state)
 	double worst = 0;
 
 	rig_init(&r, *state);
-	image_init(&r, &img, AGX_FORMAT_R32G32B32A32_FLOAT, w, h, false, 1, 0);
-	pass.colour[0] = target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	rig_image_init(&r, &img, AGX_FORMAT_R32G32B32A32_FLOAT, w, h, false, 1, 0);
+	pass.colour[0] = rig_target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
 	pass.colour[0].clear.f[3] = -1; /* no varying is negative */
-	begin(&r, &rp, &pass);
+	rig_begin(&r, &rp, &pass);
 	agx_tilebuffer_compile_options(&rp.tib, &fo);
-	compile(&r, AGX_SHADER_VERTEX, smooth_vs, NULL, &vs);
-	compile(&r, AGX_SHADER_FRAGMENT, smooth_fs, &fo, &fs);
-	attribs[0] = data(&r, v, sizeof(v));
+	rig_compile(&r, AGX_SHADER_VERTEX, smooth_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, smooth_fs, &fo, &fs);
+	attribs[0] = rig_data(&r, v, sizeof(v));
 	attribs[1] = attribs[0] + 16;
-	draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+	rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w, h, cf);
 	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
 					.count = 3,
 					.instances = 1 };
 	assert_int_equal(agx_render_draw(&rp, &d), 0);
-	assert_int_equal(run(&r, &rp), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
 
 	/* the reference: barycentrics in window space, then corrected by 1/w */
 	double wx[3], wy[3];
@@ -577,7 +365,7 @@ static void test_smooth_varyings(void **state)
 			b[0] = ((wx[1] - px) * (wy[2] - py) - (wx[2] - px) * (wy[1] - py)) / area;
 			b[1] = ((wx[2] - px) * (wy[0] - py) - (wx[0] - px) * (wy[2] - py)) / area;
 			b[2] = 1 - b[0] - b[1];
-			memcpy(got, texel(&img, 0, x, y), 16);
+			memcpy(got, rig_texel(&img, 0, x, y), 16);
 			/* keep away from edges, where coverage is the corpus' business */
 			if (b[0] < 1e-3 || b[1] < 1e-3 || b[2] < 1e-3) {
 				if (b[0] < -1e-3 || b[1] < -1e-3 || b[2] < -1e-3)
@@ -617,17 +405,6 @@ static const char rect_fs[] = "#version 300 es\n"
 			      "layout(location = 1) out vec4 o1;\n"
 			      "void main() { o0 = colour; o1 = colour.wzyx; }\n";
 
-/* The fragment stage's uniform vec4 (the one uniform its shaders have) set to colour. */
-static void fs_colour(struct agx_render_draw *d, const struct shader *fs, uint32_t *fu,
-		      const float colour[4])
-{
-	for (unsigned i = 0; i < fs->bin.info.num_vars; i++)
-		if (fs->bin.info.vars[i].kind == AGX_SHADER_UNIFORM)
-			memcpy(&fu[fs->bin.info.vars[i].uniform], colour, 16);
-	d->fs.uniforms = fu;
-	d->fs.num_uniforms = fs->bin.info.num_uniforms;
-}
-
 /* Draws the rectangle (x0, y0)..(x1, y1) in NDC with the fragment shader's colour. */
 static void draw_rect(struct rig *r, struct agx_render *rp, const struct shader *vs,
 		      const struct shader *fs, float x0, float y0, float x1, float y1,
@@ -637,12 +414,12 @@ static void draw_rect(struct rig *r, struct agx_render *rp, const struct shader 
 				{ x0, y0 }, { x1, y1 }, { x0, y1 } };
 	static uint32_t vu[64], fu[64];
 	unsigned strides[1] = { 8 };
-	uint64_t attribs[1] = { data(r, v, sizeof(v)) };
+	uint64_t attribs[1] = { rig_data(r, v, sizeof(v)) };
 	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
 	struct agx_render_draw d;
 
-	draw_init(&d, vs, fs, vertex_stage(vs, vu, attribs, strides), width, height, cf);
-	fs_colour(&d, fs, fu, colour);
+	rig_draw_init(&d, vs, fs, rig_vertex_stage(vs, vu, attribs, strides), width, height, cf);
+	rig_fs_colour(&d, fs, fu, colour);
 	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
 					.count = 6,
 					.instances = 1 };
@@ -678,40 +455,40 @@ static void test_load_store(void **state)
 	struct agx_compile_options fo = { 0 };
 
 	rig_init(&r, *state);
-	image_init(&r, &a, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 3, 0x5a);
-	image_init(&r, &b, AGX_FORMAT_R8G8B8A8_UNORM, w, h, false, 1, 0x33);
-	pass.colour[0] = target(&a, 1, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	rig_image_init(&r, &a, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 3, 0x5a);
+	rig_image_init(&r, &b, AGX_FORMAT_R8G8B8A8_UNORM, w, h, false, 1, 0x33);
+	pass.colour[0] = rig_target(&a, 1, AGX_LOAD_CLEAR, AGX_STORE_STORE);
 	memcpy(pass.colour[0].clear.f, grey, 16);
-	pass.colour[1] = target(&b, 0, AGX_LOAD_DONT_CARE, AGX_STORE_STORE);
-	begin(&r, &rp, &pass);
+	pass.colour[1] = rig_target(&b, 0, AGX_LOAD_DONT_CARE, AGX_STORE_STORE);
+	rig_begin(&r, &rp, &pass);
 	agx_tilebuffer_compile_options(&rp.tib, &fo);
-	compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
-	compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	rig_compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
 	/* the right half red; target 1 everywhere (its colour reversed) */
 	draw_rect(&r, &rp, &vs, &fs, 0, -1, 1, 1, red, w, h);
-	assert_int_equal(run(&r, &rp), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
 	for (unsigned y = 0; y < h; y++)
 		for (unsigned x = 0; x < w; x++) {
 			uint32_t ta, tb, want_b = rgba8((const float[4]){ 1, 0, 0, 1 });
 
-			memcpy(&ta, texel(&a, 1, x, y), 4);
-			memcpy(&tb, texel(&b, 0, x, y), 4);
+			memcpy(&ta, rig_texel(&a, 1, x, y), 4);
+			memcpy(&tb, rig_texel(&b, 0, x, y), 4);
 			assert_int_equal(ta, rgba8(x >= w / 2 ? red : grey));
 			if (x >= w / 2)
 				assert_int_equal(tb, want_b);
 			/* the layers either side are untouched */
-			assert_int_equal(*texel(&a, 0, x, y), 0x5a);
-			assert_int_equal(*texel(&a, 2, x, y), 0x5a);
+			assert_int_equal(*rig_texel(&a, 0, x, y), 0x5a);
+			assert_int_equal(*rig_texel(&a, 2, x, y), 0x5a);
 		}
 
 	/* pass 2: reload, draw the top-left quarter green; the second target discarded */
 	memset(b.bo.map, 0x77, b.bo.size);
 	pass.colour[0].load = AGX_LOAD_RELOAD;
 	pass.colour[1].store = AGX_STORE_DISCARD;
-	begin(&r, &rp, &pass);
+	rig_begin(&r, &rp, &pass);
 	draw_rect(&r, &rp, &vs, &fs, -1, -1, 0, 0, green, w, h);
 	draw_rect(&r, &rp, &vs, &fs, 0.5f, 0.5f, 1, 1, blue, w, h);
-	assert_int_equal(run(&r, &rp), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
 	for (unsigned y = 0; y < h; y++)
 		for (unsigned x = 0; x < w; x++) {
 			uint32_t ta;
@@ -720,9 +497,9 @@ static void test_load_store(void **state)
 					    : x >= w / 2		       ? red
 									       : grey;
 
-			memcpy(&ta, texel(&a, 1, x, y), 4);
+			memcpy(&ta, rig_texel(&a, 1, x, y), 4);
 			assert_int_equal(ta, rgba8(want));
-			assert_int_equal(*(const uint8_t *)texel(&b, 0, x, y), 0x77);
+			assert_int_equal(*(const uint8_t *)rig_texel(&b, 0, x, y), 0x77);
 		}
 	agx_shader_binary_finish(&vs.bin);
 	agx_shader_binary_finish(&fs.bin);
@@ -793,18 +570,18 @@ static void test_eight_targets(void **state)
 
 	rig_init(&r, *state);
 	for (unsigned i = 0; i < 8; i++) {
-		image_init(&r, &img[i], eight[i], w, h, i % 2 == 0, 1, 0xcd);
-		pass.colour[i] = target(&img[i], 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+		rig_image_init(&r, &img[i], eight[i], w, h, i % 2 == 0, 1, 0xcd);
+		pass.colour[i] = rig_target(&img[i], 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
 	}
-	begin(&r, &rp, &pass);
+	rig_begin(&r, &rp, &pass);
 	print_message("# eight targets in %u bytes a pixel, tiles of %ux%u\n", rp.tib.sample_size,
 		      rp.tib.tile_width, rp.tib.tile_height);
 	agx_tilebuffer_compile_options(&rp.tib, &fo);
-	compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
-	compile(&r, AGX_SHADER_FRAGMENT, eight_fs, &fo, &fs);
+	rig_compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, eight_fs, &fo, &fs);
 	/* the left half drawn; the right keeps the clear value, 0 */
 	draw_rect(&r, &rp, &vs, &fs, -1, -1, 0, 1, none, w, h);
-	assert_int_equal(run(&r, &rp), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
 	for (unsigned i = 0; i < 8; i++) {
 		const struct agx_format_info *fi = agx_format_info(eight[i]);
 		uint8_t want[16], zero[16] = { 0 };
@@ -812,7 +589,7 @@ static void test_eight_targets(void **state)
 		eight_expected(i, want);
 		for (unsigned y = 0; y < h; y++)
 			for (unsigned x = 0; x < w; x++) {
-				const uint8_t *got = texel(&img[i], 0, x, y);
+				const uint8_t *got = rig_texel(&img[i], 0, x, y);
 
 				if (memcmp(got, x < w / 2 ? want : zero, fi->bytes))
 					fail_msg("target %u (%s), pixel (%u, %u): %02x%02x%02x%02x",
@@ -849,7 +626,7 @@ static void test_depth_stencil(void **state)
 	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
 	static uint32_t vu[64], fu[64];
 	unsigned strides[1] = { 12 };
-	/* window z = NDC z: the hardware's clip volume is 0 <= z <= w */
+	/* window z; the vertices' NDC z are 2 * z - 1 */
 	const struct {
 		float x0, x1, z;
 		float c[4];
@@ -858,10 +635,10 @@ static void test_depth_stencil(void **state)
 		       { 0, 1, 0.25f, { 0, 0, 1, 1 } } };
 
 	rig_init(&r, *state);
-	image_init(&r, &colour, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 1, 0);
-	image_init(&r, &depth, AGX_FORMAT_Z32_FLOAT, w, h, true, 1, 0);
-	image_init(&r, &stencil, AGX_FORMAT_S8_UINT, w, h, true, 1, 0);
-	pass.colour[0] = target(&colour, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	rig_image_init(&r, &colour, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 1, 0);
+	rig_image_init(&r, &depth, AGX_FORMAT_Z32_FLOAT, w, h, true, 1, 0);
+	rig_image_init(&r, &stencil, AGX_FORMAT_S8_UINT, w, h, true, 1, 0);
+	pass.colour[0] = rig_target(&colour, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
 	pass.depth = (struct agx_render_zs){ .surface = { .image = depth.image },
 					     .load = AGX_LOAD_CLEAR,
 					     .store = AGX_STORE_STORE,
@@ -870,21 +647,20 @@ static void test_depth_stencil(void **state)
 					       .load = AGX_LOAD_CLEAR,
 					       .store = AGX_STORE_STORE,
 					       .stencil_clear = 7 };
-	begin(&r, &rp, &pass);
+	rig_begin(&r, &rp, &pass);
 	agx_tilebuffer_compile_options(&rp.tib, &fo);
-	compile(&r, AGX_SHADER_VERTEX, depth_vs, NULL, &vs);
-	compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	rig_compile(&r, AGX_SHADER_VERTEX, depth_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
 	for (unsigned i = 0; i < 3; i++) {
-		const float v[6][3] = {
-			{ rects[i].x0, -1, rects[i].z }, { rects[i].x1, -1, rects[i].z },
-			{ rects[i].x1, 1, rects[i].z },	 { rects[i].x0, -1, rects[i].z },
-			{ rects[i].x1, 1, rects[i].z },	 { rects[i].x0, 1, rects[i].z }
-		};
-		uint64_t attribs[1] = { data(&r, v, sizeof(v)) };
+		const float z = 2 * rects[i].z - 1;
+		const float v[6][3] = { { rects[i].x0, -1, z }, { rects[i].x1, -1, z },
+					{ rects[i].x1, 1, z },	{ rects[i].x0, -1, z },
+					{ rects[i].x1, 1, z },	{ rects[i].x0, 1, z } };
+		uint64_t attribs[1] = { rig_data(&r, v, sizeof(v)) };
 		struct agx_render_draw d;
 
-		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
-		fs_colour(&d, &fs, fu, rects[i].c);
+		rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		rig_fs_colour(&d, &fs, fu, rects[i].c);
 		d.state.depth_func = AGX_CMD_ZS_FUNC_LESS;
 		d.state.depth_write = true;
 		d.state.stencil = true;
@@ -898,7 +674,7 @@ static void test_depth_stencil(void **state)
 						.instances = 1 };
 		assert_int_equal(agx_render_draw(&rp, &d), 0);
 	}
-	assert_int_equal(run(&r, &rp), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
 
 	/* what each column must hold: the nearest rectangle passing, and how many passed */
 	uint32_t col1[32];
@@ -921,11 +697,11 @@ static void test_depth_stencil(void **state)
 			uint32_t got;
 			float gz;
 
-			memcpy(&got, texel(&colour, 0, x, y), 4);
-			memcpy(&gz, texel(&depth, 0, x, y), 4);
+			memcpy(&got, rig_texel(&colour, 0, x, y), 4);
+			memcpy(&gz, rig_texel(&depth, 0, x, y), 4);
 			assert_int_equal(got, col1[x]);
 			assert_true(fabs(gz - z) < 1e-6);
-			assert_int_equal(*texel(&stencil, 0, x, y), 7 + passed);
+			assert_int_equal(*rig_texel(&stencil, 0, x, y), 7 + passed);
 		}
 	}
 
@@ -933,16 +709,17 @@ static void test_depth_stencil(void **state)
 	pass.colour[0].load = AGX_LOAD_RELOAD;
 	pass.depth.load = AGX_LOAD_RELOAD;
 	pass.stencil.load = AGX_LOAD_RELOAD;
-	begin(&r, &rp, &pass);
+	rig_begin(&r, &rp, &pass);
 	{
-		const float v[6][3] = { { -1, -1, 0.9f }, { 1, -1, 0.9f }, { 1, 1, 0.9f },
-					{ -1, -1, 0.9f }, { 1, 1, 0.9f },  { -1, 1, 0.9f } };
+		/* window z 0.9 */
+		const float v[6][3] = { { -1, -1, 0.8f }, { 1, -1, 0.8f }, { 1, 1, 0.8f },
+					{ -1, -1, 0.8f }, { 1, 1, 0.8f },  { -1, 1, 0.8f } };
 		const float white[4] = { 1, 1, 1, 1 };
-		uint64_t attribs[1] = { data(&r, v, sizeof(v)) };
+		uint64_t attribs[1] = { rig_data(&r, v, sizeof(v)) };
 		struct agx_render_draw d;
 
-		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
-		fs_colour(&d, &fs, fu, white);
+		rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		rig_fs_colour(&d, &fs, fu, white);
 		d.state.stencil = true;
 		d.state.front = d.state.back =
 		    (struct agx_ppp_stencil){ .ref = 8,
@@ -955,16 +732,16 @@ static void test_depth_stencil(void **state)
 						.instances = 1 };
 		assert_int_equal(agx_render_draw(&rp, &d), 0);
 	}
-	assert_int_equal(run(&r, &rp), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
 	/* where the stencil was 8 it is zeroed and the colour white; elsewhere both as they were */
 	for (unsigned x = 0; x < w; x++)
 		for (unsigned y = 0; y < h; y++) {
 			bool hit = 7 + passed1[x] == 8;
 			uint32_t got;
 
-			memcpy(&got, texel(&colour, 0, x, y), 4);
+			memcpy(&got, rig_texel(&colour, 0, x, y), 4);
 			assert_int_equal(got, hit ? 0xffffffffu : col1[x]);
-			assert_int_equal(*texel(&stencil, 0, x, y), hit ? 0 : 7 + passed1[x]);
+			assert_int_equal(*rig_texel(&stencil, 0, x, y), hit ? 0 : 7 + passed1[x]);
 		}
 	agx_shader_binary_finish(&vs.bin);
 	agx_shader_binary_finish(&fs.bin);
@@ -1003,8 +780,8 @@ static void test_partial_renders(void **state)
 	unsigned differ = 0, drawn = 0;
 
 	rig_init(&r, *state);
-	image_init(&r, &small, AGX_FORMAT_R32_UINT, w, h, true, 1, 0);
-	image_init(&r, &large, AGX_FORMAT_R32_UINT, w, h, true, 1, 0);
+	rig_image_init(&r, &small, AGX_FORMAT_R32_UINT, w, h, true, 1, 0);
+	rig_image_init(&r, &large, AGX_FORMAT_R32_UINT, w, h, true, 1, 0);
 	/* a strip walking the rows, each triangle about a pixel, its id from its last vertex */
 	for (unsigned i = 0; i < verts; i++) {
 		unsigned step = i / 2, row = step / 80 % (h / 2);
@@ -1015,30 +792,30 @@ static void test_partial_renders(void **state)
 		v[3 * i + 1] = y / (h / 2.0f) - 1;
 		v[3 * i + 2] = (float)(i % 1000000 + 1);
 	}
-	map(&r, &vbo, (verts * 12ull + 0x3fff) & ~0x3fffull, AGX_BIND_READ, &attribs[0]);
+	rig_map(&r, &vbo, (verts * 12ull + 0x3fff) & ~0x3fffull, AGX_BIND_READ, &attribs[0]);
 	memcpy(vbo.map, v, verts * 12ull);
 	attribs[1] = attribs[0] + 8;
-	compile(&r, AGX_SHADER_VERTEX, corpus_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_VERTEX, corpus_vs, NULL, &vs);
 
 	for (unsigned run_no = 0; run_no < 2; run_no++) {
 		struct image *img = run_no ? &large : &small;
 
-		pass.colour[0] = target(img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
-		begin(&r, &rp, &pass);
+		pass.colour[0] = rig_target(img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+		rig_begin(&r, &rp, &pass);
 		if (!run_no) {
 			pass.tvb_size = 64 << 10; /* the first 64 KiB of the queue's heap */
 			assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, PASS_SIZE,
 							  r.usc_base, &pass),
 					 0);
 			agx_tilebuffer_compile_options(&rp.tib, &fo);
-			compile(&r, AGX_SHADER_FRAGMENT, corpus_fs, &fo, &fs);
+			rig_compile(&r, AGX_SHADER_FRAGMENT, corpus_fs, &fo, &fs);
 		}
-		draw_init(&d, &vs, &fs, vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w, h, cf);
 		d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLE_STRIP,
 						.count = verts,
 						.instances = 1 };
 		assert_int_equal(agx_render_draw(&rp, &d), 0);
-		assert_int_equal(run(&r, &rp), 0);
+		assert_int_equal(rig_run(&r, &rp), 0);
 		assert_int_equal(
 		    agx_device_queue_tvb_wanted(r.dev, r.queue, run_no ? &again : &wanted), 0);
 		if (!run_no) {
@@ -1055,8 +832,8 @@ static void test_partial_renders(void **state)
 		for (unsigned x = 0; x < w; x++) {
 			uint32_t a, b;
 
-			memcpy(&a, texel(&small, 0, x, y), 4);
-			memcpy(&b, texel(&large, 0, x, y), 4);
+			memcpy(&a, rig_texel(&small, 0, x, y), 4);
+			memcpy(&b, rig_texel(&large, 0, x, y), 4);
 			differ += a != b;
 			drawn += b != 0;
 		}
@@ -1157,9 +934,7 @@ static int client(const struct test_stack *stack, unsigned k, bool fault, const 
 		if (vi->vars[i].kind == AGX_SHADER_INPUT && vi->vars[i].uniform >= 0) {
 			uint64_t at = fault ? 0x7f0000000ull : vbuf_va; /* nothing mapped there */
 
-			vu[vi->vars[i].uniform] = (uint32_t)at;
-			vu[vi->vars[i].uniform + 1] = (uint32_t)(at >> 32);
-			vu[vi->vars[i].uniform + 2] = 8;
+			agx_render_set_attrib(vi, vu, vi->vars[i].location, at, 8);
 		}
 	for (unsigned i = 0; i < fs_bin->info.num_vars; i++)
 		if (fs_bin->info.vars[i].kind == AGX_SHADER_UNIFORM)
@@ -1244,8 +1019,8 @@ static void test_many_clients(void **state)
 	rig_init(&r, *state);
 	fo.rt[0].format = AGX_ISA_MEMFORMAT_U8NORM;
 	fo.rt[0].components = 4;
-	compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
-	compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	rig_compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
 	for (unsigned k = 0; k <= n; k++) {
 		pids[k] = fork();
 		assert_true(pids[k] >= 0);
@@ -1282,12 +1057,12 @@ static void test_refusals(void **state)
 	struct agx_tilebuffer tib;
 
 	rig_init(&r, *state);
-	image_init(&r, &img, AGX_FORMAT_R8G8B8A8_UNORM, 16, 16, true, 1, 0);
-	image_init(&r, &z, AGX_FORMAT_Z32_FLOAT, 32, 32, true, 1, 0);
+	rig_image_init(&r, &img, AGX_FORMAT_R8G8B8A8_UNORM, 16, 16, true, 1, 0);
+	rig_image_init(&r, &z, AGX_FORMAT_Z32_FLOAT, 32, 32, true, 1, 0);
 	pass.tvb = 0x100000, pass.tvb_size = 0x10000;
 	/* a target smaller than the pass */
 	pass.width = 17;
-	pass.colour[0] = target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	pass.colour[0] = rig_target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
 	assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, PASS_SIZE, r.usc_base, &pass),
 			 -EINVAL);
 	/* a depth buffer of another size than the pass: the ZLS could not address it */

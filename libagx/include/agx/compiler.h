@@ -20,6 +20,89 @@ enum agx_shader_stage {
 	AGX_SHADER_COMPUTE,
 };
 
+/*
+ * Blending, done in the fragment shader as on AGX (the tile is read back
+ * with ld_tile): GLES 3.0 section 4.1.7's equations and factors.
+ */
+enum agx_blend_op {
+	AGX_BLEND_ADD,
+	AGX_BLEND_SUBTRACT,	    /* s * sf - d * df */
+	AGX_BLEND_REVERSE_SUBTRACT, /* d * df - s * sf */
+	AGX_BLEND_MIN,		    /* min(s, d): the factors are not used */
+	AGX_BLEND_MAX,
+};
+
+enum agx_blend_factor {
+	AGX_BLEND_ZERO,
+	AGX_BLEND_ONE,
+	AGX_BLEND_SRC_COLOR,
+	AGX_BLEND_ONE_MINUS_SRC_COLOR,
+	AGX_BLEND_DST_COLOR,
+	AGX_BLEND_ONE_MINUS_DST_COLOR,
+	AGX_BLEND_SRC_ALPHA,
+	AGX_BLEND_ONE_MINUS_SRC_ALPHA,
+	AGX_BLEND_DST_ALPHA,
+	AGX_BLEND_ONE_MINUS_DST_ALPHA,
+	AGX_BLEND_CONSTANT_COLOR,
+	AGX_BLEND_ONE_MINUS_CONSTANT_COLOR,
+	AGX_BLEND_CONSTANT_ALPHA,
+	AGX_BLEND_ONE_MINUS_CONSTANT_ALPHA,
+	AGX_BLEND_SRC_ALPHA_SATURATE, /* min(As, 1 - Ad) for colour, 1 for alpha */
+};
+
+/*
+ * How a render target's values are kept, which decides blending: fixed
+ * point (unorm, sRGB included, and snorm) clamps the source, destination
+ * and factors to the format's range first; float does not; integer
+ * targets are never blended (GLES 3.0 section 4.1.7).
+ */
+enum agx_rt_type {
+	AGX_RT_UNORM,
+	AGX_RT_SNORM,
+	AGX_RT_FLOAT,
+	AGX_RT_UINT,
+	AGX_RT_SINT,
+};
+
+struct agx_blend_rt {
+	bool enable;
+	enum agx_blend_op rgb_op, alpha_op;
+	enum agx_blend_factor rgb_src, rgb_dst, alpha_src, alpha_dst;
+};
+
+/*
+ * How a vertex attribute is kept in memory (glVertexAttribPointer's type,
+ * GLES 3.0 table 2.2); the vertex shader fetches and converts it.
+ */
+enum agx_vertex_type {
+	AGX_VERTEX_FLOAT, /* 32-bit floats (the default) */
+	AGX_VERTEX_HALF_FLOAT,
+	AGX_VERTEX_BYTE,
+	AGX_VERTEX_UNSIGNED_BYTE,
+	AGX_VERTEX_SHORT,
+	AGX_VERTEX_UNSIGNED_SHORT,
+	AGX_VERTEX_INT,
+	AGX_VERTEX_UNSIGNED_INT,
+	AGX_VERTEX_FIXED, /* 16.16 two's complement */
+	AGX_VERTEX_INT_2_10_10_10_REV,
+	AGX_VERTEX_UNSIGNED_INT_2_10_10_10_REV,
+};
+
+/*
+ * A vertex attribute location's array.  A constant attribute (a disabled
+ * array, glVertexAttrib*) is an array of stride 0 holding the value as
+ * four floats, or four integers with integer set.
+ */
+struct agx_vertex_attrib {
+	enum agx_vertex_type type;
+	unsigned size;	  /* components in memory, 1..4 (the rest are 0, 0, 1); 0: four */
+	bool normalized;  /* fixed-point conversion of the integer types (equations 2.1, 2.2) */
+	bool integer;	  /* glVertexAttribIPointer: the integers as they are */
+	unsigned divisor; /* 0: an element per vertex; else per divisor instances */
+};
+
+#define AGX_MAX_VERTEX_ATTRIBS 16
+
 struct agx_compile_options {
 	/*
 	 * 32-bit registers the shader may use; 0 means all (128).  Fewer
@@ -44,8 +127,23 @@ struct agx_compile_options {
 		unsigned offset;
 		unsigned components;
 		bool none;
+		enum agx_rt_type type;
+		struct agx_blend_rt blend;
+		/*
+		 * Components (bit 0 red .. bit 3 alpha) the shader leaves as
+		 * they are: GL's colour mask, inverted, so that 0 writes all.
+		 */
+		unsigned keep;
 	} rt[8];
 	unsigned num_rts;
+	/* Vertex shaders: the array behind each attribute location. */
+	struct agx_vertex_attrib attribs[AGX_MAX_VERTEX_ATTRIBS];
+	/*
+	 * Vertex shaders: gl_Position.z already runs 0..w, the hardware's
+	 * clip-space depth (Vulkan's and Metal's); otherwise it is GL's
+	 * -w..w and the shader maps it there ((z + w) / 2).
+	 */
+	bool depth_zero_to_one;
 };
 
 /* What an interface variable is; the kinds of agx_ir_var (libagx/compiler/agx_ir.h). */
@@ -79,7 +177,9 @@ struct agx_shader_var {
 	unsigned components;
 	unsigned array_size; /* 0: not an array */
 	unsigned location;   /* inputs, outputs, uniforms */
-	unsigned binding;    /* blocks, samplers */
+	unsigned
+	    locations;	  /* the locations from it an input or output covers (a matrix's columns) */
+	unsigned binding; /* blocks, samplers */
 	unsigned offset, size;
 	enum agx_shader_interp interp;
 	/*
@@ -155,6 +255,12 @@ struct agx_shader_info {
 	unsigned num_cf;
 	/* Fragment: the coefficient register of gl_FragCoord.z's window z, or -1. */
 	int frag_coord_z_cf;
+	/*
+	 * Fragment: the first of four 32-bit uniform registers the driver
+	 * fills with the blend constant colour (floats, red first), -1 when
+	 * no blend factor reads it.
+	 */
+	int blend_constant_uniform;
 };
 
 struct agx_shader_binary {

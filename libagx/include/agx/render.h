@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "agx/cmd.h"
+#include "agx/compiler.h"
 #include "agx/sched.h"
 #include "agx_isa_table.h"
 
@@ -99,6 +100,7 @@ struct agx_tilebuffer {
 		enum agx_isa_memformat format; /* how st_tile / ld_tile / imgwblk keep it */
 		unsigned offset;	       /* bytes into the sample */
 		unsigned components;	       /* items the tile holds (the image's channels) */
+		enum agx_rt_type type;	       /* what blending makes of it */
 	} rt[AGX_RENDER_MAX_TARGETS];
 };
 
@@ -136,6 +138,17 @@ struct agx_shader_info;
 int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_shader_info *fs,
 			     unsigned flat_vertex, struct agx_cf_binding *out, unsigned *count,
 			     unsigned *registers);
+
+/*
+ * Fills the vertex shader's uniform registers (its reflection's, from
+ * u0) for the attribute array at location: its element for vertex 0 at
+ * address, the next stride bytes on (0: a constant attribute), each
+ * component at its own alignment; the array's type is the compile's
+ * (agx_compile_options.attribs).  False when the shader has no
+ * attribute there.
+ */
+bool agx_render_set_attrib(const struct agx_shader_info *vs, uint32_t *uniforms, unsigned location,
+			   uint64_t address, uint32_t stride);
 
 /* One programmable stage of a draw. */
 struct agx_render_stage {
