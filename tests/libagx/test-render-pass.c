@@ -5,9 +5,9 @@
  * image checked against a CPU reference:
  * - a triangle corpus (sizes, slivers, edges through pixel centres,
  *   both windings, strips, fans, indexed lists with primitive restart,
- *   points) against the rasterization rules docs/control-streams.md
- *   states for the hardware: a pixel is covered when its centre is
- *   inside, a centre on an edge only for a top or left edge;
+ *   lines of two widths, line strips and loops, points) against the rasterization rules
+ * docs/control-streams.md states for the hardware: a pixel is covered when its centre is inside, a
+ * centre on an edge only for a top or left edge;
  * - smooth, perspective-correct varyings against their interpolation at
  *   the pixel centres, within float rounding;
  * - load and store operations: clear, reload, don't-care, discard, over
@@ -100,6 +100,27 @@ static void ref_triangle(uint32_t *ref, struct cvert v0, struct cvert v1, struct
 			    (e2 > 0 || (e2 == 0 && top_left(&v2, &v0))))
 				ref[y * CW + x] = id;
 		}
+}
+
+/*
+ * A line segment a-b `half` 1/256 pixels either side, as
+ * docs/control-streams.md says the hardware draws lines (GLES 3.0 section
+ * 3.5.2 allows it): the parallelogram whose ends are the endpoints moved
+ * across the major axis (x when the line is at most 45 degrees from
+ * horizontal), its two triangles under the triangle rules; id the
+ * segment's provoking vertex's.
+ */
+static void ref_line(uint32_t *ref, struct cvert a, struct cvert b, int32_t half, uint32_t id)
+{
+	bool x_major = abs(b.x - a.x) >= abs(b.y - a.y);
+	int32_t ox = x_major ? 0 : half, oy = x_major ? half : 0;
+	struct cvert c[4] = { { a.x + ox, a.y + oy, id },
+			      { a.x - ox, a.y - oy, id },
+			      { b.x + ox, b.y + oy, id },
+			      { b.x - ox, b.y - oy, id } };
+
+	ref_triangle(ref, c[0], c[1], c[2], id);
+	ref_triangle(ref, c[1], c[3], c[2], id);
 }
 
 /* A point of size 3 centred on v: the pixels whose centres are in [c - 1.5, c + 1.5). */
@@ -273,6 +294,66 @@ static void test_triangle_corpus(void **state)
 				     strip.v[ix[i + 1]].id);
 	}
 
+	/*
+	 * Lines, one pixel wide and three, kept a pixel inside the target (a
+	 * clipped end is cut across the line, not the major axis): random
+	 * ones, horizontal, vertical and 45-degree ones on pixel centres; a
+	 * strip and a loop, each segment its second vertex's id, the loop's
+	 * closing segment its first vertex's (GLES 3.0 table 2.12).
+	 */
+	static struct corpus lines, lstrip;
+
+	for (unsigned i = 0; i < 24; i++, id++) {
+		int32_t x0 = 256 + (int32_t)rnd((CW - 2) * 256),
+			y0 = 256 + (int32_t)rnd((CH - 2) * 256);
+		int32_t x1 = 256 + (int32_t)rnd((CW - 2) * 256),
+			y1 = 256 + (int32_t)rnd((CH - 2) * 256);
+
+		if (i % 4 == 1) /* horizontal, through pixel centres */
+			y0 = y1 = (y0 & ~255) + 128;
+		else if (i % 4 == 2) /* vertical */
+			x0 = x1 = (x0 & ~255) + 128;
+		else if (i % 4 == 3) /* 45 degrees: x-major by the rule */
+			x0 = (x0 & ~255) + 128, y0 = (CH / 2) * 256 + 128,
+			x1 = x0 + (x0 < CW * 128 ? 1 : -1) * 10 * 256, y1 = y0 + 10 * 256;
+		put_vertex(&lines, x0, y0, id);
+		put_vertex(&lines, x1, y1, id);
+	}
+	for (unsigned w = 0; w < 2; w++) {
+		for (unsigned i = w * lines.n / 2; i < (w + 1) * lines.n / 2; i += 2)
+			ref_line(ref, lines.v[i], lines.v[i + 1], w ? 384 : 128, lines.v[i + 1].id);
+		attribs[0] = upload_vertices(&r, &lines) + w * (lines.n / 2) * 12;
+		attribs[1] = attribs[0] + 8;
+		d.vs = rig_vertex_stage(&vs, vu, attribs, strides);
+		d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_LINES,
+						.count = lines.n / 2,
+						.instances = 1 };
+		d.state.line_width = w ? 3.0f : 1.0f;
+		assert_int_equal(agx_render_draw(&rp, &d), 0);
+	}
+	for (unsigned i = 0; i < 9; i++, id++)
+		put_vertex(&lstrip, (int32_t)(3 + 7 * i) * 256 + (int32_t)rnd(256),
+			   (int32_t)(i % 2 ? 36 : 44) * 256 + (int32_t)rnd(256), id);
+	for (unsigned loop = 0; loop < 2; loop++) {
+		for (unsigned i = 0; i + 1 < lstrip.n; i++)
+			ref_line(ref, lstrip.v[i], lstrip.v[i + 1], 128, lstrip.v[i + 1].id);
+		if (loop)
+			ref_line(ref, lstrip.v[lstrip.n - 1], lstrip.v[0], 128, lstrip.v[0].id);
+		attribs[0] = upload_vertices(&r, &lstrip);
+		attribs[1] = attribs[0] + 8;
+		d.vs = rig_vertex_stage(&vs, vu, attribs, strides);
+		d.draw = (struct agx_vdm_draw){ .primitive = loop ? AGX_CMD_PRIMITIVE_LINE_LOOP
+								  : AGX_CMD_PRIMITIVE_LINE_STRIP,
+						.count = lstrip.n,
+						.instances = 1 };
+		d.state.line_width = 1.0f;
+		assert_int_equal(agx_render_draw(&rp, &d), 0);
+		for (unsigned i = 0; i < lstrip.n; i++) {
+			lstrip.v[i].id += 100;
+			lstrip.v[i].y -= 12 * 256; /* the loop above the strip */
+		}
+	}
+
 	/* points of size 3 at random places, some on pixel centres' edges */
 	for (unsigned i = 0; i < 40; i++, id++)
 		put_vertex(&points, (int32_t)rnd(CW * 256), (int32_t)rnd(CH * 256) & ~127, id);
@@ -289,7 +370,7 @@ static void test_triangle_corpus(void **state)
 	assert_int_equal(agx_render_draw(&rp, &d), 0);
 
 	assert_int_equal(rig_run(&r, &rp), 0);
-	corpus_check(&img, ref, "triangles, strips, fans, points");
+	corpus_check(&img, ref, "triangles, strips, fans, lines, points");
 	agx_shader_binary_finish(&vs.bin);
 	agx_shader_binary_finish(&fs.bin);
 	agx_device_bo_close(r.dev, &img.bo);
