@@ -121,14 +121,14 @@ static bool zls(struct sim_render *r, char *why, size_t why_size)
 		return false;
 	}
 	/* twiddled, one level, like depth and stencil textures (agx/layout.h) */
-	r->z_layout = (struct agx_layout){ .twiddled = true,
+	r->z_layout = (struct usc_layout){ .twiddled = true,
 					   .bytes_per_texel = r->z16 ? 2 : 4,
 					   .width = (unsigned)c->width,
 					   .height = (unsigned)c->height,
 					   .levels = 1 };
 	r->s_layout = r->z_layout;
 	r->s_layout.bytes_per_texel = 1;
-	if (!agx_layout_init(&r->z_layout) || !agx_layout_init(&r->s_layout)) {
+	if (!usc_layout_init(&r->z_layout) || !usc_layout_init(&r->s_layout)) {
 		snprintf(why, why_size, "depth/stencil buffers of %ux%u cannot be laid out",
 			 (unsigned)c->width, (unsigned)c->height);
 		return false;
@@ -977,7 +977,7 @@ static bool zls_load(struct frag_ctx *f)
 			if (z_load) {
 				if (!sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 							 c->depth_buffer +
-							     agx_layout_texel(&r->z_layout, 0, 0,
+							     usc_layout_element(&r->z_layout, 0, 0,
 									      f->io.x0 + x,
 									      f->io.y0 + y),
 							 &v, r->z_layout.bytes_per_texel, false))
@@ -990,7 +990,7 @@ static bool zls_load(struct frag_ctx *f)
 			if (s_load &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 						 c->stencil_buffer +
-						     agx_layout_texel(&r->s_layout, 0, 0,
+						     usc_layout_element(&r->s_layout, 0, 0,
 								      f->io.x0 + x, f->io.y0 + y),
 						 &f->stencil[p], 1, false))
 				return false;
@@ -1018,7 +1018,7 @@ static bool zls_store(struct frag_ctx *f)
 				memcpy(&v, &f->depth[p], 4);
 			if (z_store &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
-						 c->depth_buffer + agx_layout_texel(&r->z_layout, 0,
+						 c->depth_buffer + usc_layout_element(&r->z_layout, 0,
 										    0, f->io.x0 + x,
 										    f->io.y0 + y),
 						 &v, r->z_layout.bytes_per_texel, true))
@@ -1026,7 +1026,7 @@ static bool zls_store(struct frag_ctx *f)
 			if (s_store &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 						 c->stencil_buffer +
-						     agx_layout_texel(&r->s_layout, 0, 0,
+						     usc_layout_element(&r->s_layout, 0, 0,
 								      f->io.x0 + x, f->io.y0 + y),
 						 &f->stencil[p], 1, true))
 				return false;

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agx/layout.h"
+#include "usc/layout.h"
 #include "agx_fwabi.h"
 #include "gpu.h"
 #include "vdm.h"
@@ -61,7 +61,7 @@ struct sim_render {
 	struct sim_pipeline load, store;
 	/* ZLS: depth and stencil buffers, loaded into each tile and stored from it */
 	bool z_load, z_store, s_load, s_store, z16;
-	struct agx_layout z_layout, s_layout;
+	struct usc_layout z_layout, s_layout;
 	/* occlusion queries: samples that passed, and whether any did, per counter */
 	uint64_t *passed;
 	bool *any;

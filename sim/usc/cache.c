@@ -1,8 +1,10 @@
 /*
  * cache.c: see cache.h.  A small table of decoded programs, searched
  * linearly (a device has few shaders live at once); when full, the least
- * recently used program is dropped.  Code is fetched a page at a time, so a
- * program at the end of a mapping decodes as far as the mapping goes.
+ * recently used program is dropped.  Code is fetched a page at a time until
+ * the program's end (usc_program_extent) has arrived, so a program at the
+ * end of a mapping decodes as far as the mapping goes, and one followed by
+ * other bytes stops at its end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,7 @@ const struct usc_program *usc_cache_get(struct usc_cache *c, uint64_t addr, usc_
 {
 	uint8_t *bytes;
 	size_t size = 0;
+	struct usc_extent extent = { 0 };
 	struct entry *e;
 
 	c->clock++;
@@ -106,14 +109,21 @@ const struct usc_program *usc_cache_get(struct usc_cache *c, uint64_t addr, usc_
 	bytes = malloc(c->max_size ? c->max_size : 1);
 	if (!bytes)
 		return NULL;
-	/* page by page, then byte pairs where a mapping ends mid-page */
+	/*
+	 * page by page until the program's end has arrived, then byte pairs
+	 * where a mapping ends mid-page
+	 */
 	while (size < c->max_size) {
-		size_t to_boundary = FETCH_CHUNK - (addr + size) % FETCH_CHUNK;
+		size_t to_boundary = FETCH_CHUNK - (addr + size) % FETCH_CHUNK, end;
 		unsigned chunk =
 		    (unsigned)(c->max_size - size < to_boundary ? c->max_size - size : to_boundary);
 
 		if (fetch(ctx, addr + size, bytes + size, chunk)) {
 			size += chunk;
+			if ((end = usc_program_extent(&extent, bytes, size))) {
+				size = end;
+				break;
+			}
 			continue;
 		}
 		while (size + 2 <= c->max_size && fetch(ctx, addr + size, bytes + size, 2))

@@ -1,14 +1,14 @@
 /*
  * texture.c: the texture unit of texture.h.  Formats are a channel layout
- * and a type (Mesa src/asahi/layout/formats.c); texels are laid out as
- * libagx's agx/layout.h says.  Descriptors come from memory the client
+ * and a type (Mesa src/asahi/layout/formats.c); texels are where the
+ * device's own layout.h puts them.  Descriptors come from memory the client
  * wrote: every field is checked, and what the unit does not take is said.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "agx/layout.h"
+#include "layout.h"
 #include "agx_cmdbuf.h"
 #include "etc.h"
 #include "formats.h"
@@ -271,7 +271,7 @@ static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, 
 		v->l.stride = v->t.stride;
 		v->layers = 1;
 	}
-	if (!agx_layout_init(&v->l))
+	if (!usc_layout_init(&v->l))
 		return bad(why, why_size, "texture layout out of range");
 	return USC_TEXEL_OK;
 }
@@ -365,11 +365,11 @@ static bool texel_inside(const struct usc_texture_view *v, int32_t x, int32_t *y
 	if (dim != AGX_CMD_TEXTURE_DIM_TEX_3D)
 		*layer &= 0xffff;
 	return level_ok(v, *level) && x >= 0 && *y >= 0 &&
-	       (unsigned)x < agx_layout_minify(v->l.width, (unsigned)*level) &&
-	       (unsigned)*y < agx_layout_minify(v->l.height, (unsigned)*level) &&
+	       (unsigned)x < usc_layout_minify(v->l.width, (unsigned)*level) &&
+	       (unsigned)*y < usc_layout_minify(v->l.height, (unsigned)*level) &&
 	       /* a 3D level has its share of the slices */
 	       *layer < (dim == AGX_CMD_TEXTURE_DIM_TEX_3D
-			     ? agx_layout_minify(v->depth, (unsigned)*level)
+			     ? usc_layout_minify(v->depth, (unsigned)*level)
 			     : v->layers);
 }
 
@@ -382,7 +382,7 @@ static enum usc_texel_status view_read(const struct usc_texture_view *v,
 	uint8_t texel[16];
 	uint32_t raw[4];
 	unsigned b = v->ch.block;
-	uint64_t at = v->t.address + agx_layout_texel(&v->l, (unsigned)level, layer, x / b, y / b);
+	uint64_t at = v->t.address + usc_layout_element(&v->l, (unsigned)level, layer, x / b, y / b);
 
 	if (!mem->read || !mem->read(mem->ctx, at, texel, v->ch.bytes)) {
 		*fault = at;
@@ -507,10 +507,10 @@ enum usc_texel_status usc_texel_write(const struct usc_texture_view *v,
 	/* the row is cut where it leaves the texture */
 	if (count && !texel_inside(v, x, &row_y, &row_layer, &row_level))
 		return USC_TEXEL_BORDER;
-	if (count && (unsigned)x + count > agx_layout_minify(v->l.width, (unsigned)row_level))
-		count = agx_layout_minify(v->l.width, (unsigned)row_level) - (unsigned)x;
+	if (count && (unsigned)x + count > usc_layout_minify(v->l.width, (unsigned)row_level))
+		count = usc_layout_minify(v->l.width, (unsigned)row_level) - (unsigned)x;
 	for (unsigned i = 0; i < count;) {
-		uint64_t at = v->t.address + agx_layout_texel(&v->l, (unsigned)row_level, row_layer,
+		uint64_t at = v->t.address + usc_layout_element(&v->l, (unsigned)row_level, row_layer,
 							      (unsigned)x + i, (unsigned)row_y);
 		/* linear rows are one run; twiddled ones a texel at a time */
 		unsigned run = v->l.twiddled ? 1 : count - i;
@@ -660,9 +660,9 @@ static enum usc_texel_status sample_level(const struct usc_texture_view *v,
 	bool is3d = dim == AGX_CMD_TEXTURE_DIM_TEX_3D,
 	     cube =
 		 dim == AGX_CMD_TEXTURE_DIM_TEX_CUBE || dim == AGX_CMD_TEXTURE_DIM_TEX_CUBE_ARRAY;
-	unsigned size[3] = { agx_layout_minify(v->l.width, (unsigned)level),
-			     agx_layout_minify(v->l.height, (unsigned)level),
-			     is3d ? agx_layout_minify(v->depth, (unsigned)level) : 1 };
+	unsigned size[3] = { usc_layout_minify(v->l.width, (unsigned)level),
+			     usc_layout_minify(v->l.height, (unsigned)level),
+			     is3d ? usc_layout_minify(v->depth, (unsigned)level) : 1 };
 	const unsigned wraps[3] = { (unsigned)sm->wrap_s, (unsigned)sm->wrap_t,
 				    (unsigned)sm->wrap_r };
 	unsigned dims = is3d ? 3 : 2, taps = linear ? 2 : 1;
@@ -788,9 +788,9 @@ enum usc_texel_status usc_texture_sample(const struct usc_texture_view *v,
 	}
 	if (a->grad) {
 		/* GL's scale factor from the derivatives, in texels of the base level */
-		double w = agx_layout_minify(v->l.width, v->t.first_level);
-		double h = agx_layout_minify(v->l.height, v->t.first_level);
-		double d = is3d ? agx_layout_minify(v->depth, v->t.first_level) : 0;
+		double w = usc_layout_minify(v->l.width, v->t.first_level);
+		double h = usc_layout_minify(v->l.height, v->t.first_level);
+		double d = is3d ? usc_layout_minify(v->depth, v->t.first_level) : 0;
 		double rx = sqrt(pow(grad[0] * w, 2) + pow(grad[2] * h, 2) + pow(grad[4] * d, 2));
 		double ry = sqrt(pow(grad[1] * w, 2) + pow(grad[3] * h, 2) + pow(grad[5] * d, 2));
 		double rho = fmax(rx, ry);

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agx/layout.h"
+#include "layout.h"
 #include "agx_cmdbuf.h"
 #include "usc.h"
 
@@ -35,7 +35,7 @@ struct usc_texture_channels {
 struct usc_texture_view {
 	struct agx_cmd_texture t;
 	struct usc_texture_channels ch;
-	struct agx_layout l;
+	struct usc_layout l;
 	unsigned layers; /* array layers, 3D slices (level 0's) or cube faces */
 	unsigned depth;	 /* the descriptor's depth: layers, slices or cubes */
 	bool integer;	 /* uint or sint: values are integers, not float bits */

@@ -387,6 +387,33 @@ fail:
 	return NULL;
 }
 
+size_t usc_program_extent(struct usc_extent *e, const uint8_t *code, size_t size)
+{
+	while (e->pc < size) {
+		struct agx_isa_instr in;
+		struct uop u = { 0 };
+		unsigned n = agx_isa_decode(code + e->pc, size - e->pc, &in);
+
+		if (!n) {
+			if (size - e->pc < AGX_ISA_MAX_BYTES)
+				return 0; /* perhaps cut short: wait for more */
+			e->pc += 2;	  /* no instruction we know: as usc_program_create steps */
+			continue;
+		}
+		fill_uop(&u, &in);
+		if (u.desc && u.desc->cls == AGX_CLASS_BRANCH) {
+			int64_t t = (int64_t)e->pc + (int32_t)u.n;
+
+			if (t > 0 && (size_t)t > e->furthest)
+				e->furthest = (size_t)t;
+		}
+		e->pc += n;
+		if (u.op == AGX_OP_STOP && e->pc > e->furthest)
+			return e->pc;
+	}
+	return 0;
+}
+
 void usc_program_destroy(struct usc_program *p)
 {
 	if (!p)

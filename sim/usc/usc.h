@@ -120,6 +120,18 @@ struct usc_program;
 
 /* Decodes code (size bytes) once; NULL only when out of memory. */
 struct usc_program *usc_program_create(const uint8_t *code, size_t size);
+/*
+ * Where a program in memory ends, found as its bytes arrive: the end of the
+ * first stop that no branch before it jumps past.  The GPU fetches code as
+ * it runs it; the simulator decodes ahead, and this keeps it from decoding
+ * whatever follows the program in the mapping.  Feed it the bytes so far
+ * (from the program's start, growing); it returns the program's size once
+ * its end is among them, else 0, and resumes where it stopped.
+ */
+struct usc_extent {
+	size_t pc, furthest; /* zero to start */
+};
+size_t usc_program_extent(struct usc_extent *e, const uint8_t *code, size_t size);
 /* Whether the program tests coverage itself (sample_mask, zs_emit): late depth testing. */
 bool usc_program_tests_coverage(const struct usc_program *program);
 void usc_program_destroy(struct usc_program *program);

@@ -14,7 +14,9 @@
 #include <cmocka.h>
 
 #include "agx/cmd.h"
+#include "agx/layout.h"
 #include "agx_cmdbuf.h"
+#include "layout.h"
 #include "texture.h"
 
 static void test_pipeline(void **state)
@@ -217,11 +219,95 @@ static void check_view(const struct usc_texture_view *v, const struct agx_layout
 	assert_int_equal(v->t.channels, fi->hw_channels);
 	assert_int_equal(v->t.type, fi->hw_type);
 	for (unsigned lv = 0; lv < l->levels; lv++)
-		assert_int_equal(v->l.level_offset[lv], l->level_offset[lv]);
+		assert_int_equal(v->l.level[lv].offset, l->level_offset[lv]);
 	if (l->twiddled)
 		assert_int_equal(v->l.layer_stride, l->layer_stride);
 	else
 		assert_int_equal(v->l.stride, l->stride);
+}
+
+/*
+ * The device's texel addressing (sim/usc/layout.c) and the driver's
+ * (libagx/layout), written apart, agree over sizes around every tile and
+ * power-of-two boundary, every element size, compressed blocks, full mip
+ * chains and layers: level offsets, layer strides and the address of
+ * every element of the small levels (sampled on the large ones).
+ */
+static void test_layouts_agree(void **state)
+{
+	static const unsigned sizes[] = {
+		1,  2,	3,  5,	 7,   15,  16,	17,  31,  32,  33,  63,
+		64, 65, 96, 127, 128, 129, 200, 255, 256, 257, 513, 1000
+	};
+	unsigned compared = 0;
+
+	(void)state;
+	for (unsigned b = 0; b < 5; b++)
+		for (unsigned blk = 1; blk <= 4; blk += 3)
+			for (unsigned wi = 0; wi < sizeof(sizes) / sizeof(sizes[0]); wi++)
+				for (unsigned hi = 0; hi < sizeof(sizes) / sizeof(sizes[0]); hi++) {
+					unsigned w = sizes[wi], h = sizes[hi], full = 1;
+					struct agx_layout d = { .twiddled = true,
+								.bytes_per_texel = 1u << b,
+								.block_w = blk,
+								.block_h = blk,
+								.width = w,
+								.height = h };
+					struct usc_layout v;
+
+					if (blk > 1 && b < 3)
+						continue; /* ETC2 and EAC blocks are 8 or 16 bytes
+							   */
+					while ((w > h ? w : h) >> full)
+						full++;
+					d.levels = full;
+					d.page_aligned_layers = (wi + hi) % 2;
+					assert_true(agx_layout_init(&d));
+					v = (struct usc_layout){ .twiddled = true,
+								 .bytes_per_texel =
+								     d.bytes_per_texel,
+								 .block_w = blk,
+								 .block_h = blk,
+								 .width = w,
+								 .height = h,
+								 .levels = full,
+								 .page_aligned_layers =
+								     d.page_aligned_layers };
+					assert_true(usc_layout_init(&v));
+					assert_int_equal(v.layer_stride, d.layer_stride);
+					for (unsigned lv = 0; lv < full; lv++) {
+						unsigned ew = (agx_layout_minify(w, lv) + blk - 1) /
+							      blk,
+							 eh = (agx_layout_minify(h, lv) + blk - 1) /
+							      blk,
+							 step = ew * eh > 4096 ? 7 : 1;
+
+						assert_int_equal(v.level[lv].offset,
+								 d.level_offset[lv]);
+						for (unsigned y = 0; y < eh; y += step)
+							for (unsigned x = 0; x < ew; x += step) {
+								uint64_t a = agx_layout_texel(
+									     &d, lv, 1, x, y),
+									 e = usc_layout_element(
+									     &v, lv, 1, x, y);
+
+								if (a != e)
+									fail_msg(
+									    "%ux%u, %u bytes, "
+									    "blocks of %u, "
+									    "level %u (%u, %u): "
+									    "the "
+									    "driver's 0x%llx, the "
+									    "device's 0x%llx",
+									    w, h, 1u << b, blk, lv,
+									    x, y,
+									    (unsigned long long)a,
+									    (unsigned long long)e);
+								compared++;
+							}
+					}
+				}
+	print_message("# %u element addresses compared\n", compared);
 }
 
 /* Every format the texture unit reads, twiddled with mips and layers, and linear. */
@@ -407,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_vdm_draw),
 		cmocka_unit_test(test_ppp),
 		cmocka_unit_test(test_texture_descriptors),
+		cmocka_unit_test(test_layouts_agree),
 		cmocka_unit_test(test_pbe_descriptors),
 		cmocka_unit_test(test_descriptor_refusals),
 		cmocka_unit_test(test_sampler),

@@ -1768,6 +1768,57 @@ static void test_program_cache(void **state)
 	free(f);
 }
 
+/*
+ * A program ends at its first stop that no branch jumps past
+ * (usc_program_extent): the cache decodes that far and no further, and a
+ * stop a forward branch goes around does not end it.
+ */
+static void test_program_extent(void **state)
+{
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_cache *cache = usc_cache_create(2, sizeof(f->bytes));
+	const struct usc_program *p;
+	struct usc_state *s = new_state(L);
+	struct usc_extent e = { 0 };
+	uint8_t code[128];
+	size_t n, m;
+
+	(void)state;
+	f->base = 0x10000;
+	memset(f->bytes, 0, sizeof(f->bytes));
+	n = test_assemble("mov_imm r1, 1\n"
+			  "if_icmp r0l, ueq, r1, 0, 1\n" /* no lane: the branch is taken */
+			  "jmp_exec_none @on\n"
+			  "stop\n"
+			  "on:\n"
+			  "pop_exec r0l, 1\n"
+			  "mov_imm r1, 2\n"
+			  "stop",
+			  code, sizeof(code));
+	m = test_assemble("mov_imm r1, 1\nstop", code + 64, 64);
+	memcpy(f->bytes, code, n);
+	/* the extent: all of it, not the first stop; nothing before the last stop arrives */
+	assert_int_equal(usc_program_extent(&e, f->bytes, n - 2), 0);
+	assert_int_equal(usc_program_extent(&e, f->bytes, sizeof(f->bytes)), n);
+	e = (struct usc_extent){ 0 };
+	assert_int_equal(usc_program_extent(&e, code + 64, m), m);
+	/* decoded to its end (the mapping's zeros after it are not code), and run past the first
+	 * stop */
+	p = usc_cache_get(cache, f->base, flat_read, f);
+	assert_non_null(p);
+	assert_int_equal(usc_run(p, s, 100).status, USC_DONE);
+	assert_int_equal(s->r[1][0], 2);
+	/* a write past the program's end does not touch it, one inside does */
+	usc_cache_invalidate(cache, f->base + n + 16, 4);
+	assert_int_equal(usc_cache_stats(cache).invalidations, 0);
+	usc_cache_invalidate(cache, f->base + n - 2, 2);
+	assert_int_equal(usc_cache_stats(cache).invalidations, 1);
+
+	usc_cache_destroy(cache);
+	free(s);
+	free(f);
+}
+
 /* An R32 float texture's texels, laid out as agx/layout.h says, at offset of the memory. */
 static void put_texels(struct flat *f, unsigned offset, unsigned w, unsigned h, unsigned layers,
 		       float (*value)(unsigned x, unsigned y, unsigned layer))
@@ -2217,6 +2268,7 @@ int main(void)
 		cmocka_unit_test(test_packed_stores),
 		cmocka_unit_test(test_stack),
 		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_program_extent),
 	};
 
 	return cmocka_run_group_tests_name("usc", tests, NULL, NULL);
