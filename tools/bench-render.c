@@ -45,6 +45,7 @@ struct bench {
 	struct agx_shader_binary vs, fs;
 	struct agx_layout layout;
 	uint32_t vu[64], fu[64];
+	struct agx_tile_programs programs; /* in the code BO, from 0x8000: as a driver keeps them */
 };
 
 static int fail(const char *what)
@@ -65,7 +66,9 @@ static int map(struct bench *b, struct agx_bo *bo, uint64_t size, unsigned flags
  */
 static int begin(struct bench *b, struct agx_render *rp, unsigned w, unsigned h, uint32_t tvb_size)
 {
-	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+	struct agx_render_pass pass = {
+		.width = w, .height = h, .num_colour = 1, .programs = &b->programs
+	};
 	uint32_t size;
 
 	b->layout = (struct agx_layout){
@@ -197,13 +200,16 @@ int main(void)
 	}
 	b.usc_base = agx_device_info(b.dev)->usc_base;
 	if (agx_device_vm_create(b.dev, &b.vm) < 0 ||
-	    map(&b, &b.code, 0x8000, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &b.code_va) ||
+	    map(&b, &b.code, 0xc000, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &b.code_va) ||
 	    map(&b, &b.pass, PASS_SIZE, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC,
 		&b.pass_va) ||
 	    map(&b, &b.verts, (tris + 2) * 8ull + 0x4000, AGX_BIND_READ, &b.verts_va) ||
 	    map(&b, &b.image, 16u << 20, AGX_BIND_READ | AGX_BIND_WRITE, &b.image_va) ||
 	    agx_device_queue_create(b.dev, b.vm, AGX_PRIORITY_NORMAL, &b.queue) < 0 ||
 	    agx_device_syncobj_create(b.dev, &b.syncobj) < 0)
+		goto out;
+	if (!agx_tile_programs_init(&b.programs, (uint8_t *)b.code.map + 0x8000, b.code_va + 0x8000,
+				    0x4000))
 		goto out;
 	memcpy(b.code.map, b.vs.code, b.vs.size);
 	memcpy((uint8_t *)b.code.map + 0x4000, b.fs.code, b.fs.size);
@@ -277,6 +283,7 @@ out:
 	bench_stack_stop(&st);
 	agx_shader_binary_finish(&b.vs);
 	agx_shader_binary_finish(&b.fs);
+	agx_tile_programs_finish(&b.programs);
 	free(samples);
 	free(v);
 	return rc;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agx/compiler.h"
@@ -281,9 +282,61 @@ static unsigned tile_registers(const struct agx_tilebuffer *tib, unsigned i)
 	return tib->rt[i].components;
 }
 
-/* The program's code assembled into the pass's memory; its offset, ~0u on failure. */
+bool agx_tile_programs_init(struct agx_tile_programs *c, void *map, uint64_t va, size_t size)
+{
+	memset(c, 0, sizeof(*c));
+	if (!map || (uintptr_t)map % 64 || va % 64)
+		return false;
+	c->map = map;
+	c->va = va;
+	c->size = size;
+	return true;
+}
+
+void agx_tile_programs_finish(struct agx_tile_programs *c)
+{
+	for (unsigned i = 0; i < c->count; i++)
+		free(c->entry[i].text);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The cached program of this text, or 0. */
+static uint64_t cached(struct agx_tile_programs *c, const char *text)
+{
+	for (unsigned i = 0; c && i < c->count; i++)
+		if (!strcmp(c->entry[i].text, text)) {
+			c->hits++;
+			return c->entry[i].va;
+		}
+	return 0;
+}
+
+/* The code kept in the cache under its text; 0 when it is full (or out of memory). */
+static uint64_t keep(struct agx_tile_programs *c, const struct agx_render *r, const char *text,
+		     const uint8_t *code, size_t n)
+{
+	size_t at = (c->used + AGX_PIPELINE_ALIGN - 1) / AGX_PIPELINE_ALIGN * AGX_PIPELINE_ALIGN;
+	char *copy;
+
+	c->misses++;
+	if (c->count == AGX_TILE_PROGRAMS_MAX || at > c->size || n > c->size - at ||
+	    !in_usc_range(r, c->va + at) || !in_usc_range(r, c->va + at + n) ||
+	    !(copy = strdup(text)))
+		return 0;
+	memcpy(c->map + at, code, n);
+	c->entry[c->count].text = copy;
+	c->entry[c->count++].va = c->va + at;
+	c->used = at + n;
+	return c->va + at;
+}
+
+/*
+ * The program's code, from the pass's program cache or assembled (into
+ * the cache, or else the pass's memory); its offset, ~0u on failure.
+ */
 static uint32_t assemble(struct agx_render *r, struct text *t)
 {
+	struct agx_tile_programs *c = r->pass.programs;
 	uint8_t code[MAX_PROGRAM];
 	char why[160];
 	long n;
@@ -292,10 +345,13 @@ static uint32_t assemble(struct agx_render *r, struct text *t)
 	emit(t, "stop\n");
 	if (t->overflow)
 		return fail(r, -ENOSPC), ~0u;
+	if ((va = cached(c, t->buf)))
+		return usc_offset(r, va);
 	n = agx_isa_assemble(t->buf, code, sizeof(code), why, sizeof(why));
 	if (n < 0)
 		return fail(r, -EINVAL), ~0u; /* a generator bug: the text is ours */
-	va = put(r, code, (size_t)n, AGX_PIPELINE_ALIGN);
+	if (!c || !(va = keep(c, r, t->buf, code, (size_t)n)))
+		va = put(r, code, (size_t)n, AGX_PIPELINE_ALIGN);
 	return va ? usc_offset(r, va) : ~0u;
 }
 

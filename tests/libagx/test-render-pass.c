@@ -832,6 +832,76 @@ static void test_depth_stencil(void **state)
 	rig_fini(&r);
 }
 
+/*
+ * Tile programs kept across passes (agx_tile_programs): a second pass of
+ * the same targets and operations takes all four of its programs from the
+ * cache, with its own clear colour (a uniform, not code); a pass that
+ * reloads finds its load program too (the earlier passes' partial reload
+ * is the same code); a pass that discards builds a new store program.
+ * Every image checked.
+ */
+static void test_program_cache(void **state)
+{
+	const unsigned w = 40, h = 24;
+	const float c0[4] = { 1, 0, 0, 1 }, c1[4] = { 0, 0.5f, 1, 1 }, white[4] = { 1, 1, 1, 1 };
+	struct agx_tile_programs cache;
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+	struct agx_compile_options fo = { 0 };
+	struct shader vs, fs;
+	struct agx_render rp;
+	struct image img;
+	struct rig r;
+	unsigned hits, misses;
+	size_t at;
+
+	rig_init(&r, *state);
+	/* the cache in the code BO, past what shaders will take */
+	at = CODE_SIZE / 2;
+	assert_true(agx_tile_programs_init(&cache, (uint8_t *)r.code.map + at, r.code_va + at,
+					   CODE_SIZE / 4));
+	rig_image_init(&r, &img, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 1, 0);
+	pass.programs = &cache;
+	for (unsigned k = 0; k < 4; k++) {
+		const float *clear = k == 1 ? c1 : c0;
+
+		pass.colour[0] = rig_target(&img, 0, k == 2 ? AGX_LOAD_RELOAD : AGX_LOAD_CLEAR,
+					    k == 3 ? AGX_STORE_DISCARD : AGX_STORE_STORE);
+		memcpy(pass.colour[0].clear.f, clear, 16);
+		hits = cache.hits, misses = cache.misses;
+		rig_begin(&r, &rp, &pass);
+		if (k == 1 || k == 2) {
+			assert_int_equal(cache.hits, hits + 4);
+			assert_int_equal(cache.misses, misses);
+		} else if (k == 3) {
+			assert_int_equal(cache.misses, misses + 1);
+		}
+		if (k == 2) {
+			agx_tilebuffer_compile_options(&rp.tib, &fo);
+			rig_compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+			rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+			draw_rect(&r, &rp, &vs, &fs, -0.5f, -0.5f, 0.5f, 0.5f, white, w, h);
+		}
+		assert_int_equal(rig_run(&r, &rp), 0);
+		for (unsigned y = 0; y < h; y++)
+			for (unsigned x = 0; x < w; x++) {
+				/* the rectangle on the second clear; the discarding pass changes
+				 * nothing */
+				bool in = k >= 2 && x >= w / 4 && x < 3 * w / 4 && y >= h / 4 &&
+					  y < 3 * h / 4;
+				uint32_t got;
+
+				memcpy(&got, rig_texel(&img, 0, x, y), 4);
+				assert_int_equal(got, rgba8(in ? white : k >= 2 ? c1 : clear));
+			}
+	}
+	print_message("# %u programs built, %u taken from the cache\n", cache.misses, cache.hits);
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_tile_programs_finish(&cache);
+	agx_device_bo_close(r.dev, &img.bo);
+	rig_fini(&r);
+}
+
 /* --- partial renders ---------------------------------------------------------------------------
  */
 
@@ -1179,6 +1249,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_load_store),	cmocka_unit_test(test_eight_targets),
 		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_partial_renders),
 		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_program_cache),
 	};
 
 	/*

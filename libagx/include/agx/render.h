@@ -74,8 +74,37 @@ struct agx_render_zs {
 	uint8_t stencil_clear;
 };
 
+/*
+ * Tile programs kept across passes: a pass whose targets need programs
+ * built before takes them from here instead of assembling them again
+ * into its own memory.  The code lives in memory the caller owns
+ * (executable, within 4 GiB above usc_base, mapped as long as any pass
+ * that used it may run); it is only ever appended to, so a program a
+ * submitted pass runs is never overwritten.  When the memory or the
+ * table is full, passes assemble their programs into their own memory
+ * as without a cache.  Used by one thread at a time, as a builder is.
+ */
+#define AGX_TILE_PROGRAMS_MAX 128
+
+struct agx_tile_programs {
+	uint8_t *map;
+	uint64_t va;
+	size_t size, used;
+	unsigned count;
+	struct {
+		char *text; /* the program's assembly: the key */
+		uint64_t va;
+	} entry[AGX_TILE_PROGRAMS_MAX];
+	unsigned hits, misses; /* lookups that found a program, and that built one */
+};
+
+/* An empty cache over size bytes at map and va (64-byte aligned); false for bad memory. */
+bool agx_tile_programs_init(struct agx_tile_programs *c, void *map, uint64_t va, size_t size);
+void agx_tile_programs_finish(struct agx_tile_programs *c);
+
 struct agx_render_pass {
-	unsigned width, height; /* pixels, 1..16384: the targets' common size */
+	unsigned width, height;		    /* pixels, 1..16384: the targets' common size */
+	struct agx_tile_programs *programs; /* NULL: none kept */
 	struct agx_render_target colour[AGX_RENDER_MAX_TARGETS];
 	unsigned num_colour; /* targets [0, num_colour); a slot may be empty */
 	struct agx_render_zs depth, stencil;
