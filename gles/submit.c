@@ -24,14 +24,26 @@
  */
 #define LAUNCH_ROOM 2048
 /*
- * 32-bit words of clears one job holds at most.  agx-sim's firmware ends a
- * job that runs past its GPU time limit (5 s), and its USC clears about a
- * million words a second with the clear kernel: four 1024x1024 RGBA8 clears
- * in one job went past it (tests/gles/test-sync.c's author found), and the
- * work was lost.  A job of this size is well inside the limit there, and
- * short on hardware.
+ * The share of the device's GPU time limit one job of clears may fill:
+ * the firmware ends a job that runs past the limit and its work is lost
+ * (four 1024x1024 RGBA8 clears in one job did that on agx-sim:
+ * tests/gles/test-sync.c), so a job's clears are kept to a quarter of
+ * what the device says it writes in that time.
  */
-#define JOB_WORDS (1u << 20)
+#define JOB_TIME_SHARE 4
+/* Without a limit, or a fill rate, from the device: a job of a million words (as before). */
+#define JOB_WORDS_DEFAULT (1u << 20)
+
+/* 32-bit words of clears one job holds at most, by the device's INFO (agx/device.h). */
+static uint64_t job_words(const struct agx_device_info *info)
+{
+	uint64_t words;
+
+	if (!info->job_time_limit_ms || !info->fill_bytes_per_ms)
+		return JOB_WORDS_DEFAULT;
+	words = (uint64_t)info->job_time_limit_ms * info->fill_bytes_per_ms / 4 / JOB_TIME_SHARE;
+	return words ? words : 1;
+}
 
 struct mapping {
 	uint32_t handle;
@@ -66,7 +78,7 @@ struct gles_submit {
 	 */
 	bool bound;
 	unsigned recorded; /* launches in cb */
-	uint64_t words;	   /* words those launches clear (JOB_WORDS at most) */
+	uint64_t words;	   /* words those launches clear (job_words() at most) */
 
 	pthread_mutex_t lock; /* the mappings, and submitted (read by other contexts' forgets) */
 	struct mapping *maps;
@@ -263,7 +275,7 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 {
 	struct gles_submit *s = ctx->submit;
 	struct agx_clear_image target = { 0, &img->layout, level, layer };
-	uint64_t row_words;
+	uint64_t row_words, budget;
 	unsigned rows;
 	int ret;
 
@@ -276,12 +288,15 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 	if ((ret = begin(s)) < 0)
 		return ret;
 	/*
-	 * In bands of rows that keep each job within JOB_WORDS; a full
+	 * In bands of rows that keep each job within job_words(); a full
 	 * command buffer, or a job that would go past that, is handed over
 	 * first, so a launch never fails for room.
 	 */
 	row_words = ((uint64_t)rect->width * img->layout.bytes_per_texel + 3) / 4;
-	rows = row_words ? (unsigned)(JOB_WORDS / row_words) : rect->height;
+	budget = job_words(agx_device_info(s->dev));
+	rows = row_words
+		   ? (unsigned)(budget / row_words < UINT32_MAX ? budget / row_words : UINT32_MAX)
+		   : rect->height;
 	rows = rows ? rows : 1;
 	for (unsigned y = 0; y < rect->height && ret == 0; y += rows) {
 		struct agx_clear_rect band = { rect->x, rect->y + y, rect->width,
@@ -289,7 +304,7 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 		uint64_t words = row_words * band.height;
 
 		if (s->cb.tail - s->cb.head < LAUNCH_ROOM ||
-		    (s->recorded && s->words + words > JOB_WORDS)) {
+		    (s->recorded && s->words + words > budget)) {
 			if ((ret = flush(s)) < 0 || (ret = begin(s)) < 0)
 				return ret;
 		}

@@ -148,6 +148,8 @@ int memmgr_device_connect(struct memmgr_device *dev, struct event_base *base, co
 		dev->chip_id = r->chip_id;
 		dev->generation = r->generation;
 		dev->num_cores = r->num_cores;
+		dev->job_time_limit_ms = r->job_time_limit_ms;
+		dev->fill_bytes_per_ms = r->fill_bytes_per_ms;
 		snprintf(dev->firmware_version, sizeof(dev->firmware_version), "%s",
 			 r->firmware_version ? r->firmware_version : "");
 	}

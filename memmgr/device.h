@@ -44,6 +44,8 @@ struct memmgr_device {
 	/* what INFO says the device is, for clients (QUERY) */
 	uint32_t chip_id, generation, num_cores;
 	char firmware_version[64];
+	uint32_t job_time_limit_ms; /* the device's INFO: see ipc/device.proto */
+	uint64_t fill_bytes_per_ms;
 	/* the real device's connection (device.c) */
 	struct agx_ipc_conn *conn;
 	unsigned outstanding; /* requests not answered yet */

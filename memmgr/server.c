@@ -352,6 +352,8 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 		r.generation = s->dev->generation;
 		r.num_cores = s->dev->num_cores;
 		r.firmware_version = (char *)s->dev->firmware_version;
+		r.job_time_limit_ms = s->dev->job_time_limit_ms;
+		r.fill_bytes_per_ms = s->dev->fill_bytes_per_ms;
 		return REPLY(req, r);
 	}
 	default:

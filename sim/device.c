@@ -29,6 +29,7 @@ struct sim_device *sim_device_create(uint64_t memory_size, unsigned cores)
 	dev->generation = 13;  /* G13 */
 	dev->firmware_thread = true;
 	dev->job_time_limit_ns = 5000000000ull;
+	dev->fill_bytes_per_ms = SIM_FILL_BYTES_PER_MS;
 	dev->uat = calloc(1, sizeof(*dev->uat));
 	if (!dev->uat) {
 		free(dev);

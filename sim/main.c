@@ -78,6 +78,8 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 		r.num_cores = dev->cores;
 		r.memory_size = dev->memory_size;
 		r.firmware_version = "agx-sim RTKit 12";
+		r.job_time_limit_ms = (uint32_t)(dev->job_time_limit_ns / 1000000u);
+		r.fill_bytes_per_ms = dev->fill_bytes_per_ms;
 		return agx_ipc_reply(req, &r.base, NULL, 0);
 	}
 	case AGX_IPC_MSG_DEVICE_DMA_MAP: {

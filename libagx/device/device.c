@@ -174,6 +174,8 @@ int agx_device_open(const struct agx_device_config *config, struct agx_device **
 		.va_end = usage.va_end,
 		.usc_base = usage.va_start,
 		.memory_quota = usage.quota,
+		.job_time_limit_ms = usage.job_time_limit_ms,
+		.fill_bytes_per_ms = usage.fill_bytes_per_ms,
 	};
 	memcpy(dev->info.firmware_version, usage.firmware_version,
 	       sizeof(dev->info.firmware_version));

@@ -241,6 +241,8 @@ int agx_memory_query(struct agx_memory *mem, struct agx_memory_usage *usage)
 		.chip_id = r->chip_id,
 		.generation = r->generation,
 		.num_cores = r->num_cores,
+		.job_time_limit_ms = r->job_time_limit_ms,
+		.fill_bytes_per_ms = r->fill_bytes_per_ms,
 	};
 	snprintf(usage->firmware_version, sizeof(usage->firmware_version), "%s",
 		 r->firmware_version ? r->firmware_version : "");

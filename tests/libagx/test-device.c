@@ -24,6 +24,7 @@
 #include "agx/device.h"
 #include "asm.h"
 #include "daemons.h"
+#include "sanitized.h"
 #include "stack.h"
 
 #define WAIT_NS	 (10ll * 1000 * 1000 * 1000)
@@ -149,6 +150,9 @@ static void test_info(void **state)
 	assert_true(info->va_start < info->va_end);
 	assert_true(info->usc_base == info->va_start);
 	assert_true(info->memory_quota > 0);
+	/* the device's INFO through agx-memmgr: agx-sim's limit as the stack set it, its rate */
+	assert_int_equal(info->job_time_limit_ms, SANITIZED ? 100000 : 5000);
+	assert_int_equal(info->fill_bytes_per_ms, 3200);
 	assert_false(agx_device_is_lost(dev));
 	agx_device_close(dev);
 }

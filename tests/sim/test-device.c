@@ -27,6 +27,7 @@
 #include "agx/mmio.h"
 #include "agx_rtkit.h"
 #include "agx_fwabi.h"
+#include "device.h"
 #include "gpufw.h"
 #include "host/fwhost.h"
 #include "host/pagetable.h"
@@ -73,6 +74,9 @@ static void test_info(void **state)
 	assert_int_equal(r->num_cores, 8);
 	assert_int_equal(r->memory_size, MEMORY_SIZE);
 	assert_non_null(strstr(r->firmware_version, "RTKit"));
+	/* the defaults: 5 s a job, the interpreter's fill rate (sim/device.h) */
+	assert_int_equal(r->job_time_limit_ms, 5000);
+	assert_int_equal(r->fill_bytes_per_ms, SIM_FILL_BYTES_PER_MS);
 	agx_ipc_msg_finish(&reply);
 
 	/* without --test-faults, no fault injection */

@@ -45,6 +45,14 @@ struct agx_device_info {
 	 */
 	uint64_t usc_base;
 	uint64_t memory_quota; /* bytes of BOs this client may hold */
+	/*
+	 * The GPU time one job may take before the firmware ends it (0: no
+	 * limit), and the bytes a millisecond the device writes with shader
+	 * stores: a client that splits long work (large clears, long passes)
+	 * keeps each job well inside the limit by them.
+	 */
+	uint32_t job_time_limit_ms;
+	uint64_t fill_bytes_per_ms;
 };
 
 /* config may be NULL. */

@@ -46,6 +46,8 @@ struct agx_memory_usage {
 	/* the device: chip (0x8103 for M1), GPU generation (13: G13), cores */
 	uint32_t chip_id, generation, num_cores;
 	char firmware_version[64];
+	uint32_t job_time_limit_ms; /* the device's (ipc/device.proto InfoReply) */
+	uint64_t fill_bytes_per_ms;
 };
 
 int agx_memory_connect(const char *socket, struct agx_memory **out);
