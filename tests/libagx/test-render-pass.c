@@ -902,6 +902,91 @@ static void test_program_cache(void **state)
 	rig_fini(&r);
 }
 
+/*
+ * Occlusion results per pass: counting queries add the samples that
+ * passed the depth test (to what the counter held), boolean ones set 1
+ * where any did; a draw that fails everywhere adds nothing.  The depth is
+ * cleared to 0.5 and tested with LESS.
+ */
+static void test_occlusion(void **state)
+{
+	const unsigned w = 32, h = 32;
+	static uint32_t vu[64], fu[64];
+	const float red[4] = { 1, 0, 0, 1 };
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+	struct agx_compile_options fo = { 0 };
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	struct image colour, depth;
+	struct shader vs, fs;
+	struct agx_render rp;
+	struct rig r;
+	/* pixels (x0, y0, x1, y1), window z, query and its mode */
+	const struct {
+		unsigned x0, y0, x1, y1;
+		float z;
+		unsigned query, mode;
+	} boxes[] = {
+		{ 0, 0, 16, 16, 0.25f, 0, AGX_CMD_VISIBILITY_MODE_COUNTING }, /* 256 pass */
+		{ 8, 8, 16, 16, 0.75f, 1, AGX_CMD_VISIBILITY_MODE_COUNTING }, /* behind: none */
+		{ 20, 20, 24, 24, 0.25f, 2, AGX_CMD_VISIBILITY_MODE_BOOLEAN },
+		{ 20, 0, 28, 8, 0.75f, 3, AGX_CMD_VISIBILITY_MODE_BOOLEAN },   /* behind */
+		{ 16, 16, 24, 20, 0.1f, 0, AGX_CMD_VISIBILITY_MODE_COUNTING }, /* 32 more */
+		{ 0, 0, 4, 4, 0.2f, 0, AGX_CMD_VISIBILITY_MODE_COUNTING }, /* 16, over the first */
+	};
+	const uint64_t preset[4] = { 0, 100, 0, 0 }, want[4] = { 256 + 32 + 16, 100, 1, 0 };
+	uint64_t results;
+
+	rig_init(&r, *state);
+	rig_image_init(&r, &colour, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 1, 0);
+	rig_image_init(&r, &depth, AGX_FORMAT_Z32_FLOAT, w, h, true, 1, 0);
+	pass.colour[0] = rig_target(&colour, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	pass.depth = (struct agx_render_zs){ .surface = { .image = depth.image },
+					     .load = AGX_LOAD_CLEAR,
+					     .store = AGX_STORE_DISCARD,
+					     .depth_clear = 0.5f };
+	results = rig_data(&r, preset, sizeof(preset));
+	pass.visibility = results;
+	pass.visibility_count = 4;
+	rig_begin(&r, &rp, &pass);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	rig_compile(&r, AGX_SHADER_VERTEX, depth_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	for (unsigned i = 0; i < sizeof(boxes) / sizeof(boxes[0]); i++) {
+		float x0 = (float)boxes[i].x0 / w * 2 - 1, x1 = (float)boxes[i].x1 / w * 2 - 1;
+		float y0 = (float)boxes[i].y0 / h * 2 - 1, y1 = (float)boxes[i].y1 / h * 2 - 1;
+		float z = 2 * boxes[i].z - 1; /* NDC of the window z */
+		const float v[6][3] = { { x0, y0, z }, { x1, y0, z }, { x1, y1, z },
+					{ x0, y0, z }, { x1, y1, z }, { x0, y1, z } };
+		uint64_t attribs[1] = { rig_data(&r, v, sizeof(v)) };
+		unsigned strides[1] = { 12 };
+		struct agx_render_draw d;
+
+		rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		rig_fs_colour(&d, &fs, fu, red);
+		d.state.depth_func = AGX_CMD_ZS_FUNC_LESS;
+		d.state.visibility = boxes[i].mode;
+		d.state.query = boxes[i].query;
+		d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+						.count = 6,
+						.instances = 1 };
+		assert_int_equal(agx_render_draw(&rp, &d), 0);
+	}
+	assert_int_equal(rig_run(&r, &rp), 0);
+	for (unsigned q = 0; q < 4; q++) {
+		uint64_t got;
+
+		memcpy(&got, (uint8_t *)r.data.map + (results - r.data_va) + 8 * q, 8);
+		if (got != want[q])
+			fail_msg("query %u: %llu, not %llu", q, (unsigned long long)got,
+				 (unsigned long long)want[q]);
+	}
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &colour.bo);
+	agx_device_bo_close(r.dev, &depth.bo);
+	rig_fini(&r);
+}
+
 /* --- partial renders ---------------------------------------------------------------------------
  */
 
@@ -1249,7 +1334,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_load_store),	cmocka_unit_test(test_eight_targets),
 		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_partial_renders),
 		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_program_cache),	cmocka_unit_test(test_occlusion),
 	};
 
 	/*
