@@ -110,21 +110,29 @@ int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
 		if (!agx_tilebuffer_format(formats[i], &mf, &item))
 			return -EINVAL;
 		bytes = packed(mf) ? 4 : item * fi->channels;
-		at = (at + item - 1) / item * item;
 		out->rt[i].present = true;
 		out->rt[i].format = mf;
-		out->rt[i].offset = at;
 		out->rt[i].components = fi->channels;
+		/*
+		 * A target that does not fit what is left of the sample is
+		 * spilled, as Mesa's agx_tilebuffer does: it stays in memory,
+		 * which the fragment shader writes and reads at the pixel.
+		 */
+		if ((at + item - 1) / item * item + bytes > MAX_SAMPLE_SIZE) {
+			out->rt[i].spilled = true;
+			out->rt[i].offset = 0;
+		} else {
+			at = (at + item - 1) / item * item;
+			out->rt[i].offset = at;
+			at += bytes;
+		}
 		out->rt[i].type = fi->kind == AGX_FORMAT_KIND_UINT	      ? AGX_RT_UINT
 				  : fi->kind == AGX_FORMAT_KIND_SINT	      ? AGX_RT_SINT
 				  : fi->hw_type == AGX_CMD_TEXTURE_TYPE_FLOAT ? AGX_RT_FLOAT
 				  : fi->hw_type == AGX_CMD_TEXTURE_TYPE_SNORM ? AGX_RT_SNORM
 									      : AGX_RT_UNORM;
-		at += bytes;
 	}
 	out->sample_size = (at + 3) / 4 * 4;
-	if (out->sample_size > MAX_SAMPLE_SIZE)
-		return -ENOSPC;
 	/* the tile's 16 KiB: 32x32 pixels of up to 16 bytes, 32x16 of 32, 16x16 of 64 */
 	out->tile_width = out->sample_size <= 32 ? 32 : 16;
 	out->tile_height = out->sample_size <= 16 ? 32 : 16;
@@ -142,6 +150,7 @@ void agx_tilebuffer_compile_options(const struct agx_tilebuffer *tib,
 		options->rt[i].offset = tib->rt[i].offset;
 		options->rt[i].components = tib->rt[i].components;
 		options->rt[i].type = tib->rt[i].type;
+		options->rt[i].spilled = tib->rt[i].spilled;
 		if (tib->rt[i].present)
 			options->num_rts = i + 1;
 	}
@@ -356,6 +365,34 @@ static uint32_t assemble(struct agx_render *r, struct text *t)
 }
 
 /*
+ * The texture descriptor of colour target i's level and layer, as a 2D
+ * texture whose first level is the target's: what the reload reads and a
+ * spilled target is written and read through.
+ */
+static bool target_view(const struct agx_render *r, unsigned i, uint8_t out[AGX_TEXTURE_LENGTH])
+{
+	const struct agx_render_target *rt = &r->pass.colour[i];
+	struct agx_image view = rt->surface.image;
+	unsigned levels = view.layout ? view.layout->levels : 0;
+
+	view.dim = AGX_IMAGE_2D;
+	view.depth = 1;
+	view.address = agx_image_layer_address(&rt->surface.image, rt->surface.layer);
+	return levels && agx_texture_descriptor(out, &view, rt->surface.level, levels - 1, NULL);
+}
+
+bool agx_render_spill_state(const struct agx_render *r, unsigned target,
+			    uint8_t texture[AGX_TEXTURE_LENGTH],
+			    uint8_t sampler[AGX_SAMPLER_LENGTH])
+{
+	if (target >= AGX_RENDER_MAX_TARGETS || !r->tib.rt[target].spilled ||
+	    !target_view(r, target, texture))
+		return false;
+	agx_sampler_descriptor(sampler, &(struct agx_sampler){ .max_lod = 15 });
+	return true;
+}
+
+/*
  * The load program: the cleared targets take their clear values from the
  * uniforms (four words each, from u0), the reloaded ones their image's
  * texel at the pixel, through texture state ts(i) and one sampler.  all:
@@ -376,12 +413,12 @@ static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
 	for (unsigned i = 0; i < r->pass.num_colour; i++) {
 		const struct agx_render_target *rt = &r->pass.colour[i];
 		enum agx_load_op op = all ? AGX_LOAD_RELOAD : rt->load;
-		unsigned n = tile_registers(tib, i),
-			 fetched = rt->surface.image.layout ? rt->surface.image.layout->levels : 0;
+		unsigned n = tile_registers(tib, i);
 
-		if (!tib->rt[i].present || op == AGX_LOAD_DONT_CARE)
-			continue;
-		if (op == AGX_LOAD_CLEAR) {
+		if (!tib->rt[i].present || op == AGX_LOAD_DONT_CARE ||
+		    (tib->rt[i].spilled && op == AGX_LOAD_RELOAD))
+			continue; /* a spilled target's memory is already what it holds */
+		if (op == AGX_LOAD_CLEAR && !tib->rt[i].spilled) {
 			for (unsigned k = 0; k < n; k++)
 				emit(&t, "iadd r%u, u%u, 0\n", k, 4 * i + k);
 			memcpy(&clears[4 * i], rt->clear.u, sizeof(rt->clear.u));
@@ -393,19 +430,23 @@ static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
 			continue;
 		}
 
-		/* the level and layer as a 2D texture whose first level is the target's */
-		struct agx_image view = rt->surface.image;
-
-		view.dim = AGX_IMAGE_2D;
-		view.depth = 1;
-		view.address = agx_image_layer_address(&rt->surface.image, rt->surface.layer);
-		if (!agx_texture_descriptor(textures[i], &view, rt->surface.level, fetched - 1,
-					    NULL))
+		if (!target_view(r, i, textures[i]))
 			return fail(r, -EINVAL), ~0u;
 		num_textures = i + 1;
 		if (!coords) {
 			emit(&t, "get_sr r8, sr80\nget_sr r9, sr81\n");
 			coords = true;
+		}
+		if (op == AGX_LOAD_CLEAR) {
+			/* spilled: the clear colour written to memory at the pixel (ts i: the view)
+			 */
+			for (unsigned k = 0; k < 4; k++)
+				emit(&t, "iadd r%u, u%u, 0\n", 4 + k, 4 * i + k);
+			memcpy(&clears[4 * i], rt->clear.u, sizeof(rt->clear.u));
+			clear_words = 4 * i + 4;
+			emit(&t, "image_write r4_r5_r6_r7, ts%u, r8_r9, 0, tex_2d, coherent0, 0\n",
+			     i);
+			continue;
 		}
 		emit(&t,
 		     "texture_load %s, ts%u, ss0, tex_2d, r8_r9, auto_lod, 0, %s, 0, 0, 0, 0, 12, "
@@ -444,7 +485,9 @@ static uint32_t store_program(struct agx_render *r, bool all, uint32_t *bind)
 	for (unsigned i = 0; i < r->pass.num_colour; i++) {
 		const struct agx_render_target *rt = &r->pass.colour[i];
 
-		if (!tib->rt[i].present || (!all && rt->store == AGX_STORE_DISCARD))
+		/* a spilled target was written where it lives */
+		if (!tib->rt[i].present || tib->rt[i].spilled ||
+		    (!all && rt->store == AGX_STORE_DISCARD))
 			continue;
 		if (!agx_pbe_descriptor(pbes[i], &rt->surface.image, rt->surface.level,
 					rt->surface.layer))

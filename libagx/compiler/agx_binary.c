@@ -218,6 +218,7 @@ char *agx_shader_info_to_json(const struct agx_shader_info *info)
 		add_int(&b, root, "coefficients", info->num_cf);
 		add_int(&b, root, "frag_coord_z_cf", info->frag_coord_z_cf);
 		add_int(&b, root, "blend_constant_uniform", info->blend_constant_uniform);
+		add_int(&b, root, "spill_textures", info->spill_textures);
 	}
 	add_int(&b, root, "uniform_block_uniform", info->uniform_block_uniform);
 	add_int(&b, root, "textures", info->num_textures);

@@ -198,6 +198,10 @@ int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *
 	info->writes_depth = p.writes_depth;
 	info->num_instructions = count;
 	io_info(shader, info);
+	info->spill_textures = p.spill_textures;
+	if (p.spill_textures >= 0 &&
+	    (unsigned)p.spill_textures + p.num_spilled > info->num_textures)
+		info->num_textures = (unsigned)p.spill_textures + p.num_spilled;
 	mir_program_finish(&p);
 	ret = copy_vars(shader, info);
 	if (!ret)

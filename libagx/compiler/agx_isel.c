@@ -62,6 +62,7 @@ struct loaded_rt {
 struct isel {
 	struct mir_program *p;
 	struct packed_rt packed[8];
+	struct packed_rt spilled[8]; /* a spilled target's components, until the block ends */
 	struct loaded_rt loaded[8];
 	struct agx_ir_shader *shader;
 	const struct agx_compile_options *options;
@@ -447,6 +448,60 @@ static bool packed_format(enum agx_isa_memformat f)
 	return f == AGX_ISA_MEMFORMAT_RGB10A2 || f >= AGX_ISA_MEMFORMAT_RG11B10F;
 }
 
+static struct mir_opd tuple(struct isel *s, const struct mir_opd *v, unsigned n);
+
+/* The texture and sampler state register of spilled target loc ("ts9", "ss9"). */
+static const char *spill_state(struct isel *s, unsigned loc, char kind)
+{
+	const struct agx_compile_options *o = s->options;
+	unsigned k = 0;
+	char *name = agx_ir_shader_alloc(s->shader, 8);
+
+	for (unsigned i = 0; i < loc; i++)
+		k += o->rt[i].spilled && !o->rt[i].none;
+	snprintf(name, 8, "%cs%u", kind, (unsigned)s->p->spill_textures + k);
+	return name;
+}
+
+/* The pixel's integer coordinates, x and y, as a pair of 32-bit registers. */
+static struct mir_opd pixel_coords(struct isel *s)
+{
+	struct mir_opd xy[2];
+	unsigned v;
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct mir_opd d = new_dst(s, 32, &v);
+
+		EMIT(s, "get_sr", d, mir_text(i ? "sr81" : "sr80"));
+		xy[i] = mir_vreg(v, 32);
+	}
+	return tuple(s, xy, 2);
+}
+
+/*
+ * A spilled target's four components, gathered in a block, written at its
+ * end to the target's memory at the pixel.  Coverage is settled first
+ * (sample_mask tests the lanes a late test has not reached yet), so that
+ * discarded and failing fragments, like helper lanes, write nothing.
+ */
+static void flush_spilled(struct isel *s)
+{
+	for (unsigned loc = 0; loc < 8; loc++) {
+		struct packed_rt *rt = &s->spilled[loc];
+		struct mir_opd c[4], data;
+
+		if (!rt->any)
+			continue;
+		for (unsigned k = 0; k < 4; k++)
+			c[k] = rt->have[k] ? rt->c[k] : mir_imm(0);
+		data = tuple(s, c, 4);
+		EMIT(s, "sample_mask", mir_imm(255), mir_imm(255));
+		EMIT(s, "image_write", data, mir_text(spill_state(s, loc, 't')), pixel_coords(s),
+		     mir_imm(0), mir_text("tex_2d"), mir_text("coherent0"), mir_imm(0));
+		memset(rt, 0, sizeof(*rt));
+	}
+}
+
 /*
  * A packed target's components, gathered in a block, stored at its end
  * with one st_tile of the whole tuple (rgb10a2 four registers, the others
@@ -512,6 +567,17 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 	} else if (loc) {
 		return 0;
 	}
+	if (o && o->num_rts && o->rt[loc].spilled) {
+		struct packed_rt *rt = &s->spilled[loc];
+
+		if (is16(in, 0))
+			return mir_fail(s->p, -ENOTSUP, "a 16-bit colour to spilled target %u",
+					loc);
+		rt->any = true;
+		rt->c[c] = src(s, in, 0, A_ANYIMM | A_UNI);
+		rt->have[c] = true;
+		return 0;
+	}
 	if (!agx_isa_memformat_name(format))
 		return mir_fail(s->p, -ENOTSUP, "render target %u: memformat %u", loc, format);
 	if (offset > 511)
@@ -552,6 +618,25 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 	if (!o || loc >= o->num_rts || loc >= 8 || o->rt[loc].none || c > 3 ||
 	    agx_ir_type_bits(in->dest.type) != 32)
 		return mir_fail(s->p, -ENOTSUP, "load_tile of location %u component %u", loc, c);
+	if (o->rt[loc].spilled) {
+		/* the target's memory at the pixel, all four components once a block */
+		l = &s->loaded[loc];
+		if (l->block != in->block) {
+			l->block = in->block;
+			l->vreg = mir_vreg_new(s->p, 32 * 4);
+			t = mir_vreg(l->vreg, 32);
+			t.count = 4;
+			EMITF(s, "texture_load", MIR_ASYNC, t, mir_text(spill_state(s, loc, 't')),
+			      mir_text(spill_state(s, loc, 's')), mir_text("tex_2d"),
+			      pixel_coords(s), mir_text("auto_lod"), mir_imm(0), mir_text("xyzw"),
+			      mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(12),
+			      mir_imm(0));
+		}
+		t = mir_vreg(l->vreg, 32);
+		t.offset = (uint8_t)(2 * c);
+		alias(s, in, t);
+		return 0;
+	}
 	if (!packed_format(o->rt[loc].format)) {
 		EMITF(s, "ld_tile", MIR_ASYNC, dest(s, in),
 		      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
@@ -1304,6 +1389,7 @@ static int sel_block(struct isel *s, struct agx_ir_block *b)
 			return ret;
 	}
 	flush_packed(s);
+	flush_spilled(s);
 	for (unsigned i = 0; i < b->num_succs; i++)
 		edge_copies(s, b, b->succs[i]);
 	return term ? sel_instr(s, last) : 0;
@@ -1444,6 +1530,24 @@ int agx_isel(struct agx_ir_shader *shader, const struct agx_compile_options *opt
 
 	if (!func)
 		return mir_fail(p, -ENOTSUP, "the shader has no function");
+	/* the spilled targets' texture state: after the shader's samplers */
+	p->spill_textures = -1;
+	for (unsigned i = 0;
+	     shader->stage == AGX_IR_STAGE_FRAGMENT && options && i < options->num_rts && i < 8;
+	     i++)
+		p->num_spilled += options->rt[i].spilled && !options->rt[i].none;
+	if (p->num_spilled) {
+		unsigned end = 0;
+
+		for (unsigned i = 0; i < shader->num_vars; i++) {
+			const struct agx_ir_var *v = &shader->vars[i];
+			unsigned last = (unsigned)v->slot + (v->array_size ? v->array_size : 1);
+
+			if (v->kind == AGX_IR_VAR_SAMPLER && v->slot >= 0 && last > end)
+				end = last;
+		}
+		p->spill_textures = (int)end;
+	}
 	if (agx_ir_function_next(func))
 		return mir_fail(p, -ENOTSUP, "more than one function (calls are not compiled)");
 	agx_ir_function_compute_cfg(func);

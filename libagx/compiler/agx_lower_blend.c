@@ -13,7 +13,9 @@
  * and blue and the alpha factors for alpha, and the components the
  * colour mask keeps set back to the destination's (a packed target is
  * stored whole, so it stores them again; the others leave them out).
- * Integer targets are never blended; their masks still apply.
+ * Integer targets are never blended; their masks still apply.  A
+ * spilled target (not in the tilebuffer) is stored whole too, all four
+ * components 32 bits wide, as image_write takes them.
  *
  * The translator stores each output once, at the end of the entry
  * function (tr_store_outputs); a location stored in more than one block
@@ -166,17 +168,20 @@ static struct agx_ir_value destination(struct agx_builder *b, unsigned loc, unsi
 	return is_int ? agx_imm_u32(0) : agx_imm_f32(0.0f);
 }
 
+/* The shader's component c, 32 bits wide. */
 static struct agx_ir_value source(struct agx_builder *b, const struct rt_stores *r, unsigned c,
-				  bool is_int)
+				  enum agx_rt_type type)
 {
 	struct agx_ir_value v;
 
 	if (!r->store[c])
-		return is_int ? agx_imm_u32(0) : agx_imm_f32(0.0f); /* GLSL: undefined */
+		return integer(type) ? agx_imm_u32(0) : agx_imm_f32(0.0f); /* GLSL: undefined */
 	v = agx_ir_src_value(&r->store[c]->src[0]);
-	if (!is_int && agx_ir_type_bits(v.type) == 16)
-		v = agx_f2f32(b, v);
-	return v;
+	if (agx_ir_type_bits(v.type) != 16)
+		return v;
+	if (!integer(type))
+		return agx_f2f32(b, v);
+	return type == AGX_RT_SINT ? agx_i2i32(b, v) : agx_u2u32(b, v);
 }
 
 static bool lower_target(const struct agx_compile_options *o, unsigned loc, struct rt_stores *r)
@@ -185,16 +190,19 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 	enum agx_rt_type type = o->rt[loc].type;
 	unsigned components = o->rt[loc].components ? o->rt[loc].components : 4;
 	unsigned keep = o->rt[loc].keep & ((1u << components) - 1);
-	bool blending = bl->enable && !integer(type), whole = packed(o->rt[loc].format);
+	/* a packed target is stored whole, and so is a spilled one (image_write) */
+	bool blending = bl->enable && !integer(type), spilled = o->rt[loc].spilled,
+	     whole = packed(o->rt[loc].format) || spilled;
 	struct agx_builder b = agx_builder_at(agx_ir_cursor_before(r->last));
 	struct blend x = { .b = &b, .type = type };
 	struct agx_ir_value out[4];
 	bool store[4];
 
-	if (o->rt[loc].none || r->split || !r->last || (!blending && !keep))
+	/* a spilled target's stores are made 32-bit and whole even when nothing blends */
+	if (o->rt[loc].none || r->split || !r->last || (!blending && !keep && !spilled))
 		return false;
 	for (unsigned c = 0; c < 4; c++) {
-		x.s[c] = source(&b, r, c, integer(type));
+		x.s[c] = source(&b, r, c, type);
 		store[c] = r->store[c] != NULL || blending || whole;
 		if (blending)
 			x.s[c] = clamp(&x, x.s[c]);

@@ -102,7 +102,9 @@ struct mir_program {
 	unsigned scratch_size; /* bytes of stack per thread, for spills */
 	unsigned num_registers;
 	bool discards, writes_depth; /* selection saw discard, gl_FragDepth */
-	char *log;		     /* malloc'd: why selection or allocation failed */
+	int spill_textures;	     /* the spilled targets' first tsN/ssN, or -1 */
+	unsigned num_spilled;
+	char *log; /* malloc'd: why selection or allocation failed */
 };
 
 /* ---- building --------------------------------------------------------- */

@@ -2083,7 +2083,8 @@ static bool exec_image_write(struct usc_state *s, const struct uop *u, struct us
 		enum usc_texel_status st;
 		unsigned sm;
 
-		if (!((s->exec >> l) & 1))
+		/* a fragment's killed lanes (discarded, failed, helpers) write nothing */
+		if (!((s->exec >> l) & 1) || (s->fragment && ((s->fragment->killed >> l) & 1)))
 			continue;
 		if (!lane_texture(s, u, l, false, &view, &have, &sm, res))
 			return false;

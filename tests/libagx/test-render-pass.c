@@ -987,6 +987,144 @@ static void test_occlusion(void **state)
 	rig_fini(&r);
 }
 
+/*
+ * Eight RGBA32F targets, 128 bytes a pixel: four in the tilebuffer's 64,
+ * four spilled to memory, which the shader writes with image_write and
+ * reads back (texture_load) to blend and to keep masked components.  The
+ * spilled ones: cleared; reloaded (their memory as it was); cleared and
+ * blended ONE, ONE; cleared with green and alpha masked.  A discard on
+ * the left columns must keep every target's pixels there as loaded,
+ * spilled ones too, and the 24x20 pass (tiles of 16x16) must not write
+ * past its edge.
+ */
+static const char spill_fs[] = "#version 300 es\n"
+			       "precision highp float;\n"
+			       "layout(location = 0) out vec4 o0;\n"
+			       "layout(location = 1) out vec4 o1;\n"
+			       "layout(location = 2) out vec4 o2;\n"
+			       "layout(location = 3) out vec4 o3;\n"
+			       "layout(location = 4) out vec4 o4;\n"
+			       "layout(location = 5) out vec4 o5;\n"
+			       "layout(location = 6) out vec4 o6;\n"
+			       "layout(location = 7) out vec4 o7;\n"
+			       "void main() {\n"
+			       "  vec4 c = vec4(floor(gl_FragCoord.xy), 1.0, 2.0);\n"
+			       "  if (gl_FragCoord.x < 4.0) discard;\n"
+			       "  o0 = c; o1 = c + 1.0; o2 = c + 2.0; o3 = c + 3.0;\n"
+			       "  o4 = c + 4.0; o5 = c + 5.0; o6 = c + 6.0; o7 = c + 7.0;\n"
+			       "}\n";
+
+static void test_spilled_targets(void **state)
+{
+	const unsigned w = 24, h = 20, iw = 32, ih = 24; /* the images are larger than the pass */
+	static uint32_t vu[64];
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 8 };
+	struct agx_compile_options fo = { 0 };
+	struct image img[8];
+	struct shader vs, fs;
+	struct agx_render rp;
+	struct agx_render_draw d;
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	uint8_t tex[16][AGX_TEXTURE_LENGTH] = { { 0 } }, smp[16][AGX_SAMPLER_LENGTH] = { { 0 } };
+	const float v[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
+	uint64_t attribs[1];
+	unsigned strides[1] = { 8 }, spilled = 0;
+	struct rig r;
+
+	rig_init(&r, *state);
+	for (unsigned i = 0; i < 8; i++) {
+		rig_image_init(&r, &img[i], AGX_FORMAT_R32G32B32A32_FLOAT, iw, ih, true, 1, 0);
+		pass.colour[i] = rig_target(&img[i], 0, i == 5 ? AGX_LOAD_RELOAD : AGX_LOAD_CLEAR,
+					    AGX_STORE_STORE);
+		for (unsigned c = 0; c < 4; c++)
+			pass.colour[i].clear.f[c] = 0.5f * (float)(i + c);
+	}
+	/* the reloaded one, and what lies past the pass in all of them: 9.0 */
+	for (unsigned i = 0; i < 8; i++)
+		for (unsigned y = 0; y < ih; y++)
+			for (unsigned x = 0; x < iw; x++)
+				if (i == 5 || x >= w || y >= h)
+					for (unsigned c = 0; c < 4; c++)
+						memcpy((uint8_t *)rig_texel(&img[i], 0, x, y) +
+							   4 * c,
+						       &(float){ 9.0f }, 4);
+	rig_begin(&r, &rp, &pass);
+	for (unsigned i = 0; i < 8; i++)
+		spilled += rp.tib.rt[i].spilled;
+	assert_int_equal(spilled, 4);
+	assert_int_equal(rp.tib.sample_size, 64);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	fo.rt[6].blend = (struct agx_blend_rt){ .enable = true,
+						.rgb_src = AGX_BLEND_ONE,
+						.rgb_dst = AGX_BLEND_ONE,
+						.alpha_src = AGX_BLEND_ONE,
+						.alpha_dst = AGX_BLEND_ONE };
+	fo.rt[7].keep = 0xa; /* green and alpha */
+	rig_compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, spill_fs, &fo, &fs);
+	assert_true(fs.bin.info.spill_textures >= 0);
+	for (unsigned i = 0, k = 0; i < 8; i++)
+		if (rp.tib.rt[i].spilled) {
+			unsigned at = (unsigned)fs.bin.info.spill_textures + k++;
+
+			assert_true(at < 16);
+			assert_true(agx_render_spill_state(&rp, i, tex[at], smp[at]));
+		} else {
+			assert_false(agx_render_spill_state(&rp, i, tex[0], smp[0]));
+		}
+	attribs[0] = rig_data(&r, v, sizeof(v));
+	rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+	d.fs.textures = rig_data(&r, tex, sizeof(tex));
+	d.fs.samplers = rig_data(&r, smp, sizeof(smp));
+	d.fs.num_textures = d.fs.num_samplers = fs.bin.info.num_textures;
+	d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+					.count = 6,
+					.instances = 1 };
+	assert_int_equal(agx_render_draw(&rp, &d), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
+
+	for (unsigned i = 0; i < 8; i++)
+		for (unsigned y = 0; y < ih; y++)
+			for (unsigned x = 0; x < iw; x++)
+				for (unsigned c = 0; c < 4; c++) {
+					float cl = pass.colour[i].clear.f[c], got, want;
+					float src = (c == 0   ? (float)x
+						     : c == 1 ? (float)y
+						     : c == 2 ? 1.0f
+							      : 2.0f) +
+						    (float)i;
+					float loaded = i == 5 ? 9.0f : cl;
+
+					memcpy(&got, rig_texel(&img[i], 0, x, y) + 4 * c, 4);
+					/*
+					 * past the pass: a spilled target untouched (the tile
+					 * targets' PBE stores write whole tiles there)
+					 */
+					if (x >= w || y >= h) {
+						if (!rp.tib.rt[i].spilled)
+							continue;
+						want = 9.0f;
+					} else if (x < 4)
+						want = loaded; /* discarded */
+					else if (i == 6)
+						want = cl + src;
+					else if (i == 7 && (c == 1 || c == 3))
+						want = cl;
+					else
+						want = src;
+					if (got != want)
+						fail_msg(
+						    "target %u%s (%u, %u) component %u: %g, not %g",
+						    i, rp.tib.rt[i].spilled ? " (spilled)" : "", x,
+						    y, c, got, want);
+				}
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	for (unsigned i = 0; i < 8; i++)
+		agx_device_bo_close(r.dev, &img[i].bo);
+	rig_fini(&r);
+}
+
 /* --- partial renders ---------------------------------------------------------------------------
  */
 
@@ -1311,10 +1449,19 @@ static void test_refusals(void **state)
 	pass.colour[0].surface.image.format = AGX_FORMAT_ETC2_RGB8;
 	assert_int_equal(agx_render_begin(&rp, r.pass.map, r.pass_va, PASS_SIZE, r.usc_base, &pass),
 			 -EINVAL);
-	/* eight RGBA32F targets need 128 bytes a pixel */
+	/*
+	 * Targets past the 64 bytes a pixel are spilled, not refused; a
+	 * smaller one after a spilled one still takes what is left.
+	 */
 	for (unsigned i = 0; i < 8; i++)
 		many[i] = AGX_FORMAT_R32G32B32A32_FLOAT;
-	assert_int_equal(agx_tilebuffer_layout(many, 8, &tib), -ENOSPC);
+	many[3] = AGX_FORMAT_R8G8B8A8_UNORM;
+	many[5] = AGX_FORMAT_R32_FLOAT;
+	assert_int_equal(agx_tilebuffer_layout(many, 8, &tib), 0);
+	assert_int_equal(tib.sample_size, 56);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(tib.rt[i].spilled, i == 4 || i == 6 || i == 7);
+	many[3] = AGX_FORMAT_R32G32B32A32_FLOAT;
 	assert_int_equal(agx_tilebuffer_layout(many, 4, &tib), 0);
 	assert_int_equal(tib.sample_size, 64);
 	assert_int_equal(tib.tile_width * tib.tile_height, 256);
@@ -1335,6 +1482,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_partial_renders),
 		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_program_cache),	cmocka_unit_test(test_occlusion),
+		cmocka_unit_test(test_spilled_targets),
 	};
 
 	/*

@@ -128,6 +128,13 @@ struct agx_compile_options {
 		unsigned components;
 		bool none;
 		enum agx_rt_type type;
+		/*
+		 * Not in the tilebuffer (it did not fit): the shader writes
+		 * the target's memory at the pixel with image_write, and reads
+		 * it back for blending with texture_load, through texture and
+		 * sampler state the reflection's spill_textures names.
+		 */
+		bool spilled;
 		struct agx_blend_rt blend;
 		/*
 		 * Components (bit 0 red .. bit 3 alpha) the shader leaves as
@@ -261,6 +268,14 @@ struct agx_shader_info {
 	 * no blend factor reads it.
 	 */
 	int blend_constant_uniform;
+	/*
+	 * Fragment: the first texture and sampler state register (tsN, ssN)
+	 * of the spilled render targets, one each in location order, after
+	 * the shader's own samplers (num_textures counts them); -1 when none.
+	 * The driver binds each target's texture (agx_render_spill_state())
+	 * and a sampler there.
+	 */
+	int spill_textures;
 };
 
 struct agx_shader_binary {

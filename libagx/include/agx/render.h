@@ -130,13 +130,18 @@ struct agx_tilebuffer {
 		unsigned offset;	       /* bytes into the sample */
 		unsigned components;	       /* items the tile holds (the image's channels) */
 		enum agx_rt_type type;	       /* what blending makes of it */
+		/*
+		 * Past the sample's 64 bytes: kept in memory, which fragment
+		 * shaders write and read at the pixel (offset unused).
+		 */
+		bool spilled;
 	} rt[AGX_RENDER_MAX_TARGETS];
 };
 
 /*
- * Lays out the targets of these formats (AGX_FORMAT_NONE: an empty slot):
- * 0, -EINVAL for a format the PBE cannot write, -ENOSPC when they need
- * more than the tilebuffer's 64 bytes a pixel.
+ * Lays out the targets of these formats (AGX_FORMAT_NONE: an empty slot),
+ * in order, each one that does not fit what is left of the 64 bytes a
+ * pixel spilled: 0, -EINVAL for a format the PBE cannot write.
  */
 int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
 			  struct agx_tilebuffer *out);
@@ -244,6 +249,17 @@ int agx_render_begin(struct agx_render *r, void *map, uint64_t va, size_t size, 
  * targets); -EINVAL for a draw the hardware cannot do.
  */
 int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d);
+
+/*
+ * The texture and sampler state a fragment shader needs for spilled
+ * colour target `target` (agx_shader_info.spill_textures: the k-th
+ * spilled target, in location order, at that register + k): the pass's
+ * view of the target's level and layer, and a sampler for reading it back.
+ * False when the target is not spilled.
+ */
+bool agx_render_spill_state(const struct agx_render *r, unsigned target,
+			    uint8_t texture[AGX_TEXTURE_LENGTH],
+			    uint8_t sampler[AGX_SAMPLER_LENGTH]);
 
 /* Ends the stream and fills the render command for agx_device_submit(). */
 int agx_render_end(struct agx_render *r, struct agx_sched_render *out);
