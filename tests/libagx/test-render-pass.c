@@ -14,7 +14,9 @@
  *   two passes, twiddled and linear targets, a layer of an array;
  * - eight colour targets of eight formats at once, each texel exactly as
  *   agx/format.h packs the value the shader wrote;
- * - depth (z32f) and stencil through ZLS, loaded and stored.
+ * - depth (z32f) and stencil through ZLS, loaded and stored; every depth
+ *   function and stencil operation, both faces, masks, z32f and z16;
+ * - occlusion queries, spilled render targets, the tile-program cache.
  */
 #include <errno.h>
 #include <math.h>
@@ -1125,6 +1127,199 @@ static void test_spilled_targets(void **state)
 	rig_fini(&r);
 }
 
+/*
+ * Every depth function and stencil operation, both faces with their own
+ * state, read and write masks, depth writes on and off, in Z32F and Z16:
+ * random depth and stencil buffers are reloaded, and 64 rectangles each
+ * cover a 4x4 block with their own state (round-robin over the
+ * functions and operations, so every one occurs), half of them turned to
+ * show their back.  Each pixel's stored depth and stencil against a CPU
+ * model of GLES 3.0 section 4.1.4 and 4.1.5.
+ */
+static bool zs_compare(unsigned func, double a, double b)
+{
+	switch (func) {
+	case AGX_CMD_ZS_FUNC_NEVER:
+		return false;
+	case AGX_CMD_ZS_FUNC_LESS:
+		return a < b;
+	case AGX_CMD_ZS_FUNC_EQUAL:
+		return a == b;
+	case AGX_CMD_ZS_FUNC_LEQUAL:
+		return a <= b;
+	case AGX_CMD_ZS_FUNC_GREATER:
+		return a > b;
+	case AGX_CMD_ZS_FUNC_NOT_EQUAL:
+		return a != b;
+	case AGX_CMD_ZS_FUNC_GEQUAL:
+		return a >= b;
+	default:
+		return true;
+	}
+}
+
+static uint8_t stencil_apply(unsigned op, uint8_t v, uint8_t ref)
+{
+	switch (op) {
+	case AGX_CMD_STENCIL_OP_ZERO:
+		return 0;
+	case AGX_CMD_STENCIL_OP_REPLACE:
+		return ref;
+	case AGX_CMD_STENCIL_OP_INCR_SAT:
+		return v == 255 ? 255 : v + 1;
+	case AGX_CMD_STENCIL_OP_DECR_SAT:
+		return v == 0 ? 0 : v - 1;
+	case AGX_CMD_STENCIL_OP_INVERT:
+		return (uint8_t)~v;
+	case AGX_CMD_STENCIL_OP_INCR_WRAP:
+		return (uint8_t)(v + 1);
+	case AGX_CMD_STENCIL_OP_DECR_WRAP:
+		return (uint8_t)(v - 1);
+	default:
+		return v;
+	}
+}
+
+static void test_depth_stencil_rules(void **state)
+{
+	const unsigned w = 32, h = 32;
+	static uint32_t vu[64], fu[64];
+	static float zbuf[32 * 32];
+	static uint8_t sbuf[32 * 32];
+	const float white[4] = { 1, 1, 1, 1 };
+	struct rig r;
+
+	rig_init(&r, *state);
+	for (unsigned z16 = 0; z16 < 2; z16++) {
+		enum agx_format zf = z16 ? AGX_FORMAT_Z16_UNORM : AGX_FORMAT_Z32_FLOAT;
+		struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+		struct agx_compile_options fo = { 0 };
+		struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+		struct image colour, depth, stencil;
+		struct agx_ppp_stencil faces[64][2];
+		unsigned depth_func[64];
+		bool depth_write[64], back[64];
+		float zs[64];
+		struct shader vs, fs;
+		struct agx_render rp;
+
+		r.code_used = r.data_used = 0;
+		rig_image_init(&r, &colour, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 1, 0);
+		rig_image_init(&r, &depth, zf, w, h, true, 1, 0);
+		rig_image_init(&r, &stencil, AGX_FORMAT_S8_UINT, w, h, true, 1, 0);
+		/* the buffers to start from: depths among the rectangles' own, random stencils */
+		for (unsigned y = 0; y < h; y++)
+			for (unsigned x = 0; x < w; x++) {
+				uint8_t *zt = (uint8_t *)rig_texel(&depth, 0, x, y);
+				float z = (float)rnd(5) / 4; /* 0, 0.25, 0.5, 0.75, 1 */
+
+				assert_true(agx_format_pack_depth(zf, z, zt));
+				assert_true(agx_format_unpack_depth(zf, zt, &zbuf[y * w + x]));
+				sbuf[y * w + x] = (uint8_t)rnd(256);
+				*(uint8_t *)rig_texel(&stencil, 0, x, y) = sbuf[y * w + x];
+			}
+		pass.colour[0] = rig_target(&colour, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+		pass.depth = (struct agx_render_zs){ .surface = { .image = depth.image },
+						     .load = AGX_LOAD_RELOAD,
+						     .store = AGX_STORE_STORE };
+		pass.stencil = (struct agx_render_zs){ .surface = { .image = stencil.image },
+						       .load = AGX_LOAD_RELOAD,
+						       .store = AGX_STORE_STORE };
+		rig_begin(&r, &rp, &pass);
+		agx_tilebuffer_compile_options(&rp.tib, &fo);
+		rig_compile(&r, AGX_SHADER_VERTEX, depth_vs, NULL, &vs);
+		rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+		for (unsigned i = 0; i < 64; i++) {
+			unsigned bx = i % 8 * 4, by = i / 8 * 4;
+			float x0 = (float)bx / w * 2 - 1, x1 = (float)(bx + 4) / w * 2 - 1;
+			float y0 = (float)by / h * 2 - 1, y1 = (float)(by + 4) / h * 2 - 1, z;
+			uint64_t attribs[1];
+			unsigned strides[1] = { 12 };
+			struct agx_render_draw d;
+
+			zs[i] = (float)(1 + rnd(3)) / 4;
+			z = 2 * zs[i] - 1;
+			back[i] = i % 2;
+			depth_func[i] = i % 8;
+			depth_write[i] = (i / 8) % 2;
+			for (unsigned f = 0; f < 2; f++)
+				faces[i][f] = (struct agx_ppp_stencil){
+					.ref = (uint8_t)rnd(256),
+					.read_mask = rnd(4) ? 0xff : (uint8_t)rnd(256),
+					.write_mask = rnd(4) ? 0xff : (uint8_t)rnd(256),
+					.compare = (i / 8 + 3 * f) % 8,
+					.stencil_fail = (i + f) % 8,
+					.depth_fail = (i + 3 + f) % 8,
+					.depth_pass = (i * 5 + f) % 8,
+				};
+			/* a back-facing rectangle is the same one wound the other way */
+			const float fv[6][3] = { { x0, y0, z }, { x1, y0, z }, { x1, y1, z },
+						 { x0, y0, z }, { x1, y1, z }, { x0, y1, z } };
+			const float bv[6][3] = { { x0, y0, z }, { x1, y1, z }, { x1, y0, z },
+						 { x0, y0, z }, { x0, y1, z }, { x1, y1, z } };
+
+			attribs[0] = rig_data(&r, back[i] ? bv : fv, sizeof(fv));
+			rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w,
+				      h, cf);
+			rig_fs_colour(&d, &fs, fu, white);
+			d.state.front_ccw = false; /* clockwise on the y-down screen is the front */
+			d.state.depth_func = depth_func[i];
+			d.state.depth_write = depth_write[i];
+			d.state.stencil = true;
+			d.state.front = faces[i][0];
+			d.state.back = faces[i][1];
+			d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+							.count = 6,
+							.instances = 1 };
+			assert_int_equal(agx_render_draw(&rp, &d), 0);
+		}
+		assert_int_equal(rig_run(&r, &rp), 0);
+
+		for (unsigned y = 0; y < h; y++)
+			for (unsigned x = 0; x < w; x++) {
+				unsigned i = (y / 4) * 8 + x / 4;
+				const struct agx_ppp_stencil *st = &faces[i][back[i]];
+				uint8_t sv = sbuf[y * w + x], rm = st->read_mask, op;
+				/* a fixed-point buffer compares at its own precision
+				 * (section 2.13.1) */
+				float zv = zbuf[y * w + x], gz, wz = zv,
+				      zfrag = z16 ? (float)(nearbyint(zs[i] * 65535.0) / 65535.0)
+						  : zs[i];
+				bool spass = zs_compare(st->compare, st->ref & rm, sv & rm);
+				bool zpass = spass && zs_compare(depth_func[i], zfrag, zv);
+				uint8_t ws, gs;
+
+				op = !spass   ? st->stencil_fail
+				     : !zpass ? st->depth_fail
+					      : st->depth_pass;
+				ws = (uint8_t)((sv & ~st->write_mask) |
+					       (stencil_apply(op, sv, st->ref) & st->write_mask));
+				if (zpass && depth_write[i])
+					wz = zfrag;
+				gs = *rig_texel(&stencil, 0, x, y);
+				assert_true(
+				    agx_format_unpack_depth(zf, rig_texel(&depth, 0, x, y), &gz));
+				if (gs != ws || fabsf(gz - wz) > (z16 ? 1e-6f : 0))
+					fail_msg(
+					    "%s (%u, %u), %s face: stencil %u, not %u (was %u, ref "
+					    "%u, masks %x %x, func %u, ops %u %u %u); depth %g, "
+					    "not "
+					    "%g (was %g, func %u against %g, write %d)",
+					    z16 ? "z16" : "z32f", x, y, back[i] ? "back" : "front",
+					    gs, ws, sv, st->ref, st->read_mask, st->write_mask,
+					    st->compare, st->stencil_fail, st->depth_fail,
+					    st->depth_pass, gz, wz, zv, depth_func[i], zs[i],
+					    depth_write[i]);
+			}
+		agx_shader_binary_finish(&vs.bin);
+		agx_shader_binary_finish(&fs.bin);
+		agx_device_bo_close(r.dev, &colour.bo);
+		agx_device_bo_close(r.dev, &depth.bo);
+		agx_device_bo_close(r.dev, &stencil.bo);
+	}
+	rig_fini(&r);
+}
+
 /* --- partial renders ---------------------------------------------------------------------------
  */
 
@@ -1482,7 +1677,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_depth_stencil),	cmocka_unit_test(test_partial_renders),
 		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_program_cache),	cmocka_unit_test(test_occlusion),
-		cmocka_unit_test(test_spilled_targets),
+		cmocka_unit_test(test_spilled_targets), cmocka_unit_test(test_depth_stencil_rules),
 	};
 
 	/*
