@@ -1909,8 +1909,8 @@ static uint32_t vertex_model(const struct agx_vertex_attrib *a, const uint8_t *p
  * Every vertex type, size and conversion (normalized, integer) fetched
  * by a compiled vertex shader from an array whose elements sit at their
  * own alignment only (the stride not a multiple of 4, the first element
- * past a word boundary), and an instanced array beside it with a
- * divisor; every lane's outputs against the CPU's conversion, exactly
+ * past a word boundary), an instanced array beside it with a divisor,
+ * and a constant attribute (stride 0); every lane's outputs against the CPU's conversion, exactly
  * (within one ulp for the normalized types, whose division the compiler
  * does by a reciprocal).
  */
@@ -1950,19 +1950,22 @@ static void test_vertex_formats(void **state)
 				uint64_t base = ATTR0_ADDR + (bytes < 4 ? bytes : 4);
 				uint32_t u[32] = { 0 }, r5[32], r6[32], *out;
 				struct usc_vertex_io vx;
-				const struct agx_shader_var *va, *vb, *pos;
+				const struct agx_shader_var *va, *vb, *vk, *pos;
 
 				if ((conv == 1 && !can_norm) || (conv == 2 && !can_int))
 					continue;
-				snprintf(
-				    src, sizeof(src),
-				    "#version 300 es\n"
-				    "layout(location = 1) in highp %s a;\n"
-				    "layout(location = 3) in vec4 b;\n"
-				    "flat out highp %s va;\n"
-				    "flat out vec4 vb;\n"
-				    "void main() { gl_Position = vec4(0.0); va = a; vb = b; }\n",
-				    vt, vt);
+				snprintf(src, sizeof(src),
+					 "#version 300 es\n"
+					 "layout(location = 1) in highp %s a;\n"
+					 "layout(location = 3) in vec4 b;\n"
+					 "layout(location = 5) in vec4 k;\n"
+					 "flat out highp %s va;\n"
+					 "flat out vec4 vb;\n"
+					 "flat out vec4 vk;\n"
+					 "void main() {\n"
+					 "  gl_Position = vec4(0.0); va = a; vb = b; vk = k;\n"
+					 "}\n",
+					 vt, vt);
 				opts.attribs[1] = a;
 				opts.attribs[3] =
 				    (struct agx_vertex_attrib){ .size = 4, .divisor = 3 };
@@ -1970,6 +1973,7 @@ static void test_vertex_formats(void **state)
 				pos = find_var(&bin, "a");
 				va = find_var(&bin, "va");
 				vb = find_var(&bin, "vb");
+				vk = find_var(&bin, "vk");
 				mem.buf[0] = (struct usc_run_buffer){ ATTR0_ADDR, a0, sizeof(a0) };
 				mem.buf[1] = (struct usc_run_buffer){ ATTR1_ADDR, a1, sizeof(a1) };
 				/* agx_render_set_attrib()'s registers, by docs/compiler.md */
@@ -1980,6 +1984,9 @@ static void test_vertex_formats(void **state)
 				u[find_var(&bin, "b")->uniform] = (uint32_t)ATTR1_ADDR;
 				u[find_var(&bin, "b")->uniform + 1] = (uint32_t)(ATTR1_ADDR >> 32);
 				u[find_var(&bin, "b")->uniform + 2] = 16;
+				/* a constant attribute: stride 0, the value at element 5 of a1 */
+				u[find_var(&bin, "k")->uniform] = (uint32_t)(ATTR1_ADDR + 80);
+				u[find_var(&bin, "k")->uniform + 1] = (uint32_t)(ATTR1_ADDR >> 32);
 				for (unsigned l = 0; l < 32; l++) {
 					r5[l] = (l * 7) % 61;
 					r6[l] = l / 2;
@@ -2012,6 +2019,8 @@ static void test_vertex_formats(void **state)
 						/* the instanced array: element instance / 3 */
 						memcpy(&inst, &a1[(r6[l] / 3) * 16 + 4 * c], 4);
 						assert_int_equal(o[vb->slot + c], inst);
+						memcpy(&inst, &a1[80 + 4 * c], 4);
+						assert_int_equal(o[vk->slot + c], inst);
 					}
 				}
 				cases++;
