@@ -28,6 +28,7 @@ static const struct {
 	{ AGX__IPC__ERROR_CODE__ERROR_INTERNAL, EIO, "internal error" },
 	{ AGX__IPC__ERROR_CODE__ERROR_UNSUPPORTED, EOPNOTSUPP, "unsupported" },
 	{ AGX__IPC__ERROR_CODE__ERROR_WRONG_INTERFACE, EPROTOTYPE, "wrong interface" },
+	{ AGX__IPC__ERROR_CODE__ERROR_CONTEXT_LOST, ECANCELED, "context lost" },
 };
 
 #define NUM_CODES (sizeof(codes) / sizeof(codes[0]))

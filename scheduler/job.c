@@ -406,7 +406,8 @@ int sched_submit(struct sched_client *c, const Agx__Scheduler__Submit *sub, uint
 	if (!q)
 		return refuse(why, size, -ENOENT, "no queue %u", sub->queue);
 	if (q->status != SCHED_QUEUE_OK)
-		return refuse(why, size, -ENODEV, "queue %u was reset (QUERY_STATUS says how)",
+		/* the context is lost, not the device: the client's other queues go on */
+		return refuse(why, size, -ECANCELED, "queue %u was reset (QUERY_STATUS says how)",
 			      q->id);
 	if (c->jobs >= SCHED_MAX_JOBS)
 		return refuse(why, size, -EBUSY,

@@ -482,9 +482,7 @@ static int heap_make(struct agx_device *dev, struct device_queue *q, uint64_t si
 /*
  * An empty job on the queue, behind every job that may use its heaps:
  * *point, reached once they all ended; 0 when the queue takes no more work
- * (it was reset: its heaps then wait for its destruction).  Not through
- * agx_device_submit(), whose -ENODEV for a reset queue would mark the
- * whole device lost.
+ * (it was reset, -ECANCELED: its heaps then wait for its destruction).
  */
 static uint64_t queue_fence(struct agx_device *dev, struct device_queue *q)
 {

@@ -1320,6 +1320,86 @@ static void test_depth_stencil_rules(void **state)
 	rig_fini(&r);
 }
 
+/*
+ * A render that faults loses its queue's context, and only that: the
+ * queue reports the guilty reset and refuses more work with -ECANCELED,
+ * while the device, and a second queue of the same client, go on and
+ * render correctly (GL's robustness: one context lost, not the process).
+ */
+static void test_context_loss(void **state)
+{
+	const unsigned w = 16, h = 16;
+	static uint32_t vu[64], fu[64];
+	const float green[4] = { 0, 1, 0, 1 };
+	const float v[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
+	struct agx_render_pass pass = { .width = w, .height = h, .num_colour = 1 };
+	struct agx_compile_options fo = { 0 };
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_RENDER };
+	enum agx_queue_status st;
+	struct shader vs, fs;
+	struct agx_render rp;
+	struct agx_render_draw d;
+	struct image img;
+	struct rig r;
+	uint32_t guilty;
+
+	rig_init(&r, *state);
+	rig_image_init(&r, &img, AGX_FORMAT_R8G8B8A8_UNORM, w, h, true, 1, 0);
+	pass.colour[0] = rig_target(&img, 0, AGX_LOAD_CLEAR, AGX_STORE_STORE);
+	for (unsigned k = 0; k < 2; k++) {
+		/* first on a queue of its own with its vertices where nothing is mapped */
+		uint64_t attribs[1] = { k ? rig_data(&r, v, sizeof(v)) : 0x7f0000000ull };
+		unsigned strides[1] = { 8 };
+
+		if (k == 0) {
+			guilty = r.queue;
+		} else {
+			assert_int_equal(
+			    agx_device_queue_create(r.dev, r.vm, AGX_PRIORITY_NORMAL, &r.queue), 0);
+		}
+		rig_begin(&r, &rp, &pass);
+		if (k == 0) {
+			agx_tilebuffer_compile_options(&rp.tib, &fo);
+			rig_compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+			rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+		}
+		rig_draw_init(&d, &vs, &fs, rig_vertex_stage(&vs, vu, attribs, strides), w, h, cf);
+		rig_fs_colour(&d, &fs, fu, green);
+		d.draw = (struct agx_vdm_draw){ .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+						.count = 6,
+						.instances = 1 };
+		assert_int_equal(agx_render_draw(&rp, &d), 0);
+		if (k == 0) {
+			assert_int_equal(rig_run(&r, &rp), -EFAULT);
+			assert_int_equal(agx_device_queue_status(r.dev, guilty, &st), 0);
+			assert_int_equal(st, AGX_QUEUE_GUILTY_RESET);
+			/* more work on it is refused, and nothing else is lost */
+			assert_int_equal(agx_render_end(&rp, &cmd.render), 0);
+			assert_int_equal(
+			    agx_device_submit(r.dev, guilty, &cmd, 1, NULL, 0, NULL, 0),
+			    -ECANCELED);
+			assert_false(agx_device_is_lost(r.dev));
+			continue;
+		}
+		assert_int_equal(rig_run(&r, &rp), 0);
+		for (unsigned y = 0; y < h; y++)
+			for (unsigned x = 0; x < w; x++) {
+				uint32_t got;
+
+				memcpy(&got, rig_texel(&img, 0, x, y), 4);
+				assert_int_equal(got, rgba8(green));
+			}
+	}
+	assert_int_equal(agx_device_queue_status(r.dev, r.queue, &st), 0);
+	assert_int_equal(st, AGX_QUEUE_OK);
+	assert_int_equal(agx_device_queue_destroy(r.dev, guilty), 0);
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &img.bo);
+	rig_fini(&r);
+}
+
 /* --- partial renders ---------------------------------------------------------------------------
  */
 
@@ -1678,6 +1758,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_program_cache),	cmocka_unit_test(test_occlusion),
 		cmocka_unit_test(test_spilled_targets), cmocka_unit_test(test_depth_stencil_rules),
+		cmocka_unit_test(test_context_loss),
 	};
 
 	/*

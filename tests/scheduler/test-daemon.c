@@ -595,7 +595,7 @@ static int bad_client(const struct test_stack *d, int hang)
 	CHECK(child_wait(&c, t, 1, &status) == 0, 6);
 	CHECK(status == (hang ? -ETIMEDOUT : -EFAULT), 7);
 	CHECK(agx_sched_queue_status(c.s, c.queue, &st) == 0 && st == AGX_QUEUE_GUILTY_RESET, 8);
-	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL) == -ENODEV, 9);
+	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL) == -ECANCELED, 9);
 	tc_fini(&c);
 	return 0;
 }
@@ -971,7 +971,7 @@ static void test_device_lost(void **state)
 	assert_int_equal(wait_point(&c, t, 1), -ENODEV);
 	assert_int_equal(agx_sched_queue_status(c.s, c.queue, &st), 0);
 	assert_int_equal(st, AGX_QUEUE_INNOCENT_RESET);
-	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL), -ENODEV);
+	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL), -ECANCELED);
 	/* a new queue: its job waits, if need be, for the firmware to be back */
 	assert_int_equal(agx_sched_queue_create(c.s, c.vm, AGX_PRIORITY_NORMAL, &q), 0);
 	memset(buf(&c, 1), 0, BUF_SIZE);

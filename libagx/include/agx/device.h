@@ -104,7 +104,10 @@ int agx_device_syncobj_destroy(struct agx_device *dev, uint32_t syncobj);
 
 /*
  * agx_sched_submit(): a job of compute and render commands, run in order
- * (-EBUSY: too many unfinished jobs; wait and submit again).
+ * (-EBUSY: too many unfinished jobs; wait and submit again).  -ECANCELED
+ * when the queue was reset (its context is lost, GL's robustness:
+ * agx_device_queue_status() says whose fault it was); the device and its
+ * other queues are not lost.
  */
 int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_cmd *cmds,
 		      unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,

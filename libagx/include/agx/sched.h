@@ -120,7 +120,8 @@ int agx_sched_syncobj_destroy(struct agx_sched *s, uint32_t syncobj);
  * them.  A render whose TVB heap was too small fails with -ENOSPC and
  * nothing else does: the queue goes on (agx_sched_tvb_wanted() says how
  * big a heap it needed).  -EBUSY: the client has as many unfinished jobs as it may (wait
- * for one and submit again).  *seqno (may be NULL): the job's number on
+ * for one and submit again).  -ECANCELED: the queue was reset, its context
+ * lost (agx_sched_queue_status() says whose fault); other queues go on.  *seqno (may be NULL): the job's number on
  * its queue, from 1.
  */
 int agx_sched_submit(struct agx_sched *s, uint32_t queue, const struct agx_sched_cmd *cmds,
