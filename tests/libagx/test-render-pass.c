@@ -1136,48 +1136,28 @@ static void test_spilled_targets(void **state)
  * show their back.  Each pixel's stored depth and stencil against a CPU
  * model of GLES 3.0 section 4.1.4 and 4.1.5.
  */
+/* GL's functions by how a compares with b: less, equal, greater (NEVER .. ALWAYS in order) */
 static bool zs_compare(unsigned func, double a, double b)
 {
-	switch (func) {
-	case AGX_CMD_ZS_FUNC_NEVER:
-		return false;
-	case AGX_CMD_ZS_FUNC_LESS:
-		return a < b;
-	case AGX_CMD_ZS_FUNC_EQUAL:
-		return a == b;
-	case AGX_CMD_ZS_FUNC_LEQUAL:
-		return a <= b;
-	case AGX_CMD_ZS_FUNC_GREATER:
-		return a > b;
-	case AGX_CMD_ZS_FUNC_NOT_EQUAL:
-		return a != b;
-	case AGX_CMD_ZS_FUNC_GEQUAL:
-		return a >= b;
-	default:
-		return true;
-	}
+	static const bool passes[8][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 },
+					   { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 } };
+
+	return passes[func & 7][a < b ? 0 : a == b ? 1 : 2];
 }
 
+/* KEEP, ZERO, REPLACE, INCR (saturating), DECR (saturating), INVERT, INCR_WRAP, DECR_WRAP */
 static uint8_t stencil_apply(unsigned op, uint8_t v, uint8_t ref)
 {
-	switch (op) {
-	case AGX_CMD_STENCIL_OP_ZERO:
-		return 0;
-	case AGX_CMD_STENCIL_OP_REPLACE:
-		return ref;
-	case AGX_CMD_STENCIL_OP_INCR_SAT:
-		return v == 255 ? 255 : v + 1;
-	case AGX_CMD_STENCIL_OP_DECR_SAT:
-		return v == 0 ? 0 : v - 1;
-	case AGX_CMD_STENCIL_OP_INVERT:
-		return (uint8_t)~v;
-	case AGX_CMD_STENCIL_OP_INCR_WRAP:
-		return (uint8_t)(v + 1);
-	case AGX_CMD_STENCIL_OP_DECR_WRAP:
-		return (uint8_t)(v - 1);
-	default:
-		return v;
-	}
+	const int result[8] = { v,
+				0,
+				ref,
+				v < 255 ? v + 1 : 255,
+				v > 0 ? v - 1 : 0,
+				255 - v,
+				(v + 1) % 256,
+				(v + 255) % 256 };
+
+	return (uint8_t)result[op & 7];
 }
 
 static void test_depth_stencil_rules(void **state)
