@@ -1380,6 +1380,114 @@ static void test_context_loss(void **state)
 	rig_fini(&r);
 }
 
+/*
+ * Targets that are one face of a cube at a level past the first, and one
+ * slice of a 3D image: the pass's pixels land in that face's level and
+ * that slice, and every other face, level and slice keeps its bytes.
+ */
+static void test_faces_and_slices(void **state)
+{
+	const float c0[4] = { 1, 0, 0, 1 }, c1[4] = { 0, 0, 1, 1 }, white[4] = { 1, 1, 1, 1 };
+	struct agx_layout cube_l = { .twiddled = true,
+				     .bytes_per_texel = 4,
+				     .block_w = 1,
+				     .block_h = 1,
+				     .width = 16,
+				     .height = 16,
+				     .levels = 2 },
+			  vol_l = { .twiddled = true,
+				    .bytes_per_texel = 4,
+				    .block_w = 1,
+				    .block_h = 1,
+				    .width = 8,
+				    .height = 8,
+				    .levels = 1 };
+	struct agx_render_pass pass = { .width = 8, .height = 8, .num_colour = 2 };
+	struct agx_compile_options fo = { 0 };
+	struct agx_bo cube_bo, vol_bo;
+	uint64_t cube_va, vol_va;
+	struct shader vs, fs;
+	struct agx_render rp;
+	struct rig r;
+
+	rig_init(&r, *state);
+	assert_true(agx_layout_init(&cube_l) && agx_layout_init(&vol_l));
+	rig_map(&r, &cube_bo, (6 * cube_l.layer_stride + 0x3fff) & ~0x3fffull,
+		AGX_BIND_READ | AGX_BIND_WRITE, &cube_va);
+	rig_map(&r, &vol_bo, (4 * vol_l.layer_stride + 0x3fff) & ~0x3fffull,
+		AGX_BIND_READ | AGX_BIND_WRITE, &vol_va);
+	memset(cube_bo.map, 0xab, cube_bo.size);
+	memset(vol_bo.map, 0xab, vol_bo.size);
+	pass.colour[0] = (struct agx_render_target){
+		.surface = { .image = { .format = AGX_FORMAT_R8G8B8A8_UNORM,
+					.dim = AGX_IMAGE_CUBE,
+					.layout = &cube_l,
+					.address = cube_va,
+					.depth = 1 },
+			     .level = 1,
+			     .layer = 4 },
+		.load = AGX_LOAD_CLEAR,
+		.store = AGX_STORE_STORE,
+	};
+	pass.colour[1] = (struct agx_render_target){
+		.surface = { .image = { .format = AGX_FORMAT_R8G8B8A8_UNORM,
+					.dim = AGX_IMAGE_3D,
+					.layout = &vol_l,
+					.address = vol_va,
+					.depth = 4 },
+			     .layer = 2 },
+		.load = AGX_LOAD_CLEAR,
+		.store = AGX_STORE_STORE,
+	};
+	memcpy(pass.colour[0].clear.f, c0, 16);
+	memcpy(pass.colour[1].clear.f, c1, 16);
+	rig_begin(&r, &rp, &pass);
+	agx_tilebuffer_compile_options(&rp.tib, &fo);
+	rig_compile(&r, AGX_SHADER_VERTEX, rect_vs, NULL, &vs);
+	rig_compile(&r, AGX_SHADER_FRAGMENT, rect_fs, &fo, &fs);
+	/* rect_fs writes the colour to both (wzyx to the second): white either way */
+	draw_rect(&r, &rp, &vs, &fs, -1, -1, 0, 0, white, 8, 8);
+	assert_int_equal(rig_run(&r, &rp), 0);
+
+	for (unsigned face = 0; face < 6; face++)
+		for (unsigned lv = 0; lv < 2; lv++)
+			for (unsigned y = 0; y < (16u >> lv); y++)
+				for (unsigned x = 0; x < (16u >> lv); x++) {
+					uint32_t got, want = 0xabababab;
+
+					memcpy(&got,
+					       (uint8_t *)cube_bo.map +
+						   agx_layout_texel(&cube_l, lv, face, x, y),
+					       4);
+					if (face == 4 && lv == 1)
+						want = rgba8(x < 4 && y < 4 ? white : c0);
+					if (got != want)
+						fail_msg(
+						    "cube face %u level %u (%u, %u): 0x%08x, not "
+						    "0x%08x",
+						    face, lv, x, y, got, want);
+				}
+	for (unsigned z = 0; z < 4; z++)
+		for (unsigned y = 0; y < 8; y++)
+			for (unsigned x = 0; x < 8; x++) {
+				uint32_t got, want = 0xabababab;
+
+				memcpy(&got,
+				       (uint8_t *)vol_bo.map + agx_layout_texel(&vol_l, 0, z, x, y),
+				       4);
+				if (z == 2)
+					want = rgba8(x < 4 && y < 4 ? white : c1);
+				if (got != want)
+					fail_msg("3D slice %u (%u, %u): 0x%08x, not 0x%08x", z, x,
+						 y, got, want);
+			}
+	agx_shader_binary_finish(&vs.bin);
+	agx_shader_binary_finish(&fs.bin);
+	agx_device_bo_close(r.dev, &cube_bo);
+	agx_device_bo_close(r.dev, &vol_bo);
+	rig_fini(&r);
+}
+
 /* --- partial renders ---------------------------------------------------------------------------
  */
 
@@ -1738,7 +1846,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_many_clients),	cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_program_cache),	cmocka_unit_test(test_occlusion),
 		cmocka_unit_test(test_spilled_targets), cmocka_unit_test(test_depth_stencil_rules),
-		cmocka_unit_test(test_context_loss),
+		cmocka_unit_test(test_context_loss),	cmocka_unit_test(test_faces_and_slices),
 	};
 
 	/*
