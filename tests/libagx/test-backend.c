@@ -1886,11 +1886,13 @@ static uint32_t vertex_model(const struct agx_vertex_attrib *a, const uint8_t *p
 	if (t == AGX_VERTEX_FLOAT)
 		return raw;
 	if (t == AGX_VERTEX_HALF_FLOAT) {
-		_Float16 h;
-		uint16_t r16 = (uint16_t)raw;
+		/* IEEE binary16 by hand (clang's sanitizer build has no _Float16 here) */
+		unsigned e = (raw >> 10) & 31, m = raw & 1023;
+		double x = e == 0    ? ldexp(m, -24)
+			   : e == 31 ? (m ? NAN : INFINITY)
+				     : ldexp(1024 + m, (int)e - 25);
 
-		memcpy(&h, &r16, 2);
-		return fbits((float)h);
+		return fbits((float)((raw & 0x8000) ? -x : x));
 	}
 	v = sgn || t == AGX_VERTEX_FIXED ? (int64_t)((int32_t)(raw << (32 - b)) >> (32 - b))
 					 : (int64_t)raw;
