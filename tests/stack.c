@@ -130,14 +130,22 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-int test_stack_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count)
+int test_stack_run(int argc, char **argv, struct test_stack_options *options,
+		   const struct CMUnitTest *tests, size_t count, CMFixtureFunction setup,
+		   CMFixtureFunction teardown)
 {
 	if (argc != 5) {
 		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
 		return 2;
 	}
 	for (int i = 0; i < 4; i++)
-		test_stack_group_options.paths[i] = argv[i + 1];
+		options->paths[i] = argv[i + 1];
 	signal(SIGPIPE, SIG_IGN);
-	return _cmocka_run_group_tests("tests", tests, count, group_setup, group_teardown);
+	return _cmocka_run_group_tests("tests", tests, count, setup, teardown);
+}
+
+int test_stack_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count)
+{
+	return test_stack_run(argc, argv, &test_stack_group_options, tests, count, group_setup,
+			      group_teardown);
 }

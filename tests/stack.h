@@ -47,5 +47,13 @@ bool test_stack_stop(struct test_stack *s);
  */
 extern struct test_stack_options test_stack_group_options;
 int test_stack_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count);
+/*
+ * The same with the program's own options, group setup and teardown (the
+ * GLES tests': their own display on the stack): the paths from argv into
+ * options, SIGPIPE ignored, the tests run as one group.
+ */
+int test_stack_run(int argc, char **argv, struct test_stack_options *options,
+		   const struct CMUnitTest *tests, size_t count, CMFixtureFunction setup,
+		   CMFixtureFunction teardown);
 
 #endif

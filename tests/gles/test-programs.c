@@ -1471,17 +1471,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_arguments),
 	};
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s AGX-SIM AGX-MEMMGR AGX-FWCHAN AGX-SCHEDULER\n", argv[0]);
-		return 2;
-	}
 	if (!getenv("__EGL_VENDOR_LIBRARY_FILENAMES")) {
 		fprintf(stderr, "%s: __EGL_VENDOR_LIBRARY_FILENAMES names no vendor file\n",
 			argv[0]);
 		return 2;
 	}
-	for (int i = 0; i < 4; i++)
-		options.paths[i] = argv[i + 1];
-	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return test_stack_run(argc, argv, &options, tests, sizeof(tests) / sizeof(tests[0]), setup,
+			      teardown);
 }
