@@ -120,7 +120,6 @@ int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
 		 */
 		if ((at + item - 1) / item * item + bytes > MAX_SAMPLE_SIZE) {
 			out->rt[i].spilled = true;
-			out->rt[i].offset = 0;
 		} else {
 			at = (at + item - 1) / item * item;
 			out->rt[i].offset = at;
@@ -418,16 +417,23 @@ static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
 		if (!tib->rt[i].present || op == AGX_LOAD_DONT_CARE ||
 		    (tib->rt[i].spilled && op == AGX_LOAD_RELOAD))
 			continue; /* a spilled target's memory is already what it holds */
-		if (op == AGX_LOAD_CLEAR && !tib->rt[i].spilled) {
-			for (unsigned k = 0; k < n; k++)
-				emit(&t, "iadd r%u, u%u, 0\n", k, 4 * i + k);
+		if (op == AGX_LOAD_CLEAR) {
+			/* the clear values from the uniforms: into r0.. for st_tile, r4.. for
+			 * image_write */
+			unsigned first = tib->rt[i].spilled ? 4 : 0,
+				 count = tib->rt[i].spilled ? 4 : n;
+
+			for (unsigned k = 0; k < count; k++)
+				emit(&t, "iadd r%u, u%u, 0\n", first + k, 4 * i + k);
 			memcpy(&clears[4 * i], rt->clear.u, sizeof(rt->clear.u));
 			clear_words = 4 * i + 4;
-			emit(&t, "st_tile %s, %s, 0, %s, %u, 255, 0\n",
-			     tuple(regs, sizeof(regs), 0, n),
-			     agx_isa_memformat_name(tib->rt[i].format), masks[n],
-			     tib->rt[i].offset);
-			continue;
+			if (!tib->rt[i].spilled) {
+				emit(&t, "st_tile %s, %s, 0, %s, %u, 255, 0\n",
+				     tuple(regs, sizeof(regs), 0, n),
+				     agx_isa_memformat_name(tib->rt[i].format), masks[n],
+				     tib->rt[i].offset);
+				continue;
+			}
 		}
 
 		if (!target_view(r, i, textures[i]))
@@ -440,10 +446,6 @@ static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
 		if (op == AGX_LOAD_CLEAR) {
 			/* spilled: the clear colour written to memory at the pixel (ts i: the view)
 			 */
-			for (unsigned k = 0; k < 4; k++)
-				emit(&t, "iadd r%u, u%u, 0\n", 4 + k, 4 * i + k);
-			memcpy(&clears[4 * i], rt->clear.u, sizeof(rt->clear.u));
-			clear_words = 4 * i + 4;
 			emit(&t, "image_write r4_r5_r6_r7, ts%u, r8_r9, 0, tex_2d, coherent0, 0\n",
 			     i);
 			continue;

@@ -442,12 +442,6 @@ static int sel_st_var(struct isel *s, struct agx_ir_instr *in)
 	return 0;
 }
 
-/* The packed formats store a whole pixel at once: one component alone cannot be. */
-static bool packed_format(enum agx_isa_memformat f)
-{
-	return f == AGX_ISA_MEMFORMAT_RGB10A2 || f >= AGX_ISA_MEMFORMAT_RG11B10F;
-}
-
 static struct mir_opd tuple(struct isel *s, const struct mir_opd *v, unsigned n);
 
 /* The texture and sampler state register of spilled target loc ("ts9", "ss9"). */
@@ -582,7 +576,7 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 		return mir_fail(s->p, -ENOTSUP, "render target %u: memformat %u", loc, format);
 	if (offset > 511)
 		return mir_fail(s->p, -ENOTSUP, "render target %u at byte %u", loc, offset);
-	if (packed_format(format)) {
+	if (agx_memformat_packed(format)) {
 		struct packed_rt *rt = &s->packed[loc];
 
 		if (is16(in, 0))
@@ -618,32 +612,14 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 	if (!o || loc >= o->num_rts || loc >= 8 || o->rt[loc].none || c > 3 ||
 	    agx_ir_type_bits(in->dest.type) != 32)
 		return mir_fail(s->p, -ENOTSUP, "load_tile of location %u component %u", loc, c);
-	if (o->rt[loc].spilled) {
-		/* the target's memory at the pixel, all four components once a block */
-		l = &s->loaded[loc];
-		if (l->block != in->block) {
-			l->block = in->block;
-			l->vreg = mir_vreg_new(s->p, 32 * 4);
-			t = mir_vreg(l->vreg, 32);
-			t.count = 4;
-			EMITF(s, "texture_load", MIR_ASYNC, t, mir_text(spill_state(s, loc, 't')),
-			      mir_text(spill_state(s, loc, 's')), mir_text("tex_2d"),
-			      pixel_coords(s), mir_text("auto_lod"), mir_imm(0), mir_text("xyzw"),
-			      mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(12),
-			      mir_imm(0));
-		}
-		t = mir_vreg(l->vreg, 32);
-		t.offset = (uint8_t)(2 * c);
-		alias(s, in, t);
-		return 0;
-	}
-	if (!packed_format(o->rt[loc].format)) {
+	if (!o->rt[loc].spilled && !agx_memformat_packed(o->rt[loc].format)) {
 		EMITF(s, "ld_tile", MIR_ASYNC, dest(s, in),
 		      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
 		      mir_text(masks[c]), mir_imm(o->rt[loc].offset), mir_imm(255), mir_imm(0));
 		return 0;
 	}
-	n = o->rt[loc].format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3;
+	/* a whole pixel: a spilled target's memory (four components) or a packed item */
+	n = o->rt[loc].spilled || o->rt[loc].format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3;
 	if (c >= n)
 		return mir_fail(s->p, -ENOTSUP,
 				"load_tile of component %u of a %u-component target", c, n);
@@ -653,10 +629,17 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 		l->vreg = mir_vreg_new(s->p, 32 * n);
 		t = mir_vreg(l->vreg, 32);
 		t.count = (uint8_t)n;
-		EMITF(s, "ld_tile", MIR_ASYNC, t,
-		      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
-		      mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(o->rt[loc].offset), mir_imm(255),
-		      mir_imm(0));
+		if (o->rt[loc].spilled)
+			EMITF(s, "texture_load", MIR_ASYNC, t, mir_text(spill_state(s, loc, 't')),
+			      mir_text(spill_state(s, loc, 's')), mir_text("tex_2d"),
+			      pixel_coords(s), mir_text("auto_lod"), mir_imm(0), mir_text("xyzw"),
+			      mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(12),
+			      mir_imm(0));
+		else
+			EMITF(s, "ld_tile", MIR_ASYNC, t,
+			      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
+			      mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(o->rt[loc].offset),
+			      mir_imm(255), mir_imm(0));
 	}
 	t = mir_vreg(l->vreg, 32);
 	t.offset = (uint8_t)(2 * c);

@@ -23,6 +23,7 @@
  */
 #include "agx/compiler.h"
 #include "agx_builder.h"
+#include "agx_mir.h"
 
 struct rt_stores {
 	struct agx_ir_instr *store[4]; /* the store_output of each component, or NULL */
@@ -30,11 +31,6 @@ struct rt_stores {
 	struct agx_ir_block *block;
 	bool split; /* stores in more than one block, or twice */
 };
-
-static bool packed(enum agx_isa_memformat f)
-{
-	return f == AGX_ISA_MEMFORMAT_RGB10A2 || f >= AGX_ISA_MEMFORMAT_RG11B10F;
-}
 
 static bool integer(enum agx_rt_type t)
 {
@@ -192,7 +188,7 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 	unsigned keep = o->rt[loc].keep & ((1u << components) - 1);
 	/* a packed target is stored whole, and so is a spilled one (image_write) */
 	bool blending = bl->enable && !integer(type), spilled = o->rt[loc].spilled,
-	     whole = packed(o->rt[loc].format) || spilled;
+	     whole = agx_memformat_packed(o->rt[loc].format) || spilled;
 	struct agx_builder b = agx_builder_at(agx_ir_cursor_before(r->last));
 	struct blend x = { .b = &b, .type = type };
 	struct agx_ir_value out[4];

@@ -395,11 +395,9 @@ static struct agx_ir_value fetch(struct agx_builder *b, const struct agx_vertex_
 	unsigned size = packed ? 4 : a->size ? a->size : 4, bytes = vertex_type_bytes(t);
 	unsigned bits = packed ? (c == 3 ? 2 : 10) : 8 * bytes;
 	struct agx_ir_value index, at, word, x, shift;
-	bool float_result = !as_int;
 
 	if (c >= size) {
-		x = c == 3 ? (float_result ? agx_imm_f32(1.0f) : agx_imm_u32(1))
-			   : (float_result ? agx_imm_f32(0.0f) : agx_imm_u32(0));
+		x = as_int ? agx_imm_u32(c == 3) : agx_imm_f32(c == 3 ? 1.0f : 0.0f);
 		return x.type == type ? x : agx_bitcast(b, type, x);
 	}
 	index = a->divisor ? agx_udiv(b, agx_load_instance_id(b), agx_imm_u32(a->divisor))

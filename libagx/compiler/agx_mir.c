@@ -250,6 +250,11 @@ static unsigned element_locations(const struct agx_ir_var *var)
 	return 1;
 }
 
+bool agx_memformat_packed(enum agx_isa_memformat f)
+{
+	return f == AGX_ISA_MEMFORMAT_RGB10A2 || f >= AGX_ISA_MEMFORMAT_RG11B10F;
+}
+
 unsigned agx_io_locations(const struct agx_ir_var *var)
 {
 	return element_locations(var) * (var->array_size ? var->array_size : 1);

@@ -160,6 +160,9 @@ const struct agx_ir_var *agx_io_var(const struct agx_ir_shader *shader, enum agx
 /* The 32-bit word of var holding (location, component): matrix columns and
  * array elements in order, each location its share of the var's words. */
 unsigned agx_io_word(const struct agx_ir_var *var, unsigned location, unsigned component);
+/* The packed tile formats (rgb10a2, rg11b10f, rgb9e5): a whole pixel at once, never one component.
+ */
+bool agx_memformat_packed(enum agx_isa_memformat f);
 /* The locations var covers (a matrix's columns, an array's elements). */
 unsigned agx_io_locations(const struct agx_ir_var *var);
 /* All the 32-bit words of var (every element). */
