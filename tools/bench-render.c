@@ -107,7 +107,7 @@ static int draw(struct bench *b, struct agx_render *rp, unsigned w, unsigned h, 
 	for (unsigned i = 0; i < b->fs.info.num_vars; i++)
 		if (b->fs.info.vars[i].kind == AGX_SHADER_UNIFORM)
 			memcpy(&b->fu[b->fs.info.vars[i].uniform], colour, 16);
-	if (agx_render_link_varyings(&b->vs.info, &b->fs.info, 2, cf, &n, &regs))
+	if (agx_render_link_varyings(&b->vs.info, &b->fs.info, 2, NULL, cf, &n, &regs))
 		return -1;
 	d.vs = (struct agx_render_stage){ .code_va = b->code_va,
 					  .num_registers = b->vs.info.num_registers,

@@ -800,8 +800,8 @@ bool agx_render_set_attrib(const struct agx_shader_info *vs, uint32_t *uniforms,
 }
 
 int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_shader_info *fs,
-			     unsigned flat_vertex, struct agx_cf_binding *out, unsigned *count,
-			     unsigned *registers)
+			     unsigned flat_vertex, const int *matched, struct agx_cf_binding *out,
+			     unsigned *count, unsigned *registers)
 {
 	static const unsigned flat[3] = { AGX_CMD_SHADE_MODEL_FLAT_VERTEX_0,
 					  AGX_CMD_SHADE_MODEL_FLAT_VERTEX_1,
@@ -835,8 +835,12 @@ int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_
 			regs = regs > (unsigned)in->cf + 2 ? regs : (unsigned)in->cf + 2;
 			continue;
 		}
-		o = output_at(vs, in->location);
-		if (!o || io_words(o) != words || o->slot < 4)
+		if (matched && matched[i] < 0)
+			continue; /* the vertex shader leaves it undefined */
+		o = !matched				  ? output_at(vs, in->location)
+		    : (unsigned)matched[i] < vs->num_vars ? &vs->vars[matched[i]]
+							  : NULL;
+		if (!o || o->kind != AGX_SHADER_OUTPUT || io_words(o) != words || o->slot < 4)
 			return -EINVAL;
 		shade = in->interp == AGX_SHADER_FLAT		 ? flat[flat_vertex]
 			: in->interp == AGX_SHADER_NOPERSPECTIVE ? AGX_CMD_SHADE_MODEL_LINEAR

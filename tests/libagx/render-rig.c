@@ -174,7 +174,7 @@ void rig_draw_init(struct agx_render_draw *d, const struct shader *vs, const str
 		d->fs = (struct agx_render_stage){ .code_va = fs->va,
 						   .num_registers = fs->bin.info.num_registers };
 		assert_int_equal(
-		    agx_render_link_varyings(&vs->bin.info, &fs->bin.info, 2, cf, &n, &regs), 0);
+		    agx_render_link_varyings(&vs->bin.info, &fs->bin.info, 2, NULL, cf, &n, &regs), 0);
 		d->cf = cf;
 		d->num_cf = n;
 		d->cf_registers = regs;

@@ -1676,7 +1676,7 @@ static int client(const struct test_stack *stack, unsigned k, bool fault, const 
 	for (unsigned i = 0; i < fs_bin->info.num_vars; i++)
 		if (fs_bin->info.vars[i].kind == AGX_SHADER_UNIFORM)
 			memcpy(&fu[fs_bin->info.vars[i].uniform], colour, 16);
-	if (agx_render_link_varyings(vi, &fs_bin->info, 2, cf, &ncf, &regs))
+	if (agx_render_link_varyings(vi, &fs_bin->info, 2, NULL, cf, &ncf, &regs))
 		return 14;
 	d.vs = (struct agx_render_stage){ .code_va = code_va,
 					  .num_registers = vi->num_registers,

@@ -160,8 +160,10 @@ struct agx_shader_info;
 
 /*
  * The coefficient bindings that feed a fragment shader's inputs from a
- * vertex shader's outputs, matched by location (their reflections,
- * agx/compiler.h): cf0 the 1/w plane, window z when the fragment shader
+ * vertex shader's outputs (their reflections, agx/compiler.h), matched by
+ * location, or by matched[i]: the index in vs->vars of the output that
+ * fs->vars[i] reads, -1 for an input no output feeds (left undefined, as
+ * a GLSL ES 1.00 varying the vertex shader does not write is): cf0 the 1/w plane, window z when the fragment shader
  * reads gl_FragCoord.z, each input as its interpolation says (flat ones
  * from vertex flat_vertex, 0..2: the draw's provoking vertex), then
  * gl_PointCoord.  out has room for AGX_RENDER_MAX_CF bindings; *registers
@@ -170,8 +172,8 @@ struct agx_shader_info;
  */
 #define AGX_RENDER_MAX_CF 64
 int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_shader_info *fs,
-			     unsigned flat_vertex, struct agx_cf_binding *out, unsigned *count,
-			     unsigned *registers);
+			     unsigned flat_vertex, const int *matched, struct agx_cf_binding *out,
+			     unsigned *count, unsigned *registers);
 
 /*
  * Fills the vertex shader's uniform registers (its reflection's, from
