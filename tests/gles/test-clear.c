@@ -38,33 +38,16 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 
+#include "llvmpipe.h"
 #include "sanitized.h"
 #include "stack.h"
 
-#define MESA_VENDOR "/usr/share/glvnd/egl_vendor.d/50_mesa.json"
-#define W	    13
-#define H	    7
+#define W 13
+#define H 7
 
 static struct test_stack_options options;
 
 /* ---- the workload: GL calls and what they gave, one record a line --------------------- */
-
-static void record(const char *name, const void *bytes, size_t n)
-{
-	printf("%s ", name);
-	for (size_t i = 0; i < n; i++)
-		printf("%02x", ((const uint8_t *)bytes)[i]);
-	printf("\n");
-}
-
-static void record_error(const char *name)
-{
-	GLenum err = glGetError();
-	char n[160];
-
-	snprintf(n, sizeof(n), "%s:error", name);
-	record(n, &err, sizeof(err));
-}
 
 enum kind { NORM, SINT, UINT };
 
@@ -242,8 +225,8 @@ static void read_all(const char *name, unsigned w, unsigned h, GLenum format, GL
 	glPixelStorei(GL_PACK_ALIGNMENT, 1);
 	glReadPixels(0, 0, (GLsizei)w, (GLsizei)h, format, type, buf);
 	glPixelStorei(GL_PACK_ALIGNMENT, 4);
-	record(name, buf, n);
-	record_error(name);
+	llvmpipe_record(name, buf, n);
+	llvmpipe_record_error(name);
 	free(buf);
 }
 
@@ -276,7 +259,7 @@ static void read_both(const char *tag, const struct format *f, unsigned w, unsig
 	glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_FORMAT, &format);
 	glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_TYPE, &type);
 	snprintf(name, sizeof(name), "#%s:read_pair", tag);
-	record(name, (GLint[]){ format, type }, 8);
+	llvmpipe_record(name, (GLint[]){ format, type }, 8);
 	snprintf(name, sizeof(name), "%s%s:read_%04x_%04x", exact ? "" : "#", tag, (unsigned)format,
 		 (unsigned)type);
 	read_all(name, w, h, (GLenum)format, (GLenum)type);
@@ -300,7 +283,7 @@ static void clears_norm(const char *tag, const struct format *f, unsigned w, uns
 		glClearColor(colors[c][0], colors[c][1], colors[c][2], colors[c][3]);
 		glClear(GL_COLOR_BUFFER_BIT);
 		snprintf(name, sizeof(name), "%s:clear%u", tag, c);
-		record_error(name);
+		llvmpipe_record_error(name);
 		read_both(name, f, w, h, exact_color(f, colors[c]));
 	}
 	/* a scissored, masked glClear over a whole one */
@@ -312,7 +295,7 @@ static void clears_norm(const char *tag, const struct format *f, unsigned w, uns
 	glClearColor(colors[1][0], colors[1][1], colors[1][2], colors[1][3]);
 	glClear(GL_COLOR_BUFFER_BIT);
 	snprintf(name, sizeof(name), "%s:scissor_mask", tag);
-	record_error(name);
+	llvmpipe_record_error(name);
 	exact = exact_color(f, base) && exact_color(f, colors[1]);
 	read_both(name, f, w, h, exact);
 	/* glClearBufferfv: the mask applies, the scissor too, partly outside the buffer */
@@ -320,7 +303,7 @@ static void clears_norm(const char *tag, const struct format *f, unsigned w, uns
 	glColorMask(GL_FALSE, GL_TRUE, GL_TRUE, GL_TRUE);
 	glClearBufferfv(GL_COLOR, 0, colors[2]);
 	snprintf(name, sizeof(name), "%s:clearbufferfv", tag);
-	record_error(name);
+	llvmpipe_record_error(name);
 	exact &= exact_color(f, colors[2]);
 	read_both(name, f, w, h, exact);
 	/* a scissor box outside: nothing */
@@ -349,7 +332,7 @@ static void clears_int(const char *tag, const struct format *f, unsigned w, unsi
 		/* values past the format's range are undefined (section 4.2.3): shown, not compared
 		 */
 		snprintf(name, sizeof(name), "%s%s:clear%u", fits ? "" : "#", tag, v);
-		record_error(name);
+		llvmpipe_record_error(name);
 		read_both(name, f, w, h, true);
 	}
 	glEnable(GL_SCISSOR_TEST);
@@ -360,7 +343,7 @@ static void clears_int(const char *tag, const struct format *f, unsigned w, unsi
 	else
 		glClearBufferuiv(GL_COLOR, 0, uint_values[0]);
 	snprintf(name, sizeof(name), "%s:scissor_mask", tag);
-	record_error(name);
+	llvmpipe_record_error(name);
 	read_both(name, f, w, h, true);
 	reset_masks();
 }
@@ -386,13 +369,13 @@ static void fbo_format(const struct format *f, bool texture)
 		glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
 					  obj);
 	}
-	record_error(tag);
+	llvmpipe_record_error(tag);
 	status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
 	{
 		char name[120];
 
 		snprintf(name, sizeof(name), "%s:status", tag);
-		record(name, &status, sizeof(status));
+		llvmpipe_record(name, &status, sizeof(status));
 	}
 	if (status == GL_FRAMEBUFFER_COMPLETE) {
 		if (f->kind == NORM)
@@ -429,8 +412,8 @@ static void reads(const char *tag, unsigned w, unsigned h)
 	memset(buf, 0xab, sizeof(buf));
 	glReadPixels(-2, -1, (GLsizei)w + 4, (GLsizei)h + 3, GL_RGBA, GL_UNSIGNED_BYTE, buf);
 	snprintf(name, sizeof(name), "%s:read_over_edges", tag);
-	record(name, buf, (w + 4) * (h + 3) * 4);
-	record_error(name);
+	llvmpipe_record(name, buf, (w + 4) * (h + 3) * 4);
+	llvmpipe_record_error(name);
 
 	/* row length, skips, an alignment of 8 */
 	memset(buf, 0xab, sizeof(buf));
@@ -440,8 +423,8 @@ static void reads(const char *tag, unsigned w, unsigned h)
 	glPixelStorei(GL_PACK_ALIGNMENT, 8);
 	glReadPixels(1, 2, 3, 4, GL_RGBA, GL_UNSIGNED_BYTE, buf);
 	snprintf(name, sizeof(name), "%s:pack", tag);
-	record(name, buf, 8 * 28 + 4 * 28);
-	record_error(name);
+	llvmpipe_record(name, buf, 8 * 28 + 4 * 28);
+	llvmpipe_record_error(name);
 	glPixelStorei(GL_PACK_ROW_LENGTH, 0);
 	glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
 	glPixelStorei(GL_PACK_SKIP_ROWS, 0);
@@ -454,12 +437,12 @@ static void reads(const char *tag, unsigned w, unsigned h)
 	glBufferData(GL_PIXEL_PACK_BUFFER, 512, buf, GL_STREAM_READ);
 	glReadPixels(0, 0, 4, 3, GL_RGBA, GL_UNSIGNED_BYTE, (void *)(uintptr_t)16);
 	snprintf(name, sizeof(name), "%s:pbo", tag);
-	record_error(name);
+	llvmpipe_record_error(name);
 	{
 		const void *p = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 512, GL_MAP_READ_BIT);
 
 		if (p)
-			record(name, p, 512);
+			llvmpipe_record(name, p, 512);
 		glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
 	}
 	/* errors: past the end, misaligned for the type, while mapped */
@@ -470,14 +453,14 @@ static void reads(const char *tag, unsigned w, unsigned h)
 	 * state"); llvmpipe checks only the part inside the framebuffer.
 	 */
 	snprintf(name, sizeof(name), "#%s:pbo_past_end", tag);
-	record_error(name);
+	llvmpipe_record_error(name);
 	glReadPixels(0, 0, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, (void *)(uintptr_t)2);
 	snprintf(name, sizeof(name), "%s:pbo_misaligned_or_format", tag);
-	record_error(name);
+	llvmpipe_record_error(name);
 	glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 4, GL_MAP_READ_BIT);
 	glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
 	snprintf(name, sizeof(name), "%s:pbo_mapped", tag);
-	record_error(name);
+	llvmpipe_record_error(name);
 	glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
 	glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
 	glDeleteBuffers(1, &pbo);
@@ -492,58 +475,58 @@ static void errors(void)
 	GLfloat fv[4] = { 0 };
 
 	glClear(0x100);
-	record_error("err:clear_bits");
+	llvmpipe_record_error("err:clear_bits");
 	glClearBufferiv(GL_DEPTH, 0, iv);
-	record_error("err:clearbufferiv_depth");
+	llvmpipe_record_error("err:clearbufferiv_depth");
 	glClearBufferiv(GL_COLOR, GL_MAX_DRAW_BUFFERS, iv);
-	record_error("err:clearbufferiv_drawbuffer");
+	llvmpipe_record_error("err:clearbufferiv_drawbuffer");
 	glClearBufferiv(GL_STENCIL, 1, iv);
-	record_error("err:clearbufferiv_stencil_1");
+	llvmpipe_record_error("err:clearbufferiv_stencil_1");
 	glClearBufferuiv(GL_STENCIL, 0, (GLuint *)iv);
-	record_error("err:clearbufferuiv_stencil");
+	llvmpipe_record_error("err:clearbufferuiv_stencil");
 	glClearBufferuiv(GL_COLOR, -1, (GLuint *)iv);
-	record_error("err:clearbufferuiv_negative");
+	llvmpipe_record_error("err:clearbufferuiv_negative");
 	glClearBufferfv(GL_STENCIL, 0, fv);
-	record_error("err:clearbufferfv_stencil");
+	llvmpipe_record_error("err:clearbufferfv_stencil");
 	glClearBufferfv(GL_DEPTH, 1, fv);
-	record_error("err:clearbufferfv_depth_1");
+	llvmpipe_record_error("err:clearbufferfv_depth_1");
 	glClearBufferfv(GL_COLOR, 8, fv);
-	record_error("err:clearbufferfv_8");
+	llvmpipe_record_error("err:clearbufferfv_8");
 	glClearBufferfi(GL_DEPTH, 0, 1.0f, 0);
-	record_error("err:clearbufferfi_depth");
+	llvmpipe_record_error("err:clearbufferfi_depth");
 	glClearBufferfi(GL_DEPTH_STENCIL, 1, 1.0f, 0);
-	record_error("err:clearbufferfi_1");
+	llvmpipe_record_error("err:clearbufferfi_1");
 	glClearBufferfi(GL_DEPTH_STENCIL, 0, 1.0f, 0); /* no depth or stencil buffer: nothing */
-	record_error("err:clearbufferfi_none");
+	llvmpipe_record_error("err:clearbufferfi_none");
 	glReadPixels(0, 0, -1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
-	record_error("err:read_negative");
+	llvmpipe_record_error("err:read_negative");
 	/*
 	 * A format or type that is no format or type enum at all: INVALID_ENUM
 	 * ("not an accepted value"); llvmpipe gives INVALID_OPERATION, as for
 	 * a combination it does not take.
 	 */
 	glReadPixels(0, 0, 1, 1, GL_RGBA, GL_FLOAT + 100, px);
-	record_error("#err:read_type_enum");
+	llvmpipe_record_error("#err:read_type_enum");
 	glReadPixels(0, 0, 1, 1, GL_RGBA8, GL_UNSIGNED_BYTE, px);
-	record_error("#err:read_format_enum");
+	llvmpipe_record_error("#err:read_format_enum");
 	glReadPixels(0, 0, 1, 1, GL_RGBA_INTEGER, GL_INT, px);
-	record_error("err:read_integer_of_norm");
+	llvmpipe_record_error("err:read_integer_of_norm");
 	glReadPixels(0, 0, 1, 1, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, px);
-	record_error("err:read_depth");
+	llvmpipe_record_error("err:read_depth");
 	glReadPixels(0, 0, 1, 1, GL_RGBA, GL_FLOAT, px);
-	record_error("err:read_float_of_norm");
+	llvmpipe_record_error("err:read_float_of_norm");
 	glReadPixels(0, 0, 1, 1, GL_LUMINANCE, GL_UNSIGNED_BYTE, px);
-	record_error("err:read_luminance");
+	llvmpipe_record_error("err:read_luminance");
 
 	/* an incomplete framebuffer: no attachment */
 	glGenFramebuffers(1, &fbo);
 	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
 	glClear(GL_COLOR_BUFFER_BIT);
-	record_error("err:clear_incomplete");
+	llvmpipe_record_error("err:clear_incomplete");
 	glClearBufferfv(GL_COLOR, 0, fv);
-	record_error("err:clearbuffer_incomplete");
+	llvmpipe_record_error("err:clearbuffer_incomplete");
 	glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
-	record_error("err:read_incomplete");
+	llvmpipe_record_error("err:read_incomplete");
 	glBindFramebuffer(GL_FRAMEBUFFER, 0);
 	glDeleteFramebuffers(1, &fbo);
 
@@ -554,7 +537,7 @@ static void errors(void)
 	glDrawBuffers(1, (GLenum[]){ GL_NONE });
 	glClearColor(1, 1, 1, 1);
 	glClear(GL_COLOR_BUFFER_BIT);
-	record_error("err:clear_draw_none");
+	llvmpipe_record_error("err:clear_draw_none");
 	glDrawBuffers(1, (GLenum[]){ GL_BACK });
 }
 
@@ -642,170 +625,9 @@ static int workload(void)
 
 /* ---- the comparison -------------------------------------------------------------------- */
 
-struct run {
-	char *text;
-	char **lines;
-	size_t n;
-};
-
-/* Runs this program's workload in a child with env (NAME=VALUE strings) added. */
-static bool run_workload(const char *const *env, struct run *out)
-{
-	int fds[2];
-	pid_t pid;
-	size_t size = 0, cap = 1 << 20;
-	int status;
-
-	memset(out, 0, sizeof(*out));
-	if (pipe(fds) < 0)
-		return false;
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		for (unsigned i = 0; env[i]; i++)
-			putenv((char *)env[i]);
-		execl("/proc/self/exe", "test-clear", "--workload", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	out->text = malloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (size + 65536 > cap)
-			out->text = realloc(out->text, cap *= 2);
-		r = read(fds[0], out->text + size, cap - size - 1);
-		if (r <= 0)
-			break;
-		size += (size_t)r;
-	}
-	close(fds[0]);
-	out->text[size] = 0;
-	waitpid(pid, &status, 0);
-	/* AGX_TEST_CLEAR_DUMP=PREFIX keeps each run's records, PREFIX-0 and -1, to look at */
-	if (getenv("AGX_TEST_CLEAR_DUMP")) {
-		static unsigned runs;
-		char path[4200];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s-%u", getenv("AGX_TEST_CLEAR_DUMP"), runs++);
-		if ((f = fopen(path, "w"))) {
-			fputs(out->text, f);
-			fclose(f);
-		}
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		free(out->text);
-		out->text = NULL;
-		return false;
-	}
-	for (char *p = out->text; *p; p++)
-		out->n += *p == '\n';
-	out->lines = calloc(out->n + 1, sizeof(char *));
-	out->n = 0;
-	for (char *line = strtok(out->text, "\n"); line; line = strtok(NULL, "\n"))
-		out->lines[out->n++] = line;
-	return true;
-}
-
-static const char *find(const struct run *r, const char *name, size_t len)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (!strncmp(r->lines[i], name, len) && r->lines[i][len] == ' ')
-			return r->lines[i] + len + 1;
-	return NULL;
-}
-
-/*
- * Two RGBA/UNSIGNED_BYTE records whose bytes differ at most by the
- * tolerance the name starts with ("~R.G.B.A~"), channel by channel.
- */
-static bool within(const char *name, const char *a, const char *b)
-{
-	unsigned tol[4], n = 0;
-
-	if (strlen(a) != strlen(b) ||
-	    sscanf(name, "~%u.%u.%u.%u~", &tol[0], &tol[1], &tol[2], &tol[3]) != 4)
-		return false;
-	for (; a[0] && a[1]; a += 2, b += 2, n++) {
-		unsigned x, y;
-
-		if (sscanf(a, "%2x", &x) != 1 || sscanf(b, "%2x", &y) != 1 ||
-		    (x > y ? x - y : y - x) > tol[n % 4])
-			return false;
-	}
-	return true;
-}
-
-static void free_run(struct run *r)
-{
-	free(r->text);
-	free(r->lines);
-}
-
 static void test_llvmpipe(void **state)
 {
-	struct test_stack *s = *state;
-	char memmgr[160], sched[160];
-	const char *ours_env[] = { memmgr, sched, NULL };
-	const char *mesa_env[] = { "__EGL_VENDOR_LIBRARY_FILENAMES=" MESA_VENDOR,
-				   "EGL_PLATFORM=surfaceless", "LIBGL_ALWAYS_SOFTWARE=1",
-				   "GALLIUM_DRIVER=llvmpipe",
-				   /* Mesa's own leaks are not this test's to find */
-				   SANITIZED ? "ASAN_OPTIONS=detect_leaks=0" : NULL, NULL };
-	struct run ours, mesa;
-	unsigned compared = 0, differ = 0, shown = 0;
-
-	if (access(MESA_VENDOR, R_OK) != 0) {
-		print_message("no Mesa EGL vendor (%s): nothing to compare with\n", MESA_VENDOR);
-		skip();
-	}
-	snprintf(memmgr, sizeof(memmgr), "AGX_MEMMGR_SOCKET=%s", s->memmgr);
-	snprintf(sched, sizeof(sched), "AGX_SCHEDULER_SOCKET=%s", s->sched);
-	assert_true(run_workload(ours_env, &ours));
-	assert_true(run_workload(mesa_env, &mesa));
-	assert_true(ours.n > 1000);
-	for (size_t i = 0; i < ours.n; i++) {
-		const char *line = ours.lines[i], *space = strchr(line, ' ');
-		size_t len = space ? (size_t)(space - line) : strlen(line);
-		const char *theirs = find(&mesa, line, len);
-
-		if (!space)
-			continue;
-		if (!theirs) {
-			if (line[0] != '#')
-				print_message("only ours: %.*s\n", (int)len, line);
-			continue;
-		}
-		if (!strcmp(space + 1, theirs) ||
-		    (line[0] == '~' && within(line, space + 1, theirs))) {
-			compared++;
-			continue;
-		}
-		if (line[0] == '#') {
-			print_message(
-			    "differs (the spec allows it): %.*s\n  ours  %s\n  mesa  %s\n",
-			    (int)len, line, space + 1, theirs);
-			continue;
-		}
-		differ++;
-		if (shown++ < 40)
-			print_message("DIFFERS: %.*s\n  ours  %s\n  mesa  %s\n", (int)len, line,
-				      space + 1, theirs);
-	}
-	for (size_t i = 0; i < mesa.n; i++) {
-		const char *space = strchr(mesa.lines[i], ' ');
-		size_t len = space ? (size_t)(space - mesa.lines[i]) : strlen(mesa.lines[i]);
-
-		if (mesa.lines[i][0] != '#' && !find(&ours, mesa.lines[i], len))
-			print_message("only Mesa's: %.*s\n", (int)len, mesa.lines[i]);
-	}
-	print_message("%u records the same, %u different\n", compared, differ);
-	free_run(&ours);
-	free_run(&mesa);
-	assert_int_equal(differ, 0);
+	llvmpipe_compare(*state, 1000);
 }
 
 /* ---- our vendor alone: what the spec fixes that llvmpipe's dispatch does not show ------------ */

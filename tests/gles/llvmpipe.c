@@ -1,0 +1,205 @@
+/*
+ * llvmpipe.c: the comparison with Mesa's llvmpipe (llvmpipe.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <GLES3/gl3.h>
+
+#include "llvmpipe.h"
+#include "sanitized.h"
+
+void llvmpipe_record(const char *name, const void *bytes, size_t n)
+{
+	printf("%s ", name);
+	for (size_t i = 0; i < n; i++)
+		printf("%02x", ((const uint8_t *)bytes)[i]);
+	printf("\n");
+}
+
+void llvmpipe_record_error(const char *name)
+{
+	GLenum err = glGetError();
+	char n[160];
+
+	snprintf(n, sizeof(n), "%s:error", name);
+	llvmpipe_record(n, &err, sizeof(err));
+}
+
+struct run {
+	char *text;
+	char **lines;
+	size_t n;
+};
+
+/* Runs this program's workload in a child with env (NAME=VALUE strings) added. */
+static bool run_workload(const char *const *env, struct run *out)
+{
+	int fds[2];
+	pid_t pid;
+	size_t size = 0, cap = 1 << 20;
+	int status;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe(fds) < 0)
+		return false;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		for (unsigned i = 0; env[i]; i++)
+			putenv((char *)env[i]);
+		execl("/proc/self/exe", "workload", "--workload", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	out->text = malloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (size + 65536 > cap)
+			out->text = realloc(out->text, cap *= 2);
+		r = read(fds[0], out->text + size, cap - size - 1);
+		if (r <= 0)
+			break;
+		size += (size_t)r;
+	}
+	close(fds[0]);
+	out->text[size] = 0;
+	waitpid(pid, &status, 0);
+	if (getenv("AGX_TEST_LLVMPIPE_DUMP")) {
+		static unsigned runs;
+		char path[4200];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s-%u", getenv("AGX_TEST_LLVMPIPE_DUMP"), runs++);
+		if ((f = fopen(path, "w"))) {
+			fputs(out->text, f);
+			fclose(f);
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(out->text);
+		out->text = NULL;
+		return false;
+	}
+	for (char *p = out->text; *p; p++)
+		out->n += *p == '\n';
+	out->lines = calloc(out->n + 1, sizeof(char *));
+	out->n = 0;
+	for (char *line = strtok(out->text, "\n"); line; line = strtok(NULL, "\n"))
+		out->lines[out->n++] = line;
+	return true;
+}
+
+static const char *find(const struct run *r, const char *name, size_t len)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strncmp(r->lines[i], name, len) && r->lines[i][len] == ' ')
+			return r->lines[i] + len + 1;
+	return NULL;
+}
+
+/*
+ * Two RGBA/UNSIGNED_BYTE records whose bytes differ at most by the
+ * tolerance the name starts with ("~R.G.B.A~"), channel by channel.
+ */
+static bool within(const char *name, const char *a, const char *b)
+{
+	unsigned tol[4], n = 0;
+
+	if (strlen(a) != strlen(b) ||
+	    sscanf(name, "~%u.%u.%u.%u~", &tol[0], &tol[1], &tol[2], &tol[3]) != 4)
+		return false;
+	for (; a[0] && a[1]; a += 2, b += 2, n++) {
+		unsigned x, y;
+
+		if (sscanf(a, "%2x", &x) != 1 || sscanf(b, "%2x", &y) != 1 ||
+		    (x > y ? x - y : y - x) > tol[n % 4])
+			return false;
+	}
+	return true;
+}
+
+static void free_run(struct run *r)
+{
+	free(r->text);
+	free(r->lines);
+}
+
+/* Records are long: the first bytes of each, as TAP diagnostics ("# " lines). */
+static void show(const char *what, const char *name, size_t len, const char *ours, const char *mesa)
+{
+	print_message("# %s: %.*s\n#   ours  %.160s%s\n#   mesa  %.160s%s\n", what, (int)len, name,
+		      ours, strlen(ours) > 160 ? "..." : "", mesa, strlen(mesa) > 160 ? "..." : "");
+}
+
+void llvmpipe_compare(const struct test_stack *s, size_t min_records)
+{
+	char memmgr[160], sched[160];
+	const char *ours_env[] = { memmgr, sched, NULL };
+	const char *mesa_env[] = { "__EGL_VENDOR_LIBRARY_FILENAMES=" MESA_VENDOR,
+				   "EGL_PLATFORM=surfaceless", "LIBGL_ALWAYS_SOFTWARE=1",
+				   "GALLIUM_DRIVER=llvmpipe",
+				   /* Mesa's own leaks are not this test's to find */
+				   SANITIZED ? "ASAN_OPTIONS=detect_leaks=0" : NULL, NULL };
+	struct run ours, mesa;
+	unsigned compared = 0, differ = 0, shown = 0;
+
+	if (access(MESA_VENDOR, R_OK) != 0) {
+		print_message("# no Mesa EGL vendor (%s): nothing to compare with\n", MESA_VENDOR);
+		skip();
+	}
+	snprintf(memmgr, sizeof(memmgr), "AGX_MEMMGR_SOCKET=%s", s->memmgr);
+	snprintf(sched, sizeof(sched), "AGX_SCHEDULER_SOCKET=%s", s->sched);
+	assert_true(run_workload(ours_env, &ours));
+	assert_true(run_workload(mesa_env, &mesa));
+	assert_true(ours.n >= min_records);
+	for (size_t i = 0; i < ours.n; i++) {
+		const char *line = ours.lines[i], *space = strchr(line, ' ');
+		size_t len = space ? (size_t)(space - line) : strlen(line);
+		const char *theirs = find(&mesa, line, len);
+
+		if (!space)
+			continue;
+		if (!theirs) {
+			if (line[0] != '#')
+				print_message("# only ours: %.*s\n", (int)len, line);
+			continue;
+		}
+		if (!strcmp(space + 1, theirs) ||
+		    (line[0] == '~' && within(line, space + 1, theirs))) {
+			compared++;
+			continue;
+		}
+		if (line[0] == '#') {
+			show("differs (the spec allows it)", line, len, space + 1, theirs);
+			continue;
+		}
+		differ++;
+		if (shown++ < 40)
+			show("DIFFERS", line, len, space + 1, theirs);
+	}
+	for (size_t i = 0; i < mesa.n; i++) {
+		const char *space = strchr(mesa.lines[i], ' ');
+		size_t len = space ? (size_t)(space - mesa.lines[i]) : strlen(mesa.lines[i]);
+
+		if (mesa.lines[i][0] != '#' && !find(&ours, mesa.lines[i], len))
+			print_message("# only Mesa's: %.*s\n", (int)len, mesa.lines[i]);
+	}
+	print_message("# %u records the same, %u different\n", compared, differ);
+	free_run(&ours);
+	free_run(&mesa);
+	assert_int_equal(differ, 0);
+}

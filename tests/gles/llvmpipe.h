@@ -1,0 +1,34 @@
+/*
+ * llvmpipe.h: the GLES tests' comparison with Mesa's llvmpipe.  A test
+ * program's workload (its own binary run with --workload) makes GL calls
+ * and prints what they gave, one record a line ("NAME HEXBYTES"); it runs
+ * twice in child processes, once on our vendor over the test's stack and
+ * once on Mesa's vendor (EGL_PLATFORM=surfaceless, LIBGL_ALWAYS_SOFTWARE=1),
+ * and the two runs' records are compared by name:
+ * - a plain name must be byte for byte the same;
+ * - "~R.G.B.A~NAME": RGBA/UNSIGNED_BYTE pixels, each channel within the
+ *   tolerance the prefix gives;
+ * - "#NAME": what GL leaves to the implementation, printed when it differs.
+ * AGX_TEST_LLVMPIPE_DUMP=PREFIX keeps the runs' records in PREFIX-0, -1.
+ */
+#ifndef TESTS_GLES_LLVMPIPE_H
+#define TESTS_GLES_LLVMPIPE_H
+
+#include <stddef.h>
+
+#include "stack.h"
+
+#define MESA_VENDOR "/usr/share/glvnd/egl_vendor.d/50_mesa.json"
+
+/* A record of the workload: name, then the bytes in hex. */
+void llvmpipe_record(const char *name, const void *bytes, size_t n);
+/* name:error, glGetError()'s value. */
+void llvmpipe_record_error(const char *name);
+
+/*
+ * Runs the workload on both and fails the test when a record differs or
+ * ours has fewer than min_records; skips it without Mesa's vendor.
+ */
+void llvmpipe_compare(const struct test_stack *s, size_t min_records);
+
+#endif
