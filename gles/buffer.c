@@ -304,8 +304,10 @@ void gles_BufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const v
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	if (size && data)
+	if (size && data) {
+		gles_submit_cpu_access(b->dev, &b->bo);
 		memcpy(gles_buffer_data(b) + offset, data, (size_t)size);
+	}
 }
 
 #define MAP_BITS                                                                                   \
@@ -345,11 +347,13 @@ void *gles_MapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLb
 		return NULL;
 	}
 	/*
-	 * No GPU work reads or writes buffers yet (drawing comes with the
-	 * graphics pipeline), so nothing is in flight to wait for; the BO is
-	 * mapped in this process for its whole life.  Invalidation leaves the
-	 * bytes as they were, which the spec allows ("undefined").
+	 * The BO is mapped in this process for its whole life: the mapping is
+	 * a pointer into it, once the draws that use it have run (unless the
+	 * application said not to wait).  Invalidation leaves the bytes as
+	 * they were, which the spec allows ("undefined").
 	 */
+	if (!(access & GL_MAP_UNSYNCHRONIZED_BIT))
+		gles_submit_cpu_access(b->dev, &b->bo);
 	b->access = access;
 	b->map_offset = offset;
 	b->map_length = length;
@@ -435,9 +439,12 @@ void gles_CopyBufferSubData(GLenum readTarget, GLenum writeTarget, GLintptr read
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (size)
+	if (size) {
+		gles_submit_cpu_access(w->dev, &w->bo);
+		gles_submit_cpu_access(r->dev, &r->bo);
 		memmove(gles_buffer_data(w) + writeOffset, gles_buffer_data(r) + readOffset,
 			(size_t)size);
+	}
 }
 
 /* One glGetBufferParameter* value of b: false (GL_INVALID_ENUM recorded) for no such name. */

@@ -13,9 +13,11 @@
 #include "gl_functions.h"
 #include "objects.h"
 #include "program.h"
+#include "sampling.h"
 #include "state.h"
 #include "submit.h"
 #include "sync.h"
+#include "variants.h"
 
 #ifndef GLES_AGX_VERSION
 #error "meson defines GLES_AGX_VERSION, the project's version"
@@ -98,6 +100,10 @@ void gles_context_destroy(struct gles_context *ctx)
 {
 	if (!ctx)
 		return;
+	/* what draws made (code, stand-ins) goes while the VM it lives in is there */
+	gles_submit_wait(ctx);
+	gles_variants_context_finish(ctx);
+	gles_sampling_context_finish(ctx);
 	gles_program_context_finish(ctx);
 	gles_objects_finish(ctx);
 	gles_sync_context_finish(ctx);

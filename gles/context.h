@@ -74,6 +74,9 @@ struct gles_objects;
 struct gles_submit;
 struct gles_programs;
 struct gles_program_binding;
+struct gles_pass;
+struct gles_variants;
+struct gles_sampling;
 
 struct gles_context_params {
 	unsigned major, minor;		/* 2.0 or 3.0 */
@@ -101,6 +104,9 @@ struct gles_context {
 	    *submit; /* submit.h: the VM, queue and command buffers of its GPU work */
 	struct gles_objects *objects; /* objects.h: object bindings, framebuffers, vertex arrays */
 	struct gles_program_binding *program; /* program.h: the current program */
+	struct gles_pass *pass;		      /* pass.h: the render pass draws go into */
+	struct gles_variants *variants;	      /* variants.h: compiled shader variants */
+	struct gles_sampling *sampling;	      /* sampling.h: stand-ins for incomplete textures */
 };
 
 int gles_context_create(const struct gles_context_params *params, struct gles_context **out);

@@ -207,6 +207,15 @@ void gles_GetVertexAttribIiv(GLuint index, GLenum pname, GLint *params);
 void gles_GetVertexAttribIuiv(GLuint index, GLenum pname, GLuint *params);
 void gles_GetVertexAttribPointerv(GLuint index, GLenum pname, void **pointer);
 
+/* draw.c */
+void gles_DrawArrays(GLenum mode, GLint first, GLsizei count);
+void gles_DrawArraysInstanced(GLenum mode, GLint first, GLsizei count, GLsizei instancecount);
+void gles_DrawElements(GLenum mode, GLsizei count, GLenum type, const void *indices);
+void gles_DrawElementsInstanced(GLenum mode, GLsizei count, GLenum type, const void *indices,
+				GLsizei instancecount);
+void gles_DrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type,
+			    const void *indices);
+
 /* clear.c */
 void gles_Clear(GLbitfield mask);
 void gles_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value);

@@ -13,11 +13,21 @@
 
 #include "context.h"
 #include "image.h"
+#include "pass.h"
 #include "submit.h"
 
-/* Command buffers in flight at once, and each one's size (pipelines and uniforms included). */
+/* Jobs in flight at once, and each one's command buffer (pipelines and uniforms included). */
 #define RING	    4
 #define CMDBUF_SIZE (64u << 10)
+/*
+ * A job's render pass memory (agx/render.h: its stream, programs, state)
+ * and the memory its draws read that the application keeps in client
+ * memory (vertex arrays, indices) or that only the draw makes (texture
+ * descriptors, constant attributes).  Made at the first draw; the upload
+ * memory grows when one draw needs more.
+ */
+#define PASS_SIZE   (2u << 20)
+#define UPLOAD_SIZE (4u << 20)
 /*
  * More than one launch takes in a command buffer: its stream words and
  * barrier, its uniforms (at most 256 words) and its pipeline.
@@ -54,6 +64,9 @@ struct mapping {
 struct cmdbuf_slot {
 	struct agx_bo bo;
 	uint64_t va;
+	struct agx_bo pass, upload; /* size 0 until a draw needs them */
+	uint64_t pass_va, upload_va;
+	size_t upload_used;
 	uint64_t point; /* the submission that last used it; 0: none */
 };
 
@@ -79,6 +92,9 @@ struct gles_submit {
 	bool bound;
 	unsigned recorded; /* launches in cb */
 	uint64_t words;	   /* words those launches clear (job_words() at most) */
+	/* the slot's render pass, ended (gles_submit_render): the job's last command */
+	bool has_render;
+	struct agx_sched_render render;
 
 	pthread_mutex_t lock; /* the mappings, and submitted (read by other contexts' forgets) */
 	struct mapping *maps;
@@ -233,26 +249,43 @@ static int begin(struct gles_submit *s)
 	s->recording = true;
 	s->recorded = 0;
 	s->words = 0;
+	s->has_render = false;
+	c->upload_used = 0;
 	return 0;
 }
 
+/*
+ * Hands the slot's job over: its clears, then its render pass (an open
+ * one is ended first: gles_pass_end gives it back through
+ * gles_submit_render).
+ */
 static int flush(struct gles_submit *s)
 {
-	struct agx_sched_cmd cmd = { .kind = AGX_SCHED_CMD_COMPUTE };
+	struct agx_sched_cmd cmds[2];
 	struct agx_sched_point point;
+	unsigned n = 0;
 	int ret;
 
 	if (!s->recording)
 		return 0;
+	if (gles_pass_is_open(s->ctx) && (ret = gles_pass_end(s->ctx)) < 0)
+		fprintf(stderr, "libEGL_agx: a render pass could not be ended: %d\n", ret);
 	s->recording = false;
-	if (!s->recorded)
+	if (s->recorded) {
+		cmds[n].kind = AGX_SCHED_CMD_COMPUTE;
+		if ((ret = agx_cmdbuf_finish(&s->cb, &cmds[n].compute)) < 0)
+			return ret;
+		n++;
+	}
+	if (s->has_render)
+		cmds[n++] = agx_sched_cmd_render(s->render);
+	s->has_render = false;
+	if (!n)
 		return 0;
-	if ((ret = agx_cmdbuf_finish(&s->cb, &cmd.compute)) < 0)
-		return ret;
 	pthread_mutex_lock(&s->lock);
 	point = (struct agx_sched_point){ s->syncobj, s->submitted + 1 };
 	/* -EBUSY: the queue is full; what we submitted last finishing makes room */
-	while ((ret = agx_device_submit(s->dev, s->queue, &cmd, 1, NULL, 0, &point, 1)) == -EBUSY) {
+	while ((ret = agx_device_submit(s->dev, s->queue, cmds, n, NULL, 0, &point, 1)) == -EBUSY) {
 		pthread_mutex_unlock(&s->lock);
 		ret = wait_point(s, s->submitted);
 		pthread_mutex_lock(&s->lock);
@@ -267,6 +300,32 @@ static int flush(struct gles_submit *s)
 	if (ret < 0)
 		fprintf(stderr, "libEGL_agx: a submission failed: %s\n", agx_device_error());
 	return ret;
+}
+
+/* A BO of at least size bytes mapped in s's VM with flags. */
+static int slot_bo(struct gles_submit *s, size_t size, unsigned flags, struct agx_bo *bo,
+		   uint64_t *va)
+{
+	uint64_t page = agx_device_info(s->dev)->page_size;
+	int ret;
+
+	size = (size + page - 1) / page * page;
+	if ((ret = agx_device_bo_create(s->dev, size, 0, bo)) < 0)
+		return ret;
+	if ((ret = agx_device_vm_map(s->dev, s->vm, bo, flags, va)) < 0) {
+		agx_device_bo_close(s->dev, bo);
+		bo->size = 0;
+	}
+	return ret;
+}
+
+static void slot_bo_free(struct gles_submit *s, struct agx_bo *bo, uint64_t va)
+{
+	if (!bo->size)
+		return;
+	agx_device_vm_unmap(s->dev, s->vm, va);
+	agx_device_bo_close(s->dev, bo);
+	bo->size = 0;
 }
 
 int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, unsigned level,
@@ -284,6 +343,9 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 	s->bound = true;
 	/* a drawable's view has no device of its own: the surface owns the BO */
 	if ((ret = map_bo(s, &img->bo, img->dev == NULL, &target.va)) < 0)
+		return ret;
+	/* a clear after draws of the slot's pass: the pass goes first */
+	if (gles_pass_is_open(ctx) && (ret = flush(s)) < 0)
 		return ret;
 	if ((ret = begin(s)) < 0)
 		return ret;
@@ -315,6 +377,107 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 		}
 	}
 	return ret;
+}
+
+int gles_submit_map(struct gles_context *ctx, const struct agx_bo *bo, bool surface, uint64_t *va)
+{
+	struct gles_submit *s = ctx->submit;
+	int ret;
+
+	if ((ret = make_ready(s)) < 0)
+		return ret;
+	s->bound = true;
+	return map_bo(s, bo, surface, va);
+}
+
+int gles_submit_bo(struct gles_context *ctx, size_t size, unsigned flags, struct agx_bo *bo,
+		   uint64_t *va)
+{
+	struct gles_submit *s = ctx->submit;
+	int ret;
+
+	if ((ret = make_ready(s)) < 0)
+		return ret;
+	return slot_bo(s, size, flags, bo, va);
+}
+
+void gles_submit_bo_free(struct gles_context *ctx, struct agx_bo *bo, uint64_t va)
+{
+	slot_bo_free(ctx->submit, bo, va);
+}
+
+int gles_submit_pass_memory(struct gles_context *ctx, void **map, uint64_t *va, size_t *size,
+			    uint64_t *tvb, uint32_t *tvb_size)
+{
+	struct gles_submit *s = ctx->submit;
+	struct cmdbuf_slot *c;
+	int ret;
+
+	if ((ret = make_ready(s)) < 0)
+		return ret;
+	s->bound = true;
+	/* a slot holds one pass: one ended in this slot goes to the GPU first */
+	if (s->has_render && (ret = flush(s)) < 0)
+		return ret;
+	if ((ret = begin(s)) < 0)
+		return ret;
+	c = &s->ring[s->current];
+	if (!c->pass.size &&
+	    (ret = slot_bo(s, PASS_SIZE, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &c->pass,
+			   &c->pass_va)) < 0)
+		return ret;
+	if ((ret = agx_device_queue_tvb(s->dev, s->queue, tvb, tvb_size)) < 0)
+		return ret;
+	*map = c->pass.map;
+	*va = c->pass_va;
+	*size = c->pass.size;
+	return 0;
+}
+
+int gles_submit_upload(struct gles_context *ctx, size_t size, size_t align, void **map,
+		       uint64_t *va)
+{
+	struct gles_submit *s = ctx->submit;
+	struct cmdbuf_slot *c;
+	size_t at;
+	int ret;
+
+	if ((ret = make_ready(s)) < 0)
+		return ret;
+	if ((ret = begin(s)) < 0)
+		return ret;
+	c = &s->ring[s->current];
+	align = align < 16 ? 16 : align;
+	at = (c->upload_used + align - 1) / align * align;
+	if (c->upload.size && at + size <= c->upload.size)
+		goto out;
+	/* full: the caller ends its pass and asks again in the next slot */
+	if (c->upload_used)
+		return -ENOSPC;
+	/* an empty slot's memory is made, or grown to what one draw needs */
+	slot_bo_free(s, &c->upload, c->upload_va);
+	if ((ret = slot_bo(s, size > UPLOAD_SIZE ? size : UPLOAD_SIZE,
+			   AGX_BIND_READ | AGX_BIND_WRITE, &c->upload, &c->upload_va)) < 0)
+		return ret;
+	at = 0;
+out:
+	c->upload_used = at + size;
+	*map = (uint8_t *)c->upload.map + at;
+	*va = c->upload_va + at;
+	return 0;
+}
+
+void gles_submit_render(struct gles_context *ctx, const struct agx_sched_render *render)
+{
+	struct gles_submit *s = ctx->submit;
+
+	s->render = *render;
+	s->has_render = true;
+}
+
+int gles_submit_next(struct gles_context *ctx)
+{
+	return flush(ctx->submit);
 }
 
 int gles_submit_flush(struct gles_context *ctx)
@@ -367,7 +530,11 @@ void gles_submit_release(struct gles_context *ctx)
 	s->bound = false;
 }
 
-void gles_submit_forget_bo(struct agx_device *dev, const struct agx_bo *bo)
+/*
+ * Every context that mapped bo hands over the work it recorded, waits for
+ * all it submitted, and (unmap) unmaps it.
+ */
+static void settle_bo(struct agx_device *dev, const struct agx_bo *bo, bool unmap)
 {
 	struct gles_context *self = gles_current();
 
@@ -393,11 +560,23 @@ void gles_submit_forget_bo(struct agx_device *dev, const struct agx_bo *bo)
 		if (!mapped)
 			continue;
 		wait_point(s, point);
+		if (!unmap)
+			continue;
 		pthread_mutex_lock(&s->lock);
 		unmap_locked(s, false, false, bo->handle);
 		pthread_mutex_unlock(&s->lock);
 	}
 	pthread_mutex_unlock(&registry_lock);
+}
+
+void gles_submit_forget_bo(struct agx_device *dev, const struct agx_bo *bo)
+{
+	settle_bo(dev, bo, true);
+}
+
+void gles_submit_cpu_access(struct agx_device *dev, const struct agx_bo *bo)
+{
+	settle_bo(dev, bo, false);
 }
 
 void gles_submit_finish(struct gles_context *ctx)
@@ -420,8 +599,12 @@ void gles_submit_finish(struct gles_context *ctx)
 		unmap_locked(s, true, false, 0);
 		pthread_mutex_unlock(&s->lock);
 		agx_clear_finish(&s->clear);
-		for (unsigned i = 0; i < RING; i++)
+		for (unsigned i = 0; i < RING; i++) {
 			agx_device_bo_close(s->dev, &s->ring[i].bo);
+			slot_bo_free(s, &s->ring[i].pass, s->ring[i].pass_va);
+			slot_bo_free(s, &s->ring[i].upload, s->ring[i].upload_va);
+		}
+		gles_pass_context_finish(ctx);
 		agx_device_syncobj_destroy(s->dev, s->syncobj);
 		agx_device_queue_destroy(s->dev, s->queue);
 		agx_device_vm_destroy(s->dev, s->vm);

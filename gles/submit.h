@@ -1,8 +1,9 @@
 /*
  * submit.h: a context's GPU submission -- its VM and queue on the
- * context's device, the BOs mapped into that VM, the command buffer that
- * records its work (clears, for now), submissions with a timeline syncobj
- * and the last point submitted.
+ * context's device, the BOs mapped into that VM, a ring of job slots --
+ * each a command buffer of clears, the memory of one render pass (pass.h)
+ * and the memory its draws upload -- submissions with a timeline syncobj
+ * and the last point submitted.  A job is a slot's clears, then its pass.
  *
  * The device objects are made when work is first recorded, so a context
  * that never draws costs no VM.  A BO is mapped the first time recorded
@@ -19,6 +20,8 @@
 #ifndef GLES_SUBMIT_H
 #define GLES_SUBMIT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "agx/clear.h"
@@ -42,6 +45,36 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 		      unsigned layer, const struct agx_clear_rect *rect, const uint8_t *value,
 		      const uint8_t *mask);
 
+/*
+ * The VA of bo in the context's VM, mapped the first time (surface: a
+ * drawable's BO, unmapped when the context stops being current).
+ */
+int gles_submit_map(struct gles_context *ctx, const struct agx_bo *bo, bool surface, uint64_t *va);
+
+/* A BO of the context's own, mapped in its VM with flags (agx/device.h), and its release. */
+int gles_submit_bo(struct gles_context *ctx, size_t size, unsigned flags, struct agx_bo *bo,
+		   uint64_t *va);
+void gles_submit_bo_free(struct gles_context *ctx, struct agx_bo *bo, uint64_t va);
+
+/*
+ * The current slot's memory for a render pass (agx_render_begin's), and
+ * the queue's TVB heap; a pass the slot already had is submitted first.
+ */
+int gles_submit_pass_memory(struct gles_context *ctx, void **map, uint64_t *va, size_t *size,
+			    uint64_t *tvb, uint32_t *tvb_size);
+/* The ended pass (agx_render_end's command): the last command of the slot's job. */
+void gles_submit_render(struct gles_context *ctx, const struct agx_sched_render *render);
+
+/*
+ * size bytes (align-aligned) that work recorded in the current slot reads,
+ * valid until that work has run.  -ENOSPC when the slot's memory is full:
+ * the caller ends its pass (gles_submit_next) and asks again.
+ */
+int gles_submit_upload(struct gles_context *ctx, size_t size, size_t align, void **map,
+		       uint64_t *va);
+/* Submits the current slot's job: the next work goes into the next slot. */
+int gles_submit_next(struct gles_context *ctx);
+
 /* Submits what was recorded (nothing: nothing happens).  0 or a negative errno. */
 int gles_submit_flush(struct gles_context *ctx);
 /* Submits, then waits until all of the context's work has finished. */
@@ -64,5 +97,13 @@ void gles_submit_release(struct gles_context *ctx);
  * agx_device_bo_close of a BO that GPU work may have used.
  */
 void gles_submit_forget_bo(struct agx_device *dev, const struct agx_bo *bo);
+
+/*
+ * The CPU is about to read or write bo of dev (glBufferSubData, a mapping,
+ * a texture upload): the work of every context that may use it -- recorded
+ * or running -- is submitted and waited for first, so that draws see the
+ * bytes they were recorded with and reads see what the GPU wrote.
+ */
+void gles_submit_cpu_access(struct agx_device *dev, const struct agx_bo *bo);
 
 #endif

@@ -15,6 +15,7 @@
 #include "gl_functions.h"
 #include "objects.h"
 #include "state.h"
+#include "submit.h"
 
 #define ALIGN(x, a) (((x) + (a)-1) / (a) * (a))
 
@@ -35,11 +36,16 @@ static void free_image(struct gles_image *img)
 	}
 }
 
-/* A mutable level's own images (an immutable texture's levels point into its storage). */
+/*
+ * A mutable level's own images (an immutable texture's levels point into
+ * its storage, and so may a mutable texture's: the mip chain that
+ * sampling.c made, which the texture frees when it goes).
+ */
 static void free_level(struct gles_texture *t, struct gles_texture_level *l)
 {
 	if (!t->immutable) {
-		free_image(l->image);
+		if (l->image != t->storage)
+			free_image(l->image);
 		free_image(l->stencil);
 	}
 	*l = (struct gles_texture_level){ 0 };
@@ -449,6 +455,9 @@ static void upload(const struct gles_texture_level *l, GLenum format, GLenum typ
 
 	if (!u->base || !img || !img->bo.size)
 		return;
+	gles_submit_cpu_access(img->dev, &img->bo);
+	if (l->stencil)
+		gles_submit_cpu_access(l->stencil->dev, &l->stencil->bo);
 	for (unsigned z = 0; z < d; z++) {
 		for (unsigned y = 0; y < h; y++) {
 			const uint8_t *src = u->base + z * u->image + y * u->row;
@@ -478,6 +487,7 @@ static void upload_blocks(const struct gles_texture_level *l, const uint8_t *src
 
 	if (!src || !img || !img->bo.size)
 		return;
+	gles_submit_cpu_access(img->dev, &img->bo);
 	for (unsigned z = 0; z < d; z++)
 		for (unsigned by = 0; by < bh; by++)
 			for (unsigned bx = 0; bx < bw; bx++, src += bytes)
@@ -843,6 +853,7 @@ static void tex_storage(GLenum target, GLsizei levels, GLenum internalformat, GL
 	for (unsigned face = 0; face < 6; face++)
 		for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
 			free_level(t, &t->levels[face][l]);
+	free_image(t->storage); /* a mutable texture's mip chain (sampling.c) */
 	t->immutable = true;
 	t->immutable_levels = (unsigned)levels;
 	t->storage = img;
@@ -1124,6 +1135,8 @@ static void box_filter(const struct gles_texture_level *src, const struct gles_t
 
 	if (!dst->image || !dst->image->bo.size || !src->image || !src->image->bo.size)
 		return;
+	gles_submit_cpu_access(src->image->dev, &src->image->bo);
+	gles_submit_cpu_access(dst->image->dev, &dst->image->bo);
 	for (unsigned z = 0; z < dst->depth; z++) {
 		for (unsigned y = 0; y < dst->height; y++) {
 			for (unsigned x = 0; x < dst->width; x++) {

@@ -32,7 +32,8 @@ static void test_order(void **state)
 static void test_unknown(void **state)
 {
 	(void)state;
-	assert_null(gles_gl_proc("glDrawArrays"));
+	assert_null(gles_gl_proc("glDrawArraysIndirect")); /* ES 3.1 */
+	assert_null(gles_gl_proc("glBegin"));
 	assert_null(gles_gl_proc("glGetStrin"));
 	assert_null(gles_gl_proc("glGetStringii"));
 	assert_null(gles_gl_proc(""));

@@ -1,0 +1,858 @@
+/*
+ * draw.c: glDrawArrays, glDrawElements and their instanced and ranged
+ * forms (GLES 3.0.6 sections 2.8.3, 2.9) -- their errors, and the draw
+ * itself: the program's variants for the vertex arrays and the render
+ * targets (variants.h), the uniform registers each stage reads (the
+ * default block, uniform buffers, vertex arrays, texture sizes, the blend
+ * colour), the textures (sampling.h), client memory copied where the GPU
+ * reads it (vertex arrays, indices, constant attributes), and the fixed
+ * function state, appended to the context's render pass (pass.h).  No
+ * IPC happens here: the pass goes to the GPU when it ends.
+ *
+ * Row 0 of every image is window y = 0 (clear.c), so GL's window
+ * coordinates are the hardware's as they are: window y grows with NDC y.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "gl_functions.h"
+#include "objects.h"
+#include "pass.h"
+#include "program.h"
+#include "sampling.h"
+#include "state.h"
+#include "submit.h"
+#include "variants.h"
+
+/* What the draw call asks for, once its arguments are checked. */
+struct call {
+	GLenum mode;
+	uint32_t first, count, instances;
+	GLenum type;	     /* 0: not indexed; else the index type */
+	const void *indices; /* an offset into the element buffer, or client memory */
+};
+
+/* Texture state registers a stage may bind: its samplers, then spilled targets. */
+#define MAX_TEXTURES (GLES_MAX_TEXTURE_IMAGE_UNITS + AGX_RENDER_MAX_TARGETS)
+#define MAX_UNIFORMS 256
+
+/* ---- the compiler's keys -------------------------------------------------------------- */
+
+static bool vertex_type(GLenum type, enum agx_vertex_type *out, unsigned *bytes)
+{
+	static const struct {
+		GLenum gl;
+		enum agx_vertex_type agx;
+		unsigned bytes;
+	} types[] = {
+		{ GL_FLOAT, AGX_VERTEX_FLOAT, 4 },
+		{ GL_HALF_FLOAT, AGX_VERTEX_HALF_FLOAT, 2 },
+		{ GL_BYTE, AGX_VERTEX_BYTE, 1 },
+		{ GL_UNSIGNED_BYTE, AGX_VERTEX_UNSIGNED_BYTE, 1 },
+		{ GL_SHORT, AGX_VERTEX_SHORT, 2 },
+		{ GL_UNSIGNED_SHORT, AGX_VERTEX_UNSIGNED_SHORT, 2 },
+		{ GL_INT, AGX_VERTEX_INT, 4 },
+		{ GL_UNSIGNED_INT, AGX_VERTEX_UNSIGNED_INT, 4 },
+		{ GL_FIXED, AGX_VERTEX_FIXED, 4 },
+		{ GL_INT_2_10_10_10_REV, AGX_VERTEX_INT_2_10_10_10_REV, 0 },
+		{ GL_UNSIGNED_INT_2_10_10_10_REV, AGX_VERTEX_UNSIGNED_INT_2_10_10_10_REV, 0 },
+	};
+
+	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].gl == type) {
+			*out = types[i].agx;
+			*bytes = types[i].bytes;
+			return true;
+		}
+	return false;
+}
+
+/* Bytes of one element of an array: its components, or the packed word. */
+static unsigned element_bytes(const struct gles_vertex_attrib_array *a)
+{
+	enum agx_vertex_type t;
+	unsigned bytes;
+
+	if (!vertex_type(a->type, &t, &bytes))
+		return 0;
+	return bytes ? bytes * (unsigned)a->size : 4;
+}
+
+static uint32_t array_stride(const struct gles_vertex_attrib_array *a)
+{
+	return a->stride ? (uint32_t)a->stride : element_bytes(a);
+}
+
+/* The vertex key: what is behind each attribute location the vertex shader reads. */
+static void vertex_key(const struct gles_context *ctx, const struct agx_shader_info *info,
+		       struct agx_compile_options *o)
+{
+	const struct gles_vertex_array *vao = ctx->objects->vao;
+
+	memset(o, 0, sizeof(*o));
+	for (unsigned i = 0; i < info->num_vars; i++) {
+		const struct agx_shader_var *v = &info->vars[i];
+
+		if (v->kind != AGX_SHADER_INPUT || v->uniform < 0)
+			continue;
+		for (unsigned k = 0; k < (v->locations ? v->locations : 1); k++) {
+			unsigned loc = v->location + k;
+			const struct gles_vertex_attrib_array *a = &vao->attribs[loc];
+			struct agx_vertex_attrib *out = &o->attribs[loc];
+			unsigned bytes;
+
+			if (loc >= AGX_MAX_VERTEX_ATTRIBS)
+				continue;
+			if (a->enabled && vertex_type(a->type, &out->type, &bytes)) {
+				out->size = (unsigned)a->size;
+				out->normalized = a->normalized;
+				out->integer = a->integer;
+				out->divisor = a->divisor;
+			} else {
+				/* a constant attribute: four values of the type they were given as
+				 */
+				enum gles_attrib_type t = gles_state_current_attrib(ctx, loc)->type;
+
+				out->type = t == GLES_ATTRIB_INT    ? AGX_VERTEX_INT
+					    : t == GLES_ATTRIB_UINT ? AGX_VERTEX_UNSIGNED_INT
+								    : AGX_VERTEX_FLOAT;
+				out->size = 4;
+				out->integer = t != GLES_ATTRIB_FLOAT;
+			}
+		}
+	}
+}
+
+static enum agx_blend_op blend_op(GLenum e)
+{
+	switch (e) {
+	case GL_FUNC_SUBTRACT:
+		return AGX_BLEND_SUBTRACT;
+	case GL_FUNC_REVERSE_SUBTRACT:
+		return AGX_BLEND_REVERSE_SUBTRACT;
+	case GL_MIN:
+		return AGX_BLEND_MIN;
+	case GL_MAX:
+		return AGX_BLEND_MAX;
+	default:
+		return AGX_BLEND_ADD;
+	}
+}
+
+static enum agx_blend_factor blend_factor(GLenum f)
+{
+	switch (f) {
+	case GL_ZERO:
+		return AGX_BLEND_ZERO;
+	case GL_SRC_COLOR:
+		return AGX_BLEND_SRC_COLOR;
+	case GL_ONE_MINUS_SRC_COLOR:
+		return AGX_BLEND_ONE_MINUS_SRC_COLOR;
+	case GL_DST_COLOR:
+		return AGX_BLEND_DST_COLOR;
+	case GL_ONE_MINUS_DST_COLOR:
+		return AGX_BLEND_ONE_MINUS_DST_COLOR;
+	case GL_SRC_ALPHA:
+		return AGX_BLEND_SRC_ALPHA;
+	case GL_ONE_MINUS_SRC_ALPHA:
+		return AGX_BLEND_ONE_MINUS_SRC_ALPHA;
+	case GL_DST_ALPHA:
+		return AGX_BLEND_DST_ALPHA;
+	case GL_ONE_MINUS_DST_ALPHA:
+		return AGX_BLEND_ONE_MINUS_DST_ALPHA;
+	case GL_CONSTANT_COLOR:
+		return AGX_BLEND_CONSTANT_COLOR;
+	case GL_ONE_MINUS_CONSTANT_COLOR:
+		return AGX_BLEND_ONE_MINUS_CONSTANT_COLOR;
+	case GL_CONSTANT_ALPHA:
+		return AGX_BLEND_CONSTANT_ALPHA;
+	case GL_ONE_MINUS_CONSTANT_ALPHA:
+		return AGX_BLEND_ONE_MINUS_CONSTANT_ALPHA;
+	case GL_SRC_ALPHA_SATURATE:
+		return AGX_BLEND_SRC_ALPHA_SATURATE;
+	default:
+		return AGX_BLEND_ONE;
+	}
+}
+
+/*
+ * The fragment key: the pass's tilebuffer, and blending and the colour
+ * mask for every target (ES 3.0 has one of each for all draw buffers).
+ */
+static void fragment_key(const struct gles_context *ctx, const struct agx_render *r,
+			 struct agx_compile_options *o)
+{
+	const struct gles_state *st = ctx->state;
+	struct agx_blend_rt blend = {
+		.enable = st->blend,
+		.rgb_op = blend_op(st->blend_equation_rgb),
+		.alpha_op = blend_op(st->blend_equation_alpha),
+		.rgb_src = blend_factor(st->blend_src_rgb),
+		.rgb_dst = blend_factor(st->blend_dst_rgb),
+		.alpha_src = blend_factor(st->blend_src_alpha),
+		.alpha_dst = blend_factor(st->blend_dst_alpha),
+	};
+	unsigned keep = 0;
+
+	for (unsigned c = 0; c < 4; c++)
+		keep |= st->color_mask[c] ? 0 : 1u << c;
+	memset(o, 0, sizeof(*o));
+	agx_tilebuffer_compile_options(&r->tib, o);
+	for (unsigned i = 0; i < o->num_rts; i++) {
+		if (o->rt[i].none)
+			continue;
+		o->rt[i].keep = keep;
+		if (blend.enable)
+			o->rt[i].blend = blend;
+	}
+}
+
+/* ---- uniform registers ---------------------------------------------------------------- */
+
+static void set_pair(uint32_t *u, int reg, uint64_t va)
+{
+	if (reg < 0 || reg + 1 >= MAX_UNIFORMS)
+		return;
+	u[reg] = (uint32_t)va;
+	u[reg + 1] = (uint32_t)(va >> 32);
+}
+
+/*
+ * A stage's default block and uniform buffers into its registers: the
+ * block's words as glUniform* left them (or the address of a copy, when
+ * the block lives in memory), each buffer's bound range's address.
+ */
+static int stage_uniforms(struct gles_context *ctx, const struct gles_linked *l, unsigned stage,
+			  const struct agx_shader_info *info, uint32_t *u)
+{
+	const struct gles_program_stage *ps = &l->stages[stage];
+	int ret;
+
+	if (ps->uniform_size && info->uniform_block_uniform >= 0) {
+		void *map;
+		uint64_t va;
+
+		if ((ret = gles_submit_upload(ctx, ps->uniform_size, 16, &map, &va)) < 0)
+			return ret;
+		memcpy(map, ps->uniform_data, ps->uniform_size);
+		set_pair(u, info->uniform_block_uniform, va);
+	} else if (ps->uniform_size && ps->first_uniform >= 0) {
+		/* the block's own words: the registers after it are others' (attributes) */
+		unsigned words = (info->uniform_size + 3) / 4;
+
+		if ((unsigned)ps->first_uniform + words > MAX_UNIFORMS)
+			words = MAX_UNIFORMS - (unsigned)ps->first_uniform;
+		memcpy(u + ps->first_uniform, ps->uniform_data, words * 4);
+	}
+	for (unsigned b = 0; b < l->num_blocks; b++) {
+		const struct gles_uniform_block *blk = &l->blocks[b];
+		const struct gles_buffer_range *range;
+		int var = blk->stage_var[stage];
+		uint64_t va = 0;
+
+		if (var < 0 || (unsigned)var >= info->num_vars ||
+		    blk->binding >= GLES_MAX_UNIFORM_BUFFER_BINDINGS)
+			continue;
+		range = &ctx->objects->uniform_ranges[blk->binding];
+		if (range->buffer && range->buffer->bo.size) {
+			if ((ret = gles_submit_map(ctx, &range->buffer->bo, false, &va)) < 0)
+				return ret;
+			va += (uint64_t)range->offset;
+		}
+		set_pair(u, info->vars[var].uniform, va);
+	}
+	return 0;
+}
+
+/* ---- vertex arrays and indices ------------------------------------------------------- */
+
+/* The smallest and largest index the draw reads, restart indices left out. */
+static void index_range(const struct call *c, const void *indices, bool restart, uint32_t *min,
+			uint32_t *max)
+{
+	uint32_t lo = UINT32_MAX, hi = 0;
+
+	for (uint32_t i = 0; i < c->count; i++) {
+		uint32_t x = c->type == GL_UNSIGNED_BYTE    ? ((const uint8_t *)indices)[i]
+			     : c->type == GL_UNSIGNED_SHORT ? ((const uint16_t *)indices)[i]
+							    : ((const uint32_t *)indices)[i];
+		uint32_t restart_index = c->type == GL_UNSIGNED_BYTE	? 0xff
+					 : c->type == GL_UNSIGNED_SHORT ? 0xffff
+									: 0xffffffffu;
+
+		if (restart && x == restart_index)
+			continue;
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+	}
+	*min = lo;
+	*max = hi;
+}
+
+static unsigned index_bytes(GLenum type)
+{
+	return type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
+}
+
+/*
+ * Where the vertex shader finds attribute location loc: a buffer's
+ * address, a copy of the client memory the draw reads, or the current
+ * value (stride 0).
+ */
+static int attrib_source(struct gles_context *ctx, unsigned loc, uint32_t min, uint32_t max,
+			 uint32_t instances, uint64_t *address, uint32_t *stride)
+{
+	const struct gles_vertex_attrib_array *a = &ctx->objects->vao->attribs[loc];
+	void *map;
+	uint64_t va;
+	int ret;
+
+	if (!a->enabled) {
+		const struct gles_current_attrib *cur = gles_state_current_attrib(ctx, loc);
+
+		if ((ret = gles_submit_upload(ctx, 16, 16, &map, &va)) < 0)
+			return ret;
+		memcpy(map, cur->f, 16);
+		*address = va;
+		*stride = 0;
+		return 0;
+	}
+	*stride = array_stride(a);
+	if (a->buffer) {
+		if (!a->buffer->bo.size) {
+			*address = 0;
+			return 0;
+		}
+		if ((ret = gles_submit_map(ctx, &a->buffer->bo, false, &va)) < 0)
+			return ret;
+		*address = va + (uintptr_t)a->pointer;
+		return 0;
+	}
+	/* client memory: the elements [first, last] the draw reads */
+	{
+		uint32_t first = a->divisor ? 0 : min;
+		uint32_t last = a->divisor ? (instances ? (instances - 1) / a->divisor : 0) : max;
+		uint64_t size = (uint64_t)(last - first) * *stride + element_bytes(a);
+
+		if (!a->pointer || size > (1u << 30))
+			return -EINVAL;
+		if ((ret = gles_submit_upload(ctx, size, 16, &map, &va)) < 0)
+			return ret;
+		memcpy(map, (const uint8_t *)a->pointer + (uint64_t)first * *stride, size);
+		*address = va - (uint64_t)first * *stride;
+	}
+	return 0;
+}
+
+static int vertex_attribs(struct gles_context *ctx, const struct agx_shader_info *info,
+			  uint32_t min, uint32_t max, uint32_t instances, uint32_t *u)
+{
+	for (unsigned i = 0; i < info->num_vars; i++) {
+		const struct agx_shader_var *v = &info->vars[i];
+
+		if (v->kind != AGX_SHADER_INPUT || v->uniform < 0)
+			continue;
+		for (unsigned k = 0; k < (v->locations ? v->locations : 1); k++) {
+			uint64_t address;
+			uint32_t stride;
+			int ret = attrib_source(ctx, v->location + k, min, max, instances, &address,
+						&stride);
+
+			if (ret < 0)
+				return ret;
+			agx_render_set_attrib(info, u, v->location + k, address, stride);
+		}
+	}
+	return 0;
+}
+
+/* ---- fixed-function state -------------------------------------------------------------- */
+
+static unsigned zs_func(GLenum f)
+{
+	switch (f) {
+	case GL_NEVER:
+		return AGX_CMD_ZS_FUNC_NEVER;
+	case GL_LESS:
+		return AGX_CMD_ZS_FUNC_LESS;
+	case GL_EQUAL:
+		return AGX_CMD_ZS_FUNC_EQUAL;
+	case GL_LEQUAL:
+		return AGX_CMD_ZS_FUNC_LEQUAL;
+	case GL_GREATER:
+		return AGX_CMD_ZS_FUNC_GREATER;
+	case GL_NOTEQUAL:
+		return AGX_CMD_ZS_FUNC_NOT_EQUAL;
+	case GL_GEQUAL:
+		return AGX_CMD_ZS_FUNC_GEQUAL;
+	default:
+		return AGX_CMD_ZS_FUNC_ALWAYS;
+	}
+}
+
+static unsigned stencil_op(GLenum op)
+{
+	switch (op) {
+	case GL_ZERO:
+		return AGX_CMD_STENCIL_OP_ZERO;
+	case GL_REPLACE:
+		return AGX_CMD_STENCIL_OP_REPLACE;
+	case GL_INCR:
+		return AGX_CMD_STENCIL_OP_INCR_SAT;
+	case GL_DECR:
+		return AGX_CMD_STENCIL_OP_DECR_SAT;
+	case GL_INVERT:
+		return AGX_CMD_STENCIL_OP_INVERT;
+	case GL_INCR_WRAP:
+		return AGX_CMD_STENCIL_OP_INCR_WRAP;
+	case GL_DECR_WRAP:
+		return AGX_CMD_STENCIL_OP_DECR_WRAP;
+	default:
+		return AGX_CMD_STENCIL_OP_KEEP;
+	}
+}
+
+static struct agx_ppp_stencil stencil_face(const struct gles_stencil_face *f)
+{
+	/* section 4.1.4: the reference clamped to the 8 bits the buffer has */
+	GLint ref = f->ref < 0 ? 0 : f->ref > 255 ? 255 : f->ref;
+
+	return (struct agx_ppp_stencil){ .ref = (uint8_t)ref,
+					 .read_mask = (uint8_t)f->value_mask,
+					 .write_mask = (uint8_t)f->write_mask,
+					 .compare = zs_func(f->func),
+					 .stencil_fail = stencil_op(f->fail),
+					 .depth_fail = stencil_op(f->depth_fail),
+					 .depth_pass = stencil_op(f->depth_pass) };
+}
+
+static unsigned primitive(GLenum mode)
+{
+	switch (mode) {
+	case GL_POINTS:
+		return AGX_CMD_PRIMITIVE_POINTS;
+	case GL_LINES:
+		return AGX_CMD_PRIMITIVE_LINES;
+	case GL_LINE_STRIP:
+		return AGX_CMD_PRIMITIVE_LINE_STRIP;
+	case GL_LINE_LOOP:
+		return AGX_CMD_PRIMITIVE_LINE_LOOP;
+	case GL_TRIANGLE_STRIP:
+		return AGX_CMD_PRIMITIVE_TRIANGLE_STRIP;
+	case GL_TRIANGLE_FAN:
+		return AGX_CMD_PRIMITIVE_TRIANGLE_FAN;
+	default:
+		return AGX_CMD_PRIMITIVE_TRIANGLES;
+	}
+}
+
+/*
+ * The viewport, depth range, culling, depth, stencil, scissor, polygon
+ * offset and line width as the PPP takes them.  False when the scissor
+ * leaves nothing to draw.
+ */
+static bool fixed_function(const struct gles_context *ctx, const struct agx_render *r,
+			   struct agx_render_draw *d)
+{
+	const struct gles_state *st = ctx->state;
+	const GLint *vp = st->viewport;
+	struct agx_ppp_state *p = &d->state;
+	bool depth = r->pass.depth.surface.image.format != AGX_FORMAT_NONE;
+	bool stencil = r->pass.stencil.surface.image.format != AGX_FORMAT_NONE;
+
+	p->translate[0] = (float)vp[0] + vp[2] / 2.0f;
+	p->translate[1] = (float)vp[1] + vp[3] / 2.0f;
+	p->translate[2] = st->depth_range[0];
+	p->scale[0] = vp[2] / 2.0f;
+	p->scale[1] = vp[3] / 2.0f;
+	p->scale[2] = st->depth_range[1] - st->depth_range[0];
+	if (st->cull_face) {
+		p->cull_front = st->cull_face_mode != GL_BACK;
+		p->cull_back = st->cull_face_mode != GL_FRONT;
+	}
+	/*
+	 * The PPP's winding is the one seen with window y growing downwards
+	 * (the image's rows in memory order); GL's window y grows upwards, and
+	 * row 0 is its bottom row, so GL's counter-clockwise is the PPP's
+	 * clockwise.
+	 */
+	p->front_ccw = st->front_face == GL_CW;
+	p->provoking = 2; /* GL's: the last vertex of a primitive (section 2.18) */
+	p->depth_clip = true;
+	p->depth_func = AGX_CMD_ZS_FUNC_ALWAYS;
+	if (depth && st->depth_test) {
+		p->depth_func = zs_func(st->depth_func);
+		p->depth_write = st->depth_mask;
+	}
+	if (stencil && st->stencil_test) {
+		p->stencil = true;
+		p->front = stencil_face(&st->stencil[0]);
+		p->back = stencil_face(&st->stencil[1]);
+	}
+	p->line_width = st->line_width < 1 ? 1 : st->line_width > 16 ? 16 : st->line_width;
+	if (st->scissor_test) {
+		int64_t x0 = st->scissor[0] > 0 ? st->scissor[0] : 0;
+		int64_t y0 = st->scissor[1] > 0 ? st->scissor[1] : 0;
+		int64_t x1 = (int64_t)st->scissor[0] + st->scissor[2];
+		int64_t y1 = (int64_t)st->scissor[1] + st->scissor[3];
+
+		x1 = x1 < r->pass.width ? x1 : r->pass.width;
+		y1 = y1 < r->pass.height ? y1 : r->pass.height;
+		if (x0 >= x1 || y0 >= y1)
+			return false;
+		p->scissor = true;
+		d->scissor[0] = (unsigned)x0;
+		d->scissor[1] = (unsigned)y0;
+		d->scissor[2] = (unsigned)x1;
+		d->scissor[3] = (unsigned)y1;
+	}
+	if (st->polygon_offset_fill &&
+	    (st->polygon_offset_units != 0 || st->polygon_offset_factor != 0)) {
+		p->depth_bias = true;
+		d->depth_bias = st->polygon_offset_units;
+		d->slope_scale = st->polygon_offset_factor;
+		d->bias_clamp = 0;
+	}
+	return true;
+}
+
+/* ---- one draw ------------------------------------------------------------------------ */
+
+/* Everything a draw needs that lives past the call: kept here so a retry starts afresh. */
+struct record {
+	const struct gles_variant *vs, *fs;
+	uint32_t vu[MAX_UNIFORMS], fu[MAX_UNIFORMS];
+	uint8_t tex[GLES_STAGES][MAX_TEXTURES][AGX_TEXTURE_LENGTH];
+	uint8_t smp[GLES_STAGES][MAX_TEXTURES][AGX_SAMPLER_LENGTH];
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	int matched[256];
+};
+
+/* The stage's texture and sampler descriptors, copied where its pipeline reads them. */
+static int stage_textures(struct gles_context *ctx, struct record *rec, unsigned stage,
+			  const struct agx_render *r, const struct gles_linked *l,
+			  struct agx_render_stage *out, uint32_t *u)
+{
+	const struct agx_shader_info *info =
+	    stage == GLES_STAGE_VERTEX ? &rec->vs->binary.info : &rec->fs->binary.info;
+	unsigned n = info->num_textures;
+	void *map;
+	uint64_t va;
+	int ret;
+
+	if (n > GLES_MAX_TEXTURE_IMAGE_UNITS)
+		return -EINVAL;
+	if ((ret = gles_sampling_stage(ctx, &l->stages[stage], info, rec->tex[stage],
+				       rec->smp[stage], u)) < 0)
+		return ret;
+	/* the spilled targets' views after the shader's own (docs/render.md) */
+	if (stage == GLES_STAGE_FRAGMENT && info->spill_textures >= 0) {
+		unsigned k = 0;
+
+		for (unsigned t = 0; t < AGX_RENDER_MAX_TARGETS; t++) {
+			unsigned ts = (unsigned)info->spill_textures + k;
+
+			if (ts >= MAX_TEXTURES)
+				return -EINVAL;
+			if (agx_render_spill_state(r, t, rec->tex[stage][ts],
+						   rec->smp[stage][ts])) {
+				k++;
+				n = ts + 1 > n ? ts + 1 : n;
+			}
+		}
+	}
+	if (!n)
+		return 0;
+	if ((ret = gles_submit_upload(ctx, n * (AGX_TEXTURE_LENGTH + AGX_SAMPLER_LENGTH), 64, &map,
+				      &va)) < 0)
+		return ret;
+	memcpy(map, rec->tex[stage], n * AGX_TEXTURE_LENGTH);
+	memcpy((uint8_t *)map + n * AGX_TEXTURE_LENGTH, rec->smp[stage], n * AGX_SAMPLER_LENGTH);
+	out->textures = va;
+	out->num_textures = n;
+	out->samplers = va + n * AGX_TEXTURE_LENGTH;
+	out->num_samplers = n;
+	return 0;
+}
+
+/* A stage's output var at a built-in location, or NULL. */
+static const struct agx_shader_var *builtin_output(const struct agx_shader_info *info,
+						   unsigned location)
+{
+	for (unsigned i = 0; i < info->num_vars; i++)
+		if (info->vars[i].kind == AGX_SHADER_OUTPUT && info->vars[i].location == location &&
+		    info->vars[i].slot >= 0)
+			return &info->vars[i];
+	return NULL;
+}
+
+/*
+ * Records the draw into the pass r: its uploads and the builder's words.
+ * -ENOSPC when the pass or the slot's memory is full (the caller starts
+ * another pass and tries again).
+ */
+static int record(struct gles_context *ctx, struct agx_render *r, struct gles_linked *l,
+		  const struct call *c, struct record *rec)
+{
+	const struct agx_shader_info *vi, *fi;
+	struct agx_compile_options vo, fo;
+	struct agx_render_draw d;
+	uint32_t min = c->first, max = c->first + (c->count ? c->count - 1 : 0);
+	bool restart = c->type && ctx->state->primitive_restart_fixed_index;
+	unsigned ncf, cf_regs;
+	int err;
+
+	vertex_key(ctx, &l->stages[GLES_STAGE_VERTEX].binary.info, &vo);
+	fragment_key(ctx, r, &fo);
+	if (!(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &vo, &err)) ||
+	    !(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &fo, &err)) ||
+	    !(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &vo, &err)))
+		return err;
+	vi = &rec->vs->binary.info;
+	fi = &rec->fs->binary.info;
+	if (vi->num_uniforms > MAX_UNIFORMS || fi->num_uniforms > MAX_UNIFORMS)
+		return -EINVAL;
+
+	memset(&d, 0, sizeof(d));
+	if (!fixed_function(ctx, r, &d))
+		return 0;
+	memset(rec->vu, 0, 4 * vi->num_uniforms);
+	memset(rec->fu, 0, 4 * fi->num_uniforms);
+
+	/* the indices: the element buffer's, or a copy of the client's */
+	if (c->type) {
+		struct gles_buffer_object *eb = ctx->objects->vao->element_buffer;
+		unsigned size = index_bytes(c->type);
+		uint64_t bytes = ((uint64_t)c->count * size + 3) & ~3ull;
+		const void *cpu;
+		void *map;
+		uint64_t va;
+
+		if (eb) {
+			if ((err = gles_submit_map(ctx, &eb->bo, false, &va)) < 0)
+				return err;
+			d.draw.indices = va + (uintptr_t)c->indices;
+			cpu = gles_buffer_data(eb) + (uintptr_t)c->indices;
+		} else {
+			if ((err = gles_submit_upload(ctx, bytes, 16, &map, &va)) < 0)
+				return err;
+			memcpy(map, c->indices, (size_t)c->count * size);
+			d.draw.indices = va;
+			cpu = c->indices;
+		}
+		d.draw.index_size = size;
+		d.draw.index_bytes = (uint32_t)bytes;
+		d.draw.restart = restart;
+		d.restart_index = size == 1 ? 0xff : size == 2 ? 0xffff : 0xffffffffu;
+		/* client arrays copy what the indices reach: read them (a range is not trusted) */
+		index_range(c, cpu, restart, &min, &max);
+		if (min > max)
+			return 0; /* only restart indices */
+	}
+	if ((err = stage_uniforms(ctx, l, GLES_STAGE_VERTEX, vi, rec->vu)) < 0 ||
+	    (err = vertex_attribs(ctx, vi, min, max, c->instances, rec->vu)) < 0 ||
+	    (err = stage_uniforms(ctx, l, GLES_STAGE_FRAGMENT, fi, rec->fu)) < 0 ||
+	    (err = stage_textures(ctx, rec, GLES_STAGE_VERTEX, r, l, &d.vs, rec->vu)) < 0 ||
+	    (err = stage_textures(ctx, rec, GLES_STAGE_FRAGMENT, r, l, &d.fs, rec->fu)) < 0)
+		return err;
+	if (fi->blend_constant_uniform >= 0 && fi->blend_constant_uniform + 4 <= (int)MAX_UNIFORMS)
+		memcpy(rec->fu + fi->blend_constant_uniform, ctx->state->blend_color, 16);
+
+	/* the fragment shader's inputs from the vertex shader's outputs the link matched */
+	for (unsigned i = 0; i < fi->num_vars && i < 256; i++)
+		rec->matched[i] = -1;
+	for (unsigned i = 0; i < l->num_varyings; i++)
+		if (l->varyings[i].fragment_var >= 0 && l->varyings[i].fragment_var < 256)
+			rec->matched[l->varyings[i].fragment_var] = l->varyings[i].vertex_var;
+	if (fi->num_vars > 256 ||
+	    agx_render_link_varyings(vi, fi, 2, rec->matched, rec->cf, &ncf, &cf_regs) < 0)
+		return -EINVAL;
+
+	d.vs.code_va = rec->vs->va;
+	d.vs.num_registers = vi->num_registers;
+	d.vs.uniforms = rec->vu;
+	d.vs.num_uniforms = vi->num_uniforms;
+	d.fs.code_va = rec->fs->va;
+	d.fs.num_registers = fi->num_registers;
+	d.fs.uniforms = rec->fu;
+	d.fs.num_uniforms = fi->num_uniforms;
+	d.vs_outputs = vi->num_vertex_outputs;
+	d.cf = rec->cf;
+	d.num_cf = ncf;
+	d.cf_registers = cf_regs;
+	d.state.point_size = builtin_output(vi, AGX_SHADER_LOCATION_POINT_SIZE) != NULL;
+	d.state.varying_words = vi->num_vertex_outputs - 4 - (d.state.point_size ? 1 : 0);
+	d.state.frag_coord_z = fi->frag_coord_z_cf >= 0;
+	d.draw.primitive = primitive(c->mode);
+	d.draw.count = c->count;
+	d.draw.instances = c->instances;
+	d.draw.start = c->type ? 0 : c->first;
+	return agx_render_draw(r, &d);
+}
+
+static void draw(struct gles_context *ctx, const struct call *c)
+{
+	struct gles_linked *l;
+	struct agx_render *r;
+	struct record *rec;
+	int err = 0;
+
+	if (!c->count || !c->instances || ctx->state->rasterizer_discard)
+		return;
+	if (!(rec = malloc(sizeof(*rec)))) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	gles_programs_lock(ctx);
+	gles_objects_lock(ctx);
+	/* no program: nothing is drawn (section 2.11.3 leaves the results undefined) */
+	l = gles_program_current_linked(ctx);
+	if (!l)
+		goto out;
+	if ((err = gles_sampling_prepare(ctx, l)) < 0)
+		goto fail;
+	r = gles_pass_get(ctx, &err);
+	if (r && (err = record(ctx, r, l, c, rec)) == -ENOSPC) {
+		/* the pass or the slot is full: the draw goes into the next pass */
+		r = gles_pass_restart(ctx, &err);
+		if (r)
+			err = record(ctx, r, l, c, rec);
+	}
+fail:
+	if (err < 0 && err != -ENOENT)
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+out:
+	gles_objects_unlock(ctx);
+	gles_programs_unlock(ctx);
+	free(rec);
+}
+
+/* ---- the entry points -------------------------------------------------------------------- */
+
+static bool mode_valid(GLenum mode)
+{
+	return mode <= GL_TRIANGLE_FAN; /* GL_POINTS (0) .. GL_TRIANGLE_FAN (6) */
+}
+
+/*
+ * What every draw checks after its arguments (section 2.8.3, 2.15.2,
+ * 4.4.4.4, 2.9.3): transform feedback's mode, a complete framebuffer,
+ * no mapped buffer the draw reads.
+ */
+static bool draw_allowed(struct gles_context *ctx, GLenum mode, bool indexed)
+{
+	const struct gles_xfb_object *x = ctx->state->xfb.bound;
+	const struct gles_vertex_array *vao = ctx->objects->vao;
+
+	if (x && x->active && !x->paused && (indexed || mode != x->primitive_mode)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	if (gles_framebuffer_status(ctx, false) != GL_FRAMEBUFFER_COMPLETE) {
+		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
+		return false;
+	}
+	for (unsigned i = 0; i < GLES_MAX_VERTEX_ATTRIBS; i++)
+		if (vao->attribs[i].enabled && gles_buffer_is_mapped(vao->attribs[i].buffer)) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return false;
+		}
+	if (indexed && gles_buffer_is_mapped(vao->element_buffer)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	return true;
+}
+
+static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instances)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return;
+	if (!mode_valid(mode)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (first < 0 || count < 0 || instances < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!draw_allowed(ctx, mode, false))
+		return;
+	draw(ctx, &(struct call){ mode, (uint32_t)first, (uint32_t)count, (uint32_t)instances, 0,
+				  NULL });
+}
+
+static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *indices,
+			  GLsizei instances)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return;
+	if (!mode_valid(mode) ||
+	    (type != GL_UNSIGNED_BYTE && type != GL_UNSIGNED_SHORT && type != GL_UNSIGNED_INT)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (count < 0 || instances < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!draw_allowed(ctx, mode, true))
+		return;
+	{
+		struct gles_buffer_object *eb = ctx->objects->vao->element_buffer;
+
+		/* indices past the element buffer's end: nothing the GPU may read (section 2.9.7)
+		 */
+		if (eb &&
+		    (uintptr_t)indices + (uint64_t)count * index_bytes(type) > (uint64_t)eb->size) {
+			return;
+		}
+		if (!eb && !indices && count)
+			return;
+	}
+	draw(ctx, &(struct call){ mode, 0, (uint32_t)count, (uint32_t)instances, type, indices });
+}
+
+void gles_DrawArrays(GLenum mode, GLint first, GLsizei count)
+{
+	draw_arrays(mode, first, count, 1);
+}
+
+void gles_DrawArraysInstanced(GLenum mode, GLint first, GLsizei count, GLsizei instancecount)
+{
+	draw_arrays(mode, first, count, instancecount);
+}
+
+void gles_DrawElements(GLenum mode, GLsizei count, GLenum type, const void *indices)
+{
+	draw_elements(mode, count, type, indices, 1);
+}
+
+void gles_DrawElementsInstanced(GLenum mode, GLsizei count, GLenum type, const void *indices,
+				GLsizei instancecount)
+{
+	draw_elements(mode, count, type, indices, instancecount);
+}
+
+void gles_DrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type,
+			    const void *indices)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return;
+	/* section 2.8.3: end < start is GL_INVALID_VALUE; the range is a hint, not trusted */
+	if (end < start && mode_valid(mode) &&
+	    (type == GL_UNSIGNED_BYTE || type == GL_UNSIGNED_SHORT || type == GL_UNSIGNED_INT)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	draw_elements(mode, count, type, indices, 1);
+}

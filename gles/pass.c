@@ -1,0 +1,253 @@
+/*
+ * pass.c: the context's render pass (pass.h).  The pass's targets are
+ * the draw framebuffer's images as they are when a draw needs them: a
+ * pass stays open while later draws find the same images (the same BOs,
+ * levels, layers and formats) and ends when they do not.
+ *
+ * What the hardware takes as targets (docs/render.md, "Targets"): colour
+ * images of formats the PBE writes, and depth and stencil images the ZLS
+ * reads (Z16, Z32F, S8; twiddled; level 0; the pass's size).  A depth or
+ * stencil attachment that is none of these cannot be rendered to here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "objects.h"
+#include "pass.h"
+#include "submit.h"
+
+/* Tile programs kept across passes (docs/render.md, "Tile programs"). */
+#define PROGRAMS_SIZE (256u << 10)
+
+#define SURFACES (AGX_RENDER_MAX_TARGETS + 2) /* colour, then depth and stencil */
+
+/* What makes two passes' targets the same: per surface, its memory and where in it. */
+struct surface_key {
+	uint32_t handle; /* 0: none */
+	const void *map;
+	unsigned level, layer;
+	enum agx_format format;
+};
+
+struct gles_pass {
+	bool open;
+	struct agx_render r;
+	struct agx_render_pass desc;
+	struct surface_key key[SURFACES];
+	/* the targets' layouts: a default framebuffer's image is refreshed by every lookup */
+	struct agx_layout layouts[SURFACES];
+	struct agx_tile_programs programs;
+	struct agx_bo programs_bo;
+	uint64_t programs_va;
+	bool programs_ready;
+	bool warned;
+};
+
+bool gles_pass_is_open(const struct gles_context *ctx)
+{
+	return ctx->pass && ctx->pass->open;
+}
+
+static bool is_zls_format(enum agx_format f, bool stencil)
+{
+	return stencil ? f == AGX_FORMAT_S8_UINT
+		       : f == AGX_FORMAT_Z16_UNORM || f == AGX_FORMAT_Z32_FLOAT;
+}
+
+static void refuse(struct gles_pass *p, const char *why)
+{
+	if (!p->warned)
+		fprintf(stderr, "libEGL_agx: cannot draw into this framebuffer: %s\n", why);
+	p->warned = true;
+}
+
+/* One surface of the pass from an attachment's image: its key, and its agx_image. */
+static int surface(struct gles_context *ctx, struct gles_pass *p, unsigned i,
+		   const struct gles_image_target *t, struct agx_render_surface *out,
+		   struct surface_key *key)
+{
+	const struct gles_image *img = t->image;
+	uint64_t va;
+	int ret;
+
+	if ((ret = gles_submit_map(ctx, &img->bo, img->dev == NULL, &va)) < 0)
+		return ret;
+	p->layouts[i] = img->layout;
+	*key = (struct surface_key){ img->bo.handle, img->bo.map, t->level, t->layer, img->format };
+	*out = (struct agx_render_surface){
+		.image = { .format = img->format,
+			   .dim = img->layers > 1 ? AGX_IMAGE_2D_ARRAY : AGX_IMAGE_2D,
+			   .layout = &p->layouts[i],
+			   .address = va,
+			   .depth = img->layers ? img->layers : 1 },
+		.level = t->level,
+		.layer = t->layer,
+	};
+	return 0;
+}
+
+/*
+ * The draw framebuffer's targets as a pass: every colour draw buffer, the
+ * depth and stencil attachments; the size is the smallest attachment's.
+ */
+static int describe(struct gles_context *ctx, struct gles_pass *p, struct agx_render_pass *desc,
+		    struct surface_key *key)
+{
+	struct gles_image_target t[SURFACES];
+	bool have[SURFACES];
+	unsigned w = ~0u, h = ~0u;
+	int ret;
+
+	memset(desc, 0, sizeof(*desc));
+	memset(key, 0, sizeof(*key) * SURFACES);
+	for (unsigned i = 0; i < SURFACES; i++) {
+		have[i] = i < AGX_RENDER_MAX_TARGETS
+			      ? gles_framebuffer_color_target(ctx, false, i, &t[i])
+			  : i == AGX_RENDER_MAX_TARGETS
+			      ? gles_framebuffer_depth_target(ctx, false, &t[i])
+			      : gles_framebuffer_stencil_target(ctx, false, &t[i]);
+		if (have[i] && !t[i].image->bo.size)
+			have[i] = false;
+		if (!have[i])
+			continue;
+		if (t[i].image->samples) {
+			refuse(p, "multisampled attachments are not rendered yet");
+			return -EINVAL;
+		}
+		w = gles_image_width(t[i].image, t[i].level) < w
+			? gles_image_width(t[i].image, t[i].level)
+			: w;
+		h = gles_image_height(t[i].image, t[i].level) < h
+			? gles_image_height(t[i].image, t[i].level)
+			: h;
+	}
+	if (w == ~0u) {
+		/* nothing to draw into: a framebuffer whose draw buffers are all NONE */
+		return -ENOENT;
+	}
+	desc->width = w;
+	desc->height = h;
+	for (unsigned i = 0; i < AGX_RENDER_MAX_TARGETS; i++) {
+		struct agx_render_target *c = &desc->colour[i];
+
+		if (!have[i])
+			continue;
+		if ((ret = surface(ctx, p, i, &t[i], &c->surface, &key[i])) < 0)
+			return ret;
+		c->load = AGX_LOAD_RELOAD;
+		c->store = AGX_STORE_STORE;
+		desc->num_colour = i + 1;
+	}
+	for (unsigned i = AGX_RENDER_MAX_TARGETS; i < SURFACES; i++) {
+		bool stencil = i == AGX_RENDER_MAX_TARGETS + 1;
+		struct agx_render_zs *zs = stencil ? &desc->stencil : &desc->depth;
+		const struct gles_image *img = have[i] ? t[i].image : NULL;
+
+		if (!img)
+			continue;
+		if (!is_zls_format(img->format, stencil) || !img->layout.twiddled || t[i].level ||
+		    gles_image_width(img, 0) != w || gles_image_height(img, 0) != h) {
+			refuse(p, "depth and stencil need level 0 of a Z16, Z32F or S8 image the "
+				  "framebuffer's size");
+			return -EINVAL;
+		}
+		if ((ret = surface(ctx, p, i, &t[i], &zs->surface, &key[i])) < 0)
+			return ret;
+		zs->load = AGX_LOAD_RELOAD;
+		zs->store = AGX_STORE_STORE;
+	}
+	return 0;
+}
+
+static int begin(struct gles_context *ctx, struct gles_pass *p)
+{
+	void *map;
+	uint64_t va;
+	size_t size;
+	uint32_t tvb_size;
+	int ret;
+
+	if (!p->programs_ready) {
+		if ((ret = gles_submit_bo(ctx, PROGRAMS_SIZE,
+					  AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC,
+					  &p->programs_bo, &p->programs_va)) < 0)
+			return ret;
+		agx_tile_programs_init(&p->programs, p->programs_bo.map, p->programs_va,
+				       p->programs_bo.size);
+		p->programs_ready = true;
+	}
+	p->desc.programs = &p->programs;
+	if ((ret = gles_submit_pass_memory(ctx, &map, &va, &size, &p->desc.tvb, &tvb_size)) < 0)
+		return ret;
+	p->desc.tvb_size = tvb_size;
+	ret = agx_render_begin(&p->r, map, va, size, agx_device_info(ctx->dev)->usc_base, &p->desc);
+	if (ret < 0) {
+		refuse(p, "the render pass refused its targets");
+		return ret;
+	}
+	p->open = true;
+	return 0;
+}
+
+struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
+{
+	struct gles_pass *p = ctx->pass;
+	struct agx_render_pass desc;
+	struct surface_key key[SURFACES];
+
+	if (!p && !(p = ctx->pass = calloc(1, sizeof(*p)))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if ((*err = describe(ctx, p, &desc, key)) < 0)
+		return NULL;
+	if (p->open && !memcmp(key, p->key, sizeof(key)))
+		return &p->r;
+	if (p->open && (*err = gles_submit_next(ctx)) < 0)
+		return NULL;
+	/* describe() again: the layouts it keeps are the new pass's */
+	if ((*err = describe(ctx, p, &p->desc, p->key)) < 0 || (*err = begin(ctx, p)) < 0)
+		return NULL;
+	return &p->r;
+}
+
+struct agx_render *gles_pass_restart(struct gles_context *ctx, int *err)
+{
+	struct gles_pass *p = ctx->pass;
+
+	if ((*err = gles_submit_next(ctx)) < 0 || (*err = begin(ctx, p)) < 0)
+		return NULL;
+	return &p->r;
+}
+
+int gles_pass_end(struct gles_context *ctx)
+{
+	struct gles_pass *p = ctx->pass;
+	struct agx_sched_render out;
+	int ret;
+
+	if (!p || !p->open)
+		return 0;
+	p->open = false;
+	if ((ret = agx_render_end(&p->r, &out)) < 0)
+		return ret;
+	gles_submit_render(ctx, &out);
+	return 0;
+}
+
+void gles_pass_context_finish(struct gles_context *ctx)
+{
+	struct gles_pass *p = ctx->pass;
+
+	if (!p)
+		return;
+	if (p->programs_ready) {
+		agx_tile_programs_finish(&p->programs);
+		gles_submit_bo_free(ctx, &p->programs_bo, p->programs_va);
+	}
+	free(p);
+	ctx->pass = NULL;
+}

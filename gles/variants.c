@@ -1,0 +1,145 @@
+/*
+ * variants.c: compiled shader variants (variants.h).  A hash table of
+ * entries, each holding a reference to the executable it was compiled
+ * from (so that its address stays its own), the options and the binary;
+ * the code goes into an append-only BO.  When the BO is full every
+ * variant is dropped once the context's work has finished, and compiled
+ * again as draws need it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "program.h"
+#include "submit.h"
+#include "variants.h"
+
+#define CODE_SIZE  (4u << 20)
+#define CODE_ALIGN 64
+#define BUCKETS	   256
+
+struct entry {
+	struct entry *next;
+	uint64_t hash;
+	struct gles_linked *linked; /* a reference */
+	unsigned stage;
+	struct agx_compile_options opts;
+	struct gles_variant v;
+};
+
+struct gles_variants {
+	struct entry *buckets[BUCKETS];
+	struct agx_bo code;
+	uint64_t code_va;
+	size_t used;
+	bool warned;
+};
+
+static uint64_t hash_key(const struct gles_linked *l, unsigned stage,
+			 const struct agx_compile_options *o)
+{
+	const uint8_t *b = (const uint8_t *)o;
+	uint64_t h = 0xcbf29ce484222325ull ^ (uintptr_t)l ^ ((uint64_t)stage << 56);
+
+	for (size_t i = 0; i < sizeof(*o); i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void drop_all(struct gles_variants *vs)
+{
+	for (unsigned i = 0; i < BUCKETS; i++) {
+		for (struct entry *e = vs->buckets[i], *n; e; e = n) {
+			n = e->next;
+			agx_shader_binary_finish(&e->v.binary);
+			gles_linked_unref(e->linked);
+			free(e);
+		}
+		vs->buckets[i] = NULL;
+	}
+	vs->used = 0;
+}
+
+/* Room for size bytes of code: the BO made, or emptied once the GPU is done with it. */
+static int code_room(struct gles_context *ctx, struct gles_variants *vs, size_t size)
+{
+	int ret;
+
+	if (size > CODE_SIZE)
+		return -ENOMEM;
+	if (!vs->code.size) {
+		return gles_submit_bo(ctx, CODE_SIZE,
+				      AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &vs->code,
+				      &vs->code_va);
+	}
+	if (vs->used + size <= vs->code.size)
+		return 0;
+	if ((ret = gles_submit_wait(ctx)) < 0)
+		return ret;
+	drop_all(vs);
+	return 0;
+}
+
+const struct gles_variant *gles_variant_get(struct gles_context *ctx, struct gles_linked *linked,
+					    unsigned stage, const struct agx_compile_options *opts,
+					    int *err)
+{
+	struct gles_variants *vs = ctx->variants;
+	const struct gles_program_stage *ps = &linked->stages[stage];
+	uint64_t h = hash_key(linked, stage, opts);
+	struct entry *e;
+	size_t at;
+
+	if (!vs && !(vs = ctx->variants = calloc(1, sizeof(*vs)))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (e = vs->buckets[h % BUCKETS]; e; e = e->next)
+		if (e->hash == h && e->linked == linked && e->stage == stage &&
+		    !memcmp(&e->opts, opts, sizeof(*opts)))
+			return &e->v;
+	if (!(e = calloc(1, sizeof(*e)))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = agx_compile_spirv(ps->code->stage, ps->code->glsl.spirv, ps->code->glsl.spirv_words,
+				 opts, &e->v.binary);
+	if (*err == 0)
+		*err = code_room(ctx, vs, e->v.binary.size + CODE_ALIGN);
+	if (*err < 0) {
+		if (!vs->warned && *err != -ENOMEM)
+			fprintf(stderr, "libEGL_agx: a shader variant does not compile: %s\n",
+				e->v.binary.log ? e->v.binary.log : "no reason given");
+		vs->warned = true;
+		agx_shader_binary_finish(&e->v.binary);
+		free(e);
+		return NULL;
+	}
+	at = (vs->used + CODE_ALIGN - 1) / CODE_ALIGN * CODE_ALIGN;
+	memcpy((uint8_t *)vs->code.map + at, e->v.binary.code, e->v.binary.size);
+	vs->used = at + e->v.binary.size;
+	e->v.va = vs->code_va + at;
+	e->hash = h;
+	e->linked = gles_linked_ref(linked);
+	e->stage = stage;
+	e->opts = *opts;
+	e->next = vs->buckets[h % BUCKETS];
+	vs->buckets[h % BUCKETS] = e;
+	return &e->v;
+}
+
+void gles_variants_context_finish(struct gles_context *ctx)
+{
+	struct gles_variants *vs = ctx->variants;
+
+	if (!vs)
+		return;
+	gles_programs_lock(ctx); /* the executables' references */
+	drop_all(vs);
+	gles_programs_unlock(ctx);
+	gles_submit_bo_free(ctx, &vs->code, vs->code_va);
+	free(vs);
+	ctx->variants = NULL;
+}

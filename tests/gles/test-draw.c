@@ -1,0 +1,667 @@
+/*
+ * test-draw: draws through glvnd compared with Mesa's llvmpipe (llvmpipe.h).
+ * One workload -- every primitive mode; client arrays and buffers of
+ * several vertex formats; indices of every type from client memory and
+ * from buffers; primitive restart; instancing with divisors; constant
+ * attributes; default-block uniforms and uniform blocks; GLSL ES 1.00
+ * varyings declared in other orders in the two stages; textures with
+ * their filters, wraps, swizzles, mipmaps and incompleteness; blending,
+ * colour masks, depth, stencil, scissor, culling, viewports, polygon
+ * offset; several draw buffers -- renders each case into a framebuffer
+ * object and records its pixels, on both vendors.  Edges of primitives
+ * and interpolated values may differ in the last bit (the two rasterizers
+ * round differently within the spec's rules), so pixels compare with a
+ * tolerance of a few steps; everything else must be the same.
+ *
+ * On our vendor alone: the draw calls' errors.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl3.h>
+
+#include "llvmpipe.h"
+#include "stack.h"
+
+#define W 32
+#define H 32
+
+static struct test_stack_options options;
+
+/* ---- the workload ------------------------------------------------------------------- */
+
+static GLuint shader(GLenum type, const char *src)
+{
+	GLuint s = glCreateShader(type);
+	GLint ok = 0;
+
+	glShaderSource(s, 1, &src, NULL);
+	glCompileShader(s);
+	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		char log[2048];
+
+		glGetShaderInfoLog(s, sizeof(log), NULL, log);
+		fprintf(stderr, "workload: a shader does not compile: %s\n%s\n", log, src);
+		exit(1);
+	}
+	return s;
+}
+
+/* A program of the two shaders, attribute i bound to names[i] (NULL-terminated). */
+static GLuint program(const char *vs, const char *fs, const char *const *names)
+{
+	GLuint p = glCreateProgram();
+	GLint ok = 0;
+
+	glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+	glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+	for (unsigned i = 0; names && names[i]; i++)
+		glBindAttribLocation(p, i, names[i]);
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		char log[2048];
+
+		glGetProgramInfoLog(p, sizeof(log), NULL, log);
+		fprintf(stderr, "workload: a program does not link: %s\n", log);
+		exit(1);
+	}
+	glUseProgram(p);
+	return p;
+}
+
+/*
+ * The read buffer's pixels, each channel within tolerance; or, for lines,
+ * shown but not compared: GLES 3.0.6 section 3.5.2 lets a line's
+ * fragments deviate from the diamond-exit rule by a pixel at its ends,
+ * and agx-sim's and llvmpipe's differ there.
+ */
+#define LINES (~0u)
+
+static void read_back(const char *name, unsigned tolerance)
+{
+	uint8_t px[W * H * 4];
+	char n[200];
+
+	memset(px, 0xcd, sizeof(px));
+	glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	if (tolerance == LINES)
+		snprintf(n, sizeof(n), "#%s", name);
+	else
+		snprintf(n, sizeof(n), "~%u.%u.%u.%u~%s", tolerance, tolerance, tolerance,
+			 tolerance, name);
+	llvmpipe_record(n, px, sizeof(px));
+	llvmpipe_record_error(name);
+}
+
+static void clear(void)
+{
+	glClearColor(0.1f, 0.2f, 0.3f, 0.4f);
+	glClearDepthf(1);
+	glClearStencil(0);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+}
+
+static const char *const pos_col[] = { "pos", "col", NULL };
+
+static const char vs_colour[] = "attribute vec4 pos;\n"
+				"attribute vec4 col;\n"
+				"varying vec4 v;\n"
+				"void main() { gl_Position = pos; v = col; gl_PointSize = 4.0; }\n";
+static const char fs_colour[] = "precision mediump float;\n"
+				"varying vec4 v;\n"
+				"void main() { gl_FragColor = v; }\n";
+
+/* Six vertices of a small fan / strip / list, with colours */
+static const float shape[][4] = {
+	{ -0.8f, -0.8f, 0, 1 }, { 0.7f, -0.9f, 0, 1 }, { 0.9f, 0.6f, 0, 1 },
+	{ -0.2f, 0.9f, 0, 1 },	{ -0.9f, 0.3f, 0, 1 }, { 0.1f, -0.2f, 0, 1 },
+};
+static const float colours[][4] = {
+	{ 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 },
+	{ 1, 1, 0, 1 }, { 0, 1, 1, 1 }, { 1, 0, 1, 1 },
+};
+
+static void primitives(void)
+{
+	static const struct {
+		GLenum mode;
+		const char *name;
+		unsigned tolerance;
+	} modes[] = {
+		{ GL_POINTS, "points", 3 },
+		{ GL_LINES, "lines", LINES },
+		{ GL_LINE_STRIP, "line_strip", LINES },
+		{ GL_LINE_LOOP, "line_loop", LINES },
+		{ GL_TRIANGLES, "triangles", 3 },
+		{ GL_TRIANGLE_STRIP, "triangle_strip", 3 },
+		{ GL_TRIANGLE_FAN, "triangle_fan", 3 },
+	};
+
+	program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	for (unsigned i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char name[64];
+
+		clear();
+		glDrawArrays(modes[i].mode, 0, 6);
+		snprintf(name, sizeof(name), "draw_arrays_%s", modes[i].name);
+		read_back(name, modes[i].tolerance);
+		/* and from the second vertex on */
+		clear();
+		glDrawArrays(modes[i].mode, 1, 5);
+		snprintf(name, sizeof(name), "draw_arrays_first1_%s", modes[i].name);
+		read_back(name, modes[i].tolerance);
+	}
+}
+
+static void indexed(void)
+{
+	static const uint8_t i8[] = { 0, 1, 2, 2, 3, 4, 5, 0, 3 };
+	static const uint16_t i16[] = { 5, 4, 3, 0, 1, 2, 1, 3, 5 };
+	static const uint32_t i32[] = { 0, 2, 4, 1, 3, 5, 0, 5, 2 };
+	static const uint16_t restart[] = { 0, 1, 2, 3, 0xffff, 4, 5, 0, 1 };
+	GLuint buf[3];
+
+	program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	clear();
+	glDrawElements(GL_TRIANGLES, 9, GL_UNSIGNED_BYTE, i8);
+	read_back("elements_client_ubyte", 3);
+	clear();
+	glDrawElements(GL_TRIANGLES, 9, GL_UNSIGNED_SHORT, i16);
+	read_back("elements_client_ushort", 3);
+	clear();
+	glDrawElements(GL_TRIANGLES, 9, GL_UNSIGNED_INT, i32);
+	read_back("elements_client_uint", 3);
+	clear();
+	glDrawRangeElements(GL_TRIANGLE_STRIP, 0, 5, 6, GL_UNSIGNED_SHORT, i16);
+	read_back("range_elements_strip", 3);
+
+	/* from buffers: vertices and indices, at offsets */
+	glGenBuffers(3, buf);
+	glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(shape) + sizeof(colours), NULL, GL_STATIC_DRAW);
+	glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(shape), shape);
+	glBufferSubData(GL_ARRAY_BUFFER, sizeof(shape), sizeof(colours), colours);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, (void *)0);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, (void *)sizeof(shape));
+	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[1]);
+	glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(i16) + 2, NULL, GL_STATIC_DRAW);
+	glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 2, sizeof(i16), i16);
+	clear();
+	glDrawElements(GL_TRIANGLES, 9, GL_UNSIGNED_SHORT, (void *)2);
+	read_back("elements_buffer_ushort_offset", 3);
+	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[2]);
+	glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(restart), restart, GL_STATIC_DRAW);
+	glEnable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+	clear();
+	glDrawElements(GL_TRIANGLE_STRIP, 9, GL_UNSIGNED_SHORT, 0);
+	read_back("restart_on", 3);
+	glDisable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glDeleteBuffers(3, buf);
+}
+
+static void vertex_formats(void)
+{
+	static const int8_t pos_b[][2] = { { -100, -100 }, { 100, -110 }, { 0, 120 } };
+	static const uint16_t col_us[][4] = { { 65535, 0, 0, 65535 },
+					      { 0, 32768, 0, 65535 },
+					      { 0, 0, 65535, 65535 } };
+	static const int16_t pos_s[][3] = { { -20000, -30000, 0 },
+					    { 30000, 0, 0 },
+					    { -30000, 30000, 0 } };
+	static const uint8_t col_ub[][4] = { { 255, 128, 0, 255 },
+					     { 0, 255, 128, 255 },
+					     { 128, 0, 255, 255 } };
+
+	program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	clear();
+	glVertexAttribPointer(0, 2, GL_BYTE, GL_TRUE, 0, pos_b);
+	glVertexAttribPointer(1, 4, GL_UNSIGNED_SHORT, GL_TRUE, 0, col_us);
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	read_back("format_byte_norm_ushort_norm", 3);
+	clear();
+	glVertexAttribPointer(0, 3, GL_SHORT, GL_TRUE, 0, pos_s);
+	glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, col_ub);
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	read_back("format_short_norm_ubyte_norm", 3);
+	/* a constant colour: the array disabled, glVertexAttrib4f's value */
+	clear();
+	glDisableVertexAttribArray(1);
+	glVertexAttrib4f(1, 0.25f, 0.5f, 0.75f, 1);
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	read_back("constant_attribute", 1);
+	/* interleaved in one client array, with a stride */
+	{
+		static const float inter[][6] = { { -1, -1, 1, 0, 0, 1 },
+						  { 1, -1, 0, 1, 0, 1 },
+						  { -1, 1, 0, 0, 1, 1 },
+						  { 1, 1, 1, 1, 1, 1 } };
+
+		glEnableVertexAttribArray(1);
+		glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 24, &inter[0][0]);
+		glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 24, &inter[0][2]);
+		clear();
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		read_back("interleaved_stride", 3);
+	}
+}
+
+static void instancing(void)
+{
+	static const char vs[] =
+	    "#version 300 es\n"
+	    "layout(location = 0) in vec2 pos;\n"
+	    "layout(location = 1) in vec2 offset;\n"
+	    "layout(location = 2) in vec4 col;\n"
+	    "out vec4 v;\n"
+	    "void main() {\n"
+	    "  gl_Position = vec4(pos * 0.2 + offset + float(gl_InstanceID) * 0.01, 0, 1);\n"
+	    "  v = col;\n"
+	    "}\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "in vec4 v;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = v; }\n";
+	static const float tri[] = { -1, -1, 1, -1, 0, 1 };
+	static const float offsets[] = { -0.6f, -0.6f, 0.6f, -0.6f, -0.6f, 0.6f, 0.6f, 0.6f };
+	static const float cols[] = { 1, 0, 0, 1, 0, 1, 0, 1 };
+	static const uint8_t idx[] = { 0, 1, 2 };
+
+	program(vs, fs, NULL);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glEnableVertexAttribArray(2);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, tri);
+	glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 0, offsets);
+	glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, 0, cols);
+	glVertexAttribDivisor(1, 1);
+	glVertexAttribDivisor(2, 2);
+	clear();
+	glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 4);
+	read_back("instanced_arrays", 3);
+	clear();
+	glDrawElementsInstanced(GL_TRIANGLES, 3, GL_UNSIGNED_BYTE, idx, 3);
+	read_back("instanced_elements", 3);
+	glVertexAttribDivisor(1, 0);
+	glVertexAttribDivisor(2, 0);
+	glDisableVertexAttribArray(2);
+}
+
+static void uniforms(void)
+{
+	static const char vs[] =
+	    "#version 300 es\n"
+	    "layout(location = 0) in vec2 pos;\n"
+	    "uniform mat2 rot;\n"
+	    "uniform vec2 shift[2];\n"
+	    "layout(std140) uniform Colours { vec4 a; vec4 b[2]; float k; } c;\n"
+	    "out vec4 v;\n"
+	    "void main() {\n"
+	    "  gl_Position = vec4(rot * pos + shift[0] + shift[1], 0, 1);\n"
+	    "  v = c.a + c.b[1] * c.k;\n"
+	    "}\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "in vec4 v;\n"
+				 "uniform vec4 tint;\n"
+				 "uniform int mode;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = mode == 1 ? v * tint : v.bgra; }\n";
+	static const float tri[] = { -0.7f, -0.7f, 0.7f, -0.7f, 0, 0.8f };
+	static const float block[] = {
+		0.1f, 0.2f, 0.3f, 0.5f, 9, 9, 9, 9, 0.4f, 0.3f, 0.2f, 0.1f, 2
+	};
+	const float c = cosf(0.5f), s = sinf(0.5f);
+	const float rot[] = { c, s, -s, c };
+	GLuint p = program(vs, fs, NULL), ubo;
+
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, tri);
+	glUniformMatrix2fv(glGetUniformLocation(p, "rot"), 1, GL_FALSE, rot);
+	glUniform2f(glGetUniformLocation(p, "shift[0]"), 0.1f, 0);
+	glUniform2f(glGetUniformLocation(p, "shift[1]"), 0, -0.1f);
+	glUniform4f(glGetUniformLocation(p, "tint"), 1, 0.5f, 2, 1);
+	glUniform1i(glGetUniformLocation(p, "mode"), 1);
+	glGenBuffers(1, &ubo);
+	glBindBuffer(GL_UNIFORM_BUFFER, ubo);
+	glBufferData(GL_UNIFORM_BUFFER, sizeof(block), block, GL_STATIC_DRAW);
+	glUniformBlockBinding(p, glGetUniformBlockIndex(p, "Colours"), 3);
+	glBindBufferBase(GL_UNIFORM_BUFFER, 3, ubo);
+	clear();
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	read_back("uniforms_and_block", 3);
+	/* a uniform changed between draws of one pass */
+	clear();
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	glUniform1i(glGetUniformLocation(p, "mode"), 0);
+	glUniform2f(glGetUniformLocation(p, "shift[0]"), -0.3f, 0.2f);
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	read_back("uniforms_between_draws", 3);
+	glDeleteBuffers(1, &ubo);
+}
+
+static void varyings(void)
+{
+	/* declared in other orders, flat and smooth: GL matches them by name */
+	static const char vs[] =
+	    "#version 300 es\n"
+	    "layout(location = 0) in vec2 pos;\n"
+	    "out vec2 b;\n"
+	    "flat out vec3 f;\n"
+	    "out float a;\n"
+	    "void main() {\n"
+	    "  gl_Position = vec4(pos, 0, 1);\n"
+	    "  a = pos.x * 0.5 + 0.5; b = pos * 0.5 + 0.5; f = vec3(pos.yx * 0.5 + 0.5, 0.25);\n"
+	    "}\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "in float a;\n"
+				 "flat in vec3 f;\n"
+				 "in vec2 b;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = vec4(a, b.y, f.x + f.z, 1); }\n";
+	program(vs, fs, NULL);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("varyings_matched_by_name", 3);
+}
+
+/* A 4x4 RGBA8 texture of distinct texels, with mipmaps from glGenerateMipmap. */
+static GLuint checker(void)
+{
+	uint8_t px[4 * 4 * 4];
+	GLuint t;
+
+	for (unsigned i = 0; i < 16; i++) {
+		px[4 * i] = (uint8_t)(i * 16);
+		px[4 * i + 1] = (uint8_t)(255 - i * 16);
+		px[4 * i + 2] = (i & 1) ? 255 : 0;
+		px[4 * i + 3] = 255;
+	}
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	return t;
+}
+
+static void textures(void)
+{
+	static const char vs[] =
+	    "attribute vec2 pos;\n"
+	    "varying vec2 uv;\n"
+	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 1.5 + 0.5; }\n";
+	static const char fs[] = "precision mediump float;\n"
+				 "varying vec2 uv;\n"
+				 "uniform sampler2D s;\n"
+				 "void main() { gl_FragColor = texture2D(s, uv); }\n";
+	static const char *const names[] = { "pos", NULL };
+	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	GLuint p = program(vs, fs, names), t;
+
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+	glUniform1i(glGetUniformLocation(p, "s"), 2);
+	glActiveTexture(GL_TEXTURE2);
+	/* incomplete: no mipmaps with the default minifying filter */
+	t = checker();
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("texture_incomplete", 0);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("texture_nearest_repeat", 0);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_MIRRORED_REPEAT);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("texture_nearest_clamp_mirror", 0);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("texture_linear", 4);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_R, GL_BLUE);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_A, GL_ZERO);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("texture_swizzle", 4);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_R, GL_RED);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_A, GL_ALPHA);
+	/* mipmaps: a minified quad samples the smaller levels */
+	glGenerateMipmap(GL_TEXTURE_2D);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	{
+		static const float small[] = { -1, -1, -0.9f, -1, -1, -0.9f, -0.9f, -0.9f };
+
+		glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, small);
+		clear();
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		read_back("texture_mipmap_nearest", 4);
+	}
+	glDeleteTextures(1, &t);
+	glActiveTexture(GL_TEXTURE0);
+}
+
+/* The fixed-function state, one case each, on one shape. */
+static void fixed_function(void)
+{
+	program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+
+	glEnable(GL_BLEND);
+	glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	glVertexAttrib4f(1, 1, 0.5f, 0, 0.5f);
+	glDisableVertexAttribArray(1);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("blend_alpha", 2);
+	glBlendEquationSeparate(GL_FUNC_REVERSE_SUBTRACT, GL_MAX);
+	glBlendFuncSeparate(GL_CONSTANT_COLOR, GL_ONE, GL_ONE, GL_ONE);
+	glBlendColor(0.5f, 0.25f, 1, 1);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("blend_constant_reverse_max", 2);
+	glDisable(GL_BLEND);
+	glBlendEquation(GL_FUNC_ADD);
+	glBlendFunc(GL_ONE, GL_ZERO);
+	glEnableVertexAttribArray(1);
+
+	glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+	clear();
+	glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	read_back("colour_mask", 3);
+
+	glEnable(GL_SCISSOR_TEST);
+	glScissor(5, 7, 17, 11);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	glDisable(GL_SCISSOR_TEST);
+	read_back("scissor", 3);
+
+	glViewport(4, 2, 20, 25);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	glViewport(0, 0, W, H);
+	read_back("viewport", 3);
+
+	/* the fan is counter-clockwise: culling back faces keeps it, front faces drops it */
+	glEnable(GL_CULL_FACE);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("cull_back", 3);
+	glCullFace(GL_FRONT);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("cull_front", 3);
+	glFrontFace(GL_CW);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("cull_front_cw", 3);
+	glFrontFace(GL_CCW);
+	glCullFace(GL_BACK);
+	glDisable(GL_CULL_FACE);
+}
+
+/* Two draw buffers, each output to its own. */
+static void draw_buffers(GLuint fb)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec4 pos;\n"
+				 "out vec2 uv;\n"
+				 "void main() { gl_Position = pos; uv = pos.xy * 0.5 + 0.5; }\n";
+	static const char fs[] =
+	    "#version 300 es\n"
+	    "precision mediump float;\n"
+	    "in vec2 uv;\n"
+	    "layout(location = 0) out vec4 a;\n"
+	    "layout(location = 1) out vec4 b;\n"
+	    "void main() { a = vec4(uv, 0, 1); b = vec4(1.0 - uv.x, 0.5, uv.y, 1); }\n";
+	static const GLenum bufs[] = { GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1 };
+	GLuint rb;
+
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, rb);
+	glDrawBuffers(2, bufs);
+	program(vs, fs, NULL);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	glReadBuffer(GL_COLOR_ATTACHMENT0);
+	read_back("mrt_0", 3);
+	glReadBuffer(GL_COLOR_ATTACHMENT1);
+	read_back("mrt_1", 3);
+	glReadBuffer(GL_COLOR_ATTACHMENT0);
+	glDrawBuffers(1, bufs);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, 0);
+	glDeleteRenderbuffers(1, &rb);
+	(void)fb;
+}
+
+static int workload(void)
+{
+	EGLDisplay dpy =
+	    eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE };
+	EGLContext ctx;
+	EGLSurface surf;
+	GLuint fb, rb;
+
+	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
+	    !eglBindAPI(EGL_OPENGL_ES_API)) {
+		fprintf(stderr, "workload: no EGL display (0x%x)\n", eglGetError());
+		return 1;
+	}
+	/* a pbuffer's config and context; the draws go to framebuffer objects */
+	{
+		const EGLint attribs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+					   EGL_OPENGL_ES3_BIT, EGL_NONE };
+		const EGLint pb[] = { EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE };
+		EGLConfig config;
+		EGLint n = 0;
+
+		if (!eglChooseConfig(dpy, attribs, &config, 1, &n) || !n ||
+		    (surf = eglCreatePbufferSurface(dpy, config, pb)) == EGL_NO_SURFACE ||
+		    (ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ca)) == EGL_NO_CONTEXT ||
+		    !eglMakeCurrent(dpy, surf, surf, ctx)) {
+			fprintf(stderr, "workload: no context (0x%x)\n", eglGetError());
+			return 1;
+		}
+	}
+	glGenFramebuffers(1, &fb);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	glViewport(0, 0, W, H);
+	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+		fprintf(stderr, "workload: the framebuffer is not complete\n");
+		return 1;
+	}
+	primitives();
+	indexed();
+	vertex_formats();
+	instancing();
+	uniforms();
+	varyings();
+	textures();
+	fixed_function();
+	draw_buffers(fb);
+	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	eglDestroyContext(dpy, ctx);
+	eglDestroySurface(dpy, surf);
+	eglTerminate(dpy);
+	return 0;
+}
+
+/* ---- the tests ------------------------------------------------------------------------- */
+
+static void test_llvmpipe(void **state)
+{
+	llvmpipe_compare(*state, 60);
+}
+
+static int setup(void **state)
+{
+	struct test_stack *s = calloc(1, sizeof(*s));
+
+	test_stack_start(s, &options);
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct test_stack *s = *state;
+	bool clean = test_stack_stop(s);
+
+	free(s);
+	return clean ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_llvmpipe),
+	};
+
+	if (argc == 2 && !strcmp(argv[1], "--workload"))
+		return workload();
+	return test_stack_run(argc, argv, &options, tests, sizeof(tests) / sizeof(tests[0]), setup,
+			      teardown);
+}
