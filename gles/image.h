@@ -13,9 +13,13 @@
  * - an immutable texture (glTexStorage*) has one image holding all its
  *   levels, cube faces as layers 0..5;
  * - a renderbuffer has one image of one level.
+ * A depth/stencil format with a stencil (DEPTH24_STENCIL8,
+ * DEPTH32F_STENCIL8) has a second image beside each: its S8 stencil.
  * Textures are twiddled (what the texture unit reads fastest, and the only
- * layout for compressed formats and mip chains); renderbuffers are linear,
- * like the default framebuffer (rows 16-byte aligned, as the PBE writes).
+ * layout for compressed formats and mip chains); colour renderbuffers are
+ * linear, like the default framebuffer (rows 16-byte aligned, as the PBE
+ * writes); depth and stencil renderbuffers are twiddled, the only layout
+ * the ZLS renders to (docs/render.md, "Targets").
  *
  * GPU addresses are not here: gles/submit.{c,h} maps an image's BO into the
  * context's VM when GPU work first uses it.

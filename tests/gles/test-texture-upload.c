@@ -6,7 +6,7 @@
  * unpack pixel store state, format conversions into the hardware texels,
  * compressed blocks, pixel unpack buffers, immutable storage and
  * glGenerateMipmap, 24-bit depth as Z32F with a separate S8 stencil; and
- * the linear layout of renderbuffers.
+ * the layouts of renderbuffers (colour linear, depth and stencil twiddled).
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -400,7 +400,7 @@ static void test_3d_layers_and_renderbuffers(void **state)
 	uint8_t pixels[4 * 2 * 3]; /* rows of 2 bytes padded to 4 (UNPACK_ALIGNMENT) */
 	GLuint tex, rb;
 	struct gles_texture_level *l;
-	const struct gles_image *img;
+	const struct gles_image *img, *stencil;
 
 	for (unsigned i = 0; i < sizeof(pixels); i++)
 		pixels[i] = (uint8_t)i;
@@ -430,6 +430,27 @@ static void test_3d_layers_and_renderbuffers(void **state)
 	assert_int_equal(img->samples, 4);
 	assert_int_equal(img->layers, 4);
 	assert_true(img->bo.size >= 4 * img->layout.layer_stride);
+	/* depth and stencil renderbuffers are twiddled, as the ZLS renders them: a 4x4 tile */
+	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, 4, 4);
+	assert_int_equal(img->format, AGX_FORMAT_Z32_FLOAT);
+	assert_true(img->layout.twiddled);
+	assert_ptr_equal(gles_image_texel(img, 0, 0, 3, 2),
+			 (uint8_t *)img->bo.map + morton(3, 2) * 4);
+	stencil = &f->ctx->objects->renderbuffer->stencil;
+	assert_int_equal(stencil->format, AGX_FORMAT_S8_UINT);
+	assert_true(stencil->layout.twiddled);
+	assert_ptr_equal(gles_image_texel(stencil, 0, 0, 3, 2),
+			 (uint8_t *)stencil->bo.map + morton(3, 2));
+	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_STENCIL_INDEX8, 4, 4);
+	assert_int_equal(img->format, AGX_FORMAT_S8_UINT);
+	assert_true(img->layout.twiddled);
+	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 4, 4);
+	assert_int_equal(img->format, AGX_FORMAT_Z16_UNORM);
+	assert_true(img->layout.twiddled);
+	/* with samples: a twiddled layer each */
+	gles_RenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_DEPTH_COMPONENT24, 4, 4);
+	assert_true(img->layout.twiddled);
+	assert_int_equal(img->layers, 4);
 	gles_DeleteRenderbuffers(1, &rb);
 	assert_int_equal(gles_GetError(), GL_NO_ERROR);
 }
