@@ -141,7 +141,8 @@ static void clear_color_buffer(struct gles_context *ctx, unsigned i, enum value_
 /*
  * The depth and stencil attachments: depth (when clear_depth) to `depth`
  * under the depth mask, stencil (when clear_stencil) to `stencil` under the
- * front stencil write mask.  One image holding both (Z24S8) gets one clear.
+ * front stencil write mask.  Depth and stencil are always images of their
+ * own here (image.h), one clear each.
  */
 static void clear_depth_stencil(struct gles_context *ctx, bool clear_depth, GLfloat depth,
 				bool clear_stencil, GLint stencil)
@@ -156,18 +157,6 @@ static void clear_depth_stencil(struct gles_context *ctx, bool clear_depth, GLfl
 
 	/* GL clamps depth to [0, 1] wherever it is stored (sections 2.13.1, 4.2.3) */
 	depth = depth > 0 ? (depth < 1 ? depth : 1) : 0;
-	if (has_depth && has_stencil && dt.image->bo.handle == stt.image->bo.handle &&
-	    dt.image->bo.map == stt.image->bo.map && dt.level == stt.level &&
-	    dt.layer == stt.layer) {
-		memset(job.value, 0, sizeof(job.value));
-		if (!agx_format_pack_depth(dt.image->format, depth, job.value) ||
-		    !agx_format_pack_stencil(dt.image->format, (GLuint)stencil, job.value) ||
-		    !agx_format_zs_mask(dt.image->format, true, write_mask, job.mask))
-			return;
-		job.any = mask_any(dt.image, job.mask);
-		record(ctx, &dt, &job);
-		return;
-	}
 	if (has_depth) {
 		memset(job.value, 0, sizeof(job.value));
 		if (agx_format_pack_depth(dt.image->format, depth, job.value) &&

@@ -18,6 +18,7 @@
 #include <GLES3/gl3.h>
 
 #include "agx/device.h"
+#include "agx/layout.h"
 #include "agx/memory.h"
 
 /* The pixel formats a surface's buffers may have. */
@@ -25,17 +26,20 @@ enum gles_surface_format {
 	GLES_FORMAT_NONE,
 	GLES_FORMAT_RGBA8_UNORM,  /* bytes R, G, B, A */
 	GLES_FORMAT_B5G6R5_UNORM, /* one 16-bit word: R in bits 15..11, G 10..5, B 4..0 */
-	GLES_FORMAT_Z24S8,	  /* one 32-bit word: depth in bits 23..0, stencil 31..24 */
+	GLES_FORMAT_Z32_FLOAT,	  /* one float: depth (24-bit depth too, as formats.c has it) */
+	GLES_FORMAT_S8_UINT,	  /* one byte: stencil */
 };
 
 /*
- * One buffer of a surface: a linear image in a BO of the context's device
- * (rows of `stride` bytes, agx/layout.h's linear layout).
+ * One buffer of a surface: an image of one level in a BO of the context's
+ * device, in `layout` (agx/layout.h) -- linear for colour (rows 16-byte
+ * aligned, as the PBE writes and compositor-bridge reads them), twiddled
+ * for depth and stencil (the only images the ZLS renders to).
  */
 struct gles_buffer {
 	enum gles_surface_format format;
 	struct agx_bo bo; /* bo.size 0: no storage (a 0x0 surface, or no such buffer) */
-	uint64_t stride;
+	struct agx_layout layout;
 };
 
 /*
@@ -46,7 +50,8 @@ struct gles_buffer {
 struct gles_drawable {
 	unsigned width, height;
 	struct gles_buffer color;
-	struct gles_buffer depth_stencil; /* format NONE when the config has neither */
+	/* format NONE when the config has neither (configs have both or none) */
+	struct gles_buffer depth, stencil;
 	unsigned red_bits, green_bits, blue_bits, alpha_bits, depth_bits, stencil_bits;
 };
 

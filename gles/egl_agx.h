@@ -33,7 +33,8 @@ struct gles_device {
 struct gles_config {
 	EGLint id;
 	EGLint red, green, blue, alpha, depth, stencil;
-	enum gles_surface_format color_format, depth_stencil_format;
+	/* the surface's buffers: depth and stencil NONE, or Z32_FLOAT and S8_UINT */
+	enum gles_surface_format color_format, depth_format, stencil_format;
 	EGLint surface_type;	       /* EGL_PBUFFER_BIT, and EGL_WINDOW_BIT on an X11 screen */
 	EGLint visual_id, visual_type; /* the X visual of its windows; 0 and EGL_NONE if none */
 	uint32_t window_fourcc;	       /* the DRM format its windows' visuals take, 0 if none */

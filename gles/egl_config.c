@@ -16,16 +16,21 @@
 /* The core protocol's TrueColor visual class (X.h), EGL_NATIVE_VISUAL_TYPE of X11 configs. */
 #define X11_TRUE_COLOR 4
 
-/* Every display's four formats (EGL_CONFIG_ID 1 to 4), pbuffers only. */
+/*
+ * Every display's four formats (EGL_CONFIG_ID 1 to 4), pbuffers only.  A
+ * 24-bit depth and 8-bit stencil are stored as DEPTH24_STENCIL8 is
+ * (formats.c): a Z32F depth buffer and an S8 stencil buffer, which the ZLS
+ * renders to.
+ */
 static const struct gles_config base_configs[] = {
-	{ 1, 8, 8, 8, 8, 0, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_NONE, EGL_PBUFFER_BIT, 0,
-	  EGL_NONE, 0 },
-	{ 2, 8, 8, 8, 8, 24, 8, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z24S8, EGL_PBUFFER_BIT, 0,
-	  EGL_NONE, 0 },
-	{ 3, 5, 6, 5, 0, 0, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_NONE, EGL_PBUFFER_BIT, 0,
-	  EGL_NONE, 0 },
-	{ 4, 5, 6, 5, 0, 24, 8, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z24S8, EGL_PBUFFER_BIT, 0,
-	  EGL_NONE, 0 },
+	{ 1, 8, 8, 8, 8, 0, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_NONE, GLES_FORMAT_NONE,
+	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	{ 2, 8, 8, 8, 8, 24, 8, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z32_FLOAT, GLES_FORMAT_S8_UINT,
+	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	{ 3, 5, 6, 5, 0, 0, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_NONE, GLES_FORMAT_NONE,
+	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	{ 4, 5, 6, 5, 0, 24, 8, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z32_FLOAT,
+	  GLES_FORMAT_S8_UINT, EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
 };
 
 #define NUM_BASE_CONFIGS (sizeof(base_configs) / sizeof(base_configs[0]))

@@ -1,7 +1,8 @@
 /*
  * egl_surface.c: EGL surfaces.  A pbuffer, or a window surface of an X11
  * display, is a linear colour image (RGBA8 or RGB565) and, when its config
- * has them, a depth/stencil image, in BOs of the display's device; a
+ * has them, a twiddled Z32F depth image and a twiddled S8 stencil image
+ * (what the ZLS renders to), in BOs of the display's device; a
  * window's eglSwapBuffers waits for the frame's GPU work and hands the
  * colour image to compositor-bridge's x11 target (agx/present.h), then
  * follows the window's size.  No platform has pixmaps: the functions that
@@ -47,14 +48,20 @@ static void free_buffer(struct gles_device *dev, struct gles_buffer *buf)
 	buf->bo.size = 0;
 }
 
+static void free_buffers(struct gles_device *dev, struct gles_drawable *d)
+{
+	free_buffer(dev, &d->color);
+	free_buffer(dev, &d->depth);
+	free_buffer(dev, &d->stencil);
+}
+
 void gles_surface_unref(struct gles_surface *surf)
 {
 	if (!surf || --surf->refs)
 		return;
 	agx_present_destroy(surf->present);
 	gles_x11_unref(surf->x11);
-	free_buffer(surf->dev, &surf->drawable.color);
-	free_buffer(surf->dev, &surf->drawable.depth_stencil);
+	free_buffers(surf->dev, &surf->drawable);
 	gles_device_unref(surf->dev);
 	free(surf);
 }
@@ -69,32 +76,44 @@ static unsigned bytes_per_pixel(enum gles_surface_format format)
 {
 	switch (format) {
 	case GLES_FORMAT_RGBA8_UNORM:
-	case GLES_FORMAT_Z24S8:
+	case GLES_FORMAT_Z32_FLOAT:
 		return 4;
 	case GLES_FORMAT_B5G6R5_UNORM:
 		return 2;
+	case GLES_FORMAT_S8_UINT:
+		return 1;
 	default:
 		return 0;
 	}
 }
 
-/* A linear image of format, w x h, in a new BO (none for a 0x0 surface): 0 or -errno. */
+/*
+ * An image of format, w x h, in a new BO (none for a 0x0 surface): 0 or
+ * -errno.  Colour is linear, rows 16-byte aligned, as the PBE writes
+ * linear images (Mesa's ail) and compositor-bridge reads them; depth and
+ * stencil are twiddled, the only layout the ZLS renders to.
+ */
 static int alloc_buffer(struct gles_device *dev, enum gles_surface_format format, unsigned w,
 			unsigned h, struct gles_buffer *buf)
 {
-	/* rows 16-byte aligned, as the PBE writes linear images (Mesa's ail) */
+	bool color = format == GLES_FORMAT_RGBA8_UNORM || format == GLES_FORMAT_B5G6R5_UNORM;
 	struct agx_layout layout = {
-		.bytes_per_texel = bytes_per_pixel(format), .width = w, .height = h, .levels = 1
+		.twiddled = !color,
+		.bytes_per_texel = bytes_per_pixel(format),
+		.width = w,
+		.height = h,
+		.levels = 1,
 	};
 
 	buf->format = format;
 	buf->bo.size = 0;
 	if (format == GLES_FORMAT_NONE || !w || !h)
 		return 0;
-	layout.stride = ALIGN((uint64_t)w * layout.bytes_per_texel, 16);
+	if (color)
+		layout.stride = ALIGN((uint64_t)w * layout.bytes_per_texel, 16);
 	if (!agx_layout_init(&layout))
 		return -EINVAL;
-	buf->stride = layout.stride;
+	buf->layout = layout;
 	return agx_device_bo_create(dev->agx, layout.layer_stride, 0, &buf->bo);
 }
 
@@ -107,12 +126,12 @@ static int alloc_images(struct gles_surface *surf, unsigned w, unsigned h)
 
 	d->width = w;
 	d->height = h;
-	ret = alloc_buffer(surf->dev, c->color_format, w, h, &d->color);
-	if (ret < 0)
-		return ret;
-	ret = alloc_buffer(surf->dev, c->depth_stencil_format, w, h, &d->depth_stencil);
-	if (ret < 0)
-		free_buffer(surf->dev, &d->color);
+	/* a failure frees what this call made, never the buffers a resize still has */
+	d->depth.bo.size = d->stencil.bo.size = 0;
+	if ((ret = alloc_buffer(surf->dev, c->color_format, w, h, &d->color)) < 0 ||
+	    (ret = alloc_buffer(surf->dev, c->depth_format, w, h, &d->depth)) < 0 ||
+	    (ret = alloc_buffer(surf->dev, c->stencil_format, w, h, &d->stencil)) < 0)
+		free_buffers(surf->dev, d);
 	return ret;
 }
 
@@ -447,8 +466,7 @@ static EGLSurface create_window(EGLDisplay handle, EGLConfig config, bool platfo
 	present.x11_window = surf->window;
 	ret = agx_present_create(&present, &surf->present);
 	if (ret < 0) {
-		free_buffer(surf->dev, &surf->drawable.color);
-		free_buffer(surf->dev, &surf->drawable.depth_stencil);
+		free_buffers(surf->dev, &surf->drawable);
 		surf->dev = NULL;
 		gles_egl_error(window_error(ret));
 		goto fail;
@@ -738,7 +756,7 @@ static EGLint present_window(struct gles_surface *surf)
 		.fd = b->bo.fd,
 		.map = b->bo.map,
 		.size = b->bo.size,
-		.stride = (uint32_t)b->stride,
+		.stride = (uint32_t)b->layout.stride,
 		.width = surf->drawable.width,
 		.height = surf->drawable.height,
 		/* bytes R, G, B, A; or one word R:G:B 5:6:5 (context.h) */
@@ -778,8 +796,8 @@ static EGLint follow_window(struct gles_surface *surf)
 		*d = old;
 		return EGL_BAD_ALLOC;
 	}
-	for (unsigned i = 0; i < 2; i++) {
-		struct gles_buffer *b = i ? &old.depth_stencil : &old.color;
+	for (unsigned i = 0; i < 3; i++) {
+		struct gles_buffer *b = i == 0 ? &old.color : i == 1 ? &old.depth : &old.stencil;
 
 		if (!b->bo.size)
 			continue;

@@ -99,16 +99,20 @@ static const struct gles_format formats[] = {
 	  CR | TEX | RB | SZ),
 	F(RGBA32UI, RGBA, UI, false, R32G32B32A32_UINT, NONE, 32, 32, 32, 32, 0, 0, 0,
 	  CR | TEX | RB | SZ),
-	/* depth and stencil (table 3.14); DEPTH_COMPONENT24 is the depth of a Z24S8 word */
+	/*
+	 * Depth and stencil (table 3.14).  The depth/stencil unit renders only
+	 * Z16, Z32F and S8 images (docs/render.md, "Targets"), so, as Mesa's
+	 * asahi driver does, 24-bit depth is stored as Z32F holding the 24-bit
+	 * value, and a stencil is always an S8 image of its own.
+	 */
 	F(DEPTH_COMPONENT16, DEPTH_COMPONENT, UN, false, Z16_UNORM, NONE, 0, 0, 0, 0, 16, 0, 0,
 	  DR | TEX | RB | SZ | ES2),
-	F(DEPTH_COMPONENT24, DEPTH_COMPONENT, UN, false, Z24_UNORM_S8_UINT, NONE, 0, 0, 0, 0, 24, 0,
-	  0, DR | TEX | RB | SZ),
+	F(DEPTH_COMPONENT24, DEPTH_COMPONENT, UN, false, Z32_FLOAT, NONE, 0, 0, 0, 0, 24, 0, 0,
+	  DR | TEX | RB | SZ),
 	F(DEPTH_COMPONENT32F, DEPTH_COMPONENT, FL, false, Z32_FLOAT, NONE, 0, 0, 0, 0, 32, 0, 0,
 	  DR | TEX | RB | SZ),
-	F(DEPTH24_STENCIL8, DEPTH_STENCIL, UN, false, Z24_UNORM_S8_UINT, NONE, 0, 0, 0, 0, 24, 8, 0,
+	F(DEPTH24_STENCIL8, DEPTH_STENCIL, UN, false, Z32_FLOAT, S8_UINT, 0, 0, 0, 0, 24, 8, 0,
 	  DR | SR | TEX | RB | SZ),
-	/* no texel holds a float depth and a stencil: the stencil is an image of its own */
 	F(DEPTH32F_STENCIL8, DEPTH_STENCIL, FL, false, Z32_FLOAT, S8_UINT, 0, 0, 0, 0, 32, 8, 0,
 	  DR | SR | TEX | RB | SZ),
 	F(STENCIL_INDEX8, STENCIL_INDEX8, UI, false, S8_UINT, NONE, 0, 0, 0, 0, 0, 8, 0,
@@ -527,51 +531,66 @@ static enum agx_format linear_format(enum agx_format hw)
 	}
 }
 
+/*
+ * A depth in GL's unsigned fixed point (v, of `from` bits) as f's texel:
+ * first the internal format's own fixed point of f->depth bits (section
+ * 3.8.3, equation 2.3), then the texel -- a Z16 word, or the Z32F texel of
+ * a 24-bit format holding that value k as k / (2^24 - 1) (equation 2.1).
+ */
+static void fixed_depth_texel(const struct gles_format *f, uint32_t v, unsigned from,
+			      uint8_t *texel)
+{
+	uint32_t k = depth_bits(v, from, f->depth);
+	uint16_t z;
+	float d;
+
+	if (f->hw == AGX_FORMAT_Z16_UNORM) {
+		z = (uint16_t)k;
+		memcpy(texel, &z, 2);
+	} else {
+		d = (float)((double)k / ((1u << f->depth) - 1));
+		memcpy(texel, &d, 4);
+	}
+}
+
+/* A float depth, clamped to [0, 1] (section 3.8.3), as a Z32F texel. */
+static void float_depth_texel(const uint8_t *pixel, uint8_t *texel)
+{
+	float d;
+
+	memcpy(&d, pixel, 4);
+	d = isnan(d) ? 0.0f : fminf(fmaxf(d, 0.0f), 1.0f);
+	memcpy(texel, &d, 4);
+}
+
 static void depth_stencil_texel(const struct gles_format *f, GLenum type, const uint8_t *pixel,
 				uint8_t *texel, uint8_t *stencil)
 {
-	uint32_t w, u;
-	float d;
+	uint32_t u;
+	uint16_t s;
 
 	switch (type) {
 	case GL_UNSIGNED_SHORT:
-	case GL_UNSIGNED_INT: {
-		uint32_t bits = type == GL_UNSIGNED_SHORT ? 16 : 32, v;
-		uint16_t s;
-
-		if (bits == 16) {
-			memcpy(&s, pixel, 2);
-			v = s;
-		} else {
-			memcpy(&v, pixel, 4);
-		}
-		if (f->hw == AGX_FORMAT_Z16_UNORM) {
-			uint16_t z = (uint16_t)depth_bits(v, bits, 16);
-
-			memcpy(texel, &z, 2);
-		} else {
-			/* DEPTH_COMPONENT24: the depth bits of a Z24S8 word, stencil 0 */
-			w = depth_bits(v, bits, 24);
-			memcpy(texel, &w, 4);
-		}
+		memcpy(&s, pixel, 2);
+		fixed_depth_texel(f, s, 16, texel);
 		break;
-	}
+	case GL_UNSIGNED_INT:
+		memcpy(&u, pixel, 4);
+		fixed_depth_texel(f, u, 32, texel);
+		break;
 	case GL_FLOAT:
-		memcpy(&d, pixel, 4);
-		/* section 3.8.3: depth components are clamped to [0, 1] */
-		d = isnan(d) ? 0.0f : fminf(fmaxf(d, 0.0f), 1.0f);
-		memcpy(texel, &d, 4);
+		float_depth_texel(pixel, texel);
 		break;
 	case GL_UNSIGNED_INT_24_8:
-		/* depth in bits 31..8, stencil 7..0; the texel has depth low, stencil high */
+		/* depth in bits 31..8, stencil 7..0 */
 		memcpy(&u, pixel, 4);
-		w = (u >> 8) | (u << 24);
-		memcpy(texel, &w, 4);
+		fixed_depth_texel(f, u >> 8, 24, texel);
+		if (stencil)
+			*stencil = (uint8_t)u;
 		break;
 	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
-		memcpy(&d, pixel, 4);
-		d = isnan(d) ? 0.0f : fminf(fmaxf(d, 0.0f), 1.0f);
-		memcpy(texel, &d, 4);
+		/* a float depth, then a word with the stencil in bits 7..0 */
+		float_depth_texel(pixel, texel);
 		memcpy(&u, pixel + 4, 4);
 		if (stencil)
 			*stencil = (uint8_t)u;

@@ -39,9 +39,9 @@ struct gles_format {
 	 */
 	GLenum component_type;
 	bool srgb;
-	enum agx_format hw; /* the colour, depth or depth/stencil texels */
-	enum agx_format
-	    hw_stencil; /* a second image for the stencil (DEPTH32F_STENCIL8), else NONE */
+	enum agx_format hw; /* the colour, depth or stencil texels */
+	/* a second image for the stencil (DEPTH24_STENCIL8, DEPTH32F_STENCIL8), else NONE */
+	enum agx_format hw_stencil;
 	uint8_t red, green, blue, alpha, depth, stencil, shared; /* bits, table 3.13 */
 	unsigned flags;
 };
@@ -77,9 +77,11 @@ bool gles_pixel_type_valid(GLenum type, bool es2);
 /*
  * One client pixel (format/type, section 3.7.2's unpacking and 3.8.3's
  * conversion to the internal format) into a texel of f: texel gets
- * agx_format_info(f->hw)->bytes bytes, stencil (DEPTH32F_STENCIL8 only) one
- * byte of f->hw_stencil.  sRGB formats store the values as given: they
- * are sRGB already.
+ * agx_format_info(f->hw)->bytes bytes, stencil (formats with a stencil
+ * image) one byte of f->hw_stencil.  Fixed-point depth is rounded to the
+ * format's bits before it is stored, in a Z32F texel for the 24-bit
+ * formats.  sRGB formats store the values as given: they are sRGB
+ * already.
  */
 void gles_pixel_to_texel(const struct gles_format *f, GLenum format, GLenum type,
 			 const uint8_t *pixel, uint8_t *texel, uint8_t *stencil);

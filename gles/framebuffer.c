@@ -510,14 +510,15 @@ GLenum gles_CheckFramebufferStatus(GLenum target)
 
 /* ---- the images clears and reads use -------------------------------------------------------- */
 
-/* The default framebuffer's colour or depth/stencil image, refreshed from the drawable. */
-static bool default_image(struct gles_context *ctx, bool read, bool ds,
+/* The default framebuffer's colour, depth or stencil image, refreshed from the drawable. */
+static bool default_image(struct gles_context *ctx, bool read, enum gles_default_buffer which,
 			  struct gles_image_target *out)
 {
 	const struct gles_drawable *d = read ? ctx->read : ctx->draw;
-	struct gles_image *img = &ctx->objects->default_images[read][ds];
-	bool ok =
-	    ds ? gles_drawable_depth_stencil_image(d, img) : gles_drawable_color_image(d, img);
+	struct gles_image *img = &ctx->objects->default_images[read][which];
+	bool ok = which == GLES_DEFAULT_DEPTH	  ? gles_drawable_depth_image(d, img)
+		  : which == GLES_DEFAULT_STENCIL ? gles_drawable_stencil_image(d, img)
+						  : gles_drawable_color_image(d, img);
 
 	if (ok)
 		*out = (struct gles_image_target){ .image = img };
@@ -533,7 +534,7 @@ bool gles_framebuffer_color_target(struct gles_context *ctx, bool read, unsigned
 	if (!fb) {
 		buffer = read ? ctx->objects->default_read_buffer
 			      : (i == 0 ? ctx->objects->default_draw_buffer : GL_NONE);
-		return buffer == GL_BACK && default_image(ctx, read, false, out);
+		return buffer == GL_BACK && default_image(ctx, read, GLES_DEFAULT_COLOR, out);
 	}
 	buffer =
 	    read ? fb->read_buffer : (i < GLES_MAX_DRAW_BUFFERS ? fb->draw_buffers[i] : GL_NONE);
@@ -550,7 +551,7 @@ bool gles_framebuffer_depth_target(struct gles_context *ctx, bool read,
 	const struct gles_drawable *d = read ? ctx->read : ctx->draw;
 
 	if (!fb)
-		return d && d->depth_bits && default_image(ctx, read, true, out);
+		return d && d->depth_bits && default_image(ctx, read, GLES_DEFAULT_DEPTH, out);
 	return attachment_target(&fb->att[GLES_ATTACH_DEPTH], false, out);
 }
 
@@ -561,7 +562,7 @@ bool gles_framebuffer_stencil_target(struct gles_context *ctx, bool read,
 	const struct gles_drawable *d = read ? ctx->read : ctx->draw;
 
 	if (!fb)
-		return d && d->stencil_bits && default_image(ctx, read, true, out);
+		return d && d->stencil_bits && default_image(ctx, read, GLES_DEFAULT_STENCIL, out);
 	return attachment_target(&fb->att[GLES_ATTACH_STENCIL], true, out);
 }
 

@@ -72,7 +72,7 @@ void gles_image_finish(struct gles_image *img)
 	img->dev = NULL;
 }
 
-/* A linear one-level image over a surface buffer's BO, owned by the surface. */
+/* A one-level image over a surface buffer's BO, in its layout, owned by the surface. */
 static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 		 struct gles_image *out)
 {
@@ -87,16 +87,22 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 		/* red in bits 15..11, as the surface format says */
 		format = AGX_FORMAT_B5G6R5_UNORM, internalformat = GL_RGB565;
 		break;
-	case GLES_FORMAT_Z24S8:
-		format = AGX_FORMAT_Z24_UNORM_S8_UINT, internalformat = GL_DEPTH24_STENCIL8;
+	case GLES_FORMAT_Z32_FLOAT:
+		/* the configs' D24S8 (egl_config.c), stored as DEPTH24_STENCIL8 is */
+		format = AGX_FORMAT_Z32_FLOAT, internalformat = GL_DEPTH24_STENCIL8;
+		break;
+	case GLES_FORMAT_S8_UINT:
+		format = AGX_FORMAT_S8_UINT, internalformat = GL_DEPTH24_STENCIL8;
 		break;
 	default:
 		return false;
 	}
-	if (!buf->bo.size)
+	/* the layout's size is the drawable's, or clears would reach past the BO */
+	if (!buf->bo.size || buf->layout.width != d->width || buf->layout.height != d->height)
 		return false;
 	*out = (struct gles_image){
 		.bo = buf->bo,
+		.layout = buf->layout,
 		.format = format,
 		.internalformat = internalformat,
 		.width = d->width,
@@ -105,32 +111,20 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 		.levels = 1,
 		.layers = 1,
 	};
-	out->layout = (struct agx_layout){
-		.bytes_per_texel = agx_format_info(format)->bytes,
-		.width = d->width,
-		.height = d->height,
-		.levels = 1,
-		.stride = buf->stride,
-	};
-	return agx_layout_init(&out->layout);
+	return true;
 }
 
 bool gles_drawable_color_image(const struct gles_drawable *d, struct gles_image *out)
 {
-	struct gles_image img;
-
-	if (!d || !view(d, &d->color, &img))
-		return false;
-	*out = img;
-	return true;
+	return d && view(d, &d->color, out);
 }
 
-bool gles_drawable_depth_stencil_image(const struct gles_drawable *d, struct gles_image *out)
+bool gles_drawable_depth_image(const struct gles_drawable *d, struct gles_image *out)
 {
-	struct gles_image img;
+	return d && view(d, &d->depth, out);
+}
 
-	if (!d || !view(d, &d->depth_stencil, &img))
-		return false;
-	*out = img;
-	return true;
+bool gles_drawable_stencil_image(const struct gles_drawable *d, struct gles_image *out)
+{
+	return d && view(d, &d->stencil, out);
 }

@@ -2,8 +2,8 @@
  * image.h: the storage of a texture's levels or a renderbuffer -- one BO of
  * the context's device holding the images of some levels and layers in one
  * agx_layout, in one hardware format (agx/format.h) -- and the same
- * description of the default framebuffer's buffers (a drawable's colour and
- * depth/stencil buffers viewed as images), so that clears, reads and
+ * description of the default framebuffer's buffers (a drawable's colour,
+ * depth and stencil buffers viewed as images), so that clears, reads and
  * uploads treat the default framebuffer and framebuffer objects alike.
  *
  * Who makes which image:
@@ -13,9 +13,14 @@
  * - an immutable texture (glTexStorage*) has one image holding all its
  *   levels, cube faces as layers 0..5;
  * - a renderbuffer has one image of one level.
+ * A depth/stencil format with a stencil (DEPTH24_STENCIL8,
+ * DEPTH32F_STENCIL8) has a second image beside each: its S8 stencil.
  * Textures are twiddled (what the texture unit reads fastest, and the only
- * layout for compressed formats and mip chains); renderbuffers are linear,
- * like the default framebuffer (rows 16-byte aligned, as the PBE writes).
+ * layout for compressed formats and mip chains); colour renderbuffers are
+ * linear, like the default framebuffer's colour buffer (rows 16-byte
+ * aligned, as the PBE writes); depth and stencil renderbuffers and the
+ * default framebuffer's depth and stencil buffers are twiddled, the only
+ * layout the ZLS renders to (docs/render.md, "Targets").
  *
  * GPU addresses are not here: gles/submit.{c,h} maps an image's BO into the
  * context's VM when GPU work first uses it.
@@ -99,11 +104,12 @@ static inline uint8_t *gles_image_texel(const struct gles_image *img, unsigned l
 }
 
 /*
- * The default framebuffer's buffers as images: the drawable's colour
- * buffer, or its depth/stencil buffer.  False (and *out untouched) when
+ * The default framebuffer's buffers as images: the drawable's colour,
+ * depth (Z32F) or stencil (S8) buffer.  False (and *out untouched) when
  * the drawable has no such buffer or it has no storage (a 0x0 pbuffer).
  */
 bool gles_drawable_color_image(const struct gles_drawable *d, struct gles_image *out);
-bool gles_drawable_depth_stencil_image(const struct gles_drawable *d, struct gles_image *out);
+bool gles_drawable_depth_image(const struct gles_drawable *d, struct gles_image *out);
+bool gles_drawable_stencil_image(const struct gles_drawable *d, struct gles_image *out);
 
 #endif

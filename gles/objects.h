@@ -214,6 +214,14 @@ void gles_shared_objects_finish(struct gles_share_group *group);
 
 /* ---- a context's bindings and own objects (one field of struct gles_context) ---- */
 
+/* The default framebuffer's buffers, as default_images holds their views. */
+enum gles_default_buffer {
+	GLES_DEFAULT_COLOR,
+	GLES_DEFAULT_DEPTH,
+	GLES_DEFAULT_STENCIL,
+	GLES_DEFAULT_BUFFERS,
+};
+
 struct gles_objects {
 	/* buffer binding points (the element array buffer is the vertex array's) */
 	struct gles_buffer_object *array_buffer, *copy_read_buffer, *copy_write_buffer;
@@ -234,7 +242,7 @@ struct gles_objects {
 	/* the default framebuffer's draw and read buffers: GL_BACK or GL_NONE */
 	GLenum default_draw_buffer, default_read_buffer;
 	/* the drawables' buffers as images, refreshed by each lookup */
-	struct gles_image default_images[2][2]; /* [read][depth_stencil] */
+	struct gles_image default_images[2][GLES_DEFAULT_BUFFERS]; /* [read][which] */
 
 	struct gles_names vertex_arrays;
 	struct gles_vertex_array default_vao, *vao;
@@ -282,7 +290,10 @@ GLenum gles_framebuffer_status(struct gles_context *ctx, bool read);
  */
 bool gles_framebuffer_color_target(struct gles_context *ctx, bool read, unsigned i,
 				   struct gles_image_target *out);
-/* The depth or stencil attachment's image (a Z24S8 image answers both). */
+/*
+ * The depth or stencil attachment's image: of a format with both, its
+ * depth image or its stencil image (image.h).
+ */
 bool gles_framebuffer_depth_target(struct gles_context *ctx, bool read,
 				   struct gles_image_target *out);
 bool gles_framebuffer_stencil_target(struct gles_context *ctx, bool read,

@@ -1,7 +1,8 @@
 /*
  * renderbuffer.c: renderbuffer objects (GLES 3.0.6 section 4.4.2.1):
- * shared names, the one binding point, storage (a linear image, or with
- * samples one layer per sample: image.h) and its queries.
+ * shared names, the one binding point, storage (an image, linear for
+ * colour and twiddled for depth and stencil, with samples one layer per
+ * sample: image.h) and its queries.
  */
 #include <stdlib.h>
 
@@ -136,6 +137,7 @@ static void storage(GLenum target, GLsizei samples, GLenum internalformat, GLsiz
 	const struct gles_format *f;
 	struct gles_renderbuffer *r;
 	struct gles_image img = { 0 }, stencil = { 0 };
+	bool twiddled;
 	unsigned n;
 	int ret;
 
@@ -168,11 +170,13 @@ static void storage(GLenum target, GLsizei samples, GLenum internalformat, GLsiz
 		return;
 	}
 	n = samples_for(samples);
+	/* colour linear, as the PBE writes it; depth and stencil twiddled, as the ZLS does */
+	twiddled = f->flags & (GLES_FORMAT_DEPTH_RENDERABLE | GLES_FORMAT_STENCIL_RENDERABLE);
 	ret = gles_image_init(&img, r->dev, f->internalformat, f->hw, (unsigned)w, (unsigned)h, 1,
-			      1, n, false);
+			      1, n, twiddled);
 	if (ret == 0 && f->hw_stencil != AGX_FORMAT_NONE) {
 		ret = gles_image_init(&stencil, r->dev, f->internalformat, f->hw_stencil,
-				      (unsigned)w, (unsigned)h, 1, 1, n, false);
+				      (unsigned)w, (unsigned)h, 1, 1, n, twiddled);
 		if (ret < 0)
 			gles_image_finish(&img);
 	}

@@ -6,8 +6,10 @@
  * BOs the test made, or on framebuffer objects whose images it finds
  * through objects.h; after glFinish every texel is compared with what the
  * clears, their scissor and the depth and stencil write masks say --
- * texel by texel, each format's bits (agx/format.h).  And the driver's own
- * rounding, where llvmpipe (test-clear) rounds otherwise.
+ * texel by texel, at the places of the twiddled layout the ZLS renders
+ * (worked out here, not by agx/layout.c), in the storage the ZLS takes: a
+ * Z16 or Z32F depth image, and the stencil an S8 image of its own.  And
+ * the driver's own rounding, where llvmpipe (test-clear) rounds otherwise.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -22,6 +24,7 @@
 
 #include "agx/device.h"
 #include "agx/format.h"
+#include "agx/layout.h"
 #include "context.h"
 #include "gl_functions.h"
 #include "image.h"
@@ -66,53 +69,113 @@ static void expect_rect(struct expect *e, int x0, int y0, int w, int h, bool dep
 		}
 }
 
-/* Each texel of the depth and the stencil target against e, in the targets' formats. */
-static void check(struct gles_context *ctx, const struct expect *e, bool has_depth,
+/* Morton order: x's bits in the even positions, y's in the odd ones. */
+static unsigned morton(unsigned x, unsigned y)
+{
+	unsigned out = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		out |= ((x >> i) & 1) << (2 * i) | ((y >> i) & 1) << (2 * i + 1);
+	return out;
+}
+
+/*
+ * The byte offset of texel (x, y) in a twiddled W x H image of one level:
+ * smaller than the largest tile (16 KiB: 64x64 4-byte texels, 128x128
+ * bytes), the level is laid out in square tiles of the power of two at
+ * least min(W, H) -- 16 texels -- a row of them, Morton order inside each
+ * tile (Mesa's ail).
+ */
+#define TILE 16
+
+static uint64_t twiddled_offset(unsigned x, unsigned y, unsigned bytes)
+{
+	unsigned per_row = (W + TILE - 1) / TILE;
+
+	return ((uint64_t)(y / TILE * per_row + x / TILE) * TILE * TILE +
+		morton(x % TILE, y % TILE)) *
+	       bytes;
+}
+
+/*
+ * The texel a depth d should be: Z16 the unorm rounded to nearest, ties to
+ * even (agx/format.h); Z32F the float itself (24-bit depth is stored so
+ * too, and a clear stores its value as it is).
+ */
+static unsigned depth_texel(enum agx_format format, float d, uint8_t out[4])
+{
+	if (format == AGX_FORMAT_Z16_UNORM) {
+		double v = d * 65535.0;
+		uint16_t z = (uint16_t)v;
+
+		if (v - z > 0.5 || (v - z == 0.5 && (z & 1)))
+			z++;
+		memcpy(out, &z, 2);
+		return 2;
+	}
+	memcpy(out, &d, 4);
+	return 4;
+}
+
+/* A target the ZLS can render: level 0 of a twiddled W x H image of format. */
+static void check_target(const struct gles_image_target *t, enum agx_format format)
+{
+	if (t->image->format != format)
+		fail_msg("a %s image, not %s", agx_format_info(t->image->format)->name,
+			 agx_format_info(format)->name);
+	assert_true(t->image->layout.twiddled);
+	assert_int_equal(t->image->width, W);
+	assert_int_equal(t->image->height, H);
+	assert_int_equal(t->level, 0);
+	assert_int_equal(t->layer, 0);
+}
+
+/*
+ * Each texel of the depth target (of depth_format; NONE: none) and of the
+ * stencil target (an S8 image of its own) against e.
+ */
+static void check(struct gles_context *ctx, const struct expect *e, enum agx_format depth_format,
 		  bool has_stencil)
 {
-	struct gles_image_target t;
+	struct gles_image_target dt, st;
 
 	gles_Finish();
 	assert_int_equal(gles_GetError(), GL_NO_ERROR);
-	if (has_depth) {
-		assert_true(gles_framebuffer_depth_target(ctx, false, &t));
+	if (depth_format != AGX_FORMAT_NONE) {
+		assert_true(gles_framebuffer_depth_target(ctx, false, &dt));
+		check_target(&dt, depth_format);
 		for (unsigned y = 0; y < H; y++)
 			for (unsigned x = 0; x < W; x++) {
-				uint8_t want[16] = { 0 };
-				float d, got;
+				uint8_t want[4];
+				unsigned n = depth_texel(depth_format, e->depth[y][x], want);
+				const uint8_t *got =
+				    (const uint8_t *)dt.image->bo.map + twiddled_offset(x, y, n);
 
-				/* the depth as the format stores it: pack e's value, unpack it */
-				agx_format_pack_depth(t.image->format, e->depth[y][x], want);
-				agx_format_unpack_depth(t.image->format, want, &d);
-
-				assert_true(agx_format_unpack_depth(
-				    t.image->format,
-				    gles_image_texel(t.image, t.level, t.layer, x, y), &got));
-				if (got != d)
-					fail_msg("%s depth at (%u, %u): %.9g, not %.9g",
-						 agx_format_info(t.image->format)->name, x, y, got,
-						 d);
+				if (memcmp(got, want, n))
+					fail_msg("%s depth at (%u, %u): not the texel of %.9g",
+						 agx_format_info(depth_format)->name, x, y,
+						 e->depth[y][x]);
 			}
 	}
 	if (has_stencil) {
-		assert_true(gles_framebuffer_stencil_target(ctx, false, &t));
+		assert_true(gles_framebuffer_stencil_target(ctx, false, &st));
+		check_target(&st, AGX_FORMAT_S8_UINT);
+		if (depth_format != AGX_FORMAT_NONE)
+			assert_int_not_equal(st.image->bo.handle, dt.image->bo.handle);
 		for (unsigned y = 0; y < H; y++)
 			for (unsigned x = 0; x < W; x++) {
-				uint32_t got;
+				uint8_t got =
+				    ((const uint8_t *)st.image->bo.map)[twiddled_offset(x, y, 1)];
 
-				assert_true(agx_format_unpack_stencil(
-				    t.image->format,
-				    gles_image_texel(t.image, t.level, t.layer, x, y), &got));
 				if (got != (e->stencil[y][x] & 0xff))
-					fail_msg("%s stencil at (%u, %u): 0x%x, not 0x%x",
-						 agx_format_info(t.image->format)->name, x, y, got,
+					fail_msg("stencil at (%u, %u): 0x%x, not 0x%x", x, y, got,
 						 e->stencil[y][x] & 0xff);
 			}
 	}
 }
 
 /* The same sequence of clears on whatever depth and stencil buffers are bound. */
-static void clears(struct gles_context *ctx, bool has_depth, bool has_stencil)
+static void clears(struct gles_context *ctx, enum agx_format depth_format, bool has_stencil)
 {
 	static struct expect e;
 	const GLfloat quarter = 0.25f;
@@ -127,7 +190,7 @@ static void clears(struct gles_context *ctx, bool has_depth, bool has_stencil)
 	gles_ClearStencil(0x15a); /* the stencil bits keep 0x5a */
 	gles_Clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
 	expect_fill(&e, 0.5f, 0x5a);
-	check(ctx, &e, has_depth, has_stencil);
+	check(ctx, &e, depth_format, has_stencil);
 
 	/* depth masked off, the stencil written through a mask of 0x0f */
 	gles_DepthMask(GL_FALSE);
@@ -136,7 +199,7 @@ static void clears(struct gles_context *ctx, bool has_depth, bool has_stencil)
 	gles_ClearStencil(0xff);
 	gles_Clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
 	expect_rect(&e, 0, 0, W, H, false, 0, true, 0xff, 0x0f);
-	check(ctx, &e, has_depth, has_stencil);
+	check(ctx, &e, depth_format, has_stencil);
 
 	/* glClearBufferfi inside a scissor box hanging over the edge; depth clamped to 1 */
 	gles_DepthMask(GL_TRUE);
@@ -144,57 +207,64 @@ static void clears(struct gles_context *ctx, bool has_depth, bool has_stencil)
 	gles_Scissor(-2, 3, 9, 100);
 	gles_ClearBufferfi(GL_DEPTH_STENCIL, 0, 7.5f, 3);
 	expect_rect(&e, -2, 3, 9, 100, true, 1.0f, true, 3, 0x0f);
-	check(ctx, &e, has_depth, has_stencil);
+	check(ctx, &e, depth_format, has_stencil);
 
 	/* depth alone, stencil alone, and only the buffer asked for changes */
 	gles_Scissor(10, 0, 6, 4);
 	gles_StencilMask(0xff);
 	gles_ClearBufferfv(GL_DEPTH, 0, &quarter);
 	expect_rect(&e, 10, 0, 6, 4, true, 0.25f, false, 0, 0);
-	check(ctx, &e, has_depth, has_stencil);
+	check(ctx, &e, depth_format, has_stencil);
 	gles_Scissor(12, 2, 100, 100);
 	gles_ClearBufferiv(GL_STENCIL, 0, &seven);
 	expect_rect(&e, 12, 2, 100, 100, false, 0, true, 7, 0xff);
-	check(ctx, &e, has_depth, has_stencil);
+	check(ctx, &e, depth_format, has_stencil);
 	/* glClear of depth only, with a depth below 0 (clamped by glClearDepthf) */
 	gles_Disable(GL_SCISSOR_TEST);
 	gles_ClearDepthf(-3.0f);
 	gles_Clear(GL_DEPTH_BUFFER_BIT);
 	expect_rect(&e, 0, 0, W, H, true, 0.0f, false, 0, 0);
-	check(ctx, &e, has_depth, has_stencil);
+	check(ctx, &e, depth_format, has_stencil);
 }
 
 static void test_default_framebuffer(void **state)
 {
 	struct fixture *f = *state;
 
-	clears(f->ctx, true, true);
+	/* the configs' D24S8: Z32F depth, S8 stencil */
+	clears(f->ctx, AGX_FORMAT_Z32_FLOAT, true);
 }
 
-/* Framebuffer objects with each depth and stencil format, renderbuffers and textures. */
+/*
+ * Framebuffer objects with each depth and stencil format, renderbuffers
+ * and textures, and the depth texels each must have (24-bit depth as Z32F).
+ */
 static void test_fbo(void **state)
 {
 	static const struct {
 		GLenum format;
-		bool depth, stencil, texture;
+		enum agx_format depth;
+		bool stencil, texture;
 	} cases[] = {
-		{ GL_DEPTH_COMPONENT16, true, false, false },
-		{ GL_DEPTH_COMPONENT24, true, false, false },
-		{ GL_DEPTH_COMPONENT32F, true, false, false },
-		{ GL_DEPTH24_STENCIL8, true, true, false },
-		{ GL_DEPTH32F_STENCIL8, true, true, false },
-		{ GL_STENCIL_INDEX8, false, true, false },
-		{ GL_DEPTH_COMPONENT24, true, false, true },
-		{ GL_DEPTH24_STENCIL8, true, true, true },
-		{ GL_DEPTH32F_STENCIL8, true, true, true },
+		{ GL_DEPTH_COMPONENT16, AGX_FORMAT_Z16_UNORM, false, false },
+		{ GL_DEPTH_COMPONENT24, AGX_FORMAT_Z32_FLOAT, false, false },
+		{ GL_DEPTH_COMPONENT32F, AGX_FORMAT_Z32_FLOAT, false, false },
+		{ GL_DEPTH24_STENCIL8, AGX_FORMAT_Z32_FLOAT, true, false },
+		{ GL_DEPTH32F_STENCIL8, AGX_FORMAT_Z32_FLOAT, true, false },
+		{ GL_STENCIL_INDEX8, AGX_FORMAT_NONE, true, false },
+		{ GL_DEPTH_COMPONENT16, AGX_FORMAT_Z16_UNORM, false, true },
+		{ GL_DEPTH_COMPONENT24, AGX_FORMAT_Z32_FLOAT, false, true },
+		{ GL_DEPTH24_STENCIL8, AGX_FORMAT_Z32_FLOAT, true, true },
+		{ GL_DEPTH32F_STENCIL8, AGX_FORMAT_Z32_FLOAT, true, true },
 	};
 	struct fixture *f = *state;
 
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		GLuint fbo, obj;
-		GLenum point = cases[i].depth && cases[i].stencil ? GL_DEPTH_STENCIL_ATTACHMENT
-			       : cases[i].depth			  ? GL_DEPTH_ATTACHMENT
-								  : GL_STENCIL_ATTACHMENT;
+		bool depth = cases[i].depth != AGX_FORMAT_NONE;
+		GLenum point = depth && cases[i].stencil ? GL_DEPTH_STENCIL_ATTACHMENT
+			       : depth			 ? GL_DEPTH_ATTACHMENT
+							 : GL_STENCIL_ATTACHMENT;
 
 		gles_GenFramebuffers(1, &fbo);
 		gles_BindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -294,7 +364,11 @@ static int setup(void **state)
 	config.name = "test-clear-zs";
 	if (agx_device_open(&config, &f->dev) < 0)
 		return -1;
-	/* the drawable a pbuffer with RGBA8888 and D24S8 would be (egl_surface.c) */
+	/*
+	 * The drawable a pbuffer with RGBA8888 and D24S8 would be
+	 * (egl_surface.c): linear colour rows 16-byte aligned, twiddled Z32F
+	 * depth and S8 stencil.
+	 */
 	*d = (struct gles_drawable){ .width = W,
 				     .height = H,
 				     .red_bits = 8,
@@ -303,11 +377,20 @@ static int setup(void **state)
 				     .alpha_bits = 8,
 				     .depth_bits = 24,
 				     .stencil_bits = 8 };
-	d->color = (struct gles_buffer){ .format = GLES_FORMAT_RGBA8_UNORM, .stride = 96 };
-	d->depth_stencil = (struct gles_buffer){ .format = GLES_FORMAT_Z24S8, .stride = 96 };
-	if (agx_device_bo_create(f->dev, 0x4000, 0, &d->color.bo) < 0 ||
-	    agx_device_bo_create(f->dev, 0x4000, 0, &d->depth_stencil.bo) < 0)
-		return -1;
+	d->color = (struct gles_buffer){ .format = GLES_FORMAT_RGBA8_UNORM,
+					 .layout = { .bytes_per_texel = 4, .stride = 96 } };
+	d->depth = (struct gles_buffer){ .format = GLES_FORMAT_Z32_FLOAT,
+					 .layout = { .twiddled = true, .bytes_per_texel = 4 } };
+	d->stencil = (struct gles_buffer){ .format = GLES_FORMAT_S8_UINT,
+					   .layout = { .twiddled = true, .bytes_per_texel = 1 } };
+	for (unsigned i = 0; i < 3; i++) {
+		struct gles_buffer *b = i == 0 ? &d->color : i == 1 ? &d->depth : &d->stencil;
+
+		b->layout.width = W, b->layout.height = H, b->layout.levels = 1;
+		if (!agx_layout_init(&b->layout) ||
+		    agx_device_bo_create(f->dev, b->layout.layer_stride, 0, &b->bo) < 0)
+			return -1;
+	}
 	p.dev = f->dev;
 	p.renderer = "test";
 	if (gles_context_create(&p, &f->ctx) < 0)
@@ -327,7 +410,8 @@ static int teardown(void **state)
 	gles_context_make_current(NULL, NULL, NULL);
 	gles_context_destroy(f->ctx);
 	agx_device_bo_close(f->dev, &f->drawable.color.bo);
-	agx_device_bo_close(f->dev, &f->drawable.depth_stencil.bo);
+	agx_device_bo_close(f->dev, &f->drawable.depth.bo);
+	agx_device_bo_close(f->dev, &f->drawable.stencil.bo);
 	agx_device_close(f->dev);
 	clean = test_stack_stop(&f->stack);
 	free(f);

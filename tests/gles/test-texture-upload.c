@@ -5,7 +5,8 @@
  * inside a tile, worked out here independently of agx/layout.c), the
  * unpack pixel store state, format conversions into the hardware texels,
  * compressed blocks, pixel unpack buffers, immutable storage and
- * glGenerateMipmap; and the linear layout of renderbuffers.
+ * glGenerateMipmap, 24-bit depth as Z32F with a separate S8 stencil; and
+ * the layouts of renderbuffers (colour linear, depth and stencil twiddled).
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -173,10 +174,6 @@ static void test_conversions(void **state)
 	assert_int_equal(half(texel(f->ctx, 0, 0, 0)), 0x3c00);
 	assert_int_equal(half(texel(f->ctx, 0, 0, 0) + 2), 0xc000);
 	assert_int_equal(half(texel(f->ctx, 0, 0, 0) + 6), 0x7bff);
-	/* depth/stencil: GL's depth in 31..8 becomes the texel's 23..0, stencil 31..24 */
-	gles_TexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH24_STENCIL8, 1, 1, 0, GL_DEPTH_STENCIL,
-			GL_UNSIGNED_INT_24_8, (const uint32_t[]){ 0x123456ab });
-	assert_int_equal(word(texel(f->ctx, 0, 0, 0)), 0xab123456u);
 	/* DEPTH_COMPONENT16 from 32-bit depth: rounded to 16 bits */
 	gles_TexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT16, 1, 1, 0, GL_DEPTH_COMPONENT,
 			GL_UNSIGNED_INT, (const uint32_t[]){ 0x80000000u });
@@ -196,7 +193,7 @@ static void test_conversions(void **state)
 		assert_non_null(l->stencil);
 		assert_int_equal(l->stencil->format, AGX_FORMAT_S8_UINT);
 		assert_int_equal(word(texel(f->ctx, 0, 0, 0)), 0x3f000000u);
-		assert_int_equal(*gles_image_texel(l->stencil, 0, 0, 0, 0), 0x5a);
+		assert_int_equal(*(uint8_t *)l->stencil->bo.map, 0x5a);
 	}
 	/* integers stay integers; signed bytes sign-extend */
 	gles_TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8I, 1, 1, 0, GL_RGBA_INTEGER, GL_BYTE,
@@ -227,6 +224,87 @@ static void test_conversions(void **state)
 			(const uint8_t[]){ 0x33 });
 	assert_int_equal(*texel(f->ctx, 0, 0, 0), 0x33);
 	assert_int_equal(gles_GetError(), GL_NO_ERROR);
+	gles_DeleteTextures(1, &tex);
+}
+
+/* Whether a Z32F texel holds exactly the float want. */
+static bool same_float(const uint8_t *texel, float want)
+{
+	return !memcmp(texel, &want, 4);
+}
+
+/* The float a 24-bit fixed-point depth k is (equation 2.1: k / (2^24 - 1)). */
+static float depth24(uint32_t k)
+{
+	return (float)(k / 16777215.0);
+}
+
+/*
+ * 24-bit depth is stored as the depth/stencil unit renders it: a Z32F
+ * image holding the 24-bit value (equation 2.1: k / (2^24 - 1)), and
+ * DEPTH24_STENCIL8's stencil an S8 image of its own, both twiddled.
+ */
+static void test_depth24(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t pixels[4 * 4];
+	struct gles_texture_level *l;
+	GLuint tex;
+
+	gles_GenTextures(1, &tex);
+	gles_BindTexture(GL_TEXTURE_2D, tex);
+	/* DEPTH_COMPONENT24 from 32-bit depth: first rounded to 24 bits (0x123456.47: 0x123456) */
+	gles_TexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, 2, 1, 0, GL_DEPTH_COMPONENT,
+			GL_UNSIGNED_INT, (const uint32_t[]){ 0x12345678u, 0xffffffffu });
+	assert_int_equal(gles_GetError(), GL_NO_ERROR);
+	l = level_of(f->ctx, GL_TEXTURE_2D, 0);
+	assert_int_equal(l->image->format, AGX_FORMAT_Z32_FLOAT);
+	assert_null(l->stencil);
+	assert_true(same_float(texel(f->ctx, 0, 0, 0), depth24(0x123456)));
+	assert_true(same_float(texel(f->ctx, 0, 1, 0), 1.0f));
+
+	/* DEPTH24_STENCIL8 from UNSIGNED_INT_24_8: depth in bits 31..8, stencil in 7..0 */
+	for (unsigned i = 0; i < 16; i++)
+		pixels[i] = (0x100000u * i + 0x321u * i) << 8 | (0xa0 + i);
+	gles_TexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH24_STENCIL8, 4, 4, 0, GL_DEPTH_STENCIL,
+			GL_UNSIGNED_INT_24_8, pixels);
+	assert_int_equal(gles_GetError(), GL_NO_ERROR);
+	l = level_of(f->ctx, GL_TEXTURE_2D, 0);
+	assert_int_equal(l->image->format, AGX_FORMAT_Z32_FLOAT);
+	assert_non_null(l->stencil);
+	assert_int_equal(l->stencil->format, AGX_FORMAT_S8_UINT);
+	assert_true(l->stencil->layout.twiddled);
+	assert_int_not_equal(l->stencil->bo.handle, l->image->bo.handle);
+	/* a 4x4 level is one 4x4 Morton tile, in either image */
+	for (unsigned y = 0; y < 4; y++) {
+		for (unsigned x = 0; x < 4; x++) {
+			unsigned i = 4 * y + x, m = morton(x, y);
+
+			if (!same_float((uint8_t *)l->image->bo.map + 4 * m,
+					depth24(0x100000u * i + 0x321u * i)))
+				fail_msg("depth of (%u, %u)", x, y);
+			assert_int_equal(((uint8_t *)l->stencil->bo.map)[m], 0xa0 + i);
+		}
+	}
+	/* a sub-image writes both images */
+	gles_TexSubImage2D(GL_TEXTURE_2D, 0, 1, 2, 1, 1, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8,
+			   (const uint32_t[]){ 0xffffff00u | 0x5a });
+	assert_true(same_float((uint8_t *)l->image->bo.map + 4 * morton(1, 2), 1.0f));
+	assert_int_equal(((uint8_t *)l->stencil->bo.map)[morton(1, 2)], 0x5a);
+
+	/* immutable storage: a stencil image of all levels beside the depth's */
+	gles_DeleteTextures(1, &tex);
+	gles_GenTextures(1, &tex);
+	gles_BindTexture(GL_TEXTURE_2D, tex);
+	gles_TexStorage2D(GL_TEXTURE_2D, 2, GL_DEPTH24_STENCIL8, 4, 4);
+	gles_TexSubImage2D(GL_TEXTURE_2D, 1, 1, 1, 1, 1, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8,
+			   (const uint32_t[]){ 0x00000100u | 0x77 });
+	assert_int_equal(gles_GetError(), GL_NO_ERROR);
+	l = level_of(f->ctx, GL_TEXTURE_2D, 1);
+	assert_int_equal(l->stencil->levels, 2);
+	/* level 1 (2x2) after level 0's 16 texels at the next 128 bytes; Morton (1, 1) = 3 */
+	assert_true(same_float((uint8_t *)l->image->bo.map + 128 + 4 * 3, depth24(1)));
+	assert_int_equal(((uint8_t *)l->stencil->bo.map)[128 + 3], 0x77);
 	gles_DeleteTextures(1, &tex);
 }
 
@@ -322,7 +400,7 @@ static void test_3d_layers_and_renderbuffers(void **state)
 	uint8_t pixels[4 * 2 * 3]; /* rows of 2 bytes padded to 4 (UNPACK_ALIGNMENT) */
 	GLuint tex, rb;
 	struct gles_texture_level *l;
-	const struct gles_image *img;
+	const struct gles_image *img, *stencil;
 
 	for (unsigned i = 0; i < sizeof(pixels); i++)
 		pixels[i] = (uint8_t)i;
@@ -352,6 +430,27 @@ static void test_3d_layers_and_renderbuffers(void **state)
 	assert_int_equal(img->samples, 4);
 	assert_int_equal(img->layers, 4);
 	assert_true(img->bo.size >= 4 * img->layout.layer_stride);
+	/* depth and stencil renderbuffers are twiddled, as the ZLS renders them: a 4x4 tile */
+	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, 4, 4);
+	assert_int_equal(img->format, AGX_FORMAT_Z32_FLOAT);
+	assert_true(img->layout.twiddled);
+	assert_ptr_equal(gles_image_texel(img, 0, 0, 3, 2),
+			 (uint8_t *)img->bo.map + morton(3, 2) * 4);
+	stencil = &f->ctx->objects->renderbuffer->stencil;
+	assert_int_equal(stencil->format, AGX_FORMAT_S8_UINT);
+	assert_true(stencil->layout.twiddled);
+	assert_ptr_equal(gles_image_texel(stencil, 0, 0, 3, 2),
+			 (uint8_t *)stencil->bo.map + morton(3, 2));
+	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_STENCIL_INDEX8, 4, 4);
+	assert_int_equal(img->format, AGX_FORMAT_S8_UINT);
+	assert_true(img->layout.twiddled);
+	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 4, 4);
+	assert_int_equal(img->format, AGX_FORMAT_Z16_UNORM);
+	assert_true(img->layout.twiddled);
+	/* with samples: a twiddled layer each */
+	gles_RenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_DEPTH_COMPONENT24, 4, 4);
+	assert_true(img->layout.twiddled);
+	assert_int_equal(img->layers, 4);
 	gles_DeleteRenderbuffers(1, &rb);
 	assert_int_equal(gles_GetError(), GL_NO_ERROR);
 }
@@ -393,6 +492,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_twiddled_rgba8),
 		cmocka_unit_test(test_unpack_state),
 		cmocka_unit_test(test_conversions),
+		cmocka_unit_test(test_depth24),
 		cmocka_unit_test(test_compressed_and_pbo),
 		cmocka_unit_test(test_storage_and_mipmaps),
 		cmocka_unit_test(test_3d_layers_and_renderbuffers),
