@@ -42,10 +42,10 @@
 			     .components = comps }
 
 /*
- * FMT: read by the texture unit and written by the PBE.  TEX: read only --
- * the simulated PBE writes channels in stored order (it takes no swizzle,
- * sim/usc/texture.c), so swizzled and padded formats are not PBE targets.
- * SOFT: neither; only the CPU and compute kernels touch it.
+ * FMT: read by the texture unit and written by the PBE (whose swizzle
+ * puts each stored channel's component in place: agx_pbe_descriptor).
+ * TEX: read only -- luminance and alpha formats, which GL never renders
+ * to.  SOFT: neither; only the CPU and compute kernels touch it.
  */
 #define FMT(...)  ENTRY(__VA_ARGS__, true, true)
 #define TEX(...)  ENTRY(__VA_ARGS__, true, false)
@@ -84,11 +84,11 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	TEX(L8A8_UNORM, KF, 2, R8G8, UNORM, false, 2, B(8, 8), S(0, 0, 0, 1), S(0, 3, P, P), 2),
 	FMT(R5G6B5_UNORM, KF, 2, R5G6B5, UNORM, false, 3, B(5, 6, 5), S(0, 1, 2, O), S(0, 1, 2, P),
 	    3),
-	TEX(B5G6R5_UNORM, KF, 2, R5G6B5, UNORM, false, 3, B(5, 6, 5), S(2, 1, 0, O), S(2, 1, 0, P),
+	FMT(B5G6R5_UNORM, KF, 2, R5G6B5, UNORM, false, 3, B(5, 6, 5), S(2, 1, 0, O), S(2, 1, 0, P),
 	    3),
 	FMT(R4G4B4A4_UNORM, KF, 2, R4G4B4A4, UNORM, false, 4, B(4, 4, 4, 4), S(0, 1, 2, 3),
 	    S(0, 1, 2, 3), 4),
-	TEX(A4B4G4R4_UNORM, KF, 2, R4G4B4A4, UNORM, false, 4, B(4, 4, 4, 4), S(3, 2, 1, 0),
+	FMT(A4B4G4R4_UNORM, KF, 2, R4G4B4A4, UNORM, false, 4, B(4, 4, 4, 4), S(3, 2, 1, 0),
 	    S(3, 2, 1, 0), 4),
 	FMT(R5G5B5A1_UNORM, KF, 2, R5G5B5A1, UNORM, false, 4, B(5, 5, 5, 1), S(0, 1, 2, 3),
 	    S(0, 1, 2, 3), 4),
@@ -121,17 +121,17 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	    S(0, 1, 2, 3), 4),
 	FMT(R8G8B8A8_SRGB, KF, 4, R8G8B8A8, UNORM, true, 4, B(8, 8, 8, 8), S(0, 1, 2, 3),
 	    S(0, 1, 2, 3), 4),
-	TEX(B8G8R8A8_UNORM, KF, 4, R8G8B8A8, UNORM, false, 4, B(8, 8, 8, 8), S(2, 1, 0, 3),
+	FMT(B8G8R8A8_UNORM, KF, 4, R8G8B8A8, UNORM, false, 4, B(8, 8, 8, 8), S(2, 1, 0, 3),
 	    S(2, 1, 0, 3), 4),
-	TEX(R8G8B8X8_UNORM, KF, 4, R8G8B8A8, UNORM, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
+	FMT(R8G8B8X8_UNORM, KF, 4, R8G8B8A8, UNORM, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
 	    S(0, 1, 2, P), 3),
-	TEX(R8G8B8X8_SNORM, KF, 4, R8G8B8A8, SNORM, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
+	FMT(R8G8B8X8_SNORM, KF, 4, R8G8B8A8, SNORM, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
 	    S(0, 1, 2, P), 3),
-	TEX(R8G8B8X8_UINT, KU, 4, R8G8B8A8, UINT, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
+	FMT(R8G8B8X8_UINT, KU, 4, R8G8B8A8, UINT, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
 	    S(0, 1, 2, P), 3),
-	TEX(R8G8B8X8_SINT, KS, 4, R8G8B8A8, SINT, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
+	FMT(R8G8B8X8_SINT, KS, 4, R8G8B8A8, SINT, false, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
 	    S(0, 1, 2, P), 3),
-	TEX(R8G8B8X8_SRGB, KF, 4, R8G8B8A8, UNORM, true, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
+	FMT(R8G8B8X8_SRGB, KF, 4, R8G8B8A8, UNORM, true, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
 	    S(0, 1, 2, P), 3),
 	FMT(R32G32_UINT, KU, 8, R32G32, UINT, false, 2, B(32, 32), S(0, 1, Z, O), S(0, 1, P, P), 2),
 	FMT(R32G32_SINT, KS, 8, R32G32, SINT, false, 2, B(32, 32), S(0, 1, Z, O), S(0, 1, P, P), 2),
@@ -147,11 +147,11 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	    S(0, 1, 2, 3), S(0, 1, 2, 3), 4),
 	FMT(R16G16B16A16_FLOAT, KF, 8, R16G16B16A16, FLOAT, false, 4, B(16, 16, 16, 16),
 	    S(0, 1, 2, 3), S(0, 1, 2, 3), 4),
-	TEX(R16G16B16X16_UINT, KU, 8, R16G16B16A16, UINT, false, 4, B(16, 16, 16, 16),
+	FMT(R16G16B16X16_UINT, KU, 8, R16G16B16A16, UINT, false, 4, B(16, 16, 16, 16),
 	    S(0, 1, 2, O), S(0, 1, 2, P), 3),
-	TEX(R16G16B16X16_SINT, KS, 8, R16G16B16A16, SINT, false, 4, B(16, 16, 16, 16),
+	FMT(R16G16B16X16_SINT, KS, 8, R16G16B16A16, SINT, false, 4, B(16, 16, 16, 16),
 	    S(0, 1, 2, O), S(0, 1, 2, P), 3),
-	TEX(R16G16B16X16_FLOAT, KF, 8, R16G16B16A16, FLOAT, false, 4, B(16, 16, 16, 16),
+	FMT(R16G16B16X16_FLOAT, KF, 8, R16G16B16A16, FLOAT, false, 4, B(16, 16, 16, 16),
 	    S(0, 1, 2, O), S(0, 1, 2, P), 3),
 	FMT(R32G32B32A32_UINT, KU, 16, R32G32B32A32, UINT, false, 4, B(32, 32, 32, 32),
 	    S(0, 1, 2, 3), S(0, 1, 2, 3), 4),
@@ -159,11 +159,11 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	    S(0, 1, 2, 3), S(0, 1, 2, 3), 4),
 	FMT(R32G32B32A32_FLOAT, KF, 16, R32G32B32A32, FLOAT, false, 4, B(32, 32, 32, 32),
 	    S(0, 1, 2, 3), S(0, 1, 2, 3), 4),
-	TEX(R32G32B32X32_UINT, KU, 16, R32G32B32A32, UINT, false, 4, B(32, 32, 32, 32),
+	FMT(R32G32B32X32_UINT, KU, 16, R32G32B32A32, UINT, false, 4, B(32, 32, 32, 32),
 	    S(0, 1, 2, O), S(0, 1, 2, P), 3),
-	TEX(R32G32B32X32_SINT, KS, 16, R32G32B32A32, SINT, false, 4, B(32, 32, 32, 32),
+	FMT(R32G32B32X32_SINT, KS, 16, R32G32B32A32, SINT, false, 4, B(32, 32, 32, 32),
 	    S(0, 1, 2, O), S(0, 1, 2, P), 3),
-	TEX(R32G32B32X32_FLOAT, KF, 16, R32G32B32A32, FLOAT, false, 4, B(32, 32, 32, 32),
+	FMT(R32G32B32X32_FLOAT, KF, 16, R32G32B32A32, FLOAT, false, 4, B(32, 32, 32, 32),
 	    S(0, 1, 2, O), S(0, 1, 2, P), 3),
 	FMT(Z16_UNORM, AGX_FORMAT_KIND_DEPTH, 2, R16, UNORM, false, 1, B(16), S(0, Z, Z, O),
 	    S(0, P, P, P), 1),
