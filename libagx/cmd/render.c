@@ -659,7 +659,7 @@ static int array_entry(struct agx_render *r, uint64_t array, unsigned *count, un
 	return (int)(*count)++;
 }
 
-int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d)
+static int draw(struct agx_render *r, const struct agx_render_draw *d)
 {
 	struct agx_ppp_state ppp = d->state;
 	uint8_t words[AGX_PPP_MAX_LENGTH > AGX_PIPELINE_MAX_LENGTH ? AGX_PPP_MAX_LENGTH
@@ -676,7 +676,7 @@ int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d)
 	    d->vs_outputs < 4 || d->vs_outputs > 255 || d->num_cf > 127 ||
 	    (d->draw.index_size && d->draw.index_bytes % 4) || !d->draw.instances)
 		return -EINVAL; /* the draw is wrong, not the pass: it stays usable */
-	if (r->head + need + AGX_VDM_TERMINATE_LENGTH > r->tail)
+	if (r->head + need + AGX_VDM_TERMINATE_LENGTH > r->tail || r->draws >= AGX_RENDER_MAX_DRAWS)
 		return fail(r, -ENOSPC);
 
 	if (ppp.scissor) {
@@ -746,6 +746,27 @@ int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d)
 	r->head = (size_t)(out - r->map);
 	r->draws++;
 	return 0;
+}
+
+int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d)
+{
+	size_t tail = r->tail;
+	unsigned scissors = r->num_scissors, biases = r->num_biases;
+	int ret;
+
+	if (r->error)
+		return r->error;
+	/*
+	 * A draw that does not fit takes back what it took from the tail: the
+	 * draws before it stay whole, and the pass can still be ended.
+	 */
+	if ((ret = draw(r, d)) == -ENOSPC) {
+		r->error = 0;
+		r->tail = tail;
+		r->num_scissors = scissors;
+		r->num_biases = biases;
+	}
+	return ret;
 }
 
 int agx_render_end(struct agx_render *r, struct agx_sched_render *out)

@@ -163,12 +163,11 @@ struct agx_shader_info;
  * vertex shader's outputs (their reflections, agx/compiler.h), matched by
  * location, or by matched[i]: the index in vs->vars of the output that
  * fs->vars[i] reads, -1 for an input no output feeds (left undefined, as
- * a GLSL ES 1.00 varying the vertex shader does not write is): cf0 the 1/w plane, window z when the fragment shader
- * reads gl_FragCoord.z, each input as its interpolation says (flat ones
- * from vertex flat_vertex, 0..2: the draw's provoking vertex), then
- * gl_PointCoord.  out has room for AGX_RENDER_MAX_CF bindings; *registers
- * is the coefficient registers they fill.  -EINVAL when an input has no
- * output of its location or their sizes differ (a link error GL reports).
+ * a GLSL ES 1.00 varying the vertex shader does not write is): cf0 the 1/w plane, window z when the
+ * fragment shader reads gl_FragCoord.z, each input as its interpolation says (flat ones from vertex
+ * flat_vertex, 0..2: the draw's provoking vertex), then gl_PointCoord.  out has room for
+ * AGX_RENDER_MAX_CF bindings; *registers is the coefficient registers they fill.  -EINVAL when an
+ * input has no output of its location or their sizes differ (a link error GL reports).
  */
 #define AGX_RENDER_MAX_CF 64
 int agx_render_link_varyings(const struct agx_shader_info *vs, const struct agx_shader_info *fs,
@@ -218,6 +217,12 @@ struct agx_render_draw {
 	uint32_t restart_index; /* with draw.restart */
 };
 
+/*
+ * Draws a pass holds: each is a fragment state of the render, and the
+ * simulated device takes 4096 of them in one render (sim/vdm.h).
+ */
+#define AGX_RENDER_MAX_DRAWS 4096
+
 /* Scissor and depth-bias entries a pass holds (one per distinct rectangle or bias). */
 #define AGX_RENDER_MAX_SCISSORS	  256
 #define AGX_RENDER_MAX_DEPTH_BIAS 256
@@ -246,9 +251,10 @@ int agx_render_begin(struct agx_render *r, void *map, uint64_t va, size_t size, 
 		     const struct agx_render_pass *pass);
 
 /*
- * Appends a draw.  -ENOSPC when the memory or the pass's scissor or bias
- * arrays are full (end the pass and go on in another that reloads the
- * targets); -EINVAL for a draw the hardware cannot do.
+ * Appends a draw.  -ENOSPC when the memory, the pass's draws
+ * (AGX_RENDER_MAX_DRAWS) or its scissor or bias arrays are full: the draw is not in the pass, which
+ * stays usable (end it and go on in another that reloads the targets); -EINVAL for a draw the
+ * hardware cannot do.
  */
 int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d);
 
