@@ -31,6 +31,8 @@ struct entry {
 
 struct gles_variants {
 	struct entry *buckets[BUCKETS];
+	/* each stage's last variant: draws after the first mostly want it again */
+	struct entry *last[GLES_STAGES];
 	struct agx_bo code;
 	uint64_t code_va;
 	size_t used;
@@ -41,11 +43,17 @@ static uint64_t hash_key(const struct gles_linked *l, unsigned stage,
 			 const struct agx_compile_options *o)
 {
 	const uint8_t *b = (const uint8_t *)o;
-	uint64_t h = 0xcbf29ce484222325ull ^ (uintptr_t)l ^ ((uint64_t)stage << 56);
+	uint64_t h = 0xcbf29ce484222325ull ^ (uintptr_t)l ^ ((uint64_t)stage << 56), w;
+	size_t i = 0;
 
-	for (size_t i = 0; i < sizeof(*o); i++)
+	/* FNV-1a over 64-bit words, then the bytes left */
+	for (; i + 8 <= sizeof(*o); i += 8) {
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+	}
+	for (; i < sizeof(*o); i++)
 		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
+	return h ^ (h >> 29);
 }
 
 static void drop_all(struct gles_variants *vs)
@@ -60,6 +68,7 @@ static void drop_all(struct gles_variants *vs)
 		vs->buckets[i] = NULL;
 	}
 	vs->used = 0;
+	memset(vs->last, 0, sizeof(vs->last));
 }
 
 /* Room for size bytes of code: the BO made, or emptied once the GPU is done with it. */
@@ -88,18 +97,22 @@ const struct gles_variant *gles_variant_get(struct gles_context *ctx, struct gle
 {
 	struct gles_variants *vs = ctx->variants;
 	const struct gles_program_stage *ps = &linked->stages[stage];
-	uint64_t h = hash_key(linked, stage, opts);
 	struct entry *e;
+	uint64_t h;
 	size_t at;
 
 	if (!vs && !(vs = ctx->variants = calloc(1, sizeof(*vs)))) {
 		*err = -ENOMEM;
 		return NULL;
 	}
+	e = vs->last[stage];
+	if (e && e->linked == linked && !memcmp(&e->opts, opts, sizeof(*opts)))
+		return &e->v;
+	h = hash_key(linked, stage, opts);
 	for (e = vs->buckets[h % BUCKETS]; e; e = e->next)
 		if (e->hash == h && e->linked == linked && e->stage == stage &&
 		    !memcmp(&e->opts, opts, sizeof(*opts)))
-			return &e->v;
+			return &(vs->last[stage] = e)->v;
 	if (!(e = calloc(1, sizeof(*e)))) {
 		*err = -ENOMEM;
 		return NULL;
@@ -127,6 +140,7 @@ const struct gles_variant *gles_variant_get(struct gles_context *ctx, struct gle
 	e->opts = *opts;
 	e->next = vs->buckets[h % BUCKETS];
 	vs->buckets[h % BUCKETS] = e;
+	vs->last[stage] = e;
 	return &e->v;
 }
 
