@@ -534,6 +534,137 @@ static void fixed_function(void)
 	glDisable(GL_CULL_FACE);
 }
 
+/* Depth and stencil, with a depth/stencil renderbuffer of format attached for them. */
+static void depth_stencil(GLenum format, const char *tag)
+{
+	static const float near_quad[][4] = { { -0.5f, -0.5f, -0.5f, 1 },
+					      { 0.9f, -0.5f, -0.5f, 1 },
+					      { -0.5f, 0.9f, 0.5f, 1 },
+					      { 0.9f, 0.9f, 0.5f, 1 } };
+	static const float far_quad[][4] = { { -0.9f, -0.9f, 0.2f, 1 },
+					     { 0.5f, -0.9f, 0.2f, 1 },
+					     { -0.9f, 0.5f, 0.2f, 1 },
+					     { 0.5f, 0.5f, 0.2f, 1 } };
+
+	GLuint rb;
+	char name[80];
+
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, format, W, H);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb);
+	program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glDisableVertexAttribArray(1);
+	glEnable(GL_DEPTH_TEST);
+	clear();
+	glVertexAttrib4f(1, 1, 0, 0, 1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, near_quad);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	glVertexAttrib4f(1, 0, 1, 0, 1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, far_quad);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	snprintf(name, sizeof(name), "%s_depth_less", tag);
+	read_back(name, 3);
+	glDepthFunc(GL_GREATER);
+	glClearDepthf(0);
+	glClear(GL_DEPTH_BUFFER_BIT);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	glDepthFunc(GL_LESS);
+	glDisable(GL_DEPTH_TEST);
+	snprintf(name, sizeof(name), "%s_depth_greater_after_clear", tag);
+	read_back(name, 3);
+
+	glEnable(GL_STENCIL_TEST);
+	clear();
+	glStencilFunc(GL_ALWAYS, 3, 0xff);
+	glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+	glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, near_quad);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	glStencilFunc(GL_EQUAL, 3, 0xff);
+	glVertexAttrib4f(1, 0, 0, 1, 1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, far_quad);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	glDisable(GL_STENCIL_TEST);
+	glStencilFunc(GL_ALWAYS, 0, 0xff);
+	glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+	snprintf(name, sizeof(name), "%s_stencil_equal", tag);
+	read_back(name, 3);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, 0);
+	glDeleteRenderbuffers(1, &rb);
+}
+
+/*
+ * More draws than one render pass holds: the driver goes on in further
+ * passes over the same targets, each reloading what the last stored.
+ */
+static void many_draws(void)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec2 pos;\n"
+				 "uniform vec2 at;\n"
+				 "void main() { gl_Position = vec4(pos * 0.04 + at, 0, 1); }\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "uniform vec4 colour;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = colour; }\n";
+	static const float tri[] = { -1, -1, 1, -1, 0, 1 };
+	GLuint p = program(vs, fs, NULL);
+	GLint at = glGetUniformLocation(p, "at"), colour = glGetUniformLocation(p, "colour");
+
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, tri);
+	clear();
+	for (unsigned i = 0; i < 6000; i++) {
+		glUniform2f(at, (float)(i % 40) / 20 - 0.975f, (float)(i / 40 % 40) / 20 - 0.975f);
+		glUniform4f(colour, (float)(i % 7) / 6, (float)(i % 11) / 10, (float)(i % 13) / 12,
+			    1);
+		glDrawArrays(GL_TRIANGLES, 0, 3);
+	}
+	read_back("many_draws", 3);
+}
+
+/*
+ * Colour targets whose stored channels are not the shader's in order
+ * (RGB565: red in the top bits; RGB8: a padding channel): the PBE's
+ * swizzle puts them in place.
+ */
+static void target_formats(void)
+{
+	static const struct {
+		GLenum format;
+		const char *name;
+	} formats[] = { { GL_RGB565, "rgb565" },
+			{ GL_RGB8, "rgb8" },
+			{ GL_RGBA4, "rgba4" },
+			{ GL_RGB10_A2, "rgb10_a2" } };
+
+	program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		GLuint rb;
+		char name[64];
+
+		glGenRenderbuffers(1, &rb);
+		glBindRenderbuffer(GL_RENDERBUFFER, rb);
+		glRenderbufferStorage(GL_RENDERBUFFER, formats[i].format, W, H);
+		glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+					  rb);
+		clear();
+		glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+		snprintf(name, sizeof(name), "target_%s", formats[i].name);
+		/* a step of the format's fewest bits: the two round to them differently */
+		read_back(name, 18);
+		glDeleteRenderbuffers(1, &rb);
+	}
+}
+
 /* Two draw buffers, each output to its own. */
 static void draw_buffers(GLuint fb)
 {
@@ -621,7 +752,11 @@ static int workload(void)
 	varyings();
 	textures();
 	fixed_function();
+	depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
+	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
+	many_draws();
 	draw_buffers(fb);
+	target_formats();
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	eglDestroyContext(dpy, ctx);
 	eglDestroySurface(dpy, surf);
