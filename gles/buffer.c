@@ -50,22 +50,18 @@ static struct gles_buffer_object **target_slot(struct gles_context *ctx, GLenum 
 		return &o->array_buffer;
 	case GL_ELEMENT_ARRAY_BUFFER:
 		return &o->vao->element_buffer;
-	}
-	if (ctx->major >= 3) {
-		switch (target) {
-		case GL_COPY_READ_BUFFER:
-			return &o->copy_read_buffer;
-		case GL_COPY_WRITE_BUFFER:
-			return &o->copy_write_buffer;
-		case GL_PIXEL_PACK_BUFFER:
-			return &o->pixel_pack_buffer;
-		case GL_PIXEL_UNPACK_BUFFER:
-			return &o->pixel_unpack_buffer;
-		case GL_UNIFORM_BUFFER:
-			return &o->uniform_buffer;
-		case GL_TRANSFORM_FEEDBACK_BUFFER:
-			return &o->transform_feedback_buffer;
-		}
+	case GL_COPY_READ_BUFFER:
+		return &o->copy_read_buffer;
+	case GL_COPY_WRITE_BUFFER:
+		return &o->copy_write_buffer;
+	case GL_PIXEL_PACK_BUFFER:
+		return &o->pixel_pack_buffer;
+	case GL_PIXEL_UNPACK_BUFFER:
+		return &o->pixel_unpack_buffer;
+	case GL_UNIFORM_BUFFER:
+		return &o->uniform_buffer;
+	case GL_TRANSFORM_FEEDBACK_BUFFER:
+		return &o->transform_feedback_buffer;
 	}
 	gles_error(ctx, GL_INVALID_ENUM);
 	return NULL;
@@ -224,20 +220,19 @@ void gles_DeleteBuffers(GLsizei n, const GLuint *buffers)
 	gles_objects_unlock(ctx);
 }
 
-static bool usage_valid(struct gles_context *ctx, GLenum usage)
+static bool usage_valid(GLenum usage)
 {
 	switch (usage) {
 	case GL_STREAM_DRAW:
 	case GL_STATIC_DRAW:
 	case GL_DYNAMIC_DRAW:
-		return true;
 	case GL_STREAM_READ:
 	case GL_STREAM_COPY:
 	case GL_STATIC_READ:
 	case GL_STATIC_COPY:
 	case GL_DYNAMIC_READ:
 	case GL_DYNAMIC_COPY:
-		return ctx->major >= 3;
+		return true;
 	default:
 		return false;
 	}
@@ -255,7 +250,7 @@ void gles_BufferData(GLenum target, GLsizeiptr size, const void *data, GLenum us
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (!usage_valid(ctx, usage)) {
+	if (!usage_valid(usage)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -314,20 +309,12 @@ void gles_BufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const v
 	(GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT |                        \
 	 GL_MAP_INVALIDATE_BUFFER_BIT | GL_MAP_FLUSH_EXPLICIT_BIT | GL_MAP_UNSYNCHRONIZED_BIT)
 
-static bool es3(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
 void *gles_MapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access)
 {
 	struct gles_context *ctx = gles_current();
 	struct gles_buffer_object **slot, *b;
 
-	if (!ctx || !es3(ctx) || !(slot = target_slot(ctx, target)))
+	if (!ctx || !(slot = target_slot(ctx, target)))
 		return NULL;
 	if (offset < 0 || length < 0 || (access & ~MAP_BITS)) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -365,7 +352,7 @@ GLboolean gles_UnmapBuffer(GLenum target)
 	struct gles_context *ctx = gles_current();
 	struct gles_buffer_object *b;
 
-	if (!ctx || !es3(ctx) || !(b = bound(ctx, target)))
+	if (!ctx || !(b = bound(ctx, target)))
 		return GL_FALSE;
 	if (!b->access) {
 		gles_error(ctx, GL_INVALID_OPERATION);
@@ -382,7 +369,7 @@ void gles_FlushMappedBufferRange(GLenum target, GLintptr offset, GLsizeiptr leng
 	struct gles_context *ctx = gles_current();
 	struct gles_buffer_object *b;
 
-	if (!ctx || !es3(ctx) || !(b = bound(ctx, target)))
+	if (!ctx || !(b = bound(ctx, target)))
 		return;
 	if (offset < 0 || length < 0) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -404,7 +391,7 @@ void gles_GetBufferPointerv(GLenum target, GLenum pname, void **params)
 	struct gles_context *ctx = gles_current();
 	struct gles_buffer_object **slot, *b;
 
-	if (!ctx || !es3(ctx) || !(slot = target_slot(ctx, target)))
+	if (!ctx || !(slot = target_slot(ctx, target)))
 		return;
 	if (pname != GL_BUFFER_MAP_POINTER) {
 		gles_error(ctx, GL_INVALID_ENUM);
@@ -424,8 +411,7 @@ void gles_CopyBufferSubData(GLenum readTarget, GLenum writeTarget, GLintptr read
 	struct gles_context *ctx = gles_current();
 	struct gles_buffer_object **rs, **ws, *r, *w;
 
-	if (!ctx || !es3(ctx) || !(rs = target_slot(ctx, readTarget)) ||
-	    !(ws = target_slot(ctx, writeTarget)))
+	if (!ctx || !(rs = target_slot(ctx, readTarget)) || !(ws = target_slot(ctx, writeTarget)))
 		return;
 	r = *rs, w = *ws;
 	if (!r || !w || r->access || w->access) {
@@ -458,38 +444,33 @@ static bool buffer_parameter(struct gles_context *ctx, const struct gles_buffer_
 	case GL_BUFFER_USAGE:
 		*value = b->usage;
 		return true;
-	}
-	if (ctx->major >= 3) {
-		switch (pname) {
-		case GL_BUFFER_ACCESS_FLAGS:
-			*value = b->access;
-			return true;
-		case GL_BUFFER_MAPPED:
-			*value = b->access ? GL_TRUE : GL_FALSE;
-			return true;
-		case GL_BUFFER_MAP_OFFSET:
-			*value = b->map_offset;
-			return true;
-		case GL_BUFFER_MAP_LENGTH:
-			*value = b->map_length;
-			return true;
-		}
+	case GL_BUFFER_ACCESS_FLAGS:
+		*value = b->access;
+		return true;
+	case GL_BUFFER_MAPPED:
+		*value = b->access ? GL_TRUE : GL_FALSE;
+		return true;
+	case GL_BUFFER_MAP_OFFSET:
+		*value = b->map_offset;
+		return true;
+	case GL_BUFFER_MAP_LENGTH:
+		*value = b->map_length;
+		return true;
 	}
 	gles_error(ctx, GL_INVALID_ENUM);
 	return false;
 }
 
-static bool pname_valid(struct gles_context *ctx, GLenum pname)
+static bool pname_valid(GLenum pname)
 {
 	switch (pname) {
 	case GL_BUFFER_SIZE:
 	case GL_BUFFER_USAGE:
-		return true;
 	case GL_BUFFER_ACCESS_FLAGS:
 	case GL_BUFFER_MAPPED:
 	case GL_BUFFER_MAP_OFFSET:
 	case GL_BUFFER_MAP_LENGTH:
-		return ctx->major >= 3;
+		return true;
 	default:
 		return false;
 	}
@@ -503,7 +484,7 @@ void gles_GetBufferParameteriv(GLenum target, GLenum pname, GLint *params)
 
 	if (!ctx || !(slot = target_slot(ctx, target)))
 		return;
-	if (!pname_valid(ctx, pname)) {
+	if (!pname_valid(pname)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -521,9 +502,9 @@ void gles_GetBufferParameteri64v(GLenum target, GLenum pname, GLint64 *params)
 	struct gles_buffer_object **slot;
 	GLint64 v;
 
-	if (!ctx || !es3(ctx) || !(slot = target_slot(ctx, target)))
+	if (!ctx || !(slot = target_slot(ctx, target)))
 		return;
-	if (!pname_valid(ctx, pname)) {
+	if (!pname_valid(pname)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -602,7 +583,7 @@ void gles_BindBufferBase(GLenum target, GLuint index, GLuint buffer)
 {
 	struct gles_context *ctx = gles_current();
 
-	if (ctx && es3(ctx))
+	if (ctx)
 		bind_range(ctx, target, index, buffer, 0, 0, true);
 }
 
@@ -611,6 +592,6 @@ void gles_BindBufferRange(GLenum target, GLuint index, GLuint buffer, GLintptr o
 {
 	struct gles_context *ctx = gles_current();
 
-	if (ctx && es3(ctx))
+	if (ctx)
 		bind_range(ctx, target, index, buffer, offset, size, false);
 }

@@ -209,18 +209,14 @@ void gles_Clear(GLbitfield mask)
 }
 
 /*
- * The checks every glClearBuffer* shares (section 4.2.3, "Errors"): an ES
- * 3.0 function; buffer one of those the variant takes (GL_INVALID_ENUM);
- * drawbuffer a draw buffer for GL_COLOR, 0 otherwise (GL_INVALID_VALUE);
- * then a complete draw framebuffer.  False when the clear stops.
+ * The checks every glClearBuffer* shares (section 4.2.3, "Errors"): buffer
+ * one of those the variant takes (GL_INVALID_ENUM); drawbuffer a draw
+ * buffer for GL_COLOR, 0 otherwise (GL_INVALID_VALUE); then a complete
+ * draw framebuffer.  False when the clear stops.
  */
 static bool clear_buffer_begin(struct gles_context *ctx, GLenum buffer, GLint drawbuffer, GLenum a,
 			       GLenum b)
 {
-	if (ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		return false;
-	}
 	if (buffer != a && buffer != b) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return false;

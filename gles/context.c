@@ -65,7 +65,8 @@ int gles_context_create(const struct gles_context_params *p, struct gles_context
 	struct gles_context *ctx;
 
 	*out = NULL;
-	if (!((p->major == 2 || p->major == 3) && p->minor == 0))
+	/* ES 3.0 only: EGL answers ES 2.0 requests with it too (egl_context.c) */
+	if (p->major != 3 || p->minor != 0)
 		return -EINVAL;
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
@@ -176,9 +177,8 @@ const GLubyte *gles_GetString(GLenum name)
 	case GL_VERSION:
 		return (const GLubyte *)ctx->version;
 	case GL_SHADING_LANGUAGE_VERSION:
-		/* GLES 3.0 section 6.1.6: "OpenGL ES GLSL ES N.M"; GLES 2.0 section 6.1.5: 1.00 */
-		return (const GLubyte *)(ctx->major >= 3 ? "OpenGL ES GLSL ES 3.00"
-							 : "OpenGL ES GLSL ES 1.00");
+		/* GLES 3.0 section 6.1.6: "OpenGL ES GLSL ES N.M" */
+		return (const GLubyte *)"OpenGL ES GLSL ES 3.00";
 	case GL_EXTENSIONS:
 		return (const GLubyte *)gles_extensions_string();
 	default:
@@ -187,24 +187,11 @@ const GLubyte *gles_GetString(GLenum name)
 	}
 }
 
-/*
- * An ES 3.0 entry point called on an ES 2.0 context, which has no such
- * function: GL_INVALID_OPERATION, as Mesa's dispatch does for functions a
- * context's API lacks.  True when the call may go on.
- */
-static bool es3_only(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
 const GLubyte *gles_GetStringi(GLenum name, GLuint index)
 {
 	struct gles_context *ctx = gles_current();
 
-	if (!ctx || !es3_only(ctx))
+	if (!ctx)
 		return NULL;
 	if (name != GL_EXTENSIONS) {
 		gles_error(ctx, GL_INVALID_ENUM);

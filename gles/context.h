@@ -84,7 +84,7 @@ struct gles_variants;
 struct gles_sampling;
 
 struct gles_context_params {
-	unsigned major, minor;		/* 2.0 or 3.0 */
+	unsigned major, minor;		/* 3.0, the only version */
 	bool robust_access;		/* EGL_CONTEXT_OPENGL_ROBUST_ACCESS */
 	bool lose_context_on_reset;	/* the reset notification strategy */
 	bool debug;			/* EGL_CONTEXT_OPENGL_DEBUG */
@@ -94,7 +94,7 @@ struct gles_context_params {
 };
 
 struct gles_context {
-	unsigned major, minor;
+	unsigned major, minor; /* GL_MAJOR_VERSION, GL_MINOR_VERSION: 3.0 */
 	bool robust_access, lose_context_on_reset, debug;
 	struct gles_share_group *share;
 	struct agx_device *dev;

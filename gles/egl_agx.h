@@ -30,6 +30,12 @@ struct gles_device {
 	char renderer[128]; /* GL_RENDERER */
 };
 
+/*
+ * Every config's EGL_RENDERABLE_TYPE: egl_context.c answers ES 2.0 and 3.0
+ * requests with an ES 3.0 context, which needs EGL_OPENGL_ES3_BIT.
+ */
+#define GLES_CONFIG_RENDERABLE_TYPE (EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT)
+
 struct gles_config {
 	EGLint id;
 	EGLint red, green, blue, alpha, depth, stencil;
@@ -75,6 +81,7 @@ struct gles_egl_context {
 	struct gles_display *dpy;
 	unsigned refs; /* the display's list, and being current */
 	const struct gles_config *config;
+	EGLint client_version; /* the major version asked for (the GL side is ES 3.0) */
 	struct gles_device *dev;
 	struct gles_thread *bound_to; /* the thread it is current in, or NULL */
 	struct gles_surface *draw, *read;

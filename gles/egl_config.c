@@ -130,7 +130,7 @@ static bool config_value(const struct gles_config *c, EGLint attribute, EGLint *
 		*value = EGL_RGB_BUFFER;
 		break;
 	case EGL_RENDERABLE_TYPE:
-		*value = EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT;
+		*value = GLES_CONFIG_RENDERABLE_TYPE;
 		break;
 	case EGL_CONFORMANT:
 		/* no client API has passed its conformance tests on this driver yet */

@@ -1,6 +1,7 @@
 /*
- * egl_context.c: EGL contexts -- OpenGL ES 2.0 and 3.0, with share lists
- * and the robustness attributes -- and what binds them to threads:
+ * egl_context.c: EGL contexts -- OpenGL ES 3.0 for a 2.0 or 3.0 request,
+ * with share lists and the robustness attributes -- and what binds them
+ * to threads:
  * eglMakeCurrent (a context or surface current in one thread is
  * EGL_BAD_ACCESS in every other), eglReleaseThread and the eglWait*
  * functions.  The GL side of a context is context.c's.
@@ -176,9 +177,19 @@ EGLContext gles_egl_create_context(EGLDisplay handle, EGLConfig config, EGLConte
 		gles_egl_error(EGL_BAD_ALLOC);
 		goto fail;
 	}
+	/*
+	 * Section 3.7.1.1: "the context returned may implement any version of
+	 * OpenGL ES backward compatible with the requested version", and ES 3.0
+	 * is backward compatible with 2.0: both requests get ES 3.0, as Mesa
+	 * answers a 2.0 request with its highest ES version.  Every config has
+	 * EGL_OPENGL_ES3_BIT as well as EGL_OPENGL_ES2_BIT, so the config
+	 * supports the context whichever was asked for.
+	 */
+	_Static_assert(GLES_CONFIG_RENDERABLE_TYPE & EGL_OPENGL_ES3_BIT,
+		       "every config must support the ES 3.0 contexts made for it");
 	params = (struct gles_context_params){
-		.major = (unsigned)r.major,
-		.minor = (unsigned)r.minor,
+		.major = 3,
+		.minor = 0,
 		.robust_access = r.robust_access,
 		.lose_context_on_reset = r.reset_strategy == EGL_LOSE_CONTEXT_ON_RESET,
 		.debug = r.debug,
@@ -192,6 +203,7 @@ EGLContext gles_egl_create_context(EGLDisplay handle, EGLConfig config, EGLConte
 	}
 	ctx->dpy = dpy;
 	ctx->config = c;
+	ctx->client_version = r.major;
 	ctx->dev = dpy->dev;
 	ctx->dev->refs++;
 	ctx->refs = 1;
@@ -258,7 +270,11 @@ EGLBoolean gles_egl_query_context(EGLDisplay handle, EGLContext context, EGLint 
 		v = EGL_OPENGL_ES_API;
 		break;
 	case EGL_CONTEXT_CLIENT_VERSION:
-		v = (EGLint)ctx->gl->major;
+		/*
+		 * Section 3.7.4: "as specified at context creation time" -- the
+		 * version asked for, 2 for a 2.0 request that got ES 3.0 (as Mesa)
+		 */
+		v = ctx->client_version;
 		break;
 	case EGL_RENDER_BUFFER:
 		/* section 3.7.4: a pbuffer's back buffer, or EGL_NONE when bound to no surface */

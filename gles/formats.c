@@ -20,7 +20,6 @@
 #define RB    GLES_FORMAT_RENDERBUFFER
 #define SZ    GLES_FORMAT_SIZED
 #define CMP   GLES_FORMAT_COMPRESSED
-#define ES2   GLES_FORMAT_ES2
 #define UN    GL_UNSIGNED_NORMALIZED
 #define SN    GL_SIGNED_NORMALIZED
 #define FL    GL_FLOAT
@@ -43,12 +42,11 @@ static const struct gles_format formats[] = {
 	F(RG8_SNORM, RG, SN, false, R8G8_SNORM, NONE, 8, 8, 0, 0, 0, 0, 0, TF | TEX | SZ),
 	F(RGB8, RGB, UN, false, R8G8B8X8_UNORM, NONE, 8, 8, 8, 0, 0, 0, 0, CR | TF | TEX | RB | SZ),
 	F(RGB8_SNORM, RGB, SN, false, R8G8B8X8_SNORM, NONE, 8, 8, 8, 0, 0, 0, 0, TF | TEX | SZ),
-	F(RGB565, RGB, UN, false, B5G6R5_UNORM, NONE, 5, 6, 5, 0, 0, 0, 0,
-	  CR | TF | TEX | RB | SZ | ES2),
+	F(RGB565, RGB, UN, false, B5G6R5_UNORM, NONE, 5, 6, 5, 0, 0, 0, 0, CR | TF | TEX | RB | SZ),
 	F(RGBA4, RGBA, UN, false, A4B4G4R4_UNORM, NONE, 4, 4, 4, 4, 0, 0, 0,
-	  CR | TF | TEX | RB | SZ | ES2),
+	  CR | TF | TEX | RB | SZ),
 	F(RGB5_A1, RGBA, UN, false, R5G5B5A1_UNORM, NONE, 5, 5, 5, 1, 0, 0, 0,
-	  CR | TF | TEX | RB | SZ | ES2),
+	  CR | TF | TEX | RB | SZ),
 	F(RGBA8, RGBA, UN, false, R8G8B8A8_UNORM, NONE, 8, 8, 8, 8, 0, 0, 0,
 	  CR | TF | TEX | RB | SZ),
 	F(RGBA8_SNORM, RGBA, SN, false, R8G8B8A8_SNORM, NONE, 8, 8, 8, 8, 0, 0, 0, TF | TEX | SZ),
@@ -106,7 +104,7 @@ static const struct gles_format formats[] = {
 	 * value, and a stencil is always an S8 image of its own.
 	 */
 	F(DEPTH_COMPONENT16, DEPTH_COMPONENT, UN, false, Z16_UNORM, NONE, 0, 0, 0, 0, 16, 0, 0,
-	  DR | TEX | RB | SZ | ES2),
+	  DR | TEX | RB | SZ),
 	F(DEPTH_COMPONENT24, DEPTH_COMPONENT, UN, false, Z32_FLOAT, NONE, 0, 0, 0, 0, 24, 0, 0,
 	  DR | TEX | RB | SZ),
 	F(DEPTH_COMPONENT32F, DEPTH_COMPONENT, FL, false, Z32_FLOAT, NONE, 0, 0, 0, 0, 32, 0, 0,
@@ -116,14 +114,14 @@ static const struct gles_format formats[] = {
 	F(DEPTH32F_STENCIL8, DEPTH_STENCIL, FL, false, Z32_FLOAT, S8_UINT, 0, 0, 0, 0, 32, 8, 0,
 	  DR | SR | TEX | RB | SZ),
 	F(STENCIL_INDEX8, STENCIL_INDEX8, UI, false, S8_UINT, NONE, 0, 0, 0, 0, 0, 8, 0,
-	  SR | RB | SZ | ES2),
+	  SR | RB | SZ),
 	/* unsized (table 3.3): the effective formats of GL_RGBA and GL_RGB depend on the type */
-	F(RGBA, RGBA, UN, false, R8G8B8A8_UNORM, NONE, 8, 8, 8, 8, 0, 0, 0, CR | TF | TEX | ES2),
-	F(RGB, RGB, UN, false, R8G8B8X8_UNORM, NONE, 8, 8, 8, 0, 0, 0, 0, CR | TF | TEX | ES2),
+	F(RGBA, RGBA, UN, false, R8G8B8A8_UNORM, NONE, 8, 8, 8, 8, 0, 0, 0, CR | TF | TEX),
+	F(RGB, RGB, UN, false, R8G8B8X8_UNORM, NONE, 8, 8, 8, 0, 0, 0, 0, CR | TF | TEX),
 	F(LUMINANCE_ALPHA, LUMINANCE_ALPHA, UN, false, L8A8_UNORM, NONE, 0, 0, 0, 8, 0, 0, 0,
-	  TF | TEX | ES2),
-	F(LUMINANCE, LUMINANCE, UN, false, L8_UNORM, NONE, 0, 0, 0, 0, 0, 0, 0, TF | TEX | ES2),
-	F(ALPHA, ALPHA, UN, false, A8_UNORM, NONE, 0, 0, 0, 8, 0, 0, 0, TF | TEX | ES2),
+	  TF | TEX),
+	F(LUMINANCE, LUMINANCE, UN, false, L8_UNORM, NONE, 0, 0, 0, 0, 0, 0, 0, TF | TEX),
+	F(ALPHA, ALPHA, UN, false, A8_UNORM, NONE, 0, 0, 0, 8, 0, 0, 0, TF | TEX),
 	/* compressed (table 3.16): 4x4-texel blocks, which the texture unit decodes */
 	F(COMPRESSED_R11_EAC, RED, UN, false, EAC_R11_UNORM, NONE, 11, 0, 0, 0, 0, 0, 0,
 	  TF | TEX | SZ | CMP),
@@ -160,11 +158,11 @@ const GLenum gles_compressed_formats[10] = {
 	GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC,
 };
 
-const struct gles_format *gles_format_get(GLenum internalformat, bool es2)
+const struct gles_format *gles_format_get(GLenum internalformat)
 {
 	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		if (formats[i].internalformat == internalformat)
-			return !es2 || (formats[i].flags & ES2) ? &formats[i] : NULL;
+			return &formats[i];
 	return NULL;
 }
 
@@ -255,7 +253,7 @@ static const struct {
 	{ GL_ALPHA, GL_UNSIGNED_BYTE, GL_ALPHA },
 };
 
-bool gles_pixel_format_valid(GLenum format, bool es2)
+bool gles_pixel_format_valid(GLenum format)
 {
 	switch (format) {
 	case GL_RGBA:
@@ -263,7 +261,6 @@ bool gles_pixel_format_valid(GLenum format, bool es2)
 	case GL_LUMINANCE_ALPHA:
 	case GL_LUMINANCE:
 	case GL_ALPHA:
-		return true;
 	case GL_RGBA_INTEGER:
 	case GL_RGB_INTEGER:
 	case GL_RG:
@@ -272,20 +269,19 @@ bool gles_pixel_format_valid(GLenum format, bool es2)
 	case GL_RED_INTEGER:
 	case GL_DEPTH_COMPONENT:
 	case GL_DEPTH_STENCIL:
-		return !es2;
+		return true;
 	default:
 		return false;
 	}
 }
 
-bool gles_pixel_type_valid(GLenum type, bool es2)
+bool gles_pixel_type_valid(GLenum type)
 {
 	switch (type) {
 	case GL_UNSIGNED_BYTE:
 	case GL_UNSIGNED_SHORT_5_6_5:
 	case GL_UNSIGNED_SHORT_4_4_4_4:
 	case GL_UNSIGNED_SHORT_5_5_5_1:
-		return true;
 	case GL_BYTE:
 	case GL_UNSIGNED_SHORT:
 	case GL_SHORT:
@@ -298,7 +294,7 @@ bool gles_pixel_type_valid(GLenum type, bool es2)
 	case GL_UNSIGNED_INT_5_9_9_9_REV:
 	case GL_UNSIGNED_INT_24_8:
 	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
-		return !es2;
+		return true;
 	default:
 		return false;
 	}
@@ -314,16 +310,16 @@ bool gles_format_matches(const struct gles_format *f, GLenum format, GLenum type
 }
 
 const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum format, GLenum type,
-					       bool es2, GLenum *error)
+					       GLenum *error)
 {
 	const struct gles_format *f;
 
-	if (!gles_pixel_format_valid(format, es2) || !gles_pixel_type_valid(type, es2)) {
+	if (!gles_pixel_format_valid(format) || !gles_pixel_type_valid(type)) {
 		*error = GL_INVALID_ENUM;
 		return NULL;
 	}
-	f = gles_format_get(internalformat, es2);
-	if (!f || !(f->flags & TEX) || (f->flags & CMP) || (es2 && (f->flags & SZ))) {
+	f = gles_format_get(internalformat);
+	if (!f || !(f->flags & TEX) || (f->flags & CMP)) {
 		*error = GL_INVALID_VALUE;
 		return NULL;
 	}
@@ -333,7 +329,7 @@ const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum for
 			return NULL;
 		for (unsigned i = 0; i < sizeof(unsized) / sizeof(unsized[0]); i++)
 			if (unsized[i].format == format && unsized[i].type == type)
-				return gles_format_get(unsized[i].effective, false);
+				return gles_format_get(unsized[i].effective);
 		return NULL;
 	}
 	return gles_format_matches(f, format, type) ? f : NULL;

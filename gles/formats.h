@@ -27,7 +27,6 @@ enum gles_format_flags {
 	GLES_FORMAT_RENDERBUFFER = 1 << 5, /* glRenderbufferStorage takes it */
 	GLES_FORMAT_SIZED = 1 << 6,
 	GLES_FORMAT_COMPRESSED = 1 << 7,
-	GLES_FORMAT_ES2 = 1 << 8, /* an OpenGL ES 2.0 context knows it */
 };
 
 struct gles_format {
@@ -48,11 +47,10 @@ struct gles_format {
 
 /*
  * The format an internalformat names, NULL when OpenGL ES 3.0 has no such
- * internal format (or an ES 2.0 context does not know it: es2).  Unsized
- * formats (GL_RGBA ...) give their own entry; gles_format_teximage finds
- * the effective one.
+ * internal format.  Unsized formats (GL_RGBA ...) give their own entry;
+ * gles_format_teximage finds the effective one.
  */
-const struct gles_format *gles_format_get(GLenum internalformat, bool es2);
+const struct gles_format *gles_format_get(GLenum internalformat);
 
 /*
  * glTexImage's internalformat/format/type (GLES 3.0 section 3.8.3 and
@@ -63,16 +61,16 @@ const struct gles_format *gles_format_get(GLenum internalformat, bool es2);
  * sized format for its type (RGBA/UNSIGNED_SHORT_4_4_4_4: RGBA4).
  */
 const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum format, GLenum type,
-					       bool es2, GLenum *error);
+					       GLenum *error);
 
 /* Whether format/type is a combination a sized internalformat takes (table 3.2). */
 bool gles_format_matches(const struct gles_format *f, GLenum format, GLenum type);
 
 /* Bytes of one client pixel of format/type, 0 if they are not GL enums of that kind. */
 unsigned gles_pixel_bytes(GLenum format, GLenum type);
-/* Whether format is a pixel format enum / type a pixel type enum (es2: of ES 2.0). */
-bool gles_pixel_format_valid(GLenum format, bool es2);
-bool gles_pixel_type_valid(GLenum type, bool es2);
+/* Whether format is a pixel format enum / type a pixel type enum. */
+bool gles_pixel_format_valid(GLenum format);
+bool gles_pixel_type_valid(GLenum type);
 
 /*
  * One client pixel (format/type, section 3.7.2's unpacking and 3.8.3's

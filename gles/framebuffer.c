@@ -12,19 +12,11 @@
 #include "gl_functions.h"
 #include "objects.h"
 
-static bool es3(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
-/* GL_FRAMEBUFFER, or (ES 3.0) GL_DRAW_FRAMEBUFFER / GL_READ_FRAMEBUFFER; else GL_INVALID_ENUM. */
+/* GL_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER or GL_READ_FRAMEBUFFER; else GL_INVALID_ENUM. */
 static bool target_valid(struct gles_context *ctx, GLenum target)
 {
-	if (target == GL_FRAMEBUFFER ||
-	    (ctx->major >= 3 && (target == GL_DRAW_FRAMEBUFFER || target == GL_READ_FRAMEBUFFER)))
+	if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER ||
+	    target == GL_READ_FRAMEBUFFER)
 		return true;
 	gles_error(ctx, GL_INVALID_ENUM);
 	return false;
@@ -172,11 +164,6 @@ static int attachment_index(struct gles_context *ctx, GLenum attachment)
 	if (attachment >= GL_COLOR_ATTACHMENT0 && attachment <= GL_COLOR_ATTACHMENT15) {
 		unsigned i = attachment - GL_COLOR_ATTACHMENT0;
 
-		/* ES 2.0 has one colour attachment and no draw buffers */
-		if (ctx->major < 3 && i > 0) {
-			gles_error(ctx, GL_INVALID_ENUM);
-			return -2;
-		}
 		if (i >= GLES_MAX_COLOR_ATTACHMENTS) {
 			gles_error(ctx, GL_INVALID_OPERATION);
 			return -2;
@@ -189,9 +176,7 @@ static int attachment_index(struct gles_context *ctx, GLenum attachment)
 	case GL_STENCIL_ATTACHMENT:
 		return GLES_ATTACH_STENCIL;
 	case GL_DEPTH_STENCIL_ATTACHMENT:
-		if (ctx->major >= 3)
-			return -1;
-		/* fall through */
+		return -1;
 	default:
 		gles_error(ctx, GL_INVALID_ENUM);
 		return -2;
@@ -259,8 +244,7 @@ void gles_FramebufferTexture2D(GLenum target, GLenum attachment, GLenum textarge
 			gles_error(ctx, GL_INVALID_OPERATION);
 			goto out;
 		}
-		/* ES 2.0 attaches level 0 only */
-		if (level < 0 || (unsigned)level > log2_floor(max) || (ctx->major < 3 && level)) {
+		if (level < 0 || (unsigned)level > log2_floor(max)) {
 			gles_error(ctx, GL_INVALID_VALUE);
 			goto out;
 		}
@@ -285,7 +269,7 @@ void gles_FramebufferTextureLayer(GLenum target, GLenum attachment, GLuint textu
 	struct gles_texture *t;
 	int index;
 
-	if (!ctx || !es3(ctx) || !(fb = attach_target(ctx, target)) ||
+	if (!ctx || !(fb = attach_target(ctx, target)) ||
 	    (index = attachment_index(ctx, attachment)) == -2)
 		return;
 	gles_objects_lock(ctx);
@@ -442,10 +426,12 @@ static bool attachment_complete(const struct gles_attachment *a, unsigned i)
 	return f->flags & need;
 }
 
-static GLenum fbo_status(struct gles_context *ctx, const struct gles_framebuffer *fb)
+static GLenum fbo_status(const struct gles_framebuffer *fb)
 {
-	bool any = false, first = true;
-	unsigned width = 0, height = 0, samples = 0;
+	const struct gles_attachment *d = &fb->att[GLES_ATTACH_DEPTH],
+				     *st = &fb->att[GLES_ATTACH_STENCIL];
+	bool any = false;
+	unsigned samples = 0;
 
 	for (unsigned i = 0; i < GLES_ATTACH_COUNT; i++) {
 		const struct gles_attachment *a = &fb->att[i];
@@ -456,32 +442,22 @@ static GLenum fbo_status(struct gles_context *ctx, const struct gles_framebuffer
 			continue;
 		if (!attachment_complete(a, i))
 			return GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
+		/* the images may differ in size (the framebuffer is their intersection), not
+		 * samples */
 		attached(a, &f, &w, &h, &s);
-		any = true;
-		if (first) {
-			width = w, height = h, samples = s;
-			first = false;
-			continue;
-		}
-		/* ES 2.0 only: every image the same size (ES 3.0 takes their intersection) */
-		if (ctx->major < 3 && (w != width || h != height))
-			return GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS;
-		if (s != samples)
+		if (any && s != samples)
 			return GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE;
+		samples = s;
+		any = true;
 	}
 	if (!any)
 		return GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
-	/* ES 3.0: depth and stencil attachments, if both present, are the same image */
-	if (ctx->major >= 3) {
-		const struct gles_attachment *d = &fb->att[GLES_ATTACH_DEPTH],
-					     *s = &fb->att[GLES_ATTACH_STENCIL];
-
-		if (d->type != GL_NONE && s->type != GL_NONE &&
-		    (d->type != s->type || d->texture != s->texture ||
-		     d->renderbuffer != s->renderbuffer || d->level != s->level ||
-		     d->face != s->face || d->layer != s->layer))
-			return GL_FRAMEBUFFER_UNSUPPORTED;
-	}
+	/* depth and stencil attachments, if both present, are the same image */
+	if (d->type != GL_NONE && st->type != GL_NONE &&
+	    (d->type != st->type || d->texture != st->texture ||
+	     d->renderbuffer != st->renderbuffer || d->level != st->level || d->face != st->face ||
+	     d->layer != st->layer))
+		return GL_FRAMEBUFFER_UNSUPPORTED;
 	return GL_FRAMEBUFFER_COMPLETE;
 }
 
@@ -492,7 +468,7 @@ GLenum gles_framebuffer_status(struct gles_context *ctx, bool read)
 	if (!fb)
 		return (read ? ctx->read : ctx->draw) ? GL_FRAMEBUFFER_COMPLETE
 						      : GL_FRAMEBUFFER_UNDEFINED;
-	return fbo_status(ctx, fb);
+	return fbo_status(fb);
 }
 
 GLenum gles_CheckFramebufferStatus(GLenum target)
@@ -570,7 +546,7 @@ unsigned gles_framebuffer_samples(struct gles_context *ctx, bool read)
 {
 	struct gles_framebuffer *fb = gles_framebuffer_bound(ctx, read);
 
-	if (!fb || fbo_status(ctx, fb) != GL_FRAMEBUFFER_COMPLETE)
+	if (!fb || fbo_status(fb) != GL_FRAMEBUFFER_COMPLETE)
 		return 0; /* the pbuffers have no multisampling */
 	for (unsigned i = 0; i < GLES_ATTACH_COUNT; i++) {
 		const struct gles_format *f;
@@ -592,8 +568,7 @@ const struct gles_format *gles_framebuffer_read_format(struct gles_context *ctx)
 		if (!ctx->read || ctx->objects->default_read_buffer != GL_BACK)
 			return NULL;
 		return gles_format_get(
-		    ctx->read->color.format == GLES_FORMAT_B5G6R5_UNORM ? GL_RGB565 : GL_RGBA8,
-		    false);
+		    ctx->read->color.format == GLES_FORMAT_B5G6R5_UNORM ? GL_RGB565 : GL_RGBA8);
 	}
 	if (fb->read_buffer < GL_COLOR_ATTACHMENT0 ||
 	    fb->read_buffer >= GL_COLOR_ATTACHMENT0 + GLES_MAX_COLOR_ATTACHMENTS)
@@ -630,22 +605,15 @@ void gles_GetFramebufferAttachmentParameteriv(GLenum target, GLenum attachment, 
 	const struct gles_format *f = NULL;
 	GLint value, bits[6] = { 0 };
 	GLenum type;
-	bool es3ctx;
 
 	if (!ctx || !target_valid(ctx, target))
 		return;
-	es3ctx = ctx->major >= 3;
 	fb = of_target(ctx, target);
 	gles_objects_lock(ctx);
 	if (!fb) {
 		const struct gles_drawable *d =
 		    target == GL_READ_FRAMEBUFFER ? ctx->read : ctx->draw;
 
-		/* ES 2.0 has no queries of the default framebuffer (section 6.1.13 there) */
-		if (!es3ctx) {
-			gles_error(ctx, GL_INVALID_OPERATION);
-			goto out;
-		}
 		if (attachment != GL_BACK && attachment != GL_DEPTH && attachment != GL_STENCIL) {
 			gles_error(ctx, GL_INVALID_ENUM);
 			goto out;
@@ -688,12 +656,12 @@ void gles_GetFramebufferAttachmentParameteriv(GLenum target, GLenum attachment, 
 		goto done;
 	}
 	if (type == GL_NONE) {
-		/* ES 3.0: the name is 0 and everything else an error; ES 2.0: an unknown name */
-		if (es3ctx && pname == GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME) {
+		/* section 6.1.13: the name is 0 and everything else an error */
+		if (pname == GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME) {
 			value = 0;
 			goto done;
 		}
-		gles_error(ctx, es3ctx ? GL_INVALID_OPERATION : GL_INVALID_ENUM);
+		gles_error(ctx, GL_INVALID_OPERATION);
 		goto out;
 	}
 	switch (pname) {
@@ -713,8 +681,6 @@ void gles_GetFramebufferAttachmentParameteriv(GLenum target, GLenum attachment, 
 		value = (GLint)a->face;
 		goto done;
 	}
-	if (!es3ctx)
-		goto bad_pname;
 	switch (pname) {
 	case GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER:
 		if (type != GL_TEXTURE)
@@ -770,7 +736,7 @@ void gles_DrawBuffers(GLsizei n, const GLenum *bufs)
 	struct gles_context *ctx = gles_current();
 	struct gles_framebuffer *fb;
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (n < 0 || n > GLES_MAX_DRAW_BUFFERS) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -814,7 +780,7 @@ void gles_ReadBuffer(GLenum src)
 	struct gles_context *ctx = gles_current();
 	struct gles_framebuffer *fb;
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (!buffer_enum(src)) {
 		gles_error(ctx, GL_INVALID_ENUM);
@@ -841,7 +807,7 @@ static void invalidate(GLenum target, GLsizei n, const GLenum *attachments, GLsi
 	struct gles_context *ctx = gles_current();
 	struct gles_framebuffer *fb;
 
-	if (!ctx || !es3(ctx) || !target_valid(ctx, target))
+	if (!ctx || !target_valid(ctx, target))
 		return;
 	if (n < 0 || w < 0 || h < 0) {
 		gles_error(ctx, GL_INVALID_VALUE);

@@ -131,8 +131,8 @@ GLfloat gles_get_to_float(const struct gles_get_value *v, unsigned k)
 static bool context_get(struct gles_context *ctx, GLenum pname, int index,
 			struct gles_get_value *out)
 {
-	if (index >= 0 || ctx->major < 3)
-		return false; /* all three are ES 3.0's */
+	if (index >= 0)
+		return false;
 	switch (pname) {
 	case GL_MAJOR_VERSION:
 		gles_get_set_int(out, (GLint)ctx->major);
@@ -233,21 +233,9 @@ void gles_GetFloatv(GLenum pname, GLfloat *data)
 		data[k] = gles_get_to_float(&v, k);
 }
 
-/* The ES 3.0 entry points: GL_INVALID_OPERATION on an ES 2.0 context (docs/gles.md). */
-static struct gles_context *current_es3(void)
-{
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		return NULL;
-	}
-	return ctx;
-}
-
 void gles_GetInteger64v(GLenum pname, GLint64 *data)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_get_value v;
 
 	if (!ctx || !query(ctx, pname, -1, &v) || !data)
@@ -268,7 +256,7 @@ static int index_arg(GLuint index)
 
 void gles_GetIntegeri_v(GLenum target, GLuint index, GLint *data)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_get_value v;
 
 	if (!ctx || !query(ctx, target, index_arg(index), &v) || !data)
@@ -279,7 +267,7 @@ void gles_GetIntegeri_v(GLenum target, GLuint index, GLint *data)
 
 void gles_GetInteger64i_v(GLenum target, GLuint index, GLint64 *data)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_get_value v;
 
 	if (!ctx || !query(ctx, target, index_arg(index), &v) || !data)

@@ -66,8 +66,7 @@ struct gles_get_value {
  * A provider: the module that owns some state answers the queries of it.
  * index is -1 for glGetBooleanv/Integerv/Integer64v/Floatv and the index
  * for glGetIntegeri_v/Integer64i_v.  It returns false when pname is not its
- * (in that form: a name that has only an indexed form is not its at -1,
- * and a name of ES 3.0 is not its on an ES 2.0 context, ctx->major 2); get.c
+ * (in that form: a name that has only an indexed form is not its at -1); get.c
  * then tries the next provider and finally records GL_INVALID_ENUM.  It
  * returns true with out filled when it is; with an index it cannot take
  * (GLES 3.0.6 section 6.1.4: past the binding points, GL_INVALID_VALUE)

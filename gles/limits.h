@@ -148,10 +148,7 @@ struct gles_get_value;
  */
 bool gles_limits_shader_precision(GLenum precisiontype, GLint range[2], GLint *precision);
 
-/*
- * The get.c query of the values above (a provider, get.h): the limits
- * that ES 2.0 also has on an ES 2.0 context, all of them on ES 3.0.
- */
+/* The get.c query of the values above (a provider, get.h). */
 bool gles_limits_get(struct gles_context *ctx, GLenum pname, int index, struct gles_get_value *out);
 
 #endif

@@ -214,9 +214,9 @@ static void framebuffer_bits(struct gles_context *ctx, GLint bits[6])
 		break;
 	}
 	if (gles_framebuffer_depth_target(ctx, false, &t))
-		bits[4] = t.image ? gles_format_get(t.image->internalformat, false)->depth : 0;
+		bits[4] = t.image ? gles_format_get(t.image->internalformat)->depth : 0;
 	if (gles_framebuffer_stencil_target(ctx, false, &t))
-		bits[5] = t.image ? gles_format_get(t.image->internalformat, false)->stencil : 0;
+		bits[5] = t.image ? gles_format_get(t.image->internalformat)->stencil : 0;
 }
 
 static bool indexed(struct gles_context *ctx, GLenum pname, int index, struct gles_get_value *out)
@@ -261,11 +261,10 @@ bool gles_objects_get(struct gles_context *ctx, GLenum pname, int index, struct 
 {
 	struct gles_objects *o = ctx->objects;
 	unsigned unit = ctx->state->active_texture;
-	bool es3 = ctx->major >= 3;
 	GLint bits[6];
 
 	if (index >= 0)
-		return es3 && indexed(ctx, pname, index, out);
+		return indexed(ctx, pname, index, out);
 	switch (pname) {
 	case GL_ARRAY_BUFFER_BINDING:
 		gles_get_set_int(out, name_of_buffer(o->array_buffer));
@@ -318,17 +317,11 @@ bool gles_objects_get(struct gles_context *ctx, GLenum pname, int index, struct 
 		return true;
 	}
 	case GL_NUM_COMPRESSED_TEXTURE_FORMATS:
-		/* ES 2.0 has no compressed format (no extension here gives one) */
-		gles_get_set_int(out, es3 ? 10 : 0);
+		gles_get_set_int(out, 10);
 		return true;
 	case GL_COMPRESSED_TEXTURE_FORMATS:
-		gles_get_set_ints(out, GLES_GET_ENUM, es3 ? 10 : 0,
-				  (const GLint *)gles_compressed_formats);
+		gles_get_set_ints(out, GLES_GET_ENUM, 10, (const GLint *)gles_compressed_formats);
 		return true;
-	}
-	if (!es3)
-		return false;
-	switch (pname) {
 	case GL_COPY_READ_BUFFER_BINDING:
 		gles_get_set_int(out, name_of_buffer(o->copy_read_buffer));
 		return true;

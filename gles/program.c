@@ -417,7 +417,6 @@ void gles_GetProgramiv(GLuint pname, GLenum what, GLint *params)
 	struct gles_program *program;
 	const struct gles_linked *l;
 	GLint value = 0;
-	bool es3 = ctx && ctx->major >= 3;
 
 	if (!ctx)
 		return;
@@ -455,39 +454,25 @@ void gles_GetProgramiv(GLuint pname, GLenum what, GLint *params)
 		value = l ? MAX_NAME(l->uniforms, l->num_uniforms) : 0;
 		break;
 	case GL_ACTIVE_UNIFORM_BLOCKS:
-		if (!es3)
-			goto bad_enum;
 		value = l ? (GLint)l->num_blocks : 0;
 		break;
 	case GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH:
-		if (!es3)
-			goto bad_enum;
 		value = l ? MAX_NAME(l->blocks, l->num_blocks) : 0;
 		break;
 	case GL_TRANSFORM_FEEDBACK_BUFFER_MODE:
-		if (!es3)
-			goto bad_enum;
 		value = (GLint)(l ? l->xfb_mode : program->xfb_mode);
 		break;
 	case GL_TRANSFORM_FEEDBACK_VARYINGS:
-		if (!es3)
-			goto bad_enum;
 		value = l ? (GLint)l->num_xfb : 0;
 		break;
 	case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH:
-		if (!es3)
-			goto bad_enum;
 		value = l ? MAX_NAME(l->xfb, l->num_xfb) : 0;
 		break;
 	case GL_PROGRAM_BINARY_RETRIEVABLE_HINT:
-		if (!es3)
-			goto bad_enum;
 		value = program->binary_retrievable;
 		break;
 	case GL_PROGRAM_BINARY_LENGTH:
 		/* no program binary formats: nothing to retrieve */
-		if (!es3)
-			goto bad_enum;
 		value = 0;
 		break;
 	default:
@@ -655,7 +640,7 @@ GLint gles_GetFragDataLocation(GLuint pname, const GLchar *name)
 	size_t base;
 	unsigned long element;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return -1;
 	gles_programs_lock(ctx);
 	l = linked_of(ctx, pname);
@@ -686,7 +671,7 @@ void gles_TransformFeedbackVaryings(GLuint pname, GLsizei count, const GLchar *c
 	struct gles_program *program;
 	char **names;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	program = gles_lookup_program(ctx, pname);
@@ -730,7 +715,7 @@ void gles_GetTransformFeedbackVarying(GLuint pname, GLuint index, GLsizei buf_si
 	struct gles_program *program;
 	const struct gles_linked *l;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	program = gles_lookup_program(ctx, pname);
@@ -760,7 +745,7 @@ void gles_GetProgramBinary(GLuint pname, GLsizei buf_size, GLsizei *length, GLen
 
 	(void)format;
 	(void)binary;
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	program = gles_lookup_program(ctx, pname);
@@ -787,7 +772,7 @@ void gles_ProgramBinary(GLuint pname, GLenum format, const void *binary, GLsizei
 
 	(void)format;
 	(void)binary;
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	if (gles_lookup_program(ctx, pname)) {
@@ -802,7 +787,7 @@ void gles_ProgramParameteri(GLuint pname, GLenum what, GLint value)
 	struct gles_context *ctx = gles_current();
 	struct gles_program *program;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	program = gles_lookup_program(ctx, pname);
@@ -846,13 +831,9 @@ bool gles_programs_get(struct gles_context *ctx, GLenum pname, int index,
 		gles_get_set_bool(out, true);
 		return true;
 	case GL_NUM_PROGRAM_BINARY_FORMATS:
-		if (ctx->major < 3)
-			return false;
 		gles_get_set_int(out, 0);
 		return true;
 	case GL_PROGRAM_BINARY_FORMATS:
-		if (ctx->major < 3)
-			return false;
 		gles_get_set_ints(out, GLES_GET_ENUM, 0, NULL);
 		return true;
 	default:

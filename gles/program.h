@@ -269,9 +269,6 @@ void gles_program_free(struct gles_programs *programs, struct gles_program *prog
 /* Frees a shader whose deletion was pending once the last program lets it go (lock held). */
 void gles_shader_release(struct gles_programs *programs, struct gles_shader *shader);
 
-/* An ES 3.0 entry point on an ES 2.0 context: GL_INVALID_OPERATION, false. */
-bool gles_program_es3(struct gles_context *ctx);
-
 /*
  * glGet*'s name copy (section 6.1.12): up to buf_size - 1 bytes of s and
  * a NUL, *length (when not NULL) the bytes copied before the NUL.

@@ -18,17 +18,6 @@
 #include "query.h"
 #include "state.h"
 
-static struct gles_context *current_es3(void)
-{
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		return NULL;
-	}
-	return ctx;
-}
-
 int gles_query_init(struct gles_query_state *q)
 {
 	gles_names_init(&q->names);
@@ -64,7 +53,7 @@ static struct gles_query **slot(struct gles_query_state *q, GLenum target)
 
 void gles_GenQueries(GLsizei n, GLuint *ids)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 
 	if (!ctx)
 		return;
@@ -80,7 +69,7 @@ void gles_GenQueries(GLsizei n, GLuint *ids)
 
 void gles_DeleteQueries(GLsizei n, const GLuint *ids)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_query_state *q;
 
 	if (!ctx)
@@ -114,7 +103,7 @@ void gles_DeleteQueries(GLsizei n, const GLuint *ids)
 
 GLboolean gles_IsQuery(GLuint id)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 
 	if (!ctx)
 		return GL_FALSE;
@@ -124,7 +113,7 @@ GLboolean gles_IsQuery(GLuint id)
 
 void gles_BeginQuery(GLenum target, GLuint id)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_query_state *q;
 	struct gles_query **active, *query;
 
@@ -168,7 +157,7 @@ void gles_BeginQuery(GLenum target, GLuint id)
 
 void gles_EndQuery(GLenum target)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_query **active;
 
 	if (!ctx)
@@ -190,7 +179,7 @@ void gles_EndQuery(GLenum target)
 
 void gles_GetQueryiv(GLenum target, GLenum pname, GLint *params)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_query **active;
 
 	if (!ctx)
@@ -206,7 +195,7 @@ void gles_GetQueryiv(GLenum target, GLenum pname, GLint *params)
 
 void gles_GetQueryObjectuiv(GLuint id, GLenum pname, GLuint *params)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_query *query;
 
 	if (!ctx)

@@ -92,8 +92,7 @@ void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum for
 
 	if (!ctx)
 		return;
-	if (!gles_pixel_format_valid(format, ctx->major < 3) ||
-	    !gles_pixel_type_valid(type, ctx->major < 3)) {
+	if (!gles_pixel_format_valid(format) || !gles_pixel_type_valid(type)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}

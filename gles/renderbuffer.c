@@ -148,7 +148,7 @@ static void storage(GLenum target, GLsizei samples, GLenum internalformat, GLsiz
 		return;
 	}
 	/* section 4.4.2.1: a colour-, depth- or stencil-renderable sized format */
-	f = gles_format_get(internalformat, ctx->major < 3);
+	f = gles_format_get(internalformat);
 	if (!f || !(f->flags & GLES_FORMAT_RENDERBUFFER)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
@@ -203,14 +203,6 @@ void gles_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei widt
 void gles_RenderbufferStorageMultisample(GLenum target, GLsizei samples, GLenum internalformat,
 					 GLsizei width, GLsizei height)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (!ctx)
-		return;
-	if (ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		return;
-	}
 	storage(target, samples, internalformat, width, height);
 }
 
@@ -261,12 +253,8 @@ void gles_GetRenderbufferParameteriv(GLenum target, GLenum pname, GLint *params)
 		v = f ? f->stencil : 0;
 		break;
 	case GL_RENDERBUFFER_SAMPLES:
-		if (ctx->major >= 3) {
-			v = (GLint)r->samples;
-			break;
-		}
-		gles_error(ctx, GL_INVALID_ENUM); /* not an ES 2.0 name */
-		return;
+		v = (GLint)r->samples;
+		break;
 	default:
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
@@ -290,11 +278,7 @@ void gles_GetInternalformativ(GLenum target, GLenum internalformat, GLenum pname
 
 	if (!ctx)
 		return;
-	if (ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		return;
-	}
-	f = gles_format_get(internalformat, false);
+	f = gles_format_get(internalformat);
 	if (target != GL_RENDERBUFFER || !f || !(f->flags & GLES_FORMAT_RENDERBUFFER) ||
 	    (pname != GL_NUM_SAMPLE_COUNTS && pname != GL_SAMPLES)) {
 		gles_error(ctx, GL_INVALID_ENUM);

@@ -23,14 +23,6 @@ void gles_sampler_unref(struct gles_sampler *s)
 		free(s);
 }
 
-static bool es3(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
 /*
  * Section 3.8.2: the names GenSamplers returns acquire their state on
  * first use -- in any of the sampler functions, IsSampler included -- so
@@ -41,7 +33,7 @@ void gles_GenSamplers(GLsizei count, GLuint *samplers)
 	struct gles_context *ctx = gles_current();
 	struct gles_names *names;
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (count < 0) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -77,7 +69,7 @@ GLboolean gles_IsSampler(GLuint sampler)
 	struct gles_context *ctx = gles_current();
 	bool is;
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return GL_FALSE;
 	gles_objects_lock(ctx);
 	is = gles_names_lookup(&ctx->share->objects->samplers, sampler) != NULL;
@@ -90,7 +82,7 @@ void gles_BindSampler(GLuint unit, GLuint sampler)
 	struct gles_context *ctx = gles_current();
 	struct gles_sampler *s = NULL, *old;
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (unit >= GLES_MAX_TEXTURE_UNITS) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -111,7 +103,7 @@ void gles_DeleteSamplers(GLsizei count, const GLuint *samplers)
 {
 	struct gles_context *ctx = gles_current();
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (count < 0) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -157,7 +149,7 @@ static void parameter(GLuint sampler, GLenum pname, GLint i, GLfloat f, bool is_
 	struct gles_context *ctx = gles_current();
 	struct gles_sampler *s;
 
-	if (!ctx || !es3(ctx) || !(s = lookup(ctx, sampler)))
+	if (!ctx || !(s = lookup(ctx, sampler)))
 		return;
 	if (!gles_sampler_state_set(ctx, &s->state, pname, i, f, is_float))
 		gles_error(ctx, GL_INVALID_ENUM);
@@ -190,7 +182,7 @@ static bool get_parameter(GLuint sampler, GLenum pname, GLint *i, GLfloat *f, bo
 	struct gles_sampler *s;
 	bool ok;
 
-	if (!ctx || !es3(ctx) || !(s = lookup(ctx, sampler)))
+	if (!ctx || !(s = lookup(ctx, sampler)))
 		return false;
 	ok = gles_sampler_state_get(&s->state, pname, i, f, is_float);
 	gles_objects_unlock(ctx);

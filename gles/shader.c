@@ -104,14 +104,6 @@ struct gles_program *gles_lookup_program(struct gles_context *ctx, GLuint name)
 	return lookup(ctx, name, GLES_OBJECT_PROGRAM);
 }
 
-bool gles_program_es3(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
 void gles_copy_name(const char *s, GLsizei buf_size, GLsizei *length, GLchar *out)
 {
 	size_t n = 0;
@@ -265,7 +257,7 @@ static char *log_dup(const char *text)
  * shader without main(), which agx_glsl_check takes), compiles; the
  * program that links it fails with that reason.
  */
-static void compile(struct gles_context *ctx, struct gles_shader *shader)
+static void compile(struct gles_shader *shader)
 {
 	enum agx_glsl_stage stage =
 	    shader->type == GL_VERTEX_SHADER ? AGX_GLSL_VERTEX : AGX_GLSL_FRAGMENT;
@@ -306,13 +298,6 @@ static void compile(struct gles_context *ctx, struct gles_shader *shader)
 		ret = 0;
 		code->status = -ENOTSUP;
 	}
-	if (ret == 0 && ctx->major < 3 && code->version != 100) {
-		/* GLES 2.0 section 2.10.1: an ES 2.0 context takes GLSL ES 1.00 only */
-		shader->log = strdup("ERROR: 0:1: '#version' : an OpenGL ES 2.0 context takes "
-				     "GLSL ES 1.00 shaders only\n");
-		gles_shader_code_unref(code);
-		return;
-	}
 	if (ret < 0) {
 		if (ret == -EINVAL)
 			shader->log = log_dup(code->glsl.log.text);
@@ -339,7 +324,7 @@ void gles_CompileShader(GLuint name)
 	gles_programs_lock(ctx);
 	shader = gles_lookup_shader(ctx, name);
 	if (shader)
-		compile(ctx, shader);
+		compile(shader);
 	gles_programs_unlock(ctx);
 }
 

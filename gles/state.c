@@ -14,22 +14,10 @@
 #include "gl_functions.h"
 #include "state.h"
 
-/* The context, if the call may go on: one is current.  ES 3.0 functions: on an ES 3.0 one. */
+/* The context, if the call may go on: one is current. */
 static struct gles_context *current(void)
 {
 	return gles_current();
-}
-
-/* docs/gles.md: an ES 3.0 function on an ES 2.0 context is GL_INVALID_OPERATION. */
-static struct gles_context *current_es3(void)
-{
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		return NULL;
-	}
-	return ctx;
 }
 
 static GLfloat clamp01(GLfloat x)
@@ -135,8 +123,8 @@ const struct gles_current_attrib *gles_state_current_attrib(const struct gles_co
 
 /* ---- enables ---------------------------------------------------------------------------- */
 
-/* The flag of capability cap (section 2.1 lists them; two are ES 3.0's), NULL if none. */
-static bool *capability(struct gles_state *s, const struct gles_context *ctx, GLenum cap)
+/* The flag of capability cap (section 2.1 lists them), NULL if none. */
+static bool *capability(struct gles_state *s, GLenum cap)
 {
 	switch (cap) {
 	case GL_BLEND:
@@ -158,9 +146,9 @@ static bool *capability(struct gles_state *s, const struct gles_context *ctx, GL
 	case GL_STENCIL_TEST:
 		return &s->stencil_test;
 	case GL_PRIMITIVE_RESTART_FIXED_INDEX:
-		return ctx->major >= 3 ? &s->primitive_restart_fixed_index : NULL;
+		return &s->primitive_restart_fixed_index;
 	case GL_RASTERIZER_DISCARD:
-		return ctx->major >= 3 ? &s->rasterizer_discard : NULL;
+		return &s->rasterizer_discard;
 	default:
 		return NULL;
 	}
@@ -173,7 +161,7 @@ static void set_capability(GLenum cap, bool value)
 
 	if (!ctx)
 		return;
-	flag = capability(ctx->state, ctx, cap);
+	flag = capability(ctx->state, cap);
 	if (!flag) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
@@ -193,7 +181,7 @@ void gles_Disable(GLenum cap)
 
 bool gles_state_is_enabled(const struct gles_context *ctx, GLenum cap, bool *value)
 {
-	bool *flag = capability(ctx->state, ctx, cap);
+	bool *flag = capability(ctx->state, cap);
 
 	if (!flag)
 		return false;
@@ -203,27 +191,22 @@ bool gles_state_is_enabled(const struct gles_context *ctx, GLenum cap, bool *val
 
 /* ---- blending (section 4.1.7) ----------------------------------------------------------- */
 
-static bool blend_equation_valid(const struct gles_context *ctx, GLenum mode)
+static bool blend_equation_valid(GLenum mode)
 {
 	switch (mode) {
 	case GL_FUNC_ADD:
 	case GL_FUNC_SUBTRACT:
 	case GL_FUNC_REVERSE_SUBTRACT:
-		return true;
 	case GL_MIN:
 	case GL_MAX:
-		/* ES 2.0 has them only with EXT_blend_minmax, which we do not expose */
-		return ctx->major >= 3;
+		return true;
 	default:
 		return false;
 	}
 }
 
-/*
- * Table 4.2: every factor is valid for source and destination in ES 3.0;
- * ES 2.0 (table 4.1) allows SRC_ALPHA_SATURATE only as a source factor.
- */
-static bool blend_factor_valid(const struct gles_context *ctx, GLenum factor, bool dst)
+/* Table 4.2: every factor is valid for source and destination. */
+static bool blend_factor_valid(GLenum factor)
 {
 	switch (factor) {
 	case GL_ZERO:
@@ -240,9 +223,8 @@ static bool blend_factor_valid(const struct gles_context *ctx, GLenum factor, bo
 	case GL_ONE_MINUS_CONSTANT_COLOR:
 	case GL_CONSTANT_ALPHA:
 	case GL_ONE_MINUS_CONSTANT_ALPHA:
-		return true;
 	case GL_SRC_ALPHA_SATURATE:
-		return !dst || ctx->major >= 3;
+		return true;
 	default:
 		return false;
 	}
@@ -266,7 +248,7 @@ void gles_BlendEquationSeparate(GLenum modeRGB, GLenum modeAlpha)
 
 	if (!ctx)
 		return;
-	if (!blend_equation_valid(ctx, modeRGB) || !blend_equation_valid(ctx, modeAlpha)) {
+	if (!blend_equation_valid(modeRGB) || !blend_equation_valid(modeAlpha)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -286,8 +268,8 @@ void gles_BlendFuncSeparate(GLenum srcRGB, GLenum dstRGB, GLenum srcAlpha, GLenu
 
 	if (!ctx)
 		return;
-	if (!blend_factor_valid(ctx, srcRGB, false) || !blend_factor_valid(ctx, dstRGB, true) ||
-	    !blend_factor_valid(ctx, srcAlpha, false) || !blend_factor_valid(ctx, dstAlpha, true)) {
+	if (!blend_factor_valid(srcRGB) || !blend_factor_valid(dstRGB) ||
+	    !blend_factor_valid(srcAlpha) || !blend_factor_valid(dstAlpha)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -601,12 +583,8 @@ void gles_Hint(GLenum target, GLenum mode)
 		hint = &ctx->state->generate_mipmap_hint;
 		break;
 	case GL_FRAGMENT_SHADER_DERIVATIVE_HINT:
-		/* ES 2.0 has it only with OES_standard_derivatives, which we do not expose */
-		if (ctx->major >= 3) {
-			hint = &ctx->state->fragment_shader_derivative_hint;
-			break;
-		}
-		/* fall through */
+		hint = &ctx->state->fragment_shader_derivative_hint;
+		break;
 	default:
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
@@ -639,7 +617,6 @@ void gles_PixelStorei(GLenum pname, GLint param)
 		value = &s->unpack.alignment;
 		alignment = true;
 		break;
-	/* the rest are ES 3.0's */
 	case GL_PACK_ROW_LENGTH:
 		value = &s->pack.row_length;
 		break;
@@ -668,7 +645,7 @@ void gles_PixelStorei(GLenum pname, GLint param)
 		value = NULL;
 		break;
 	}
-	if (!value || (!alignment && ctx->major < 3)) {
+	if (!value) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -800,7 +777,7 @@ static void set_attrib_i(struct gles_context *ctx, GLuint index, enum gles_attri
 
 void gles_VertexAttribI4i(GLuint index, GLint x, GLint y, GLint z, GLint w)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = current();
 	const GLint v[4] = { x, y, z, w };
 
 	if (ctx)
@@ -809,7 +786,7 @@ void gles_VertexAttribI4i(GLuint index, GLint x, GLint y, GLint z, GLint w)
 
 void gles_VertexAttribI4iv(GLuint index, const GLint *v)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = current();
 	const GLint zero[4] = { 0, 0, 0, 0 };
 
 	if (ctx && (v || index >= GLES_MAX_VERTEX_ATTRIBS))
@@ -818,7 +795,7 @@ void gles_VertexAttribI4iv(GLuint index, const GLint *v)
 
 void gles_VertexAttribI4ui(GLuint index, GLuint x, GLuint y, GLuint z, GLuint w)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = current();
 	const GLint v[4] = { (GLint)x, (GLint)y, (GLint)z, (GLint)w };
 
 	if (ctx)
@@ -827,7 +804,7 @@ void gles_VertexAttribI4ui(GLuint index, GLuint x, GLuint y, GLuint z, GLuint w)
 
 void gles_VertexAttribI4uiv(GLuint index, const GLuint *v)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = current();
 	GLint c[4] = { 0, 0, 0, 0 };
 
 	if (!ctx || (!v && index < GLES_MAX_VERTEX_ATTRIBS))
@@ -866,33 +843,12 @@ static void get_stencil(const struct gles_stencil_face *f, GLenum what, struct g
 	}
 }
 
-/* ES 3.0's pnames of this state; an ES 2.0 context does not know them. */
-static bool es3_pname(GLenum pname)
-{
-	switch (pname) {
-	case GL_RASTERIZER_DISCARD:
-	case GL_PRIMITIVE_RESTART_FIXED_INDEX:
-	case GL_FRAGMENT_SHADER_DERIVATIVE_HINT:
-	case GL_PACK_ROW_LENGTH:
-	case GL_PACK_SKIP_ROWS:
-	case GL_PACK_SKIP_PIXELS:
-	case GL_UNPACK_ROW_LENGTH:
-	case GL_UNPACK_IMAGE_HEIGHT:
-	case GL_UNPACK_SKIP_ROWS:
-	case GL_UNPACK_SKIP_PIXELS:
-	case GL_UNPACK_SKIP_IMAGES:
-		return true;
-	default:
-		return false;
-	}
-}
-
 bool gles_state_get(struct gles_context *ctx, GLenum pname, int index, struct gles_get_value *out)
 {
 	const struct gles_state *s = ctx->state;
 	bool enabled;
 
-	if (index >= 0 || (ctx->major < 3 && es3_pname(pname)))
+	if (index >= 0)
 		return false;
 	/* The capabilities are booleans of the state tables too (table 6.5 and others) */
 	if (gles_state_is_enabled(ctx, pname, &enabled)) {

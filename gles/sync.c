@@ -47,15 +47,6 @@ static struct sync_object *sync_object(struct gles_sync *s)
 	return (struct sync_object *)((char *)s - offsetof(struct sync_object, base));
 }
 
-/* GL_INVALID_OPERATION on an ES 2.0 context, which has no sync objects (docs/gles.md). */
-static bool es3_only(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
 /* The name a handle stands for; 0 for 0 and for values no name can have. */
 static GLuint handle_name(GLsync sync)
 {
@@ -183,7 +174,7 @@ GLsync gles_FenceSync(GLenum condition, GLbitfield flags)
 	struct sync_object *so;
 	GLuint name;
 
-	if (!ctx || !es3_only(ctx))
+	if (!ctx)
 		return 0;
 	/* section 5.2: the one condition, and no flags yet */
 	if (condition != GL_SYNC_GPU_COMMANDS_COMPLETE) {
@@ -241,7 +232,7 @@ GLboolean gles_IsSync(GLsync sync)
 	struct gles_context *ctx = gles_current();
 	struct sync_object *so;
 
-	if (!ctx || !es3_only(ctx))
+	if (!ctx)
 		return GL_FALSE;
 	so = lookup_ref(ctx, sync);
 	if (!so)
@@ -260,7 +251,7 @@ void gles_DeleteSync(GLsync sync)
 	GLuint name;
 	struct gles_sync *s = NULL;
 
-	if (!ctx || !es3_only(ctx))
+	if (!ctx)
 		return;
 	if (!sync)
 		return; /* silently ignored */
@@ -294,7 +285,7 @@ GLenum gles_ClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 	struct sync_object *so;
 	GLenum ret;
 
-	if (!ctx || !es3_only(ctx))
+	if (!ctx)
 		return GL_WAIT_FAILED;
 	if (flags & ~(GLbitfield)GL_SYNC_FLUSH_COMMANDS_BIT) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -339,7 +330,7 @@ void gles_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 	struct gles_context *ctx = gles_current();
 	struct sync_object *so;
 
-	if (!ctx || !es3_only(ctx))
+	if (!ctx)
 		return;
 	if (flags != 0 || timeout != GL_TIMEOUT_IGNORED) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -360,7 +351,7 @@ void gles_GetSynciv(GLsync sync, GLenum pname, GLsizei bufSize, GLsizei *length,
 	struct sync_object *so;
 	GLint value;
 
-	if (!ctx || !es3_only(ctx))
+	if (!ctx)
 		return;
 	so = lookup_ref(ctx, sync);
 	if (!so) {

@@ -97,7 +97,7 @@ struct gles_texture *gles_texture_create(struct gles_context *ctx, GLuint name, 
 }
 
 /* The binding slot of a texture target (0 2D, 1 3D, 2 2D array, 3 cube), -1 if none. */
-static int target_index(struct gles_context *ctx, GLenum target)
+static int target_index(GLenum target)
 {
 	switch (target) {
 	case GL_TEXTURE_2D:
@@ -105,9 +105,9 @@ static int target_index(struct gles_context *ctx, GLenum target)
 	case GL_TEXTURE_CUBE_MAP:
 		return 3;
 	case GL_TEXTURE_3D:
-		return ctx->major >= 3 ? 1 : -1;
+		return 1;
 	case GL_TEXTURE_2D_ARRAY:
-		return ctx->major >= 3 ? 2 : -1;
+		return 2;
 	default:
 		return -1;
 	}
@@ -121,7 +121,7 @@ static bool is_cube_face(GLenum target)
 /* The texture bound to target on the active unit, NULL (GL_INVALID_ENUM) if no such target. */
 static struct gles_texture *bound_texture(struct gles_context *ctx, GLenum target)
 {
-	int i = target_index(ctx, target);
+	int i = target_index(target);
 
 	if (i < 0) {
 		gles_error(ctx, GL_INVALID_ENUM);
@@ -164,7 +164,7 @@ void gles_BindTexture(GLenum target, GLuint texture)
 
 	if (!ctx)
 		return;
-	if ((i = target_index(ctx, target)) < 0) {
+	if ((i = target_index(target)) < 0) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -499,14 +499,6 @@ static void upload_blocks(const struct gles_texture_level *l, const uint8_t *src
 
 /* ---- glTexImage, glTexSubImage -------------------------------------------------------- */
 
-static bool es3(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
 static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
 		      GLsizei d, GLint border, GLenum format, GLenum type, const void *pixels,
 		      bool three_d)
@@ -523,8 +515,7 @@ static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei 
 		gles_error(ctx, err);
 		return;
 	}
-	if (!(f = gles_format_teximage((GLenum)internalformat, format, type, ctx->major < 3,
-				       &err))) {
+	if (!(f = gles_format_teximage((GLenum)internalformat, format, type, &err))) {
 		gles_error(ctx, err);
 		return;
 	}
@@ -561,11 +552,8 @@ void gles_TexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei w
 		     GLsizei height, GLsizei depth, GLint border, GLenum format, GLenum type,
 		     const void *pixels)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && es3(ctx))
-		tex_image(target, level, internalformat, width, height, depth, border, format, type,
-			  pixels, true);
+	tex_image(target, level, internalformat, width, height, depth, border, format, type, pixels,
+		  true);
 }
 
 /*
@@ -609,8 +597,7 @@ static void tex_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z,
 
 	if (!ctx)
 		return;
-	if (!gles_pixel_format_valid(format, ctx->major < 3) ||
-	    !gles_pixel_type_valid(type, ctx->major < 3)) {
+	if (!gles_pixel_format_valid(format) || !gles_pixel_type_valid(type)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -623,7 +610,7 @@ static void tex_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z,
 	}
 	if (l->format->flags & GLES_FORMAT_SIZED && l->internalformat == l->format->internalformat
 		? !gles_format_matches(l->format, format, type)
-		: !gles_format_teximage(l->internalformat, format, type, ctx->major < 3, &err)) {
+		: !gles_format_teximage(l->internalformat, format, type, &err)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
@@ -645,18 +632,15 @@ void gles_TexSubImage3D(GLenum target, GLint level, GLint xoffset, GLint yoffset
 			GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type,
 			const void *pixels)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && es3(ctx))
-		tex_sub_image(target, level, xoffset, yoffset, zoffset, width, height, depth,
-			      format, type, pixels, true);
+	tex_sub_image(target, level, xoffset, yoffset, zoffset, width, height, depth, format, type,
+		      pixels, true);
 }
 
 /* ---- compressed images (section 3.8.6) ------------------------------------------------- */
 
 static const struct gles_format *compressed_format(struct gles_context *ctx, GLenum internalformat)
 {
-	const struct gles_format *f = gles_format_get(internalformat, ctx->major < 3);
+	const struct gles_format *f = gles_format_get(internalformat);
 
 	if (!f || !(f->flags & GLES_FORMAT_COMPRESSED)) {
 		gles_error(ctx, GL_INVALID_ENUM);
@@ -716,11 +700,8 @@ void gles_CompressedTexImage3D(GLenum target, GLint level, GLenum internalformat
 			       GLsizei height, GLsizei depth, GLint border, GLsizei imageSize,
 			       const void *data)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && es3(ctx))
-		compressed_image(target, level, internalformat, width, height, depth, border,
-				 imageSize, data, true);
+	compressed_image(target, level, internalformat, width, height, depth, border, imageSize,
+			 data, true);
 }
 
 static void compressed_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z, GLsizei w,
@@ -769,11 +750,8 @@ void gles_CompressedTexSubImage3D(GLenum target, GLint level, GLint xoffset, GLi
 				  GLint zoffset, GLsizei width, GLsizei height, GLsizei depth,
 				  GLenum format, GLsizei imageSize, const void *data)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && es3(ctx))
-		compressed_sub_image(target, level, xoffset, yoffset, zoffset, width, height, depth,
-				     format, imageSize, data, true);
+	compressed_sub_image(target, level, xoffset, yoffset, zoffset, width, height, depth, format,
+			     imageSize, data, true);
 }
 
 /* ---- immutable storage (section 3.8.4) ------------------------------------------------- */
@@ -788,14 +766,14 @@ static void tex_storage(GLenum target, GLsizei levels, GLenum internalformat, GL
 	unsigned faces, max, layers, biggest;
 	int ret;
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (three_d ? target != GL_TEXTURE_3D && target != GL_TEXTURE_2D_ARRAY
 		    : target != GL_TEXTURE_2D && target != GL_TEXTURE_CUBE_MAP) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
-	f = gles_format_get(internalformat, false);
+	f = gles_format_get(internalformat);
 	if (!f || !(f->flags & GLES_FORMAT_SIZED) || !(f->flags & GLES_FORMAT_TEXTURE)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
@@ -995,13 +973,6 @@ bool gles_sampler_state_get(const struct gles_sampler_state *s, GLenum pname, GL
 	}
 }
 
-/* The parameters an ES 2.0 context has: wraps S and T, the filters. */
-static bool es2_param(GLenum pname)
-{
-	return pname == GL_TEXTURE_WRAP_S || pname == GL_TEXTURE_WRAP_T ||
-	       pname == GL_TEXTURE_MIN_FILTER || pname == GL_TEXTURE_MAG_FILTER;
-}
-
 static void tex_parameter(GLenum target, GLenum pname, GLint ivalue, GLfloat fvalue, bool is_float)
 {
 	struct gles_context *ctx = gles_current();
@@ -1011,10 +982,6 @@ static void tex_parameter(GLenum target, GLenum pname, GLint ivalue, GLfloat fva
 
 	if (!ctx || !(t = bound_texture(ctx, target)))
 		return;
-	if (ctx->major < 3 && !es2_param(pname)) {
-		gles_error(ctx, GL_INVALID_ENUM);
-		return;
-	}
 	if (gles_sampler_state_set(ctx, &t->sampler, pname, ivalue, fvalue, is_float))
 		return;
 	switch (pname) {
@@ -1070,10 +1037,6 @@ static bool tex_param_value(struct gles_context *ctx, GLenum target, GLenum pnam
 
 	if (!(t = bound_texture(ctx, target)))
 		return false;
-	if (ctx->major < 3 && !es2_param(pname)) {
-		gles_error(ctx, GL_INVALID_ENUM);
-		return false;
-	}
 	if (gles_sampler_state_get(&t->sampler, pname, i, f, is_float))
 		return true;
 	*is_float = false;
@@ -1181,11 +1144,6 @@ static void box_filter(const struct gles_texture_level *src, const struct gles_t
 	}
 }
 
-static bool is_pow2(unsigned x)
-{
-	return x && !(x & (x - 1));
-}
-
 void gles_GenerateMipmap(GLenum target)
 {
 	struct gles_context *ctx = gles_current();
@@ -1208,15 +1166,14 @@ void gles_GenerateMipmap(GLenum target)
 	/*
 	 * Section 3.8.10: the base level must exist (cube complete for a cube
 	 * map) in an unsized format or a sized one that is colour-renderable
-	 * and filterable; ES 2.0 also wants power-of-two sizes.
+	 * and filterable.
 	 */
 	if (!base->format || (base->format->flags & GLES_FORMAT_COMPRESSED) ||
 	    ((base->format->flags & GLES_FORMAT_SIZED) &&
 	     base->internalformat == base->format->internalformat &&
 	     !((base->format->flags & GLES_FORMAT_COLOR_RENDERABLE) &&
 	       (base->format->flags & GLES_FORMAT_FILTERABLE))) ||
-	    base->format->base == GL_DEPTH_COMPONENT || base->format->base == GL_DEPTH_STENCIL ||
-	    (ctx->major < 3 && (!is_pow2(base->width) || !is_pow2(base->height)))) {
+	    base->format->base == GL_DEPTH_COMPONENT || base->format->base == GL_DEPTH_STENCIL) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}

@@ -222,11 +222,6 @@ static void set_uniform(GLint location, GLsizei count, unsigned cols, unsigned r
 	u = uniform_for_write(ctx, location, count, &l, &element);
 	if (!u)
 		goto out;
-	/* GLES 2.0 section 2.10.4: transpose must be FALSE; ES 3.0 allows it */
-	if (matrix && transpose != GL_FALSE && ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_VALUE);
-		goto out;
-	}
 	type_shape(u->type, &scalar, &ucols, &urows);
 	/* the call's shape and type: an exact one, or a boolean set from any kind */
 	ok = ucols == cols && urows == rows && (matrix == (cols > 1));
@@ -305,47 +300,27 @@ UNIFORM_FUNCS(1, i, GLint, VALUE_INT, GLint v0)
 UNIFORM_FUNCS(2, i, GLint, VALUE_INT, GLint v0, GLint v1)
 UNIFORM_FUNCS(3, i, GLint, VALUE_INT, GLint v0, GLint v1, GLint v2)
 UNIFORM_FUNCS(4, i, GLint, VALUE_INT, GLint v0, GLint v1, GLint v2, GLint v3)
+UNIFORM_FUNCS(1, ui, GLuint, VALUE_UINT, GLuint v0)
+UNIFORM_FUNCS(2, ui, GLuint, VALUE_UINT, GLuint v0, GLuint v1)
+UNIFORM_FUNCS(3, ui, GLuint, VALUE_UINT, GLuint v0, GLuint v1, GLuint v2)
+UNIFORM_FUNCS(4, ui, GLuint, VALUE_UINT, GLuint v0, GLuint v1, GLuint v2, GLuint v3)
 
-/* glUniform*ui* are ES 3.0's: an ES 2.0 context has none of them */
-#define UNIFORM_UI_FUNCS(N, ...)                                                                   \
-	void gles_Uniform##N##ui(GLint location, __VA_ARGS__)                                      \
-	{                                                                                          \
-		struct gles_context *ctx = gles_current();                                         \
-		GLuint v[] = { UNIFORM_ARGS_##N };                                                 \
-		if (ctx && gles_program_es3(ctx))                                                  \
-			set_uniform(location, 1, 1, N, VALUE_UINT, false, GL_FALSE, v);            \
-	}                                                                                          \
-	void gles_Uniform##N##uiv(GLint location, GLsizei count, const GLuint *value)              \
-	{                                                                                          \
-		struct gles_context *ctx = gles_current();                                         \
-		if (ctx && gles_program_es3(ctx))                                                  \
-			set_uniform(location, count, 1, N, VALUE_UINT, false, GL_FALSE, value);    \
-	}
-
-UNIFORM_UI_FUNCS(1, GLuint v0)
-UNIFORM_UI_FUNCS(2, GLuint v0, GLuint v1)
-UNIFORM_UI_FUNCS(3, GLuint v0, GLuint v1, GLuint v2)
-UNIFORM_UI_FUNCS(4, GLuint v0, GLuint v1, GLuint v2, GLuint v3)
-
-#define UNIFORM_MATRIX(name, cols, rows, es3)                                                      \
+#define UNIFORM_MATRIX(name, cols, rows)                                                           \
 	void gles_UniformMatrix##name##fv(GLint location, GLsizei count, GLboolean transpose,      \
 					  const GLfloat *value)                                    \
 	{                                                                                          \
-		struct gles_context *ctx = gles_current();                                         \
-		if (ctx && (!(es3) || gles_program_es3(ctx)))                                      \
-			set_uniform(location, count, cols, rows, VALUE_FLOAT, true, transpose,     \
-				    value);                                                        \
+		set_uniform(location, count, cols, rows, VALUE_FLOAT, true, transpose, value);     \
 	}
 
-UNIFORM_MATRIX(2, 2, 2, false)
-UNIFORM_MATRIX(3, 3, 3, false)
-UNIFORM_MATRIX(4, 4, 4, false)
-UNIFORM_MATRIX(2x3, 2, 3, true)
-UNIFORM_MATRIX(3x2, 3, 2, true)
-UNIFORM_MATRIX(2x4, 2, 4, true)
-UNIFORM_MATRIX(4x2, 4, 2, true)
-UNIFORM_MATRIX(3x4, 3, 4, true)
-UNIFORM_MATRIX(4x3, 4, 3, true)
+UNIFORM_MATRIX(2, 2, 2)
+UNIFORM_MATRIX(3, 3, 3)
+UNIFORM_MATRIX(4, 4, 4)
+UNIFORM_MATRIX(2x3, 2, 3)
+UNIFORM_MATRIX(3x2, 3, 2)
+UNIFORM_MATRIX(2x4, 2, 4)
+UNIFORM_MATRIX(4x2, 4, 2)
+UNIFORM_MATRIX(3x4, 3, 4)
+UNIFORM_MATRIX(4x3, 4, 3)
 
 /* ---- glGetUniform* ---------------------------------------------------------------------- */
 
@@ -435,10 +410,7 @@ void gles_GetUniformiv(GLuint program, GLint location, GLint *params)
 
 void gles_GetUniformuiv(GLuint program, GLint location, GLuint *params)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && gles_program_es3(ctx))
-		get_uniform(program, location, VALUE_UINT, params);
+	get_uniform(program, location, VALUE_UINT, params);
 }
 
 /* ---- introspection ---------------------------------------------------------------------- */
@@ -477,7 +449,7 @@ void gles_GetUniformIndices(GLuint pname, GLsizei count, const GLchar *const *na
 	struct gles_program *program;
 	const struct gles_linked *l;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	program = gles_lookup_program(ctx, pname);
@@ -508,7 +480,7 @@ void gles_GetActiveUniformsiv(GLuint pname, GLsizei count, const GLuint *indices
 	struct gles_program *program;
 	const struct gles_linked *l;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	program = gles_lookup_program(ctx, pname);
@@ -579,7 +551,7 @@ GLuint gles_GetUniformBlockIndex(GLuint pname, const GLchar *name)
 	struct gles_program *program;
 	GLuint index = GL_INVALID_INDEX;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return GL_INVALID_INDEX;
 	gles_programs_lock(ctx);
 	program = gles_lookup_program(ctx, pname);
@@ -616,7 +588,7 @@ void gles_GetActiveUniformBlockiv(GLuint pname, GLuint index, GLenum what, GLint
 	struct gles_uniform_block *b;
 	struct gles_linked *l = NULL;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	b = block_of(ctx, pname, index, &l);
@@ -666,7 +638,7 @@ void gles_GetActiveUniformBlockName(GLuint pname, GLuint index, GLsizei buf_size
 	struct gles_uniform_block *b;
 	struct gles_linked *l = NULL;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	b = block_of(ctx, pname, index, &l);
@@ -683,7 +655,7 @@ void gles_UniformBlockBinding(GLuint pname, GLuint index, GLuint binding)
 	struct gles_uniform_block *b;
 	struct gles_linked *l = NULL;
 
-	if (!ctx || !gles_program_es3(ctx))
+	if (!ctx)
 		return;
 	gles_programs_lock(ctx);
 	b = block_of(ctx, pname, index, &l);

@@ -12,14 +12,6 @@
 #include "objects.h"
 #include "state.h"
 
-static bool es3(struct gles_context *ctx)
-{
-	if (ctx->major >= 3)
-		return true;
-	gles_error(ctx, GL_INVALID_OPERATION);
-	return false;
-}
-
 void gles_vertex_array_init(struct gles_vertex_array *vao, GLuint name)
 {
 	*vao = (struct gles_vertex_array){ .name = name };
@@ -38,7 +30,7 @@ void gles_GenVertexArrays(GLsizei n, GLuint *arrays)
 {
 	struct gles_context *ctx = gles_current();
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (n < 0) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -54,7 +46,7 @@ void gles_BindVertexArray(GLuint array)
 	struct gles_names *names;
 	struct gles_vertex_array *vao;
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (!array) {
 		ctx->objects->vao = &ctx->objects->default_vao;
@@ -83,7 +75,7 @@ GLboolean gles_IsVertexArray(GLuint array)
 {
 	struct gles_context *ctx = gles_current();
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return GL_FALSE;
 	/* a name from glGenVertexArrays is a vertex array once bound */
 	return gles_names_lookup(&ctx->objects->vertex_arrays, array) ? GL_TRUE : GL_FALSE;
@@ -93,7 +85,7 @@ void gles_DeleteVertexArrays(GLsizei n, const GLuint *arrays)
 {
 	struct gles_context *ctx = gles_current();
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (n < 0) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -119,24 +111,22 @@ void gles_DeleteVertexArrays(GLsizei n, const GLuint *arrays)
 
 /* ---- attribute arrays ---------------------------------------------------------------------- */
 
-static bool type_valid(struct gles_context *ctx, GLenum type, bool integer)
+static bool type_valid(GLenum type, bool integer)
 {
 	switch (type) {
 	case GL_BYTE:
 	case GL_UNSIGNED_BYTE:
 	case GL_SHORT:
 	case GL_UNSIGNED_SHORT:
-		return true;
 	case GL_INT:
 	case GL_UNSIGNED_INT:
-		return ctx->major >= 3;
+		return true;
 	case GL_FIXED:
 	case GL_FLOAT:
-		return !integer;
 	case GL_HALF_FLOAT:
 	case GL_INT_2_10_10_10_REV:
 	case GL_UNSIGNED_INT_2_10_10_10_REV:
-		return !integer && ctx->major >= 3;
+		return !integer;
 	default:
 		return false;
 	}
@@ -152,7 +142,7 @@ static void attrib_pointer(struct gles_context *ctx, GLuint index, GLint size, G
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (!type_valid(ctx, type, integer)) {
+	if (!type_valid(type, integer)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -192,7 +182,7 @@ void gles_VertexAttribIPointer(GLuint index, GLint size, GLenum type, GLsizei st
 {
 	struct gles_context *ctx = gles_current();
 
-	if (ctx && es3(ctx))
+	if (ctx)
 		attrib_pointer(ctx, index, size, type, false, stride, pointer, true);
 }
 
@@ -223,7 +213,7 @@ void gles_VertexAttribDivisor(GLuint index, GLuint divisor)
 {
 	struct gles_context *ctx = gles_current();
 
-	if (!ctx || !es3(ctx))
+	if (!ctx)
 		return;
 	if (index >= GLES_MAX_VERTEX_ATTRIBS) {
 		gles_error(ctx, GL_INVALID_VALUE);
@@ -270,10 +260,6 @@ static void get_attrib(GLuint index, GLenum pname, enum want want, void *params)
 		break;
 	case GL_VERTEX_ATTRIB_ARRAY_INTEGER:
 	case GL_VERTEX_ATTRIB_ARRAY_DIVISOR:
-		if (ctx->major < 3) {
-			gles_error(ctx, GL_INVALID_ENUM);
-			return;
-		}
 		v = pname == GL_VERTEX_ATTRIB_ARRAY_INTEGER ? a->integer : (GLint)a->divisor;
 		break;
 	case GL_CURRENT_VERTEX_ATTRIB: {
@@ -337,18 +323,12 @@ void gles_GetVertexAttribiv(GLuint index, GLenum pname, GLint *params)
 
 void gles_GetVertexAttribIiv(GLuint index, GLenum pname, GLint *params)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && es3(ctx))
-		get_attrib(index, pname, WANT_IINT, params);
+	get_attrib(index, pname, WANT_IINT, params);
 }
 
 void gles_GetVertexAttribIuiv(GLuint index, GLenum pname, GLuint *params)
 {
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && es3(ctx))
-		get_attrib(index, pname, WANT_UINT, params);
+	get_attrib(index, pname, WANT_UINT, params);
 }
 
 void gles_GetVertexAttribPointerv(GLuint index, GLenum pname, void **pointer)

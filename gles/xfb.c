@@ -20,17 +20,6 @@
 #include "state.h"
 #include "xfb.h"
 
-static struct gles_context *current_es3(void)
-{
-	struct gles_context *ctx = gles_current();
-
-	if (ctx && ctx->major < 3) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		return NULL;
-	}
-	return ctx;
-}
-
 int gles_xfb_init(struct gles_xfb_state *x)
 {
 	gles_names_init(&x->names);
@@ -54,7 +43,7 @@ void gles_xfb_finish(struct gles_xfb_state *x)
 
 void gles_GenTransformFeedbacks(GLsizei n, GLuint *ids)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 
 	if (!ctx)
 		return;
@@ -70,7 +59,7 @@ void gles_GenTransformFeedbacks(GLsizei n, GLuint *ids)
 
 void gles_DeleteTransformFeedbacks(GLsizei n, const GLuint *ids)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_xfb_state *x;
 
 	if (!ctx)
@@ -107,7 +96,7 @@ void gles_DeleteTransformFeedbacks(GLsizei n, const GLuint *ids)
 
 GLboolean gles_IsTransformFeedback(GLuint id)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 
 	if (!ctx)
 		return GL_FALSE;
@@ -116,7 +105,7 @@ GLboolean gles_IsTransformFeedback(GLuint id)
 
 void gles_BindTransformFeedback(GLenum target, GLuint id)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_xfb_state *x;
 	struct gles_xfb_object *obj;
 
@@ -152,7 +141,7 @@ void gles_BindTransformFeedback(GLenum target, GLuint id)
 
 void gles_BeginTransformFeedback(GLenum primitiveMode)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_xfb_object *obj;
 	struct gles_linked *linked;
 	unsigned needed = 0;
@@ -189,7 +178,7 @@ void gles_BeginTransformFeedback(GLenum primitiveMode)
 
 void gles_EndTransformFeedback(void)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_xfb_object *obj;
 
 	if (!ctx)
@@ -205,7 +194,7 @@ void gles_EndTransformFeedback(void)
 
 void gles_PauseTransformFeedback(void)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_xfb_object *obj;
 
 	if (!ctx)
@@ -220,7 +209,7 @@ void gles_PauseTransformFeedback(void)
 
 void gles_ResumeTransformFeedback(void)
 {
-	struct gles_context *ctx = current_es3();
+	struct gles_context *ctx = gles_current();
 	struct gles_xfb_object *obj;
 
 	if (!ctx)
@@ -237,7 +226,7 @@ bool gles_xfb_get(struct gles_context *ctx, GLenum pname, int index, struct gles
 {
 	const struct gles_xfb_object *obj = ctx->state->xfb.bound;
 
-	if (index >= 0 || ctx->major < 3)
+	if (index >= 0)
 		return false;
 	switch (pname) {
 	case GL_TRANSFORM_FEEDBACK_BINDING:

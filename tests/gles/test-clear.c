@@ -7,17 +7,18 @@
  * framebuffer of RGBA8888 and RGB565 pbuffers, cleared with several colours,
  * with a scissor and a colour mask, read back with glReadPixels in the
  * spec's format/type and the implementation's, with pack parameters,
- * partly outside the framebuffer and into a pixel pack buffer, and the
- * errors of each call -- runs twice in child processes: once on our vendor
- * over the real stack, once on Mesa's (EGL_PLATFORM=surfaceless,
+ * partly outside the framebuffer and into a pixel pack buffer, the errors
+ * of each call, and what an ES 2.0 request gets (ES 3: the version
+ * strings, glClearBufferfv) -- runs twice in child processes: once on our
+ * vendor over the real stack, once on Mesa's (EGL_PLATFORM=surfaceless,
  * LIBGL_ALWAYS_SOFTWARE=1: llvmpipe).  Every record of the two runs must be
  * byte for byte the same; records whose content GL leaves to the
  * implementation (the implementation read format, out-of-range integer
  * clears) are printed when they differ, not failed.
  *
  * The same process also checks, on our vendor alone, what llvmpipe cannot
- * show the same way: the ES 2.0 context's refusal of glClearBuffer*, a
- * context without surfaces, and the errors' exact codes.
+ * show the same way: an ES 2.0 request's exact version (3.0; llvmpipe's is
+ * 3.2), a context without surfaces, and the errors' exact codes.
  */
 #include <errno.h>
 #include <math.h>
@@ -532,7 +533,8 @@ static void errors(void)
 
 	/*
 	 * (The read buffer NONE on the default framebuffer crashes Mesa 22.3's
-	 * swrast in glReadPixels: test_es2_and_surfaceless checks it on ours.)
+	 * swrast in glReadPixels: test_es2_request_and_surfaceless checks it on
+	 * ours.)
 	 * A clear with the draw buffer NONE: nothing, no error */
 	glDrawBuffers(1, (GLenum[]){ GL_NONE });
 	glClearColor(1, 1, 1, 1);
@@ -541,14 +543,17 @@ static void errors(void)
 	glDrawBuffers(1, (GLenum[]){ GL_BACK });
 }
 
-/* A pbuffer of the config with exactly these sizes, current with an ES 3.0 context. */
-static bool make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a,
+/*
+ * A pbuffer of the config with exactly these sizes, current with a context
+ * asked for as ES major.0 (2 or 3).
+ */
+static bool make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
 			 EGLSurface *surf_out, EGLContext *ctx_out)
 {
 	const EGLint attribs[] = { EGL_SURFACE_TYPE,
 				   EGL_PBUFFER_BIT,
 				   EGL_RENDERABLE_TYPE,
-				   EGL_OPENGL_ES3_BIT,
+				   major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES3_BIT,
 				   EGL_RED_SIZE,
 				   r,
 				   EGL_GREEN_SIZE,
@@ -559,7 +564,7 @@ static bool make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a,
 				   a,
 				   EGL_NONE };
 	const EGLint pb[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
-	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0,
+	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, 0,
 			      EGL_NONE };
 	EGLConfig configs[64];
 	EGLint n = 0;
@@ -583,6 +588,47 @@ static bool make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a,
 	return false;
 }
 
+/* The first n bytes of a GL string (zeros past its end, or for none). */
+static void record_prefix(const char *name, const GLubyte *str, size_t n)
+{
+	char buf[32] = { 0 };
+
+	if (str)
+		strncpy(buf, (const char *)str, n < sizeof(buf) ? n : sizeof(buf));
+	llvmpipe_record(name, buf, n < sizeof(buf) ? n : sizeof(buf));
+}
+
+/*
+ * A context asked for as ES 2.0, current on the RGBA8888 pbuffer.  EGL 1.5
+ * section 3.7.1.1 lets it be of any version backward compatible with 2.0:
+ * both answer with ES 3 (llvmpipe 3.2, ours 3.0), so it has ES 3.0's
+ * GL_MAJOR_VERSION and glClearBufferfv; eglQueryContext gives the version
+ * asked for (section 3.7.4).
+ */
+static void es2_request(EGLDisplay dpy, EGLContext ctx)
+{
+	const GLfloat magenta[4] = { 1.0f, 0.0f, 1.0f, 0.0f };
+	EGLint client = 0;
+	GLint major = 0, minor = 0;
+
+	eglQueryContext(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &client);
+	llvmpipe_record("es2:client_version", &client, sizeof(client));
+	glGetIntegerv(GL_MAJOR_VERSION, &major);
+	llvmpipe_record("es2:major_version", &major, sizeof(major));
+	glGetIntegerv(GL_MINOR_VERSION, &minor);
+	llvmpipe_record("#es2:minor_version", &minor, sizeof(minor));
+	record_prefix("es2:version", glGetString(GL_VERSION), strlen("OpenGL ES 3."));
+	record_prefix("es2:glsl_version", glGetString(GL_SHADING_LANGUAGE_VERSION),
+		      strlen("OpenGL ES GLSL ES 3."));
+	llvmpipe_record_error("es2:queries");
+	glClearColor(0.0f, 1.0f, 0.0f, 1.0f);
+	glClear(GL_COLOR_BUFFER_BIT);
+	llvmpipe_record_error("es2:clear");
+	glClearBufferfv(GL_COLOR, 0, magenta);
+	llvmpipe_record_error("es2:clearbufferfv");
+	read_all("es2:clearbufferfv:read", W, H, GL_RGBA, GL_UNSIGNED_BYTE);
+}
+
 static int workload(void)
 {
 	EGLDisplay dpy =
@@ -596,7 +642,7 @@ static int workload(void)
 		return 1;
 	}
 	/* the default framebuffers first */
-	if (!make_current(dpy, 8, 8, 8, 8, &surf, &ctx)) {
+	if (!make_current(dpy, 8, 8, 8, 8, 3, &surf, &ctx)) {
 		fprintf(stderr, "workload: no RGBA8888 pbuffer (0x%x)\n", eglGetError());
 		return 1;
 	}
@@ -610,7 +656,15 @@ static int workload(void)
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	eglDestroyContext(dpy, ctx);
 	eglDestroySurface(dpy, surf);
-	if (make_current(dpy, 5, 6, 5, 0, &surf, &ctx)) {
+	if (!make_current(dpy, 8, 8, 8, 8, 2, &surf, &ctx)) {
+		fprintf(stderr, "workload: no ES 2.0 context (0x%x)\n", eglGetError());
+		return 1;
+	}
+	es2_request(dpy, ctx);
+	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	eglDestroyContext(dpy, ctx);
+	eglDestroySurface(dpy, surf);
+	if (make_current(dpy, 5, 6, 5, 0, 3, &surf, &ctx)) {
 		clears_norm("default_rgb565", &default_rgb565, W, H);
 		reads("default_rgb565", W, H);
 		eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
@@ -695,7 +749,7 @@ static void test_large_clears(void **state)
 	eglTerminate(dpy);
 }
 
-static void test_es2_and_surfaceless(void **state)
+static void test_es2_request_and_surfaceless(void **state)
 {
 	struct test_stack *s = *state;
 	EGLDisplay dpy;
@@ -715,7 +769,9 @@ static void test_es2_and_surfaceless(void **state)
 	const EGLint es3[] = { EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE };
 	const EGLint pb[] = { EGL_WIDTH, 4, EGL_HEIGHT, 4, EGL_NONE };
 	GLfloat fv[4] = { 1, 1, 1, 1 };
+	const GLfloat red[4] = { 1, 0, 0, 1 };
 	uint8_t px[16];
+	GLint major = 0, minor = -1;
 	EGLContext ctx;
 	EGLSurface surf;
 
@@ -725,23 +781,32 @@ static void test_es2_and_surfaceless(void **state)
 	assert_true(eglInitialize(dpy, NULL, NULL));
 	assert_true(eglChooseConfig(dpy, attribs, &config, 1, &n) && n == 1);
 
-	/* ES 2.0: glClearBuffer* is ES 3.0's; glClear and RGBA/UNSIGNED_BYTE reads work */
+	/*
+	 * An ES 2.0 request: an ES 3.0 context (EGL 1.5 section 3.7.1.1), so
+	 * glClearBuffer* is there, next to glClear; and GL_RGBA_INTEGER is a
+	 * format, only not one of a normalized buffer (INVALID_OPERATION)
+	 */
 	ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, es2);
 	surf = eglCreatePbufferSurface(dpy, config, pb);
 	assert_true(eglMakeCurrent(dpy, surf, surf, ctx));
-	glClearBufferfv(GL_COLOR, 0, fv);
-	assert_int_equal(glGetError(), GL_INVALID_OPERATION);
-	glClearBufferfi(GL_DEPTH_STENCIL, 0, 1, 0);
-	assert_int_equal(glGetError(), GL_INVALID_OPERATION);
-	glClearColor(1, 0, 0, 1);
+	glGetIntegerv(GL_MAJOR_VERSION, &major);
+	glGetIntegerv(GL_MINOR_VERSION, &minor);
+	assert_int_equal(major, 3);
+	assert_int_equal(minor, 0);
+	assert_memory_equal(glGetString(GL_VERSION), "OpenGL ES 3.0 ", strlen("OpenGL ES 3.0 "));
+	glClearColor(0, 0, 1, 1);
 	glClear(GL_COLOR_BUFFER_BIT);
+	assert_int_equal(glGetError(), GL_NO_ERROR);
+	glReadPixels(3, 3, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	assert_memory_equal(px, ((uint8_t[]){ 0, 0, 0xff, 0xff }), 4);
+	glClearBufferfv(GL_COLOR, 0, red);
+	glClearBufferfi(GL_DEPTH_STENCIL, 0, 1, 0);
 	assert_int_equal(glGetError(), GL_NO_ERROR);
 	glReadPixels(3, 3, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
 	assert_int_equal(glGetError(), GL_NO_ERROR);
 	assert_memory_equal(px, ((uint8_t[]){ 0xff, 0, 0, 0xff }), 4);
-	/* RGBA_INTEGER is no ES 2.0 format */
 	glReadPixels(0, 0, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, px);
-	assert_int_equal(glGetError(), GL_INVALID_ENUM);
+	assert_int_equal(glGetError(), GL_INVALID_OPERATION);
 	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
 	eglDestroyContext(dpy, ctx);
 
@@ -810,7 +875,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_llvmpipe),
-		cmocka_unit_test(test_es2_and_surfaceless),
+		cmocka_unit_test(test_es2_request_and_surfaceless),
 		cmocka_unit_test(test_large_clears),
 	};
 

@@ -4,10 +4,11 @@
 # one 24-bit screen), run by 'agx-stack run' as './agx run' does (the stack
 # in a state directory of its own, glvnd loading this build's vendor).
 # es2_info opens the X display, takes the first EGL config for an ES 2.0
-# window, makes a window of its visual and an ES 2.0 context current on it,
-# and prints the GL strings: ours (gles/context.c).  eglinfo's X11 section
-# shows the window configs.  PRELOAD: the sanitizer runtime the
-# uninstrumented programs need to load a sanitized libEGL_agx.  TAP on stdout.
+# window, makes a window of its visual and an ES 2.0 context (ES 3.0 here)
+# current on it, and prints the GL strings: ours (gles/context.c).
+# eglinfo's X11 section shows the window configs.  PRELOAD: the sanitizer
+# runtime the uninstrumented programs need to load a sanitized libEGL_agx.
+# TAP on stdout.
 set -u
 stack=$1 es2_info=$2 eglinfo=$3 preload=${4:-}
 # shellcheck source=tests/gles/xvfb.sh
@@ -75,11 +76,12 @@ line "EGL_VERSION: 1.5"
 check $? "EGL 1.5"
 line "GL_VENDOR: AGX driver stack"
 check $? "GL_VENDOR is ours"
-# GLES 3.0 section 6.1.6: "OpenGL ES N.M", then the driver's own words
-line "GL_VERSION: OpenGL ES 2.0 agx-[0-9.]*"
-check $? "GL_VERSION: an OpenGL ES 2.0 context of ours"
-line "GL_SHADING_LANGUAGE_VERSION: OpenGL ES GLSL ES 1.00"
-check $? "GL_SHADING_LANGUAGE_VERSION of ES 2.0"
+# GLES 3.0 section 6.1.6: "OpenGL ES N.M", then the driver's own words; the
+# ES 2.0 request gets ES 3.0 (EGL 1.5 section 3.7.1.1, docs/gles.md)
+line "GL_VERSION: OpenGL ES 3.0 agx-[0-9.]*"
+check $? "GL_VERSION: an OpenGL ES 3.0 context of ours for the ES 2.0 request"
+line "GL_SHADING_LANGUAGE_VERSION: OpenGL ES GLSL ES 3.00"
+check $? "GL_SHADING_LANGUAGE_VERSION of ES 3.0"
 # "AGX G<generation> (t<chip>, <firmware>)", from the device's info (egl_main.c)
 line "GL_RENDERER: AGX G[0-9]* (t[0-9a-f]*, .*)"
 check $? "GL_RENDERER: the AGX device"

@@ -5,8 +5,8 @@
  * parameters, mipmap generation), samplers, renderbuffers, framebuffer
  * objects with each completeness rule, attachment queries of FBOs and the
  * default framebuffer, draw and read buffers, invalidation, vertex arrays,
- * the object bindings glGet* reports, and sharing between the contexts of
- * a share group.
+ * the object bindings glGet* reports, sharing between the contexts of a
+ * share group, and all of it on an ES 2.0 request (an ES 3.0 context).
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -276,24 +276,6 @@ static void test_buffers(void **state)
 	unbind(b);
 }
 
-static void test_buffers_es2(void **state)
-{
-	struct bound b = bind_new(2, false);
-	GLuint buf;
-
-	(void)state;
-	glGenBuffers(1, &buf);
-	glBindBuffer(GL_COPY_READ_BUFFER, buf);
-	assert_gl_error(GL_INVALID_ENUM); /* no such target in ES 2.0 */
-	glBindBuffer(GL_ARRAY_BUFFER, buf);
-	glBufferData(GL_ARRAY_BUFFER, 4, NULL, GL_STREAM_READ);
-	assert_gl_error(GL_INVALID_ENUM); /* ES 3.0 usage */
-	glBufferData(GL_ARRAY_BUFFER, 4, NULL, GL_STREAM_DRAW);
-	assert_gl_error(GL_NO_ERROR);
-	glDeleteBuffers(1, &buf);
-	unbind(b);
-}
-
 /* ---- textures ------------------------------------------------------------------------------- */
 
 static GLint tex_param(GLenum target, GLenum pname)
@@ -532,38 +514,6 @@ static void test_textures(void **state)
 	glActiveTexture(GL_TEXTURE0);
 	glDeleteTextures(-1, tex);
 	assert_gl_error(GL_INVALID_VALUE);
-	unbind(b);
-}
-
-static void test_textures_es2(void **state)
-{
-	struct bound b = bind_new(2, false);
-	GLuint tex;
-	uint8_t pixels[64] = { 0 };
-
-	(void)state;
-	glGenTextures(1, &tex);
-	glBindTexture(GL_TEXTURE_3D, tex);
-	assert_gl_error(GL_INVALID_ENUM);
-	glBindTexture(GL_TEXTURE_2D, tex);
-	/* ES 2.0: unsized formats only, internalformat == format */
-	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-	assert_gl_error(GL_INVALID_VALUE);
-	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 2, 2, 0, GL_RGBA, GL_FLOAT, pixels);
-	assert_gl_error(GL_INVALID_ENUM);
-	glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE, 3, 3, 0, GL_LUMINANCE, GL_UNSIGNED_BYTE,
-		     pixels);
-	assert_gl_error(GL_NO_ERROR);
-	glGenerateMipmap(GL_TEXTURE_2D);
-	assert_gl_error(GL_INVALID_OPERATION); /* ES 2.0: not a power of two */
-	glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE, 4, 4, 0, GL_LUMINANCE, GL_UNSIGNED_BYTE,
-		     pixels);
-	glGenerateMipmap(GL_TEXTURE_2D);
-	assert_gl_error(GL_NO_ERROR);
-	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_R, GL_REPEAT);
-	assert_gl_error(GL_INVALID_ENUM);
-	assert_int_equal(get_int(GL_NUM_COMPRESSED_TEXTURE_FORMATS), 0);
-	glDeleteTextures(1, &tex);
 	unbind(b);
 }
 
@@ -934,45 +884,6 @@ static void test_framebuffer_completeness(void **state)
 	unbind(b);
 }
 
-static void test_framebuffer_es2_dimensions(void **state)
-{
-	struct bound b = bind_new(2, false);
-	GLuint fb, a, c;
-
-	(void)state;
-	glGenFramebuffers(1, &fb);
-	glBindFramebuffer(GL_READ_FRAMEBUFFER, fb);
-	assert_gl_error(GL_INVALID_ENUM);
-	glBindFramebuffer(GL_FRAMEBUFFER, fb);
-	glGenRenderbuffers(1, &a);
-	glBindRenderbuffer(GL_RENDERBUFFER, a);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
-	assert_gl_error(GL_INVALID_ENUM); /* not an ES 2.0 renderbuffer format */
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGB565, 4, 4);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a);
-	glGenRenderbuffers(1, &c);
-	glBindRenderbuffer(GL_RENDERBUFFER, c);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 4, 8);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, c);
-	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER),
-			 GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 4, 4);
-	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, a);
-	assert_gl_error(GL_INVALID_ENUM);
-	glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-					      GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, (GLint[1]){ 0 });
-	assert_gl_error(GL_INVALID_ENUM); /* an ES 3.0 name */
-	glBindFramebuffer(GL_FRAMEBUFFER, 0);
-	glGetFramebufferAttachmentParameteriv(
-	    GL_FRAMEBUFFER, GL_BACK, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, (GLint[1]){ 0 });
-	assert_gl_error(GL_INVALID_OPERATION);
-	glDeleteFramebuffers(1, &fb);
-	glDeleteRenderbuffers(1, &a);
-	glDeleteRenderbuffers(1, &c);
-	unbind(b);
-}
-
 static void test_default_framebuffer(void **state)
 {
 	struct bound b = bind_new(3, false);
@@ -1187,13 +1098,77 @@ static void test_vertex_arrays(void **state)
 	glDeleteVertexArrays(-1, vao);
 	assert_gl_error(GL_INVALID_VALUE);
 	unbind(b);
+}
 
-	/* ES 2.0 has no vertex array objects */
-	b = bind_new(2, false);
-	glGenVertexArrays(1, vao);
-	assert_gl_error(GL_INVALID_OPERATION);
-	glVertexAttribPointer(0, 4, GL_INT, GL_FALSE, 0, NULL);
-	assert_gl_error(GL_INVALID_ENUM);
+/* ---- ES 2.0 requests ------------------------------------------------------------------------ */
+
+/*
+ * An ES 2.0 request gets an ES 3.0 context (EGL 1.5 section 3.7.1.1, any
+ * version backward compatible with the one asked for): ES 3.0's buffer
+ * targets and usages, sized and 3D textures and non-power-of-two mipmaps,
+ * its renderbuffer formats and framebuffer rules, vertex arrays.
+ */
+static void test_es2_request(void **state)
+{
+	struct bound b = bind_new(2, false);
+	GLuint buf, tex, fb, rb[2], vao;
+	GLint value = 0;
+	uint8_t pixels[64] = { 0 };
+
+	(void)state;
+	glGenBuffers(1, &buf);
+	glBindBuffer(GL_COPY_READ_BUFFER, buf);
+	glBufferData(GL_COPY_READ_BUFFER, 4, NULL, GL_STREAM_READ);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(get_int(GL_COPY_READ_BUFFER_BINDING), (GLint)buf);
+	glDeleteBuffers(1, &buf);
+
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_3D, tex);
+	assert_gl_error(GL_NO_ERROR);
+	glDeleteTextures(1, &tex);
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 3, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+	glGenerateMipmap(GL_TEXTURE_2D);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_R, GL_REPEAT);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(tex_param(GL_TEXTURE_2D, GL_TEXTURE_WRAP_R), GL_REPEAT);
+	assert_int_equal(get_int(GL_NUM_COMPRESSED_TEXTURE_FORMATS), 10);
+	glDeleteTextures(1, &tex);
+
+	/* ES 3.0 takes the attachments' intersection: sizes may differ */
+	glGenFramebuffers(1, &fb);
+	glBindFramebuffer(GL_READ_FRAMEBUFFER, fb);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glGenRenderbuffers(2, rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, rb[0]);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 4, 8);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+					      GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, &value);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(value, 8);
+	glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_BACK,
+					      GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &value);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(value, GL_FRAMEBUFFER_DEFAULT);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteRenderbuffers(2, rb);
+
+	glGenVertexArrays(1, &vao);
+	glBindVertexArray(vao);
+	glVertexAttribIPointer(0, 4, GL_INT, 0, NULL);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(get_int(GL_VERTEX_ARRAY_BINDING), (GLint)vao);
+	glDeleteVertexArrays(1, &vao);
 	unbind(b);
 }
 
@@ -1292,15 +1267,13 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buffers),
-		cmocka_unit_test(test_buffers_es2),
 		cmocka_unit_test(test_textures),
-		cmocka_unit_test(test_textures_es2),
 		cmocka_unit_test(test_samplers),
 		cmocka_unit_test(test_renderbuffers),
 		cmocka_unit_test(test_framebuffer_completeness),
-		cmocka_unit_test(test_framebuffer_es2_dimensions),
 		cmocka_unit_test(test_default_framebuffer),
 		cmocka_unit_test(test_vertex_arrays),
+		cmocka_unit_test(test_es2_request),
 		cmocka_unit_test(test_sharing),
 	};
 

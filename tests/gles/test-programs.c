@@ -5,7 +5,8 @@
  * a program's attributes, uniforms (every type, arrays, structs), uniform
  * blocks and fragment outputs, glUniform* and glGetUniform* round trips
  * and their errors, transform feedback varyings, program binaries,
- * deferred deletes, and sharing between contexts.
+ * deferred deletes, sharing between contexts, and ES 3.0's shaders and
+ * functions on an ES 2.0 request (an ES 3.0 context).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -31,7 +32,8 @@ struct fixture {
 	struct test_stack stack;
 	EGLDisplay dpy;
 	EGLConfig config;
-	EGLContext es3, es2, shared, other;
+	EGLContext es3, shared, other;
+	EGLContext es2_request; /* asked for as ES 2.0: an ES 3.0 context all the same */
 };
 
 #define assert_gl_error(expected) assert_int_equal(glGetError(), (expected))
@@ -289,13 +291,10 @@ static void test_compile(void **state)
 	assert_memory_equal(log, no_source_log, strlen(no_source_log));
 	glDeleteShader(s);
 
-	/* ES 2.0 contexts take GLSL ES 1.00 only */
-	make_current(f, f->es2);
+	/* an ES 2.0 request is an ES 3.0 context: GLSL ES 1.00 and 3.00 */
+	make_current(f, f->es2_request);
 	glDeleteShader(shader(GL_VERTEX_SHADER, vs100, true));
-	s = shader(GL_VERTEX_SHADER, vs300, false);
-	glGetShaderInfoLog(s, sizeof(log), NULL, log);
-	assert_non_null(strstr(log, "#version"));
-	glDeleteShader(s);
+	glDeleteShader(shader(GL_VERTEX_SHADER, vs300, true));
 	assert_gl_error(GL_NO_ERROR);
 }
 
@@ -965,8 +964,8 @@ static void test_introspection(void **state)
 	}
 	glDeleteProgram(p);
 
-	/* a 1.00 program's uniforms, on an ES 2.0 context */
-	make_current(f, f->es2);
+	/* a 1.00 program's uniforms, on an ES 2.0 request: ES 3.0's queries too */
+	make_current(f, f->es2_request);
 	p = program("attribute vec4 p; uniform mat4 mvp; uniform vec4 c[4];\n"
 		    "void main() { gl_Position = mvp * p + c[3]; }",
 		    "precision mediump float; uniform sampler2D t;\n"
@@ -976,11 +975,10 @@ static void test_introspection(void **state)
 	assert_int_not_equal(glGetUniformLocation(p, "c[3]"), -1);
 	assert_int_equal(glGetAttribLocation(p, "p"), 0);
 	glGetProgramiv(p, GL_ACTIVE_UNIFORM_BLOCKS, &n);
-	assert_gl_error(GL_INVALID_ENUM);
-	glGetUniformBlockIndex(p, "B");
-	assert_gl_error(GL_INVALID_OPERATION);
-	glGetFragDataLocation(p, "gl_FragColor");
-	assert_gl_error(GL_INVALID_OPERATION);
+	assert_int_equal(n, 0);
+	assert_int_equal(glGetUniformBlockIndex(p, "B"), GL_INVALID_INDEX);
+	assert_int_equal(glGetFragDataLocation(p, "gl_FragColor"), -1);
+	assert_gl_error(GL_NO_ERROR);
 	glDeleteProgram(p);
 	assert_gl_error(GL_NO_ERROR);
 }
@@ -1134,25 +1132,33 @@ static void test_uniform_values(void **state)
 	glDeleteProgram(p);
 	glDeleteProgram(other);
 
-	/* ES 2.0: no transpose, no unsigned or non-square functions */
-	make_current(f, f->es2);
+	/*
+	 * an ES 2.0 request is an ES 3.0 context: transpose, for a 1.00
+	 * program's matrix too, and the unsigned and non-square functions
+	 */
+	make_current(f, f->es2_request);
 	p = program("attribute vec4 p; uniform mat2 m;\n"
 		    "void main() { gl_Position = p * m[0][0]; }",
 		    fs100);
 	glUseProgram(p);
 	loc = glGetUniformLocation(p, "m");
 	glUniformMatrix2fv(loc, 1, GL_TRUE, m3);
-	assert_gl_error(GL_INVALID_VALUE);
-	glUniformMatrix2fv(loc, 1, GL_FALSE, m3);
 	assert_gl_error(GL_NO_ERROR);
 	glGetUniformfv(p, loc, fv);
-	assert_memory_equal(fv, m3, 4 * sizeof(float));
-	glUniform1ui(loc, 1);
-	assert_gl_error(GL_INVALID_OPERATION);
-	glUniformMatrix2x3fv(loc, 1, GL_FALSE, m3);
-	assert_gl_error(GL_INVALID_OPERATION);
-	glGetUniformuiv(p, loc, uv);
-	assert_gl_error(GL_INVALID_OPERATION);
+	assert_true(fv[0] == 1 && fv[1] == 3 && fv[2] == 2 && fv[3] == 4);
+	glUseProgram(0);
+	glDeleteProgram(p);
+	p = program("#version 300 es\nin vec4 p; uniform uint u; uniform mat2x3 m;\n"
+		    "void main() { gl_Position = p * float(u) * m[1][2]; }",
+		    fs300);
+	glUseProgram(p);
+	glUniform1ui(glGetUniformLocation(p, "u"), 7);
+	glUniformMatrix2x3fv(glGetUniformLocation(p, "m"), 1, GL_FALSE, m23);
+	assert_gl_error(GL_NO_ERROR);
+	glGetUniformuiv(p, glGetUniformLocation(p, "u"), uv);
+	assert_int_equal(uv[0], 7);
+	glGetUniformfv(p, glGetUniformLocation(p, "m"), fv);
+	assert_memory_equal(fv, m23, sizeof(m23));
 	glUseProgram(0);
 	glDeleteProgram(p);
 	assert_gl_error(GL_NO_ERROR);
@@ -1437,10 +1443,10 @@ static int setup(void **state)
 	    !eglChooseConfig(f->dpy, config_attribs, &f->config, 1, &n) || n != 1)
 		return -1;
 	f->es3 = eglCreateContext(f->dpy, f->config, EGL_NO_CONTEXT, es3);
-	f->es2 = eglCreateContext(f->dpy, f->config, EGL_NO_CONTEXT, es2);
+	f->es2_request = eglCreateContext(f->dpy, f->config, EGL_NO_CONTEXT, es2);
 	f->shared = eglCreateContext(f->dpy, f->config, f->es3, es3);
 	f->other = eglCreateContext(f->dpy, f->config, EGL_NO_CONTEXT, es3);
-	if (!f->es3 || !f->es2 || !f->shared || !f->other)
+	if (!f->es3 || !f->es2_request || !f->shared || !f->other)
 		return -1;
 	*state = f;
 	return 0;

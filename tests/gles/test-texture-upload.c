@@ -5,9 +5,11 @@
  * inside a tile, worked out here independently of agx/layout.c), the
  * unpack pixel store state, format conversions into the hardware texels,
  * compressed blocks, pixel unpack buffers, immutable storage and
- * glGenerateMipmap, 24-bit depth as Z32F with a separate S8 stencil; and
- * the layouts of renderbuffers (colour linear, depth and stencil twiddled).
+ * glGenerateMipmap, 24-bit depth as Z32F with a separate S8 stencil; the
+ * layouts of renderbuffers (colour linear, depth and stencil twiddled);
+ * and the one context version the GL side makes (3.0).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -455,6 +457,26 @@ static void test_3d_layers_and_renderbuffers(void **state)
 	assert_int_equal(gles_GetError(), GL_NO_ERROR);
 }
 
+/*
+ * The GL side makes ES 3.0 contexts only: EGL answers ES 2.0 requests with
+ * them (gles/egl_context.c), and no ES 2.0 mode is left to ask for.
+ */
+static void test_context_versions(void **state)
+{
+	struct fixture *f = *state;
+	static const unsigned versions[][2] = { { 2, 0 }, { 3, 1 }, { 1, 0 }, { 4, 0 } };
+
+	for (unsigned i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		struct gles_context_params params = { .major = versions[i][0],
+						      .minor = versions[i][1],
+						      .dev = f->dev };
+		struct gles_context *ctx = (struct gles_context *)&params;
+
+		assert_int_equal(gles_context_create(&params, &ctx), -EINVAL);
+		assert_null(ctx);
+	}
+}
+
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -496,6 +518,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_compressed_and_pbo),
 		cmocka_unit_test(test_storage_and_mipmaps),
 		cmocka_unit_test(test_3d_layers_and_renderbuffers),
+		cmocka_unit_test(test_context_versions),
 	};
 
 	return test_stack_run(argc, argv, &options, tests, sizeof(tests) / sizeof(tests[0]), setup,
