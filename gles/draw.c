@@ -686,6 +686,10 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	d.state.point_size = builtin_output(vi, AGX_SHADER_LOCATION_POINT_SIZE) != NULL;
 	d.state.varying_words = vi->num_vertex_outputs - 4 - (d.state.point_size ? 1 : 0);
 	d.state.frag_coord_z = fi->frag_coord_z_cf >= 0;
+	if (ctx->state->queries.active_samples) {
+		d.state.visibility = AGX_CMD_VISIBILITY_MODE_BOOLEAN;
+		d.state.query = ctx->state->queries.active_samples->counter;
+	}
 	d.draw.primitive = primitive(c->mode);
 	d.draw.count = c->count;
 	d.draw.instances = c->instances;

@@ -44,6 +44,10 @@ struct gles_pass {
 	uint64_t programs_va;
 	bool programs_ready;
 	bool warned;
+	/* occlusion counters, GLES_PASS_COUNTERS of 8 bytes; size 0 until a query needs them */
+	struct agx_bo counters;
+	uint64_t counters_va;
+	unsigned next_counter;
 };
 
 bool gles_pass_is_open(const struct gles_context *ctx)
@@ -124,6 +128,10 @@ static int describe(struct gles_context *ctx, struct gles_pass *p, struct agx_re
 			? gles_image_height(t[i].image, t[i].level)
 			: h;
 	}
+	if (p->counters.size) {
+		desc->visibility = p->counters_va;
+		desc->visibility_count = GLES_PASS_COUNTERS;
+	}
 	if (w == ~0u) {
 		/* nothing to draw into: a framebuffer whose draw buffers are all NONE */
 		return -ENOENT;
@@ -192,13 +200,53 @@ static int begin(struct gles_context *ctx, struct gles_pass *p)
 	return 0;
 }
 
-struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
+static struct gles_pass *pass_of(struct gles_context *ctx)
+{
+	return ctx->pass ? ctx->pass : (ctx->pass = calloc(1, sizeof(*ctx->pass)));
+}
+
+int gles_pass_counter(struct gles_context *ctx, unsigned *counter)
+{
+	struct gles_pass *p = pass_of(ctx);
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	if (!p->counters.size) {
+		/* the open pass has no counters: draws from here on go into one that has */
+		if ((ret = gles_submit_flush(ctx)) < 0 ||
+		    (ret =
+			 gles_submit_bo(ctx, 8 * GLES_PASS_COUNTERS, AGX_BIND_READ | AGX_BIND_WRITE,
+					&p->counters, &p->counters_va)) < 0)
+			return ret;
+	}
+	/* all of them given out: the work that used them finishes before they are again */
+	if (p->next_counter == GLES_PASS_COUNTERS) {
+		if ((ret = gles_submit_wait(ctx)) < 0)
+			return ret;
+		p->next_counter = 0;
+	}
+	*counter = p->next_counter++;
+	((uint64_t *)p->counters.map)[*counter] = 0;
+	return 0;
+}
+
+uint64_t gles_pass_counter_value(struct gles_context *ctx, unsigned counter)
 {
 	struct gles_pass *p = ctx->pass;
+
+	return p && p->counters.size && counter < GLES_PASS_COUNTERS
+		   ? ((volatile uint64_t *)p->counters.map)[counter]
+		   : 0;
+}
+
+struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
+{
+	struct gles_pass *p = pass_of(ctx);
 	struct agx_render_pass desc;
 	struct surface_key key[SURFACES];
 
-	if (!p && !(p = ctx->pass = calloc(1, sizeof(*p)))) {
+	if (!p) {
 		*err = -ENOMEM;
 		return NULL;
 	}
@@ -248,6 +296,7 @@ void gles_pass_context_finish(struct gles_context *ctx)
 		agx_tile_programs_finish(&p->programs);
 		gles_submit_bo_free(ctx, &p->programs_bo, p->programs_va);
 	}
+	gles_submit_bo_free(ctx, &p->counters, p->counters_va);
 	free(p);
 	ctx->pass = NULL;
 }

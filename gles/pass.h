@@ -11,6 +11,7 @@
 #define GLES_PASS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "agx/render.h"
 
@@ -26,6 +27,18 @@ struct agx_render *gles_pass_get(struct gles_context *ctx, int *err);
 
 /* The open pass is full: it is ended and submitted, and another over its targets begun. */
 struct agx_render *gles_pass_restart(struct gles_context *ctx, int *err);
+
+/*
+ * Occlusion counters (ANY_SAMPLES_PASSED queries): a new counter, zeroed,
+ * that draws name while its query is active (AGX_CMD_VISIBILITY_MODE_*);
+ * the first one ends the open pass, whose render had no counters.  The
+ * counters are reused in turn; their work is waited for before one is
+ * given out again.  0 or a negative errno.
+ */
+#define GLES_PASS_COUNTERS 4096
+int gles_pass_counter(struct gles_context *ctx, unsigned *counter);
+/* The counter's value (nonzero: some sample passed), once the work that counted has run. */
+uint64_t gles_pass_counter_value(struct gles_context *ctx, unsigned counter);
 
 bool gles_pass_is_open(const struct gles_context *ctx);
 /* Ends the open pass into the job slot (gles_submit_render); 0 or a negative errno. */

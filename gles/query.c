@@ -6,7 +6,10 @@
  * A query counts what the GPU work recorded between its begin and its end
  * produced: samples that passed the depth and stencil tests, primitives
  * written by transform feedback.  Only draws produce either (clears are no
- * fragments, section 4.2.3), and no draw exists yet, so every result is 0.
+ * fragments, section 4.2.3).  An ANY_SAMPLES_PASSED query takes an
+ * occlusion counter of the render passes at its begin (pass.h), which the
+ * draws while it is active name; its result is whether the counter moved.
+ * Transform feedback captures nothing yet, so PRIMITIVES_WRITTEN is 0.
  * The result is available once the context's work up to glEndQuery has
  * finished, which the first read of it waits for (gles_context_finish).
  */
@@ -15,6 +18,7 @@
 
 #include "context.h"
 #include "gl_functions.h"
+#include "pass.h"
 #include "query.h"
 #include "state.h"
 
@@ -149,6 +153,11 @@ void gles_BeginQuery(GLenum target, GLuint id)
 		query->name = id;
 		query->target = target;
 	}
+	if (target != GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN &&
+	    gles_pass_counter(ctx, &query->counter) < 0) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
 	query->active = true;
 	query->available = false;
 	query->result = 0;
@@ -171,7 +180,7 @@ void gles_EndQuery(GLenum target)
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	/* No draw recorded anything between begin and end: no sample passed, no primitive */
+	/* the result is read when asked for, once the work has run */
 	(*active)->active = false;
 	(*active)->result = 0;
 	*active = NULL;
@@ -217,6 +226,8 @@ void gles_GetQueryObjectuiv(GLuint id, GLenum pname, GLuint *params)
 		 */
 		gles_context_finish(ctx);
 		query->available = true;
+		if (query->target != GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+			query->result = gles_pass_counter_value(ctx, query->counter) != 0;
 	}
 	if (!params)
 		return;

@@ -25,6 +25,8 @@ struct gles_query {
 	 */
 	GLuint result;
 	bool available;
+	/* ANY_SAMPLES_PASSED: the occlusion counter of its last begin/end pair (pass.h) */
+	unsigned counter;
 };
 
 struct gles_query_state {

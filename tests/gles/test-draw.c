@@ -665,6 +665,54 @@ static void target_formats(void)
 	}
 }
 
+/* ANY_SAMPLES_PASSED(_CONSERVATIVE) over draws whose samples pass, and ones whose do not. */
+static void queries(void)
+{
+	static const struct {
+		GLenum target;
+		bool cull, scissor_empty;
+		const char *name;
+	} cases[] = {
+		{ GL_ANY_SAMPLES_PASSED, false, false, "query_visible" },
+		{ GL_ANY_SAMPLES_PASSED, true, false, "query_culled" },
+		{ GL_ANY_SAMPLES_PASSED_CONSERVATIVE, false, false, "query_conservative_visible" },
+		{ GL_ANY_SAMPLES_PASSED, false, true, "query_scissored_out" },
+	};
+	GLuint q[4];
+
+	program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	glGenQueries(4, q);
+	clear();
+	for (unsigned i = 0; i < 4; i++) {
+		glBeginQuery(cases[i].target, q[i]);
+		if (cases[i].cull) {
+			glEnable(GL_CULL_FACE);
+			glCullFace(GL_FRONT_AND_BACK);
+		}
+		if (cases[i].scissor_empty) {
+			glEnable(GL_SCISSOR_TEST);
+			glScissor(0, 0, 0, 0);
+		}
+		glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+		glDisable(GL_CULL_FACE);
+		glDisable(GL_SCISSOR_TEST);
+		glCullFace(GL_BACK);
+		glEndQuery(cases[i].target);
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		GLuint result = 0xcdcd;
+
+		glGetQueryObjectuiv(q[i], GL_QUERY_RESULT, &result);
+		llvmpipe_record(cases[i].name, &result, sizeof(result));
+	}
+	llvmpipe_record_error("queries");
+	glDeleteQueries(4, q);
+}
+
 /* Two draw buffers, each output to its own. */
 static void draw_buffers(GLuint fb)
 {
@@ -755,6 +803,7 @@ static int workload(void)
 	depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
 	many_draws();
+	queries();
 	draw_buffers(fb);
 	target_formats();
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
