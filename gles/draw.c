@@ -684,6 +684,11 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	d.num_cf = ncf;
 	d.cf_registers = cf_regs;
 	d.state.point_size = builtin_output(vi, AGX_SHADER_LOCATION_POINT_SIZE) != NULL;
+	/*
+	 * gl_PointCoord's t grows down GL's window (GLES 3.0.6 section 3.4.1),
+	 * that is from the PPP's lower left: row 0 is GL's bottom row
+	 */
+	d.state.point_sprite_uv10 = c->mode == GL_POINTS;
 	d.state.varying_words = vi->num_vertex_outputs - 4 - (d.state.point_size ? 1 : 0);
 	d.state.frag_coord_z = fi->frag_coord_z_cf >= 0;
 	if (ctx->state->queries.active_samples) {

@@ -713,6 +713,29 @@ static void queries(void)
 	glDeleteQueries(4, q);
 }
 
+/* Points of several sizes, coloured by gl_PointCoord. */
+static void point_sprites(void)
+{
+	static const char vs[] = "attribute vec4 pos;\n"
+				 "uniform float size;\n"
+				 "void main() { gl_Position = pos; gl_PointSize = size; }\n";
+	static const char fs[] = "precision mediump float;\n"
+				 "void main() { gl_FragColor = vec4(gl_PointCoord, 0.5, 1); }\n";
+	static const char *const names[] = { "pos", NULL };
+	GLuint p = program(vs, fs, names);
+
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glUniform1f(glGetUniformLocation(p, "size"), 8);
+	clear();
+	glDrawArrays(GL_POINTS, 0, 6);
+	read_back("point_coord_8", 3);
+	glUniform1f(glGetUniformLocation(p, "size"), 3);
+	clear();
+	glDrawArrays(GL_POINTS, 0, 6);
+	read_back("point_coord_3", 3);
+}
+
 /* Two draw buffers, each output to its own. */
 static void draw_buffers(GLuint fb)
 {
@@ -804,6 +827,7 @@ static int workload(void)
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
 	many_draws();
 	queries();
+	point_sprites();
 	draw_buffers(fb);
 	target_formats();
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
