@@ -269,9 +269,15 @@ static int stage_uniforms(struct gles_context *ctx, const struct gles_linked *l,
 
 /* ---- vertex arrays and indices ------------------------------------------------------- */
 
+/* GL's fixed restart index of an index size (section 2.8.3): all its bits set. */
+static uint32_t fixed_restart_index(unsigned size)
+{
+	return size == 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
+}
+
 /* The smallest and largest index the draw reads, restart indices left out. */
-static void index_range(const struct call *c, const void *indices, bool restart, uint32_t *min,
-			uint32_t *max)
+static void index_range(const struct call *c, const void *indices, bool restart,
+			uint32_t restart_index, uint32_t *min, uint32_t *max)
 {
 	uint32_t lo = UINT32_MAX, hi = 0;
 
@@ -279,9 +285,6 @@ static void index_range(const struct call *c, const void *indices, bool restart,
 		uint32_t x = c->type == GL_UNSIGNED_BYTE    ? ((const uint8_t *)indices)[i]
 			     : c->type == GL_UNSIGNED_SHORT ? ((const uint16_t *)indices)[i]
 							    : ((const uint32_t *)indices)[i];
-		uint32_t restart_index = c->type == GL_UNSIGNED_BYTE	? 0xff
-					 : c->type == GL_UNSIGNED_SHORT ? 0xffff
-									: 0xffffffffu;
 
 		if (restart && x == restart_index)
 			continue;
@@ -646,9 +649,9 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		d.draw.index_size = size;
 		d.draw.index_bytes = (uint32_t)bytes;
 		d.draw.restart = restart;
-		d.restart_index = size == 1 ? 0xff : size == 2 ? 0xffff : 0xffffffffu;
+		d.restart_index = fixed_restart_index(size);
 		/* client arrays copy what the indices reach: read them (a range is not trusted) */
-		index_range(c, cpu, restart, &min, &max);
+		index_range(c, cpu, restart, d.restart_index, &min, &max);
 		if (min > max)
 			return 0; /* only restart indices */
 	}
