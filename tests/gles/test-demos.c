@@ -151,9 +151,12 @@ static void run_demo(struct demos *d, char *const *argv, char *const *env, struc
 	memset(out, 0, sizeof(*out));
 	for (unsigned t = 0; t < WAIT_S * 10; t++) {
 		sleep_ms(100);
-		if (waitpid(pid, &status, WNOHANG) == pid)
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			free(prev);
+			free(out->rgb);
 			fail_msg("%s exited before its window was read (status 0x%x)", argv[0],
 				 status);
+		}
 		if (!win && !(win = demo_window(d, &out->w, &out->h)))
 			continue;
 		if (!out->rgb) {
