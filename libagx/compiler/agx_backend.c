@@ -1,8 +1,9 @@
 /*
  * agx_backend.c: agx_backend_compile() of agx_compile.h -- the lowering
- * passes in order (GL's clip z and blending first: they make ops that
- * agx_lower_io places), then the code generator (agx_codegen.c) on the lowered
- * IR, which refuses, with a reason, what it cannot select.
+ * passes in order (transform feedback, GL's clip z and blending first:
+ * they make ops that agx_lower_io places), then the code generator
+ * (agx_codegen.c) on the lowered IR, which refuses, with a reason, what
+ * it cannot select.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,9 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 
 	if (options)
 		memcpy(shader->attribs, options->attribs, sizeof(shader->attribs));
+	/* before clip z: the captured gl_Position is the shader's own */
+	agx_pass_options(shader, agx_lower_xfb, options);
+	agx_ir_shader_dump(fp, "agx_lower_xfb", shader);
 	if (!options || !options->depth_zero_to_one) {
 		agx_pass(shader, agx_lower_clip_z);
 		agx_ir_shader_dump(fp, "agx_lower_clip_z", shader);

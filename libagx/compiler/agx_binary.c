@@ -210,8 +210,10 @@ char *agx_shader_info_to_json(const struct agx_shader_info *info)
 		add_int(&b, root, "shared_size", info->shared_size);
 		add_int(&b, root, "num_workgroups_uniform", info->num_workgroups_uniform);
 	}
-	if (info->stage == AGX_SHADER_VERTEX)
+	if (info->stage == AGX_SHADER_VERTEX) {
 		add_int(&b, root, "vertex_outputs", info->num_vertex_outputs);
+		add_int(&b, root, "xfb_uniform", info->xfb_uniform);
+	}
 	if (info->stage == AGX_SHADER_FRAGMENT) {
 		add(&b, root, "discards", json_object_new_boolean(info->discards));
 		add(&b, root, "writes_depth", json_object_new_boolean(info->writes_depth));

@@ -193,6 +193,7 @@ int agx_codegen(struct agx_ir_shader *shader, const struct agx_compile_options *
 	info->num_workgroups_uniform = shader->num_workgroups_uniform;
 	info->uniform_block_uniform = shader->uniform_block_uniform;
 	info->blend_constant_uniform = shader->blend_constant_uniform;
+	info->xfb_uniform = shader->xfb_uniform;
 	info->uniform_size = shader->uniform_size;
 	info->discards = p.discards;
 	info->writes_depth = p.writes_depth;

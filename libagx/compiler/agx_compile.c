@@ -45,6 +45,7 @@ int agx_compile_spirv(enum agx_shader_stage stage, const uint32_t *words, size_t
 	out->info.num_workgroups_uniform = -1;
 	out->info.uniform_block_uniform = -1;
 	out->info.blend_constant_uniform = -1;
+	out->info.xfb_uniform = -1;
 	out->info.spill_textures = -1;
 	if (!options)
 		options = &defaults;

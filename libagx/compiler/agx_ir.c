@@ -213,6 +213,7 @@ struct agx_ir_shader *agx_ir_shader_create(enum agx_ir_stage stage)
 	shader->num_workgroups_uniform = -1;
 	shader->uniform_block_uniform = -1;
 	shader->blend_constant_uniform = -1;
+	shader->xfb_uniform = -1;
 	agx_ir_link_init(&shader->functions);
 	return shader;
 }

@@ -351,6 +351,13 @@ struct agx_ir_shader {
 	int num_workgroups_uniform;
 	int uniform_block_uniform;
 	int blend_constant_uniform; /* four registers: the blend colour */
+	/*
+	 * Transform feedback (agx_lower_xfb): the words of a record in each
+	 * buffer (0: not written), and where agx_lower_io placed the
+	 * registers agx_shader_info.xfb_uniform describes.
+	 */
+	uint8_t xfb_stride[AGX_MAX_XFB_BUFFERS];
+	int xfb_uniform;
 	/* A vertex shader's attribute arrays (agx_compile_options.attribs), for agx_lower_io. */
 	struct agx_vertex_attrib attribs[AGX_MAX_VERTEX_ATTRIBS];
 	unsigned num_uniforms; /* 32-bit uniform registers placed, from u0 */
@@ -639,5 +646,7 @@ bool agx_lower_clip_z(
 bool agx_lower_blend(
     struct agx_ir_shader *shader,
     const struct agx_compile_options *options); /* GL blending, colour masks: ld_tile */
+bool agx_lower_xfb(struct agx_ir_shader *shader,
+		   const struct agx_compile_options *options); /* captured outputs: store_xfb */
 
 #endif

@@ -110,6 +110,8 @@ enum agx_ir_op_flag {
  * targets, linear for sRGB, the integer otherwise: the type says), for
  * blending and colour masks; a store_output to the location after it
  * changes it.  load_blend_constant is a component of GL's blend colour.
+ * store_xfb writes a 32-bit word of the vertex's transform feedback
+ * record in a buffer (agx_lower_xfb makes it, agx_lower_io addresses it).
  *
  * After lowering: frsqrt_special is 1/sqrt(a) with 0 for 0 and infinity
  * for infinity (x * frsqrt_special x = sqrt x); sin of t quarter turns
@@ -248,6 +250,7 @@ enum agx_ir_op_flag {
 	/* graphics I/O: a location and a component of the interface (agx_ir_var) */       \
 	X(load_input,        V,    0, (),        2, (location, component), PURE)            \
 	X(store_output,      NONE, 1, (V),       2, (location, component), SIDE_EFFECTS)    \
+	X(store_xfb,         NONE, 1, (V),       2, (buffer, word), SIDE_EFFECTS)           \
 	X(load_frag_coord,   F32,  0, (),        1, (component), PURE)                      \
 	X(load_front_facing, B,    0, (),        0, (),          PURE)                      \
 	X(load_vertex_id,    I32,  0, (),        0, (),          PURE)                      \

@@ -5,10 +5,10 @@
  * uniforms (or, when they do not fit, the address of a buffer holding
  * them), records the placements in the vars and the shader, and rewrites
  * what reads them: load_ubo, load_ssbo, store_ssbo, atomic_ssbo and
- * cmpxchg_ssbo become *_global ops on the pair holding their buffer's
- * address, load_uniform and load_num_workgroups uniform_reg reads (or
- * load_global_const), texture_size the read of a sampler's size words
- * minified by the level.  docs/compiler.md, "Lowering", is the contract the
+ * cmpxchg_ssbo (and transform feedback's store_xfb) become *_global ops
+ * on the pair holding their buffer's address, load_uniform and
+ * load_num_workgroups uniform_reg reads (or load_global_const),
+ * texture_size the read of a sampler's size words minified by the level.  docs/compiler.md, "Lowering", is the contract the
  * drivers fill the registers by.
  *
  * What it cannot place or address (a binding no var names, a uniform read
@@ -159,6 +159,16 @@ static struct agx_ir_var *sampler_var(struct agx_ir_shader *shader, unsigned uni
 	return NULL;
 }
 
+/* Transform feedback's buffers with a stride, before buffer `before`: their pairs come first. */
+static unsigned xfb_buffers(const struct agx_ir_shader *shader, unsigned before)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < before && k < AGX_MAX_XFB_BUFFERS; k++)
+		n += shader->xfb_stride[k] != 0;
+	return n;
+}
+
 /* Whether the shader calls textureSize on a unit of var. */
 static bool reads_size(struct agx_ir_shader *shader, const struct agx_ir_var *var)
 {
@@ -297,6 +307,23 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 		p->next += 4;
 	} else {
 		set_int(&shader->blend_constant_uniform, -1, p);
+	}
+
+	/*
+	 * 6. transform feedback, when the shader captures outputs
+	 * (agx_lower_xfb): an even pair for each buffer with a stride, its
+	 * record 0's address, then the draw's first vertex and its vertices
+	 * per instance (agx_shader_info.xfb_uniform).
+	 */
+	if (reads_op(shader, AGX_IR_OP_store_xfb) || shader->xfb_uniform >= 0) {
+		unsigned pair = (p->next + 1) & ~1u, regs = 2 * xfb_buffers(shader, 4) + 2;
+
+		if (pair + regs <= UNIFORM_BUDGET) {
+			set_int(&shader->xfb_uniform, (int)pair, p);
+			p->next = pair + regs;
+		} else {
+			set_int(&shader->xfb_uniform, -1, p);
+		}
 	}
 
 	if (shader->num_uniforms != p->next)
@@ -498,6 +525,25 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 			return false;
 		*v = fetch(b, &shader->attribs[loc],
 			   (unsigned)var->uniform + 4 * (loc - var->location), instr->imm[1], type);
+		return true;
+	}
+	case AGX_IR_OP_store_xfb: {
+		/* word `word` of record (instance * vertices + vertex - first) */
+		unsigned k = instr->imm[0], regs = (unsigned)shader->xfb_uniform,
+			 first = regs + 2 * xfb_buffers(shader, AGX_MAX_XFB_BUFFERS);
+		struct agx_ir_value record, index;
+
+		if (shader->xfb_uniform < 0 || k >= AGX_MAX_XFB_BUFFERS ||
+		    instr->imm[1] >= shader->xfb_stride[k] || agx_ir_type_bits(s0.type) != 32)
+			return false;
+		record = agx_iadd(
+		    b,
+		    agx_imul(b, agx_load_instance_id(b),
+			     agx_uniform_reg(b, AGX_IR_TYPE_I32, first + 1)),
+		    agx_isub(b, agx_load_vertex_id(b), agx_uniform_reg(b, AGX_IR_TYPE_I32, first)));
+		index = agx_iadd(b, agx_imul(b, record, agx_imm_u32(shader->xfb_stride[k])),
+				 agx_imm_u32(instr->imm[1]));
+		agx_store_global(b, s0, index, regs + 2 * xfb_buffers(shader, k));
 		return true;
 	}
 	case AGX_IR_OP_load_blend_constant:

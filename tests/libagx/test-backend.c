@@ -1834,6 +1834,98 @@ static void test_vertex_shader(void **state)
 	}
 }
 
+/*
+ * Transform feedback (agx_lower_xfb, agx_lower_io): gl_Position and a
+ * vec3 interleaved in buffer 0, an ivec2 in buffer 1, buffer 2 unused and
+ * one component again in buffer 3, for 16 vertices from gl_VertexID 5 in
+ * two instances: every word of every record checked, gl_Position.z as
+ * the shader wrote it (GL's, not the hardware's clip z).
+ */
+static void test_vertex_xfb(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "out vec3 a;\n"
+				  "flat out ivec2 n;\n"
+				  "void main() {\n"
+				  "  float v = float(gl_VertexID);\n"
+				  "  gl_Position = vec4(v, 1.0, -0.5, 2.0);\n"
+				  "  a = vec3(v, float(gl_InstanceID), 7.0) * 0.5;\n"
+				  "  n = ivec2(gl_VertexID * 3, -gl_InstanceID);\n"
+				  "}\n";
+	struct agx_compile_options opts = { 0 };
+	struct agx_shader_binary bin;
+	const struct agx_shader_var *a, *n;
+	static uint32_t b0[32 * 7], b1[32 * 2], b3[32];
+	uint32_t u[32] = { 0 }, r5[32], r6[32], *out;
+	struct gfx_memory mem = { .num = 3 };
+	struct usc_vertex_io vx;
+	unsigned nw = 0, x;
+
+	(void)state;
+	/* the shader's vars' locations: the varyings from 0, in declaration order */
+	glsl(AGX_SHADER_VERTEX, src, NULL, &bin);
+	a = find_var(&bin, "a");
+	n = find_var(&bin, "n");
+	for (unsigned c = 0; c < 4; c++)
+		opts.xfb.words[nw++] =
+		    (struct agx_xfb_word){ AGX_SHADER_LOCATION_POSITION, c, 0, c };
+	for (unsigned c = 0; c < 3; c++)
+		opts.xfb.words[nw++] = (struct agx_xfb_word){ a->location, c, 0, 4 + c };
+	for (unsigned c = 0; c < 2; c++)
+		opts.xfb.words[nw++] = (struct agx_xfb_word){ n->location, c, 1, c };
+	opts.xfb.words[nw++] = (struct agx_xfb_word){ n->location, 1, 3, 0 };
+	opts.xfb.num_words = nw;
+	opts.xfb.stride[0] = 7;
+	opts.xfb.stride[1] = 2;
+	opts.xfb.stride[3] = 1;
+	agx_shader_binary_finish(&bin);
+
+	glsl(AGX_SHADER_VERTEX, src, &opts, &bin);
+	assert_true(bin.info.xfb_uniform >= 0);
+	x = (unsigned)bin.info.xfb_uniform;
+	assert_int_equal(x % 2, 0);
+	assert_int_equal(bin.info.num_uniforms, x + 8); /* three pairs, first, vertices */
+	mem.buf[0] = (struct usc_run_buffer){ ATTR0_ADDR, b0, sizeof(b0) };
+	mem.buf[1] = (struct usc_run_buffer){ ATTR1_ADDR, b1, sizeof(b1) };
+	mem.buf[2] = (struct usc_run_buffer){ ATTR1_ADDR + 0x10000, b3, sizeof(b3) };
+	u[x] = (uint32_t)ATTR0_ADDR;
+	u[x + 1] = (uint32_t)(ATTR0_ADDR >> 32);
+	u[x + 2] = (uint32_t)ATTR1_ADDR;
+	u[x + 3] = (uint32_t)(ATTR1_ADDR >> 32);
+	u[x + 4] = (uint32_t)(ATTR1_ADDR + 0x10000);
+	u[x + 5] = (uint32_t)((ATTR1_ADDR + 0x10000) >> 32);
+	u[x + 6] = 5;  /* the first vertex */
+	u[x + 7] = 16; /* vertices per instance */
+	/* the lanes in reverse: the record is the vertex's, not the lane's */
+	for (unsigned l = 0; l < 32; l++) {
+		r5[31 - l] = 5 + l % 16;
+		r6[31 - l] = l / 16;
+	}
+	out = calloc(32 * bin.info.num_vertex_outputs, sizeof(uint32_t));
+	assert_non_null(out);
+	vx = (struct usc_vertex_io){ out, bin.info.num_vertex_outputs };
+	run_stage(&bin, u, bin.info.num_uniforms, &mem, r5, r6, &vx, NULL);
+	for (unsigned r = 0; r < 32; r++) {
+		float v = (float)(5 + r % 16), i = (float)(r / 16);
+		const uint32_t *w = b0 + 7 * r;
+
+		assert_int_equal(w[0], fbits(v));
+		assert_int_equal(w[1], fbits(1.0f));
+		assert_int_equal(w[2], fbits(-0.5f));
+		assert_int_equal(w[3], fbits(2.0f));
+		assert_int_equal(w[4], fbits(v * 0.5f));
+		assert_int_equal(w[5], fbits(i * 0.5f));
+		assert_int_equal(w[6], fbits(3.5f));
+		assert_int_equal(b1[2 * r], (uint32_t)(3 * (5 + r % 16)));
+		assert_int_equal(b1[2 * r + 1], (uint32_t) - (int32_t)(r / 16));
+		assert_int_equal(b3[r], (uint32_t) - (int32_t)(r / 16));
+	}
+	/* the rasterizer's position is still the hardware's: z = (z + w) / 2 */
+	assert_int_equal(out[2], fbits(0.75f));
+	free(out);
+	agx_shader_binary_finish(&bin);
+}
+
 /* --- vertex attribute formats ----------------------------------------------------------- */
 
 static const char *const vertex_type_names[] = {
@@ -2809,6 +2901,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_backend_compile),
 		cmocka_unit_test(test_vertex_shader),
+		cmocka_unit_test(test_vertex_xfb),
 		cmocka_unit_test(test_vertex_formats),
 		cmocka_unit_test(test_vertex_point_size),
 		cmocka_unit_test(test_fragment_color),

@@ -103,6 +103,20 @@ struct agx_vertex_attrib {
 
 #define AGX_MAX_VERTEX_ATTRIBS 16
 
+/*
+ * Transform feedback (GLES 3.0 section 2.15): a 32-bit component of a
+ * vertex shader output (store_output's location and component; the
+ * built-ins at AGX_SHADER_LOCATION_*) that is also written to memory, as
+ * word `word` of the vertex's record in buffer `buffer`.
+ */
+struct agx_xfb_word {
+	uint16_t location;
+	uint8_t component, buffer, word;
+};
+
+#define AGX_MAX_XFB_BUFFERS 4
+#define AGX_MAX_XFB_WORDS   64 /* GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS */
+
 struct agx_compile_options {
 	/*
 	 * 32-bit registers the shader may use; 0 means all (128).  Fewer
@@ -151,6 +165,17 @@ struct agx_compile_options {
 	 * -w..w and the shader maps it there ((z + w) / 2).
 	 */
 	bool depth_zero_to_one;
+	/*
+	 * Vertex shaders: the components captured by transform feedback, and
+	 * the 32-bit words of a record in each buffer (0 for a buffer not
+	 * used).  A vertex's record is the n-th of its buffer, n counted
+	 * from the first vertex of the draw (agx_shader_info.xfb_uniform).
+	 */
+	struct {
+		unsigned num_words;
+		struct agx_xfb_word words[AGX_MAX_XFB_WORDS];
+		uint8_t stride[AGX_MAX_XFB_BUFFERS];
+	} xfb;
 };
 
 /* What an interface variable is; the kinds of agx_ir_var (libagx/compiler/agx_ir.h). */
@@ -276,6 +301,17 @@ struct agx_shader_info {
 	 * and a sampler there.
 	 */
 	int spill_textures;
+	/*
+	 * Vertex: the first 32-bit uniform register of transform feedback's,
+	 * -1 when the shader captures nothing (no xfb words in the options).
+	 * They are, in order: for each buffer with a stride, the 64-bit
+	 * address (a pair, low word first) of the record the draw's first
+	 * vertex of instance 0 writes; then the draw's first vertex (the
+	 * gl_VertexID that writes record 0) and its vertices per instance.
+	 * Vertex v of instance i writes record (i * vertices + v - first),
+	 * at its buffer's address plus 4 * stride words per record.
+	 */
+	int xfb_uniform;
 };
 
 struct agx_shader_binary {
