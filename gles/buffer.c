@@ -209,8 +209,9 @@ void gles_DeleteBuffers(GLsizei n, const GLuint *buffers)
 			if (o->uniform_ranges[k].buffer == b)
 				gles_buffer_bind_slot(&o->uniform_ranges[k].buffer, NULL);
 		for (unsigned k = 0; k < GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS; k++)
-			if (o->xfb_ranges[k].buffer == b)
-				gles_buffer_bind_slot(&o->xfb_ranges[k].buffer, NULL);
+			if (ctx->state->xfb.bound->ranges[k].buffer == b)
+				gles_buffer_bind_slot(&ctx->state->xfb.bound->ranges[k].buffer,
+						      NULL);
 		unbind(&o->vao->element_buffer, b);
 		for (unsigned k = 0; k < GLES_MAX_VERTEX_ATTRIBS; k++)
 			unbind(&o->vao->attribs[k].buffer, b);
@@ -529,7 +530,7 @@ static struct gles_buffer_range *indexed_slot(struct gles_context *ctx, GLenum t
 		break;
 	case GL_TRANSFORM_FEEDBACK_BUFFER:
 		if (index < GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS)
-			return &o->xfb_ranges[index];
+			return &ctx->state->xfb.bound->ranges[index];
 		break;
 	default:
 		gles_error(ctx, GL_INVALID_ENUM);

@@ -33,6 +33,7 @@ struct call {
 	uint32_t first, count, instances;
 	GLenum type;	     /* 0: not indexed; else the index type */
 	const void *indices; /* an offset into the element buffer, or client memory */
+	bool capture;	     /* transform feedback records the vertices (count: whole primitives) */
 };
 
 /* Texture state registers a stage may bind: its samplers, then spilled targets. */
@@ -458,7 +459,7 @@ static unsigned primitive(GLenum mode)
  * leaves nothing to draw.
  */
 static bool fixed_function(const struct gles_context *ctx, const struct agx_render *r,
-			   struct agx_render_draw *d)
+			   struct agx_render_draw *d, bool capture)
 {
 	const struct gles_state *st = ctx->state;
 	const GLint *vp = st->viewport;
@@ -496,6 +497,8 @@ static bool fixed_function(const struct gles_context *ctx, const struct agx_rend
 		p->back = stencil_face(&st->stencil[1]);
 	}
 	p->line_width = st->line_width < 1 ? 1 : st->line_width > 16 ? 16 : st->line_width;
+	/* draws get here discarding only to capture */
+	p->rasterizer_discard = st->rasterizer_discard;
 	if (st->scissor_test) {
 		int64_t x0 = st->scissor[0] > 0 ? st->scissor[0] : 0;
 		int64_t y0 = st->scissor[1] > 0 ? st->scissor[1] : 0;
@@ -504,8 +507,13 @@ static bool fixed_function(const struct gles_context *ctx, const struct agx_rend
 
 		x1 = x1 < r->pass.width ? x1 : r->pass.width;
 		y1 = y1 < r->pass.height ? y1 : r->pass.height;
-		if (x0 >= x1 || y0 >= y1)
-			return false;
+		/* nothing to rasterize; a capturing draw still runs its vertices */
+		if (x0 >= x1 || y0 >= y1) {
+			if (!capture)
+				return false;
+			p->rasterizer_discard = true;
+			x0 = y0 = x1 = y1 = 0;
+		}
 		p->scissor = true;
 		d->scissor[0] = (unsigned)x0;
 		d->scissor[1] = (unsigned)y0;
@@ -522,6 +530,91 @@ static bool fixed_function(const struct gles_context *ctx, const struct agx_rend
 	return true;
 }
 
+/* ---- transform feedback (section 2.15.2) ------------------------------------------------ */
+
+/* Transform feedback is active and not paused: the draws capture. */
+static bool capturing(const struct gles_context *ctx)
+{
+	const struct gles_xfb_object *x = ctx->state->xfb.bound;
+
+	return x && x->active && !x->paused;
+}
+
+/* Vertices of a primitive of the mode transform feedback records (POINTS, LINES, TRIANGLES). */
+static unsigned primitive_vertices(GLenum mode)
+{
+	return mode == GL_TRIANGLES ? 3 : mode == GL_LINES ? 2 : 1;
+}
+
+/*
+ * The vertex shader's capture (agx/compiler.h's xfb): the varyings' words
+ * in glTransformFeedbackVaryings' order, all in buffer 0 (interleaved) or
+ * each varying in a buffer of its own (separate).  Word w of a varying is
+ * component w % width of the location w / width past its var's.
+ */
+static void xfb_key(const struct gles_linked *l, struct agx_compile_options *o)
+{
+	const struct agx_shader_info *info = &l->stages[GLES_STAGE_VERTEX].binary.info;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < l->num_xfb; i++) {
+		const struct gles_xfb_varying *x = &l->xfb[i];
+		const struct agx_shader_var *v = &info->vars[x->vertex_var];
+		unsigned buffer = l->xfb_mode == GL_SEPARATE_ATTRIBS ? i : 0;
+		unsigned width = x->width ? x->width : 1;
+
+		if (buffer >= AGX_MAX_XFB_BUFFERS)
+			break;
+		for (unsigned w = x->first_word; w < x->first_word + x->components; w++) {
+			if (n == AGX_MAX_XFB_WORDS)
+				break;
+			o->xfb.words[n++] = (struct agx_xfb_word){
+				.location = (uint16_t)(v->location + w / width),
+				.component = (uint8_t)(w % width),
+				.buffer = (uint8_t)buffer,
+				.word = o->xfb.stride[buffer]++,
+			};
+		}
+	}
+	o->xfb.num_words = n;
+}
+
+/*
+ * The addresses of the draw's first records in the buffers the capture
+ * writes, and room in each for records more: -ENOSPC when one would go
+ * past its binding's range or its buffer (section 2.15.2's
+ * INVALID_OPERATION), -EINVAL when one is mapped (section 2.9.3).
+ */
+static int xfb_buffers(struct gles_context *ctx, const struct agx_compile_options *vo,
+		       uint64_t records, uint64_t *va)
+{
+	const struct gles_xfb_object *x = ctx->state->xfb.bound;
+	int err;
+
+	for (unsigned k = 0; k < AGX_MAX_XFB_BUFFERS; k++) {
+		const struct gles_buffer_range *r = &x->ranges[k];
+		uint64_t record = 4ull * vo->xfb.stride[k], room, base;
+
+		if (!vo->xfb.stride[k])
+			continue;
+		if (!r->buffer || gles_buffer_is_mapped(r->buffer))
+			return -EINVAL;
+		room = (uint64_t)r->buffer->size > (uint64_t)r->offset
+			   ? (uint64_t)(r->buffer->size - r->offset)
+			   : 0;
+		if (r->size && (uint64_t)r->size < room)
+			room = (uint64_t)r->size;
+		if ((x->vertices + records) * record > room)
+			return -ENOSPC;
+		if (!records)
+			continue;
+		if ((err = gles_submit_map(ctx, &r->buffer->bo, false, &base)) < 0)
+			return err;
+		va[k] = base + (uint64_t)r->offset + x->vertices * record;
+	}
+	return 0;
+}
+
 /* ---- one draw ------------------------------------------------------------------------ */
 
 /* Everything a draw needs that lives past the call: kept here so a retry starts afresh. */
@@ -532,6 +625,9 @@ struct record {
 	uint8_t smp[GLES_STAGES][MAX_TEXTURES][AGX_SAMPLER_LENGTH];
 	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
 	int matched[256];
+	/* a capturing draw: the vertex shader's capture, and its buffers' first records */
+	struct agx_compile_options xfb;
+	uint64_t xfb_va[AGX_MAX_XFB_BUFFERS];
 };
 
 /* The stage's texture and sampler descriptors, copied where its pipeline reads them. */
@@ -609,6 +705,8 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	int err;
 
 	vertex_key(ctx, &l->stages[GLES_STAGE_VERTEX].binary.info, &vo);
+	if (c->capture)
+		vo.xfb = rec->xfb.xfb;
 	fragment_key(ctx, r, &fo);
 	if (!(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &vo, &err)) ||
 	    !(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &fo, &err)) ||
@@ -620,7 +718,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		return -EINVAL;
 
 	memset(&d, 0, sizeof(d));
-	if (!fixed_function(ctx, r, &d))
+	if (!fixed_function(ctx, r, &d, c->capture))
 		return 0;
 	memset(rec->vu, 0, 4 * vi->num_uniforms);
 	memset(rec->fu, 0, 4 * fi->num_uniforms);
@@ -663,6 +761,22 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		return err;
 	if (fi->blend_constant_uniform >= 0 && fi->blend_constant_uniform + 4 <= (int)MAX_UNIFORMS)
 		memcpy(rec->fu + fi->blend_constant_uniform, ctx->state->blend_color, 16);
+	if (c->capture && vi->xfb_uniform >= 0) {
+		/* each buffer's first record, then the vertex that writes it and vertices an
+		 * instance */
+		int reg = vi->xfb_uniform;
+
+		for (unsigned k = 0; k < AGX_MAX_XFB_BUFFERS; k++) {
+			if (vo.xfb.stride[k]) {
+				set_pair(rec->vu, reg, rec->xfb_va[k]);
+				reg += 2;
+			}
+		}
+		if (reg + 1 >= MAX_UNIFORMS)
+			return -EINVAL;
+		rec->vu[reg] = c->first;
+		rec->vu[reg + 1] = c->count;
+	}
 
 	/* the fragment shader's inputs from the vertex shader's outputs the link matched */
 	for (unsigned i = 0; i < fi->num_vars && i < 256; i++)
@@ -705,14 +819,49 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	return agx_render_draw(r, &d);
 }
 
-static void draw(struct gles_context *ctx, const struct call *c)
+/*
+ * A capturing draw: only its whole primitives, and room for their
+ * records.  False, with the error recorded, when there is none.
+ */
+static bool capture(struct gles_context *ctx, const struct gles_linked *l, struct call *c,
+		    struct record *rec)
+{
+	unsigned n = primitive_vertices(c->mode);
+	int err;
+
+	c->count -= c->count % n;
+	memset(&rec->xfb, 0, sizeof(rec->xfb));
+	xfb_key(l, &rec->xfb);
+	err = xfb_buffers(ctx, &rec->xfb, (uint64_t)c->count * c->instances, rec->xfb_va);
+	if (err < 0) {
+		gles_error(ctx, err == -ENOSPC || err == -EINVAL ? GL_INVALID_OPERATION
+								 : GL_OUT_OF_MEMORY);
+		return false;
+	}
+	return true;
+}
+
+/* What the draw recorded: the vertices in the buffers, the primitives a query counts. */
+static void captured(struct gles_context *ctx, const struct call *c)
+{
+	uint64_t records = (uint64_t)c->count * c->instances;
+	struct gles_query *q = ctx->state->queries.active_primitives;
+
+	ctx->state->xfb.bound->vertices += records;
+	if (q)
+		q->result += (GLuint)(records / primitive_vertices(c->mode));
+}
+
+static void draw(struct gles_context *ctx, const struct call *call)
 {
 	struct gles_linked *l;
 	struct agx_render *r;
 	struct record *rec;
+	struct call cc = *call, *c = &cc;
 	int err = 0;
 
-	if (!c->count || !c->instances || ctx->state->rasterizer_discard)
+	c->capture = capturing(ctx);
+	if (!c->count || !c->instances || (ctx->state->rasterizer_discard && !c->capture))
 		return;
 	if (!(rec = malloc(sizeof(*rec)))) {
 		gles_error(ctx, GL_OUT_OF_MEMORY);
@@ -724,6 +873,10 @@ static void draw(struct gles_context *ctx, const struct call *c)
 	l = gles_program_current_linked(ctx);
 	if (!l)
 		goto out;
+	if (c->capture && !capture(ctx, l, c, rec))
+		goto out;
+	if (!c->count)
+		goto out;
 	if ((err = gles_sampling_prepare(ctx, l)) < 0)
 		goto fail;
 	r = gles_pass_get(ctx, &err);
@@ -733,6 +886,8 @@ static void draw(struct gles_context *ctx, const struct call *c)
 		if (r)
 			err = record(ctx, r, l, c, rec);
 	}
+	if (r && err == 0 && c->capture)
+		captured(ctx, c);
 fail:
 	if (err < 0 && err != -ENOENT)
 		gles_error(ctx, GL_OUT_OF_MEMORY);
@@ -796,7 +951,7 @@ static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instanc
 	if (!draw_allowed(ctx, mode, false))
 		return;
 	draw(ctx, &(struct call){ mode, (uint32_t)first, (uint32_t)count, (uint32_t)instances, 0,
-				  NULL });
+				  NULL, false });
 }
 
 static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *indices,
@@ -829,7 +984,8 @@ static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *i
 		if (!eb && !indices && count)
 			return;
 	}
-	draw(ctx, &(struct call){ mode, 0, (uint32_t)count, (uint32_t)instances, type, indices });
+	draw(ctx,
+	     &(struct call){ mode, 0, (uint32_t)count, (uint32_t)instances, type, indices, false });
 }
 
 void gles_DrawArrays(GLenum mode, GLint first, GLsizei count)

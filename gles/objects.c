@@ -11,6 +11,7 @@
 #include "get.h"
 #include "objects.h"
 #include "state.h"
+#include "xfb.h"
 
 int gles_shared_objects_init(struct gles_share_group *group)
 {
@@ -141,8 +142,8 @@ void gles_objects_finish(struct gles_context *ctx)
 	gles_buffer_bind_slot(&o->transform_feedback_buffer, NULL);
 	for (unsigned k = 0; k < GLES_MAX_UNIFORM_BUFFER_BINDINGS; k++)
 		gles_buffer_bind_slot(&o->uniform_ranges[k].buffer, NULL);
-	for (unsigned k = 0; k < GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS; k++)
-		gles_buffer_bind_slot(&o->xfb_ranges[k].buffer, NULL);
+	if (ctx->state)
+		gles_xfb_unbind_buffers(&ctx->state->xfb);
 	for (unsigned u = 0; u < GLES_MAX_TEXTURE_UNITS; u++) {
 		for (unsigned i = 0; i < 4; i++)
 			gles_texture_unref(o->textures[u][i]);
@@ -236,7 +237,7 @@ static bool indexed(struct gles_context *ctx, GLenum pname, int index, struct gl
 	case GL_TRANSFORM_FEEDBACK_BUFFER_START:
 	case GL_TRANSFORM_FEEDBACK_BUFFER_SIZE:
 		max = GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS;
-		r = o->xfb_ranges;
+		r = ctx->state->xfb.bound->ranges;
 		break;
 	default:
 		return false;

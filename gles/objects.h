@@ -228,7 +228,6 @@ struct gles_objects {
 	struct gles_buffer_object *pixel_pack_buffer, *pixel_unpack_buffer;
 	struct gles_buffer_object *uniform_buffer, *transform_feedback_buffer;
 	struct gles_buffer_range uniform_ranges[GLES_MAX_UNIFORM_BUFFER_BINDINGS];
-	struct gles_buffer_range xfb_ranges[GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS];
 
 	/* texture units: [unit][0 2D, 1 3D, 2 2D array, 3 cube] */
 	struct gles_texture *textures[GLES_MAX_TEXTURE_UNITS][4];

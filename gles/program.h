@@ -175,6 +175,7 @@ struct gles_xfb_varying {
 	int vertex_var;	     /* the vertex output var */
 	unsigned first_word; /* 32-bit word of the var's slots the capture starts at */
 	unsigned components; /* 32-bit words captured */
+	unsigned width;	     /* 32-bit words of each location the var covers (a matrix's column) */
 };
 
 struct gles_linked {

@@ -1569,6 +1569,7 @@ static int link_xfb(struct link *lk, struct stage *vs)
 		x->size = v->array_size && !subscript ? v->array_size : 1;
 		x->first_word = subscript ? (unsigned)element * t->components : 0;
 		x->components = x->size * t->components;
+		x->width = t->components / (t->locations ? t->locations : 1);
 		if (p->xfb_mode == GL_SEPARATE_ATTRIBS &&
 		    x->components > GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS)
 			link_error(

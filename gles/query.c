@@ -9,7 +9,8 @@
  * fragments, section 4.2.3).  An ANY_SAMPLES_PASSED query takes an
  * occlusion counter of the render passes at its begin (pass.h), which the
  * draws while it is active name; its result is whether the counter moved.
- * Transform feedback captures nothing yet, so PRIMITIVES_WRITTEN is 0.
+ * TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN counts the whole primitives the
+ * capturing draws recorded, which each draw knows when it is recorded.
  * The result is available once the context's work up to glEndQuery has
  * finished, which the first read of it waits for (gles_context_finish).
  */
@@ -180,9 +181,13 @@ void gles_EndQuery(GLenum target)
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	/* the result is read when asked for, once the work has run */
+	/*
+	 * Samples: the result is read when asked for, once the work has run.
+	 * Primitives: the draws counted what they recorded (draw.c).
+	 */
 	(*active)->active = false;
-	(*active)->result = 0;
+	if ((*active)->target != GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+		(*active)->result = 0;
 	*active = NULL;
 }
 

@@ -6,9 +6,8 @@
  * and the queries of the bound object's state.
  *
  * The captured varyings are the current program's (program.h), the
- * buffers those of the indexed binding points (objects.h).  Capturing is
- * done by draws, which do not exist yet: an active object records no
- * vertices, and a TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query counts 0.
+ * buffers those of the indexed binding points (objects.h).  The draws
+ * capture (draw.c): the vertex shader writes the records itself.
  */
 #include <stdlib.h>
 
@@ -28,9 +27,24 @@ int gles_xfb_init(struct gles_xfb_state *x)
 	return 0;
 }
 
+static void unbind_buffers(void *object, void *data)
+{
+	struct gles_xfb_object *obj = object;
+
+	(void)data;
+	for (unsigned k = 0; k < GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS; k++)
+		gles_buffer_bind_slot(&obj->ranges[k].buffer, NULL);
+}
+
+void gles_xfb_unbind_buffers(struct gles_xfb_state *x)
+{
+	gles_names_foreach(&x->names, unbind_buffers, NULL);
+	unbind_buffers(&x->default_object, NULL);
+}
+
 static void free_object(void *object, void *data)
 {
-	(void)data;
+	unbind_buffers(object, data);
 	free(object);
 }
 
@@ -90,7 +104,11 @@ void gles_DeleteTransformFeedbacks(GLsizei n, const GLuint *ids)
 		/* Deleting the bound object binds the default one */
 		if (obj && x->bound == obj)
 			x->bound = &x->default_object;
-		free(obj);
+		if (obj) {
+			gles_objects_lock(ctx);
+			free_object(obj, NULL);
+			gles_objects_unlock(ctx);
+		}
 	}
 }
 
@@ -162,7 +180,7 @@ void gles_BeginTransformFeedback(GLenum primitiveMode)
 		needed = linked->xfb_mode == GL_SEPARATE_ATTRIBS ? linked->num_xfb : 1;
 	gles_programs_unlock(ctx);
 	for (unsigned k = 0; k < needed && k < GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS; k++)
-		bound = bound && ctx->objects->xfb_ranges[k].buffer;
+		bound = bound && obj->ranges[k].buffer;
 	/*
 	 * Section 2.15.2: already active, no program (or one capturing
 	 * nothing), or a binding point the capture needs without a buffer.
@@ -174,6 +192,9 @@ void gles_BeginTransformFeedback(GLenum primitiveMode)
 	obj->active = true;
 	obj->paused = false;
 	obj->primitive_mode = primitiveMode;
+	/* recording starts at each binding point's offset (section 2.15.2) */
+	obj->program = ctx->program->program;
+	obj->vertices = 0;
 }
 
 void gles_EndTransformFeedback(void)
@@ -190,6 +211,7 @@ void gles_EndTransformFeedback(void)
 	}
 	obj->active = false;
 	obj->paused = false;
+	obj->program = NULL;
 }
 
 void gles_PauseTransformFeedback(void)
@@ -215,7 +237,8 @@ void gles_ResumeTransformFeedback(void)
 	if (!ctx)
 		return;
 	obj = ctx->state->xfb.bound;
-	if (!obj->active || !obj->paused) {
+	/* section 2.15.2: nor when another program is current than the one capturing */
+	if (!obj->active || !obj->paused || ctx->program->program != obj->program) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}

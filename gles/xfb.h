@@ -11,14 +11,22 @@
 #include <GLES3/gl3.h>
 
 #include "names.h"
+#include "objects.h"
 
 struct gles_context;
 struct gles_get_value;
+struct gles_program;
 
 struct gles_xfb_object {
 	GLuint name;
 	bool active, paused;   /* table 6.24 */
 	GLenum primitive_mode; /* glBeginTransformFeedback's, while active */
+	/* While active: the program capturing, and the vertices its draws recorded in each buffer
+	 */
+	const struct gles_program *program;
+	uint64_t vertices;
+	/* the indexed TRANSFORM_FEEDBACK_BUFFER binding points are the object's (table 6.24) */
+	struct gles_buffer_range ranges[GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS];
 };
 
 struct gles_xfb_state {
@@ -27,8 +35,13 @@ struct gles_xfb_state {
 	struct gles_xfb_object *bound;
 };
 
-/* 0 or -ENOMEM; finish frees every object of the context. */
+/*
+ * 0 or -ENOMEM; finish frees every object of the context, after
+ * gles_xfb_unbind_buffers let go of the buffers bound to them (which
+ * needs the context's device: gles_objects_finish).
+ */
 int gles_xfb_init(struct gles_xfb_state *x);
+void gles_xfb_unbind_buffers(struct gles_xfb_state *x);
 void gles_xfb_finish(struct gles_xfb_state *x);
 
 /* get.c's queries of the bound object: TRANSFORM_FEEDBACK_BINDING, _ACTIVE, _PAUSED. */

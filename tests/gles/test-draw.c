@@ -58,16 +58,26 @@ static GLuint shader(GLenum type, const char *src)
 	return s;
 }
 
-/* A program of the two shaders, attribute i bound to names[i] (NULL-terminated). */
-static GLuint program(const char *vs, const char *fs, const char *const *names)
+/*
+ * A program of the two shaders, attribute i bound to names[i]
+ * (NULL-terminated), capturing the transform feedback varyings xfb
+ * (NULL-terminated, or NULL) in xfb_mode.
+ */
+static GLuint program_xfb(const char *vs, const char *fs, const char *const *names,
+			  const char *const *xfb, GLenum xfb_mode)
 {
 	GLuint p = glCreateProgram();
 	GLint ok = 0;
+	GLsizei n = 0;
 
 	glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
 	glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
 	for (unsigned i = 0; names && names[i]; i++)
 		glBindAttribLocation(p, i, names[i]);
+	while (xfb && xfb[n])
+		n++;
+	if (n)
+		glTransformFeedbackVaryings(p, n, (const GLchar *const *)xfb, xfb_mode);
 	glLinkProgram(p);
 	glGetProgramiv(p, GL_LINK_STATUS, &ok);
 	if (!ok) {
@@ -79,6 +89,11 @@ static GLuint program(const char *vs, const char *fs, const char *const *names)
 	}
 	glUseProgram(p);
 	return p;
+}
+
+static GLuint program(const char *vs, const char *fs, const char *const *names)
+{
+	return program_xfb(vs, fs, names, NULL, 0);
 }
 
 /*
@@ -713,6 +728,167 @@ static void queries(void)
 	glDeleteQueries(4, q);
 }
 
+/*
+ * An error ES 3.0 requires where llvmpipe, an ES 3.2 implementation, has
+ * 3.2's rules: checked on an ES 3.0 context (ours), shown when it differs.
+ */
+static void es30_error(const char *name, GLenum want)
+{
+	GLenum err = glGetError();
+	const char *version = (const char *)glGetString(GL_VERSION);
+	char n[200];
+
+	if (version && !strncmp(version, "OpenGL ES 3.0", 13) && err != want) {
+		fprintf(stderr, "workload: %s: error 0x%x, not 0x%x\n", name, err, want);
+		exit(1);
+	}
+	snprintf(n, sizeof(n), "#%s:error", name);
+	llvmpipe_record(n, &err, sizeof(err));
+}
+
+/* A buffer's first bytes, as the GPU left them. */
+static void record_buffer(const char *name, GLuint buffer, size_t bytes)
+{
+	const void *map;
+
+	glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+	map = glMapBufferRange(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT);
+	if (map)
+		llvmpipe_record(name, map, bytes);
+	glUnmapBuffer(GL_COPY_READ_BUFFER);
+	glBindBuffer(GL_COPY_READ_BUFFER, 0);
+	llvmpipe_record_error(name);
+}
+
+/*
+ * Transform feedback (GLES 3.0.6 section 2.15): interleaved and separate
+ * captures of built-in, float, integer and array varyings, instanced, with
+ * ranges at offsets, paused, with the rasterizer discarding, the
+ * primitives-written query, the draws ES 3.0 refuses while capturing
+ * (other modes, indices, past the end), and the captured vertices drawn
+ * again from the buffer.
+ * The values are exact in binary, so the bytes must be the same.
+ */
+static void transform_feedback(void)
+{
+	static const char vs[] =
+	    "#version 300 es\n"
+	    "in vec4 pos;\n"
+	    "out vec3 a;\n"
+	    "flat out ivec2 n;\n"
+	    "flat out uint k[3];\n"
+	    "void main() {\n"
+	    "  gl_Position = vec4(pos.xy * 0.5, pos.z, 1.0 + float(gl_InstanceID));\n"
+	    "  a = vec3(pos.x, float(gl_VertexID), 0.25) * 2.0;\n"
+	    "  n = ivec2(gl_VertexID * 3, -gl_InstanceID);\n"
+	    "  k[0] = 7u; k[1] = uint(gl_VertexID) + 100u; k[2] = 9u;\n"
+	    "}\n";
+	static const char fs[] =
+	    "#version 300 es\n"
+	    "precision mediump float;\n"
+	    "in vec3 a;\n"
+	    "out vec4 c;\n"
+	    "void main() { c = vec4(a.x * 0.25 + 0.5, a.y * 0.05, a.z, 1.0); }\n";
+	static const char vs_replay[] = "#version 300 es\n"
+					"in vec4 pos;\n"
+					"in vec3 a;\n"
+					"out vec3 v;\n"
+					"void main() { gl_Position = pos; v = a; }\n";
+	static const char fs_replay[] =
+	    "#version 300 es\n"
+	    "precision mediump float;\n"
+	    "in vec3 v;\n"
+	    "out vec4 c;\n"
+	    "void main() { c = vec4(v.x * 0.25 + 0.5, v.y * 0.05, v.z, 1.0); }\n";
+	static const char *const interleaved[] = { "gl_Position", "a", "n", NULL };
+	static const char *const separate[] = { "k[1]", "a", "k", NULL };
+	static const char *const in_pos[] = { "pos", NULL };
+	static const char *const in_replay[] = { "pos", "a", NULL };
+	const size_t record = (4 + 3 + 2) * 4, bytes = 64 * record;
+	GLuint buf[4], q, xfb[2];
+	GLuint written = 0xcdcd;
+
+	glGenBuffers(4, buf);
+	glGenQueries(1, &q);
+	glGenTransformFeedbacks(2, xfb);
+	for (unsigned i = 0; i < 4; i++) {
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf[i]);
+		glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_COPY);
+	}
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	clear();
+
+	/* interleaved: 7 vertices of triangles are 2 whole ones, twice; drawn as well */
+	program_xfb(vs, fs, in_pos, interleaved, GL_INTERLEAVED_ATTRIBS);
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, xfb[0]);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[0]);
+	glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q);
+	glBeginTransformFeedback(GL_TRIANGLES);
+	glDrawArraysInstanced(GL_TRIANGLES, 0, 5, 2);
+	llvmpipe_record_error("xfb_instanced");
+	/* paused: drawn, not captured; then resumed where it stopped */
+	glPauseTransformFeedback();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	glResumeTransformFeedback();
+	glDrawArrays(GL_TRIANGLES, 3, 3);
+	glEndTransformFeedback();
+	glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+	glGetQueryObjectuiv(q, GL_QUERY_RESULT, &written);
+	llvmpipe_record("xfb_primitives_written", &written, sizeof(written));
+	record_buffer("xfb_interleaved", buf[0], 7 * record);
+	read_back("xfb_interleaved_drawn", 2);
+
+	/* what ES 3.0 refuses while capturing: another mode, indices (into a buffer not compared)
+	 */
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, xfb[1]);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[3]);
+	glBeginTransformFeedback(GL_TRIANGLES);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 3);
+	es30_error("xfb_other_mode", GL_INVALID_OPERATION);
+	glDrawElements(GL_TRIANGLES, 3, GL_UNSIGNED_BYTE, (const GLubyte[]){ 0, 1, 2 });
+	es30_error("xfb_indexed", GL_INVALID_OPERATION);
+	/* past the end of the buffer (ES 3.2 records what fits instead) */
+	glDrawArraysInstanced(GL_TRIANGLES, 0, 6, 20);
+	es30_error("xfb_overflow", GL_INVALID_OPERATION);
+	glEndTransformFeedback();
+
+	/* separate, into ranges at offsets, points with the rasterizer discarding */
+	clear();
+	program_xfb(vs, fs, in_pos, separate, GL_SEPARATE_ATTRIBS);
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, xfb[1]);
+	glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[1], 16, 64);
+	glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 1, buf[1], 256, 256);
+	glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 2, buf[2], 4, 512);
+	glEnable(GL_RASTERIZER_DISCARD);
+	glBeginTransformFeedback(GL_POINTS);
+	glDrawArrays(GL_POINTS, 1, 5);
+	glEndTransformFeedback();
+	glDisable(GL_RASTERIZER_DISCARD);
+	llvmpipe_record_error("xfb_separate");
+	record_buffer("xfb_separate_1", buf[1], 512);
+	record_buffer("xfb_separate_2", buf[2], 128);
+	read_back("xfb_discarded", 1);
+
+	/* the first capture's triangles drawn again from its buffer */
+	clear();
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+	program(vs_replay, fs_replay, in_replay);
+	glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, (GLsizei)record, (const void *)0);
+	glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, (GLsizei)record, (const void *)16);
+	glEnableVertexAttribArray(1);
+	glDrawArrays(GL_TRIANGLES, 0, 6);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glDisableVertexAttribArray(1);
+	read_back("xfb_replayed", 2);
+
+	glDeleteTransformFeedbacks(2, xfb);
+	glDeleteQueries(1, &q);
+	glDeleteBuffers(4, buf);
+}
+
 /* Points of several sizes, coloured by gl_PointCoord. */
 static void point_sprites(void)
 {
@@ -827,6 +1003,7 @@ static int workload(void)
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
 	many_draws();
 	queries();
+	transform_feedback();
 	point_sprites();
 	draw_buffers(fb);
 	target_formats();

@@ -109,6 +109,16 @@ static void check_int(GLenum pname, GLint expect)
 }
 
 /* A boolean state: 1/0, 1.0/0.0, TRUE/FALSE. */
+/* glGetIntegeri_v of binding point index. */
+static void check_ints_indexed(GLenum pname, GLuint index, GLint expect)
+{
+	GLint v = -12345;
+
+	glGetIntegeri_v(pname, index, &v);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(v, expect);
+}
+
 static void check_bools(GLenum pname, unsigned n, const bool *expect)
 {
 	GLint i[4];
@@ -1190,8 +1200,19 @@ static void test_transform_feedback_begin_end(void **state)
 	glEndTransformFeedback();
 	assert_gl_error(GL_INVALID_OPERATION);
 
-	/* an active object (paused) cannot be deleted */
+	/* the buffer bindings are the object's (table 6.24): the new one has none */
 	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, id);
+	check_ints_indexed(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, 0);
+	glBeginTransformFeedback(GL_POINTS);
+	assert_gl_error(GL_INVALID_OPERATION);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[1]);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 1, buf[0]);
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+	check_ints_indexed(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, (GLint)buf[0]);
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, id);
+	check_ints_indexed(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, (GLint)buf[1]);
+
+	/* an active object (paused) cannot be deleted */
 	glBeginTransformFeedback(GL_POINTS);
 	glPauseTransformFeedback();
 	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
