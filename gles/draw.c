@@ -525,7 +525,7 @@ static bool fixed_function(const struct gles_context *ctx, const struct agx_rend
 		p->depth_bias = true;
 		d->depth_bias = st->polygon_offset_units;
 		d->slope_scale = st->polygon_offset_factor;
-		d->bias_clamp = 0;
+		d->bias_clamp = st->polygon_offset_clamp;
 	}
 	return true;
 }

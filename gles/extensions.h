@@ -5,6 +5,14 @@
 #ifndef GLES_EXTENSIONS_H
 #define GLES_EXTENSIONS_H
 
+/*
+ * The tokens the extensions add that GLES3/gl3.h does not have (the
+ * extensions' own values; GLES2/gl2ext.h needs GLES2/gl2.h, not gl3.h).
+ */
+#ifndef GL_POLYGON_OFFSET_CLAMP_EXT
+#define GL_POLYGON_OFFSET_CLAMP_EXT 0x8E1B /* EXT_polygon_offset_clamp */
+#endif
+
 /* The names, separated by spaces ("" when there are none). */
 const char *gles_extensions_string(void);
 unsigned gles_num_extensions(void);

@@ -122,6 +122,13 @@ static const struct gles_format formats[] = {
 	  TF | TEX),
 	F(LUMINANCE, LUMINANCE, UN, false, L8_UNORM, NONE, 0, 0, 0, 0, 0, 0, 0, TF | TEX),
 	F(ALPHA, ALPHA, UN, false, A8_UNORM, NONE, 0, 0, 0, 8, 0, 0, 0, TF | TEX),
+	/*
+	 * unsized depth and depth/stencil textures (OES_depth_texture,
+	 * OES_packed_depth_stencil): only names, their effective formats are
+	 * the sized ones the unsized table gives
+	 */
+	F(DEPTH_COMPONENT, DEPTH_COMPONENT, UN, false, Z16_UNORM, NONE, 0, 0, 0, 0, 16, 0, 0, TEX),
+	F(DEPTH_STENCIL, DEPTH_STENCIL, UN, false, Z32_FLOAT, S8_UINT, 0, 0, 0, 0, 24, 8, 0, TEX),
 	/* compressed (table 3.16): 4x4-texel blocks, which the texture unit decodes */
 	F(COMPRESSED_R11_EAC, RED, UN, false, EAC_R11_UNORM, NONE, 11, 0, 0, 0, 0, 0, 0,
 	  TF | TEX | SZ | CMP),
@@ -239,7 +246,10 @@ static const struct {
 	{ GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, GL_DEPTH32F_STENCIL8 },
 };
 
-/* Table 3.3: unsized internal formats (internalformat == format), and the effective format. */
+/*
+ * Table 3.3: unsized internal formats (internalformat == format), and the
+ * effective format; and the depth ones of the extensions that add them.
+ */
 static const struct {
 	GLenum format, type, effective;
 } unsized[] = {
@@ -251,6 +261,10 @@ static const struct {
 	{ GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE, GL_LUMINANCE_ALPHA },
 	{ GL_LUMINANCE, GL_UNSIGNED_BYTE, GL_LUMINANCE },
 	{ GL_ALPHA, GL_UNSIGNED_BYTE, GL_ALPHA },
+	/* OES_depth_texture, OES_packed_depth_stencil (ES 2.0 extensions) */
+	{ GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, GL_DEPTH_COMPONENT16 },
+	{ GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, GL_DEPTH_COMPONENT24 },
+	{ GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, GL_DEPTH24_STENCIL8 },
 };
 
 bool gles_pixel_format_valid(GLenum format)

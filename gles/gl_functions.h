@@ -40,6 +40,8 @@ void gles_ClearStencil(GLint s);
 void gles_Viewport(GLint x, GLint y, GLsizei width, GLsizei height);
 void gles_Scissor(GLint x, GLint y, GLsizei width, GLsizei height);
 void gles_PolygonOffset(GLfloat factor, GLfloat units);
+void gles_PolygonOffsetClampEXT(GLfloat factor, GLfloat units,
+				GLfloat clamp); /* EXT_polygon_offset_clamp */
 void gles_LineWidth(GLfloat width);
 void gles_SampleCoverage(GLfloat value, GLboolean invert);
 void gles_CullFace(GLenum mode);

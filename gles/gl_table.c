@@ -32,6 +32,8 @@ static const struct gl_proc procs[] = {
 	{ "glBindTexture", (void *)gles_BindTexture },
 	{ "glBindTransformFeedback", (void *)gles_BindTransformFeedback },
 	{ "glBindVertexArray", (void *)gles_BindVertexArray },
+	/* GL_OES_vertex_array_object: the core functions */
+	{ "glBindVertexArrayOES", (void *)gles_BindVertexArray },
 	{ "glBlendColor", (void *)gles_BlendColor },
 	{ "glBlendEquation", (void *)gles_BlendEquation },
 	{ "glBlendEquationSeparate", (void *)gles_BlendEquationSeparate },
@@ -70,6 +72,8 @@ static const struct gl_proc procs[] = {
 	{ "glDeleteTextures", (void *)gles_DeleteTextures },
 	{ "glDeleteTransformFeedbacks", (void *)gles_DeleteTransformFeedbacks },
 	{ "glDeleteVertexArrays", (void *)gles_DeleteVertexArrays },
+	/* GL_OES_vertex_array_object: the core functions */
+	{ "glDeleteVertexArraysOES", (void *)gles_DeleteVertexArrays },
 	{ "glDepthFunc", (void *)gles_DepthFunc },
 	{ "glDepthMask", (void *)gles_DepthMask },
 	{ "glDepthRangef", (void *)gles_DepthRangef },
@@ -102,6 +106,8 @@ static const struct gl_proc procs[] = {
 	{ "glGenTextures", (void *)gles_GenTextures },
 	{ "glGenTransformFeedbacks", (void *)gles_GenTransformFeedbacks },
 	{ "glGenVertexArrays", (void *)gles_GenVertexArrays },
+	/* GL_OES_vertex_array_object: the core functions */
+	{ "glGenVertexArraysOES", (void *)gles_GenVertexArrays },
 	{ "glGenerateMipmap", (void *)gles_GenerateMipmap },
 	{ "glGetActiveAttrib", (void *)gles_GetActiveAttrib },
 	{ "glGetActiveUniform", (void *)gles_GetActiveUniform },
@@ -168,12 +174,15 @@ static const struct gl_proc procs[] = {
 	{ "glIsTexture", (void *)gles_IsTexture },
 	{ "glIsTransformFeedback", (void *)gles_IsTransformFeedback },
 	{ "glIsVertexArray", (void *)gles_IsVertexArray },
+	/* GL_OES_vertex_array_object: the core functions */
+	{ "glIsVertexArrayOES", (void *)gles_IsVertexArray },
 	{ "glLineWidth", (void *)gles_LineWidth },
 	{ "glLinkProgram", (void *)gles_LinkProgram },
 	{ "glMapBufferRange", (void *)gles_MapBufferRange },
 	{ "glPauseTransformFeedback", (void *)gles_PauseTransformFeedback },
 	{ "glPixelStorei", (void *)gles_PixelStorei },
 	{ "glPolygonOffset", (void *)gles_PolygonOffset },
+	{ "glPolygonOffsetClampEXT", (void *)gles_PolygonOffsetClampEXT },
 	{ "glProgramBinary", (void *)gles_ProgramBinary },
 	{ "glProgramParameteri", (void *)gles_ProgramParameteri },
 	{ "glReadBuffer", (void *)gles_ReadBuffer },

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "get.h"
 #include "gl_functions.h"
 #include "state.h"
@@ -519,6 +520,19 @@ void gles_PolygonOffset(GLfloat factor, GLfloat units)
 		return;
 	ctx->state->polygon_offset_factor = factor;
 	ctx->state->polygon_offset_units = units;
+	ctx->state->polygon_offset_clamp = 0;
+}
+
+/* EXT_polygon_offset_clamp: glPolygonOffset with the offset's magnitude bounded by |clamp|. */
+void gles_PolygonOffsetClampEXT(GLfloat factor, GLfloat units, GLfloat clamp)
+{
+	struct gles_context *ctx = current();
+
+	if (!ctx)
+		return;
+	ctx->state->polygon_offset_factor = factor;
+	ctx->state->polygon_offset_units = units;
+	ctx->state->polygon_offset_clamp = clamp;
 }
 
 void gles_LineWidth(GLfloat width)
@@ -942,6 +956,9 @@ bool gles_state_get(struct gles_context *ctx, GLenum pname, int index, struct gl
 		return true;
 	case GL_POLYGON_OFFSET_UNITS:
 		gles_get_set_float(out, s->polygon_offset_units);
+		return true;
+	case GL_POLYGON_OFFSET_CLAMP_EXT:
+		gles_get_set_float(out, s->polygon_offset_clamp);
 		return true;
 	case GL_LINE_WIDTH:
 		gles_get_set_float(out, s->line_width);

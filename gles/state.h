@@ -88,6 +88,7 @@ struct gles_state {
 	bool sized_to_surface;
 
 	GLfloat polygon_offset_factor, polygon_offset_units;
+	GLfloat polygon_offset_clamp; /* EXT_polygon_offset_clamp: 0 clamps nothing */
 	GLfloat line_width; /* as given; rasterization clamps it */
 	GLfloat sample_coverage_value;
 	bool sample_coverage_invert;

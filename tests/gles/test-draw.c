@@ -889,6 +889,63 @@ static void transform_feedback(void)
 	glDeleteBuffers(4, buf);
 }
 
+/*
+ * GLSL ES 1.00 with the ES 2.0 extensions ES 3.0 has in core: derivatives
+ * (OES_standard_derivatives) and gl_FragDepthEXT (EXT_frag_depth), the
+ * depth then tested by a second draw.
+ */
+static void es2_extensions(GLuint main_fb)
+{
+	static const char vs[] = "attribute vec4 pos;\n"
+				 "varying vec2 v;\n"
+				 "void main() { gl_Position = pos; v = pos.xy * pos.xy * 4.0; }\n";
+	static const char fs[] = "#extension GL_OES_standard_derivatives : require\n"
+				 "#extension GL_EXT_frag_depth : require\n"
+				 "precision highp float;\n"
+				 "varying vec2 v;\n"
+				 "void main() {\n"
+				 "  gl_FragColor = vec4(abs(dFdx(v.x)), abs(dFdy(v.y)),\n"
+				 "                      fwidth(v.x + v.y), 1.0) * 4.0;\n"
+				 "  gl_FragDepthEXT = clamp(v.x * 0.25, 0.0, 1.0);\n"
+				 "}\n";
+	GLuint fb, rb[2];
+
+	glGenFramebuffers(1, &fb);
+	glGenRenderbuffers(2, rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+	glEnable(GL_DEPTH_TEST);
+	clear();
+	program(vs, fs, pos_col);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	/* a convex quad: where triangles overlap, depth ties would decide */
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+	read_back("es2_derivatives", 2);
+	/* a flat quad at depth 0.5 (window) is hidden where the fan wrote less */
+	program(vs_colour, fs_colour, pos_col);
+	glDisableVertexAttribArray(1);
+	glVertexAttrib4f(1, 1, 1, 1, 1);
+	{
+		static const float quad[][4] = {
+			{ -1, -1, 0, 1 }, { 1, -1, 0, 1 }, { 1, 1, 0, 1 }, { -1, 1, 0, 1 }
+		};
+
+		glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, quad);
+		glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+	}
+	read_back("es2_frag_depth", 2);
+	glDisable(GL_DEPTH_TEST);
+	glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteRenderbuffers(2, rb);
+}
+
 /* Points of several sizes, coloured by gl_PointCoord. */
 static void point_sprites(void)
 {
@@ -1004,6 +1061,7 @@ static int workload(void)
 	many_draws();
 	queries();
 	transform_feedback();
+	es2_extensions(fb);
 	point_sprites();
 	draw_buffers(fb);
 	target_formats();

@@ -641,15 +641,47 @@ static void check_es3_strings(void)
 	assert_memory_equal(version, "OpenGL ES 3.0 agx-", strlen("OpenGL ES 3.0 agx-"));
 	assert_string_equal((const char *)glGetString(GL_SHADING_LANGUAGE_VERSION),
 			    "OpenGL ES GLSL ES 3.00");
-	/* GL_EXTENSIONS and glGetStringi name the same extensions: none yet */
-	assert_string_equal((const char *)glGetString(GL_EXTENSIONS), "");
+	/* GL_EXTENSIONS and glGetStringi name the same extensions: these */
+	assert_string_equal(
+	    (const char *)glGetString(GL_EXTENSIONS),
+	    "GL_EXT_frag_depth GL_EXT_polygon_offset_clamp GL_EXT_unpack_subimage "
+	    "GL_OES_depth24 GL_OES_depth_texture GL_OES_element_index_uint "
+	    "GL_OES_fbo_render_mipmap GL_OES_packed_depth_stencil GL_OES_rgb8_rgba8 "
+	    "GL_OES_standard_derivatives GL_OES_texture_npot "
+	    "GL_OES_vertex_array_object");
+	/* OES_vertex_array_object's functions make and bind the core objects */
+	{
+		void (*gen)(GLsizei, GLuint *) =
+		    (void (*)(GLsizei, GLuint *))eglGetProcAddress("glGenVertexArraysOES");
+		void (*bind)(GLuint) = (void (*)(GLuint))eglGetProcAddress("glBindVertexArrayOES");
+		GLboolean (*is)(GLuint) =
+		    (GLboolean(*)(GLuint))eglGetProcAddress("glIsVertexArrayOES");
+		void (*del)(GLsizei, const GLuint *) =
+		    (void (*)(GLsizei, const GLuint *))eglGetProcAddress("glDeleteVertexArraysOES");
+		GLuint vao = 0;
+		GLint bound = 0;
+
+		assert_non_null(gen);
+		assert_non_null(bind);
+		assert_non_null(is);
+		assert_non_null(del);
+		gen(1, &vao);
+		bind(vao);
+		glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &bound);
+		assert_int_equal(bound, (GLint)vao);
+		assert_true(glIsVertexArray(vao));
+		assert_true(is(vao));
+		bind(0);
+		del(1, &vao);
+		assert_false(glIsVertexArray(vao));
+	}
 	check_extension_list();
 	glGetIntegerv(GL_MAJOR_VERSION, &value);
 	assert_int_equal(value, 3);
 	glGetIntegerv(GL_MINOR_VERSION, &value);
 	assert_int_equal(value, 0);
 	glGetIntegerv(GL_NUM_EXTENSIONS, &value);
-	assert_int_equal(value, 0);
+	assert_int_equal(value, 12);
 	assert_int_equal(glGetError(), GL_NO_ERROR);
 }
 
@@ -672,7 +704,7 @@ static void test_gl_strings_and_errors(void **state)
 	check_es3_strings();
 
 	/* glGetError: the first error only, then GL_NO_ERROR (GLES 3.0 section 2.5) */
-	assert_null(glGetStringi(GL_EXTENSIONS, 0));
+	assert_null(glGetStringi(GL_EXTENSIONS, 12)); /* past the last */
 	assert_null(glGetString(GL_TEXTURE_2D));
 	assert_null(glGetStringi(GL_VENDOR, 0));
 	assert_int_equal(glGetError(), GL_INVALID_VALUE);
@@ -703,7 +735,7 @@ static void test_gl_strings_and_errors(void **state)
 	assert_true(eglMakeCurrent(dpy, surf, surf, es2));
 	assert_int_equal(glGetError(), GL_NO_ERROR);
 	check_es3_strings();
-	assert_null(glGetStringi(GL_EXTENSIONS, 0));
+	assert_null(glGetStringi(GL_EXTENSIONS, 12));
 	assert_int_equal(glGetError(), GL_INVALID_VALUE);
 	assert_true(eglMakeCurrent(dpy, surf, surf, es3));
 	assert_int_equal(glGetError(), GL_INVALID_ENUM);

@@ -26,6 +26,10 @@
 
 #include "egl-stack.h"
 
+#ifndef GL_POLYGON_OFFSET_CLAMP_EXT
+#define GL_POLYGON_OFFSET_CLAMP_EXT 0x8E1B /* EXT_polygon_offset_clamp */
+#endif
+
 static struct test_stack_options options;
 
 static EGLDisplay dpy;
@@ -288,7 +292,8 @@ static void test_initial_values(void **state)
 		check_int(GL_UNPACK_SKIP_IMAGES, 0);
 		check_int(GL_MAJOR_VERSION, 3);
 		check_int(GL_MINOR_VERSION, 0);
-		check_int(GL_NUM_EXTENSIONS, 0);
+		check_int(GL_NUM_EXTENSIONS, 12); /* test-egl checks the names */
+		check_int(GL_POLYGON_OFFSET_CLAMP_EXT, 0);
 		check_int(GL_TRANSFORM_FEEDBACK_BINDING, 0);
 		check_bools(GL_TRANSFORM_FEEDBACK_ACTIVE, 1, (const bool[]){ false });
 		check_bools(GL_TRANSFORM_FEEDBACK_PAUSED, 1, (const bool[]){ false });
@@ -550,9 +555,21 @@ static void test_rasterization(void **state)
 	struct bound b = bind_new(3, 8, 8);
 
 	(void)state;
+	{
+		/* EXT_polygon_offset_clamp: glPolygonOffset is the clamp of 0 */
+		void (*clamp)(GLfloat, GLfloat, GLfloat) = (void (*)(
+		    GLfloat, GLfloat, GLfloat))eglGetProcAddress("glPolygonOffsetClampEXT");
+
+		assert_non_null(clamp);
+		clamp(1.5f, 2.0f, -0.125f);
+		check_float(GL_POLYGON_OFFSET_FACTOR, 1.5f);
+		check_float(GL_POLYGON_OFFSET_UNITS, 2.0f);
+		check_float(GL_POLYGON_OFFSET_CLAMP_EXT, -0.125f);
+	}
 	glPolygonOffset(2.5f, -1.25f);
 	check_float(GL_POLYGON_OFFSET_FACTOR, 2.5f);
 	check_float(GL_POLYGON_OFFSET_UNITS, -1.25f);
+	check_float(GL_POLYGON_OFFSET_CLAMP_EXT, 0.0f);
 	glLineWidth(3.4f);
 	check_float(GL_LINE_WIDTH, 3.4f);
 	/* kept as given past the range; the rasterizer clamps */
