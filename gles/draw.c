@@ -701,15 +701,19 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	struct agx_render_draw d;
 	uint32_t min = c->first, max = c->first + (c->count ? c->count - 1 : 0);
 	bool restart = c->type && ctx->state->primitive_restart_fixed_index;
-	unsigned ncf, cf_regs;
+	unsigned ncf, cf_regs, generation;
 	int err;
 
 	vertex_key(ctx, &l->stages[GLES_STAGE_VERTEX].binary.info, &vo);
 	if (c->capture)
 		vo.xfb = rec->xfb.xfb;
 	fragment_key(ctx, r, &fo);
+	generation = gles_variants_generation(ctx);
 	if (!(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &vo, &err)) ||
-	    !(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &fo, &err)) ||
+	    !(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &fo, &err)))
+		return err;
+	/* compiling the fragment variant dropped the vertex one: it comes again */
+	if (gles_variants_generation(ctx) != generation &&
 	    !(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &vo, &err)))
 		return err;
 	vi = &rec->vs->binary.info;

@@ -36,22 +36,63 @@ struct gles_variants {
 	struct agx_bo code;
 	uint64_t code_va;
 	size_t used;
+	unsigned generation; /* counts drop_all()s */
 	bool warned;
 };
+
+/*
+ * The bytes of the options a stage's key is: the vertex stage's fields
+ * (attribute arrays, clip z, transform feedback) or the fragment stage's
+ * (render targets).  The rest are zero in every key of the stage, so
+ * only these are hashed and compared -- the draw's cheapest test.
+ */
+_Static_assert(offsetof(struct agx_compile_options, rt) <
+		       offsetof(struct agx_compile_options, num_rts) &&
+		   offsetof(struct agx_compile_options, num_rts) <
+		       offsetof(struct agx_compile_options, attribs) &&
+		   offsetof(struct agx_compile_options, attribs) <
+		       offsetof(struct agx_compile_options, depth_zero_to_one) &&
+		   offsetof(struct agx_compile_options, depth_zero_to_one) <
+		       offsetof(struct agx_compile_options, xfb),
+	       "the stages' fields of agx_compile_options are where key_bytes() takes them");
+
+static void key_bytes(unsigned stage, const struct agx_compile_options *o, const uint8_t **b,
+		      size_t *n)
+{
+	size_t from = stage == GLES_STAGE_VERTEX ? offsetof(struct agx_compile_options, attribs)
+						 : offsetof(struct agx_compile_options, rt);
+	size_t to =
+	    stage == GLES_STAGE_VERTEX ? sizeof(*o) : offsetof(struct agx_compile_options, attribs);
+
+	*b = (const uint8_t *)o + from;
+	*n = to - from;
+}
+
+static bool same_key(unsigned stage, const struct agx_compile_options *a,
+		     const struct agx_compile_options *b)
+{
+	const uint8_t *ka, *kb;
+	size_t n;
+
+	key_bytes(stage, a, &ka, &n);
+	key_bytes(stage, b, &kb, &n);
+	return !memcmp(ka, kb, n);
+}
 
 static uint64_t hash_key(const struct gles_linked *l, unsigned stage,
 			 const struct agx_compile_options *o)
 {
-	const uint8_t *b = (const uint8_t *)o;
+	const uint8_t *b;
 	uint64_t h = 0xcbf29ce484222325ull ^ (uintptr_t)l ^ ((uint64_t)stage << 56), w;
-	size_t i = 0;
+	size_t i = 0, n;
 
+	key_bytes(stage, o, &b, &n);
 	/* FNV-1a over 64-bit words, then the bytes left */
-	for (; i + 8 <= sizeof(*o); i += 8) {
+	for (; i + 8 <= n; i += 8) {
 		memcpy(&w, b + i, 8);
 		h = (h ^ w) * 0x100000001b3ull;
 	}
-	for (; i < sizeof(*o); i++)
+	for (; i < n; i++)
 		h = (h ^ b[i]) * 0x100000001b3ull;
 	return h ^ (h >> 29);
 }
@@ -68,7 +109,13 @@ static void drop_all(struct gles_variants *vs)
 		vs->buckets[i] = NULL;
 	}
 	vs->used = 0;
+	vs->generation++;
 	memset(vs->last, 0, sizeof(vs->last));
+}
+
+unsigned gles_variants_generation(const struct gles_context *ctx)
+{
+	return ctx->variants ? ctx->variants->generation : 0;
 }
 
 /* Room for size bytes of code: the BO made, or emptied once the GPU is done with it. */
@@ -106,12 +153,12 @@ const struct gles_variant *gles_variant_get(struct gles_context *ctx, struct gle
 		return NULL;
 	}
 	e = vs->last[stage];
-	if (e && e->linked == linked && !memcmp(&e->opts, opts, sizeof(*opts)))
+	if (e && e->linked == linked && same_key(stage, &e->opts, opts))
 		return &e->v;
 	h = hash_key(linked, stage, opts);
 	for (e = vs->buckets[h % BUCKETS]; e; e = e->next)
 		if (e->hash == h && e->linked == linked && e->stage == stage &&
-		    !memcmp(&e->opts, opts, sizeof(*opts)))
+		    same_key(stage, &e->opts, opts))
 			return &(vs->last[stage] = e)->v;
 	if (!(e = calloc(1, sizeof(*e)))) {
 		*err = -ENOMEM;

@@ -32,6 +32,9 @@ const struct gles_variant *gles_variant_get(struct gles_context *ctx, struct gle
 					    unsigned stage, const struct agx_compile_options *opts,
 					    int *err);
 
+/* Changes each time the variants are dropped (what gles_variant_get gave is gone). */
+unsigned gles_variants_generation(const struct gles_context *ctx);
+
 /* Frees every variant and the code BO (the context's work has finished). */
 void gles_variants_context_finish(struct gles_context *ctx);
 
