@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include <EGL/egl.h>
 #include <GLES3/gl3.h>
 
 #include "llvmpipe.h"
@@ -202,4 +203,45 @@ void llvmpipe_compare(const struct test_stack *s, size_t min_records)
 	free_run(&ours);
 	free_run(&mesa);
 	assert_int_equal(differ, 0);
+}
+
+bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
+			   EGLint w, EGLint h, EGLSurface *surf_out, EGLContext *ctx_out)
+{
+	const EGLint attribs[] = { EGL_SURFACE_TYPE,
+				   EGL_PBUFFER_BIT,
+				   EGL_RENDERABLE_TYPE,
+				   major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES3_BIT,
+				   EGL_RED_SIZE,
+				   r,
+				   EGL_GREEN_SIZE,
+				   g,
+				   EGL_BLUE_SIZE,
+				   b,
+				   EGL_ALPHA_SIZE,
+				   a,
+				   EGL_NONE };
+	const EGLint pb[] = { EGL_WIDTH, w, EGL_HEIGHT, h, EGL_NONE };
+	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, 0,
+			      EGL_NONE };
+	EGLConfig configs[64];
+	EGLint n = 0;
+
+	if (!eglChooseConfig(dpy, attribs, configs, 64, &n))
+		return false;
+	for (EGLint i = 0; i < n; i++) {
+		EGLint v[4];
+
+		eglGetConfigAttrib(dpy, configs[i], EGL_RED_SIZE, &v[0]);
+		eglGetConfigAttrib(dpy, configs[i], EGL_GREEN_SIZE, &v[1]);
+		eglGetConfigAttrib(dpy, configs[i], EGL_BLUE_SIZE, &v[2]);
+		eglGetConfigAttrib(dpy, configs[i], EGL_ALPHA_SIZE, &v[3]);
+		if (v[0] != r || v[1] != g || v[2] != b || v[3] != a)
+			continue;
+		*surf_out = eglCreatePbufferSurface(dpy, configs[i], pb);
+		*ctx_out = eglCreateContext(dpy, configs[i], EGL_NO_CONTEXT, ca);
+		return *surf_out != EGL_NO_SURFACE && *ctx_out != EGL_NO_CONTEXT &&
+		       eglMakeCurrent(dpy, *surf_out, *surf_out, *ctx_out);
+	}
+	return false;
 }

@@ -14,7 +14,10 @@
 #ifndef TESTS_GLES_LLVMPIPE_H
 #define TESTS_GLES_LLVMPIPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include <EGL/egl.h>
 
 #include "stack.h"
 
@@ -30,5 +33,13 @@ void llvmpipe_record_error(const char *name);
  * ours has fewer than min_records; skips it without Mesa's vendor.
  */
 void llvmpipe_compare(const struct test_stack *s, size_t min_records);
+
+/*
+ * A pbuffer of w x h of the first config with exactly these colour sizes
+ * (eglChooseConfig's order differs between vendors: with no sizes asked
+ * for, Mesa's first is RGB565) and an ES major.0 context, made current.
+ */
+bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
+			   EGLint w, EGLint h, EGLSurface *surf_out, EGLContext *ctx_out);
 
 #endif
