@@ -93,7 +93,7 @@ static void pack(enum agx_format hw, const union texel_value *v, uint8_t *texel)
 	}
 }
 
-/* The value class of section 3.8.5 and 4.3.3: normalized and float apart, then int, uint. */
+/* Integer formats, which blits keep apart from normalized and float ones (section 4.3.3). */
 static bool is_integer(const struct gles_format *f)
 {
 	return f->component_type == GL_INT || f->component_type == GL_UNSIGNED_INT;
@@ -183,19 +183,6 @@ static void source_finish(struct source *s)
 {
 	free(s->v);
 	s->v = NULL;
-}
-
-/*
- * The read framebuffer's checks that copies and blits share: complete
- * (else GL_INVALID_FRAMEBUFFER_OPERATION, section 4.4.4.4).  False with
- * the error recorded.
- */
-static bool read_framebuffer_complete(struct gles_context *ctx)
-{
-	if (gles_framebuffer_status(ctx, true) == GL_FRAMEBUFFER_COMPLETE)
-		return true;
-	gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
-	return false;
 }
 
 /* ---- glCopyTexImage2D, glCopyTexSubImage2D/3D (section 3.8.5) ----------------------------- */
@@ -309,8 +296,10 @@ static const struct gles_format *copy_source(struct gles_context *ctx, struct gl
 {
 	const struct gles_format *f;
 
-	if (!read_framebuffer_complete(ctx))
+	if (gles_framebuffer_status(ctx, true) != GL_FRAMEBUFFER_COMPLETE) {
+		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
 		return NULL;
+	}
 	if (gles_framebuffer_samples(ctx, true) || !(f = gles_framebuffer_read_format(ctx)) ||
 	    !gles_framebuffer_color_target(ctx, true, 0, t)) {
 		gles_error(ctx, GL_INVALID_OPERATION);

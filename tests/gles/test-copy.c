@@ -2,9 +2,9 @@
  * test-copy: glCopyTexImage2D, glCopyTexSubImage2D/3D and glBlitFramebuffer
  * through glvnd, compared with Mesa's llvmpipe (llvmpipe.h).  One workload
  * -- copies from the default framebuffer and from framebuffer objects, into
- * mip levels, array layers and 3D slices, into other formats (RGB8,
- * LUMINANCE, ALPHA, LUMINANCE_ALPHA, integers), from rectangles partly
- * outside the read framebuffer; blits of colour with NEAREST and LINEAR
+ * mip levels, a cube face, array layers and 3D slices, into other formats
+ * (RGB8, LUMINANCE, ALPHA, LUMINANCE_ALPHA, integers), from rectangles
+ * partly outside the read framebuffer; blits of colour with NEAREST and LINEAR
  * scaling, mirrored, scissored, clipped, into two draw buffers, of depth
  * and of stencil (seen through draws that test them), a multisample
  * resolve; and every error of the four functions -- records its pixels and
@@ -302,6 +302,24 @@ static void copies(void)
 			glDeleteFramebuffers(1, &afb);
 			glDeleteTextures(1, &a);
 		}
+	}
+
+	/* into a cube map face */
+	{
+		GLuint cube, cfb;
+
+		glGenTextures(1, &cube);
+		glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+		glBindFramebuffer(GL_FRAMEBUFFER, fb);
+		glCopyTexImage2D(GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, 0, GL_RGBA8, 7, 3, 16, 16, 0);
+		llvmpipe_record_error("copy_cube_face");
+		glGenFramebuffers(1, &cfb);
+		glBindFramebuffer(GL_FRAMEBUFFER, cfb);
+		glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+				       GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, cube, 0);
+		read_rect("copy_cube_face", 0, 0, 16, 16, 0);
+		glDeleteFramebuffers(1, &cfb);
+		glDeleteTextures(1, &cube);
 	}
 
 	/* integers: RGBA8UI into R8UI, read as integers */
