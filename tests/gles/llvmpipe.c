@@ -245,3 +245,51 @@ bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint 
 	}
 	return false;
 }
+
+static GLuint shader(GLenum type, const char *src)
+{
+	GLuint s = glCreateShader(type);
+	GLint ok = 0;
+
+	glShaderSource(s, 1, &src, NULL);
+	glCompileShader(s);
+	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		char log[2048];
+
+		glGetShaderInfoLog(s, sizeof(log), NULL, log);
+		fprintf(stderr, "workload: a shader does not compile: %s\n%s\n", log, src);
+		exit(1);
+	}
+	return s;
+}
+
+GLuint llvmpipe_program(const char *vs, const char *fs, const char *const *names)
+{
+	GLuint p = glCreateProgram();
+	GLint ok = 0;
+
+	glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+	glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+	for (unsigned i = 0; names && names[i]; i++)
+		glBindAttribLocation(p, i, names[i]);
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		char log[2048];
+
+		glGetProgramInfoLog(p, sizeof(log), NULL, log);
+		fprintf(stderr, "workload: a program does not link: %s\n", log);
+		exit(1);
+	}
+	glUseProgram(p);
+	return p;
+}
+
+void llvmpipe_release(EGLDisplay dpy, EGLSurface surf, EGLContext ctx)
+{
+	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	eglDestroyContext(dpy, ctx);
+	eglDestroySurface(dpy, surf);
+	eglTerminate(dpy);
+}

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include <EGL/egl.h>
+#include <GLES3/gl3.h>
 
 #include "stack.h"
 
@@ -41,5 +42,14 @@ void llvmpipe_compare(const struct test_stack *s, size_t min_records);
  */
 bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
 			   EGLint w, EGLint h, EGLSurface *surf_out, EGLContext *ctx_out);
+/* The end of a workload: the context and pbuffer released and destroyed, the display terminated. */
+void llvmpipe_release(EGLDisplay dpy, EGLSurface surf, EGLContext ctx);
+
+/*
+ * A workload's program of the two shaders, attribute i bound to names[i]
+ * (NULL-terminated; NULL for none), made current; a shader that does not
+ * compile or a program that does not link ends the workload (exit 1).
+ */
+GLuint llvmpipe_program(const char *vs, const char *fs, const char *const *names);
 
 #endif

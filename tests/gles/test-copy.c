@@ -37,37 +37,6 @@
 
 /* ---- the workload ------------------------------------------------------------------- */
 
-static GLuint shader(GLenum type, const char *src)
-{
-	GLuint s = glCreateShader(type);
-	GLint ok = 0;
-
-	glShaderSource(s, 1, &src, NULL);
-	glCompileShader(s);
-	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		fprintf(stderr, "workload: a shader does not compile\n");
-		exit(1);
-	}
-	return s;
-}
-
-static GLuint program(const char *vs, const char *fs)
-{
-	GLuint p = glCreateProgram();
-	GLint ok = 0;
-
-	glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
-	glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
-	glLinkProgram(p);
-	glGetProgramiv(p, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		fprintf(stderr, "workload: a program does not link\n");
-		exit(1);
-	}
-	return p;
-}
-
 static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
 
 static const char vs_quad[] = "#version 300 es\n"
@@ -791,8 +760,8 @@ static int workload(void)
 		fprintf(stderr, "workload: no context (0x%x)\n", eglGetError());
 		return 1;
 	}
-	prog_fetch = program(vs_quad, fs_fetch);
-	prog_colour = program(vs_quad, fs_colour);
+	prog_fetch = llvmpipe_program(vs_quad, fs_fetch, NULL);
+	prog_colour = llvmpipe_program(vs_quad, fs_colour, NULL);
 	main_fb = renderbuffer_fb(GL_RGBA8, 0, &rb);
 	glViewport(0, 0, W, H);
 	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
@@ -805,10 +774,7 @@ static int workload(void)
 	blit_depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
 	blit_depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
 	blit_errors();
-	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-	eglDestroyContext(dpy, ctx);
-	eglDestroySurface(dpy, surf);
-	eglTerminate(dpy);
+	llvmpipe_release(dpy, surf, ctx);
 	return 0;
 }
 
