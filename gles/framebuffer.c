@@ -542,6 +542,33 @@ bool gles_framebuffer_stencil_target(struct gles_context *ctx, bool read,
 	return attachment_target(&fb->att[GLES_ATTACH_STENCIL], true, out);
 }
 
+bool gles_framebuffer_size(struct gles_context *ctx, bool read, unsigned *w, unsigned *h)
+{
+	struct gles_framebuffer *fb = gles_framebuffer_bound(ctx, read);
+	const struct gles_drawable *d = read ? ctx->read : ctx->draw;
+	unsigned fw = ~0u, fh = ~0u;
+
+	if (!fb) {
+		if (!d)
+			return false;
+		*w = d->width, *h = d->height;
+		return true;
+	}
+	for (unsigned i = 0; i < GLES_ATTACH_COUNT; i++) {
+		const struct gles_format *f;
+		unsigned aw, ah, s;
+
+		if (!attached(&fb->att[i], &f, &aw, &ah, &s))
+			continue;
+		fw = aw < fw ? aw : fw;
+		fh = ah < fh ? ah : fh;
+	}
+	if (fw == ~0u)
+		return false;
+	*w = fw, *h = fh;
+	return true;
+}
+
 unsigned gles_framebuffer_samples(struct gles_context *ctx, bool read)
 {
 	struct gles_framebuffer *fb = gles_framebuffer_bound(ctx, read);

@@ -229,6 +229,16 @@ void gles_ClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint st
 void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
 		     void *pixels);
 
+/* copy.c */
+void gles_CopyTexImage2D(GLenum target, GLint level, GLenum internalformat, GLint x, GLint y,
+			 GLsizei width, GLsizei height, GLint border);
+void gles_CopyTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint x,
+			    GLint y, GLsizei width, GLsizei height);
+void gles_CopyTexSubImage3D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset,
+			    GLint x, GLint y, GLsizei width, GLsizei height);
+void gles_BlitFramebuffer(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GLint dstX0,
+			  GLint dstY0, GLint dstX1, GLint dstY1, GLbitfield mask, GLenum filter);
+
 /* shader.c */
 GLuint gles_CreateShader(GLenum type);
 void gles_ShaderSource(GLuint shader, GLsizei count, const GLchar *const *string,

@@ -124,6 +124,29 @@ struct gles_texture *gles_texture_create(struct gles_context *ctx, GLuint name, 
 /* The level of a texture a face target (or the texture's target) names; NULL for none. */
 struct gles_texture_level *gles_texture_level(struct gles_texture *tex, GLenum target, GLint level);
 
+/*
+ * What glTexImage* and glCopyTex* (copy.c) share.  The texture bound for
+ * a glTexImage2D-style target (2D or a cube face; three_d: 3D or 2D
+ * array), NULL with GL_INVALID_ENUM recorded.
+ */
+struct gles_texture *gles_texture_of_image_target(struct gles_context *ctx, GLenum target,
+						  bool three_d);
+/* Section 3.8.3's level, size and border errors: GL_NO_ERROR or GL_INVALID_VALUE. */
+GLenum gles_texture_check_size(GLenum target, GLint level, GLsizei w, GLsizei h, GLsizei d,
+			       GLint border);
+/* Gives a level of a mutable texture new (zeroed) images of f: 0 or a negative errno. */
+int gles_texture_make_level(struct gles_texture *t, GLenum target, GLint level,
+			    const struct gles_format *f, GLenum internalformat, unsigned w,
+			    unsigned h, unsigned d);
+/*
+ * The level a sub-image call writes, after section 3.8.5's errors (target,
+ * level, offsets and sizes, a level never given): NULL with the error
+ * recorded.  The box must lie in the level.
+ */
+struct gles_texture_level *gles_texture_sub_level(struct gles_context *ctx, GLenum target,
+						  GLint level, GLint x, GLint y, GLint z, GLsizei w,
+						  GLsizei h, GLsizei d, bool three_d);
+
 /* ---- renderbuffers (renderbuffer.c) ---- */
 
 struct gles_renderbuffer {
@@ -297,6 +320,12 @@ bool gles_framebuffer_depth_target(struct gles_context *ctx, bool read,
 				   struct gles_image_target *out);
 bool gles_framebuffer_stencil_target(struct gles_context *ctx, bool read,
 				     struct gles_image_target *out);
+/*
+ * The size of the draw or read framebuffer: the drawable's, or the
+ * intersection of a framebuffer object's attachments (section 4.4.4.2).
+ * False when it has none (no drawable, nothing attached).
+ */
+bool gles_framebuffer_size(struct gles_context *ctx, bool read, unsigned *w, unsigned *h);
 /* GL_SAMPLES of the draw or read framebuffer (0: single-sampled). */
 unsigned gles_framebuffer_samples(struct gles_context *ctx, bool read);
 /* The internal format of the read buffer (glReadPixels' read format), GL_NONE if none. */

@@ -282,7 +282,8 @@ static unsigned max_size(GLenum target)
 }
 
 /* Section 3.8.3's size errors for a level of target: GL_NO_ERROR or GL_INVALID_VALUE. */
-static GLenum check_size(GLenum target, GLint level, GLsizei w, GLsizei h, GLsizei d, GLint border)
+GLenum gles_texture_check_size(GLenum target, GLint level, GLsizei w, GLsizei h, GLsizei d,
+			       GLint border)
 {
 	unsigned max = max_size(target);
 
@@ -301,8 +302,8 @@ static GLenum check_size(GLenum target, GLint level, GLsizei w, GLsizei h, GLsiz
 }
 
 /* The texture of a glTexImage2D-style target (2D or a cube face), NULL with GL_INVALID_ENUM. */
-static struct gles_texture *texture_of_image_target(struct gles_context *ctx, GLenum target,
-						    bool three_d)
+struct gles_texture *gles_texture_of_image_target(struct gles_context *ctx, GLenum target,
+						  bool three_d)
 {
 	GLenum binding;
 
@@ -324,9 +325,9 @@ static struct gles_texture *texture_of_image_target(struct gles_context *ctx, GL
 }
 
 /* Textures are twiddled; a 0-sized level has no image at all. */
-static int make_level(struct gles_texture *t, GLenum target, GLint level,
-		      const struct gles_format *f, GLenum internalformat, unsigned w, unsigned h,
-		      unsigned d)
+int gles_texture_make_level(struct gles_texture *t, GLenum target, GLint level,
+			    const struct gles_format *f, GLenum internalformat, unsigned w,
+			    unsigned h, unsigned d)
 {
 	struct gles_texture_level *l = gles_texture_level(t, target, level);
 	struct gles_image *img = NULL, *stencil = NULL;
@@ -509,9 +510,9 @@ static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei 
 	struct unpack u;
 	GLenum err;
 
-	if (!ctx || !(t = texture_of_image_target(ctx, target, three_d)))
+	if (!ctx || !(t = gles_texture_of_image_target(ctx, target, three_d)))
 		return;
-	if ((err = check_size(target, level, w, h, d, border)) != GL_NO_ERROR) {
+	if ((err = gles_texture_check_size(target, level, w, h, d, border)) != GL_NO_ERROR) {
 		gles_error(ctx, err);
 		return;
 	}
@@ -532,8 +533,8 @@ static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei 
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	if (make_level(t, target, level, f, (GLenum)internalformat, (unsigned)w, (unsigned)h,
-		       (unsigned)d) < 0) {
+	if (gles_texture_make_level(t, target, level, f, (GLenum)internalformat, (unsigned)w,
+				    (unsigned)h, (unsigned)d) < 0) {
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
@@ -560,14 +561,14 @@ void gles_TexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei w
  * The level a sub-image call writes, after section 3.8.5's errors: NULL
  * with the error recorded.  The box must lie in the level.
  */
-static struct gles_texture_level *sub_level(struct gles_context *ctx, GLenum target, GLint level,
-					    GLint x, GLint y, GLint z, GLsizei w, GLsizei h,
-					    GLsizei d, bool three_d)
+struct gles_texture_level *gles_texture_sub_level(struct gles_context *ctx, GLenum target,
+						  GLint level, GLint x, GLint y, GLint z, GLsizei w,
+						  GLsizei h, GLsizei d, bool three_d)
 {
 	struct gles_texture_level *l;
 	struct gles_texture *t;
 
-	if (!(t = texture_of_image_target(ctx, target, three_d)))
+	if (!(t = gles_texture_of_image_target(ctx, target, three_d)))
 		return NULL;
 	if (level < 0 || (unsigned)level > log2_floor(max_size(target)) || x < 0 || y < 0 ||
 	    z < 0 || w < 0 || h < 0 || d < 0) {
@@ -601,7 +602,7 @@ static void tex_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z,
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
-	if (!(l = sub_level(ctx, target, level, x, y, z, w, h, d, three_d)))
+	if (!(l = gles_texture_sub_level(ctx, target, level, x, y, z, w, h, d, three_d)))
 		return;
 	/* the format and type must be ones the level's internal format takes (table 3.2, 3.3) */
 	if (l->format->flags & GLES_FORMAT_COMPRESSED) {
@@ -659,11 +660,11 @@ static void compressed_image(GLenum target, GLint level, GLenum internalformat, 
 	struct unpack u;
 	GLenum err;
 
-	if (!ctx || !(t = texture_of_image_target(ctx, target, three_d)))
+	if (!ctx || !(t = gles_texture_of_image_target(ctx, target, three_d)))
 		return;
 	if (!(f = compressed_format(ctx, internalformat)))
 		return;
-	if ((err = check_size(target, level, w, h, d, border)) != GL_NO_ERROR) {
+	if ((err = gles_texture_check_size(target, level, w, h, d, border)) != GL_NO_ERROR) {
 		gles_error(ctx, err);
 		return;
 	}
@@ -679,8 +680,8 @@ static void compressed_image(GLenum target, GLint level, GLenum internalformat, 
 	}
 	if (!setup_unpack(ctx, 0, 0, 0, 0, 0, three_d, true, (uint64_t)size, data, &u))
 		return;
-	if (make_level(t, target, level, f, internalformat, (unsigned)w, (unsigned)h, (unsigned)d) <
-	    0) {
+	if (gles_texture_make_level(t, target, level, f, internalformat, (unsigned)w, (unsigned)h,
+				    (unsigned)d) < 0) {
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
@@ -715,7 +716,7 @@ static void compressed_sub_image(GLenum target, GLint level, GLint x, GLint y, G
 
 	if (!ctx || !(f = compressed_format(ctx, format)))
 		return;
-	if (!(l = sub_level(ctx, target, level, x, y, z, w, h, d, three_d)))
+	if (!(l = gles_texture_sub_level(ctx, target, level, x, y, z, w, h, d, three_d)))
 		return;
 	if (size < 0 || (uint64_t)size !=
 			    gles_format_compressed_size(f, (unsigned)w, (unsigned)h, (unsigned)d)) {
@@ -1216,8 +1217,8 @@ void gles_GenerateMipmap(GLenum target)
 				unsigned d =
 				    three_d ? agx_layout_minify(src->depth, 1) : src->depth;
 
-				if (make_level(t, face, (GLint)l, src->format, src->internalformat,
-					       w, h, d) < 0) {
+				if (gles_texture_make_level(t, face, (GLint)l, src->format,
+							    src->internalformat, w, h, d) < 0) {
 					gles_error(ctx, GL_OUT_OF_MEMORY);
 					return;
 				}

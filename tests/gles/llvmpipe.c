@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include <EGL/egl.h>
 #include <GLES3/gl3.h>
 
 #include "llvmpipe.h"
@@ -202,4 +203,104 @@ void llvmpipe_compare(const struct test_stack *s, size_t min_records)
 	free_run(&ours);
 	free_run(&mesa);
 	assert_int_equal(differ, 0);
+}
+
+bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
+			   EGLint w, EGLint h, EGLSurface *surf_out, EGLContext *ctx_out)
+{
+	const EGLint attribs[] = { EGL_SURFACE_TYPE,
+				   EGL_PBUFFER_BIT,
+				   EGL_RENDERABLE_TYPE,
+				   major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES3_BIT,
+				   EGL_RED_SIZE,
+				   r,
+				   EGL_GREEN_SIZE,
+				   g,
+				   EGL_BLUE_SIZE,
+				   b,
+				   EGL_ALPHA_SIZE,
+				   a,
+				   EGL_NONE };
+	const EGLint pb[] = { EGL_WIDTH, w, EGL_HEIGHT, h, EGL_NONE };
+	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, 0,
+			      EGL_NONE };
+	EGLConfig configs[64];
+	EGLint n = 0;
+
+	if (!eglChooseConfig(dpy, attribs, configs, 64, &n))
+		return false;
+	for (EGLint i = 0; i < n; i++) {
+		EGLint v[4];
+
+		eglGetConfigAttrib(dpy, configs[i], EGL_RED_SIZE, &v[0]);
+		eglGetConfigAttrib(dpy, configs[i], EGL_GREEN_SIZE, &v[1]);
+		eglGetConfigAttrib(dpy, configs[i], EGL_BLUE_SIZE, &v[2]);
+		eglGetConfigAttrib(dpy, configs[i], EGL_ALPHA_SIZE, &v[3]);
+		if (v[0] != r || v[1] != g || v[2] != b || v[3] != a)
+			continue;
+		*surf_out = eglCreatePbufferSurface(dpy, configs[i], pb);
+		*ctx_out = eglCreateContext(dpy, configs[i], EGL_NO_CONTEXT, ca);
+		return *surf_out != EGL_NO_SURFACE && *ctx_out != EGL_NO_CONTEXT &&
+		       eglMakeCurrent(dpy, *surf_out, *surf_out, *ctx_out);
+	}
+	return false;
+}
+
+static GLuint shader(GLenum type, const char *src)
+{
+	GLuint s = glCreateShader(type);
+	GLint ok = 0;
+
+	glShaderSource(s, 1, &src, NULL);
+	glCompileShader(s);
+	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		char log[2048];
+
+		glGetShaderInfoLog(s, sizeof(log), NULL, log);
+		fprintf(stderr, "workload: a shader does not compile: %s\n%s\n", log, src);
+		exit(1);
+	}
+	return s;
+}
+
+GLuint llvmpipe_program_xfb(const char *vs, const char *fs, const char *const *names,
+			    const char *const *xfb, GLenum xfb_mode)
+{
+	GLuint p = glCreateProgram();
+	GLint ok = 0;
+	GLsizei n = 0;
+
+	glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+	glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+	for (unsigned i = 0; names && names[i]; i++)
+		glBindAttribLocation(p, i, names[i]);
+	while (xfb && xfb[n])
+		n++;
+	if (n)
+		glTransformFeedbackVaryings(p, n, (const GLchar *const *)xfb, xfb_mode);
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		char log[2048];
+
+		glGetProgramInfoLog(p, sizeof(log), NULL, log);
+		fprintf(stderr, "workload: a program does not link: %s\n", log);
+		exit(1);
+	}
+	glUseProgram(p);
+	return p;
+}
+
+GLuint llvmpipe_program(const char *vs, const char *fs, const char *const *names)
+{
+	return llvmpipe_program_xfb(vs, fs, names, NULL, 0);
+}
+
+void llvmpipe_release(EGLDisplay dpy, EGLSurface surf, EGLContext ctx)
+{
+	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	eglDestroyContext(dpy, ctx);
+	eglDestroySurface(dpy, surf);
+	eglTerminate(dpy);
 }

@@ -14,7 +14,11 @@
 #ifndef TESTS_GLES_LLVMPIPE_H
 #define TESTS_GLES_LLVMPIPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include <EGL/egl.h>
+#include <GLES3/gl3.h>
 
 #include "stack.h"
 
@@ -30,5 +34,25 @@ void llvmpipe_record_error(const char *name);
  * ours has fewer than min_records; skips it without Mesa's vendor.
  */
 void llvmpipe_compare(const struct test_stack *s, size_t min_records);
+
+/*
+ * A pbuffer of w x h of the first config with exactly these colour sizes
+ * (eglChooseConfig's order differs between vendors: with no sizes asked
+ * for, Mesa's first is RGB565) and an ES major.0 context, made current.
+ */
+bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
+			   EGLint w, EGLint h, EGLSurface *surf_out, EGLContext *ctx_out);
+/* The end of a workload: the context and pbuffer released and destroyed, the display terminated. */
+void llvmpipe_release(EGLDisplay dpy, EGLSurface surf, EGLContext ctx);
+
+/*
+ * A workload's program of the two shaders, attribute i bound to names[i]
+ * (NULL-terminated; NULL for none), made current; a shader that does not
+ * compile or a program that does not link ends the workload (exit 1).
+ */
+GLuint llvmpipe_program(const char *vs, const char *fs, const char *const *names);
+/* The same, capturing the transform feedback varyings xfb (NULL-terminated) in xfb_mode. */
+GLuint llvmpipe_program_xfb(const char *vs, const char *fs, const char *const *names,
+			    const char *const *xfb, GLenum xfb_mode);
 
 #endif

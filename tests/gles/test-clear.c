@@ -547,47 +547,6 @@ static void errors(void)
  * A pbuffer of the config with exactly these sizes, current with a context
  * asked for as ES major.0 (2 or 3).
  */
-static bool make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
-			 EGLSurface *surf_out, EGLContext *ctx_out)
-{
-	const EGLint attribs[] = { EGL_SURFACE_TYPE,
-				   EGL_PBUFFER_BIT,
-				   EGL_RENDERABLE_TYPE,
-				   major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES3_BIT,
-				   EGL_RED_SIZE,
-				   r,
-				   EGL_GREEN_SIZE,
-				   g,
-				   EGL_BLUE_SIZE,
-				   b,
-				   EGL_ALPHA_SIZE,
-				   a,
-				   EGL_NONE };
-	const EGLint pb[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
-	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, 0,
-			      EGL_NONE };
-	EGLConfig configs[64];
-	EGLint n = 0;
-
-	if (!eglChooseConfig(dpy, attribs, configs, 64, &n))
-		return false;
-	for (EGLint i = 0; i < n; i++) {
-		EGLint v[4];
-
-		eglGetConfigAttrib(dpy, configs[i], EGL_RED_SIZE, &v[0]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_GREEN_SIZE, &v[1]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_BLUE_SIZE, &v[2]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_ALPHA_SIZE, &v[3]);
-		if (v[0] != r || v[1] != g || v[2] != b || v[3] != a)
-			continue;
-		*surf_out = eglCreatePbufferSurface(dpy, configs[i], pb);
-		*ctx_out = eglCreateContext(dpy, configs[i], EGL_NO_CONTEXT, ca);
-		return *surf_out != EGL_NO_SURFACE && *ctx_out != EGL_NO_CONTEXT &&
-		       eglMakeCurrent(dpy, *surf_out, *surf_out, *ctx_out);
-	}
-	return false;
-}
-
 /* The first n bytes of a GL string (zeros past its end, or for none). */
 static void record_prefix(const char *name, const GLubyte *str, size_t n)
 {
@@ -642,7 +601,7 @@ static int workload(void)
 		return 1;
 	}
 	/* the default framebuffers first */
-	if (!make_current(dpy, 8, 8, 8, 8, 3, &surf, &ctx)) {
+	if (!llvmpipe_make_current(dpy, 8, 8, 8, 8, 3, W, H, &surf, &ctx)) {
 		fprintf(stderr, "workload: no RGBA8888 pbuffer (0x%x)\n", eglGetError());
 		return 1;
 	}
@@ -656,7 +615,7 @@ static int workload(void)
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	eglDestroyContext(dpy, ctx);
 	eglDestroySurface(dpy, surf);
-	if (!make_current(dpy, 8, 8, 8, 8, 2, &surf, &ctx)) {
+	if (!llvmpipe_make_current(dpy, 8, 8, 8, 8, 2, W, H, &surf, &ctx)) {
 		fprintf(stderr, "workload: no ES 2.0 context (0x%x)\n", eglGetError());
 		return 1;
 	}
@@ -664,7 +623,7 @@ static int workload(void)
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	eglDestroyContext(dpy, ctx);
 	eglDestroySurface(dpy, surf);
-	if (make_current(dpy, 5, 6, 5, 0, 3, &surf, &ctx)) {
+	if (llvmpipe_make_current(dpy, 5, 6, 5, 0, 3, W, H, &surf, &ctx)) {
 		clears_norm("default_rgb565", &default_rgb565, W, H);
 		reads("default_rgb565", W, H);
 		eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

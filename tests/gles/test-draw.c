@@ -40,62 +40,6 @@ static struct test_stack_options options;
 
 /* ---- the workload ------------------------------------------------------------------- */
 
-static GLuint shader(GLenum type, const char *src)
-{
-	GLuint s = glCreateShader(type);
-	GLint ok = 0;
-
-	glShaderSource(s, 1, &src, NULL);
-	glCompileShader(s);
-	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[2048];
-
-		glGetShaderInfoLog(s, sizeof(log), NULL, log);
-		fprintf(stderr, "workload: a shader does not compile: %s\n%s\n", log, src);
-		exit(1);
-	}
-	return s;
-}
-
-/*
- * A program of the two shaders, attribute i bound to names[i]
- * (NULL-terminated), capturing the transform feedback varyings xfb
- * (NULL-terminated, or NULL) in xfb_mode.
- */
-static GLuint program_xfb(const char *vs, const char *fs, const char *const *names,
-			  const char *const *xfb, GLenum xfb_mode)
-{
-	GLuint p = glCreateProgram();
-	GLint ok = 0;
-	GLsizei n = 0;
-
-	glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
-	glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
-	for (unsigned i = 0; names && names[i]; i++)
-		glBindAttribLocation(p, i, names[i]);
-	while (xfb && xfb[n])
-		n++;
-	if (n)
-		glTransformFeedbackVaryings(p, n, (const GLchar *const *)xfb, xfb_mode);
-	glLinkProgram(p);
-	glGetProgramiv(p, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		char log[2048];
-
-		glGetProgramInfoLog(p, sizeof(log), NULL, log);
-		fprintf(stderr, "workload: a program does not link: %s\n", log);
-		exit(1);
-	}
-	glUseProgram(p);
-	return p;
-}
-
-static GLuint program(const char *vs, const char *fs, const char *const *names)
-{
-	return program_xfb(vs, fs, names, NULL, 0);
-}
-
 /*
  * The read buffer's pixels, each channel within tolerance; or, for lines,
  * shown but not compared: GLES 3.0.6 section 3.5.2 lets a line's
@@ -164,7 +108,7 @@ static void primitives(void)
 		{ GL_TRIANGLE_FAN, "triangle_fan", 3 },
 	};
 
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
@@ -192,7 +136,7 @@ static void indexed(void)
 	static const uint16_t restart[] = { 0, 1, 2, 3, 0xffff, 4, 5, 0, 1 };
 	GLuint buf[3];
 
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
@@ -249,7 +193,7 @@ static void vertex_formats(void)
 					     { 0, 255, 128, 255 },
 					     { 128, 0, 255, 255 } };
 
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	clear();
@@ -306,7 +250,7 @@ static void instancing(void)
 	static const float cols[] = { 1, 0, 0, 1, 0, 1, 0, 1 };
 	static const uint8_t idx[] = { 0, 1, 2 };
 
-	program(vs, fs, NULL);
+	llvmpipe_program(vs, fs, NULL);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	glEnableVertexAttribArray(2);
@@ -352,7 +296,7 @@ static void uniforms(void)
 	};
 	const float c = cosf(0.5f), s = sinf(0.5f);
 	const float rot[] = { c, s, -s, c };
-	GLuint p = program(vs, fs, NULL), ubo;
+	GLuint p = llvmpipe_program(vs, fs, NULL), ubo;
 
 	glEnableVertexAttribArray(0);
 	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, tri);
@@ -399,7 +343,7 @@ static void varyings(void)
 				 "in vec2 b;\n"
 				 "out vec4 o;\n"
 				 "void main() { o = vec4(a, b.y, f.x + f.z, 1); }\n";
-	program(vs, fs, NULL);
+	llvmpipe_program(vs, fs, NULL);
 	glEnableVertexAttribArray(0);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
 	clear();
@@ -437,7 +381,7 @@ static void textures(void)
 				 "void main() { gl_FragColor = texture2D(s, uv); }\n";
 	static const char *const names[] = { "pos", NULL };
 	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
-	GLuint p = program(vs, fs, names), t;
+	GLuint p = llvmpipe_program(vs, fs, names), t;
 
 	glEnableVertexAttribArray(0);
 	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
@@ -487,7 +431,7 @@ static void textures(void)
 /* The fixed-function state, one case each, on one shape. */
 static void fixed_function(void)
 {
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
@@ -568,7 +512,7 @@ static void depth_stencil(GLenum format, const char *tag)
 	glBindRenderbuffer(GL_RENDERBUFFER, rb);
 	glRenderbufferStorage(GL_RENDERBUFFER, format, W, H);
 	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb);
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glDisableVertexAttribArray(1);
 	glEnable(GL_DEPTH_TEST);
@@ -627,7 +571,7 @@ static void many_draws(void)
 				 "out vec4 o;\n"
 				 "void main() { o = colour; }\n";
 	static const float tri[] = { -1, -1, 1, -1, 0, 1 };
-	GLuint p = program(vs, fs, NULL);
+	GLuint p = llvmpipe_program(vs, fs, NULL);
 	GLint at = glGetUniformLocation(p, "at"), colour = glGetUniformLocation(p, "colour");
 
 	glEnableVertexAttribArray(0);
@@ -657,7 +601,7 @@ static void target_formats(void)
 			{ GL_RGBA4, "rgba4" },
 			{ GL_RGB10_A2, "rgb10_a2" } };
 
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
@@ -695,7 +639,7 @@ static void queries(void)
 	};
 	GLuint q[4];
 
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
@@ -821,7 +765,7 @@ static void transform_feedback(void)
 	clear();
 
 	/* interleaved: 7 vertices of triangles are 2 whole ones, twice; drawn as well */
-	program_xfb(vs, fs, in_pos, interleaved, GL_INTERLEAVED_ATTRIBS);
+	llvmpipe_program_xfb(vs, fs, in_pos, interleaved, GL_INTERLEAVED_ATTRIBS);
 	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, xfb[0]);
 	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[0]);
 	glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q);
@@ -856,7 +800,7 @@ static void transform_feedback(void)
 
 	/* separate, into ranges at offsets, points with the rasterizer discarding */
 	clear();
-	program_xfb(vs, fs, in_pos, separate, GL_SEPARATE_ATTRIBS);
+	llvmpipe_program_xfb(vs, fs, in_pos, separate, GL_SEPARATE_ATTRIBS);
 	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, xfb[1]);
 	glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[1], 16, 64);
 	glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 1, buf[1], 256, 256);
@@ -874,7 +818,7 @@ static void transform_feedback(void)
 	/* the first capture's triangles drawn again from its buffer */
 	clear();
 	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
-	program(vs_replay, fs_replay, in_replay);
+	llvmpipe_program(vs_replay, fs_replay, in_replay);
 	glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, (GLsizei)record, (const void *)0);
 	glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, (GLsizei)record, (const void *)16);
@@ -921,14 +865,14 @@ static void es2_extensions(GLuint main_fb)
 	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
 	glEnable(GL_DEPTH_TEST);
 	clear();
-	program(vs, fs, pos_col);
+	llvmpipe_program(vs, fs, pos_col);
 	glEnableVertexAttribArray(0);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
 	/* a convex quad: where triangles overlap, depth ties would decide */
 	glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
 	read_back("es2_derivatives", 2);
 	/* a flat quad at depth 0.5 (window) is hidden where the fan wrote less */
-	program(vs_colour, fs_colour, pos_col);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glDisableVertexAttribArray(1);
 	glVertexAttrib4f(1, 1, 1, 1, 1);
 	{
@@ -955,7 +899,7 @@ static void point_sprites(void)
 	static const char fs[] = "precision mediump float;\n"
 				 "void main() { gl_FragColor = vec4(gl_PointCoord, 0.5, 1); }\n";
 	static const char *const names[] = { "pos", NULL };
-	GLuint p = program(vs, fs, names);
+	GLuint p = llvmpipe_program(vs, fs, names);
 
 	glEnableVertexAttribArray(0);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
@@ -991,7 +935,7 @@ static void draw_buffers(GLuint fb)
 	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
 	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, rb);
 	glDrawBuffers(2, bufs);
-	program(vs, fs, NULL);
+	llvmpipe_program(vs, fs, NULL);
 	glEnableVertexAttribArray(0);
 	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
 	clear();
@@ -1065,10 +1009,7 @@ static int workload(void)
 	point_sprites();
 	draw_buffers(fb);
 	target_formats();
-	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-	eglDestroyContext(dpy, ctx);
-	eglDestroySurface(dpy, surf);
-	eglTerminate(dpy);
+	llvmpipe_release(dpy, surf, ctx);
 	return 0;
 }
 

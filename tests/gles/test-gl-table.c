@@ -1,7 +1,8 @@
 /*
  * test-gl-table: gl_table.c's list of GL functions, which gles_gl_proc()
- * searches by halves: in strcmp order, every name found, and names that
- * are not ours not.
+ * searches by halves: in strcmp order, every name found, names that are
+ * not ours not, and every function GLES3/gl3.h declares there (the list
+ * gl-names.py reads from the header at build time).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,10 @@
 #include <cmocka.h>
 
 #include "context.h"
+
+/* gl3-names.c, generated from GLES3/gl3.h */
+extern const char *const gl_header_names[];
+extern const size_t gl_header_name_count;
 
 static void test_order(void **state)
 {
@@ -40,11 +45,28 @@ static void test_unknown(void **state)
 	assert_null(gles_gl_proc("eglGetError"));
 }
 
+/* Every ES 3.0 function is served: glvnd would give applications a no-op for one that is not. */
+static void test_header(void **state)
+{
+	unsigned missing = 0;
+
+	(void)state;
+	assert_true(gl_header_name_count > 200);
+	for (size_t i = 0; i < gl_header_name_count; i++) {
+		if (gles_gl_proc(gl_header_names[i]))
+			continue;
+		print_message("# not in gl_table.c: %s\n", gl_header_names[i]);
+		missing++;
+	}
+	assert_int_equal(missing, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
