@@ -3,9 +3,13 @@
  * 4.2.3).  Each buffer a clear reaches -- the draw framebuffer's draw
  * buffers, its depth and stencil attachments -- gets its value packed in
  * the buffer's format (agx/format.h) and a write mask from the colour,
- * depth and stencil write masks, and a GPU clear of the rectangle the
- * scissor leaves is recorded (submit.h): glFlush, glFinish, eglSwapBuffers
- * and glReadPixels hand it to the GPU.
+ * depth and stencil write masks.  A buffer cleared whole -- every bit of
+ * every pixel: no scissor that leaves some out, no write mask that keeps
+ * some, the size of the framebuffer -- is cleared by the render pass's
+ * load program, as a tiler does (pass.h: no pass over the image reloads
+ * it); any other is a GPU clear of the rectangle the scissor leaves
+ * (submit.h), compute work ahead of the pass.  glFlush, glFinish,
+ * eglSwapBuffers and glReadPixels hand either to the GPU.
  *
  * Row 0 of every image is window y = 0, the bottom row (the default
  * framebuffer's as well as a texture's, whose first row is t = 0): window
@@ -17,6 +21,7 @@
 #include "context.h"
 #include "gl_functions.h"
 #include "objects.h"
+#include "pass.h"
 #include "state.h"
 #include "submit.h"
 
@@ -24,6 +29,16 @@
 struct clear_job {
 	uint8_t value[16], mask[16];
 	bool any; /* some bit of the mask is set */
+};
+
+/*
+ * One glClear or glClearBuffer*: the buffers the pass can clear whole
+ * (pass.h), with their compute jobs for when it cannot.
+ */
+struct plan {
+	struct gles_pass_clear pass;
+	struct gles_image_target colour[GLES_MAX_DRAW_BUFFERS], depth, stencil;
+	struct clear_job colour_job[GLES_MAX_DRAW_BUFFERS], depth_job, stencil_job;
 };
 
 /* The window rectangle the clear covers in a w x h buffer: the scissor box, if enabled. */
@@ -86,6 +101,40 @@ static void record(struct gles_context *ctx, const struct gles_image_target *t,
 	}
 }
 
+/*
+ * job clears every bit of t's slice: the pass's load program can do it
+ * (a single-sampled image the framebuffer's size, all of it in the scissor).
+ */
+static bool whole(struct gles_context *ctx, const struct gles_image_target *t,
+		  const struct clear_job *job)
+{
+	const struct gles_image *img = t->image;
+	unsigned w = gles_image_width(img, t->level), h = gles_image_height(img, t->level), fw, fh;
+	struct agx_clear_rect r;
+
+	return job->any && img->bo.size && !img->samples && mask_full(img, job->mask) &&
+	       gles_framebuffer_size(ctx, false, &fw, &fh) && fw == w && fh == h &&
+	       clear_rect(ctx, w, h, &r) && r.width == w && r.height == h;
+}
+
+/* The buffers the pass did not take get their compute clears. */
+static void finish(struct gles_context *ctx, struct plan *plan)
+{
+	struct gles_pass_clear want = plan->pass;
+
+	if ((want.colour || want.depth || want.stencil) && gles_pass_clear(ctx, &plan->pass) < 0) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
+		if ((want.colour & ~plan->pass.colour) & 1u << i)
+			record(ctx, &plan->colour[i], &plan->colour_job[i]);
+	if (want.depth && !plan->pass.depth)
+		record(ctx, &plan->depth, &plan->depth_job);
+	if (want.stencil && !plan->pass.stencil)
+		record(ctx, &plan->stencil, &plan->stencil_job);
+}
+
 /* The colour write mask as agx_format_color_mask's bits. */
 static unsigned color_write_mask(const struct gles_context *ctx)
 {
@@ -104,8 +153,8 @@ enum value_kind { VALUE_FLOAT, VALUE_INT, VALUE_UINT };
  * its contents undefined (glClear of integer buffers, glClearBufferfv of
  * them, glClearBufferiv of unsigned ones ...).
  */
-static void clear_color_buffer(struct gles_context *ctx, unsigned i, enum value_kind kind,
-			       const void *value)
+static void clear_color_buffer(struct gles_context *ctx, struct plan *plan, unsigned i,
+			       enum value_kind kind, const void *value)
 {
 	struct gles_image_target t;
 	const struct agx_format_info *info;
@@ -135,7 +184,23 @@ static void clear_color_buffer(struct gles_context *ctx, unsigned i, enum value_
 	if (!ok || !agx_format_color_mask(t.image->format, color_write_mask(ctx), job.mask))
 		return;
 	job.any = mask_any(t.image, job.mask);
-	record(ctx, &t, &job);
+	if (!whole(ctx, &t, &job)) {
+		record(ctx, &t, &job);
+		return;
+	}
+	/* the load program's value: what the buffer holds once cleared */
+	union agx_clear_colour *v = &plan->pass.value[i];
+
+	ok = kind == VALUE_FLOAT ? agx_format_unpack_float(t.image->format, job.value, v->f)
+	     : kind == VALUE_INT ? agx_format_unpack_sint(t.image->format, job.value, v->i)
+				 : agx_format_unpack_uint(t.image->format, job.value, v->u);
+	if (!ok) {
+		record(ctx, &t, &job);
+		return;
+	}
+	plan->pass.colour |= 1u << i;
+	plan->colour[i] = t;
+	plan->colour_job[i] = job;
 }
 
 /*
@@ -144,8 +209,8 @@ static void clear_color_buffer(struct gles_context *ctx, unsigned i, enum value_
  * front stencil write mask.  Depth and stencil are always images of their
  * own here (image.h), one clear each.
  */
-static void clear_depth_stencil(struct gles_context *ctx, bool clear_depth, GLfloat depth,
-				bool clear_stencil, GLint stencil)
+static void clear_depth_stencil(struct gles_context *ctx, struct plan *plan, bool clear_depth,
+				GLfloat depth, bool clear_stencil, GLint stencil)
 {
 	const struct gles_state *st = ctx->state;
 	struct gles_image_target dt, stt;
@@ -162,15 +227,33 @@ static void clear_depth_stencil(struct gles_context *ctx, bool clear_depth, GLfl
 		if (agx_format_pack_depth(dt.image->format, depth, job.value) &&
 		    agx_format_zs_mask(dt.image->format, true, 0, job.mask)) {
 			job.any = mask_any(dt.image, job.mask);
-			record(ctx, &dt, &job);
+			if (whole(ctx, &dt, &job) &&
+			    agx_format_unpack_depth(dt.image->format, job.value,
+						    &plan->pass.depth_value)) {
+				plan->pass.depth = true;
+				plan->depth = dt;
+				plan->depth_job = job;
+			} else {
+				record(ctx, &dt, &job);
+			}
 		}
 	}
 	if (has_stencil) {
 		memset(job.value, 0, sizeof(job.value));
 		if (agx_format_pack_stencil(stt.image->format, (GLuint)stencil, job.value) &&
 		    agx_format_zs_mask(stt.image->format, false, write_mask, job.mask)) {
+			uint32_t s;
+
 			job.any = mask_any(stt.image, job.mask);
-			record(ctx, &stt, &job);
+			if (whole(ctx, &stt, &job) &&
+			    agx_format_unpack_stencil(stt.image->format, job.value, &s)) {
+				plan->pass.stencil = true;
+				plan->pass.stencil_value = (uint8_t)s;
+				plan->stencil = stt;
+				plan->stencil_job = job;
+			} else {
+				record(ctx, &stt, &job);
+			}
 		}
 	}
 }
@@ -200,12 +283,15 @@ void gles_Clear(GLbitfield mask)
 	/* rasterizer discard discards clears too (OpenGL 4.6 section 14.1, as Mesa does in ES) */
 	if (ctx->state->rasterizer_discard)
 		return;
+	struct plan plan = { 0 };
+
 	if (mask & GL_COLOR_BUFFER_BIT)
 		for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
-			clear_color_buffer(ctx, i, VALUE_FLOAT, ctx->state->clear_color);
+			clear_color_buffer(ctx, &plan, i, VALUE_FLOAT, ctx->state->clear_color);
 	if (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-		clear_depth_stencil(ctx, mask & GL_DEPTH_BUFFER_BIT, ctx->state->clear_depth,
+		clear_depth_stencil(ctx, &plan, mask & GL_DEPTH_BUFFER_BIT, ctx->state->clear_depth,
 				    mask & GL_STENCIL_BUFFER_BIT, ctx->state->clear_stencil);
+	finish(ctx, &plan);
 }
 
 /*
@@ -233,41 +319,52 @@ void gles_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
 {
 	struct gles_context *ctx = gles_current();
 
+	struct plan plan = { 0 };
+
 	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_STENCIL))
 		return;
 	if (buffer == GL_COLOR)
-		clear_color_buffer(ctx, (unsigned)drawbuffer, VALUE_INT, value);
+		clear_color_buffer(ctx, &plan, (unsigned)drawbuffer, VALUE_INT, value);
 	else
-		clear_depth_stencil(ctx, false, 0, true, value[0]);
+		clear_depth_stencil(ctx, &plan, false, 0, true, value[0]);
+	finish(ctx, &plan);
 }
 
 void gles_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
 {
 	struct gles_context *ctx = gles_current();
 
+	struct plan plan = { 0 };
+
 	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_COLOR))
 		return;
-	clear_color_buffer(ctx, (unsigned)drawbuffer, VALUE_UINT, value);
+	clear_color_buffer(ctx, &plan, (unsigned)drawbuffer, VALUE_UINT, value);
+	finish(ctx, &plan);
 }
 
 void gles_ClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
 {
 	struct gles_context *ctx = gles_current();
 
+	struct plan plan = { 0 };
+
 	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_DEPTH))
 		return;
 	if (buffer == GL_COLOR)
-		clear_color_buffer(ctx, (unsigned)drawbuffer, VALUE_FLOAT, value);
+		clear_color_buffer(ctx, &plan, (unsigned)drawbuffer, VALUE_FLOAT, value);
 	else
-		clear_depth_stencil(ctx, true, value[0], false, 0);
+		clear_depth_stencil(ctx, &plan, true, value[0], false, 0);
+	finish(ctx, &plan);
 }
 
 void gles_ClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
 {
 	struct gles_context *ctx = gles_current();
+	struct plan plan = { 0 };
 
 	if (!ctx ||
 	    !clear_buffer_begin(ctx, buffer, drawbuffer, GL_DEPTH_STENCIL, GL_DEPTH_STENCIL))
 		return;
-	clear_depth_stencil(ctx, true, depth, true, stencil);
+	clear_depth_stencil(ctx, &plan, true, depth, true, stencil);
+	finish(ctx, &plan);
 }

@@ -262,13 +262,76 @@ struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
 	return &p->r;
 }
 
+/* The pass's targets are reloaded from here on: what it cleared is in them. */
+static void reload_all(struct agx_render_pass *desc)
+{
+	for (unsigned i = 0; i < desc->num_colour; i++)
+		if (desc->colour[i].surface.image.format != AGX_FORMAT_NONE)
+			desc->colour[i].load = AGX_LOAD_RELOAD;
+	if (desc->depth.surface.image.format != AGX_FORMAT_NONE)
+		desc->depth.load = AGX_LOAD_RELOAD;
+	if (desc->stencil.surface.image.format != AGX_FORMAT_NONE)
+		desc->stencil.load = AGX_LOAD_RELOAD;
+}
+
 struct agx_render *gles_pass_restart(struct gles_context *ctx, int *err)
 {
 	struct gles_pass *p = ctx->pass;
 
-	if ((*err = gles_submit_next(ctx)) < 0 || (*err = begin(ctx, p)) < 0)
+	if ((*err = gles_submit_next(ctx)) < 0)
+		return NULL;
+	reload_all(&p->desc);
+	if ((*err = begin(ctx, p)) < 0)
 		return NULL;
 	return &p->r;
+}
+
+int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c)
+{
+	struct gles_pass *p = pass_of(ctx);
+	struct agx_render_pass desc;
+	struct surface_key key[SURFACES];
+	struct gles_pass_clear took = *c;
+	int ret;
+
+	took.colour = 0;
+	took.depth = took.stencil = false;
+	if (!p)
+		return -ENOMEM;
+	if (describe(ctx, p, &desc, key) < 0) {
+		*c = took; /* not a pass here (multisampled, a depth format the ZLS lacks) */
+		return 0;
+	}
+	if (p->open && !memcmp(key, p->key, sizeof(key)) && !p->r.draws) {
+		/* nothing drawn in it yet: it begins again, clearing these too */
+		p->open = false;
+	} else {
+		if (p->open && (ret = gles_submit_next(ctx)) < 0)
+			return ret;
+		if ((ret = describe(ctx, p, &p->desc, p->key)) < 0)
+			return ret;
+	}
+	for (unsigned i = 0; i < p->desc.num_colour; i++) {
+		struct agx_render_target *t = &p->desc.colour[i];
+
+		if (!(c->colour & 1u << i) || t->surface.image.format == AGX_FORMAT_NONE)
+			continue;
+		t->load = AGX_LOAD_CLEAR;
+		t->clear = c->value[i];
+		took.colour |= 1u << i;
+	}
+	if (c->depth && p->desc.depth.surface.image.format != AGX_FORMAT_NONE) {
+		p->desc.depth.load = AGX_LOAD_CLEAR;
+		p->desc.depth.depth_clear = c->depth_value;
+		took.depth = true;
+	}
+	if (c->stencil && p->desc.stencil.surface.image.format != AGX_FORMAT_NONE) {
+		p->desc.stencil.load = AGX_LOAD_CLEAR;
+		p->desc.stencil.stencil_clear = c->stencil_value;
+		took.stencil = true;
+	}
+	*c = took;
+	return begin(ctx, p);
 }
 
 int gles_pass_end(struct gles_context *ctx)

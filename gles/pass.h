@@ -40,6 +40,27 @@ int gles_pass_counter(struct gles_context *ctx, unsigned *counter);
 /* The counter's value (nonzero: some sample passed), once the work that counted has run. */
 uint64_t gles_pass_counter_value(struct gles_context *ctx, unsigned counter);
 
+/*
+ * A clear of whole targets of the draw framebuffer (glClear, glClearBuffer*
+ * without a scissor or masks that leave part of them), done by the pass's
+ * load program (AGX_LOAD_CLEAR) instead of a compute job, as tilers do:
+ * colour draw buffers (bit i of colour) to their values, depth, stencil.
+ * The pass over the framebuffer begins cleared -- or, when it is open and
+ * nothing has been drawn in it yet, begins again with these clears added;
+ * one with draws is ended first.  The caller makes the values what the
+ * targets' formats hold (clamped, rounded).  On return the fields hold
+ * what the pass took: nothing when the framebuffer cannot be a pass here
+ * (the caller clears with compute work then).  0 or a negative errno.
+ */
+struct gles_pass_clear {
+	unsigned colour;
+	union agx_clear_colour value[AGX_RENDER_MAX_TARGETS];
+	bool depth, stencil;
+	float depth_value;
+	uint8_t stencil_value;
+};
+int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c);
+
 bool gles_pass_is_open(const struct gles_context *ctx);
 /* Ends the open pass into the job slot (gles_submit_render); 0 or a negative errno. */
 int gles_pass_end(struct gles_context *ctx);
