@@ -11,6 +11,7 @@
 #include "context.h"
 #include "gl_functions.h"
 #include "objects.h"
+#include "pass.h"
 
 /* GL_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER or GL_READ_FRAMEBUFFER; else GL_INVALID_ENUM. */
 static bool target_valid(struct gles_context *ctx, GLenum target)
@@ -829,10 +830,17 @@ void gles_ReadBuffer(GLenum src)
 
 /* ---- invalidation (section 4.5) ------------------------------------------------------------ */
 
-static void invalidate(GLenum target, GLsizei n, const GLenum *attachments, GLsizei w, GLsizei h)
+/*
+ * glInvalidate(Sub)Framebuffer: the contents of the attachments become
+ * undefined (section 4.5).  sub: only the rectangle x, y, w, h.
+ */
+static void invalidate(GLenum target, GLsizei n, const GLenum *attachments, bool sub, GLint x,
+		       GLint y, GLsizei w, GLsizei h)
 {
 	struct gles_context *ctx = gles_current();
 	struct gles_framebuffer *fb;
+	unsigned colour = 0, fw, fh;
+	bool depth = false, stencil = false;
 
 	if (!ctx || !target_valid(ctx, target))
 		return;
@@ -861,20 +869,37 @@ static void invalidate(GLenum target, GLsizei n, const GLenum *attachments, GLsi
 		}
 	}
 	/*
-	 * The contents of invalidated buffers become undefined: keeping them
-	 * is a correct way to make them so.  A tiler would skip loading
-	 * them; clears and reads here go to memory, which has nothing to skip.
+	 * Keeping the contents is a correct way to make them undefined; what
+	 * a tiler saves is the stores: the draw framebuffer's open pass stores
+	 * nothing of what was invalidated whole, unless it draws again
+	 * (pass.h).  A part of a buffer, or the read framebuffer, is kept.
 	 */
+	if (target == GL_READ_FRAMEBUFFER || !gles_framebuffer_size(ctx, false, &fw, &fh) ||
+	    (sub &&
+	     (x > 0 || y > 0 || (int64_t)x + w < (int64_t)fw || (int64_t)y + h < (int64_t)fh)))
+		return;
+	for (GLsizei i = 0; i < n; i++) {
+		GLenum a = attachments[i];
+
+		if (a == GL_COLOR)
+			colour |= ctx->objects->default_draw_buffer != GL_NONE ? 1u : 0u;
+		for (unsigned k = 0; fb && k < GLES_MAX_DRAW_BUFFERS; k++)
+			colour |= fb->draw_buffers[k] == a ? 1u << k : 0u;
+		depth |=
+		    a == GL_DEPTH || a == GL_DEPTH_ATTACHMENT || a == GL_DEPTH_STENCIL_ATTACHMENT;
+		stencil |= a == GL_STENCIL || a == GL_STENCIL_ATTACHMENT ||
+			   a == GL_DEPTH_STENCIL_ATTACHMENT;
+	}
+	gles_pass_invalidate(ctx, colour, depth, stencil);
 }
 
 void gles_InvalidateFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments)
 {
-	invalidate(target, numAttachments, attachments, 0, 0);
+	invalidate(target, numAttachments, attachments, false, 0, 0, 0, 0);
 }
 
 void gles_InvalidateSubFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments,
 				   GLint x, GLint y, GLsizei width, GLsizei height)
 {
-	(void)x, (void)y;
-	invalidate(target, numAttachments, attachments, width, height);
+	invalidate(target, numAttachments, attachments, true, x, y, width, height);
 }

@@ -44,6 +44,9 @@ struct gles_pass {
 	uint64_t programs_va;
 	bool programs_ready;
 	bool warned;
+	/* what the open pass's end does not store (gles_pass_invalidate) */
+	unsigned discard_colour;
+	bool discard_depth, discard_stencil;
 	/* occlusion counters, GLES_PASS_COUNTERS of 8 bytes; size 0 until a query needs them */
 	struct agx_bo counters;
 	uint64_t counters_va;
@@ -191,6 +194,8 @@ static int begin(struct gles_context *ctx, struct gles_pass *p)
 	if ((ret = gles_submit_pass_memory(ctx, &map, &va, &size, &p->desc.tvb, &tvb_size)) < 0)
 		return ret;
 	p->desc.tvb_size = tvb_size;
+	p->discard_colour = 0;
+	p->discard_depth = p->discard_stencil = false;
 	ret = agx_render_begin(&p->r, map, va, size, agx_device_info(ctx->dev)->usc_base, &p->desc);
 	if (ret < 0) {
 		refuse(p, "the render pass refused its targets");
@@ -252,8 +257,12 @@ struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
 	}
 	if ((*err = describe(ctx, p, &desc, key)) < 0)
 		return NULL;
-	if (p->open && !memcmp(key, p->key, sizeof(key)))
+	if (p->open && !memcmp(key, p->key, sizeof(key))) {
+		/* drawn into: what was invalidated is stored again */
+		p->discard_colour = 0;
+		p->discard_depth = p->discard_stencil = false;
 		return &p->r;
+	}
 	if (p->open && (*err = gles_submit_next(ctx)) < 0)
 		return NULL;
 	/* describe() again: the layouts it keeps are the new pass's */
@@ -334,6 +343,19 @@ int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c)
 	return begin(ctx, p);
 }
 
+void gles_pass_invalidate(struct gles_context *ctx, unsigned colour, bool depth, bool stencil)
+{
+	struct gles_pass *p = ctx->pass;
+	struct agx_render_pass desc;
+	struct surface_key key[SURFACES];
+
+	if (!p || !p->open || describe(ctx, p, &desc, key) < 0 || memcmp(key, p->key, sizeof(key)))
+		return;
+	p->discard_colour |= colour;
+	p->discard_depth |= depth;
+	p->discard_stencil |= stencil;
+}
+
 int gles_pass_end(struct gles_context *ctx)
 {
 	struct gles_pass *p = ctx->pass;
@@ -343,6 +365,9 @@ int gles_pass_end(struct gles_context *ctx)
 	if (!p || !p->open)
 		return 0;
 	p->open = false;
+	/* -ENOSPC leaves the pass storing them: a correct way to make them undefined */
+	if (p->discard_colour || p->discard_depth || p->discard_stencil)
+		agx_render_discard(&p->r, p->discard_colour, p->discard_depth, p->discard_stencil);
 	if ((ret = agx_render_end(&p->r, &out)) < 0)
 		return ret;
 	gles_submit_render(ctx, &out);

@@ -61,6 +61,14 @@ struct gles_pass_clear {
 };
 int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c);
 
+/*
+ * glInvalidateFramebuffer of the draw framebuffer's whole colour draw
+ * buffers (bit i), depth and stencil: when the open pass is over them,
+ * its end stores nothing of them -- unless something is drawn in it or
+ * cleared into them first, which defines their contents again.
+ */
+void gles_pass_invalidate(struct gles_context *ctx, unsigned colour, bool depth, bool stencil);
+
 bool gles_pass_is_open(const struct gles_context *ctx);
 /* Ends the open pass into the job slot (gles_submit_render); 0 or a negative errno. */
 int gles_pass_end(struct gles_context *ctx);

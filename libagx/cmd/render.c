@@ -769,6 +769,38 @@ int agx_render_draw(struct agx_render *r, const struct agx_render_draw *d)
 	return ret;
 }
 
+int agx_render_discard(struct agx_render *r, unsigned colour, bool depth, bool stencil)
+{
+	struct agx_render_pass pass = r->pass;
+	struct agx_sched_render out = r->out;
+	size_t tail = r->tail;
+	uint32_t bind;
+	int ret;
+
+	if (r->error)
+		return r->error;
+	for (unsigned i = 0; i < r->pass.num_colour; i++)
+		if (colour & 1u << i)
+			r->pass.colour[i].store = AGX_STORE_DISCARD;
+	if (depth)
+		r->pass.depth.store = AGX_STORE_DISCARD;
+	if (stencil)
+		r->pass.stencil.store = AGX_STORE_DISCARD;
+	if ((ret = zls(r)) == 0) {
+		r->out.store_pipeline = store_program(r, false, &bind);
+		r->out.store_pipeline_bind = bind;
+		ret = r->error;
+	}
+	if (ret) {
+		/* no room (or no program): the pass stays as it was */
+		r->pass = pass;
+		r->out = out;
+		r->tail = tail;
+		r->error = 0;
+	}
+	return ret;
+}
+
 int agx_render_end(struct agx_render *r, struct agx_sched_render *out)
 {
 	if (r->error)

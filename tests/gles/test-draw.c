@@ -890,6 +890,66 @@ static void es2_extensions(GLuint main_fb)
 	glDeleteRenderbuffers(2, rb);
 }
 
+/*
+ * glInvalidateFramebuffer: what is drawn or cleared after an invalidation
+ * is kept (ours skips the stores of what stays invalidated at the pass's
+ * end: depth here, which the draw after it tests again to show it is
+ * still there within the pass), and the rest is as it was.
+ */
+static void invalidation(GLuint main_fb)
+{
+	static const float quad[][4] = { { -0.5f, -0.5f, 0.5f, 1 },
+					 { 0.5f, -0.5f, 0.5f, 1 },
+					 { 0.5f, 0.5f, 0.5f, 1 },
+					 { -0.5f, 0.5f, 0.5f, 1 } };
+	const GLenum colour = GL_COLOR_ATTACHMENT0, depth = GL_DEPTH_ATTACHMENT;
+	GLuint fb, rb[2];
+
+	glGenFramebuffers(1, &fb);
+	glGenRenderbuffers(2, rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+
+	/* colour drawn, then invalidated and drawn again: the second draw is what is kept */
+	glEnable(GL_DEPTH_TEST);
+	clear();
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+	glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &colour);
+	glDisable(GL_DEPTH_TEST);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, quad);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+	read_back("invalidate_colour_redrawn", 2);
+
+	/* depth invalidated at the end: the colour is stored all the same */
+	glEnable(GL_DEPTH_TEST);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+	glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &depth);
+	read_back("invalidate_depth_colour_kept", 2);
+
+	/* invalidated, then cleared: the clear is kept */
+	glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &colour);
+	glClearColor(0.75f, 0.5f, 0.25f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	read_back("invalidate_cleared", 1);
+	glDisable(GL_DEPTH_TEST);
+	llvmpipe_record_error("invalidation");
+
+	glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteRenderbuffers(2, rb);
+}
+
 /* Points of several sizes, coloured by gl_PointCoord. */
 static void point_sprites(void)
 {
@@ -1006,6 +1066,7 @@ static int workload(void)
 	queries();
 	transform_feedback();
 	es2_extensions(fb);
+	invalidation(fb);
 	point_sprites();
 	draw_buffers(fb);
 	target_formats();

@@ -584,6 +584,22 @@ static void test_load_store(void **state)
 			assert_int_equal(ta, rgba8(want));
 			assert_int_equal(*(const uint8_t *)rig_texel(&b, 0, x, y), 0x77);
 		}
+
+	/* pass 3: both to be stored, the second discarded after the draws (agx_render_discard) */
+	memset(b.bo.map, 0x66, b.bo.size);
+	pass.colour[1].store = AGX_STORE_STORE;
+	rig_begin(&r, &rp, &pass);
+	draw_rect(&r, &rp, &vs, &fs, -1, -1, 1, 1, blue, w, h);
+	assert_int_equal(agx_render_discard(&rp, 1u << 1, false, false), 0);
+	assert_int_equal(rig_run(&r, &rp), 0);
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			uint32_t ta;
+
+			memcpy(&ta, rig_texel(&a, 1, x, y), 4);
+			assert_int_equal(ta, rgba8(blue));
+			assert_int_equal(*(const uint8_t *)rig_texel(&b, 0, x, y), 0x66);
+		}
 	agx_shader_binary_finish(&vs.bin);
 	agx_shader_binary_finish(&fs.bin);
 	agx_device_bo_close(r.dev, &a.bo);

@@ -269,6 +269,15 @@ bool agx_render_spill_state(const struct agx_render *r, unsigned target,
 			    uint8_t texture[AGX_TEXTURE_LENGTH],
 			    uint8_t sampler[AGX_SAMPLER_LENGTH]);
 
+/*
+ * The pass's end stores nothing of these targets (their store op becomes
+ * AGX_STORE_DISCARD; glInvalidateFramebuffer): colour targets by bit,
+ * depth, stencil.  A partial render still stores them all (the next part
+ * reloads them).  -ENOSPC when the pass has no room for its new store
+ * program: the pass is as it was, and stores them.
+ */
+int agx_render_discard(struct agx_render *r, unsigned colour, bool depth, bool stencil);
+
 /* Ends the stream and fills the render command for agx_device_submit(). */
 int agx_render_end(struct agx_render *r, struct agx_sched_render *out);
 
