@@ -833,6 +833,23 @@ static void transform_feedback(void)
 	glDeleteBuffers(4, buf);
 }
 
+/* A framebuffer of an RGBA8 and a DEPTH_COMPONENT16 renderbuffer (rb), bound. */
+static GLuint colour_depth_fb(GLuint rb[2])
+{
+	GLuint fb;
+
+	glGenFramebuffers(1, &fb);
+	glGenRenderbuffers(2, rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+	return fb;
+}
+
 /*
  * GLSL ES 1.00 with the ES 2.0 extensions ES 3.0 has in core: derivatives
  * (OES_standard_derivatives) and gl_FragDepthEXT (EXT_frag_depth), the
@@ -854,15 +871,7 @@ static void es2_extensions(GLuint main_fb)
 				 "}\n";
 	GLuint fb, rb[2];
 
-	glGenFramebuffers(1, &fb);
-	glGenRenderbuffers(2, rb);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
-	glBindFramebuffer(GL_FRAMEBUFFER, fb);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+	fb = colour_depth_fb(rb);
 	glEnable(GL_DEPTH_TEST);
 	clear();
 	llvmpipe_program(vs, fs, pos_col);
@@ -905,15 +914,7 @@ static void invalidation(GLuint main_fb)
 	const GLenum colour = GL_COLOR_ATTACHMENT0, depth = GL_DEPTH_ATTACHMENT;
 	GLuint fb, rb[2];
 
-	glGenFramebuffers(1, &fb);
-	glGenRenderbuffers(2, rb);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
-	glBindFramebuffer(GL_FRAMEBUFFER, fb);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+	fb = colour_depth_fb(rb);
 	llvmpipe_program(vs_colour, fs_colour, pos_col);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
