@@ -179,7 +179,7 @@ static bool tx_doorbell(struct sim_fwhost *fh, unsigned channel)
 	uint8_t out[8];
 
 	agx_fw_tx_doorbell_pack(out, &bell);
-	return sim_host_send(fh->host, SIM_EP_GPU_DOORBELL, out);
+	return sim_host_send_waiting(fh->host, SIM_EP_GPU_DOORBELL, out);
 }
 
 bool sim_fwhost_append(struct sim_fwhost *fh, struct sim_fwqueue *q, uint64_t item)
@@ -265,7 +265,7 @@ bool sim_fwhost_fwctl(struct sim_fwhost *fh, const struct agx_fw_fwctl *op)
 	agx_fw_fwctl_pack(raw, op);
 	return push(fh, FWCTL_BLOCK, FWCTL_RING, SIM_FWHOST_CHANNELS, sizeof(raw), &fh->fwctl_write,
 		    raw) &&
-	       sim_host_send(fh->host, SIM_EP_GPU_DOORBELL, out);
+	       sim_host_send_waiting(fh->host, SIM_EP_GPU_DOORBELL, out);
 }
 
 bool sim_fwhost_devctl(struct sim_fwhost *fh, const struct agx_fw_devctl *op)

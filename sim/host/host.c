@@ -179,8 +179,7 @@ bool sim_host_send(struct sim_host *h, uint8_t ep, const uint8_t msg[8])
 	return true;
 }
 
-/* A reply: the firmware drains its ring, so a full one is waited out (5 s at most). */
-static bool reply(struct sim_host *h, uint8_t ep, const uint8_t msg[8])
+bool sim_host_send_waiting(struct sim_host *h, uint8_t ep, const uint8_t msg[8])
 {
 	struct timespec pause = { .tv_nsec = 100 * 1000 };
 
@@ -209,7 +208,7 @@ static bool management(struct sim_host *h, const uint8_t msg[8])
 		h->hello_min = (unsigned)hello.min_ver;
 		h->hello_max = (unsigned)hello.max_ver;
 		agx_rtkit_hello_reply_pack(out, &r);
-		return reply(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+		return sim_host_send_waiting(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
 	}
 	if (agx_rtkit_epmap_unpack(msg, &map)) {
 		struct agx_rtkit_epmap_reply r = { .base = map.base,
@@ -221,7 +220,7 @@ static bool management(struct sim_host *h, const uint8_t msg[8])
 		h->epmap[map.base] = map.bitmap;
 		h->epmap_done = map.last;
 		agx_rtkit_epmap_reply_pack(out, &r);
-		return reply(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+		return sim_host_send_waiting(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
 	}
 	if (agx_rtkit_iop_power_unpack(msg, &iop) && iop.type == 7 /* the ack */) {
 		h->iop_power = (unsigned)iop.state;
@@ -273,7 +272,7 @@ static bool handle(struct sim_host *h, const struct agx_mbox_msg *m)
 	if (ep == AGX_RTKIT_ENDPOINT_IOREPORT && agx_rtkit_ioreport_notify_unpack(msg, &report) &&
 	    (report.type == 8 || report.type == 0xc)) {
 		h->reports++;
-		return reply(h, ep, msg); /* Linux echoes these */
+		return sim_host_send_waiting(h, ep, msg); /* Linux echoes these */
 	}
 	if (ep == 0x20 && m->msg0 == 0x42ull << 48) { /* the GPU firmware's RX doorbell */
 		h->rx_doorbells++;
@@ -290,7 +289,7 @@ static bool handle(struct sim_host *h, const struct agx_mbox_msg *m)
 	}
 	if (ep == AGX_RTKIT_ENDPOINT_SYSLOG && agx_rtkit_syslog_log_unpack(msg, &log))
 		return syslog_entry(h, (unsigned)log.index) &&
-		       reply(h, ep, msg); /* the acknowledgement echoes the index */
+		       sim_host_send_waiting(h, ep, msg); /* the acknowledgement echoes the index */
 	if (agx_rtkit_buffer_request_unpack(msg, &req)) {
 		if (req.iova)
 			return failed(h, "the firmware placed its own buffer");
@@ -307,7 +306,7 @@ static bool handle(struct sim_host *h, const struct agx_mbox_msg *m)
 		if (ep == AGX_RTKIT_ENDPOINT_CRASHLOG)
 			h->crashlog_granted = req.iova;
 		agx_rtkit_buffer_request_pack(out, &req);
-		return reply(h, ep, out);
+		return sim_host_send_waiting(h, ep, out);
 	}
 	return failed(h, "unexpected message 0x%016llx on endpoint %u", (unsigned long long)m->msg0,
 		      ep);
@@ -400,7 +399,7 @@ static bool start_ep(struct sim_host *h, unsigned ep)
 	uint8_t out[8];
 
 	agx_rtkit_startep_pack(out, &s);
-	return reply(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
+	return sim_host_send_waiting(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out);
 }
 
 bool sim_host_boot(struct sim_host *h, int timeout_ms)
@@ -419,6 +418,6 @@ bool sim_host_boot(struct sim_host *h, int timeout_ms)
 	if (!sim_host_run(h, iop_on, NULL, timeout_ms))
 		return false;
 	agx_rtkit_ap_power_pack(out, &ap);
-	return reply(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out) &&
+	return sim_host_send_waiting(h, AGX_RTKIT_ENDPOINT_MANAGEMENT, out) &&
 	       sim_host_run(h, ap_on, NULL, timeout_ms);
 }

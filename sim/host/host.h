@@ -68,6 +68,11 @@ int sim_host_give_ram(struct sim_host *h, uint64_t paddr, uint64_t size);
 /* Queues one message for the firmware and rings the doorbell; false (at once) when the ring is
  * full. */
 bool sim_host_send(struct sim_host *h, uint8_t ep, const uint8_t msg[8]);
+/*
+ * The same, waiting out a full ring (5 s at most): the firmware drains it
+ * as it gets to it, later on a loaded machine.
+ */
+bool sim_host_send_waiting(struct sim_host *h, uint8_t ep, const uint8_t msg[8]);
 /* Takes and answers firmware messages until done(h, arg), an error, or timeout_ms of quiet. */
 bool sim_host_run(struct sim_host *h, bool (*done)(const struct sim_host *, const void *),
 		  const void *arg, int timeout_ms);
