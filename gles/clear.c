@@ -270,6 +270,7 @@ static bool draw_framebuffer_complete(struct gles_context *ctx)
 void gles_Clear(GLbitfield mask)
 {
 	struct gles_context *ctx = gles_current();
+	struct plan plan = { 0 };
 
 	if (!ctx)
 		return;
@@ -283,8 +284,6 @@ void gles_Clear(GLbitfield mask)
 	/* rasterizer discard discards clears too (OpenGL 4.6 section 14.1, as Mesa does in ES) */
 	if (ctx->state->rasterizer_discard)
 		return;
-	struct plan plan = { 0 };
-
 	if (mask & GL_COLOR_BUFFER_BIT)
 		for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
 			clear_color_buffer(ctx, &plan, i, VALUE_FLOAT, ctx->state->clear_color);
@@ -318,7 +317,6 @@ static bool clear_buffer_begin(struct gles_context *ctx, GLenum buffer, GLint dr
 void gles_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
 {
 	struct gles_context *ctx = gles_current();
-
 	struct plan plan = { 0 };
 
 	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_STENCIL))
@@ -333,7 +331,6 @@ void gles_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
 void gles_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
 {
 	struct gles_context *ctx = gles_current();
-
 	struct plan plan = { 0 };
 
 	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_COLOR))
@@ -345,7 +342,6 @@ void gles_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
 void gles_ClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
 {
 	struct gles_context *ctx = gles_current();
-
 	struct plan plan = { 0 };
 
 	if (!ctx || !clear_buffer_begin(ctx, buffer, drawbuffer, GL_COLOR, GL_DEPTH))

@@ -26,6 +26,7 @@
 #include "state.h"
 #include "submit.h"
 #include "variants.h"
+#include "xfb.h"
 
 /* What the draw call asks for, once its arguments are checked. */
 struct call {
@@ -532,14 +533,6 @@ static bool fixed_function(const struct gles_context *ctx, const struct agx_rend
 
 /* ---- transform feedback (section 2.15.2) ------------------------------------------------ */
 
-/* Transform feedback is active and not paused: the draws capture. */
-static bool capturing(const struct gles_context *ctx)
-{
-	const struct gles_xfb_object *x = ctx->state->xfb.bound;
-
-	return x && x->active && !x->paused;
-}
-
 /* Vertices of a primitive of the mode transform feedback records (POINTS, LINES, TRIANGLES). */
 static unsigned primitive_vertices(GLenum mode)
 {
@@ -864,7 +857,7 @@ static void draw(struct gles_context *ctx, const struct call *call)
 	struct call cc = *call, *c = &cc;
 	int err = 0;
 
-	c->capture = capturing(ctx);
+	c->capture = gles_xfb_running(ctx);
 	if (!c->count || !c->instances || (ctx->state->rasterizer_discard && !c->capture))
 		return;
 	if (!(rec = malloc(sizeof(*rec)))) {
@@ -918,7 +911,7 @@ static bool draw_allowed(struct gles_context *ctx, GLenum mode, bool indexed)
 	const struct gles_xfb_object *x = ctx->state->xfb.bound;
 	const struct gles_vertex_array *vao = ctx->objects->vao;
 
-	if (x && x->active && !x->paused && (indexed || mode != x->primitive_mode)) {
+	if (gles_xfb_running(ctx) && (indexed || mode != x->primitive_mode)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return false;
 	}

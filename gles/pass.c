@@ -45,8 +45,10 @@ struct gles_pass {
 	bool programs_ready;
 	bool warned;
 	/* what the open pass's end does not store (gles_pass_invalidate) */
-	unsigned discard_colour;
-	bool discard_depth, discard_stencil;
+	struct discard {
+		unsigned colour;
+		bool depth, stencil;
+	} discard;
 	/* occlusion counters, GLES_PASS_COUNTERS of 8 bytes; size 0 until a query needs them */
 	struct agx_bo counters;
 	uint64_t counters_va;
@@ -194,8 +196,7 @@ static int begin(struct gles_context *ctx, struct gles_pass *p)
 	if ((ret = gles_submit_pass_memory(ctx, &map, &va, &size, &p->desc.tvb, &tvb_size)) < 0)
 		return ret;
 	p->desc.tvb_size = tvb_size;
-	p->discard_colour = 0;
-	p->discard_depth = p->discard_stencil = false;
+	p->discard = (struct discard){ 0 };
 	ret = agx_render_begin(&p->r, map, va, size, agx_device_info(ctx->dev)->usc_base, &p->desc);
 	if (ret < 0) {
 		refuse(p, "the render pass refused its targets");
@@ -245,22 +246,33 @@ uint64_t gles_pass_counter_value(struct gles_context *ctx, unsigned counter)
 		   : 0;
 }
 
+/*
+ * Whether the open pass is over the draw framebuffer's targets as they
+ * are now: 1 or 0, or describe()'s error.
+ */
+static int open_over_targets(struct gles_context *ctx, struct gles_pass *p)
+{
+	struct agx_render_pass desc;
+	struct surface_key key[SURFACES];
+	int ret = describe(ctx, p, &desc, key);
+
+	return ret < 0 ? ret : p->open && !memcmp(key, p->key, sizeof(key));
+}
+
 struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
 {
 	struct gles_pass *p = pass_of(ctx);
-	struct agx_render_pass desc;
-	struct surface_key key[SURFACES];
+	int same;
 
 	if (!p) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	if ((*err = describe(ctx, p, &desc, key)) < 0)
+	if ((*err = same = open_over_targets(ctx, p)) < 0)
 		return NULL;
-	if (p->open && !memcmp(key, p->key, sizeof(key))) {
+	if (same) {
 		/* drawn into: what was invalidated is stored again */
-		p->discard_colour = 0;
-		p->discard_depth = p->discard_stencil = false;
+		p->discard = (struct discard){ 0 };
 		return &p->r;
 	}
 	if (p->open && (*err = gles_submit_next(ctx)) < 0)
@@ -298,20 +310,18 @@ struct agx_render *gles_pass_restart(struct gles_context *ctx, int *err)
 int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c)
 {
 	struct gles_pass *p = pass_of(ctx);
-	struct agx_render_pass desc;
-	struct surface_key key[SURFACES];
 	struct gles_pass_clear took = *c;
-	int ret;
+	int ret, same;
 
 	took.colour = 0;
 	took.depth = took.stencil = false;
 	if (!p)
 		return -ENOMEM;
-	if (describe(ctx, p, &desc, key) < 0) {
+	if ((same = open_over_targets(ctx, p)) < 0) {
 		*c = took; /* not a pass here (multisampled, a depth format the ZLS lacks) */
 		return 0;
 	}
-	if (p->open && !memcmp(key, p->key, sizeof(key)) && !p->r.draws) {
+	if (same && !p->r.draws) {
 		/* nothing drawn in it yet: it begins again, clearing these too */
 		p->open = false;
 	} else {
@@ -346,14 +356,12 @@ int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c)
 void gles_pass_invalidate(struct gles_context *ctx, unsigned colour, bool depth, bool stencil)
 {
 	struct gles_pass *p = ctx->pass;
-	struct agx_render_pass desc;
-	struct surface_key key[SURFACES];
 
-	if (!p || !p->open || describe(ctx, p, &desc, key) < 0 || memcmp(key, p->key, sizeof(key)))
+	if (!p || !p->open || open_over_targets(ctx, p) != 1)
 		return;
-	p->discard_colour |= colour;
-	p->discard_depth |= depth;
-	p->discard_stencil |= stencil;
+	p->discard.colour |= colour;
+	p->discard.depth |= depth;
+	p->discard.stencil |= stencil;
 }
 
 int gles_pass_end(struct gles_context *ctx)
@@ -366,8 +374,8 @@ int gles_pass_end(struct gles_context *ctx)
 		return 0;
 	p->open = false;
 	/* -ENOSPC leaves the pass storing them: a correct way to make them undefined */
-	if (p->discard_colour || p->discard_depth || p->discard_stencil)
-		agx_render_discard(&p->r, p->discard_colour, p->discard_depth, p->discard_stencil);
+	if (p->discard.colour || p->discard.depth || p->discard.stencil)
+		agx_render_discard(&p->r, p->discard.colour, p->discard.depth, p->discard.stencil);
 	if ((ret = agx_render_end(&p->r, &out)) < 0)
 		return ret;
 	gles_submit_render(ctx, &out);

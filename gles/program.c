@@ -18,6 +18,7 @@
 #include "limits.h"
 #include "program.h"
 #include "state.h"
+#include "xfb.h"
 
 /* ---- executables ------------------------------------------------------------------- */
 
@@ -193,14 +194,6 @@ void gles_GetAttachedShaders(GLuint pname, GLsizei max_count, GLsizei *count, GL
 	gles_programs_unlock(ctx);
 }
 
-/* Transform feedback is active and not paused in ctx (section 2.15.2). */
-static bool xfb_running(struct gles_context *ctx)
-{
-	const struct gles_xfb_object *x = ctx->state ? ctx->state->xfb.bound : NULL;
-
-	return x && x->active && !x->paused;
-}
-
 void gles_LinkProgram(GLuint pname)
 {
 	struct gles_context *ctx = gles_current();
@@ -219,7 +212,7 @@ void gles_LinkProgram(GLuint pname)
 	 * captures from cannot be relinked.  The bound object is the only one
 	 * whose program this context knows: its current one.
 	 */
-	if (xfb_running(ctx) && ctx->program->program == program) {
+	if (gles_xfb_running(ctx) && ctx->program->program == program) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		goto out;
 	}
@@ -290,7 +283,7 @@ void gles_UseProgram(GLuint pname)
 			goto out;
 		}
 	}
-	if (xfb_running(ctx)) {
+	if (gles_xfb_running(ctx)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		goto out;
 	}

@@ -55,6 +55,13 @@ void gles_xfb_finish(struct gles_xfb_state *x)
 	x->bound = NULL;
 }
 
+bool gles_xfb_running(const struct gles_context *ctx)
+{
+	const struct gles_xfb_object *x = ctx->state ? ctx->state->xfb.bound : NULL;
+
+	return x && x->active && !x->paused;
+}
+
 void gles_GenTransformFeedbacks(GLsizei n, GLuint *ids)
 {
 	struct gles_context *ctx = gles_current();
@@ -135,7 +142,7 @@ void gles_BindTransformFeedback(GLenum target, GLuint id)
 	}
 	x = &ctx->state->xfb;
 	/* Section 2.15.1: the bound object is active and not paused, or id is no name of ours */
-	if ((x->bound->active && !x->bound->paused) || (id && !gles_names_used(&x->names, id))) {
+	if (gles_xfb_running(ctx) || (id && !gles_names_used(&x->names, id))) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}

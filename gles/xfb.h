@@ -44,6 +44,12 @@ int gles_xfb_init(struct gles_xfb_state *x);
 void gles_xfb_unbind_buffers(struct gles_xfb_state *x);
 void gles_xfb_finish(struct gles_xfb_state *x);
 
+/*
+ * The bound object is active and not paused (section 2.15.2): draws
+ * capture, and the program and bindings it uses cannot change.
+ */
+bool gles_xfb_running(const struct gles_context *ctx);
+
 /* get.c's queries of the bound object: TRANSFORM_FEEDBACK_BINDING, _ACTIVE, _PAUSED. */
 bool gles_xfb_get(struct gles_context *ctx, GLenum pname, int index, struct gles_get_value *out);
 
