@@ -81,6 +81,7 @@ int gles_context_create(const struct gles_context_params *p, struct gles_context
 	ctx->robust_access = p->robust_access;
 	ctx->lose_context_on_reset = p->lose_context_on_reset;
 	ctx->debug = p->debug;
+	ctx->max_compiler_threads = 0xffffffffu; /* the extension's "as many as it likes" */
 	ctx->dev = p->dev;
 	ctx->error = GL_NO_ERROR;
 	snprintf(ctx->renderer, sizeof(ctx->renderer), "%s", p->renderer ? p->renderer : "");

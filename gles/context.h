@@ -96,6 +96,12 @@ struct gles_context_params {
 struct gles_context {
 	unsigned major, minor; /* GL_MAJOR_VERSION, GL_MINOR_VERSION: 3.0 */
 	bool robust_access, lose_context_on_reset, debug;
+	/*
+	 * KHR_parallel_shader_compile's GL_MAX_SHADER_COMPILER_THREADS_KHR:
+	 * kept as the application sets it; compiles here finish within the
+	 * call that starts them, so no count changes what happens.
+	 */
+	GLuint max_compiler_threads;
 	struct gles_share_group *share;
 	struct agx_device *dev;
 	char renderer[128];

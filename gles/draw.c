@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "gl_functions.h"
 #include "objects.h"
 #include "pass.h"
@@ -52,6 +53,7 @@ static bool vertex_type(GLenum type, enum agx_vertex_type *out, unsigned *bytes)
 	} types[] = {
 		{ GL_FLOAT, AGX_VERTEX_FLOAT, 4 },
 		{ GL_HALF_FLOAT, AGX_VERTEX_HALF_FLOAT, 2 },
+		{ GL_HALF_FLOAT_OES, AGX_VERTEX_HALF_FLOAT, 2 },
 		{ GL_BYTE, AGX_VERTEX_BYTE, 1 },
 		{ GL_UNSIGNED_BYTE, AGX_VERTEX_UNSIGNED_BYTE, 1 },
 		{ GL_SHORT, AGX_VERTEX_SHORT, 2 },

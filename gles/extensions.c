@@ -14,9 +14,11 @@
  * ones under its names (gl_table.c).
  */
 #define EXTENSIONS(X)                                                                              \
+	X("GL_EXT_discard_framebuffer")                                                            \
 	X("GL_EXT_frag_depth")                                                                     \
 	X("GL_EXT_polygon_offset_clamp")                                                           \
 	X("GL_EXT_unpack_subimage")                                                                \
+	X("GL_KHR_parallel_shader_compile")                                                        \
 	X("GL_OES_depth24")                                                                        \
 	X("GL_OES_depth_texture")                                                                  \
 	X("GL_OES_element_index_uint")                                                             \
@@ -25,7 +27,8 @@
 	X("GL_OES_rgb8_rgba8")                                                                     \
 	X("GL_OES_standard_derivatives")                                                           \
 	X("GL_OES_texture_npot")                                                                   \
-	X("GL_OES_vertex_array_object")
+	X("GL_OES_vertex_array_object")                                                            \
+	X("GL_OES_vertex_half_float")
 
 #define NAME(n)	  n,
 #define SPACED(n) " " n

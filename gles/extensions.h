@@ -12,6 +12,13 @@
 #ifndef GL_POLYGON_OFFSET_CLAMP_EXT
 #define GL_POLYGON_OFFSET_CLAMP_EXT 0x8E1B /* EXT_polygon_offset_clamp */
 #endif
+#ifndef GL_MAX_SHADER_COMPILER_THREADS_KHR /* KHR_parallel_shader_compile */
+#define GL_MAX_SHADER_COMPILER_THREADS_KHR 0x91B0
+#define GL_COMPLETION_STATUS_KHR	   0x91B1
+#endif
+#ifndef GL_HALF_FLOAT_OES
+#define GL_HALF_FLOAT_OES 0x8D61 /* OES_vertex_half_float (not core's HALF_FLOAT) */
+#endif
 
 /* The names, separated by spaces ("" when there are none). */
 const char *gles_extensions_string(void);

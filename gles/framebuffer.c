@@ -898,6 +898,29 @@ void gles_InvalidateFramebuffer(GLenum target, GLsizei numAttachments, const GLe
 	invalidate(target, numAttachments, attachments, false, 0, 0, 0, 0);
 }
 
+/*
+ * EXT_discard_framebuffer: glInvalidateFramebuffer's older form.  Written
+ * for ES 2.0, it names GL_FRAMEBUFFER as the only target; in ES 3.0 the
+ * draw and read targets are as valid (as on Mesa).  Of a framebuffer
+ * object's attachments it takes only COLOR_ATTACHMENT0, DEPTH_ATTACHMENT
+ * and STENCIL_ATTACHMENT (anything else is INVALID_ENUM).
+ */
+void gles_DiscardFramebufferEXT(GLenum target, GLsizei numAttachments, const GLenum *attachments)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx || !target_valid(ctx, target))
+		return;
+	for (GLsizei i = 0; of_target(ctx, target) && i < numAttachments; i++)
+		if (attachments[i] != GL_COLOR_ATTACHMENT0 &&
+		    attachments[i] != GL_DEPTH_ATTACHMENT &&
+		    attachments[i] != GL_STENCIL_ATTACHMENT) {
+			gles_error(ctx, GL_INVALID_ENUM);
+			return;
+		}
+	invalidate(target, numAttachments, attachments, false, 0, 0, 0, 0);
+}
+
 void gles_InvalidateSubFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments,
 				   GLint x, GLint y, GLsizei width, GLsizei height)
 {

@@ -143,6 +143,9 @@ static bool context_get(struct gles_context *ctx, GLenum pname, int index,
 	case GL_NUM_EXTENSIONS:
 		gles_get_set_int(out, (GLint)gles_num_extensions());
 		return true;
+	case GL_MAX_SHADER_COMPILER_THREADS_KHR:
+		gles_get_set_uint(out, ctx->max_compiler_threads);
+		return true;
 	default:
 		return false;
 	}

@@ -188,6 +188,8 @@ void gles_GetFramebufferAttachmentParameteriv(GLenum target, GLenum attachment, 
 void gles_DrawBuffers(GLsizei n, const GLenum *bufs);
 void gles_ReadBuffer(GLenum src);
 void gles_InvalidateFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments);
+void gles_DiscardFramebufferEXT(GLenum target, GLsizei numAttachments,
+				const GLenum *attachments); /* EXT_discard_framebuffer */
 void gles_InvalidateSubFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments,
 				   GLint x, GLint y, GLsizei width, GLsizei height);
 
@@ -252,6 +254,7 @@ GLboolean gles_IsShader(GLuint shader);
 void gles_ShaderBinary(GLsizei count, const GLuint *shaders, GLenum binaryformat,
 		       const void *binary, GLsizei length);
 void gles_ReleaseShaderCompiler(void);
+void gles_MaxShaderCompilerThreadsKHR(GLuint count); /* KHR_parallel_shader_compile */
 void gles_GetShaderPrecisionFormat(GLenum shadertype, GLenum precisiontype, GLint *range,
 				   GLint *precision);
 

@@ -84,6 +84,8 @@ static const struct gl_proc procs[] = {
 	{ "glDetachShader", (void *)gles_DetachShader },
 	{ "glDisable", (void *)gles_Disable },
 	{ "glDisableVertexAttribArray", (void *)gles_DisableVertexAttribArray },
+	/* GL_EXT_discard_framebuffer */
+	{ "glDiscardFramebufferEXT", (void *)gles_DiscardFramebufferEXT },
 	{ "glDrawArrays", (void *)gles_DrawArrays },
 	{ "glDrawArraysInstanced", (void *)gles_DrawArraysInstanced },
 	{ "glDrawBuffers", (void *)gles_DrawBuffers },
@@ -183,6 +185,8 @@ static const struct gl_proc procs[] = {
 	{ "glLineWidth", (void *)gles_LineWidth },
 	{ "glLinkProgram", (void *)gles_LinkProgram },
 	{ "glMapBufferRange", (void *)gles_MapBufferRange },
+	/* GL_KHR_parallel_shader_compile */
+	{ "glMaxShaderCompilerThreadsKHR", (void *)gles_MaxShaderCompilerThreadsKHR },
 	{ "glPauseTransformFeedback", (void *)gles_PauseTransformFeedback },
 	{ "glPixelStorei", (void *)gles_PixelStorei },
 	{ "glPolygonOffset", (void *)gles_PolygonOffset },

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "get.h"
 #include "gl_functions.h"
 #include "limits.h"
@@ -424,6 +425,10 @@ void gles_GetProgramiv(GLuint pname, GLenum what, GLint *params)
 		break;
 	case GL_LINK_STATUS:
 		value = l != NULL;
+		break;
+	case GL_COMPLETION_STATUS_KHR:
+		/* KHR_parallel_shader_compile: glLinkProgram returns linked */
+		value = GL_TRUE;
 		break;
 	case GL_VALIDATE_STATUS:
 		value = program->validated;

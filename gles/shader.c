@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "gl_functions.h"
 #include "limits.h"
 #include "program.h"
@@ -350,6 +351,10 @@ void gles_GetShaderiv(GLuint name, GLenum pname, GLint *params)
 	case GL_COMPILE_STATUS:
 		value = shader->compiled;
 		break;
+	case GL_COMPLETION_STATUS_KHR:
+		/* KHR_parallel_shader_compile: glCompileShader returns compiled */
+		value = GL_TRUE;
+		break;
 	case GL_INFO_LOG_LENGTH:
 		/* section 6.1.12: with the NUL, 0 for an empty log */
 		value = shader->log ? (GLint)strlen(shader->log) + 1 : 0;
@@ -462,6 +467,15 @@ out:
 /* Section 2.11.2: a hint that the compiler's resources may go; the front end keeps none. */
 void gles_ReleaseShaderCompiler(void)
 {
+}
+
+/* KHR_parallel_shader_compile: a hint, recorded for its query (context.h). */
+void gles_MaxShaderCompilerThreadsKHR(GLuint count)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (ctx)
+		ctx->max_compiler_threads = count;
 }
 
 void gles_GetShaderPrecisionFormat(GLenum shadertype, GLenum precisiontype, GLint *range,

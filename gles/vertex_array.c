@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "gl_functions.h"
 #include "objects.h"
 #include "state.h"
@@ -124,6 +125,7 @@ static bool type_valid(GLenum type, bool integer)
 	case GL_FIXED:
 	case GL_FLOAT:
 	case GL_HALF_FLOAT:
+	case GL_HALF_FLOAT_OES: /* OES_vertex_half_float: its own value */
 	case GL_INT_2_10_10_10_REV:
 	case GL_UNSIGNED_INT_2_10_10_10_REV:
 		return !integer;

@@ -206,6 +206,22 @@ static void vertex_formats(void)
 	glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, col_ub);
 	glDrawArrays(GL_TRIANGLES, 0, 3);
 	read_back("format_short_norm_ubyte_norm", 3);
+	/* half floats: core's HALF_FLOAT and OES_vertex_half_float's own token */
+	{
+		/* -0.75, -0.5, 0.75, 0.5, 1, 0 as binary16 */
+		static const uint16_t pos_h[][2] = { { 0xba00, 0xb800 },
+						     { 0x3a00, 0xb800 },
+						     { 0x0000, 0x3a00 } };
+		static const uint16_t col_h[][4] = { { 0x3c00, 0x3800, 0x0000, 0x3c00 },
+						     { 0x0000, 0x3c00, 0x3800, 0x3c00 },
+						     { 0x3800, 0x0000, 0x3c00, 0x3c00 } };
+
+		clear();
+		glVertexAttribPointer(0, 2, 0x8d61 /* GL_HALF_FLOAT_OES */, GL_FALSE, 0, pos_h);
+		glVertexAttribPointer(1, 4, GL_HALF_FLOAT, GL_FALSE, 0, col_h);
+		glDrawArrays(GL_TRIANGLES, 0, 3);
+		read_back("format_half_oes_half", 3);
+	}
 	/* a constant colour: the array disabled, glVertexAttrib4f's value */
 	clear();
 	glDisableVertexAttribArray(1);
@@ -943,8 +959,28 @@ static void invalidation(GLuint main_fb)
 	glClearColor(0.75f, 0.5f, 0.25f, 1);
 	glClear(GL_COLOR_BUFFER_BIT);
 	read_back("invalidate_cleared", 1);
-	glDisable(GL_DEPTH_TEST);
 	llvmpipe_record_error("invalidation");
+
+	/* EXT_discard_framebuffer: the same as glInvalidateFramebuffer, its narrower arguments */
+	{
+		void (*discard)(GLenum, GLsizei, const GLenum *) = (void (*)(
+		    GLenum, GLsizei, const GLenum *))eglGetProcAddress("glDiscardFramebufferEXT");
+		const GLenum other = GL_COLOR_ATTACHMENT1, colour_ext = 0x1800 /* GL_COLOR_EXT */;
+
+		clear();
+		glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+		discard(GL_FRAMEBUFFER, 1, &depth);
+		read_back("discard_depth_colour_kept", 2);
+		discard(GL_DRAW_FRAMEBUFFER, 1, &depth);
+		llvmpipe_record_error("discard_draw_framebuffer");
+		discard(GL_FRAMEBUFFER, 1, &other);
+		llvmpipe_record_error("discard_colour_attachment1");
+		discard(GL_FRAMEBUFFER, 1, &colour_ext);
+		llvmpipe_record_error("discard_colour_ext_of_an_fbo");
+		discard(GL_FRAMEBUFFER, -1, &depth);
+		llvmpipe_record_error("discard_negative_count");
+	}
+	glDisable(GL_DEPTH_TEST);
 
 	glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
 	glDeleteFramebuffers(1, &fb);

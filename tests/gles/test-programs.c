@@ -289,7 +289,32 @@ static void test_compile(void **state)
 	assert_int_equal(value, GL_FALSE);
 	glGetShaderInfoLog(s, sizeof(log), NULL, log);
 	assert_memory_equal(log, no_source_log, strlen(no_source_log));
+	/* KHR_parallel_shader_compile: a compile, failed or not, is complete when it returns */
+	glGetShaderiv(s, 0x91B1 /* GL_COMPLETION_STATUS_KHR */, &value);
+	assert_int_equal(value, GL_TRUE);
 	glDeleteShader(s);
+	{
+		void (*threads)(GLuint) =
+		    (void (*)(GLuint))eglGetProcAddress("glMaxShaderCompilerThreadsKHR");
+		GLuint p = glCreateProgram();
+
+		glGetProgramiv(p, 0x91B1 /* GL_COMPLETION_STATUS_KHR */, &value);
+		assert_int_equal(value, GL_TRUE);
+		glDeleteProgram(p);
+		assert_non_null(threads);
+		glGetIntegerv(0x91B0 /* GL_MAX_SHADER_COMPILER_THREADS_KHR */, &value);
+		assert_int_equal(value, -1); /* 0xffffffff: the implementation's choice */
+		threads(3);
+		glGetIntegerv(0x91B0, &value);
+		assert_int_equal(value, 3);
+		/* a context's own state */
+		make_current(f, f->es2_request);
+		glGetIntegerv(0x91B0, &value);
+		assert_int_equal(value, -1);
+		make_current(f, f->es3);
+		threads(0xffffffffu);
+		assert_gl_error(GL_NO_ERROR);
+	}
 
 	/* an ES 2.0 request is an ES 3.0 context: GLSL ES 1.00 and 3.00 */
 	make_current(f, f->es2_request);
