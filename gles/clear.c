@@ -282,7 +282,7 @@ void gles_Clear(GLbitfield mask)
 	if (!draw_framebuffer_complete(ctx))
 		return;
 	/* rasterizer discard discards clears too (OpenGL 4.6 section 14.1, as Mesa does in ES) */
-	if (ctx->state->rasterizer_discard)
+	if (ctx->state->rasterizer_discard || ctx->state->blackhole_render)
 		return;
 	if (mask & GL_COLOR_BUFFER_BIT)
 		for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
@@ -311,7 +311,8 @@ static bool clear_buffer_begin(struct gles_context *ctx, GLenum buffer, GLint dr
 		gles_error(ctx, GL_INVALID_VALUE);
 		return false;
 	}
-	return draw_framebuffer_complete(ctx) && !ctx->state->rasterizer_discard;
+	return draw_framebuffer_complete(ctx) && !ctx->state->rasterizer_discard &&
+	       !ctx->state->blackhole_render;
 }
 
 void gles_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)

@@ -690,9 +690,9 @@ void gles_BlitFramebuffer(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GL
 
 	if (!ctx || !blit_check(ctx, &r, mask, filter))
 		return;
-	/* empty rectangles copy nothing */
-	if (srcX0 == srcX1 || srcY0 == srcY1 || dstX0 == dstX1 || dstY0 == dstY1 ||
-	    !blit_dst_box(ctx, &r, box))
+	/* empty rectangles copy nothing, and nothing is blitted into a black hole (state.h) */
+	if (ctx->state->blackhole_render || srcX0 == srcX1 || srcY0 == srcY1 || dstX0 == dstX1 ||
+	    dstY0 == dstY1 || !blit_dst_box(ctx, &r, box))
 		return;
 	/* a buffer that either framebuffer lacks is skipped (section 4.3.3) */
 	if ((mask & GL_COLOR_BUFFER_BIT) && gles_framebuffer_color_target(ctx, true, 0, &src)) {

@@ -874,7 +874,8 @@ static void draw(struct gles_context *ctx, const struct call *call)
 		goto out;
 	if (c->capture && !capture(ctx, l, c, rec))
 		goto out;
-	if (!c->count)
+	/* INTEL_blackhole_render: checked as any draw, then nothing happens (state.h) */
+	if (!c->count || ctx->state->blackhole_render)
 		goto out;
 	if ((err = gles_sampling_prepare(ctx, l)) < 0)
 		goto fail;

@@ -16,6 +16,9 @@
 #define GL_MAX_SHADER_COMPILER_THREADS_KHR 0x91B0
 #define GL_COMPLETION_STATUS_KHR	   0x91B1
 #endif
+#ifndef GL_BLACKHOLE_RENDER_INTEL
+#define GL_BLACKHOLE_RENDER_INTEL 0x83FC /* INTEL_blackhole_render */
+#endif
 #ifndef GL_HALF_FLOAT_OES
 #define GL_HALF_FLOAT_OES 0x8D61 /* OES_vertex_half_float (not core's HALF_FLOAT) */
 #endif

@@ -150,6 +150,8 @@ static bool *capability(struct gles_state *s, GLenum cap)
 		return &s->primitive_restart_fixed_index;
 	case GL_RASTERIZER_DISCARD:
 		return &s->rasterizer_discard;
+	case GL_BLACKHOLE_RENDER_INTEL:
+		return &s->blackhole_render;
 	default:
 		return NULL;
 	}

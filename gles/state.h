@@ -65,6 +65,12 @@ struct gles_state {
 	/* glEnable capabilities (all false but dither) */
 	bool blend, cull_face, depth_test, dither, polygon_offset_fill;
 	bool primitive_restart_fixed_index, rasterizer_discard;
+	/*
+	 * INTEL_blackhole_render's capability: draws, clears and blits are
+	 * checked as ever, then do nothing -- no fragments, no transform
+	 * feedback records, nothing a query counts (as Mesa's no-op pipe).
+	 */
+	bool blackhole_render;
 	bool sample_alpha_to_coverage, sample_coverage, scissor_test, stencil_test;
 
 	GLfloat blend_color[4]; /* as given (ES 3.0 stores it unclamped) */
@@ -89,7 +95,7 @@ struct gles_state {
 
 	GLfloat polygon_offset_factor, polygon_offset_units;
 	GLfloat polygon_offset_clamp; /* EXT_polygon_offset_clamp: 0 clamps nothing */
-	GLfloat line_width; /* as given; rasterization clamps it */
+	GLfloat line_width;	      /* as given; rasterization clamps it */
 	GLfloat sample_coverage_value;
 	bool sample_coverage_invert;
 	GLenum cull_face_mode, front_face;

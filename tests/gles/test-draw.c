@@ -18,6 +18,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1010,6 +1011,48 @@ static void point_sprites(void)
 	read_back("point_coord_3", 3);
 }
 
+/*
+ * INTEL_blackhole_render: with the capability on, a draw, a clear, a
+ * glClearBuffer and a blit leave the target as it was.  llvmpipe does not
+ * have the extension in ES, so there the workload makes none of those
+ * calls: the two records agree when the black hole swallowed them all.
+ */
+static void blackhole(GLuint main_fb)
+{
+	const GLfloat green[] = { 0, 1, 0, 1 };
+	bool has = strstr((const char *)glGetString(GL_EXTENSIONS), "GL_INTEL_blackhole_render");
+	GLuint fb, rb[2];
+
+	fb = colour_depth_fb(rb);
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	clear();
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	if (has) {
+		glEnable(0x83FC /* GL_BLACKHOLE_RENDER_INTEL */);
+		glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+		glClear(GL_COLOR_BUFFER_BIT);
+		glClearBufferfv(GL_COLOR, 0, green);
+		/* the main framebuffer's contents, stretched over this one */
+		glBindFramebuffer(GL_READ_FRAMEBUFFER, main_fb);
+		glBlitFramebuffer(0, 0, W, H, 0, 0, W / 2, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+		glBindFramebuffer(GL_READ_FRAMEBUFFER, fb);
+		if (!glIsEnabled(0x83FC))
+			fprintf(stderr, "blackhole: glIsEnabled says it is off\n");
+		glDisable(0x83FC);
+	}
+	read_back("blackhole_render", 2);
+	/* and off again, the next draw is drawn */
+	glDrawArrays(GL_TRIANGLE_FAN, 3, 3);
+	read_back("blackhole_render_off", 2);
+	glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteRenderbuffers(2, rb);
+}
+
 /* Two draw buffers, each output to its own. */
 static void draw_buffers(GLuint fb)
 {
@@ -1105,6 +1148,7 @@ static int workload(void)
 	es2_extensions(fb);
 	invalidation(fb);
 	point_sprites();
+	blackhole(fb);
 	draw_buffers(fb);
 	target_formats();
 	llvmpipe_release(dpy, surf, ctx);

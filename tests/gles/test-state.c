@@ -281,6 +281,7 @@ static void test_initial_values(void **state)
 		/* ES 3.0's own */
 		check_enabled(GL_PRIMITIVE_RESTART_FIXED_INDEX, false);
 		check_enabled(GL_RASTERIZER_DISCARD, false);
+		check_enabled(0x83FC /* GL_BLACKHOLE_RENDER_INTEL */, false);
 		check_int(GL_FRAGMENT_SHADER_DERIVATIVE_HINT, GL_DONT_CARE);
 		check_int(GL_PACK_ROW_LENGTH, 0);
 		check_int(GL_PACK_SKIP_ROWS, 0);
@@ -292,7 +293,7 @@ static void test_initial_values(void **state)
 		check_int(GL_UNPACK_SKIP_IMAGES, 0);
 		check_int(GL_MAJOR_VERSION, 3);
 		check_int(GL_MINOR_VERSION, 0);
-		check_int(GL_NUM_EXTENSIONS, 15); /* test-egl checks the names */
+		check_int(GL_NUM_EXTENSIONS, 16); /* test-egl checks the names */
 		check_int(GL_POLYGON_OFFSET_CLAMP_EXT, 0);
 		check_int(GL_TRANSFORM_FEEDBACK_BINDING, 0);
 		check_bools(GL_TRANSFORM_FEEDBACK_ACTIVE, 1, (const bool[]){ false });
@@ -343,6 +344,7 @@ static void test_enables(void **state)
 		GL_STENCIL_TEST,
 		GL_PRIMITIVE_RESTART_FIXED_INDEX,
 		GL_RASTERIZER_DISCARD,
+		0x83FC, /* GL_BLACKHOLE_RENDER_INTEL */
 	};
 	struct bound b = bind_new(3, 8, 8);
 
