@@ -35,6 +35,7 @@ void gles_linked_unref(struct gles_linked *linked)
 		return;
 	for (unsigned s = 0; s < GLES_STAGES; s++) {
 		agx_shader_binary_finish(&linked->stages[s].binary);
+		free(linked->stages[s].spirv);
 		gles_shader_code_unref(linked->stages[s].code);
 		free(linked->stages[s].uniform_data);
 	}

@@ -97,6 +97,14 @@ struct gles_program_stage {
 	 */
 	struct agx_shader_binary binary;
 	/*
+	 * The SPIR-V the variants compile: code's, or (when not NULL) a copy
+	 * whose interface Locations the link rewrote -- the attributes'
+	 * locations glBindAttribLocation or the linker chose, in place of the
+	 * placeholders glslang gave (program_link.c, "relocation").
+	 */
+	uint32_t *spirv;
+	size_t spirv_words;
+	/*
 	 * The default-block uniforms as the stage's uniform registers hold
 	 * them (docs/compiler.md, "The uniform-register ABI"): the std140
 	 * block of uniform_size bytes, word i for register first_uniform + i

@@ -1180,6 +1180,56 @@ static int attribute_var(struct link *lk, struct stage *st, const struct var *v,
 }
 
 /*
+ * Relocation: the shader must read each attribute at the location the link
+ * gave it.  glslang placed every input at a Location of its own choosing
+ * (docs/compiler.md, "glslang's settings"), so where that differs, the
+ * OpDecorate's Location word is rewritten in a copy of the SPIR-V that the
+ * variants compile (gles_program_stage.spirv), and the stage's reflection
+ * says the same.
+ */
+static int relocate(struct link *lk, struct stage *st, uint32_t id, unsigned location, int var)
+{
+	struct gles_program_stage *ps = &lk->l->stages[st->index];
+	const uint32_t *base = st->code->glsl.spirv;
+
+	for (size_t i = 0; i < st->m.num_insts; i++) {
+		const struct agx_spirv_inst *in = &st->m.insts[i];
+		size_t at = (size_t)(in->words - base) + 3;
+
+		if (in->opcode != SpvOpDecorate || in->count != 4 || in->words[1] != id ||
+		    in->words[2] != SpvDecorationLocation || in->words[3] == location)
+			continue;
+		if (!ps->spirv) {
+			ps->spirv_words = st->code->glsl.spirv_words;
+			ps->spirv = malloc(ps->spirv_words * sizeof(uint32_t));
+			if (!ps->spirv)
+				return -ENOMEM;
+			memcpy(ps->spirv, base, ps->spirv_words * sizeof(uint32_t));
+		}
+		ps->spirv[at] = location;
+	}
+	if (var >= 0)
+		ps->binary.info.vars[var].location = location;
+	return 0;
+}
+
+static int relocate_attribute(struct link *lk, struct stage *st, const struct var *v, void *data)
+{
+	const struct gles_linked *l = lk->l;
+
+	(void)data;
+	if (v->builtin || v->storage != SpvStorageClassInput)
+		return 0;
+	for (unsigned i = 0; i < l->num_attributes; i++) {
+		const struct gles_attribute *a = &l->attributes[i];
+
+		if (a->location >= 0 && !strcmp(a->name, v->name))
+			return relocate(lk, st, v->id, (unsigned)a->location, a->var);
+	}
+	return 0;
+}
+
+/*
  * Section 2.11.5: a location in the shader text wins over
  * glBindAttribLocation's; the rest are the linker's.  GLSL ES 3.00 vertex
  * shaders may not alias (two attributes at one location); 1.00 ones may.
@@ -1243,6 +1293,8 @@ static int link_attributes(struct link *lk, struct stage *vs)
 		for (unsigned k = 0; k < a->locations; k++)
 			owner[at + k] = i;
 	}
+	if (!lk->failed)
+		return foreach_var(lk, vs, relocate_attribute, NULL);
 	return 0;
 }
 

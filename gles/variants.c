@@ -164,8 +164,9 @@ const struct gles_variant *gles_variant_get(struct gles_context *ctx, struct gle
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*err = agx_compile_spirv(ps->code->stage, ps->code->glsl.spirv, ps->code->glsl.spirv_words,
-				 opts, &e->v.binary);
+	*err = agx_compile_spirv(ps->code->stage, ps->spirv ? ps->spirv : ps->code->glsl.spirv,
+				 ps->spirv ? ps->spirv_words : ps->code->glsl.spirv_words, opts,
+				 &e->v.binary);
 	if (*err == 0)
 		*err = code_room(ctx, vs, e->v.binary.size + CODE_ALIGN);
 	if (*err < 0) {

@@ -243,6 +243,22 @@ static void vertex_formats(void)
 		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 		read_back("interleaved_stride", 3);
 	}
+	/*
+	 * glBindAttribLocation in the other order than the declarations:
+	 * the shader reads "pos" at 1 and "col" at 0, as the link says
+	 */
+	{
+		static const char *const col_pos[] = { "col", "pos", NULL };
+		GLuint p = llvmpipe_program(vs_colour, fs_colour, col_pos);
+
+		if (glGetAttribLocation(p, "pos") != 1 || glGetAttribLocation(p, "col") != 0)
+			fprintf(stderr, "vertex_formats: the bound locations are not reported\n");
+		glVertexAttribPointer(1, 2, GL_BYTE, GL_TRUE, 0, pos_b);
+		glVertexAttribPointer(0, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, col_ub);
+		clear();
+		glDrawArrays(GL_TRIANGLES, 0, 3);
+		read_back("bound_attrib_locations", 3);
+	}
 }
 
 static void instancing(void)
