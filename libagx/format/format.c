@@ -51,7 +51,12 @@
 #define TEX(...)  ENTRY(__VA_ARGS__, true, false)
 #define SOFT(...) ENTRY(__VA_ARGS__, false, false)
 
-#define COMPRESSED(n, by, ch, ty, s, comps)                                                        \
+/*
+ * COMPRESSED: 4x4 blocks the texture unit decodes into R, G, B, A.  rd is
+ * the descriptor's swizzle as for the others: without it every component
+ * would read channel 0, and alpha would sample as red.
+ */
+#define COMPRESSED(n, by, ch, ty, s, comps, rd)                                                    \
 	[AGX_FORMAT_##n] = { .name = #n,                                                           \
 			     .kind = AGX_FORMAT_KIND_COMPRESSED,                                   \
 			     .bytes = by,                                                          \
@@ -60,6 +65,7 @@
 			     .hw_type = AGX_CMD_TEXTURE_TYPE_##ty,                                 \
 			     .srgb = s,                                                            \
 			     .texture = true,                                                      \
+			     .read = { LIST rd },                                                  \
 			     .components = comps }
 
 /* name, kind, bytes, channels, type, sRGB, stored channels, widths, read, store, components */
@@ -173,16 +179,16 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	    S(0, P, P, P), 1),
 	SOFT(Z24_UNORM_S8_UINT, AGX_FORMAT_KIND_DEPTH_STENCIL, 4, R32, UINT, false, 2, B(24, 8),
 	     S(0, Z, Z, O), S(0, P, P, P), 1),
-	COMPRESSED(ETC2_RGB8, 8, ETC2_RGB8, UNORM, false, 3),
-	COMPRESSED(ETC2_SRGB8, 8, ETC2_RGB8, UNORM, true, 3),
-	COMPRESSED(ETC2_RGB8A1, 8, ETC2_RGB8A1, UNORM, false, 4),
-	COMPRESSED(ETC2_SRGB8A1, 8, ETC2_RGB8A1, UNORM, true, 4),
-	COMPRESSED(ETC2_RGBA8, 16, ETC2_RGBA8, UNORM, false, 4),
-	COMPRESSED(ETC2_SRGB8_ALPHA8, 16, ETC2_RGBA8, UNORM, true, 4),
-	COMPRESSED(EAC_R11_UNORM, 8, EAC_R11, UNORM, false, 1),
-	COMPRESSED(EAC_R11_SNORM, 8, EAC_R11, SNORM, false, 1),
-	COMPRESSED(EAC_RG11_UNORM, 16, EAC_RG11, UNORM, false, 2),
-	COMPRESSED(EAC_RG11_SNORM, 16, EAC_RG11, SNORM, false, 2),
+	COMPRESSED(ETC2_RGB8, 8, ETC2_RGB8, UNORM, false, 3, S(0, 1, 2, O)),
+	COMPRESSED(ETC2_SRGB8, 8, ETC2_RGB8, UNORM, true, 3, S(0, 1, 2, O)),
+	COMPRESSED(ETC2_RGB8A1, 8, ETC2_RGB8A1, UNORM, false, 4, S(0, 1, 2, 3)),
+	COMPRESSED(ETC2_SRGB8A1, 8, ETC2_RGB8A1, UNORM, true, 4, S(0, 1, 2, 3)),
+	COMPRESSED(ETC2_RGBA8, 16, ETC2_RGBA8, UNORM, false, 4, S(0, 1, 2, 3)),
+	COMPRESSED(ETC2_SRGB8_ALPHA8, 16, ETC2_RGBA8, UNORM, true, 4, S(0, 1, 2, 3)),
+	COMPRESSED(EAC_R11_UNORM, 8, EAC_R11, UNORM, false, 1, S(0, Z, Z, O)),
+	COMPRESSED(EAC_R11_SNORM, 8, EAC_R11, SNORM, false, 1, S(0, Z, Z, O)),
+	COMPRESSED(EAC_RG11_UNORM, 16, EAC_RG11, UNORM, false, 2, S(0, 1, Z, O)),
+	COMPRESSED(EAC_RG11_SNORM, 16, EAC_RG11, SNORM, false, 2, S(0, 1, Z, O)),
 };
 
 const struct agx_format_info *agx_format_info(enum agx_format format)
