@@ -5,13 +5,14 @@
  * from buffers; primitive restart; instancing with divisors; constant
  * attributes; default-block uniforms and uniform blocks; GLSL ES 1.00
  * varyings declared in other orders in the two stages; textures with
- * their filters, wraps, swizzles, mipmaps and incompleteness; blending,
- * colour masks, depth, stencil, scissor, culling, viewports, polygon
- * offset; several draw buffers -- renders each case into a framebuffer
- * object and records its pixels, on both vendors.  Edges of primitives
- * and interpolated values may differ in the last bit (the two rasterizers
- * round differently within the spec's rules), so pixels compare with a
- * tolerance of a few steps; everything else must be the same.
+ * their filters, wraps, swizzles, mipmaps and incompleteness; ETC2 and
+ * EAC textures, 2D and arrays; blending, colour masks, depth, stencil,
+ * scissor, culling, viewports, polygon offset; several draw buffers --
+ * renders each case into a framebuffer object and records its pixels, on
+ * both vendors.  Edges of primitives and interpolated values may differ in
+ * the last bit (the two rasterizers round differently within the spec's
+ * rules), so pixels compare with a tolerance of a few steps; everything
+ * else must be the same.
  *
  * On our vendor alone: the draw calls' errors.
  */
@@ -459,6 +460,130 @@ static void textures(void)
 	}
 	glDeleteTextures(1, &t);
 	glActiveTexture(GL_TEXTURE0);
+}
+
+/*
+ * 8-byte units of pseudo-random bytes, each steered into one ETC2 mode
+ * (the Khronos Data Format Specification's "ETC2 compressed texture image
+ * formats": the differential bit is bit 33, and a red, green or blue base
+ * plus its delta leaving 0..31 picks T, H or planar) and some with an EAC
+ * multiplier of 0, which R11 and RG11 read as an eighth.
+ */
+static void etc_blocks(uint8_t *out, unsigned units)
+{
+	uint32_t x = 0x2545f491u;
+
+	for (unsigned i = 0; i < 8 * units; i++) {
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		out[i] = (uint8_t)(x >> 24);
+	}
+	for (unsigned k = 0; k < units; k++) {
+		uint8_t *u = out + 8 * k;
+		uint8_t fine = 0x80; /* a base of 16: any delta stays inside */
+
+		if (k % 3 == 2)
+			u[1] &= 0x0f;
+		if (k % 5 == 0) {
+			u[3] &= (uint8_t)~2; /* individual */
+			continue;
+		}
+		u[3] |= 2;
+		u[0] = (uint8_t)(fine | (u[0] & 7));
+		u[1] = (uint8_t)(fine | (u[1] & 7));
+		u[2] = (uint8_t)(fine | (u[2] & 7));
+		if (k % 5 == 2)
+			u[0] = (uint8_t)(0xf9 | (u[0] & 2)); /* T: 31 + 1 or 3 */
+		else if (k % 5 == 3)
+			u[1] = (uint8_t)(0xf9 | (u[1] & 2)); /* H */
+		else if (k % 5 == 4)
+			u[2] = (uint8_t)(0xf9 | (u[2] & 2)); /* planar */
+	}
+}
+
+/*
+ * Compressed textures (GLES 3.0.6 section 3.8.6, appendix C), every
+ * ETC2/EAC format, 16x16 texels sampled one by one: etc_blocks' units,
+ * so every mode of every format somewhere.  Snorm results are mapped to
+ * [0, 1] to keep their signs.  Then a 2D array of RGBA8 blocks, two
+ * layers from glCompressedTexImage3D and one block of the second
+ * replaced by glCompressedTexSubImage3D.
+ */
+static void compressed_textures(void)
+{
+	static const struct {
+		GLenum format;
+		unsigned bytes; /* a 4x4 block */
+		bool snorm;
+		const char *name;
+	} formats[] = {
+		{ GL_COMPRESSED_R11_EAC, 8, false, "r11" },
+		{ GL_COMPRESSED_SIGNED_R11_EAC, 8, true, "signed_r11" },
+		{ GL_COMPRESSED_RG11_EAC, 16, false, "rg11" },
+		{ GL_COMPRESSED_SIGNED_RG11_EAC, 16, true, "signed_rg11" },
+		{ GL_COMPRESSED_RGB8_ETC2, 8, false, "rgb8" },
+		{ GL_COMPRESSED_SRGB8_ETC2, 8, false, "srgb8" },
+		{ GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2, 8, false, "rgb8a1" },
+		{ GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2, 8, false, "srgb8a1" },
+		{ GL_COMPRESSED_RGBA8_ETC2_EAC, 16, false, "rgba8" },
+		{ GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC, 16, false, "srgb8_alpha8" },
+	};
+	static const char vs[] =
+	    "#version 300 es\n"
+	    "layout(location = 0) in vec2 pos;\n"
+	    "out vec2 uv;\n"
+	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision highp float;\n"
+				 "in vec2 uv;\n"
+				 "uniform sampler2D s;\n"
+				 "uniform float k;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = texture(s, uv) * k + (1.0 - k); }\n";
+	static const char fs_array[] = "#version 300 es\n"
+				       "precision highp float;\n"
+				       "in vec2 uv;\n"
+				       "uniform highp sampler2DArray s;\n"
+				       "out vec4 o;\n"
+				       "void main() { o = texture(s, vec3(uv, 1)); }\n";
+	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	uint8_t blocks[2 * 16 * 16]; /* two layers of 4x4 blocks of 16 bytes */
+	GLuint p = llvmpipe_program(vs, fs, NULL), t;
+	char name[64];
+
+	etc_blocks(blocks, sizeof(blocks) / 8);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+	glUniform1i(glGetUniformLocation(p, "s"), 0);
+	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		glUniform1f(glGetUniformLocation(p, "k"), formats[i].snorm ? 0.5f : 1.0f);
+		glGenTextures(1, &t);
+		glBindTexture(GL_TEXTURE_2D, t);
+		glCompressedTexImage2D(GL_TEXTURE_2D, 0, formats[i].format, 16, 16, 0,
+				       (GLsizei)(16 * formats[i].bytes), blocks);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+		clear();
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		snprintf(name, sizeof(name), "compressed_%s", formats[i].name);
+		/* 11-bit and sRGB values meet 8 bits rounded, perhaps differently */
+		read_back(name, 1);
+		glDeleteTextures(1, &t);
+	}
+
+	p = llvmpipe_program(vs, fs_array, NULL);
+	glUniform1i(glGetUniformLocation(p, "s"), 0);
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D_ARRAY, t);
+	glCompressedTexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_COMPRESSED_RGBA8_ETC2_EAC, 16, 16, 2, 0,
+			       sizeof(blocks), blocks);
+	glCompressedTexSubImage3D(GL_TEXTURE_2D_ARRAY, 0, 8, 4, 1, 4, 4, 1,
+				  GL_COMPRESSED_RGBA8_ETC2_EAC, 16, blocks);
+	glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("compressed_array_rgba8", 1);
+	glDeleteTextures(1, &t);
 }
 
 /* The fixed-function state, one case each, on one shape. */
@@ -1155,6 +1280,7 @@ static int workload(void)
 	uniforms();
 	varyings();
 	textures();
+	compressed_textures();
 	fixed_function();
 	depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
