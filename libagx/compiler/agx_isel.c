@@ -545,6 +545,9 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 		s->p->writes_depth = true;
 		return 0;
 	}
+	/* the second blend source feeds blending (agx_lower_blend) or nothing */
+	if (loc == AGX_IR_LOCATION_DUAL_SOURCE)
+		return 0;
 	if (loc >= AGX_IR_LOCATION_POSITION || c > 3)
 		return mir_fail(s->p, -ENOTSUP, "store_output of location %u component %u", loc, c);
 	if (o && o->num_rts) {

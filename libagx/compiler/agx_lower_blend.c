@@ -20,6 +20,10 @@
  * The translator stores each output once, at the end of the entry
  * function (tr_store_outputs); a location stored in more than one block
  * is left as it is.
+ *
+ * EXT_blend_func_extended's second source, the stores of
+ * AGX_IR_LOCATION_DUAL_SOURCE, is read by location 0's SRC1 factors and
+ * then removed: it is no render target's (selection would drop it too).
  */
 #include "agx/compiler.h"
 #include "agx_builder.h"
@@ -37,6 +41,9 @@ static bool integer(enum agx_rt_type t)
 	return t == AGX_RT_UINT || t == AGX_RT_SINT;
 }
 
+/* rts[8]: the second source, AGX_IR_LOCATION_DUAL_SOURCE */
+#define DUAL 8
+
 static void collect(struct agx_ir_shader *shader, struct rt_stores *rts)
 {
 	agx_ir_foreach_function(shader, func) {
@@ -45,9 +52,10 @@ static void collect(struct agx_ir_shader *shader, struct rt_stores *rts)
 				struct rt_stores *r;
 				unsigned c = in->imm[1];
 
-				if (in->op != AGX_IR_OP_store_output || in->imm[0] >= 8 || c > 3)
+				if (in->op != AGX_IR_OP_store_output || c > 3 ||
+				    (in->imm[0] >= 8 && in->imm[0] != AGX_IR_LOCATION_DUAL_SOURCE))
 					continue;
-				r = &rts[in->imm[0]];
+				r = &rts[in->imm[0] >= 8 ? DUAL : in->imm[0]];
 				if ((r->block && r->block != block) || r->store[c])
 					r->split = true;
 				r->block = block;
@@ -61,7 +69,8 @@ static void collect(struct agx_ir_shader *shader, struct rt_stores *rts)
 struct blend {
 	struct agx_builder *b;
 	enum agx_rt_type type;
-	struct agx_ir_value s[4], d[4], k[4]; /* source, destination, constant */
+	/* source, second source, destination, constant */
+	struct agx_ir_value s[4], s1[4], d[4], k[4];
 	bool have_k;
 };
 
@@ -125,6 +134,14 @@ static struct agx_ir_value factor(struct blend *x, enum agx_blend_factor f, unsi
 		if (c == 3)
 			return agx_imm_f32(1.0f);
 		return agx_fmin(x->b, x->s[3], one_minus(x, x->d[3]));
+	case AGX_BLEND_SRC1_COLOR:
+		return x->s1[c];
+	case AGX_BLEND_ONE_MINUS_SRC1_COLOR:
+		return one_minus(x, x->s1[c]);
+	case AGX_BLEND_SRC1_ALPHA:
+		return x->s1[3];
+	case AGX_BLEND_ONE_MINUS_SRC1_ALPHA:
+		return one_minus(x, x->s1[3]);
 	}
 	return agx_imm_f32(0.0f);
 }
@@ -180,7 +197,21 @@ static struct agx_ir_value source(struct agx_builder *b, const struct rt_stores 
 	return type == AGX_RT_SINT ? agx_i2i32(b, v) : agx_u2u32(b, v);
 }
 
-static bool lower_target(const struct agx_compile_options *o, unsigned loc, struct rt_stores *r)
+/* Whichever of a and b, both in block, comes later. */
+static struct agx_ir_instr *later(struct agx_ir_block *block, struct agx_ir_instr *a,
+				  struct agx_ir_instr *b)
+{
+	struct agx_ir_instr *last = a;
+
+	agx_ir_foreach_instr(block, in) {
+		if (in == a || in == b)
+			last = in;
+	}
+	return last;
+}
+
+static bool lower_target(const struct agx_compile_options *o, unsigned loc, struct rt_stores *r,
+			 const struct rt_stores *second)
 {
 	const struct agx_blend_rt *bl = &o->rt[loc].blend;
 	enum agx_rt_type type = o->rt[loc].type;
@@ -189,7 +220,10 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 	/* a packed target is stored whole, and so is a spilled one (image_write) */
 	bool blending = bl->enable && !integer(type), spilled = o->rt[loc].spilled,
 	     whole = agx_memformat_packed(o->rt[loc].format) || spilled;
-	struct agx_builder b = agx_builder_at(agx_ir_cursor_before(r->last));
+	/* the second source is read where both are stored (the same block, or it is not read) */
+	bool two = second && second->last && second->block == r->block && !second->split;
+	struct agx_builder b = agx_builder_at(
+	    agx_ir_cursor_before(two ? later(r->block, r->last, second->last) : r->last));
 	struct blend x = { .b = &b, .type = type };
 	struct agx_ir_value out[4];
 	bool store[4];
@@ -202,6 +236,9 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 		store[c] = r->store[c] != NULL || blending || whole;
 		if (blending)
 			x.s[c] = clamp(&x, x.s[c]);
+		/* the second source, where the first is (the translator's end of main) */
+		x.s1[c] =
+		    blending && two ? clamp(&x, source(&b, second, c, type)) : agx_imm_f32(0.0f);
 	}
 	for (unsigned c = 0; c < 4; c++) {
 		bool kept = (keep >> c) & 1;
@@ -231,13 +268,18 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 
 bool agx_lower_blend(struct agx_ir_shader *shader, const struct agx_compile_options *options)
 {
-	struct rt_stores rts[8] = { 0 };
+	struct rt_stores rts[9] = { 0 }; /* the targets, then DUAL */
 	bool progress = false;
 
 	if (shader->stage != AGX_IR_STAGE_FRAGMENT || !options || !options->num_rts)
 		return false;
 	collect(shader, rts);
 	for (unsigned loc = 0; loc < options->num_rts && loc < 8; loc++)
-		progress |= lower_target(options, loc, &rts[loc]);
+		progress |= lower_target(options, loc, &rts[loc], loc == 0 ? &rts[DUAL] : NULL);
+	for (unsigned c = 0; c < 4; c++)
+		if (rts[DUAL].store[c]) {
+			agx_ir_instr_remove(rts[DUAL].store[c]);
+			progress = true;
+		}
 	return progress;
 }

@@ -1004,9 +1004,19 @@ static int output_variable(struct tr *t, const struct agx_spirv_inst *in, const 
 				v->out[at] = (struct tr_out_loc){ location, k, location != 0 };
 		}
 	} else {
+		uint32_t index = 0;
+
 		if (!agx_spirv_decorated(t->m, in->result, -1, SpvDecorationLocation, &value))
 			return tr_fail(t, -EINVAL, "output %u has no Location", in->result);
 		loc = value;
+		/* index 1: the second blend source, of location 0 only (one dual-source target) */
+		agx_spirv_decorated(t->m, in->result, -1, SpvDecorationIndex, &index);
+		if (index > 1 || (index == 1 && (loc != 0 || pt->n > 4 ||
+						 t->shader->stage != AGX_IR_STAGE_FRAGMENT)))
+			return tr_fail(t, -EINVAL, "output %u at location %u index %u", in->result,
+				       loc, index);
+		if (index == 1)
+			loc = AGX_IR_LOCATION_DUAL_SOURCE;
 		location_walk(t, pt, &loc, NULL, v->out, &at);
 	}
 	return 0;

@@ -14,6 +14,8 @@
  * narrower than 8 bits, which the tilebuffer keeps in bytes), an ulp of a
  * float one; components the mask keeps must be exactly as they were.
  * Integer targets are never blended; their masks are checked exactly.
+ * The float shader also writes EXT_blend_func_extended's second source
+ * (index 1), which the SRC1 factors read.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -39,10 +41,13 @@ static const char vs_src[] = "#version 300 es\n"
 			     "layout(location = 0) in vec2 pos;\n"
 			     "void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
 static const char fs_float[] = "#version 300 es\n"
+			       "#extension GL_EXT_blend_func_extended : require\n"
 			       "precision highp float;\n"
 			       "uniform vec4 colour;\n"
+			       "uniform vec4 colour1;\n"
 			       "layout(location = 0) out vec4 o;\n"
-			       "void main() { o = colour; }\n";
+			       "layout(location = 0, index = 1) out vec4 o1;\n"
+			       "void main() { o = colour; o1 = colour1; }\n";
 static const char fs_uint[] = "#version 300 es\n"
 			      "uniform highp uvec4 colour;\n"
 			      "layout(location = 0) out highp uvec4 o;\n"
@@ -81,11 +86,14 @@ static float rndf(float lo, float hi)
 struct draw_case {
 	struct agx_blend_rt blend;
 	unsigned keep;
-	float src[4], constant[4];
+	float src[4], src1[4], constant[4];
 	uint32_t isrc[4];
 };
 
 enum kind { UNORM, SNORM, FLOAT, INTEGER };
+
+/* agx_blend_factor's values, ZERO .. ONE_MINUS_SRC1_ALPHA */
+#define NUM_FACTORS (AGX_BLEND_ONE_MINUS_SRC1_ALPHA + 1)
 
 static enum kind kind_of(const struct agx_format_info *fi)
 {
@@ -112,15 +120,16 @@ static void make_case(struct draw_case *c, enum kind k)
 		.enable = rnd(8) != 0,
 		.rgb_op = ops[rnd(6)],
 		.alpha_op = ops[rnd(6)],
-		.rgb_src = (enum agx_blend_factor)rnd(15),
-		.rgb_dst = (enum agx_blend_factor)rnd(15),
-		.alpha_src = (enum agx_blend_factor)rnd(15),
-		.alpha_dst = (enum agx_blend_factor)rnd(15),
+		.rgb_src = (enum agx_blend_factor)rnd(NUM_FACTORS),
+		.rgb_dst = (enum agx_blend_factor)rnd(NUM_FACTORS),
+		.alpha_src = (enum agx_blend_factor)rnd(NUM_FACTORS),
+		.alpha_dst = (enum agx_blend_factor)rnd(NUM_FACTORS),
 	};
 	if (rnd(4) == 0)
 		c->keep = 1 + rnd(15);
 	for (unsigned i = 0; i < 4; i++) {
 		c->src[i] = rndf(lo, hi);
+		c->src1[i] = rndf(lo, hi);
 		c->constant[i] = rndf(0, 1); /* glBlendColor clamps it (ES 3.0) */
 		c->isrc[i] = (uint32_t)rnd(1u << 16) * 65599u;
 	}
@@ -135,8 +144,8 @@ static double clampd(double v, enum kind k)
 	return v < lo ? lo : v > 1 ? 1 : v;
 }
 
-static double factor(enum agx_blend_factor f, unsigned c, const double *s, const double *d,
-		     const double *k)
+static double factor(enum agx_blend_factor f, unsigned c, const double *s, const double *s1,
+		     const double *d, const double *k)
 {
 	switch (f) {
 	case AGX_BLEND_ZERO:
@@ -169,6 +178,14 @@ static double factor(enum agx_blend_factor f, unsigned c, const double *s, const
 		return 1 - k[3];
 	case AGX_BLEND_SRC_ALPHA_SATURATE:
 		return c == 3 ? 1 : fmin(s[3], 1 - d[3]);
+	case AGX_BLEND_SRC1_COLOR:
+		return s1[c];
+	case AGX_BLEND_ONE_MINUS_SRC1_COLOR:
+		return 1 - s1[c];
+	case AGX_BLEND_SRC1_ALPHA:
+		return s1[3];
+	case AGX_BLEND_ONE_MINUS_SRC1_ALPHA:
+		return 1 - s1[3];
 	}
 	return 0;
 }
@@ -176,19 +193,22 @@ static double factor(enum agx_blend_factor f, unsigned c, const double *s, const
 /* GLES 3.0 section 4.1.7 for one pixel: dst as the target holds it, out before rounding. */
 static void model(const struct draw_case *c, enum kind k, const float dst[4], float out[4])
 {
-	double s[4], d[4], kc[4];
+	double s[4], s1[4], d[4], kc[4];
 
 	for (unsigned i = 0; i < 4; i++) {
 		s[i] = clampd(c->src[i], k);
+		s1[i] = clampd(c->src1[i], k);
 		d[i] = dst[i];
 		kc[i] = clampd(c->constant[i], k);
 	}
 	for (unsigned i = 0; i < 4; i++) {
 		enum agx_blend_op op = i == 3 ? c->blend.alpha_op : c->blend.rgb_op;
 		double sf = clampd(
-			   factor(i == 3 ? c->blend.alpha_src : c->blend.rgb_src, i, s, d, kc), k),
+			   factor(i == 3 ? c->blend.alpha_src : c->blend.rgb_src, i, s, s1, d, kc),
+			   k),
 		       df = clampd(
-			   factor(i == 3 ? c->blend.alpha_dst : c->blend.rgb_dst, i, s, d, kc), k),
+			   factor(i == 3 ? c->blend.alpha_dst : c->blend.rgb_dst, i, s, s1, d, kc),
+			   k),
 		       r;
 
 		if (!c->blend.enable)
@@ -378,6 +398,9 @@ static void blend_format(struct rig *r, enum agx_format format, double *worst)
 			      cf);
 		rig_fs_colour(&d, &fs[i], fu,
 			      k == INTEGER ? (const float *)cases[i].isrc : cases[i].src);
+		for (unsigned u = 0; u < fs[i].bin.info.num_vars; u++)
+			if (!strcmp(fs[i].bin.info.vars[u].name, "colour1"))
+				memcpy(&fu[fs[i].bin.info.vars[u].uniform], cases[i].src1, 16);
 		bc = fs[i].bin.info.blend_constant_uniform;
 		if (bc >= 0)
 			memcpy(&fu[bc], cases[i].constant, 16);

@@ -48,6 +48,11 @@ enum agx_blend_factor {
 	AGX_BLEND_CONSTANT_ALPHA,
 	AGX_BLEND_ONE_MINUS_CONSTANT_ALPHA,
 	AGX_BLEND_SRC_ALPHA_SATURATE, /* min(As, 1 - Ad) for colour, 1 for alpha */
+	/* EXT_blend_func_extended: the second source (AGX_SHADER_LOCATION_DUAL_SOURCE) */
+	AGX_BLEND_SRC1_COLOR,
+	AGX_BLEND_ONE_MINUS_SRC1_COLOR,
+	AGX_BLEND_SRC1_ALPHA,
+	AGX_BLEND_ONE_MINUS_SRC1_ALPHA,
 };
 
 /*
@@ -201,6 +206,11 @@ enum agx_shader_interp {
 #define AGX_SHADER_LOCATION_POINT_SIZE	0x101 /* gl_PointSize */
 #define AGX_SHADER_LOCATION_FRAG_DEPTH	0x102 /* gl_FragDepth */
 #define AGX_SHADER_LOCATION_POINT_COORD 0x103 /* gl_PointCoord */
+/*
+ * A fragment output of index 1 at location 0 (EXT_blend_func_extended):
+ * not stored, the second source colour of location 0's blending.
+ */
+#define AGX_SHADER_LOCATION_DUAL_SOURCE 0x104
 
 struct agx_shader_var {
 	enum agx_shader_var_kind kind;
