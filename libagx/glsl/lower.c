@@ -304,6 +304,8 @@ struct lowering {
 	char **reserved_name; /* by reserved-table index: its new name */
 	char *frag_color, *frag_data;
 	bool frag_color_out, frag_data_out; /* declared as outputs, not plain globals */
+	/* EXT_blend_func_extended's gl_SecondaryFragColorEXT, gl_SecondaryFragDataEXT */
+	char *secondary_color, *secondary_data;
 	struct renames renames;
 	struct text out;
 	bool invariant_all;
@@ -480,6 +482,12 @@ static bool lower_100_ident(struct lowering *l, size_t *i)
 		text_puts(&l->out, l->frag_color);
 	} else if (agx_glsl_token_is(t, "gl_FragData") && fragment && l->frag_data) {
 		text_puts(&l->out, l->frag_data);
+	} else if (agx_glsl_token_is(t, "gl_SecondaryFragColorEXT") && fragment &&
+		   l->secondary_color) {
+		text_puts(&l->out, l->secondary_color);
+	} else if (agx_glsl_token_is(t, "gl_SecondaryFragDataEXT") && fragment &&
+		   l->secondary_data) {
+		text_puts(&l->out, l->secondary_data);
 	} else if (agx_glsl_token_is(t, "gl_FragDepthEXT") && fragment) {
 		text_puts(&l->out, "gl_FragDepth");
 	} else if (agx_glsl_token_is(t, "gl_MaxVaryingVectors")) {
@@ -549,11 +557,13 @@ static bool lower_300_layout(struct lowering *l, struct layout_state *s,
 
 /* Every identifier spelled, sorted, and where gl_FragColor and gl_FragData first appear. */
 static int scan_idents(struct lowering *l, const struct agx_glsl_token **color,
-		       const struct agx_glsl_token **data)
+		       const struct agx_glsl_token **data, bool *secondary_color,
+		       bool *secondary_data)
 {
 	const struct agx_glsl_tokens *tk = l->tokens;
 	size_t n = 0;
 
+	*secondary_color = *secondary_data = false;
 	*color = *data = NULL;
 	l->idents = malloc((tk->count ? tk->count : 1) * sizeof(*l->idents));
 	if (!l->idents)
@@ -568,6 +578,8 @@ static int scan_idents(struct lowering *l, const struct agx_glsl_token **color,
 			*color = t;
 		if (!*data && agx_glsl_token_is(t, "gl_FragData"))
 			*data = t;
+		*secondary_color |= agx_glsl_token_is(t, "gl_SecondaryFragColorEXT");
+		*secondary_data |= agx_glsl_token_is(t, "gl_SecondaryFragDataEXT");
 	}
 	qsort(l->idents, n, sizeof(*l->idents), span_cmp);
 	l->num_idents = n;
@@ -773,9 +785,14 @@ static int find_output_writes(const struct lowering *l, struct output_writes *w)
 	return 0;
 }
 
-/* gl_FragColor or gl_FragData's stand-in: an output, or a plain global if never written. */
+/*
+ * gl_FragColor or gl_FragData's stand-in: an output, or a plain global if
+ * never written; at location 0 when the shader has a second blend source.
+ */
 static void emit_frag_output(struct lowering *l, const char *name, bool out, const char *array)
 {
+	if (out && (l->secondary_color || l->secondary_data))
+		text_puts(&l->out, "layout(location = 0) ");
 	text_puts(&l->out, out ? "out mediump vec4 " : "mediump vec4 ");
 	text_puts(&l->out, name);
 	text_puts(&l->out, array);
@@ -790,10 +807,24 @@ static void emit_frag_output(struct lowering *l, const char *name, bool out, con
 static void emit_prologue(struct lowering *l)
 {
 	text_puts(&l->out, "#version 310 es\n");
+	/* the shader enabled it to name them; the layouts below need it first */
+	if (l->secondary_color || l->secondary_data)
+		text_puts(&l->out, "#extension GL_EXT_blend_func_extended : enable\n");
 	if (l->frag_color)
 		emit_frag_output(l, l->frag_color, l->frag_color_out, "");
 	if (l->frag_data)
 		emit_frag_output(l, l->frag_data, l->frag_data_out, "[gl_MaxDrawBuffers]");
+	/* the second source of blending: index 1 (EXT_blend_func_extended's outputs) */
+	if (l->secondary_color) {
+		text_puts(&l->out, "layout(location = 0, index = 1) out mediump vec4 ");
+		text_puts(&l->out, l->secondary_color);
+		text_puts(&l->out, ";\n");
+	}
+	if (l->secondary_data) {
+		text_puts(&l->out, "layout(location = 0, index = 1) out mediump vec4 ");
+		text_puts(&l->out, l->secondary_data);
+		text_puts(&l->out, "[gl_MaxDualSourceDrawBuffersEXT];\n");
+	}
 	text_puts(&l->out, "#line 1\n");
 }
 
@@ -827,6 +858,7 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 	struct agx_glsl_tokens tokens;
 	struct lowering l = { .stage = stage, .version = version, .tokens = &tokens };
 	const struct agx_glsl_token *color, *data;
+	bool secondary_color, secondary_data;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -837,7 +869,8 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 	if (ret)
 		return ret;
 	l.reserved_name = calloc(agx_glsl_num_reserved, sizeof(*l.reserved_name));
-	ret = l.reserved_name ? scan_idents(&l, &color, &data) : -ENOMEM;
+	ret = l.reserved_name ? scan_idents(&l, &color, &data, &secondary_color, &secondary_data)
+			      : -ENOMEM;
 	if (ret)
 		goto out;
 
@@ -869,6 +902,12 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 			l.frag_color = rename_to(&l, "gl_FragColor", 12);
 		if (data)
 			l.frag_data = rename_to(&l, "gl_FragData", 11);
+	}
+	if (version == 100 && stage == AGX_GLSL_FRAGMENT) {
+		if (secondary_color)
+			l.secondary_color = rename_to(&l, "gl_SecondaryFragColorEXT", 24);
+		if (secondary_data)
+			l.secondary_data = rename_to(&l, "gl_SecondaryFragDataEXT", 23);
 	}
 	emit_prologue(&l);
 	lower_tokens(&l);

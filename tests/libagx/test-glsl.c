@@ -128,6 +128,40 @@ static void test_lower_frag_data(void **state)
 	agx_glsl_lowered_finish(&l);
 }
 
+/*
+ * EXT_blend_func_extended's 1.00 outputs become index-1 outputs at
+ * location 0, and the first output is at location 0 too; the extension
+ * is enabled before the declarations that need it.
+ */
+static void test_lower_secondary_outputs(void **state)
+{
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	lower_ok(AGX_GLSL_FRAGMENT, 100,
+		 "void main(){ gl_FragColor = vec4(1.0); gl_SecondaryFragColorEXT = vec4(0.5); }",
+		 "#version 310 es\n#extension GL_EXT_blend_func_extended : enable\n"
+		 "layout(location = 0) out mediump vec4 agx_FragColor;\n"
+		 "layout(location = 0, index = 1) out mediump vec4 agx_SecondaryFragColorEXT;\n"
+		 "#line 1\n"
+		 "void main(){ agx_FragColor = vec4(1.0); agx_SecondaryFragColorEXT = vec4(0.5); }",
+		 &l);
+	assert_int_equal(l.num_renames, 2);
+	assert_string_equal(l.renames[1].original, "gl_SecondaryFragColorEXT");
+	agx_glsl_lowered_finish(&l);
+	lower_ok(AGX_GLSL_FRAGMENT, 100, "void main(){ gl_SecondaryFragDataEXT[0] = vec4(0.5); }",
+		 "#version 310 es\n#extension GL_EXT_blend_func_extended : enable\n"
+		 "layout(location = 0, index = 1) out mediump vec4 "
+		 "agx_SecondaryFragDataEXT[gl_MaxDualSourceDrawBuffersEXT];\n"
+		 "#line 1\n"
+		 "void main(){ agx_SecondaryFragDataEXT[0] = vec4(0.5); }",
+		 &l);
+	agx_glsl_lowered_finish(&l);
+	/* a vertex shader has none */
+	lower_expect(AGX_GLSL_VERTEX, 100, "gl_SecondaryFragColorEXT",
+		     "#version 310 es\n#line 1\ngl_SecondaryFragColorEXT");
+}
+
 /* Writing both is a 1.00 error glslang misses (GLSL ES 1.00 section 7.2); #line counts. */
 static void test_lower_frag_color_and_data(void **state)
 {
@@ -965,6 +999,15 @@ static void test_spirv_100(void **state)
 	assert_non_null(strstr(r.lowered, "\nout mediump vec4 agx_FragData["));
 	assert_true(spirv_has_name(&r, "agx_FragData"));
 	agx_glsl_result_finish(&r);
+
+	/* EXT_blend_func_extended: both outputs of location 0 */
+	to_spirv(AGX_GLSL_FRAGMENT,
+		 "#extension GL_EXT_blend_func_extended : require\nprecision mediump float;\n"
+		 "void main(){ gl_FragColor = vec4(1.0); gl_SecondaryFragColorEXT = vec4(0.5); }",
+		 &r);
+	assert_string_equal(agx_glsl_original_name(&r, "agx_SecondaryFragColorEXT"),
+			    "gl_SecondaryFragColorEXT");
+	agx_glsl_result_finish(&r);
 }
 
 static void test_spirv_300(void **state)
@@ -1108,6 +1151,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_varying),
 		cmocka_unit_test(test_lower_fragment_invariant),
 		cmocka_unit_test(test_lower_frag_color),
+		cmocka_unit_test(test_lower_secondary_outputs),
 		cmocka_unit_test(test_lower_frag_data),
 		cmocka_unit_test(test_lower_frag_color_and_data),
 		cmocka_unit_test(test_lower_frag_color_and_data_named),
