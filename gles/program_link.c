@@ -1347,7 +1347,9 @@ static int link_outputs(struct link *lk, struct stage *fs)
 		struct gles_frag_output *o = &l->outputs[i];
 		const char *lowered = agx_glsl_lowered_name(&fs->code->glsl, o->name);
 
-		if (l->num_outputs > 1 && explicit_location(fs, "out", lowered) < 0)
+		/* a placed output's location is the lowering's placeholder (rule 16) */
+		if (l->num_outputs > 1 && (explicit_location(fs, "out", lowered) < 0 ||
+					   agx_glsl_placed(&fs->code->glsl, o->name)))
 			link_error(lk, "fragment output %s has no location, and there are several",
 				   o->name);
 		if ((unsigned)o->location + o->size > GLES_MAX_DRAW_BUFFERS) {

@@ -147,6 +147,8 @@ struct job {
 	struct agx_glsl_rename *renames;
 	unsigned num_renames;
 	bool invariant_all;
+	char **placed;
+	unsigned num_placed;
 };
 
 static bool version_allowed(enum agx_glsl_stage stage, int version)
@@ -215,6 +217,31 @@ static bool add_parse_log(struct job *j, const char *pre_log, const char *log)
 }
 
 /*
+ * Whether every error of a link log is glslang's rule that several
+ * fragment outputs all have locations.  That rule is the GL link's to
+ * apply (EXT_blend_func_extended lets glBindFragDataLocationEXT give
+ * them), and the lowering places such outputs (rule 16) so that the
+ * SPIR-V can be made.
+ */
+static bool only_output_location_errors(const char *log)
+{
+	bool any = false;
+
+	for (const char *p = log; p && *p;) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n >= 6 && !memcmp(p, "ERROR:", 6)) {
+			if (!memmem(p, n, "all must have location qualifiers", 33))
+				return false;
+			any = true;
+		}
+		p += n + (end != NULL);
+	}
+	return any;
+}
+
+/*
  * The check, under the shader's own version: preprocess, look at what the
  * preprocessor made, parse; and with to_spirv a link, which needs main().
  * *preprocessed (malloc'd) gets the preprocessed code of a valid shader.
@@ -262,7 +289,9 @@ static int check_shader(struct job *j, const char *code, char **preprocessed)
 			goto out;
 		}
 		glslang_program_add_shader(program, shader);
-		if (!glslang_program_link(program, GLSLANG_MSG_DEFAULT_BIT)) {
+		if (!glslang_program_link(program, GLSLANG_MSG_DEFAULT_BIT) &&
+		    !(j->stage == AGX_GLSL_FRAGMENT &&
+		      only_output_location_errors(glslang_program_get_info_log(program)))) {
 			ret = log_add(&j->log, glslang_program_get_info_log(program)) ? -EINVAL
 										      : -ENOMEM;
 		}
@@ -456,6 +485,10 @@ static int run_job(struct job *j)
 		j->renames = lowered.renames;
 		j->num_renames = lowered.num_renames;
 		j->invariant_all = lowered.invariant_all;
+		j->placed = lowered.placed;
+		j->num_placed = lowered.num_placed;
+		lowered.placed = NULL;
+		lowered.num_placed = 0;
 		lowered.source = NULL;
 		lowered.renames = NULL;
 		lowered.num_renames = 0;
@@ -526,6 +559,8 @@ int agx_glsl_to_spirv(enum agx_glsl_stage stage, const char *source, size_t leng
 	out->renames = j.renames;
 	out->num_renames = j.num_renames;
 	out->invariant_all = j.invariant_all;
+	out->placed = j.placed;
+	out->num_placed = j.num_placed;
 	if (ret) {
 		free(j.spirv);
 		return ret;
@@ -543,9 +578,20 @@ void agx_glsl_result_finish(struct agx_glsl_result *r)
 		free(r->renames[i].lowered);
 	}
 	free(r->renames);
+	for (unsigned i = 0; i < r->num_placed; i++)
+		free(r->placed[i]);
+	free(r->placed);
 	free(r->lowered);
 	free(r->spirv);
 	memset(r, 0, sizeof(*r));
+}
+
+bool agx_glsl_placed(const struct agx_glsl_result *r, const char *original)
+{
+	for (unsigned i = 0; i < r->num_placed; i++)
+		if (!strcmp(r->placed[i], original))
+			return true;
+	return false;
 }
 
 const char *agx_glsl_original_name(const struct agx_glsl_result *r, const char *lowered)

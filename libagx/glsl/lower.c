@@ -306,6 +306,10 @@ struct lowering {
 	bool frag_color_out, frag_data_out; /* declared as outputs, not plain globals */
 	/* EXT_blend_func_extended's gl_SecondaryFragColorEXT, gl_SecondaryFragDataEXT */
 	char *secondary_color, *secondary_data;
+	/* rule 16: [token index] = 1 + the location placed before it, 0 for none */
+	unsigned *place;
+	char **placed;
+	unsigned num_placed;
 	struct renames renames;
 	struct text out;
 	bool invariant_all;
@@ -828,6 +832,165 @@ static void emit_prologue(struct lowering *l)
 	text_puts(&l->out, "#line 1\n");
 }
 
+/*
+ * Rule 16: a 3.00 fragment shader's outputs declared without a location,
+ * when it has more than one output, get placeholder locations -- the
+ * lowest free of the explicit ones, in order -- so that glslang's link
+ * takes it ("when more than one fragment shader output, all must have
+ * location qualifiers").  Which location each takes is the GL layer's at
+ * link time (EXT_blend_func_extended's glBindFragDataLocationEXT, or its
+ * error when nothing gives one): the result names them (placed).  A
+ * declaration of several outputs is left as it is.
+ */
+struct global_decl {
+	size_t first;	      /* its first solid token */
+	size_t name;	      /* its (last) declarator's identifier, or SIZE_MAX */
+	bool out, layout_loc; /* an output; with layout(... location ...) */
+	long location, index, size;
+	unsigned declarators;
+};
+
+static long number_after(const struct lowering *l, size_t *i)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+	size_t j = next_solid(l, *i + 1);
+
+	if (j < l->tokens->count && agx_glsl_token_is(&v[j], "="))
+		j = next_solid(l, j + 1);
+	if (j >= l->tokens->count || v[j].kind != AGX_GLSL_TOKEN_NUMBER)
+		return -1;
+	*i = j;
+	return strtol(v[j].text, NULL, 0);
+}
+
+/* The global declaration from token i to its ';' (or the end); *i is left past it. */
+static void read_global_decl(const struct lowering *l, size_t *i, struct global_decl *d)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+	size_t n = l->tokens->count, j = next_solid(l, *i);
+	unsigned paren = 0, brace = 0, bracket = 0;
+	bool in_layout = false;
+
+	*d = (struct global_decl){
+		.first = j, .name = SIZE_MAX, .location = -1, .size = 1, .declarators = 1
+	};
+	for (; j < n; j++) {
+		const struct agx_glsl_token *t = &v[j];
+
+		if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE && !paren && !brace)
+			break;
+		if (agx_glsl_token_is(t, "(")) {
+			paren++;
+		} else if (agx_glsl_token_is(t, ")")) {
+			paren -= paren > 0;
+			in_layout &= paren > 0;
+		} else if (agx_glsl_token_is(t, "{")) {
+			brace++;
+			d->out = false; /* a function or a block: no output of ours */
+		} else if (agx_glsl_token_is(t, "}")) {
+			brace -= brace > 0;
+			if (!brace && !paren)
+				break;
+		} else if (agx_glsl_token_is(t, "[")) {
+			bracket++;
+			if (bracket == 1 && !paren && !brace) {
+				size_t k = next_solid(l, j + 1);
+
+				d->size = k < n && v[k].kind == AGX_GLSL_TOKEN_NUMBER
+					      ? strtol(v[k].text, NULL, 0)
+					      : -1;
+			}
+		} else if (agx_glsl_token_is(t, "]")) {
+			bracket -= bracket > 0;
+		} else if (agx_glsl_token_is(t, ";") && !paren && !brace) {
+			break;
+		} else if (agx_glsl_token_is(t, ",") && !paren && !brace && !bracket) {
+			d->declarators++;
+		} else if (agx_glsl_token_is(t, "layout") && !paren) {
+			in_layout = true;
+		} else if (in_layout && agx_glsl_token_is(t, "location")) {
+			d->layout_loc = true;
+			d->location = number_after(l, &j);
+		} else if (in_layout && agx_glsl_token_is(t, "index")) {
+			d->index = number_after(l, &j);
+		} else if (!paren && !brace && agx_glsl_token_is(t, "out")) {
+			d->out = true;
+		} else if (!paren && !brace && !bracket && t->kind == AGX_GLSL_TOKEN_IDENT) {
+			d->name = j;
+		}
+	}
+	*i = j;
+}
+
+static int place_outputs(struct lowering *l)
+{
+	struct global_decl *decls = NULL;
+	size_t n = 0, cap = 0;
+	unsigned outputs = 0, unplaced = 0;
+	uint32_t used = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < l->tokens->count; i++) {
+		struct global_decl d;
+
+		if (l->tokens->v[i].kind == AGX_GLSL_TOKEN_DIRECTIVE || skippable(&l->tokens->v[i]))
+			continue;
+		read_global_decl(l, &i, &d);
+		if (!d.out)
+			continue;
+		if (n == cap) {
+			struct global_decl *grown;
+
+			cap = cap ? 2 * cap : 8;
+			grown = realloc(decls, cap * sizeof(*grown));
+			if (!grown) {
+				free(decls);
+				return -ENOMEM;
+			}
+			decls = grown;
+		}
+		decls[n++] = d;
+		outputs += d.declarators;
+		if (!d.layout_loc)
+			unplaced++;
+		else if (d.index == 0 && d.location >= 0 && d.location < 32)
+			for (long k = 0; k < (d.size > 0 ? d.size : 1) && d.location + k < 32; k++)
+				used |= 1u << (d.location + k);
+	}
+	if (outputs < 2 || !unplaced)
+		goto out;
+	l->place = calloc(l->tokens->count, sizeof(*l->place));
+	l->placed = calloc(unplaced, sizeof(*l->placed));
+	if (!l->place || !l->placed) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct global_decl *d = &decls[k];
+		long size = d->size > 0 ? d->size : 1;
+		unsigned at = 0;
+		uint32_t run = (size >= 32 ? ~0u : (1u << size) - 1);
+
+		if (d->layout_loc || d->declarators > 1 || d->name == SIZE_MAX)
+			continue;
+		while (at + size <= AGX_GLSL_MAX_DRAW_BUFFERS && (used & (run << at)))
+			at++;
+		if (at + size > AGX_GLSL_MAX_DRAW_BUFFERS)
+			continue; /* no room: glslang says what is wrong */
+		used |= run << at;
+		l->place[d->first] = at + 1;
+		l->placed[l->num_placed] =
+		    strndup(l->tokens->v[d->name].text, l->tokens->v[d->name].length);
+		if (!l->placed[l->num_placed++]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+out:
+	free(decls);
+	return ret;
+}
+
 static void lower_tokens(struct lowering *l)
 {
 	struct layout_state layout = { 0 };
@@ -835,6 +998,12 @@ static void lower_tokens(struct lowering *l)
 	for (size_t i = 0; i < l->tokens->count; i++) {
 		const struct agx_glsl_token *t = &l->tokens->v[i];
 
+		if (l->place && l->place[i]) {
+			char text[48];
+
+			snprintf(text, sizeof(text), "layout(location = %u) ", l->place[i] - 1);
+			text_puts(&l->out, text);
+		}
 		if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE) {
 			emit_directive(l, t);
 			continue;
@@ -903,6 +1072,8 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 		if (data)
 			l.frag_data = rename_to(&l, "gl_FragData", 11);
 	}
+	if (version == 300 && stage == AGX_GLSL_FRAGMENT && (ret = place_outputs(&l)) < 0)
+		goto out;
 	if (version == 100 && stage == AGX_GLSL_FRAGMENT) {
 		if (secondary_color)
 			l.secondary_color = rename_to(&l, "gl_SecondaryFragColorEXT", 24);
@@ -929,10 +1100,18 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 	out->renames = l.renames.v;
 	out->num_renames = l.renames.count;
 	out->invariant_all = l.invariant_all;
+	out->placed = l.placed;
+	out->num_placed = l.num_placed;
 	l.out.v = NULL;
 	l.renames.v = NULL;
 	l.renames.count = 0;
+	l.placed = NULL;
+	l.num_placed = 0;
 out:
+	for (unsigned i = 0; i < l.num_placed; i++)
+		free(l.placed[i]);
+	free(l.placed);
+	free(l.place);
 	for (unsigned i = 0; i < l.renames.count; i++) {
 		free(l.renames.v[i].original);
 		free(l.renames.v[i].lowered);
@@ -952,6 +1131,9 @@ void agx_glsl_lowered_finish(struct agx_glsl_lowered *l)
 		free(l->renames[i].lowered);
 	}
 	free(l->renames);
+	for (unsigned i = 0; i < l->num_placed; i++)
+		free(l->placed[i]);
+	free(l->placed);
 	free(l->source);
 	free(l->error);
 	memset(l, 0, sizeof(*l));

@@ -77,6 +77,9 @@ struct agx_glsl_lowered {
 	unsigned num_renames;
 	bool invariant_all; /* #pragma STDGL invariant(all) */
 	char *error;	    /* why the lowering refused, as a glslang-style log line */
+	/* rule 16: the outputs given placeholder locations (the shader's names) */
+	char **placed;
+	unsigned num_placed;
 };
 
 /*

@@ -614,11 +614,19 @@ static void test_link_errors(void **state)
 		   "void main() { gl_Position = p + texture(s[16], p.xy); }",
 		   fs300, "vertex shader");
 
-	/* GLSL ES 3.00 section 4.3.8.2: several outputs, each with a location (glslang's link) */
+	/*
+	 * GLSL ES 3.00 section 4.3.8.2: several outputs, each with a location
+	 * (the GL link's rule: the front end's placeholders are not locations)
+	 */
 	link_fails(vs300,
 		   "#version 300 es\nprecision mediump float; out vec4 c; out vec4 d;\n"
 		   "void main() { c = vec4(1.0); d = c; }",
-		   "all must have location");
+		   "has no location, and there are several");
+	link_fails(vs300,
+		   "#version 300 es\nprecision mediump float; out vec4 c;\n"
+		   "layout(location = 1) out vec4 d;\n"
+		   "void main() { c = vec4(1.0); d = c; }",
+		   "fragment output c has no location");
 	/* overlapping locations are the compiler's error, an array past the last buffer the link's
 	 */
 	glDeleteShader(

@@ -162,6 +162,41 @@ static void test_lower_secondary_outputs(void **state)
 		     "#version 310 es\n#line 1\ngl_SecondaryFragColorEXT");
 }
 
+/*
+ * Rule 16: several 3.00 fragment outputs, some without a location: those
+ * get the lowest locations the others leave free (an array a run of
+ * them), and the result names them.  One output alone, a declaration of
+ * two, and the outputs of a vertex shader are left as they are.
+ */
+static void test_lower_place_outputs(void **state)
+{
+	struct agx_glsl_lowered l;
+
+	(void)state;
+	lower_ok(AGX_GLSL_FRAGMENT, 300,
+		 "layout(location = 1) out vec4 k;\nout vec4 a;\nout vec4 b[2];\n"
+		 "void f(out vec4 x) { x = vec4(1.0); }\n",
+		 "#version 310 es\n#line 1\nlayout(location = 1) out vec4 k;\n"
+		 "layout(location = 0) out vec4 a;\nlayout(location = 2) out vec4 b[2];\n"
+		 "void f(out vec4 x) { x = vec4(1.0); }\n",
+		 &l);
+	assert_int_equal(l.num_placed, 2);
+	assert_string_equal(l.placed[0], "a");
+	assert_string_equal(l.placed[1], "b");
+	agx_glsl_lowered_finish(&l);
+	/* an index-1 output takes no location of index 0's */
+	lower_expect(AGX_GLSL_FRAGMENT, 300,
+		     "layout(location = 0, index = 1) out vec4 s;\nout vec4 a;\n",
+		     "#version 310 es\n#line 1\nlayout(location = 0, index = 1) out vec4 s;\n"
+		     "layout(location = 0) out vec4 a;\n");
+	lower_expect(AGX_GLSL_FRAGMENT, 300, "out vec4 a;\n",
+		     "#version 310 es\n#line 1\nout vec4 a;\n");
+	lower_expect(AGX_GLSL_FRAGMENT, 300, "out vec4 a, b;\n",
+		     "#version 310 es\n#line 1\nout vec4 a, b;\n");
+	lower_expect(AGX_GLSL_VERTEX, 300, "out vec4 a;\nout vec4 b;\n",
+		     "#version 310 es\n#line 1\nout vec4 a;\nout vec4 b;\n");
+}
+
 /* Writing both is a 1.00 error glslang misses (GLSL ES 1.00 section 7.2); #line counts. */
 static void test_lower_frag_color_and_data(void **state)
 {
@@ -1025,6 +1060,16 @@ static void test_spirv_300(void **state)
 	assert_string_equal(agx_glsl_lowered_name(&r, "buffer"), "agx_buffer");
 	agx_glsl_result_finish(&r);
 
+	/* rule 16: SPIR-V of several outputs without locations, whose places the GL link decides */
+	to_spirv(AGX_GLSL_FRAGMENT,
+		 V300 "precision highp float;\nout vec4 a;\nout vec4 b;\n"
+		      "void main(){ a = vec4(1.0); b = vec4(0.5); }",
+		 &r);
+	assert_true(agx_glsl_placed(&r, "a"));
+	assert_true(agx_glsl_placed(&r, "b"));
+	assert_false(agx_glsl_placed(&r, "c"));
+	agx_glsl_result_finish(&r);
+
 	to_spirv(AGX_GLSL_VERTEX,
 		 V300 "in vec4 p;\nin mat4 m;\nout vec4 v;\nflat out uint k;\n"
 		      "void main(){ v = p; k = uint(gl_VertexID); gl_Position = m * p; }",
@@ -1152,6 +1197,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_fragment_invariant),
 		cmocka_unit_test(test_lower_frag_color),
 		cmocka_unit_test(test_lower_secondary_outputs),
+		cmocka_unit_test(test_lower_place_outputs),
 		cmocka_unit_test(test_lower_frag_data),
 		cmocka_unit_test(test_lower_frag_color_and_data),
 		cmocka_unit_test(test_lower_frag_color_and_data_named),

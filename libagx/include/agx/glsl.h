@@ -61,6 +61,14 @@ struct agx_glsl_result {
 	 * invariant.  glslang's SPIR-V does not say so; the back end must.
 	 */
 	bool invariant_all;
+	/*
+	 * The fragment outputs (the shader's names) the lowering gave
+	 * placeholder locations, which are not the shader's: several
+	 * outputs without a location, whose places the GL link decides
+	 * (docs/compiler.md, rule 16).
+	 */
+	char **placed;
+	unsigned num_placed;
 };
 
 /*
@@ -77,6 +85,9 @@ void agx_glsl_result_finish(struct agx_glsl_result *result);
 
 /* The name reflection reports for a name in the SPIR-V (itself when not renamed). */
 const char *agx_glsl_original_name(const struct agx_glsl_result *result, const char *lowered);
+
+/* Whether the lowering placed the output of this (original) name (agx_glsl_result.placed). */
+bool agx_glsl_placed(const struct agx_glsl_result *result, const char *original);
 
 /* The name in the SPIR-V for a name in the source (itself when not renamed). */
 const char *agx_glsl_lowered_name(const struct agx_glsl_result *result, const char *original);
