@@ -221,9 +221,8 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 	bool blending = bl->enable && !integer(type), spilled = o->rt[loc].spilled,
 	     whole = agx_memformat_packed(o->rt[loc].format) || spilled;
 	/* the second source is read where both are stored (the same block, or it is not read) */
-	bool two = second && second->last && second->block == r->block && !second->split;
-	struct agx_builder b = agx_builder_at(
-	    agx_ir_cursor_before(two ? later(r->block, r->last, second->last) : r->last));
+	bool two = second && second->last && r->last && second->block == r->block && !second->split;
+	struct agx_builder b;
 	struct blend x = { .b = &b, .type = type };
 	struct agx_ir_value out[4];
 	bool store[4];
@@ -231,6 +230,8 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 	/* a spilled target's stores are made 32-bit and whole even when nothing blends */
 	if (o->rt[loc].none || r->split || !r->last || (!blending && !keep && !spilled))
 		return false;
+	b = agx_builder_at(
+	    agx_ir_cursor_before(two ? later(r->block, r->last, second->last) : r->last));
 	for (unsigned c = 0; c < 4; c++) {
 		x.s[c] = source(&b, r, c, type);
 		store[c] = r->store[c] != NULL || blending || whole;

@@ -2233,6 +2233,40 @@ static void test_fragment_color(void **state)
 }
 
 /*
+ * A blended target the shader never writes (a fragment shader with no
+ * colour output, with blending on, as GL lets a draw have): blending has
+ * nothing to lower, and the tile is left as it was.  (agx_lower_blend
+ * once made its cursor before the target's missing last store.)
+ */
+static void test_blend_unwritten(void **state)
+{
+	static const char src[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "void main() {}\n";
+	struct agx_compile_options o = { .num_rts = 1 };
+	struct agx_shader_binary bin;
+	uint8_t tile[8 * 4 * 4];
+	struct usc_fragment_io f;
+	struct gfx_memory mem = { 0 };
+	static const float cf[1][3] = { { 0.0f, 0.0f, 1.0f } };
+
+	(void)state;
+	o.rt[0].format = AGX_ISA_MEMFORMAT_U8NORM;
+	o.rt[0].blend = (struct agx_blend_rt){ .enable = true,
+					       .rgb_src = AGX_BLEND_SRC1_COLOR,
+					       .rgb_dst = AGX_BLEND_ONE,
+					       .alpha_src = AGX_BLEND_ONE,
+					       .alpha_dst = AGX_BLEND_ZERO };
+	glsl(AGX_SHADER_FRAGMENT, src, &o, &bin);
+	memset(tile, 0x55, sizeof(tile));
+	f = tile_io(tile, 4, cf, 1, 0, 0);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned i = 0; i < sizeof(tile); i++)
+		assert_int_equal(tile[i], 0x55);
+	agx_shader_binary_finish(&bin);
+}
+
+/*
  * Smooth, centroid and flat (a float and an int) into an i32 target at byte
  * 16 of a 32-byte sample: each word bit for bit.  (GLSL ES has no
  * noperspective: test_noperspective builds it as IR.)
@@ -2905,6 +2939,7 @@ int main(void)
 		cmocka_unit_test(test_vertex_formats),
 		cmocka_unit_test(test_vertex_point_size),
 		cmocka_unit_test(test_fragment_color),
+		cmocka_unit_test(test_blend_unwritten),
 		cmocka_unit_test(test_fragment_interpolation),
 		cmocka_unit_test(test_noperspective),
 		cmocka_unit_test(test_frag_coord_facing),
