@@ -614,6 +614,8 @@ struct group {
 
 struct output_writes {
 	const struct agx_glsl_token *color, *data; /* the first write of each, or NULL */
+	/* EXT_blend_func_extended's gl_SecondaryFragColorEXT, gl_SecondaryFragDataEXT */
+	const struct agx_glsl_token *secondary_color, *secondary_data;
 };
 
 static int out_param_cmp(const void *a, const void *b)
@@ -713,6 +715,12 @@ static void note_write(const struct lowering *l, struct output_writes *w, size_t
 		w->color = t;
 	if (agx_glsl_token_is(t, "gl_FragData") && (!w->data || t < w->data))
 		w->data = t;
+	if (agx_glsl_token_is(t, "gl_SecondaryFragColorEXT") &&
+	    (!w->secondary_color || t < w->secondary_color))
+		w->secondary_color = t;
+	if (agx_glsl_token_is(t, "gl_SecondaryFragDataEXT") &&
+	    (!w->secondary_data || t < w->secondary_data))
+		w->secondary_data = t;
 }
 
 static void walk_writes(const struct lowering *l, struct write_scan *s, struct output_writes *w)
@@ -753,7 +761,9 @@ static void walk_writes(const struct lowering *l, struct write_scan *s, struct o
 				    (struct out_param){ { f->text, f->length }, top->arg };
 			}
 		} else if (agx_glsl_token_is(t, "gl_FragColor") ||
-			   agx_glsl_token_is(t, "gl_FragData")) {
+			   agx_glsl_token_is(t, "gl_FragData") ||
+			   agx_glsl_token_is(t, "gl_SecondaryFragColorEXT") ||
+			   agx_glsl_token_is(t, "gl_SecondaryFragDataEXT")) {
 			if (assigns_here(l, i, &whole_arg)) {
 				note_write(l, w, i);
 			} else if (whole_arg && top && top->callee != SIZE_MAX) {
@@ -771,7 +781,7 @@ static int find_output_writes(const struct lowering *l, struct output_writes *w)
 	size_t n = l->tokens->count ? l->tokens->count : 1;
 	struct write_scan s = { malloc(n * sizeof(*s.params)), 0, malloc(n * sizeof(*s.args)), 0 };
 
-	w->color = w->data = NULL;
+	w->color = w->data = w->secondary_color = w->secondary_data = NULL;
 	if (!s.params || !s.args) {
 		free(s.params);
 		free(s.args);
@@ -1043,6 +1053,29 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 	if (ret)
 		goto out;
 
+	if (version == 100 && stage == AGX_GLSL_FRAGMENT && (color || data) &&
+	    (secondary_color || secondary_data)) {
+		struct output_writes w;
+		const struct agx_glsl_token *a, *b;
+
+		ret = find_output_writes(&l, &w);
+		if (ret)
+			goto out;
+		/* EXT_blend_func_extended: the pairs are FragColor's and FragData's */
+		a = w.color && w.secondary_data ? w.color : w.data;
+		b = w.color && w.secondary_data ? w.secondary_data : w.secondary_color;
+		if (a && b) {
+			const struct agx_glsl_token *later = a > b ? a : b;
+
+			out->error = agx_glsl_format(
+			    "ERROR: 0:%u: '%.*s' : a shader writing gl_FragColor writes "
+			    "gl_SecondaryFragColorEXT, one writing gl_FragData "
+			    "gl_SecondaryFragDataEXT (EXT_blend_func_extended)\n",
+			    later->line, (int)later->length, later->text);
+			ret = out->error ? -EINVAL : -ENOMEM;
+			goto out;
+		}
+	}
 	if (version == 100 && stage == AGX_GLSL_FRAGMENT && color && data) {
 		struct output_writes w;
 

@@ -160,6 +160,21 @@ static void test_lower_secondary_outputs(void **state)
 	/* a vertex shader has none */
 	lower_expect(AGX_GLSL_VERTEX, 100, "gl_SecondaryFragColorEXT",
 		     "#version 310 es\n#line 1\ngl_SecondaryFragColorEXT");
+	/* gl_FragColor pairs with gl_SecondaryFragColorEXT, gl_FragData with gl_SecondaryFragDataEXT */
+	{
+		static const char *const mixed[] = {
+			"void main(){ gl_FragColor = vec4(0);\n gl_SecondaryFragDataEXT[0] = vec4(0); }",
+			"void main(){ gl_FragData[0] = vec4(0);\n gl_SecondaryFragColorEXT = vec4(0); }",
+		};
+
+		for (unsigned i = 0; i < 2; i++) {
+			assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, mixed[i],
+							strlen(mixed[i]), &l),
+					 -EINVAL);
+			assert_non_null(strstr(l.error, "ERROR: 0:2: 'gl_Secondary"));
+			agx_glsl_lowered_finish(&l);
+		}
+	}
 }
 
 /*
