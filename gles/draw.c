@@ -177,6 +177,14 @@ static enum agx_blend_factor blend_factor(GLenum f)
 		return AGX_BLEND_ONE_MINUS_CONSTANT_ALPHA;
 	case GL_SRC_ALPHA_SATURATE:
 		return AGX_BLEND_SRC_ALPHA_SATURATE;
+	case GL_SRC1_COLOR_EXT:
+		return AGX_BLEND_SRC1_COLOR;
+	case GL_ONE_MINUS_SRC1_COLOR_EXT:
+		return AGX_BLEND_ONE_MINUS_SRC1_COLOR;
+	case GL_SRC1_ALPHA_EXT:
+		return AGX_BLEND_SRC1_ALPHA;
+	case GL_ONE_MINUS_SRC1_ALPHA_EXT:
+		return AGX_BLEND_ONE_MINUS_SRC1_ALPHA;
 	default:
 		return AGX_BLEND_ONE;
 	}

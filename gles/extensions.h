@@ -19,6 +19,13 @@
 #ifndef GL_BLACKHOLE_RENDER_INTEL
 #define GL_BLACKHOLE_RENDER_INTEL 0x83FC /* INTEL_blackhole_render */
 #endif
+#ifndef GL_SRC1_COLOR_EXT /* EXT_blend_func_extended */
+#define GL_SRC1_ALPHA_EXT		    0x8589
+#define GL_SRC1_COLOR_EXT		    0x88F9
+#define GL_ONE_MINUS_SRC1_COLOR_EXT	    0x88FA
+#define GL_ONE_MINUS_SRC1_ALPHA_EXT	    0x88FB
+#define GL_MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT 0x88FC
+#endif
 #ifndef GL_HALF_FLOAT_OES
 #define GL_HALF_FLOAT_OES 0x8D61 /* OES_vertex_half_float (not core's HALF_FLOAT) */
 #endif

@@ -275,6 +275,11 @@ GLint gles_GetAttribLocation(GLuint program, const GLchar *name);
 void gles_GetActiveAttrib(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length,
 			  GLint *size, GLenum *type, GLchar *name);
 GLint gles_GetFragDataLocation(GLuint program, const GLchar *name);
+/* EXT_blend_func_extended */
+GLint gles_GetFragDataIndexEXT(GLuint program, const GLchar *name);
+void gles_BindFragDataLocationIndexedEXT(GLuint program, GLuint colorNumber, GLuint index,
+					 const GLchar *name);
+void gles_BindFragDataLocationEXT(GLuint program, GLuint color, const GLchar *name);
 void gles_TransformFeedbackVaryings(GLuint program, GLsizei count, const GLchar *const *varyings,
 				    GLenum bufferMode);
 void gles_GetTransformFeedbackVarying(GLuint program, GLuint index, GLsizei bufSize,

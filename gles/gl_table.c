@@ -26,6 +26,9 @@ static const struct gl_proc procs[] = {
 	{ "glBindBuffer", (void *)gles_BindBuffer },
 	{ "glBindBufferBase", (void *)gles_BindBufferBase },
 	{ "glBindBufferRange", (void *)gles_BindBufferRange },
+	/* GL_EXT_blend_func_extended */
+	{ "glBindFragDataLocationEXT", (void *)gles_BindFragDataLocationEXT },
+	{ "glBindFragDataLocationIndexedEXT", (void *)gles_BindFragDataLocationIndexedEXT },
 	{ "glBindFramebuffer", (void *)gles_BindFramebuffer },
 	{ "glBindRenderbuffer", (void *)gles_BindRenderbuffer },
 	{ "glBindSampler", (void *)gles_BindSampler },
@@ -128,6 +131,8 @@ static const struct gl_proc procs[] = {
 	{ "glGetBufferPointerv", (void *)gles_GetBufferPointerv },
 	{ "glGetError", (void *)gles_GetError },
 	{ "glGetFloatv", (void *)gles_GetFloatv },
+	/* GL_EXT_blend_func_extended */
+	{ "glGetFragDataIndexEXT", (void *)gles_GetFragDataIndexEXT },
 	{ "glGetFragDataLocation", (void *)gles_GetFragDataLocation },
 	{ "glGetFramebufferAttachmentParameteriv",
 	  (void *)gles_GetFramebufferAttachmentParameteriv },

@@ -4,6 +4,7 @@
  * table for program.c.
  */
 #include "context.h"
+#include "extensions.h"
 #include "get.h"
 #include "limits.h"
 
@@ -63,6 +64,7 @@ static const struct limit limits[] = {
 	INT(GL_MAX_ARRAY_TEXTURE_LAYERS, GLES_MAX_ARRAY_TEXTURE_LAYERS),
 	{ GL_MAX_TEXTURE_LOD_BIAS, GLES_GET_FLOAT, 1, { 0, 0 }, { GLES_MAX_TEXTURE_LOD_BIAS } },
 	INT(GL_MAX_DRAW_BUFFERS, GLES_MAX_DRAW_BUFFERS),
+	INT(GL_MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT, GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS),
 	INT(GL_MAX_COLOR_ATTACHMENTS, GLES_MAX_COLOR_ATTACHMENTS),
 	{ GL_MAX_VIEWPORT_DIMS,
 	  GLES_GET_INT,

@@ -39,6 +39,8 @@ struct gles_get_value;
 #define GLES_MAX_TEXTURE_LOD_BIAS 15.0f
 /* The compiler's gl_MaxDrawBuffers (8), and as many colour attachments */
 #define GLES_MAX_DRAW_BUFFERS	   8
+/* EXT_blend_func_extended: the second source is target 0's (agx_lower_blend.c) */
+#define GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS 1
 #define GLES_MAX_COLOR_ATTACHMENTS 8
 /* The viewport's extent is the render target's: 14-bit width/height of the PBE. */
 #define GLES_MAX_VIEWPORT_WIDTH	 16384

@@ -79,6 +79,9 @@ void gles_program_free(struct gles_programs *programs, struct gles_program *prog
 	for (unsigned i = 0; i < program->num_bindings; i++)
 		free(program->bindings[i].name);
 	free(program->bindings);
+	for (unsigned i = 0; i < program->num_frag_bindings; i++)
+		free(program->frag_bindings[i].name);
+	free(program->frag_bindings);
 	free_xfb_names(program);
 	gles_linked_unref(program->linked);
 	free(program->log);
@@ -631,11 +634,12 @@ bool gles_split_subscript(const char *name, size_t *base, unsigned long *element
 	return true;
 }
 
-GLint gles_GetFragDataLocation(GLuint pname, const GLchar *name)
+/* The location (index: the index) of the output a name names in program pname, -1 if none. */
+static GLint frag_data(GLuint pname, const GLchar *name, bool index)
 {
 	struct gles_context *ctx = gles_current();
 	const struct gles_linked *l;
-	GLint location = -1;
+	GLint value = -1;
 	size_t base;
 	unsigned long element;
 
@@ -649,16 +653,83 @@ GLint gles_GetFragDataLocation(GLuint pname, const GLchar *name)
 		const struct gles_frag_output *o = &l->outputs[i];
 
 		if (!strcmp(o->name, name)) {
-			location = o->location;
+			value = index ? (GLint)o->index : o->location;
 		} else if (gles_split_subscript(name, &base, &element) && o->size > 1 &&
 			   strlen(o->name) == base && !strncmp(o->name, name, base) &&
 			   element < o->size) {
-			location = o->location + (GLint)element;
+			value = index ? (GLint)o->index : o->location + (GLint)element;
 		}
 	}
 out:
 	gles_programs_unlock(ctx);
-	return location;
+	return value;
+}
+
+GLint gles_GetFragDataLocation(GLuint pname, const GLchar *name)
+{
+	return frag_data(pname, name, false);
+}
+
+/* EXT_blend_func_extended */
+GLint gles_GetFragDataIndexEXT(GLuint pname, const GLchar *name)
+{
+	return frag_data(pname, name, true);
+}
+
+/*
+ * EXT_blend_func_extended: where the next link puts an output the shader
+ * gives no location (ARB_blend_func_extended's rules): a draw buffer for
+ * index 0, a dual-source one for index 1.
+ */
+void gles_BindFragDataLocationIndexedEXT(GLuint pname, GLuint colorNumber, GLuint index,
+					 const GLchar *name)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_program *program;
+	struct gles_frag_binding *bindings;
+	char *copy;
+
+	if (!ctx)
+		return;
+	gles_programs_lock(ctx);
+	program = gles_lookup_program(ctx, pname);
+	if (!program)
+		goto out;
+	if (index > 1 || !name ||
+	    colorNumber >= (index ? GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS : GLES_MAX_DRAW_BUFFERS)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		goto out;
+	}
+	if (!strncmp(name, "gl_", 3)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		goto out;
+	}
+	for (unsigned i = 0; i < program->num_frag_bindings; i++) {
+		if (!strcmp(program->frag_bindings[i].name, name)) {
+			program->frag_bindings[i].location = colorNumber;
+			program->frag_bindings[i].index = index;
+			goto out;
+		}
+	}
+	copy = strdup(name);
+	bindings = copy ? realloc(program->frag_bindings,
+				  (program->num_frag_bindings + 1) * sizeof(*bindings))
+			: NULL;
+	if (!bindings) {
+		free(copy);
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		goto out;
+	}
+	bindings[program->num_frag_bindings++] =
+	    (struct gles_frag_binding){ copy, colorNumber, index };
+	program->frag_bindings = bindings;
+out:
+	gles_programs_unlock(ctx);
+}
+
+void gles_BindFragDataLocationEXT(GLuint pname, GLuint color, const GLchar *name)
+{
+	gles_BindFragDataLocationIndexedEXT(pname, color, 0, name);
 }
 
 /* ---- transform feedback varyings ------------------------------------------------- */

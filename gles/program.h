@@ -168,6 +168,7 @@ struct gles_frag_output {
 	GLenum type;
 	unsigned size; /* array elements, 1 if not an array */
 	int location;
+	unsigned index; /* EXT_blend_func_extended: 1 for the second blend source */
 };
 
 /* A fragment input and the vertex output it reads (matched by name, section 2.11.7). */
@@ -231,6 +232,12 @@ struct gles_program {
 		GLuint index;
 	} * bindings;
 	unsigned num_bindings;
+	/* EXT_blend_func_extended's glBindFragDataLocation(Indexed)EXT, used by the next link */
+	struct gles_frag_binding {
+		char *name;
+		GLuint location, index;
+	} * frag_bindings;
+	unsigned num_frag_bindings;
 	/* glTransformFeedbackVaryings', used by the next link */
 	char **xfb_names;
 	unsigned num_xfb_names;

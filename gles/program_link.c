@@ -1180,36 +1180,119 @@ static int attribute_var(struct link *lk, struct stage *st, const struct var *v,
 }
 
 /*
- * Relocation: the shader must read each attribute at the location the link
- * gave it.  glslang placed every input at a Location of its own choosing
- * (docs/compiler.md, "glslang's settings"), so where that differs, the
- * OpDecorate's Location word is rewritten in a copy of the SPIR-V that the
- * variants compile (gles_program_stage.spirv), and the stage's reflection
- * says the same.
+ * Relocation: the shader must read each attribute, and write each
+ * fragment output, at the location (and index) the link gave it.
+ * glslang placed every input and output at a Location of its own choosing
+ * (docs/compiler.md, "glslang's settings"; for several fragment outputs
+ * the lowering's rule 16), so where that differs, the OpDecorate's
+ * Location word is rewritten -- and an output's Index, added when the
+ * shader had none -- in a copy of the SPIR-V that the variants compile
+ * (gles_program_stage.spirv).  The stage's reflection says the same.
  */
-static int relocate(struct link *lk, struct stage *st, uint32_t id, unsigned location, int var)
+struct relocation {
+	uint32_t id;
+	unsigned location;
+	int index; /* -1: as the shader has it */
+	int var;   /* the reflection's var, or -1 */
+	bool has_index;
+};
+
+static const uint32_t *relocated_word(const struct relocation *r, unsigned n, uint32_t id,
+				      uint32_t decoration, uint32_t *value)
+{
+	for (unsigned k = 0; k < n; k++) {
+		if (r[k].id != id)
+			continue;
+		if (decoration == SpvDecorationLocation) {
+			*value = r[k].location;
+			return value;
+		}
+		if (decoration == SpvDecorationIndex && r[k].index >= 0) {
+			*value = (uint32_t)r[k].index;
+			return value;
+		}
+	}
+	return NULL;
+}
+
+static int relocate(struct link *lk, struct stage *st, struct relocation *r, unsigned n)
 {
 	struct gles_program_stage *ps = &lk->l->stages[st->index];
 	const uint32_t *base = st->code->glsl.spirv;
+	size_t words = st->code->glsl.spirv_words, at = 5;
+	bool change = false;
+	uint32_t *out;
 
+	/* what changes, and which outputs need an Index decoration added */
 	for (size_t i = 0; i < st->m.num_insts; i++) {
 		const struct agx_spirv_inst *in = &st->m.insts[i];
-		size_t at = (size_t)(in->words - base) + 3;
+		uint32_t value;
 
-		if (in->opcode != SpvOpDecorate || in->count != 4 || in->words[1] != id ||
-		    in->words[2] != SpvDecorationLocation || in->words[3] == location)
+		if (in->opcode != SpvOpDecorate || in->count != 4)
 			continue;
-		if (!ps->spirv) {
-			ps->spirv_words = st->code->glsl.spirv_words;
-			ps->spirv = malloc(ps->spirv_words * sizeof(uint32_t));
-			if (!ps->spirv)
-				return -ENOMEM;
-			memcpy(ps->spirv, base, ps->spirv_words * sizeof(uint32_t));
-		}
-		ps->spirv[at] = location;
+		for (unsigned k = 0; k < n; k++)
+			if (r[k].id == in->words[1] && in->words[2] == SpvDecorationIndex)
+				r[k].has_index = true;
+		if (relocated_word(r, n, in->words[1], in->words[2], &value) &&
+		    value != in->words[3])
+			change = true;
 	}
-	if (var >= 0)
-		ps->binary.info.vars[var].location = location;
+	for (unsigned k = 0; k < n; k++) {
+		if (r[k].index > 0 && !r[k].has_index) {
+			change = true;
+			words += 4;
+		}
+		if (r[k].var >= 0)
+			ps->binary.info.vars[r[k].var].location = r[k].location;
+	}
+	if (!change)
+		return 0;
+	out = malloc(words * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	memcpy(out, base, 5 * sizeof(*out));
+	for (size_t i = 0; i < st->m.num_insts; i++) {
+		const struct agx_spirv_inst *in = &st->m.insts[i];
+		uint32_t value;
+
+		memcpy(out + at, in->words, in->count * sizeof(*out));
+		if (in->opcode == SpvOpDecorate && in->count == 4 &&
+		    relocated_word(r, n, in->words[1], in->words[2], &value))
+			out[at + 3] = value;
+		at += in->count;
+		if (in->opcode != SpvOpDecorate || in->count != 4 ||
+		    in->words[2] != SpvDecorationLocation)
+			continue;
+		for (unsigned k = 0; k < n; k++)
+			if (r[k].id == in->words[1] && r[k].index > 0 && !r[k].has_index) {
+				out[at++] = 4u << 16 | SpvOpDecorate;
+				out[at++] = r[k].id;
+				out[at++] = SpvDecorationIndex;
+				out[at++] = (uint32_t)r[k].index;
+			}
+	}
+	free(ps->spirv);
+	ps->spirv = out;
+	ps->spirv_words = at;
+	return 0;
+}
+
+struct relocations {
+	struct relocation *v;
+	unsigned n;
+};
+
+static int add_relocation(struct relocations *rs, uint32_t id, int location, int index, int var)
+{
+	struct relocation *grown;
+
+	if (location < 0)
+		return 0;
+	grown = realloc(rs->v, (rs->n + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	rs->v = grown;
+	rs->v[rs->n++] = (struct relocation){ id, (unsigned)location, index, var, false };
 	return 0;
 }
 
@@ -1217,16 +1300,49 @@ static int relocate_attribute(struct link *lk, struct stage *st, const struct va
 {
 	const struct gles_linked *l = lk->l;
 
-	(void)data;
+	(void)st;
 	if (v->builtin || v->storage != SpvStorageClassInput)
 		return 0;
 	for (unsigned i = 0; i < l->num_attributes; i++) {
 		const struct gles_attribute *a = &l->attributes[i];
 
-		if (a->location >= 0 && !strcmp(a->name, v->name))
-			return relocate(lk, st, v->id, (unsigned)a->location, a->var);
+		if (!strcmp(a->name, v->name))
+			return add_relocation(data, v->id, a->location, -1, a->var);
 	}
 	return 0;
+}
+
+static int relocate_output(struct link *lk, struct stage *st, const struct var *v, void *data)
+{
+	const struct gles_linked *l = lk->l;
+
+	(void)st;
+	if (v->builtin || v->storage != SpvStorageClassOutput)
+		return 0;
+	for (unsigned i = 0; i < l->num_outputs; i++) {
+		const struct gles_frag_output *o = &l->outputs[i];
+
+		if (!strcmp(o->name, v->name))
+			return add_relocation(data, v->id, o->location, (int)o->index, -1);
+	}
+	return 0;
+}
+
+/* Relocates the stage's attributes (fn relocate_attribute) or outputs (relocate_output). */
+static int relocate_stage(struct link *lk, struct stage *st,
+			  int (*fn)(struct link *lk, struct stage *st, const struct var *v,
+				    void *data))
+{
+	struct relocations rs = { NULL, 0 };
+	int ret;
+
+	if (lk->failed)
+		return 0;
+	ret = foreach_var(lk, st, fn, &rs);
+	if (ret >= 0 && rs.n)
+		ret = relocate(lk, st, rs.v, rs.n);
+	free(rs.v);
+	return ret;
 }
 
 /*
@@ -1293,9 +1409,7 @@ static int link_attributes(struct link *lk, struct stage *vs)
 		for (unsigned k = 0; k < a->locations; k++)
 			owner[at + k] = i;
 	}
-	if (!lk->failed)
-		return foreach_var(lk, vs, relocate_attribute, NULL);
-	return 0;
+	return relocate_stage(lk, vs, relocate_attribute);
 }
 
 /* ---- fragment outputs ------------------------------------------------------------ */
@@ -1327,46 +1441,109 @@ static int output_var(struct link *lk, struct stage *st, const struct var *v, vo
 	o->size = size;
 	decorated(st, v->id, -1, SpvDecorationLocation, &location);
 	o->location = (int)location;
+	o->index = 0;
+	decorated(st, v->id, -1, SpvDecorationIndex, &o->index);
 	return 0;
 }
 
-/* GLSL ES 3.00 section 4.3.8.2: several outputs all have locations, inside the draw buffers. */
+/*
+ * GLSL ES 3.00 section 4.3.8.2: several outputs all have locations, inside
+ * the draw buffers.  EXT_blend_func_extended adds index 1 (the second
+ * blend source, inside the dual-source buffers), the locations
+ * glBindFragDataLocationIndexedEXT gives outputs the shader places
+ * nowhere, and, in a shader that enables it, places for the rest, the
+ * linker's: the first free at index 0 (as ARB_blend_func_extended's GL
+ * does).  Then the shader writes them there (relocation).
+ */
+static bool enables_blend_func_extended(const struct stage *fs)
+{
+	const char *p = fs->code->glsl.lowered;
+
+	return p && strstr(p, "#extension GL_EXT_blend_func_extended");
+}
+
+static bool bound_output(const struct link *lk, struct gles_frag_output *o)
+{
+	const struct gles_program *program = lk->program;
+
+	for (unsigned b = 0; b < program->num_frag_bindings; b++)
+		if (!strcmp(program->frag_bindings[b].name, o->name)) {
+			o->location = (int)program->frag_bindings[b].location;
+			o->index = program->frag_bindings[b].index;
+			return true;
+		}
+	return false;
+}
+
 static int link_outputs(struct link *lk, struct stage *fs)
 {
 	struct gles_linked *l = lk->l;
-	unsigned owner[GLES_MAX_DRAW_BUFFERS];
+	unsigned owner[2][GLES_MAX_DRAW_BUFFERS], limit[2] = { GLES_MAX_DRAW_BUFFERS,
+							       GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS };
+	bool located[64] = { false }, relaxed = enables_blend_func_extended(fs);
 	int ret;
 
 	if ((ret = foreach_var(lk, fs, output_var, NULL)) < 0)
 		return ret;
 	if (fs->code->version < 300)
-		return 0;
+		return relocate_stage(lk, fs, relocate_output);
 	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
-		owner[i] = ~0u;
-	for (unsigned i = 0; i < l->num_outputs; i++) {
+		owner[0][i] = owner[1][i] = ~0u;
+	for (unsigned i = 0; i < l->num_outputs && i < 64; i++) {
 		struct gles_frag_output *o = &l->outputs[i];
 		const char *lowered = agx_glsl_lowered_name(&fs->code->glsl, o->name);
 
 		/* a placed output's location is the lowering's placeholder (rule 16) */
-		if (l->num_outputs > 1 && (explicit_location(fs, "out", lowered) < 0 ||
-					   agx_glsl_placed(&fs->code->glsl, o->name)))
+		located[i] = explicit_location(fs, "out", lowered) >= 0 &&
+			    !agx_glsl_placed(&fs->code->glsl, o->name);
+		if (!located[i])
+			located[i] = bound_output(lk, o);
+		if (!located[i] && l->num_outputs > 1 && !relaxed)
 			link_error(lk, "fragment output %s has no location, and there are several",
 				   o->name);
-		if ((unsigned)o->location + o->size > GLES_MAX_DRAW_BUFFERS) {
-			link_error(lk,
-				   "fragment output %s at location %d is past the %u draw buffers",
-				   o->name, o->location, GLES_MAX_DRAW_BUFFERS);
-			continue;
-		}
-		for (unsigned k = 0; k < o->size; k++) {
-			if (owner[o->location + k] != ~0u)
-				link_error(lk, "fragment outputs %s and %s share location %u",
-					   l->outputs[owner[o->location + k]].name, o->name,
-					   o->location + k);
-			owner[o->location + k] = i;
-		}
 	}
-	return 0;
+	/* the located first, then the rest where there is room */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < l->num_outputs && i < 64; i++) {
+			struct gles_frag_output *o = &l->outputs[i];
+			unsigned x;
+
+			if (located[i] != (pass == 0))
+				continue;
+			if (!located[i]) {
+				unsigned at = 0;
+
+				o->index = 0;
+				for (; at + o->size <= GLES_MAX_DRAW_BUFFERS; at++) {
+					unsigned k = 0;
+
+					while (k < o->size && owner[0][at + k] == ~0u)
+						k++;
+					if (k == o->size)
+						break;
+				}
+				o->location = (int)at;
+			}
+			x = o->index ? 1 : 0;
+			if (o->location < 0 || (unsigned)o->location + o->size > limit[x]) {
+				link_error(lk,
+					   "fragment output %s at location %d index %u is past the "
+					   "%u %sdraw buffers",
+					   o->name, o->location, o->index, limit[x],
+					   x ? "dual-source " : "");
+				continue;
+			}
+			for (unsigned k = 0; k < o->size; k++) {
+				if (owner[x][o->location + k] != ~0u)
+					link_error(lk,
+						   "fragment outputs %s and %s share location %u "
+						   "index %u",
+						   l->outputs[owner[x][o->location + k]].name,
+						   o->name, o->location + k, x);
+				owner[x][o->location + k] = i;
+			}
+		}
+	return relocate_stage(lk, fs, relocate_output);
 }
 
 /* ---- varyings ---------------------------------------------------------------------- */

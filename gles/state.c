@@ -208,10 +208,17 @@ static bool blend_equation_valid(GLenum mode)
 	}
 }
 
-/* Table 4.2: every factor is valid for source and destination. */
+/*
+ * Table 4.2: every factor is valid for source and destination; so are
+ * EXT_blend_func_extended's second-source ones.
+ */
 static bool blend_factor_valid(GLenum factor)
 {
 	switch (factor) {
+	case GL_SRC1_COLOR_EXT:
+	case GL_ONE_MINUS_SRC1_COLOR_EXT:
+	case GL_SRC1_ALPHA_EXT:
+	case GL_ONE_MINUS_SRC1_ALPHA_EXT:
 	case GL_ZERO:
 	case GL_ONE:
 	case GL_SRC_COLOR:

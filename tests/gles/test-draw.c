@@ -1194,6 +1194,108 @@ static void blackhole(GLuint main_fb)
 	glDeleteRenderbuffers(2, rb);
 }
 
+/*
+ * EXT_blend_func_extended: a second source colour for the blend factors,
+ * from a 3.00 output of index 1, from glBindFragDataLocationIndexedEXT,
+ * and from a 1.00 shader's gl_SecondaryFragColorEXT; the queries and the
+ * errors of the API.
+ */
+static void dual_source(void)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec4 pos;\n"
+				 "out vec2 uv;\n"
+				 "void main() { gl_Position = pos; uv = pos.xy * 0.5 + 0.5; }\n";
+	static const char fs_explicit[] =
+	    "#version 300 es\n"
+	    "#extension GL_EXT_blend_func_extended : require\n"
+	    "precision mediump float;\n"
+	    "in vec2 uv;\n"
+	    "layout(location = 0) out vec4 a;\n"
+	    "layout(location = 0, index = 1) out vec4 b;\n"
+	    "void main() { a = vec4(uv, 0.5, 0.75); b = vec4(1.0 - uv.y, 0.25, uv.x, 0.5); }\n";
+	static const char fs_bound[] =
+	    "#version 300 es\n"
+	    "#extension GL_EXT_blend_func_extended : require\n"
+	    "precision mediump float;\n"
+	    "in vec2 uv;\n"
+	    "out vec4 first;\n"
+	    "out vec4 second;\n"
+	    "void main() { first = vec4(0.9, uv, 1.0); second = vec4(uv.yx, 0.6, 0.2); }\n";
+	static const char vs100[] = "attribute vec4 pos;\n"
+				    "varying vec2 uv;\n"
+				    "void main() { gl_Position = pos; uv = pos.xy * 0.5 + 0.5; }\n";
+	static const char fs100[] =
+	    "#extension GL_EXT_blend_func_extended : require\n"
+	    "precision mediump float;\n"
+	    "varying vec2 uv;\n"
+	    "void main() { gl_FragColor = vec4(uv, 1.0, 1.0);\n"
+	    "  gl_SecondaryFragColorEXT = vec4(0.5, uv.x, 1.0 - uv.x, uv.y); }\n";
+	static const char *const pos[] = { "pos", NULL };
+	void (*bind)(GLuint, GLuint, GLuint, const char *) =
+	    (void (*)(GLuint, GLuint, GLuint, const char *))eglGetProcAddress(
+		"glBindFragDataLocationIndexedEXT");
+	GLint (*get_index)(GLuint, const char *) =
+	    (GLint(*)(GLuint, const char *))eglGetProcAddress("glGetFragDataIndexEXT");
+	GLint values[5];
+	GLuint p;
+
+	if (!bind || !get_index) {
+		fprintf(stderr, "dual_source: no EXT_blend_func_extended functions\n");
+		return;
+	}
+	glEnableVertexAttribArray(0);
+	glDisableVertexAttribArray(1);
+	glEnable(GL_BLEND);
+
+	p = llvmpipe_program(vs, fs_explicit, NULL);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	clear();
+	glBlendFuncSeparate(0x88F9 /* GL_SRC1_COLOR_EXT */, 0x88FB /* ONE_MINUS_SRC1_ALPHA */,
+			    GL_ONE, 0x8589 /* GL_SRC1_ALPHA_EXT */);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("dual_source_explicit", 3);
+	values[0] = get_index(p, "a");
+	values[1] = get_index(p, "b");
+	values[2] = glGetFragDataLocation(p, "b");
+	values[3] = get_index(p, "nothing");
+	glGetIntegerv(0x88FC /* GL_MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT */, &values[4]);
+	llvmpipe_record("dual_source_queries", values, sizeof(values));
+
+	/* the bindings place the outputs at the next link */
+	p = llvmpipe_program(vs, fs_bound, NULL);
+	bind(p, 0, 1, "first");
+	bind(p, 0, 0, "second");
+	glLinkProgram(p);
+	glUseProgram(p);
+	clear();
+	glBlendFunc(0x88FA /* GL_ONE_MINUS_SRC1_COLOR_EXT */, 0x88F9 /* GL_SRC1_COLOR_EXT */);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("dual_source_bound", 3);
+	values[0] = get_index(p, "first");
+	values[1] = get_index(p, "second");
+	llvmpipe_record("dual_source_bound_queries", values, 2 * sizeof(values[0]));
+	llvmpipe_record_error("dual_source_bound");
+	/* a dual-source location past the one buffer, an index past 1, a built-in's name */
+	bind(p, 1, 1, "first");
+	llvmpipe_record_error("dual_source_bind_location_1");
+	bind(p, 0, 2, "first");
+	llvmpipe_record_error("dual_source_bind_index_2");
+	bind(p, 0, 1, "gl_FragColor");
+	llvmpipe_record_error("dual_source_bind_gl_name");
+	bind(p, 8, 0, "first");
+	llvmpipe_record_error("dual_source_bind_location_8");
+
+	llvmpipe_program(vs100, fs100, pos);
+	clear();
+	glBlendFunc(0x8589 /* GL_SRC1_ALPHA_EXT */, GL_SRC_ALPHA_SATURATE);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("dual_source_100", 3);
+	glBlendFunc(GL_ONE, GL_ZERO);
+	glDisable(GL_BLEND);
+	llvmpipe_record_error("dual_source");
+}
+
 /* Two draw buffers, each output to its own. */
 static void draw_buffers(GLuint fb)
 {
@@ -1291,6 +1393,7 @@ static int workload(void)
 	invalidation(fb);
 	point_sprites();
 	blackhole(fb);
+	dual_source();
 	draw_buffers(fb);
 	target_formats();
 	llvmpipe_release(dpy, surf, ctx);
