@@ -472,6 +472,7 @@ static int run_job(struct job *j)
 	code = agx_glsl_source_version_first(j->source, j->length);
 	if (!code)
 		return -ENOMEM;
+	agx_glsl_source_defined_builtins(code);
 	ret = check_shader(j, code, &preprocessed);
 	if (!ret && j->stage != AGX_GLSL_COMPUTE) {
 		ret = lower_shader(j, preprocessed, &lowered);

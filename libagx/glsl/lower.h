@@ -133,6 +133,15 @@ int agx_glsl_source_version(const char *source, size_t length, char *profile, si
 char *agx_glsl_source_version_first(const char *source, size_t length);
 
 /*
+ * The source with "defined __VERSION__" (or "defined(__VERSION__)"), and
+ * the same of __LINE__ and __FILE__, in #if and #elif lines made "1":
+ * GLSL ES defines those macros (1.00 and 3.00 section 3.4), and glslang's
+ * preprocessor has them as tokens only, so its "defined" says 0.  In
+ * place, the line's length kept.
+ */
+void agx_glsl_source_defined_builtins(char *code);
+
+/*
  * Whether the raw source stays inside the limits and asks for nothing
  * glslang must not do (read files: #include).  On false, error gets a
  * glslang-style log line (malloc'd).

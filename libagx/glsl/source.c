@@ -114,6 +114,71 @@ char *agx_glsl_source_version_first(const char *s, size_t n)
 	return out;
 }
 
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+static size_t blanks(const char *s, size_t i)
+{
+	while (s[i] == ' ' || s[i] == '\t')
+		i++;
+	return i;
+}
+
+/* At s + i (the "defined" operator's end): its operand's span end, if a built-in macro. */
+static size_t builtin_operand(const char *s, size_t i)
+{
+	static const char *const names[] = { "__VERSION__", "__LINE__", "__FILE__" };
+	bool paren;
+
+	i = blanks(s, i);
+	paren = s[i] == '(';
+	if (paren)
+		i = blanks(s, i + 1);
+	for (unsigned k = 0; k < 3; k++) {
+		size_t n = strlen(names[k]), j;
+
+		if (strncmp(s + i, names[k], n) || ident_char(s[i + n]))
+			continue;
+		j = blanks(s, i + n);
+		if (!paren)
+			return i + n;
+		if (s[j] == ')')
+			return j + 1;
+	}
+	return 0;
+}
+
+void agx_glsl_source_defined_builtins(char *code)
+{
+	for (char *line = code; line && *line;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		size_t i = blanks(line, 0);
+
+		if (line[i] != '#')
+			continue;
+		i = blanks(line, i + 1);
+		if (strncmp(line + i, "if", 2) || ident_char(line[i + 2]))
+			if (strncmp(line + i, "elif", 4) || ident_char(line[i + 4]))
+				continue;
+		for (; line[i] && line[i] != '\n'; i++) {
+			size_t end;
+
+			if (strncmp(line + i, "defined", 7) || ident_char(line[i + 7]) ||
+			    (i && ident_char(line[i - 1])))
+				continue;
+			end = builtin_operand(line, i + 7);
+			if (!end)
+				continue;
+			memset(line + i, ' ', end - i);
+			line[i] = '1';
+			i = end - 1;
+		}
+	}
+}
+
 /* A copy of s without its line continuations (backslash, newline). */
 static char *splice(const char *s, size_t n, size_t *length)
 {

@@ -160,17 +160,20 @@ static void test_lower_secondary_outputs(void **state)
 	/* a vertex shader has none */
 	lower_expect(AGX_GLSL_VERTEX, 100, "gl_SecondaryFragColorEXT",
 		     "#version 310 es\n#line 1\ngl_SecondaryFragColorEXT");
-	/* gl_FragColor pairs with gl_SecondaryFragColorEXT, gl_FragData with gl_SecondaryFragDataEXT */
+	/* gl_FragColor pairs with gl_SecondaryFragColorEXT, gl_FragData with
+	 * gl_SecondaryFragDataEXT */
 	{
 		static const char *const mixed[] = {
-			"void main(){ gl_FragColor = vec4(0);\n gl_SecondaryFragDataEXT[0] = vec4(0); }",
-			"void main(){ gl_FragData[0] = vec4(0);\n gl_SecondaryFragColorEXT = vec4(0); }",
+			"void main(){ gl_FragColor = vec4(0);\n gl_SecondaryFragDataEXT[0] = "
+			"vec4(0); }",
+			"void main(){ gl_FragData[0] = vec4(0);\n gl_SecondaryFragColorEXT = "
+			"vec4(0); }",
 		};
 
 		for (unsigned i = 0; i < 2; i++) {
-			assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, mixed[i],
-							strlen(mixed[i]), &l),
-					 -EINVAL);
+			assert_int_equal(
+			    agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, mixed[i], strlen(mixed[i]), &l),
+			    -EINVAL);
 			assert_non_null(strstr(l.error, "ERROR: 0:2: 'gl_Secondary"));
 			agx_glsl_lowered_finish(&l);
 		}
@@ -210,6 +213,30 @@ static void test_lower_place_outputs(void **state)
 		     "#version 310 es\n#line 1\nout vec4 a, b;\n");
 	lower_expect(AGX_GLSL_VERTEX, 300, "out vec4 a;\nout vec4 b;\n",
 		     "#version 310 es\n#line 1\nout vec4 a;\nout vec4 b;\n");
+}
+
+/* "defined" of the built-in macros glslang keeps as tokens is 1 in #if and #elif lines. */
+static void test_defined_builtins(void **state)
+{
+	char code[] = "#if defined __VERSION__ && defined( __LINE__ )\n"
+		      "x defined __FILE__\n"
+		      "  #  elif !defined(__FILE__) || defined __VERSION__X\n";
+	static const char want[] = "#if 1                   && 1                  \n"
+				   "x defined __FILE__\n"
+				   "  #  elif !1                 || defined __VERSION__X\n";
+	struct agx_glsl_log log;
+
+	(void)state;
+	agx_glsl_source_defined_builtins(code);
+	assert_string_equal(code, want);
+	/* through glslang: GLSL ES 1.00 section 3.4 defines them */
+	{
+		static const char src[] = "#version 300 es\n#if !defined __VERSION__ || "
+					  "!defined(__LINE__)\n#error no\n#endif\nvoid main(){}\n";
+
+		assert_int_equal(agx_glsl_check(AGX_GLSL_FRAGMENT, src, strlen(src), &log), 0);
+	}
+	agx_glsl_log_finish(&log);
 }
 
 /* Writing both is a 1.00 error glslang misses (GLSL ES 1.00 section 7.2); #line counts. */
@@ -1213,6 +1240,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_frag_color),
 		cmocka_unit_test(test_lower_secondary_outputs),
 		cmocka_unit_test(test_lower_place_outputs),
+		cmocka_unit_test(test_defined_builtins),
 		cmocka_unit_test(test_lower_frag_data),
 		cmocka_unit_test(test_lower_frag_color_and_data),
 		cmocka_unit_test(test_lower_frag_color_and_data_named),
