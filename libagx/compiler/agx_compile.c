@@ -87,72 +87,24 @@ static enum agx_glsl_stage glsl_stage(enum agx_shader_stage stage)
 	return AGX_GLSL_COMPUTE;
 }
 
-/* A leaf's name ("s[1].f") with each identifier in it the shader's own (malloc'd). */
-static char *restore_path(const char *path, const struct agx_glsl_result *glsl)
-{
-	size_t cap = 2 * strlen(path) + 64, n = 0;
-	char *out = malloc(cap), id[256];
-
-	if (!out)
-		return NULL;
-	for (const char *p = path; *p;) {
-		size_t len = strcspn(p, ".[]");
-		const char *original;
-
-		if (len) {
-			snprintf(id, sizeof(id), "%.*s", (int)(len < 255 ? len : 255), p);
-			original = agx_glsl_original_name(glsl, id);
-			/* an original name is at most a renamed one's length, or near it */
-			if (n + strlen(original) + 1 > cap) {
-				char *grown = realloc(out, cap = 2 * (n + strlen(original) + 1));
-
-				if (!grown) {
-					free(out);
-					return NULL;
-				}
-				out = grown;
-			}
-			n += (size_t)snprintf(out + n, cap - n, "%s", original);
-			p += len;
-			continue;
-		}
-		if (n + 2 > cap) {
-			char *grown = realloc(out, cap *= 2);
-
-			if (!grown) {
-				free(out);
-				return NULL;
-			}
-			out = grown;
-		}
-		out[n++] = *p++;
-		out[n] = '\0';
-	}
-	out[n] = '\0';
-	return out;
-}
-
 /* The lowering renamed some identifiers; reflection gives the shader's own. */
 static int restore_names(struct agx_shader_info *info, const struct agx_glsl_result *glsl)
 {
+	/* a struct varying's leaves are paths too ("s.f", "s[1].f") */
 	for (unsigned i = 0; i < info->num_vars; i++) {
 		struct agx_shader_var *var = &info->vars[i];
-		const char *original;
-		char *copy;
+		char *name;
 
 		if (!var->name)
 			continue;
-		original = agx_glsl_original_name(glsl, var->name);
-		if (original == var->name || !strcmp(original, var->name))
-			continue;
-		copy = strdup(original);
-		if (!copy)
+		name = agx_glsl_original_path(glsl, var->name);
+		if (!name)
 			return -ENOMEM;
 		free(var->name);
-		var->name = copy;
+		var->name = name;
 	}
 	for (unsigned i = 0; i < info->num_uniform_leaves; i++) {
-		char *name = restore_path(info->uniform_leaves[i].name, glsl);
+		char *name = agx_glsl_original_path(glsl, info->uniform_leaves[i].name);
 
 		if (!name)
 			return -ENOMEM;

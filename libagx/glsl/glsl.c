@@ -604,6 +604,42 @@ const char *agx_glsl_original_name(const struct agx_glsl_result *r, const char *
 	return lowered;
 }
 
+char *agx_glsl_original_path(const struct agx_glsl_result *r, const char *lowered)
+{
+	size_t cap = strlen(lowered) + 1, n = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	for (const char *p = lowered; *p;) {
+		size_t len = strcspn(p, ".[]"), piece_len = len ? len : 1;
+		const char *piece = p;
+
+		for (unsigned i = 0; len && i < r->num_renames; i++) {
+			if (strlen(r->renames[i].lowered) == len &&
+			    !strncmp(r->renames[i].lowered, p, len)) {
+				piece = r->renames[i].original;
+				piece_len = strlen(piece);
+				break;
+			}
+		}
+		if (n + piece_len + 1 > cap) {
+			char *grown = realloc(out, cap = 2 * (n + piece_len + 1));
+
+			if (!grown) {
+				free(out);
+				return NULL;
+			}
+			out = grown;
+		}
+		memcpy(out + n, piece, piece_len);
+		n += piece_len;
+		p += len ? len : 1;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 const char *agx_glsl_lowered_name(const struct agx_glsl_result *r, const char *original)
 {
 	for (unsigned i = 0; i < r->num_renames; i++) {

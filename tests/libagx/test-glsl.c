@@ -1136,7 +1136,7 @@ static void test_spirv_310_compute(void **state)
 	agx_glsl_result_finish(&r);
 }
 
-/* The SPIR-V names what was renamed by its new name; the map leads back. */
+/* The SPIR-V names what was renamed by its new name; the map leads back, paths too. */
 static void test_spirv_renames(void **state)
 {
 	struct agx_glsl_result r;
@@ -1152,6 +1152,23 @@ static void test_spirv_renames(void **state)
 	assert_string_equal(agx_glsl_original_name(&r, "agx_FragColor"), "gl_FragColor");
 	assert_string_equal(agx_glsl_lowered_name(&r, "sample"), "agx_sample");
 	assert_string_equal(agx_glsl_original_name(&r, "unrenamed"), "unrenamed");
+	/* a path: each identifier mapped, the rest kept, even a prefix of a renamed one */
+	{
+		static const char *const paths[][2] = {
+			{ "agx_sample", "sample" },
+			{ "s[12].agx_texture.agx_sample", "s[12].texture.sample" },
+			{ "agx_texture[1].agx_samplex", "texture[1].agx_samplex" },
+			{ "", "" },
+		};
+
+		for (unsigned i = 0; i < 4; i++) {
+			char *got = agx_glsl_original_path(&r, paths[i][0]);
+
+			assert_non_null(got);
+			assert_string_equal(got, paths[i][1]);
+			free(got);
+		}
+	}
 	assert_true(spirv_has_name(&r, "agx_sample"));
 	assert_true(spirv_has_name(&r, "agx_FragColor"));
 	assert_false(spirv_has_name(&r, "gl_FragColor"));

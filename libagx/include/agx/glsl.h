@@ -86,6 +86,12 @@ void agx_glsl_result_finish(struct agx_glsl_result *result);
 /* The name reflection reports for a name in the SPIR-V (itself when not renamed). */
 const char *agx_glsl_original_name(const struct agx_glsl_result *result, const char *lowered);
 
+/*
+ * The same for a path of names, a struct leaf's ("s[1].f"): each
+ * identifier in it the source's.  malloc'd; NULL when out of memory.
+ */
+char *agx_glsl_original_path(const struct agx_glsl_result *result, const char *lowered);
+
 /* Whether the lowering placed the output of this (original) name (agx_glsl_result.placed). */
 bool agx_glsl_placed(const struct agx_glsl_result *result, const char *original);
 
