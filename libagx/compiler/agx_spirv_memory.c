@@ -818,6 +818,20 @@ int tr_array_length(struct tr *t, const struct agx_spirv_inst *in)
 /* ---- global variables -------------------------------------------------------------------------
  */
 
+/*
+ * A struct member's first location: the member's own Location decoration
+ * (allowed on a Block's members), else the one after the member before it
+ * -- the rule of the Vulkan specification's "Location Assignment"
+ * (Shader Interfaces chapter), which GL SPIR-V shares.
+ */
+static void member_location(struct tr *t, const struct tr_type *st, unsigned m, unsigned *loc)
+{
+	uint32_t value;
+
+	if (agx_spirv_decorated(t->m, st->id, (int32_t)m, SpvDecorationLocation, &value))
+		*loc = value;
+}
+
 /* Locations: a vector or scalar takes one, a matrix one per column; arrays and structs in order. */
 static void location_walk(struct tr *t, const struct tr_type *type, unsigned *loc,
 			  struct tr_scalar_read *reads, struct tr_out_loc *out, unsigned *at)
@@ -853,8 +867,10 @@ static void location_walk(struct tr *t, const struct tr_type *type, unsigned *lo
 			location_walk(t, e, loc, reads, out, at);
 		return;
 	case TR_T_STRUCT:
-		for (unsigned m = 0; m < type->len; m++)
+		for (unsigned m = 0; m < type->len; m++) {
+			member_location(t, type, m, loc);
 			location_walk(t, tr_type(t, type->members[m]), loc, reads, out, at);
+		}
 		return;
 	default:
 		return;
@@ -1295,8 +1311,34 @@ static unsigned block_size(struct tr *t, const struct tr_var *v, const struct tr
 	return size;
 }
 
-static void add_var(struct tr *t, const struct tr_var *v, const char *name,
-		    const struct tr_type *type, enum agx_ir_var_kind kind, unsigned location)
+/* The name OpMemberName gives member m of struct type id, or NULL. */
+static const char *member_name(struct tr *t, uint32_t id, unsigned m)
+{
+	for (size_t i = 0; i < t->m->num_insts; i++) {
+		const struct agx_spirv_inst *in = &t->m->insts[i];
+
+		if (in->opcode == SpvOpMemberName && agx_spirv_num_operands(in) >= 3 &&
+		    agx_spirv_operand(in, 0) == id && agx_spirv_operand(in, 1) == m)
+			return agx_spirv_string(in, 2, NULL);
+	}
+	return NULL;
+}
+
+/* The interpolation decorations of id (member -1) or of a member of struct type id. */
+static enum agx_ir_interp decorated_interp(struct tr *t, uint32_t id, int32_t member)
+{
+	if (agx_spirv_decorated(t->m, id, member, SpvDecorationFlat, NULL))
+		return AGX_IR_INTERP_FLAT;
+	if (agx_spirv_decorated(t->m, id, member, SpvDecorationNoPerspective, NULL))
+		return AGX_IR_INTERP_NOPERSPECTIVE;
+	if (agx_spirv_decorated(t->m, id, member, SpvDecorationCentroid, NULL))
+		return AGX_IR_INTERP_CENTROID;
+	return AGX_IR_INTERP_SMOOTH;
+}
+
+static void add_var_interp(struct tr *t, const struct tr_var *v, const char *name,
+			   const struct tr_type *type, enum agx_ir_var_kind kind, unsigned location,
+			   enum agx_ir_interp interp)
 {
 	struct agx_ir_var out;
 	char type_name[160];
@@ -1317,12 +1359,7 @@ static void add_var(struct tr *t, const struct tr_var *v, const char *name,
 	out.glsl_type = type_name;
 	out.components = elem->n > TR_MAX_SLOTS ? 0 : elem->n;
 	out.type = common_type(t, elem);
-	if (agx_spirv_decorated(t->m, v->id, -1, SpvDecorationFlat, NULL))
-		out.interp = AGX_IR_INTERP_FLAT;
-	else if (agx_spirv_decorated(t->m, v->id, -1, SpvDecorationNoPerspective, NULL))
-		out.interp = AGX_IR_INTERP_NOPERSPECTIVE;
-	else if (agx_spirv_decorated(t->m, v->id, -1, SpvDecorationCentroid, NULL))
-		out.interp = AGX_IR_INTERP_CENTROID;
+	out.interp = interp;
 	switch (v->kind) {
 	case TR_VAR_SSBO:
 	case TR_VAR_UBO:
@@ -1364,17 +1401,85 @@ static void add_var(struct tr *t, const struct tr_var *v, const char *name,
 	agx_ir_shader_add_var(t->shader, &out);
 }
 
-/* The name OpMemberName gives member m of struct type id, or NULL. */
-static const char *member_name(struct tr *t, uint32_t id, unsigned m)
+static void add_var(struct tr *t, const struct tr_var *v, const char *name,
+		    const struct tr_type *type, enum agx_ir_var_kind kind, unsigned location)
 {
-	for (size_t i = 0; i < t->m->num_insts; i++) {
-		const struct agx_spirv_inst *in = &t->m->insts[i];
+	add_var_interp(t, v, name, type, kind, location, decorated_interp(t, v->id, -1));
+}
 
-		if (in->opcode == SpvOpMemberName && agx_spirv_num_operands(in) >= 3 &&
-		    agx_spirv_operand(in, 0) == id && agx_spirv_operand(in, 1) == m)
-			return agx_spirv_string(in, 2, NULL);
+/* Whether an interface var of the type is one var: a basic type or an array of one. */
+static bool basic_io(struct tr *t, const struct tr_type *type)
+{
+	const struct tr_type *e = type->kind == TR_T_ARRAY ? tr_type(t, type->elem) : type;
+
+	return e && e->kind != TR_T_STRUCT && e->kind != TR_T_ARRAY;
+}
+
+/* The locations of a basic type or an array of one, as location_walk() counts them. */
+static unsigned io_locations(struct tr *t, const struct tr_type *type)
+{
+	const struct tr_type *e = type->kind == TR_T_ARRAY ? tr_type(t, type->elem) : type;
+	unsigned per = e->kind == TR_T_MATRIX ? e->len : 1;
+
+	return per * (type->kind == TR_T_ARRAY ? type->len : 1);
+}
+
+/*
+ * An input or output of a struct type, an array of structs or an array of
+ * arrays, recorded as GL names its parts (glTransformFeedbackVaryings
+ * takes a struct's members as "s.f" and "s[1].f", never the whole
+ * struct): one var per leaf of a basic type or an array of one -- "s.f",
+ * "s[1].f", "s.t.f" -- at the location location_walk() gives it, so
+ * placement, selection, the driver's matching of the stages and transform
+ * feedback see basic-typed vars only.  Each leaf has the var's
+ * interpolation, or its member's own.
+ */
+static void io_leaves(struct tr *t, const struct tr_var *v, const struct tr_type *type,
+		      const char *name, enum agx_ir_var_kind kind, unsigned *loc,
+		      enum agx_ir_interp interp)
+{
+	size_t size;
+	char *sub;
+
+	if (basic_io(t, type)) {
+		add_var_interp(t, v, name, type, kind, *loc, interp);
+		*loc += io_locations(t, type);
+		return;
 	}
-	return NULL;
+	if (type->kind == TR_T_ARRAY) {
+		size = strlen(name) + 16;
+		if (!(sub = tr_alloc(t, size)))
+			return;
+		for (unsigned i = 0; i < type->len; i++) {
+			snprintf(sub, size, "%s[%u]", name, i);
+			io_leaves(t, v, tr_type(t, type->elem), sub, kind, loc, interp);
+		}
+		return;
+	}
+	for (unsigned m = 0; m < type->len; m++) {
+		const char *mname = member_name(t, type->id, m);
+		enum agx_ir_interp own = decorated_interp(t, type->id, (int32_t)m);
+
+		mname = mname ? mname : "";
+		size = strlen(name) + strlen(mname) + 2;
+		if (!(sub = tr_alloc(t, size)))
+			return;
+		snprintf(sub, size, "%s.%s", name, mname);
+		member_location(t, type, m, loc);
+		io_leaves(t, v, tr_type(t, type->members[m]), sub, kind, loc,
+			  own != AGX_IR_INTERP_SMOOTH ? own : interp);
+	}
+}
+
+/* An input or output var of user locations from location: itself, or its leaves. */
+static void add_io(struct tr *t, const struct tr_var *v, const char *name,
+		   const struct tr_type *type, enum agx_ir_var_kind kind, unsigned location)
+{
+	if (basic_io(t, type))
+		add_var(t, v, name, type, kind, location);
+	else
+		io_leaves(t, v, type, name ? name : "", kind, &location,
+			  decorated_interp(t, v->id, -1));
 }
 
 /*
@@ -1459,7 +1564,7 @@ int tr_record_vars(struct tr *t)
 				uniform_leaves(t, type, v->offset, name ? name : "",
 					       t->shader->num_vars - 1);
 			} else if (v->reads[0].how == TR_READ_INPUT) {
-				add_var(t, v, name, type, AGX_IR_VAR_INPUT, v->reads[0].a);
+				add_io(t, v, name, type, AGX_IR_VAR_INPUT, v->reads[0].a);
 			}
 			break;
 		case TR_VAR_SLOTS:
@@ -1490,7 +1595,7 @@ int tr_record_vars(struct tr *t)
 					at += mt->n;
 				}
 			} else if (v->out[0].valid) {
-				add_var(t, v, name, type, AGX_IR_VAR_OUTPUT, v->out[0].location);
+				add_io(t, v, name, type, AGX_IR_VAR_OUTPUT, v->out[0].location);
 			}
 			break;
 		}

@@ -2335,6 +2335,116 @@ static void test_fragment_interpolation(void **state)
 }
 
 /*
+ * Struct varyings: a vertex shader's flat struct output is a var per
+ * member ("s.buffer", the member's own name though the lowering renames
+ * it), each member's words in output slots of their own after the one
+ * before, run for 32 vertices; the fragment shader's struct input the
+ * same in coefficient registers, the flat members from C of their planes
+ * and a smooth vec2 after them divided by 1/w.
+ */
+static void test_struct_varyings(void **state)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "struct S { float buffer; mat2 m; ivec2 i; };\n"
+				 "flat out S s;\n"
+				 "out vec2 after;\n"
+				 "void main() {\n"
+				 "  float v = float(gl_VertexID);\n"
+				 "  gl_Position = vec4(v, 0.0, 0.0, 1.0);\n"
+				 "  s.buffer = v * 2.0;\n"
+				 "  s.m = mat2(v, 1.0, 2.0, v + 3.0);\n"
+				 "  s.i = ivec2(gl_VertexID, -7);\n"
+				 "  after = vec2(v, 0.5);\n"
+				 "}\n";
+	static const char fs[] =
+	    "#version 300 es\n"
+	    "precision highp float;\n"
+	    "struct S { float buffer; mat2 m; ivec2 i; };\n"
+	    "flat in S s;\n"
+	    "in vec2 after;\n"
+	    "layout(location = 0) out highp uvec4 o;\n"
+	    "void main() {\n"
+	    "  o = uvec4(floatBitsToUint(s.buffer), floatBitsToUint(s.m[1].y),\n"
+	    "            uint(s.i.y), floatBitsToUint(after.y));\n"
+	    "}\n";
+	static const char *const names[] = { "s.buffer", "s.m", "s.i", "after" };
+	static const unsigned words[] = { 1, 4, 2, 2 };
+	struct agx_compile_options opts = { .num_rts = 1 };
+	struct agx_shader_binary bin;
+	uint32_t r5[32], r6[32] = { 0 }, *out;
+	struct gfx_memory mem = { 0 };
+	struct usc_vertex_io vx;
+	struct usc_fragment_io f;
+	float cf[10][3] = { { 0.01f, 0.02f, 0.25f } };
+	uint8_t tile[8 * 4 * 32];
+	int32_t seven = -7;
+	unsigned at;
+
+	(void)state;
+	glsl(AGX_SHADER_VERTEX, vs, NULL, &bin);
+	at = 4;
+	for (unsigned k = 0; k < 4; k++) {
+		const struct agx_shader_var *v = find_var(&bin, names[k]);
+
+		assert_int_equal(v->slot, at);
+		assert_int_equal(v->components, words[k]);
+		assert_int_equal(v->interp, k < 3 ? AGX_SHADER_FLAT : AGX_SHADER_SMOOTH);
+		at += words[k];
+	}
+	assert_int_equal(find_var(&bin, "s.m")->locations, 2);
+	assert_int_equal(bin.info.num_vertex_outputs, 13);
+	for (unsigned l = 0; l < 32; l++)
+		r5[l] = 3 * l;
+	out = calloc(32 * 13, sizeof(uint32_t));
+	assert_non_null(out);
+	vx = (struct usc_vertex_io){ out, 13 };
+	run_stage(&bin, NULL, 0, &mem, r5, r6, &vx, NULL);
+	for (unsigned l = 0; l < 32; l++) {
+		const uint32_t *o = out + l * 13;
+		float v = (float)r5[l];
+
+		assert_int_equal(o[4], fbits(v * 2.0f));
+		assert_int_equal(o[5], fbits(v));
+		assert_int_equal(o[6], fbits(1.0f));
+		assert_int_equal(o[7], fbits(2.0f));
+		assert_int_equal(o[8], fbits(v + 3.0f));
+		assert_int_equal(o[9], r5[l]);
+		assert_int_equal(o[10], (uint32_t)-7);
+		assert_int_equal(o[11], fbits(v));
+		assert_int_equal(o[12], fbits(0.5f));
+	}
+	free(out);
+	agx_shader_binary_finish(&bin);
+
+	opts.rt[0].format = AGX_ISA_MEMFORMAT_I32;
+	glsl(AGX_SHADER_FRAGMENT, fs, &opts, &bin);
+	at = 1;
+	for (unsigned k = 0; k < 4; k++) {
+		assert_int_equal(find_var(&bin, names[k])->cf, at);
+		at += words[k];
+	}
+	assert_int_equal(bin.info.num_cf, 10);
+	for (unsigned k = 1; k < 10; k++)
+		cf[k][2] = 0.125f * (float)k; /* flat: C only */
+	memcpy(&cf[7][2], &seven, 4);	      /* s.i.y */
+	cf[9][0] = 0.25f;		      /* after.y, smooth */
+	cf[9][1] = -0.5f;
+	memset(tile, 0x55, sizeof(tile));
+	f = tile_io(tile, 16, (const float(*)[3])cf, 10, 8, 4);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	for (unsigned l = 0; l < 32; l++) {
+		uint32_t w[4];
+
+		memcpy(w, tile + l * 16, 16);
+		assert_int_equal(w[0], fbits(cf[1][2]));
+		assert_int_equal(w[1], fbits(cf[5][2]));
+		assert_int_equal(w[2], (uint32_t)seven);
+		assert_int_equal(w[3], fbits((float)(plane(cf[9], &f, l) / plane(cf[0], &f, l))));
+	}
+	agx_shader_binary_finish(&bin);
+}
+
+/*
  * noperspective (GLSL ES has none; the translator marks SPIR-V's
  * NoPerspective so), built as IR and compiled with the lowering: iter
  * without the 1/w division, two components of a vec2 at cf1 and cf2.
@@ -2941,6 +3051,7 @@ int main(void)
 		cmocka_unit_test(test_fragment_color),
 		cmocka_unit_test(test_blend_unwritten),
 		cmocka_unit_test(test_fragment_interpolation),
+		cmocka_unit_test(test_struct_varyings),
 		cmocka_unit_test(test_noperspective),
 		cmocka_unit_test(test_frag_coord_facing),
 		cmocka_unit_test(test_point_coord),

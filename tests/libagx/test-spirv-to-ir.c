@@ -518,6 +518,241 @@ static void test_interface_fragment(void **state)
 	agx_ir_shader_destroy(s);
 }
 
+/*
+ * A struct varying is a var per member, named as GL names it ("s.m"), at
+ * the consecutive locations its members take from the struct's (a mat2
+ * two), each with the struct's interpolation; the fragment shader's
+ * inputs the same.
+ */
+static void test_interface_struct(void **state)
+{
+	static const char *decls = "struct S { float a; mat2 m; ivec3 i; };\n"
+				   "struct P { vec3 p; float q; };\n";
+	char vs[1024], fs[1024];
+	struct agx_ir_shader *s;
+	const struct agx_ir_var *v;
+	unsigned base;
+	char *text, want[64];
+
+	(void)state;
+	snprintf(vs, sizeof(vs),
+		 "#version 300 es\n%s"
+		 "in vec4 pos;\n"
+		 "flat out S s;\n"
+		 "out P p;\n"
+		 "centroid out P c;\n"
+		 "void main() {\n"
+		 "  gl_Position = pos;\n"
+		 "  s.a = pos.x; s.m = mat2(pos); s.i = ivec3(1, 2, 3);\n"
+		 "  p.p = pos.xyz; p.q = pos.w; c = p;\n"
+		 "}\n",
+		 decls);
+	s = translate(AGX_IR_STAGE_VERTEX, vs);
+	for (unsigned i = 0; i < s->num_vars; i++)
+		assert_string_not_equal(s->vars[i].name, "s"); /* no var of the whole struct */
+	v = find_var(s, "s.a");
+	base = v->location;
+	assert_int_equal(v->kind, AGX_IR_VAR_OUTPUT);
+	assert_string_equal(v->glsl_type, "float");
+	assert_int_equal(v->interp, AGX_IR_INTERP_FLAT);
+	v = find_var(s, "s.m");
+	assert_int_equal(v->location, base + 1);
+	assert_string_equal(v->glsl_type, "mat2");
+	assert_int_equal(v->components, 4);
+	assert_int_equal(v->interp, AGX_IR_INTERP_FLAT);
+	v = find_var(s, "s.i");
+	assert_int_equal(v->location, base + 3);
+	assert_int_equal(v->type, AGX_IR_TYPE_I32);
+	assert_int_equal(v->components, 3);
+	assert_int_equal(find_var(s, "p.q")->location, find_var(s, "p.p")->location + 1);
+	assert_int_equal(find_var(s, "p.p")->interp, AGX_IR_INTERP_SMOOTH);
+	assert_int_equal(find_var(s, "c.p")->interp, AGX_IR_INTERP_CENTROID);
+	assert_int_equal(find_var(s, "c.q")->interp, AGX_IR_INTERP_CENTROID);
+	/* the second column of s.m is the location after the first */
+	text = text_of(s);
+	snprintf(want, sizeof(want), "location=%u, component=1", base + 2);
+	assert_non_null(strstr(text, want));
+	free(text);
+	/* 1 + 4 + 3 and 4 twice, and gl_Position */
+	assert_int_equal(count_op(s, AGX_IR_OP_store_output), 8 + 4 + 4 + 4);
+	agx_ir_shader_destroy(s);
+
+	snprintf(fs, sizeof(fs),
+		 "#version 300 es\nprecision highp float;\n%s"
+		 "flat in S s;\n"
+		 "centroid in P c;\n"
+		 "out vec4 o;\n"
+		 "void main() { o = vec4(s.m[1].y, float(s.i.z), c.p.x, c.q); }\n",
+		 decls);
+	s = translate(AGX_IR_STAGE_FRAGMENT, fs);
+	v = find_var(s, "s.m");
+	assert_int_equal(v->kind, AGX_IR_VAR_INPUT);
+	assert_int_equal(v->interp, AGX_IR_INTERP_FLAT);
+	base = v->location;
+	assert_int_equal(find_var(s, "s.a")->location + 1, base);
+	assert_int_equal(find_var(s, "s.i")->location, base + 2);
+	assert_int_equal(find_var(s, "c.q")->interp, AGX_IR_INTERP_CENTROID);
+	text = text_of(s);
+	snprintf(want, sizeof(want), "load_input location=%u, component=1", base + 1);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "load_input location=%u, component=2", base + 2);
+	assert_non_null(strstr(text, want));
+	free(text);
+	agx_ir_shader_destroy(s);
+}
+
+/* ---- a module written out by hand -------------------------------------------------------- */
+
+struct words {
+	uint32_t w[512];
+	size_t n;
+};
+
+/* An instruction: the opcode, its operands, and a string operand last when s is not NULL. */
+static void inst(struct words *m, SpvOp op, const uint32_t *ops, size_t n, const char *s)
+{
+	size_t len = s ? strlen(s) / 4 + 1 : 0;
+
+	assert_true(m->n + 1 + n + len <= sizeof(m->w) / 4);
+	m->w[m->n++] = (uint32_t)(1 + n + len) << 16 | op;
+	for (size_t i = 0; i < n; i++)
+		m->w[m->n++] = ops[i];
+	if (s) {
+		memset(&m->w[m->n], 0, len * 4);
+		memcpy(&m->w[m->n], s, strlen(s));
+		m->n += len;
+	}
+}
+
+#define INST(m, op, ...)                                                                           \
+	inst(m, op, (const uint32_t[]){ __VA_ARGS__ },                                             \
+	     sizeof((const uint32_t[]){ __VA_ARGS__ }) / 4, NULL)
+#define INST_S(m, op, s, ...)                                                                      \
+	inst(m, op, (const uint32_t[]){ __VA_ARGS__ },                                             \
+	     sizeof((const uint32_t[]){ __VA_ARGS__ }) / 4, s)
+
+/*
+ * What GLSL ES 3.00 refuses as a varying but SPIR-V has, the same code
+ * places: an array of structs holding an array of structs, a member of
+ * its own interpolation.  A vertex shader with
+ *
+ *   struct S { float f; mat2 m; };
+ *   struct T { S s[2]; vec2 v; };     // v: MemberDecorate Flat
+ *   layout(location = 2) out T o[2];
+ *   o[1].s[1].m[1].y = 1.0;
+ *
+ * is a var per leaf, "o[1].s[0].m", each S 3 locations and T 7.
+ */
+static void test_interface_struct_nested(void **state)
+{
+	enum {
+		MAIN = 1,
+		VOID,
+		FN,
+		FLOAT,
+		V2,
+		MAT2,
+		S,
+		INT,
+		C0,
+		C1,
+		C2,
+		ARR_S,
+		T,
+		ARR_T,
+		PTR_T,
+		OUT,
+		PTR_F,
+		LABEL,
+		CHAIN,
+		ONE,
+		BOUND
+	};
+	struct words m = { .n = 0 };
+	struct agx_ir_shader *s = NULL;
+	const struct agx_ir_var *v;
+	char *log = NULL, *text, name[32];
+	size_t at;
+
+	(void)state;
+	m.w[m.n++] = SpvMagicNumber;
+	m.w[m.n++] = 0x00010000;
+	m.w[m.n++] = 0;
+	m.w[m.n++] = BOUND;
+	m.w[m.n++] = 0;
+	INST(&m, SpvOpCapability, SpvCapabilityShader);
+	INST(&m, SpvOpMemoryModel, SpvAddressingModelLogical, SpvMemoryModelGLSL450);
+	at = m.n;
+	inst(&m, SpvOpEntryPoint, (const uint32_t[]){ SpvExecutionModelVertex, MAIN }, 2, "main");
+	m.w[m.n++] = OUT; /* the interface, after the name */
+	m.w[at] += 1u << 16;
+	INST_S(&m, SpvOpName, "o", OUT);
+	INST_S(&m, SpvOpName, "S", S);
+	INST_S(&m, SpvOpMemberName, "f", S, 0);
+	INST_S(&m, SpvOpMemberName, "m", S, 1);
+	INST_S(&m, SpvOpName, "T", T);
+	INST_S(&m, SpvOpMemberName, "s", T, 0);
+	INST_S(&m, SpvOpMemberName, "v", T, 1);
+	INST(&m, SpvOpDecorate, OUT, SpvDecorationLocation, 2);
+	INST(&m, SpvOpMemberDecorate, T, 1, SpvDecorationFlat);
+	INST(&m, SpvOpTypeVoid, VOID);
+	INST(&m, SpvOpTypeFunction, FN, VOID);
+	INST(&m, SpvOpTypeFloat, FLOAT, 32);
+	INST(&m, SpvOpTypeVector, V2, FLOAT, 2);
+	INST(&m, SpvOpTypeMatrix, MAT2, V2, 2);
+	INST(&m, SpvOpTypeStruct, S, FLOAT, MAT2);
+	INST(&m, SpvOpTypeInt, INT, 32, 1);
+	INST(&m, SpvOpConstant, INT, C0, 0);
+	INST(&m, SpvOpConstant, INT, C1, 1);
+	INST(&m, SpvOpConstant, INT, C2, 2);
+	INST(&m, SpvOpTypeArray, ARR_S, S, C2);
+	INST(&m, SpvOpTypeStruct, T, ARR_S, V2);
+	INST(&m, SpvOpTypeArray, ARR_T, T, C2);
+	INST(&m, SpvOpTypePointer, PTR_T, SpvStorageClassOutput, ARR_T);
+	INST(&m, SpvOpVariable, PTR_T, OUT, SpvStorageClassOutput);
+	INST(&m, SpvOpTypePointer, PTR_F, SpvStorageClassOutput, FLOAT);
+	INST(&m, SpvOpConstant, FLOAT, ONE, 0x3f800000);
+	INST(&m, SpvOpFunction, VOID, MAIN, SpvFunctionControlMaskNone, FN);
+	INST(&m, SpvOpLabel, LABEL);
+	/* o[1].s[1].m[1].y */
+	INST(&m, SpvOpAccessChain, PTR_F, CHAIN, OUT, C1, C0, C1, C1, C1, C1);
+	INST(&m, SpvOpStore, CHAIN, ONE);
+	INST(&m, SpvOpReturn);
+	INST(&m, SpvOpFunctionEnd);
+
+	if (translate_words(m.w, m.n, AGX_IR_STAGE_VERTEX, &s, &log) != 0)
+		note("translator: %s", log);
+	assert_non_null(s);
+	assert_valid(s);
+	for (unsigned e = 0; e < 2; e++) {
+		for (unsigned k = 0; k < 2; k++) {
+			unsigned loc = 2 + 7 * e + 3 * k;
+
+			snprintf(name, sizeof(name), "o[%u].s[%u].f", e, k);
+			v = find_var(s, name);
+			assert_int_equal(v->kind, AGX_IR_VAR_OUTPUT);
+			assert_int_equal(v->location, loc);
+			assert_string_equal(v->glsl_type, "float");
+			assert_int_equal(v->interp, AGX_IR_INTERP_SMOOTH);
+			snprintf(name, sizeof(name), "o[%u].s[%u].m", e, k);
+			v = find_var(s, name);
+			assert_int_equal(v->location, loc + 1);
+			assert_string_equal(v->glsl_type, "mat2");
+		}
+		snprintf(name, sizeof(name), "o[%u].v", e);
+		v = find_var(s, name);
+		assert_int_equal(v->location, 2 + 7 * e + 6);
+		assert_int_equal(v->components, 2);
+		assert_int_equal(v->interp, AGX_IR_INTERP_FLAT);
+	}
+	assert_int_equal(s->num_vars, 2 * (2 * 2 + 1));
+	/* o[1].s[1].m is at 2 + 7 + 3 + 1, its second column the location after */
+	text = text_of(s);
+	assert_non_null(strstr(text, "store_output 1.0:f32, location=14, component=1"));
+	free(text);
+	agx_ir_shader_destroy(s);
+}
+
 static void test_frag_depth_and_readback(void **state)
 {
 	/* an output read back keeps its current value and is stored once, at the end */
@@ -1297,6 +1532,8 @@ int main(void)
 		cmocka_unit_test(test_interface_compute),
 		cmocka_unit_test(test_interface_vertex),
 		cmocka_unit_test(test_interface_fragment),
+		cmocka_unit_test(test_interface_struct),
+		cmocka_unit_test(test_interface_struct_nested),
 		cmocka_unit_test(test_frag_depth_and_readback),
 		cmocka_unit_test(test_early_returns),
 		cmocka_unit_test(test_dynamic_index),
