@@ -1678,6 +1678,42 @@ static void check_invariance_100(struct link *lk, struct stage *vs, struct stage
 }
 
 /*
+ * The reflection vars of a matched vertex output and fragment input: the
+ * two vars, or for a struct the leaves the compiler records for it in
+ * each stage ("v.a", "v.b": docs/compiler.md), paired by their path past
+ * the var's name (the types being the same, so are the leaves).
+ */
+static int pair_leaves(struct gles_linked *l, const struct stage *vs, const char *vs_name,
+		       const struct stage *fs, const char *fs_name)
+{
+	size_t fn = fs_name ? strlen(fs_name) : 0;
+	char *want;
+
+	for (unsigned i = 0; fs_name && vs_name && i < fs->info->num_vars; i++) {
+		const struct agx_shader_var *in = &fs->info->vars[i];
+		struct gles_varying *grown;
+		const char *path;
+		int out;
+
+		if (in->kind != AGX_SHADER_INPUT || !in->name || strncmp(in->name, fs_name, fn))
+			continue;
+		path = in->name + fn;
+		if (*path && *path != '.' && *path != '[')
+			continue;
+		if (asprintf(&want, "%s%s", vs_name, path) < 0)
+			return -ENOMEM;
+		out = info_var(vs, AGX_SHADER_OUTPUT, want);
+		free(want);
+		grown = realloc(l->varyings, (l->num_varyings + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		l->varyings = grown;
+		grown[l->num_varyings++] = (struct gles_varying){ out, (int)i };
+	}
+	return 0;
+}
+
+/*
  * GLSL ES 3.00 section 4.3.4 and 4.3.10, 1.00 section 4.3.5: a fragment
  * input the shader uses needs a vertex output of its name, of the same
  * type; in 3.00 with the same interpolation qualifiers too.  Precision
@@ -1686,8 +1722,6 @@ static void check_invariance_100(struct link *lk, struct stage *vs, struct stage
 static int fs_input(struct link *lk, struct stage *fs, const struct var *v, void *data)
 {
 	struct varyings_pass *pass = data;
-	struct gles_linked *l = lk->l;
-	struct gles_varying *grown;
 	struct var out;
 
 	if (v->builtin || v->storage != SpvStorageClassInput)
@@ -1710,14 +1744,7 @@ static int fs_input(struct link *lk, struct stage *fs, const struct var *v, void
 			   v->name);
 		return 0;
 	}
-	grown = realloc(l->varyings, (l->num_varyings + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	l->varyings = grown;
-	grown[l->num_varyings++] =
-	    (struct gles_varying){ info_var(pass->vs, AGX_SHADER_OUTPUT, out.lowered),
-				   info_var(fs, AGX_SHADER_INPUT, v->lowered) };
-	return 0;
+	return pair_leaves(lk->l, pass->vs, out.lowered, fs, v->lowered);
 }
 
 static int link_varyings(struct link *lk, struct stage *vs, struct stage *fs)
@@ -1770,19 +1797,23 @@ static int link_xfb(struct link *lk, struct stage *vs)
 				link_error(lk, "transform feedback varying %s is named twice",
 					   want);
 		}
-		for (unsigned k = 0; k < vs->info->num_vars; k++) {
+		for (unsigned k = 0; !v && k < vs->info->num_vars; k++) {
 			const struct agx_shader_var *o = &vs->info->vars[k];
-			const char *name = o->name ? original(vs, o->name) : "";
+			char *name;
 
-			if (o->kind != AGX_SHADER_OUTPUT)
+			if (o->kind != AGX_SHADER_OUTPUT || !o->name)
 				continue;
+			/* a struct's leaves are "s.f", "s[1].f" (docs/compiler.md) */
+			name = agx_glsl_original_path(&vs->code->glsl, o->name);
+			if (!name)
+				return -ENOMEM;
 			if (!strcmp(name, want) ||
 			    (subscript && o->array_size && strlen(name) == base &&
 			     !strncmp(name, want, base) && element < o->array_size)) {
 				v = o;
 				x->vertex_var = (int)k;
-				break;
 			}
+			free(name);
 		}
 		if (v)
 			t = type_by_glsl(v->glsl_type);

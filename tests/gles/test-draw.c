@@ -4,7 +4,8 @@
  * several vertex formats; indices of every type from client memory and
  * from buffers; primitive restart; instancing with divisors; constant
  * attributes; default-block uniforms and uniform blocks; GLSL ES 1.00
- * varyings declared in other orders in the two stages; textures with
+ * varyings declared in other orders in the two stages; struct varyings,
+ * drawn and captured by transform feedback member by member; textures with
  * their filters, wraps, swizzles, mipmaps and incompleteness; ETC2 and
  * EAC textures, 2D and arrays; blending, colour masks, depth, stencil,
  * scissor, culling, viewports, polygon offset; several draw buffers --
@@ -991,6 +992,93 @@ static void transform_feedback(void)
 	glDeleteBuffers(4, buf);
 }
 
+/*
+ * Struct varyings (GLSL ES 3.00 sections 4.3.4, 4.3.6): a smooth struct and
+ * a flat one of vectors, matrices and integers, declared in other orders
+ * in the two stages, drawn; their members captured by transform feedback
+ * as ES 3.0 names them ("l.m", section 2.15.1) with what
+ * glGetTransformFeedbackVarying says of each; a whole struct ("l") is no
+ * name to capture, and the link fails.  The captured values are exact in
+ * binary, so the bytes must be the same.
+ */
+static void struct_varyings(void)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "in vec4 pos;\n"
+				 "struct L { vec3 c; mat2 m; float w; };\n"
+				 "struct F { ivec2 i; uvec3 u; mat3 r; };\n"
+				 "out L l;\n"
+				 "flat out F f;\n"
+				 "void main() {\n"
+				 "  gl_Position = pos;\n"
+				 "  l.c = pos.xyz * 0.5 + 0.5;\n"
+				 "  l.m = mat2(pos.x, pos.y, 0.25, 0.75);\n"
+				 "  l.w = pos.x * pos.y;\n"
+				 "  f.i = ivec2(gl_VertexID, -3 * gl_VertexID);\n"
+				 "  f.u = uvec3(7u, uint(gl_VertexID) + 1u, 9u);\n"
+				 "  f.r = mat3(float(gl_VertexID) * 0.125);\n"
+				 "}\n";
+	static const char fs[] =
+	    "#version 300 es\n"
+	    "precision highp float;\n"
+	    "struct F { ivec2 i; uvec3 u; mat3 r; };\n"
+	    "struct L { vec3 c; mat2 m; float w; };\n"
+	    "flat in F f;\n"
+	    "in L l;\n"
+	    "out vec4 o;\n"
+	    "void main() {\n"
+	    "  o = vec4(l.c.x + l.m[1].x * 0.5, l.m[0].y * 0.5 + 0.5,\n"
+	    "           float(f.i.x + f.i.y) * -0.05 + float(f.u.y) * 0.05 + f.r[1].y,\n"
+	    "           l.w + f.r[2].z + float(f.u.z - f.u.x) * 0.1);\n"
+	    "}\n";
+	static const char *const in_pos[] = { "pos", NULL };
+	static const char *const captured[] = { "l.m", "f.i", "l.w", "f.r", "f.u", NULL };
+	static const char *const whole[] = { "l" };
+	const size_t record = (4 + 2 + 1 + 9 + 3) * 4;
+	GLuint p, buf;
+	GLint linked = -1;
+
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	llvmpipe_program(vs, fs, in_pos);
+	clear();
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("struct_varyings", 3);
+
+	p = llvmpipe_program_xfb(vs, fs, in_pos, captured, GL_INTERLEAVED_ATTRIBS);
+	for (GLuint i = 0; i < 5; i++) {
+		char name[16] = "";
+		GLsizei length = -1, size = -1;
+		GLenum type = 0;
+
+		glGetTransformFeedbackVarying(p, i, sizeof(name), &length, &size, &type, name);
+		llvmpipe_record(captured[i], name, sizeof(name));
+		snprintf(name, sizeof(name), "%s:size", captured[i]);
+		llvmpipe_record(name, &size, sizeof(size));
+		snprintf(name, sizeof(name), "%s:type", captured[i]);
+		llvmpipe_record(name, &type, sizeof(type));
+	}
+	glGenBuffers(1, &buf);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
+	glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)(6 * record), NULL, GL_STREAM_COPY);
+	clear();
+	glBeginTransformFeedback(GL_TRIANGLES);
+	glDrawArrays(GL_TRIANGLES, 0, 6);
+	glEndTransformFeedback();
+	llvmpipe_record_error("struct_xfb");
+	record_buffer("struct_xfb_interleaved", buf, 6 * record);
+	read_back("struct_xfb_drawn", 3);
+
+	glUseProgram(0);
+	glTransformFeedbackVaryings(p, 1, whole, GL_INTERLEAVED_ATTRIBS);
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &linked);
+	llvmpipe_record("struct_xfb_whole_struct_links", &linked, sizeof(linked));
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+	glDeleteBuffers(1, &buf);
+	glDeleteProgram(p);
+}
+
 /* A framebuffer of an RGBA8 and a DEPTH_COMPONENT16 renderbuffer (rb), bound. */
 static GLuint colour_depth_fb(GLuint rb[2])
 {
@@ -1389,6 +1477,7 @@ static int workload(void)
 	many_draws();
 	queries();
 	transform_feedback();
+	struct_varyings();
 	es2_extensions(fb);
 	invalidation(fb);
 	point_sprites();
