@@ -507,12 +507,19 @@ void gles_GetProgramInfoLog(GLuint pname, GLsizei buf_size, GLsizei *length, GLc
 
 /* ---- attributes and fragment outputs ---------------------------------------------- */
 
-/* Section 2.11.5: bindings take effect at the next link. */
-void gles_BindAttribLocation(GLuint pname, GLuint index, const GLchar *name)
+/*
+ * Binds name to location and index in a program's list (section 2.11.5:
+ * bindings take effect at the next link), after the checks the two kinds
+ * share: a program (the lookup's errors), a name, no "gl_" prefix.
+ * valid: the location and index are the function's to take.
+ */
+static void bind_name(GLuint pname, const GLchar *name, GLuint location, GLuint index, bool valid,
+		      bool fragment)
 {
 	struct gles_context *ctx = gles_current();
 	struct gles_program *program;
-	struct gles_attrib_binding *bindings;
+	struct gles_name_binding **list, *grown;
+	unsigned *count;
 	char *copy;
 
 	if (!ctx)
@@ -521,7 +528,7 @@ void gles_BindAttribLocation(GLuint pname, GLuint index, const GLchar *name)
 	program = gles_lookup_program(ctx, pname);
 	if (!program)
 		goto out;
-	if (index >= GLES_MAX_VERTEX_ATTRIBS || !name) {
+	if (!valid || !name) {
 		gles_error(ctx, GL_INVALID_VALUE);
 		goto out;
 	}
@@ -529,25 +536,31 @@ void gles_BindAttribLocation(GLuint pname, GLuint index, const GLchar *name)
 		gles_error(ctx, GL_INVALID_OPERATION);
 		goto out;
 	}
-	for (unsigned i = 0; i < program->num_bindings; i++) {
-		if (!strcmp(program->bindings[i].name, name)) {
-			program->bindings[i].index = index;
+	list = fragment ? &program->frag_bindings : &program->bindings;
+	count = fragment ? &program->num_frag_bindings : &program->num_bindings;
+	for (unsigned i = 0; i < *count; i++) {
+		if (!strcmp((*list)[i].name, name)) {
+			(*list)[i].location = location;
+			(*list)[i].index = index;
 			goto out;
 		}
 	}
 	copy = strdup(name);
-	bindings = copy
-		       ? realloc(program->bindings, (program->num_bindings + 1) * sizeof(*bindings))
-		       : NULL;
-	if (!bindings) {
+	grown = copy ? realloc(*list, (*count + 1) * sizeof(*grown)) : NULL;
+	if (!grown) {
 		free(copy);
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		goto out;
 	}
-	bindings[program->num_bindings++] = (struct gles_attrib_binding){ copy, index };
-	program->bindings = bindings;
+	grown[(*count)++] = (struct gles_name_binding){ copy, location, index };
+	*list = grown;
 out:
 	gles_programs_unlock(ctx);
+}
+
+void gles_BindAttribLocation(GLuint pname, GLuint index, const GLchar *name)
+{
+	bind_name(pname, name, index, 0, index < GLES_MAX_VERTEX_ATTRIBS, false);
 }
 
 /* The program of a query on linked state: not linked is GL_INVALID_OPERATION. */
@@ -684,47 +697,10 @@ GLint gles_GetFragDataIndexEXT(GLuint pname, const GLchar *name)
 void gles_BindFragDataLocationIndexedEXT(GLuint pname, GLuint colorNumber, GLuint index,
 					 const GLchar *name)
 {
-	struct gles_context *ctx = gles_current();
-	struct gles_program *program;
-	struct gles_frag_binding *bindings;
-	char *copy;
-
-	if (!ctx)
-		return;
-	gles_programs_lock(ctx);
-	program = gles_lookup_program(ctx, pname);
-	if (!program)
-		goto out;
-	if (index > 1 || !name ||
-	    colorNumber >= (index ? GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS : GLES_MAX_DRAW_BUFFERS)) {
-		gles_error(ctx, GL_INVALID_VALUE);
-		goto out;
-	}
-	if (!strncmp(name, "gl_", 3)) {
-		gles_error(ctx, GL_INVALID_OPERATION);
-		goto out;
-	}
-	for (unsigned i = 0; i < program->num_frag_bindings; i++) {
-		if (!strcmp(program->frag_bindings[i].name, name)) {
-			program->frag_bindings[i].location = colorNumber;
-			program->frag_bindings[i].index = index;
-			goto out;
-		}
-	}
-	copy = strdup(name);
-	bindings = copy ? realloc(program->frag_bindings,
-				  (program->num_frag_bindings + 1) * sizeof(*bindings))
-			: NULL;
-	if (!bindings) {
-		free(copy);
-		gles_error(ctx, GL_OUT_OF_MEMORY);
-		goto out;
-	}
-	bindings[program->num_frag_bindings++] =
-	    (struct gles_frag_binding){ copy, colorNumber, index };
-	program->frag_bindings = bindings;
-out:
-	gles_programs_unlock(ctx);
+	bind_name(pname, name, colorNumber, index,
+		  index <= 1 && colorNumber < (index ? GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS
+						     : GLES_MAX_DRAW_BUFFERS),
+		  true);
 }
 
 void gles_BindFragDataLocationEXT(GLuint pname, GLuint color, const GLchar *name)

@@ -226,18 +226,15 @@ struct gles_program {
 	char *log;
 	bool validated;
 	bool binary_retrievable;
-	/* glBindAttribLocation's, used by the next link */
-	struct gles_attrib_binding {
-		char *name;
-		GLuint index;
-	} * bindings;
-	unsigned num_bindings;
-	/* EXT_blend_func_extended's glBindFragDataLocation(Indexed)EXT, used by the next link */
-	struct gles_frag_binding {
+	/*
+	 * glBindAttribLocation's (index 0), and EXT_blend_func_extended's
+	 * glBindFragDataLocation(Indexed)EXT's, used by the next link
+	 */
+	struct gles_name_binding {
 		char *name;
 		GLuint location, index;
-	} * frag_bindings;
-	unsigned num_frag_bindings;
+	} * bindings, *frag_bindings;
+	unsigned num_bindings, num_frag_bindings;
 	/* glTransformFeedbackVaryings', used by the next link */
 	char **xfb_names;
 	unsigned num_xfb_names;

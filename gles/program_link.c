@@ -1366,7 +1366,7 @@ static int link_attributes(struct link *lk, struct stage *vs)
 
 		for (unsigned b = 0; a->location < 0 && b < lk->program->num_bindings; b++) {
 			if (!strcmp(lk->program->bindings[b].name, a->name))
-				a->location = (int)lk->program->bindings[b].index;
+				a->location = (int)lk->program->bindings[b].location;
 		}
 		if (a->location < 0)
 			continue;
@@ -1478,8 +1478,8 @@ static bool bound_output(const struct link *lk, struct gles_frag_output *o)
 static int link_outputs(struct link *lk, struct stage *fs)
 {
 	struct gles_linked *l = lk->l;
-	unsigned owner[2][GLES_MAX_DRAW_BUFFERS], limit[2] = { GLES_MAX_DRAW_BUFFERS,
-							       GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS };
+	unsigned owner[2][GLES_MAX_DRAW_BUFFERS],
+	    limit[2] = { GLES_MAX_DRAW_BUFFERS, GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS };
 	bool located[64] = { false }, relaxed = enables_blend_func_extended(fs);
 	int ret;
 
@@ -1495,7 +1495,7 @@ static int link_outputs(struct link *lk, struct stage *fs)
 
 		/* a placed output's location is the lowering's placeholder (rule 16) */
 		located[i] = explicit_location(fs, "out", lowered) >= 0 &&
-			    !agx_glsl_placed(&fs->code->glsl, o->name);
+			     !agx_glsl_placed(&fs->code->glsl, o->name);
 		if (!located[i])
 			located[i] = bound_output(lk, o);
 		if (!located[i] && l->num_outputs > 1 && !relaxed)
