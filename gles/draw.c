@@ -198,27 +198,28 @@ static void fragment_key(const struct gles_context *ctx, const struct agx_render
 			 struct agx_compile_options *o)
 {
 	const struct gles_state *st = ctx->state;
-	struct agx_blend_rt blend = {
-		.enable = st->blend,
-		.rgb_op = blend_op(st->blend_equation_rgb),
-		.alpha_op = blend_op(st->blend_equation_alpha),
-		.rgb_src = blend_factor(st->blend_src_rgb),
-		.rgb_dst = blend_factor(st->blend_dst_rgb),
-		.alpha_src = blend_factor(st->blend_src_alpha),
-		.alpha_dst = blend_factor(st->blend_dst_alpha),
-	};
 	unsigned keep = 0;
 
 	for (unsigned c = 0; c < 4; c++)
 		keep |= st->color_mask[c] ? 0 : 1u << c;
+	/* the key is compared byte by byte (variants.c): fields are set one by one, never copied */
 	memset(o, 0, sizeof(*o));
 	agx_tilebuffer_compile_options(&r->tib, o);
 	for (unsigned i = 0; i < o->num_rts; i++) {
+		struct agx_blend_rt *b = &o->rt[i].blend;
+
 		if (o->rt[i].none)
 			continue;
 		o->rt[i].keep = keep;
-		if (blend.enable)
-			o->rt[i].blend = blend;
+		if (!st->blend)
+			continue;
+		b->enable = true;
+		b->rgb_op = blend_op(st->blend_equation_rgb);
+		b->alpha_op = blend_op(st->blend_equation_alpha);
+		b->rgb_src = blend_factor(st->blend_src_rgb);
+		b->rgb_dst = blend_factor(st->blend_dst_rgb);
+		b->alpha_src = blend_factor(st->blend_src_alpha);
+		b->alpha_dst = blend_factor(st->blend_dst_alpha);
 	}
 }
 
@@ -571,12 +572,12 @@ static void xfb_key(const struct gles_linked *l, struct agx_compile_options *o)
 		for (unsigned w = x->first_word; w < x->first_word + x->components; w++) {
 			if (n == AGX_MAX_XFB_WORDS)
 				break;
-			o->xfb.words[n++] = (struct agx_xfb_word){
-				.location = (uint16_t)(v->location + w / width),
-				.component = (uint8_t)(w % width),
-				.buffer = (uint8_t)buffer,
-				.word = o->xfb.stride[buffer]++,
-			};
+			struct agx_xfb_word *word = &o->xfb.words[n++];
+
+			word->location = (uint16_t)(v->location + w / width);
+			word->component = (uint8_t)(w % width);
+			word->buffer = (uint8_t)buffer;
+			word->word = o->xfb.stride[buffer]++;
 		}
 	}
 	o->xfb.num_words = n;

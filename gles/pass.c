@@ -85,7 +85,11 @@ static int surface(struct gles_context *ctx, struct gles_pass *p, unsigned i,
 	if ((ret = gles_submit_map(ctx, &img->bo, img->dev == NULL, &va)) < 0)
 		return ret;
 	p->layouts[i] = img->layout;
-	*key = (struct surface_key){ img->bo.handle, img->bo.map, t->level, t->layer, img->format };
+	key->handle = img->bo.handle;
+	key->map = img->bo.map;
+	key->level = t->level;
+	key->layer = t->layer;
+	key->format = img->format;
 	*out = (struct agx_render_surface){
 		.image = { .format = img->format,
 			   .dim = img->layers > 1 ? AGX_IMAGE_2D_ARRAY : AGX_IMAGE_2D,
@@ -246,6 +250,17 @@ uint64_t gles_pass_counter_value(struct gles_context *ctx, unsigned counter)
 		   : 0;
 }
 
+/* Field by field: a key's padding is not compared (a compound literal leaves it undefined). */
+static bool same_keys(const struct surface_key *a, const struct surface_key *b)
+{
+	for (unsigned i = 0; i < SURFACES; i++)
+		if (a[i].handle != b[i].handle || a[i].map != b[i].map ||
+		    a[i].level != b[i].level || a[i].layer != b[i].layer ||
+		    a[i].format != b[i].format)
+			return false;
+	return true;
+}
+
 /*
  * Whether the open pass is over the draw framebuffer's targets as they
  * are now: 1 or 0, or describe()'s error.
@@ -256,7 +271,7 @@ static int open_over_targets(struct gles_context *ctx, struct gles_pass *p)
 	struct surface_key key[SURFACES];
 	int ret = describe(ctx, p, &desc, key);
 
-	return ret < 0 ? ret : p->open && !memcmp(key, p->key, sizeof(key));
+	return ret < 0 ? ret : p->open && same_keys(key, p->key);
 }
 
 struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
