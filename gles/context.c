@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "debug.h"
 #include "extensions.h"
 #include "gl_functions.h"
 #include "objects.h"
@@ -89,8 +90,8 @@ int gles_context_create(const struct gles_context_params *p, struct gles_context
 	snprintf(ctx->version, sizeof(ctx->version), "OpenGL ES %u.%u agx-%s", ctx->major,
 		 ctx->minor, GLES_AGX_VERSION);
 	/* Each module's state; destroy finishes whatever was made (a NULL part is a no-op) */
-	if (gles_state_init(ctx) < 0 || gles_submit_init(ctx) < 0 || gles_objects_init(ctx) < 0 ||
-	    gles_program_context_init(ctx) < 0) {
+	if (gles_debug_init(ctx) < 0 || gles_state_init(ctx) < 0 || gles_submit_init(ctx) < 0 ||
+	    gles_objects_init(ctx) < 0 || gles_program_context_init(ctx) < 0) {
 		gles_context_destroy(ctx);
 		return -ENOMEM;
 	}
@@ -111,6 +112,7 @@ void gles_context_destroy(struct gles_context *ctx)
 	gles_sync_context_finish(ctx);
 	gles_submit_finish(ctx);
 	gles_state_finish(ctx);
+	gles_debug_finish(ctx);
 	gles_share_group_unref(ctx->share);
 	free(ctx);
 }

@@ -20,6 +20,7 @@
 #include "agx/device.h"
 #include "agx/layout.h"
 #include "agx/memory.h"
+#include "debug.h"
 
 /* The pixel formats a surface's buffers may have. */
 enum gles_surface_format {
@@ -82,6 +83,7 @@ struct gles_program_binding;
 struct gles_pass;
 struct gles_variants;
 struct gles_sampling;
+struct gles_debug;
 
 struct gles_context_params {
 	unsigned major, minor;		/* 3.0, the only version */
@@ -108,6 +110,12 @@ struct gles_context {
 	char version[64];
 	/* GL_NO_ERROR, or the first error recorded since glGetError last read it */
 	GLenum error;
+	/*
+	 * KHR_debug's DEBUG_OUTPUT (debug.c owns it): here, not in
+	 * debug_state, so that gles_error tests it without a load more.
+	 */
+	bool debug_output;
+	struct gles_debug *debug_state; /* debug.h: the log, callback, groups */
 	/* bound by eglMakeCurrent; NULL for both when made current without surfaces */
 	const struct gles_drawable *draw, *read;
 	struct gles_state *state; /* state.h: the fixed-function state vector, queries, xfb */
@@ -139,9 +147,18 @@ static inline struct gles_context *gles_current(void)
 	return gles_current_context;
 }
 
-/* Records err unless an error is already waiting for glGetError (GLES 3.0 section 2.5). */
-static inline void gles_error(struct gles_context *ctx, GLenum err)
+/*
+ * Records err unless an error is already waiting for glGetError (GLES 3.0
+ * section 2.5).  With DEBUG_OUTPUT on, every error generated -- the one
+ * recorded or not -- is also a debug message (KHR_debug's addition to
+ * section 2.5), which names the function that found it (__func__).
+ */
+#define gles_error(ctx, err) gles_error_in((ctx), (err), __func__)
+
+static inline void gles_error_in(struct gles_context *ctx, GLenum err, const char *where)
 {
+	if (__builtin_expect(ctx->debug_output, 0))
+		gles_debug_error(ctx, err, where);
 	if (ctx->error == GL_NO_ERROR)
 		ctx->error = err;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "context.h"
+#include "debug.h"
 #include "extensions.h"
 #include "get.h"
 #include "gl_functions.h"
@@ -175,10 +176,17 @@ static bool context_get(struct gles_context *ctx, GLenum pname, int index,
  *   GL_STENCIL_BITS, GL_SAMPLES, GL_SAMPLE_BUFFERS,
  *   GL_IMPLEMENTATION_COLOR_READ_FORMAT, GL_IMPLEMENTATION_COLOR_READ_TYPE,
  *   GL_NUM_COMPRESSED_TEXTURE_FORMATS, GL_COMPRESSED_TEXTURE_FORMATS
+ *
+ * owned by debug.c (KHR_debug), gles_debug_get:
+ *   GL_MAX_DEBUG_MESSAGE_LENGTH_KHR, GL_MAX_DEBUG_LOGGED_MESSAGES_KHR,
+ *   GL_MAX_DEBUG_GROUP_STACK_DEPTH_KHR, GL_MAX_LABEL_LENGTH_KHR,
+ *   GL_DEBUG_LOGGED_MESSAGES_KHR, GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH_KHR,
+ *   GL_DEBUG_GROUP_STACK_DEPTH_KHR (and, through glIsEnabled's
+ *   capabilities, GL_DEBUG_OUTPUT_KHR and GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR)
  */
 static gles_get_provider *const providers[] = {
-	gles_state_get, gles_limits_get,  context_get,
-	gles_xfb_get,	gles_objects_get, gles_programs_get,
+	gles_state_get,	  gles_limits_get,   context_get,    gles_xfb_get,
+	gles_objects_get, gles_programs_get, gles_debug_get,
 };
 
 bool gles_get_query(struct gles_context *ctx, GLenum pname, int index, struct gles_get_value *out)

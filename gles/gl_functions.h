@@ -9,6 +9,8 @@
 
 #include <GLES3/gl3.h>
 
+#include "debug.h" /* GLDEBUGPROCKHR */
+
 /* context.c */
 GLenum gles_GetError(void);
 const GLubyte *gles_GetString(GLenum name);
@@ -356,5 +358,18 @@ void gles_DeleteSync(GLsync sync);
 GLenum gles_ClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
 void gles_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
 void gles_GetSynciv(GLsync sync, GLenum pname, GLsizei bufSize, GLsizei *length, GLint *values);
+
+/* debug.c: GL_KHR_debug */
+void gles_DebugMessageControlKHR(GLenum source, GLenum type, GLenum severity, GLsizei count,
+				 const GLuint *ids, GLboolean enabled);
+void gles_DebugMessageInsertKHR(GLenum source, GLenum type, GLuint id, GLenum severity,
+				GLsizei length, const GLchar *buf);
+void gles_DebugMessageCallbackKHR(GLDEBUGPROCKHR callback, const void *userParam);
+GLuint gles_GetDebugMessageLogKHR(GLuint count, GLsizei bufSize, GLenum *sources, GLenum *types,
+				  GLuint *ids, GLenum *severities, GLsizei *lengths,
+				  GLchar *messageLog);
+void gles_PushDebugGroupKHR(GLenum source, GLuint id, GLsizei length, const GLchar *message);
+void gles_PopDebugGroupKHR(void);
+void gles_GetPointervKHR(GLenum pname, void **params);
 
 #endif

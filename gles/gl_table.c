@@ -68,6 +68,10 @@ static const struct gl_proc procs[] = {
 	{ "glCreateProgram", (void *)gles_CreateProgram },
 	{ "glCreateShader", (void *)gles_CreateShader },
 	{ "glCullFace", (void *)gles_CullFace },
+	/* GL_KHR_debug */
+	{ "glDebugMessageCallbackKHR", (void *)gles_DebugMessageCallbackKHR },
+	{ "glDebugMessageControlKHR", (void *)gles_DebugMessageControlKHR },
+	{ "glDebugMessageInsertKHR", (void *)gles_DebugMessageInsertKHR },
 	{ "glDeleteBuffers", (void *)gles_DeleteBuffers },
 	{ "glDeleteFramebuffers", (void *)gles_DeleteFramebuffers },
 	{ "glDeleteProgram", (void *)gles_DeleteProgram },
@@ -129,6 +133,7 @@ static const struct gl_proc procs[] = {
 	{ "glGetBufferParameteri64v", (void *)gles_GetBufferParameteri64v },
 	{ "glGetBufferParameteriv", (void *)gles_GetBufferParameteriv },
 	{ "glGetBufferPointerv", (void *)gles_GetBufferPointerv },
+	{ "glGetDebugMessageLogKHR", (void *)gles_GetDebugMessageLogKHR }, /* GL_KHR_debug */
 	{ "glGetError", (void *)gles_GetError },
 	{ "glGetFloatv", (void *)gles_GetFloatv },
 	/* GL_EXT_blend_func_extended */
@@ -141,6 +146,7 @@ static const struct gl_proc procs[] = {
 	{ "glGetIntegeri_v", (void *)gles_GetIntegeri_v },
 	{ "glGetIntegerv", (void *)gles_GetIntegerv },
 	{ "glGetInternalformativ", (void *)gles_GetInternalformativ },
+	{ "glGetPointervKHR", (void *)gles_GetPointervKHR }, /* GL_KHR_debug */
 	{ "glGetProgramBinary", (void *)gles_GetProgramBinary },
 	{ "glGetProgramInfoLog", (void *)gles_GetProgramInfoLog },
 	{ "glGetProgramiv", (void *)gles_GetProgramiv },
@@ -196,8 +202,10 @@ static const struct gl_proc procs[] = {
 	{ "glPixelStorei", (void *)gles_PixelStorei },
 	{ "glPolygonOffset", (void *)gles_PolygonOffset },
 	{ "glPolygonOffsetClampEXT", (void *)gles_PolygonOffsetClampEXT },
+	{ "glPopDebugGroupKHR", (void *)gles_PopDebugGroupKHR }, /* GL_KHR_debug */
 	{ "glProgramBinary", (void *)gles_ProgramBinary },
 	{ "glProgramParameteri", (void *)gles_ProgramParameteri },
+	{ "glPushDebugGroupKHR", (void *)gles_PushDebugGroupKHR }, /* GL_KHR_debug */
 	{ "glReadBuffer", (void *)gles_ReadBuffer },
 	{ "glReadPixels", (void *)gles_ReadPixels },
 	{ "glReleaseShaderCompiler", (void *)gles_ReleaseShaderCompiler },

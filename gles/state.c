@@ -162,7 +162,7 @@ static void set_capability(GLenum cap, bool value)
 	struct gles_context *ctx = current();
 	bool *flag;
 
-	if (!ctx)
+	if (!ctx || gles_debug_enable(ctx, cap, value))
 		return;
 	flag = capability(ctx->state, cap);
 	if (!flag) {
@@ -187,7 +187,7 @@ bool gles_state_is_enabled(const struct gles_context *ctx, GLenum cap, bool *val
 	bool *flag = capability(ctx->state, cap);
 
 	if (!flag)
-		return false;
+		return gles_debug_is_enabled(ctx, cap, value); /* KHR_debug's (debug.c) */
 	*value = *flag;
 	return true;
 }
