@@ -29,6 +29,7 @@ void gles_buffer_unref(struct gles_buffer_object *b)
 		gles_submit_forget_bo(b->dev, &b->bo);
 		agx_device_bo_close(b->dev, &b->bo);
 	}
+	free(b->label);
 	free(b);
 }
 

@@ -1,8 +1,8 @@
 /*
  * debug.c: GL_KHR_debug (debug.h; the Khronos extension text, revision
  * 17, "the spec" below) -- each context's debug output, its entry points
- * (glDebugMessageControlKHR ... glGetPointervKHR) and GL errors as
- * messages.
+ * (glDebugMessageControlKHR ... glGetPointervKHR), GL errors as messages,
+ * and object labels.
  *
  * Messages are always synchronous: each goes to the callback, or into the
  * log, before the command that made it returns, in the thread it runs in
@@ -21,6 +21,10 @@
  * state has become the same as the rest of its source and type leaves the
  * list.  A pushed group starts with a copy of its parent's state; popping
  * it drops it (section 5.5.6).
+ *
+ * Labels live in the objects (a `label` string in each struct, NULL for
+ * none, freed with the object); this file finds an object by identifier
+ * and name under the lock that guards its namespace.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -32,7 +36,11 @@
 #include "debug.h"
 #include "get.h"
 #include "gl_functions.h"
+#include "objects.h"
+#include "program.h"
 #include "state.h"
+#include "sync.h"
+#include "xfb.h"
 
 /* ---- the tables' tokens as indices ------------------------------------------------------ */
 
@@ -708,4 +716,278 @@ void gles_PopDebugGroupKHR(void)
 	gles_debug_message(ctx, g->source, GL_DEBUG_TYPE_POP_GROUP_KHR, g->id,
 			   GL_DEBUG_SEVERITY_NOTIFICATION_KHR, g->length, g->message);
 	group_destroy(g);
+}
+
+/* ---- labels (section 5.5.8, 6.1.16) ----------------------------------------------------- */
+
+enum label_lock {
+	LOCK_NONE, /* a namespace of the context's own */
+	LOCK_OBJECTS,
+	LOCK_PROGRAMS,
+};
+
+static void label_unlock(struct gles_context *ctx, enum label_lock lock)
+{
+	if (lock == LOCK_OBJECTS)
+		gles_objects_unlock(ctx);
+	else if (lock == LOCK_PROGRAMS)
+		gles_programs_unlock(ctx);
+}
+
+/*
+ * The label of the object of identifier's namespace that name names, with
+ * the namespace's lock held (*lock says which; label_unlock lets it go);
+ * NULL, nothing held, with GL_INVALID_ENUM in *err for an identifier of
+ * no table 5.1 namespace ES 3.0 has (PROGRAM_PIPELINE among them: no
+ * program pipelines before ES 3.1), GL_INVALID_VALUE for a name of no
+ * object.  A name from glGen* that was never bound names none yet (GLES
+ * 3.0.6 section 2.9.1), and neither does 0: the default objects named 0
+ * are not objects the application made, and textures have one per target.
+ */
+static char **find_label(struct gles_context *ctx, GLenum identifier, GLuint name,
+			 enum label_lock *lock, GLenum *err)
+{
+	struct gles_shared_objects *shared = ctx->share->objects;
+	char **label = NULL;
+
+	*lock = LOCK_NONE;
+	switch (identifier) {
+	case GL_BUFFER_KHR: {
+		struct gles_buffer_object *b;
+
+		*lock = LOCK_OBJECTS;
+		gles_objects_lock(ctx);
+		b = gles_names_lookup(&shared->buffers, name);
+		label = b ? &b->label : NULL;
+		break;
+	}
+	case GL_TEXTURE: {
+		struct gles_texture *t;
+
+		*lock = LOCK_OBJECTS;
+		gles_objects_lock(ctx);
+		t = gles_names_lookup(&shared->textures, name);
+		label = t ? &t->label : NULL;
+		break;
+	}
+	case GL_SAMPLER_KHR: {
+		struct gles_sampler *s;
+
+		*lock = LOCK_OBJECTS;
+		gles_objects_lock(ctx);
+		s = gles_names_lookup(&shared->samplers, name);
+		label = s ? &s->label : NULL;
+		break;
+	}
+	case GL_RENDERBUFFER: {
+		struct gles_renderbuffer *r;
+
+		*lock = LOCK_OBJECTS;
+		gles_objects_lock(ctx);
+		r = gles_names_lookup(&shared->renderbuffers, name);
+		label = r ? &r->label : NULL;
+		break;
+	}
+	case GL_SHADER_KHR:
+	case GL_PROGRAM_KHR: {
+		void *object;
+
+		*lock = LOCK_PROGRAMS;
+		gles_programs_lock(ctx);
+		object = gles_names_lookup(&ctx->share->programs->names, name);
+		if (!object)
+			break;
+		/* one namespace for both kinds: a program's name is no shader's */
+		if (identifier == GL_SHADER_KHR &&
+		    *(enum gles_program_object_kind *)object == GLES_OBJECT_SHADER)
+			label = &((struct gles_shader *)object)->label;
+		else if (identifier == GL_PROGRAM_KHR &&
+			 *(enum gles_program_object_kind *)object == GLES_OBJECT_PROGRAM)
+			label = &((struct gles_program *)object)->label;
+		break;
+	}
+	case GL_VERTEX_ARRAY_KHR: {
+		struct gles_vertex_array *vao =
+		    gles_names_lookup(&ctx->objects->vertex_arrays, name);
+
+		label = vao ? &vao->label : NULL;
+		break;
+	}
+	case GL_FRAMEBUFFER: {
+		struct gles_framebuffer *fb = gles_names_lookup(&ctx->objects->framebuffers, name);
+
+		label = fb ? &fb->label : NULL;
+		break;
+	}
+	case GL_QUERY_KHR: {
+		struct gles_query *q = gles_names_lookup(&ctx->state->queries.names, name);
+
+		label = q ? &q->label : NULL;
+		break;
+	}
+	case GL_TRANSFORM_FEEDBACK: {
+		struct gles_xfb_object *x = gles_names_lookup(&ctx->state->xfb.names, name);
+
+		label = x ? &x->label : NULL;
+		break;
+	}
+	default:
+		*err = GL_INVALID_ENUM;
+		return NULL;
+	}
+	if (!label) {
+		label_unlock(ctx, *lock);
+		*err = GL_INVALID_VALUE;
+	}
+	return label;
+}
+
+/* The label of sync object ptr, with the objects lock held; NULL (not held) if ptr is none. */
+static char **find_sync_label(struct gles_context *ctx, const void *ptr)
+{
+	struct gles_sync *s;
+
+	gles_objects_lock(ctx);
+	s = gles_names_lookup(&ctx->share->objects->syncs, gles_sync_name((GLsync)(uintptr_t)ptr));
+	if (!s) {
+		gles_objects_unlock(ctx);
+		return NULL;
+	}
+	return &s->label;
+}
+
+/*
+ * Sets *slot to label (length characters, or up to its NUL when negative;
+ * NULL removes the label): GL_INVALID_VALUE when it would not be shorter
+ * than MAX_LABEL_LENGTH.
+ */
+static GLenum set_label(char **slot, GLsizei length, const GLchar *label)
+{
+	char *copy = NULL;
+
+	if (label) {
+		size_t n = length < 0 ? strnlen(label, GLES_MAX_LABEL_LENGTH) : (size_t)length;
+
+		if (n >= GLES_MAX_LABEL_LENGTH)
+			return GL_INVALID_VALUE;
+		/* the empty string is the initial label, as no label */
+		if (n) {
+			copy = malloc(n + 1);
+			if (!copy)
+				return GL_OUT_OF_MEMORY;
+			memcpy(copy, label, n);
+			copy[n] = '\0';
+		}
+	}
+	free(*slot);
+	*slot = copy;
+	return GL_NO_ERROR;
+}
+
+/*
+ * Section 6.1.16: up to buf_size - 1 characters and a NUL, *length the
+ * characters written; with out NULL, *length is the label's whole length.
+ */
+static void get_label(const char *label, GLsizei buf_size, GLsizei *length, GLchar *out)
+{
+	size_t n = label ? strlen(label) : 0;
+
+	if (!out) {
+		if (length)
+			*length = (GLsizei)n;
+		return;
+	}
+	if (buf_size == 0) {
+		if (length)
+			*length = 0;
+		return;
+	}
+	if (n > (size_t)buf_size - 1)
+		n = (size_t)buf_size - 1;
+	if (n)
+		memcpy(out, label, n);
+	out[n] = '\0';
+	if (length)
+		*length = (GLsizei)n;
+}
+
+void gles_ObjectLabelKHR(GLenum identifier, GLuint name, GLsizei length, const GLchar *label)
+{
+	struct gles_context *ctx = gles_current();
+	enum label_lock lock;
+	GLenum err;
+	char **slot;
+
+	if (!ctx)
+		return;
+	slot = find_label(ctx, identifier, name, &lock, &err);
+	if (slot) {
+		err = set_label(slot, length, label);
+		label_unlock(ctx, lock);
+	}
+	if (err != GL_NO_ERROR)
+		gles_error(ctx, err);
+}
+
+void gles_GetObjectLabelKHR(GLenum identifier, GLuint name, GLsizei bufSize, GLsizei *length,
+			    GLchar *label)
+{
+	struct gles_context *ctx = gles_current();
+	enum label_lock lock;
+	GLenum err;
+	char **slot;
+
+	if (!ctx)
+		return;
+	/* a negative bufSize is GL_INVALID_VALUE (GL 4.5's GetObjectLabel says so; Mesa too) */
+	if (bufSize < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	slot = find_label(ctx, identifier, name, &lock, &err);
+	if (!slot) {
+		gles_error(ctx, err);
+		return;
+	}
+	get_label(*slot, bufSize, length, label);
+	label_unlock(ctx, lock);
+}
+
+void gles_ObjectPtrLabelKHR(const void *ptr, GLsizei length, const GLchar *label)
+{
+	struct gles_context *ctx = gles_current();
+	GLenum err;
+	char **slot;
+
+	if (!ctx)
+		return;
+	slot = find_sync_label(ctx, ptr);
+	if (!slot) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	err = set_label(slot, length, label);
+	gles_objects_unlock(ctx);
+	if (err != GL_NO_ERROR)
+		gles_error(ctx, err);
+}
+
+void gles_GetObjectPtrLabelKHR(const void *ptr, GLsizei bufSize, GLsizei *length, GLchar *label)
+{
+	struct gles_context *ctx = gles_current();
+	char **slot;
+
+	if (!ctx)
+		return;
+	if (bufSize < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	slot = find_sync_label(ctx, ptr);
+	if (!slot) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	get_label(*slot, bufSize, length, label);
+	gles_objects_unlock(ctx);
 }

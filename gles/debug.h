@@ -2,7 +2,9 @@
  * debug.h: GL_KHR_debug (the Khronos extension text, revision 17) -- each
  * context's debug output: the DEBUG_OUTPUT and DEBUG_OUTPUT_SYNCHRONOUS
  * capabilities, the callback, the message log, the message controls of
- * each debug group and the group stack; GL errors as debug messages.
+ * each debug group and the group stack; GL errors as debug messages; and
+ * object labels (the label strings live in the objects, debug.c finds
+ * them by identifier and name).
  *
  * The extension's tokens, with the _KHR suffix OpenGL ES gives them (their
  * values are desktop GL 4.3's), are here: GLES3/gl3.h lacks them.

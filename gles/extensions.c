@@ -20,6 +20,7 @@
 	X("GL_EXT_polygon_offset_clamp")                                                           \
 	X("GL_EXT_unpack_subimage")                                                                \
 	X("GL_INTEL_blackhole_render")                                                             \
+	X("GL_KHR_debug")                                                                          \
 	X("GL_KHR_parallel_shader_compile")                                                        \
 	X("GL_OES_depth24")                                                                        \
 	X("GL_OES_depth_texture")                                                                  \

@@ -45,6 +45,7 @@ static void destroy(struct gles_framebuffer *fb)
 {
 	for (unsigned i = 0; i < GLES_ATTACH_COUNT; i++)
 		clear_attachment(&fb->att[i]);
+	free(fb->label);
 	free(fb);
 }
 

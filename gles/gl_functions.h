@@ -370,6 +370,11 @@ GLuint gles_GetDebugMessageLogKHR(GLuint count, GLsizei bufSize, GLenum *sources
 				  GLchar *messageLog);
 void gles_PushDebugGroupKHR(GLenum source, GLuint id, GLsizei length, const GLchar *message);
 void gles_PopDebugGroupKHR(void);
+void gles_ObjectLabelKHR(GLenum identifier, GLuint name, GLsizei length, const GLchar *label);
+void gles_GetObjectLabelKHR(GLenum identifier, GLuint name, GLsizei bufSize, GLsizei *length,
+			    GLchar *label);
+void gles_ObjectPtrLabelKHR(const void *ptr, GLsizei length, const GLchar *label);
+void gles_GetObjectPtrLabelKHR(const void *ptr, GLsizei bufSize, GLsizei *length, GLchar *label);
 void gles_GetPointervKHR(GLenum pname, void **params);
 
 #endif

@@ -146,7 +146,10 @@ static const struct gl_proc procs[] = {
 	{ "glGetIntegeri_v", (void *)gles_GetIntegeri_v },
 	{ "glGetIntegerv", (void *)gles_GetIntegerv },
 	{ "glGetInternalformativ", (void *)gles_GetInternalformativ },
-	{ "glGetPointervKHR", (void *)gles_GetPointervKHR }, /* GL_KHR_debug */
+	/* GL_KHR_debug */
+	{ "glGetObjectLabelKHR", (void *)gles_GetObjectLabelKHR },
+	{ "glGetObjectPtrLabelKHR", (void *)gles_GetObjectPtrLabelKHR },
+	{ "glGetPointervKHR", (void *)gles_GetPointervKHR },
 	{ "glGetProgramBinary", (void *)gles_GetProgramBinary },
 	{ "glGetProgramInfoLog", (void *)gles_GetProgramInfoLog },
 	{ "glGetProgramiv", (void *)gles_GetProgramiv },
@@ -198,6 +201,9 @@ static const struct gl_proc procs[] = {
 	{ "glMapBufferRange", (void *)gles_MapBufferRange },
 	/* GL_KHR_parallel_shader_compile */
 	{ "glMaxShaderCompilerThreadsKHR", (void *)gles_MaxShaderCompilerThreadsKHR },
+	/* GL_KHR_debug */
+	{ "glObjectLabelKHR", (void *)gles_ObjectLabelKHR },
+	{ "glObjectPtrLabelKHR", (void *)gles_ObjectPtrLabelKHR },
 	{ "glPauseTransformFeedback", (void *)gles_PauseTransformFeedback },
 	{ "glPixelStorei", (void *)gles_PixelStorei },
 	{ "glPolygonOffset", (void *)gles_PolygonOffset },

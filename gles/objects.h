@@ -47,6 +47,7 @@ struct gles_buffer_object {
 	GLbitfield access;
 	GLintptr map_offset;
 	GLsizeiptr map_length;
+	char *label; /* KHR_debug's (debug.c), NULL for none; the same in every struct below */
 };
 
 /* The buffer's bytes in this process (NULL for an empty buffer). */
@@ -75,6 +76,7 @@ struct gles_sampler {
 	unsigned refs;
 	GLuint name;
 	struct gles_sampler_state state;
+	char *label;
 };
 
 /* Table 6.13's initial sampling state (a sampler object's too, table 6.14). */
@@ -116,6 +118,7 @@ struct gles_texture {
 	struct gles_sampler_state sampler;
 	GLint base_level, max_level;
 	GLenum swizzle[4];
+	char *label;
 };
 
 /* A new texture object (one reference, the caller's): NULL when out of memory. */
@@ -157,6 +160,7 @@ struct gles_renderbuffer {
 	const struct gles_format *format;
 	unsigned width, height, samples;
 	struct gles_image image, stencil; /* stencil: DEPTH32F_STENCIL8's */
+	char *label;
 };
 
 /* ---- framebuffers (framebuffer.c) ---- */
@@ -181,6 +185,7 @@ struct gles_framebuffer {
 	struct gles_attachment att[GLES_ATTACH_COUNT];
 	GLenum draw_buffers[GLES_MAX_DRAW_BUFFERS];
 	GLenum read_buffer;
+	char *label;
 };
 
 /* Detaches t or r from the bound draw and read framebuffers (section 4.4.2.3). */
@@ -204,9 +209,10 @@ struct gles_vertex_array {
 	bool ever_bound;
 	struct gles_vertex_attrib_array attribs[GLES_MAX_VERTEX_ATTRIBS];
 	struct gles_buffer_object *element_buffer;
+	char *label;
 };
 
-/* A vertex array's initial state (table 6.2), and the release of its buffers. */
+/* A vertex array's initial state (table 6.2), and the release of its buffers and label. */
 void gles_vertex_array_init(struct gles_vertex_array *vao, GLuint name);
 void gles_vertex_array_finish(struct gles_vertex_array *vao);
 /* Frees a framebuffer object (a gles_names_foreach callback: data unused). */
@@ -223,6 +229,7 @@ struct gles_sync {
 	struct agx_device *dev;
 	uint32_t syncobj;
 	uint64_t point;
+	char *label;
 };
 
 /* ---- the share group's namespaces (one field of struct gles_share_group) ---- */

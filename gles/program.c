@@ -85,6 +85,7 @@ void gles_program_free(struct gles_programs *programs, struct gles_program *prog
 	free_xfb_names(program);
 	gles_linked_unref(program->linked);
 	free(program->log);
+	free(program->label);
 	free(program);
 }
 

@@ -80,6 +80,7 @@ struct gles_shader {
 	bool compiled;		       /* COMPILE_STATUS */
 	char *log;		       /* NULL: empty */
 	struct gles_shader_code *code; /* of the last successful compile, or NULL */
+	char *label;		       /* KHR_debug's (debug.c), NULL for none */
 };
 
 /* ---- the executable ------------------------------------------------------------------- */
@@ -241,6 +242,7 @@ struct gles_program {
 	GLenum xfb_mode;
 	/* The last successful link's executable; NULL before one and after a failed one */
 	struct gles_linked *linked;
+	char *label; /* KHR_debug's (debug.c), NULL for none */
 };
 
 /* The context's part: its current program (section 2.11.3, glUseProgram). */

@@ -32,8 +32,12 @@ int gles_query_init(struct gles_query_state *q)
 
 static void free_query(void *object, void *data)
 {
+	struct gles_query *query = object;
+
 	(void)data;
-	free(object);
+	if (query)
+		free(query->label);
+	free(query);
 }
 
 void gles_query_finish(struct gles_query_state *q)
@@ -102,7 +106,7 @@ void gles_DeleteQueries(GLsizei n, const GLuint *ids)
 			q->active_samples = NULL;
 		if (query && q->active_primitives == query)
 			q->active_primitives = NULL;
-		free(query);
+		free_query(query, NULL);
 	}
 }
 

@@ -27,6 +27,7 @@ struct gles_query {
 	bool available;
 	/* ANY_SAMPLES_PASSED: the occlusion counter of its last begin/end pair (pass.h) */
 	unsigned counter;
+	char *label; /* KHR_debug's (debug.c), NULL for none */
 };
 
 struct gles_query_state {

@@ -23,6 +23,7 @@ void gles_renderbuffer_unref(struct gles_renderbuffer *r)
 		return;
 	gles_image_finish(&r->image);
 	gles_image_finish(&r->stencil);
+	free(r->label);
 	free(r);
 }
 

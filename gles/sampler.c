@@ -19,8 +19,10 @@ struct gles_sampler *gles_sampler_ref(struct gles_sampler *s)
 
 void gles_sampler_unref(struct gles_sampler *s)
 {
-	if (s && !__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
+	if (s && !__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL)) {
+		free(s->label);
 		free(s);
+	}
 }
 
 /*

@@ -34,6 +34,7 @@ static void shader_free(struct gles_shader *shader)
 	gles_shader_code_unref(shader->code);
 	free(shader->source);
 	free(shader->log);
+	free(shader->label);
 	free(shader);
 }
 

@@ -55,6 +55,11 @@ static GLuint handle_name(GLsync sync)
 	return v <= UINT32_MAX ? (GLuint)v : 0;
 }
 
+GLuint gles_sync_name(GLsync sync)
+{
+	return handle_name(sync);
+}
+
 /* The sync object sync names in ctx's share group, with a reference for the caller; or NULL. */
 static struct sync_object *lookup_ref(struct gles_context *ctx, GLsync sync)
 {
@@ -93,6 +98,7 @@ void gles_sync_unref(struct gles_sync *s)
 	if (so->next)
 		so->next->prev = so->prev;
 	pthread_mutex_unlock(&sync_lock);
+	free(s->label);
 	free(so);
 }
 

@@ -6,6 +6,8 @@
 #ifndef GLES_SYNC_H
 #define GLES_SYNC_H
 
+#include <GLES3/gl3.h>
+
 struct gles_context;
 
 /*
@@ -15,5 +17,8 @@ struct gles_context;
  * gles_context_destroy before gles_submit_finish.
  */
 void gles_sync_context_finish(struct gles_context *ctx);
+
+/* The name a GLsync handle stands for in the share group's namespace; 0 for none. */
+GLuint gles_sync_name(GLsync sync);
 
 #endif

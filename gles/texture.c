@@ -60,6 +60,7 @@ void gles_texture_unref(struct gles_texture *t)
 			free_level(t, &t->levels[f][l]);
 	free_image(t->storage);
 	free_image(t->storage_stencil);
+	free(t->label);
 	free(t);
 }
 

@@ -25,6 +25,8 @@ void gles_vertex_array_finish(struct gles_vertex_array *vao)
 	for (unsigned i = 0; i < GLES_MAX_VERTEX_ATTRIBS; i++)
 		gles_buffer_bind_slot(&vao->attribs[i].buffer, NULL);
 	gles_buffer_bind_slot(&vao->element_buffer, NULL);
+	free(vao->label);
+	vao->label = NULL;
 }
 
 void gles_GenVertexArrays(GLsizei n, GLuint *arrays)

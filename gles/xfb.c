@@ -44,8 +44,11 @@ void gles_xfb_unbind_buffers(struct gles_xfb_state *x)
 
 static void free_object(void *object, void *data)
 {
-	unbind_buffers(object, data);
-	free(object);
+	struct gles_xfb_object *obj = object;
+
+	unbind_buffers(obj, data);
+	free(obj->label);
+	free(obj);
 }
 
 void gles_xfb_finish(struct gles_xfb_state *x)

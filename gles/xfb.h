@@ -27,6 +27,7 @@ struct gles_xfb_object {
 	uint64_t vertices;
 	/* the indexed TRANSFORM_FEEDBACK_BUFFER binding points are the object's (table 6.24) */
 	struct gles_buffer_range ranges[GLES_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS];
+	char *label; /* KHR_debug's (debug.c), NULL for none */
 };
 
 struct gles_xfb_state {

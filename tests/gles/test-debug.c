@@ -5,8 +5,9 @@
  * log, messages that do not fit), the callback and its user parameter,
  * message control by source, type, severity and ID, debug groups (their
  * messages, inherited and restored controls, the stack's depth and its
- * errors), GL errors as messages, the errors of debug output, and all
- * of it per context.  The entry points are the KHR ones, from eglGetProcAddress.
+ * errors), GL errors as messages, labels on every object type ES 3.0
+ * has and on sync objects, every error the extension lists, and all of it
+ * per context.  The entry points are the KHR ones, from eglGetProcAddress.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -56,6 +57,14 @@
 #define SEVERITY_NOTIFICATION	    0x826B
 #define STACK_OVERFLOW		    0x0503
 #define STACK_UNDERFLOW		    0x0504
+#define ID_BUFFER		    0x82E0
+#define ID_SHADER		    0x82E1
+#define ID_PROGRAM		    0x82E2
+#define ID_VERTEX_ARRAY		    0x8074
+#define ID_QUERY		    0x82E3
+#define ID_PROGRAM_PIPELINE	    0x82E4
+#define ID_SAMPLER		    0x82E6
+#define ID_DISPLAY_LIST		    0x82E7
 
 typedef void(GL_APIENTRY *debug_proc)(GLenum source, GLenum type, GLuint id, GLenum severity,
 				      GLsizei length, const GLchar *message, const void *user);
@@ -69,6 +78,10 @@ static GLuint(GL_APIENTRY *GetDebugMessageLog)(GLuint, GLsizei, GLenum *, GLenum
 					       GLenum *, GLsizei *, GLchar *);
 static void(GL_APIENTRY *PushDebugGroup)(GLenum, GLuint, GLsizei, const GLchar *);
 static void(GL_APIENTRY *PopDebugGroup)(void);
+static void(GL_APIENTRY *ObjectLabel)(GLenum, GLuint, GLsizei, const GLchar *);
+static void(GL_APIENTRY *GetObjectLabel)(GLenum, GLuint, GLsizei, GLsizei *, GLchar *);
+static void(GL_APIENTRY *ObjectPtrLabel)(const void *, GLsizei, const GLchar *);
+static void(GL_APIENTRY *GetObjectPtrLabel)(const void *, GLsizei, GLsizei *, GLchar *);
 static void(GL_APIENTRY *GetPointerv)(GLenum, void **);
 
 static struct test_stack_options options;
@@ -90,6 +103,10 @@ static void load_functions(void)
 	LOAD(GetDebugMessageLog, "glGetDebugMessageLogKHR");
 	LOAD(PushDebugGroup, "glPushDebugGroupKHR");
 	LOAD(PopDebugGroup, "glPopDebugGroupKHR");
+	LOAD(ObjectLabel, "glObjectLabelKHR");
+	LOAD(GetObjectLabel, "glGetObjectLabelKHR");
+	LOAD(ObjectPtrLabel, "glObjectPtrLabelKHR");
+	LOAD(GetObjectPtrLabel, "glGetObjectPtrLabelKHR");
 	LOAD(GetPointerv, "glGetPointervKHR");
 #undef LOAD
 }
@@ -224,6 +241,7 @@ static void test_state(void **state)
 
 	(void)state;
 	plain = current_new(3, false, EGL_NO_CONTEXT);
+	assert_non_null(strstr((const char *)glGetString(GL_EXTENSIONS), "GL_KHR_debug"));
 	load_functions();
 	/* section 5.5: FALSE without the debug flag */
 	assert_false(glIsEnabled(DEBUG_OUTPUT));
@@ -279,6 +297,7 @@ static void test_state(void **state)
 	destroy_current(debug);
 	/* an ES 2.0 request: an ES 3.0 context, with the extension */
 	debug = current_new(2, true, EGL_NO_CONTEXT);
+	assert_non_null(strstr((const char *)glGetString(GL_EXTENSIONS), "GL_KHR_debug"));
 	assert_true(glIsEnabled(DEBUG_OUTPUT));
 	marker(5, "es2");
 	assert_int_equal(get_int(DEBUG_LOGGED_MESSAGES), 1);
@@ -803,6 +822,320 @@ static void test_errors(void **state)
 	destroy_current(ctx);
 }
 
+/* A label round trip of an object: set, read back, truncated, removed. */
+static void check_label(GLenum identifier, GLuint name)
+{
+	char buf[32];
+	GLsizei len = -1;
+
+	ObjectLabel(identifier, name, -1, "a label");
+	assert_gl_error(GL_NO_ERROR);
+	memset(buf, 'x', sizeof(buf));
+	GetObjectLabel(identifier, name, sizeof(buf), &len, buf);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(len, 7);
+	assert_string_equal(buf, "a label");
+	ObjectLabel(identifier, name, 3, "xyzzy"); /* length characters */
+	GetObjectLabel(identifier, name, sizeof(buf), &len, buf);
+	assert_int_equal(len, 3);
+	assert_string_equal(buf, "xyz");
+	ObjectLabel(identifier, name, -1, NULL); /* NULL removes it */
+	GetObjectLabel(identifier, name, sizeof(buf), &len, buf);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(len, 0);
+	assert_string_equal(buf, "");
+	/* 0 is no object of any kind */
+	ObjectLabel(identifier, 0, -1, "zero");
+	assert_gl_error(GL_INVALID_VALUE);
+	GetObjectLabel(identifier, 0, sizeof(buf), &len, buf);
+	assert_gl_error(GL_INVALID_VALUE);
+	/* the label goes with the object; the caller deletes it */
+	ObjectLabel(identifier, name, -1, "freed with it");
+	assert_gl_error(GL_NO_ERROR);
+}
+
+/* After the delete: the name is none. */
+static void check_no_object(GLenum identifier, GLuint name)
+{
+	char buf[8];
+
+	ObjectLabel(identifier, name, -1, "gone");
+	assert_gl_error(GL_INVALID_VALUE);
+	GetObjectLabel(identifier, name, sizeof(buf), NULL, buf);
+	assert_gl_error(GL_INVALID_VALUE);
+}
+
+/* Section 5.5.8: labels on each object type of table 5.1 that ES 3.0 has. */
+static void test_object_labels(void **state)
+{
+	static const char vs[] = "#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n";
+	const char *src = vs;
+	EGLContext ctx;
+	GLuint buffer, texture, sampler, renderbuffer, framebuffer, vao, query, xfb;
+	GLuint shader, program;
+
+	(void)state;
+	ctx = current_new(3, false, EGL_NO_CONTEXT);
+	load_functions();
+
+	/* a name from glGen* names an object once bound (sampler: once made by glGenSamplers) */
+	glGenBuffers(1, &buffer);
+	check_no_object(ID_BUFFER, buffer);
+	glBindBuffer(GL_ARRAY_BUFFER, buffer);
+	check_label(ID_BUFFER, buffer);
+	glDeleteBuffers(1, &buffer);
+	check_no_object(ID_BUFFER, buffer);
+
+	glGenTextures(1, &texture);
+	check_no_object(GL_TEXTURE, texture);
+	glBindTexture(GL_TEXTURE_2D, texture);
+	check_label(GL_TEXTURE, texture);
+	glDeleteTextures(1, &texture);
+	check_no_object(GL_TEXTURE, texture);
+
+	glGenSamplers(1, &sampler);
+	check_label(ID_SAMPLER, sampler);
+	glDeleteSamplers(1, &sampler);
+	check_no_object(ID_SAMPLER, sampler);
+
+	glGenRenderbuffers(1, &renderbuffer);
+	check_no_object(GL_RENDERBUFFER, renderbuffer);
+	glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
+	check_label(GL_RENDERBUFFER, renderbuffer);
+	glDeleteRenderbuffers(1, &renderbuffer);
+	check_no_object(GL_RENDERBUFFER, renderbuffer);
+
+	glGenFramebuffers(1, &framebuffer);
+	check_no_object(GL_FRAMEBUFFER, framebuffer);
+	glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+	check_label(GL_FRAMEBUFFER, framebuffer);
+	glDeleteFramebuffers(1, &framebuffer);
+	check_no_object(GL_FRAMEBUFFER, framebuffer);
+
+	glGenVertexArrays(1, &vao);
+	check_no_object(ID_VERTEX_ARRAY, vao);
+	glBindVertexArray(vao);
+	check_label(ID_VERTEX_ARRAY, vao);
+	glDeleteVertexArrays(1, &vao);
+	check_no_object(ID_VERTEX_ARRAY, vao);
+
+	glGenQueries(1, &query);
+	check_no_object(ID_QUERY, query);
+	glBeginQuery(GL_ANY_SAMPLES_PASSED, query);
+	glEndQuery(GL_ANY_SAMPLES_PASSED);
+	assert_gl_error(GL_NO_ERROR);
+	check_label(ID_QUERY, query);
+	glDeleteQueries(1, &query);
+	check_no_object(ID_QUERY, query);
+
+	glGenTransformFeedbacks(1, &xfb);
+	check_no_object(GL_TRANSFORM_FEEDBACK, xfb);
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, xfb);
+	check_label(GL_TRANSFORM_FEEDBACK, xfb);
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+	glDeleteTransformFeedbacks(1, &xfb);
+	check_no_object(GL_TRANSFORM_FEEDBACK, xfb);
+
+	/* shaders and programs: one namespace, each name of one kind */
+	shader = glCreateShader(GL_VERTEX_SHADER);
+	program = glCreateProgram();
+	check_label(ID_SHADER, shader);
+	check_label(ID_PROGRAM, program);
+	check_no_object(ID_PROGRAM, shader);
+	check_no_object(ID_SHADER, program);
+	/* a shader deleted while attached is still there, label and all */
+	glShaderSource(shader, 1, &src, NULL);
+	glAttachShader(program, shader);
+	glDeleteShader(shader);
+	{
+		char buf[32];
+
+		GetObjectLabel(ID_SHADER, shader, sizeof(buf), NULL, buf);
+		assert_gl_error(GL_NO_ERROR);
+		assert_string_equal(buf, "freed with it");
+	}
+	glDeleteProgram(program); /* and the shader with it */
+	check_no_object(ID_PROGRAM, program);
+	check_no_object(ID_SHADER, shader);
+
+	/* labels of objects left when the context goes are freed with them */
+	glGenBuffers(1, &buffer);
+	glBindBuffer(GL_ARRAY_BUFFER, buffer);
+	ObjectLabel(ID_BUFFER, buffer, -1, "left behind");
+	glGenVertexArrays(1, &vao);
+	glBindVertexArray(vao);
+	ObjectLabel(ID_VERTEX_ARRAY, vao, -1, "left behind");
+	glGenQueries(1, &query);
+	glBeginQuery(GL_ANY_SAMPLES_PASSED, query);
+	glEndQuery(GL_ANY_SAMPLES_PASSED);
+	ObjectLabel(ID_QUERY, query, -1, "left behind");
+	glGenTransformFeedbacks(1, &xfb);
+	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, xfb);
+	ObjectLabel(GL_TRANSFORM_FEEDBACK, xfb, -1, "left behind");
+	program = glCreateProgram();
+	ObjectLabel(ID_PROGRAM, program, -1, "left behind");
+	assert_gl_error(GL_NO_ERROR);
+	destroy_current(ctx);
+}
+
+/* Labels' lengths, the queries' rules, the identifiers, sharing, sync objects. */
+static void test_label_rules(void **state)
+{
+	EGLContext ctx, other;
+	GLuint buffer, vao;
+	GLint max;
+	GLsizei len;
+	char buf[16], *big;
+	GLsync sync;
+
+	(void)state;
+	ctx = current_new(3, false, EGL_NO_CONTEXT);
+	load_functions();
+	max = get_int(MAX_LABEL_LENGTH);
+	glGenBuffers(1, &buffer);
+	glBindBuffer(GL_ARRAY_BUFFER, buffer);
+
+	/* MAX_LABEL_LENGTH - 1 characters fit, MAX_LABEL_LENGTH do not (and change nothing) */
+	big = malloc((size_t)max + 1);
+	assert_non_null(big);
+	memset(big, 'l', (size_t)max);
+	big[max] = '\0';
+	ObjectLabel(ID_BUFFER, buffer, -1, "kept");
+	ObjectLabel(ID_BUFFER, buffer, -1, big);
+	assert_gl_error(GL_INVALID_VALUE);
+	ObjectLabel(ID_BUFFER, buffer, max, big);
+	assert_gl_error(GL_INVALID_VALUE);
+	GetObjectLabel(ID_BUFFER, buffer, sizeof(buf), &len, buf);
+	assert_string_equal(buf, "kept");
+	ObjectLabel(ID_BUFFER, buffer, max - 1, big);
+	assert_gl_error(GL_NO_ERROR);
+	GetObjectLabel(ID_BUFFER, buffer, 0, &len, NULL); /* NULL label: the whole length */
+	assert_int_equal(len, max - 1);
+	big[max - 1] = '\0';
+	ObjectLabel(ID_BUFFER, buffer, -1, big);
+	assert_gl_error(GL_NO_ERROR);
+	free(big);
+
+	/* GetObjectLabel: bufSize - 1 characters and the NUL; NULL length; bufSize 0 */
+	ObjectLabel(ID_BUFFER, buffer, -1, "Test Label");
+	GetObjectLabel(ID_BUFFER, buffer, 5, &len, buf);
+	assert_int_equal(len, 4);
+	assert_string_equal(buf, "Test");
+	memset(buf, 'x', sizeof(buf));
+	GetObjectLabel(ID_BUFFER, buffer, sizeof(buf), NULL, buf);
+	assert_string_equal(buf, "Test Label");
+	memset(buf, 'x', sizeof(buf));
+	len = -1;
+	GetObjectLabel(ID_BUFFER, buffer, 0, &len, buf);
+	assert_int_equal(len, 0);
+	assert_int_equal(buf[0], 'x');
+	GetObjectLabel(ID_BUFFER, buffer, 16, &len, NULL);
+	assert_int_equal(len, 10);
+	assert_gl_error(GL_NO_ERROR);
+	GetObjectLabel(ID_BUFFER, buffer, -1, &len, buf);
+	assert_gl_error(GL_INVALID_VALUE);
+	ObjectLabel(ID_BUFFER, buffer, 0, "empty"); /* the empty label is no label */
+	GetObjectLabel(ID_BUFFER, buffer, sizeof(buf), &len, buf);
+	assert_int_equal(len, 0);
+	assert_string_equal(buf, "");
+
+	/* identifiers: table 5.1 only, and of it not PROGRAM_PIPELINE (no such objects in ES 3.0)
+	 */
+	ObjectLabel(GL_ARRAY_BUFFER, buffer, -1, "x");
+	assert_gl_error(GL_INVALID_ENUM);
+	GetObjectLabel(GL_ARRAY_BUFFER, buffer, sizeof(buf), &len, buf);
+	assert_gl_error(GL_INVALID_ENUM);
+	ObjectLabel(ID_PROGRAM_PIPELINE, 1, -1, "x");
+	assert_gl_error(GL_INVALID_ENUM);
+	GetObjectLabel(ID_PROGRAM_PIPELINE, 1, sizeof(buf), &len, buf);
+	assert_gl_error(GL_INVALID_ENUM);
+	ObjectLabel(ID_DISPLAY_LIST, 1, -1, "x");
+	assert_gl_error(GL_INVALID_ENUM);
+	ObjectLabel(GL_SYNC_FENCE, 1, -1, "x");
+	assert_gl_error(GL_INVALID_ENUM);
+	/* a name of another kind of object */
+	glGenVertexArrays(1, &vao);
+	glBindVertexArray(vao);
+	ObjectLabel(ID_BUFFER, vao == buffer ? vao + 1 : vao, -1, "x");
+	assert_gl_error(GL_INVALID_VALUE);
+
+	/* shared objects' labels are the share group's; vertex arrays are each context's */
+	ObjectLabel(ID_BUFFER, buffer, -1, "shared");
+	ObjectLabel(ID_VERTEX_ARRAY, vao, -1, "own");
+	other = current_new(3, false, ctx);
+	GetObjectLabel(ID_BUFFER, buffer, sizeof(buf), &len, buf);
+	assert_gl_error(GL_NO_ERROR);
+	assert_string_equal(buf, "shared");
+	ObjectLabel(ID_BUFFER, buffer, -1, "changed");
+	GetObjectLabel(ID_VERTEX_ARRAY, vao, sizeof(buf), &len, buf);
+	assert_gl_error(GL_INVALID_VALUE);
+	destroy_current(other);
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx));
+	GetObjectLabel(ID_BUFFER, buffer, sizeof(buf), &len, buf);
+	assert_string_equal(buf, "changed");
+	GetObjectLabel(ID_VERTEX_ARRAY, vao, sizeof(buf), &len, buf);
+	assert_string_equal(buf, "own");
+
+	/* sync objects, by pointer */
+	sync = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	assert_non_null(sync);
+	len = -1;
+	GetObjectPtrLabel(sync, sizeof(buf), &len, buf);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(len, 0);
+	assert_string_equal(buf, "");
+	ObjectPtrLabel(sync, -1, "fence");
+	GetObjectPtrLabel(sync, sizeof(buf), &len, buf);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(len, 5);
+	assert_string_equal(buf, "fence");
+	GetObjectPtrLabel(sync, 3, &len, buf);
+	assert_int_equal(len, 2);
+	assert_string_equal(buf, "fe");
+	GetObjectPtrLabel(sync, 0, &len, NULL);
+	assert_int_equal(len, 5);
+	GetObjectPtrLabel(sync, -1, &len, buf);
+	assert_gl_error(GL_INVALID_VALUE);
+	ObjectPtrLabel(sync, 2, "fence");
+	GetObjectPtrLabel(sync, sizeof(buf), &len, buf);
+	assert_string_equal(buf, "fe");
+	big = malloc((size_t)max + 1);
+	assert_non_null(big);
+	memset(big, 's', (size_t)max);
+	big[max] = '\0';
+	ObjectPtrLabel(sync, -1, big);
+	assert_gl_error(GL_INVALID_VALUE);
+	free(big);
+	ObjectPtrLabel(sync, -1, NULL);
+	GetObjectPtrLabel(sync, sizeof(buf), &len, buf);
+	assert_int_equal(len, 0);
+	/* the other context of the group sees the sync and its label */
+	ObjectPtrLabel(sync, -1, "fence");
+	other = current_new(3, false, ctx);
+	GetObjectPtrLabel(sync, sizeof(buf), &len, buf);
+	assert_gl_error(GL_NO_ERROR);
+	assert_string_equal(buf, "fence");
+	destroy_current(other);
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx));
+	/* not a sync: NULL, a bogus handle, a deleted one */
+	ObjectPtrLabel(NULL, -1, "x");
+	assert_gl_error(GL_INVALID_VALUE);
+	GetObjectPtrLabel(NULL, sizeof(buf), &len, buf);
+	assert_gl_error(GL_INVALID_VALUE);
+	ObjectPtrLabel((const void *)(uintptr_t)0x7fff1234u, -1, "x");
+	assert_gl_error(GL_INVALID_VALUE);
+	glDeleteSync(sync);
+	ObjectPtrLabel(sync, -1, "x");
+	assert_gl_error(GL_INVALID_VALUE);
+	GetObjectPtrLabel(sync, sizeof(buf), &len, buf);
+	assert_gl_error(GL_INVALID_VALUE);
+	/* a sync left with its label when the share group goes */
+	sync = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	ObjectPtrLabel(sync, -1, "left behind");
+	assert_gl_error(GL_NO_ERROR);
+	destroy_current(ctx);
+}
+
 /* ---- setup ------------------------------------------------------------------------------ */
 
 static struct egl_stack fixture;
@@ -826,9 +1159,10 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_state),	 cmocka_unit_test(test_log),
-		cmocka_unit_test(test_callback), cmocka_unit_test(test_control),
-		cmocka_unit_test(test_groups),	 cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_state),	      cmocka_unit_test(test_log),
+		cmocka_unit_test(test_callback),      cmocka_unit_test(test_control),
+		cmocka_unit_test(test_groups),	      cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_object_labels), cmocka_unit_test(test_label_rules),
 	};
 
 	if (!getenv("__EGL_VENDOR_LIBRARY_FILENAMES")) {
