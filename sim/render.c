@@ -28,7 +28,7 @@
 #define BLOCK_PRIMS	 14
 #define MAX_OUTPUT_BYTES (256u << 20) /* vertex outputs of one draw */
 #define MAX_SLOTS	 255
-#define MAX_CLIPPED	 9 /* a triangle cut by the six planes */
+#define MAX_CLIPPED	 (3 + 7 + SIM_VDM_MAX_CLIP_DISTANCES) /* a triangle cut by every plane */
 #define LANES		 USC_LANES
 #define VTX		 6 /* a record's words of a vertex before its varyings: x, y, z, 1/w, s, t */
 /*
@@ -354,18 +354,60 @@ static bool bin(struct sim_render *r, unsigned tile, uint32_t prim, struct sim_u
 	return heap_write(r, *tail + 4, used, 4, fault);
 }
 
-/* Sutherland-Hodgman against one clip plane: dot(plane, clip) >= 0 is kept. */
-static unsigned clip_plane(const struct vert *in, unsigned n, struct vert *out, const float p[4],
-			   unsigned vars)
+/*
+ * The planes a primitive is clipped by: w > 0, x and y (a guard band past
+ * them), near and far z with depth clipping; then each clip-distance
+ * plane enabled (FIXED_PLANES + i), kept where the vertex's distance i,
+ * interpolated as its varyings are, is >= 0.
+ */
+#define FIXED_PLANES 7
+#define MAX_PLANES   (FIXED_PLANES + SIM_VDM_MAX_CLIP_DISTANCES)
+
+static const float clip_planes[FIXED_PLANES][4] = {
+	{ 0, 0, 0, 1 },	 { 1, 0, 0, 1 }, { -1, 0, 0, 1 }, { 0, 1, 0, 1 },
+	{ 0, -1, 0, 1 }, { 0, 0, 1, 0 }, { 0, 0, -1, 1 },
+};
+
+/* The word of a vertex's first clip distance: after the varyings and the point size. */
+static unsigned clip_distance_word(const struct sim_draw_state *s)
+{
+	return 4 + s->varying_words + (s->point_size_slot ? 1 : 0);
+}
+
+/* The planes of a draw whose vertices have `slots` words; a distance past them clips nothing. */
+static unsigned planes(const struct sim_draw_state *s, unsigned slots, unsigned out[MAX_PLANES])
+{
+	unsigned n = 0, first = clip_distance_word(s);
+
+	for (unsigned k = 0; k < (s->depth_clip ? 7u : 5u); k++)
+		out[n++] = k;
+	for (unsigned i = 0; i < SIM_VDM_MAX_CLIP_DISTANCES; i++)
+		if ((s->clip_distances >> i & 1) && first + i < slots)
+			out[n++] = FIXED_PLANES + i;
+	return n;
+}
+
+/* How far inside plane k a vertex is (its position, and its words after it). */
+static float plane_distance(const struct sim_draw_state *s, unsigned k, const float clip[4],
+			    const float *var)
+{
+	const float *p = clip_planes[k < FIXED_PLANES ? k : 0];
+
+	if (k >= FIXED_PLANES)
+		return var[clip_distance_word(s) - 4 + (k - FIXED_PLANES)];
+	return p[0] * clip[0] + p[1] * clip[1] + p[2] * clip[2] + p[3] * clip[3];
+}
+
+/* Sutherland-Hodgman against plane k: what is inside it is kept. */
+static unsigned clip_plane(const struct sim_draw_state *s, unsigned k, const struct vert *in,
+			   unsigned n, struct vert *out, unsigned vars)
 {
 	unsigned m = 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct vert *a = &in[i], *b = &in[(i + 1) % n];
-		float da = p[0] * a->clip[0] + p[1] * a->clip[1] + p[2] * a->clip[2] +
-			   p[3] * a->clip[3],
-		      db = p[0] * b->clip[0] + p[1] * b->clip[1] + p[2] * b->clip[2] +
-			   p[3] * b->clip[3];
+		float da = plane_distance(s, k, a->clip, a->var),
+		      db = plane_distance(s, k, b->clip, b->var);
 
 		if (da >= 0)
 			out[m++] = *a;
@@ -373,10 +415,10 @@ static unsigned clip_plane(const struct vert *in, unsigned n, struct vert *out, 
 			float t = da / (da - db);
 			struct vert *v = &out[m++];
 
-			for (unsigned k = 0; k < 4; k++)
-				v->clip[k] = a->clip[k] + t * (b->clip[k] - a->clip[k]);
-			for (unsigned k = 0; k < vars; k++)
-				v->var[k] = a->var[k] + t * (b->var[k] - a->var[k]);
+			for (unsigned c = 0; c < 4; c++)
+				v->clip[c] = a->clip[c] + t * (b->clip[c] - a->clip[c]);
+			for (unsigned c = 0; c < vars; c++)
+				v->var[c] = a->var[c] + t * (b->var[c] - a->var[c]);
 		}
 	}
 	return m;
@@ -455,15 +497,6 @@ static enum sim_render_status bin_triangle(struct sim_render *r, const struct si
 	return SIM_RENDER_DONE;
 }
 
-static const float clip_planes[7][4] = { { 0, 0, 0, 1 }, { 1, 0, 0, 1 },  { -1, 0, 0, 1 },
-					 { 0, 1, 0, 1 }, { 0, -1, 0, 1 }, { 0, 0, 1, 0 },
-					 { 0, 0, -1, 1 } }; /* w > 0, x, y, then near and far z */
-
-static unsigned num_planes(const struct sim_draw_state *s)
-{
-	return s->depth_clip ? 7 : 5;
-}
-
 /* Window x, y, z and 1/w of a clip-space position (point coordinates 0). */
 static void project(const struct sim_draw_state *s, const float clip[4], float win[VTX])
 {
@@ -482,12 +515,12 @@ static enum sim_render_status triangle(struct sim_render *r, const struct sim_dr
 	const unsigned slots = r->draw.vs_slots, vars = slots - 4;
 	struct vert poly[2][MAX_CLIPPED + 3];
 	const uint32_t *provoking = r->outputs + p[s->provoking] * slots + 4;
-	unsigned n = 3, cur = 0;
+	unsigned n = 3, cur = 0, plane[MAX_PLANES], np = planes(s, slots, plane);
 
 	for (unsigned i = 0; i < 3; i++)
 		memcpy(&poly[0][i], r->outputs + p[i] * slots, slots * 4);
-	for (unsigned k = 0; k < num_planes(s) && n; k++) {
-		n = clip_plane(poly[cur], n, poly[!cur], clip_planes[k], vars);
+	for (unsigned k = 0; k < np && n; k++) {
+		n = clip_plane(s, plane[k], poly[cur], n, poly[!cur], vars);
 		cur = !cur;
 	}
 	for (unsigned i = 1; i + 1 < n; i++) {
@@ -556,16 +589,15 @@ static enum sim_render_status line(struct sim_render *r, const struct sim_draw_s
 	float t0 = 0, t1 = 1, win[2][VTX], corners[4][VTX], half = s->line_width / 2;
 	const uint32_t *provoking = r->outputs + p[s->provoking ? 1 : 0] * slots + 4;
 	const float *var[4];
+	unsigned plane[MAX_PLANES], np;
 	bool x_major;
 
 	for (unsigned i = 0; i < 2; i++)
 		memcpy(&v[i], r->outputs + p[i] * slots, slots * 4);
-	for (unsigned k = 0; k < num_planes(s); k++) {
-		const float *pl = clip_planes[k];
-		float da = pl[0] * v[0].clip[0] + pl[1] * v[0].clip[1] + pl[2] * v[0].clip[2] +
-			   pl[3] * v[0].clip[3],
-		      db = pl[0] * v[1].clip[0] + pl[1] * v[1].clip[1] + pl[2] * v[1].clip[2] +
-			   pl[3] * v[1].clip[3];
+	np = planes(s, slots, plane);
+	for (unsigned k = 0; k < np; k++) {
+		float da = plane_distance(s, plane[k], v[0].clip, v[0].var),
+		      db = plane_distance(s, plane[k], v[1].clip, v[1].var);
 
 		if (da < 0 && db < 0)
 			return SIM_RENDER_DONE;
@@ -607,13 +639,11 @@ static enum sim_render_status point(struct sim_render *r, const struct sim_draw_
 	const float *v = (const float *)(r->outputs + p * slots);
 	const float *var[4] = { v + 4, v + 4, v + 4, v + 4 };
 	float win[VTX], corners[4][VTX], size = 1, half;
+	unsigned plane[MAX_PLANES], np = planes(s, slots, plane);
 
-	for (unsigned k = 0; k < num_planes(s); k++) {
-		const float *pl = clip_planes[k];
-
-		if (pl[0] * v[0] + pl[1] * v[1] + pl[2] * v[2] + pl[3] * v[3] < 0)
+	for (unsigned k = 0; k < np; k++)
+		if (plane_distance(s, plane[k], v, v + 4) < 0)
 			return SIM_RENDER_DONE;
-	}
 	if (s->point_size_slot && s->point_size_slot < slots)
 		size = v[s->point_size_slot];
 	/* GL clamps the size to the implementation's range: 1 to 511 pixels here */
@@ -978,8 +1008,8 @@ static bool zls_load(struct frag_ctx *f)
 				if (!sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 							 c->depth_buffer +
 							     usc_layout_element(&r->z_layout, 0, 0,
-									      f->io.x0 + x,
-									      f->io.y0 + y),
+										f->io.x0 + x,
+										f->io.y0 + y),
 							 &v, r->z_layout.bytes_per_texel, false))
 					return false;
 				if (r->z16)
@@ -991,7 +1021,7 @@ static bool zls_load(struct frag_ctx *f)
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 						 c->stencil_buffer +
 						     usc_layout_element(&r->s_layout, 0, 0,
-								      f->io.x0 + x, f->io.y0 + y),
+									f->io.x0 + x, f->io.y0 + y),
 						 &f->stencil[p], 1, false))
 				return false;
 		}
@@ -1018,16 +1048,16 @@ static bool zls_store(struct frag_ctx *f)
 				memcpy(&v, &f->depth[p], 4);
 			if (z_store &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
-						 c->depth_buffer + usc_layout_element(&r->z_layout, 0,
-										    0, f->io.x0 + x,
-										    f->io.y0 + y),
+						 c->depth_buffer +
+						     usc_layout_element(&r->z_layout, 0, 0,
+									f->io.x0 + x, f->io.y0 + y),
 						 &v, r->z_layout.bytes_per_texel, true))
 				return false;
 			if (s_store &&
 			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
 						 c->stencil_buffer +
 						     usc_layout_element(&r->s_layout, 0, 0,
-								      f->io.x0 + x, f->io.y0 + y),
+									f->io.x0 + x, f->io.y0 + y),
 						 &f->stencil[p], 1, true))
 				return false;
 		}

@@ -235,10 +235,12 @@ static enum sim_read ppp_update(struct sim_vdm *vdm, uint64_t va, unsigned bytes
 		PPP_WORD(&b, PPP_W_CLAMP, ppp_w_clamp);
 	if (h.output_select) {
 		PPP_WORD(&b, PPP_OUTPUT_SELECT, ppp_output_select);
-		if (w.ppp_output_select.clip_distances || w.ppp_output_select.viewport_target ||
-		    w.ppp_output_select.render_target ||
+		if (w.ppp_output_select.viewport_target || w.ppp_output_select.render_target ||
 		    w.ppp_output_select.barycentric_coordinates)
-			return unsupported(&vdm->s, "clip distances, layers or barycentrics");
+			return unsupported(&vdm->s, "layers or barycentrics");
+		if (w.ppp_output_select.clip_distances >> SIM_VDM_MAX_CLIP_DISTANCES)
+			return unsupported(&vdm->s, "clip distances past plane 7");
+		d->clip_distances = (unsigned)w.ppp_output_select.clip_distances;
 		d->frag_z = w.ppp_output_select.frag_coord_z;
 		/* the size follows the position and the varyings (Mesa agx_uvs.h) */
 		d->point_size_slot = w.ppp_output_select.point_size ? 4 + d->varying_words : 0;

@@ -16,8 +16,9 @@
 #include "agx_cmdbuf.h"
 #include "pipeline.h"
 
-#define SIM_VDM_MAX_CF	   64	/* coefficient bindings of a fragment shader */
-#define SIM_VDM_MAX_STATES 4096 /* fragment states in one render */
+#define SIM_VDM_MAX_CF		   64	/* coefficient bindings of a fragment shader */
+#define SIM_VDM_MAX_CLIP_DISTANCES 8	/* planes simulated, of ppp_output_select's 16 bits */
+#define SIM_VDM_MAX_STATES	   4096 /* fragment states in one render */
 
 /* One face's depth and stencil state (PPP face, face 2 and stencil words). */
 struct sim_zs_face {
@@ -41,10 +42,15 @@ struct sim_draw_state {
 	bool scissor, scissor_entry; /* enabled; the entry named exists */
 	uint32_t scissor_min[2], scissor_max[2]; /* pixels, max exclusive */
 	bool stencil_test, two_sided;
-	struct sim_zs_face face[2];  /* front, back */
-	float line_width;	     /* pixels (the front face word's) */
-	unsigned point_size_slot;    /* the output word of a point's size; 0: none (1 pixel) */
-	unsigned varying_words;	     /* varying counts 32: smooth + flat + linear */
+	struct sim_zs_face face[2]; /* front, back */
+	float line_width;	    /* pixels (the front face word's) */
+	unsigned point_size_slot;   /* the output word of a point's size; 0: none (1 pixel) */
+	unsigned varying_words;	    /* varying counts 32: smooth + flat + linear */
+	/*
+	 * The clip-distance planes enabled (bit i: plane i); the distances
+	 * are the vertex's words after the point size, plane i the i-th.
+	 */
+	unsigned clip_distances;
 	bool point_origin_lower;     /* point coordinates' t grows upwards (object type UV=10) */
 	bool depth_bias, bias_entry; /* enabled; the entry named exists */
 	float bias[3];		     /* depth bias entry: constant, slope scale, clamp */
