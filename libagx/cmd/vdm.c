@@ -208,7 +208,8 @@ size_t agx_ppp_pack(uint8_t *out, const struct agx_ppp_state *p)
 	agx_cmd_ppp_viewport_pack(out + n, &vp);
 	n += AGX_CMD_PPP_VIEWPORT_LENGTH;
 
-	struct agx_cmd_ppp_output_select os = { .varyings = p->cf_count != 0,
+	struct agx_cmd_ppp_output_select os = { .clip_distances = p->clip_distances,
+						.varyings = p->cf_count != 0,
 						.point_size = p->point_size,
 						.frag_coord_z = p->frag_coord_z };
 	struct agx_cmd_ppp_varying_counts vc32 = { .smooth = p->varying_words };

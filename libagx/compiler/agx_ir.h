@@ -287,6 +287,8 @@ enum agx_ir_interp {
 #define AGX_IR_LOCATION_FRAG_DEPTH  AGX_SHADER_LOCATION_FRAG_DEPTH
 #define AGX_IR_LOCATION_POINT_COORD AGX_SHADER_LOCATION_POINT_COORD /* 2 components */
 #define AGX_IR_LOCATION_DUAL_SOURCE AGX_SHADER_LOCATION_DUAL_SOURCE /* 4 components */
+#define AGX_IR_LOCATION_CLIP_DISTANCE                                                              \
+	AGX_SHADER_LOCATION_CLIP_DISTANCE /* a location per distance */
 
 struct agx_ir_var {
 	enum agx_ir_var_kind kind;

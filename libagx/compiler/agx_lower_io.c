@@ -8,8 +8,8 @@
  * cmpxchg_ssbo (and transform feedback's store_xfb) become *_global ops
  * on the pair holding their buffer's address, load_uniform and
  * load_num_workgroups uniform_reg reads (or load_global_const),
- * texture_size the read of a sampler's size words minified by the level.  docs/compiler.md, "Lowering", is the contract the
- * drivers fill the registers by.
+ * texture_size the read of a sampler's size words minified by the level.  docs/compiler.md,
+ * "Lowering", is the contract the drivers fill the registers by.
  *
  * What it cannot place or address (a binding no var names, a uniform read
  * outside the block or at a 16-bit half the IR cannot name, registers run
@@ -107,15 +107,16 @@ static struct agx_ir_var *next_by_location(struct agx_ir_shader *shader, enum ag
 /*
  * The vertex outputs' slots: the position 0..3, the varyings by location,
  * each var's words in order, then gl_PointSize (the PPP's point size comes
- * after the varyings: sim/vdm.c).  A fragment shader's coefficient
- * registers: cf0 is 1/w, cf1 window z when gl_FragCoord.z is read, then
- * the varyings the same way, then gl_PointCoord's s and t.
+ * after the varyings: sim/vdm.c), then the clip distances (after the
+ * point size, as the hardware orders them: Mesa's src/asahi agx_uvs.h).  A fragment shader's
+ * coefficient registers: cf0 is 1/w, cf1 window z when gl_FragCoord.z is read, then the varyings
+ * the same way, then gl_PointCoord's s and t.
  */
 static void place_io(struct agx_ir_shader *shader, struct placement *p)
 {
 	enum agx_ir_var_kind kind =
 	    shader->stage == AGX_IR_STAGE_VERTEX ? AGX_IR_VAR_OUTPUT : AGX_IR_VAR_INPUT;
-	unsigned next = 4;
+	unsigned next = 4, point = 0;
 	int slot[MAX_IO_VARS];
 	struct agx_ir_var *v;
 
@@ -135,12 +136,18 @@ static void place_io(struct agx_ir_shader *shader, struct placement *p)
 
 		if (var->kind != kind)
 			continue;
-		if (var->location == AGX_IR_LOCATION_POSITION)
+		if (var->location == AGX_IR_LOCATION_POSITION) {
 			slot[i] = 0;
-		else if (var->location == AGX_IR_LOCATION_POINT_SIZE ||
-			 var->location == AGX_IR_LOCATION_POINT_COORD)
+		} else if (var->location == AGX_IR_LOCATION_POINT_SIZE ||
+			   var->location == AGX_IR_LOCATION_POINT_COORD) {
 			slot[i] = (int)next;
+			point = 1;
+		}
 	}
+	for (unsigned i = 0; i < shader->num_vars && i < MAX_IO_VARS; i++)
+		if (shader->vars[i].kind == kind &&
+		    shader->vars[i].location == AGX_IR_LOCATION_CLIP_DISTANCE)
+			slot[i] = (int)(next + point);
 	for (unsigned i = 0; i < shader->num_vars; i++)
 		if (shader->vars[i].kind != AGX_IR_VAR_SAMPLER) /* a sampler's is its unit */
 			set_int(&shader->vars[i].slot, i < MAX_IO_VARS ? slot[i] : -1, p);

@@ -974,6 +974,16 @@ static int input_variable(struct tr *t, const struct agx_spirv_inst *in, const s
 	return set_pointer(t, in->result, in->type, var, agx_imm_u32(0));
 }
 
+static const char *id_name(struct tr *t, uint32_t id);
+
+/* The front end's name of GL_APPLE_clip_distance's gl_ClipDistance (libagx/glsl/extensions.c). */
+static bool clip_distance_output(struct tr *t, uint32_t id)
+{
+	const char *name = id_name(t, id);
+
+	return t->shader->stage == AGX_IR_STAGE_VERTEX && name && !strcmp(name, "agx_ClipDistance");
+}
+
 static int output_variable(struct tr *t, const struct agx_spirv_inst *in, const struct tr_type *pt)
 {
 	unsigned var, at = 0, loc;
@@ -1024,7 +1034,7 @@ static int output_variable(struct tr *t, const struct agx_spirv_inst *in, const 
 
 		if (!agx_spirv_decorated(t->m, in->result, -1, SpvDecorationLocation, &value))
 			return tr_fail(t, -EINVAL, "output %u has no Location", in->result);
-		loc = value;
+		loc = clip_distance_output(t, in->result) ? AGX_IR_LOCATION_CLIP_DISTANCE : value;
 		/* index 1: the second blend source, of location 0 only (one dual-source target) */
 		agx_spirv_decorated(t->m, in->result, -1, SpvDecorationIndex, &index);
 		if (index > 1 || (index == 1 && (loc != 0 || pt->n > 4 ||

@@ -257,6 +257,8 @@ static int check_shader(struct job *j, const char *code, char **preprocessed)
 	*preprocessed = NULL;
 	if (!shader)
 		return -ENOMEM;
+	if (j->stage != AGX_GLSL_COMPUTE)
+		glslang_shader_set_preamble(shader, agx_glsl_extension_macros);
 	if (!glslang_shader_preprocess(shader, &in)) {
 		if (!log_add(&j->log, glslang_shader_get_info_log(shader)))
 			ret = -ENOMEM;
@@ -473,6 +475,11 @@ static int run_job(struct job *j)
 	if (!code)
 		return -ENOMEM;
 	agx_glsl_source_defined_builtins(code);
+	ret = agx_glsl_source_extensions(j->stage, j->version, &code);
+	if (ret) {
+		free(code);
+		return ret;
+	}
 	ret = check_shader(j, code, &preprocessed);
 	if (!ret && j->stage != AGX_GLSL_COMPUTE) {
 		ret = lower_shader(j, preprocessed, &lowered);

@@ -32,6 +32,8 @@
 #define AGX_GLSL_MAX_DRAW_BUFFERS	      8
 #define AGX_GLSL_MIN_TEXEL_OFFSET	      (-8)
 #define AGX_GLSL_MAX_TEXEL_OFFSET	      7
+/* GL_APPLE_clip_distance's gl_MaxClipDistances (extensions.c) */
+#define AGX_GLSL_MAX_CLIP_DISTANCES 8
 
 /* Tokens: every byte of the text belongs to exactly one. */
 enum agx_glsl_token_kind {
@@ -156,6 +158,15 @@ bool agx_glsl_expansion_check(const struct agx_glsl_tokens *source, char **error
 
 /* Whether preprocessed code has no statement longer than the limit. */
 bool agx_glsl_preprocessed_check(const char *code, size_t length, char **error);
+
+/*
+ * The extensions the front end implements itself (extensions.c): their
+ * macros, for glslang's preamble, and the rewriting of a source's text
+ * (the NUL-terminated *code, replaced when it changes) before glslang
+ * reads it.  -ENOMEM is the only error.
+ */
+extern const char agx_glsl_extension_macros[];
+int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **code);
 
 /* A malloc'd printf; NULL when out of memory. */
 char *agx_glsl_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

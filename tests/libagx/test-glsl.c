@@ -239,6 +239,69 @@ static void test_defined_builtins(void **state)
 	agx_glsl_log_finish(&log);
 }
 
+/* Rewrites one source by agx_glsl_source_extensions and compares the text. */
+static void extensions_expect(enum agx_glsl_stage stage, int version, const char *in,
+			      const char *want)
+{
+	char *code = strdup(in);
+
+	assert_non_null(code);
+	assert_int_equal(agx_glsl_source_extensions(stage, version, &code), 0);
+	assert_string_equal(code, want);
+	free(code);
+}
+
+/*
+ * GL_APPLE_clip_distance (extensions.c): the enabling line becomes the
+ * declaration, on that line; gl_ClipDistance is renamed after it, in
+ * vertex shaders only; gl_MaxClipDistances becomes 8; a disable stops
+ * the renames; a shader's own declaration is kept, without ours.
+ */
+static void test_source_extensions(void **state)
+{
+	struct agx_glsl_log log;
+
+	(void)state;
+	extensions_expect(AGX_GLSL_VERTEX, 300,
+			  "#version 300 es\n#extension GL_APPLE_clip_distance : require\n"
+			  "void main() { gl_ClipDistance[gl_MaxClipDistances - 1] = 0.0; }\n",
+			  "#version 300 es\nout highp float agx_ClipDistance[8];\n"
+			  "void main() { agx_ClipDistance[8 - 1] = 0.0; }\n");
+	extensions_expect(AGX_GLSL_VERTEX, 100,
+			  "#extension GL_APPLE_clip_distance:enable\nx = gl_ClipDistance[0];\n",
+			  "varying highp float agx_ClipDistance[8];\nx = agx_ClipDistance[0];\n");
+	extensions_expect(AGX_GLSL_FRAGMENT, 300,
+			  "#extension GL_APPLE_clip_distance : enable\n"
+			  "x = gl_ClipDistance[gl_MaxClipDistances];\n",
+			  "\nx = gl_ClipDistance[8];\n");
+	extensions_expect(AGX_GLSL_VERTEX, 300,
+			  "gl_ClipDistance;\n#extension GL_APPLE_clip_distance : warn\n"
+			  "gl_ClipDistance;\n#extension GL_APPLE_clip_distance : disable\n"
+			  "gl_ClipDistance;\n",
+			  "gl_ClipDistance;\nout highp float agx_ClipDistance[8];\n"
+			  "agx_ClipDistance;\n\ngl_ClipDistance;\n");
+	extensions_expect(AGX_GLSL_VERTEX, 300,
+			  "#extension GL_APPLE_clip_distance : require\n"
+			  "out highp float gl_ClipDistance[2];\n",
+			  "\nout highp float agx_ClipDistance[2];\n");
+	/* another extension's line, a malformed one, and a source without it: as they were */
+	extensions_expect(AGX_GLSL_VERTEX, 300,
+			  "#extension GL_OES_standard_derivatives : enable\n"
+			  "#extension GL_APPLE_clip_distance\n// GL_APPLE_clip_distance\n",
+			  "#extension GL_OES_standard_derivatives : enable\n"
+			  "#extension GL_APPLE_clip_distance\n// GL_APPLE_clip_distance\n");
+	/* through glslang: its macro is defined, in every stage */
+	{
+		static const char src[] = "#version 300 es\n#if GL_APPLE_clip_distance != 1\n"
+					  "#error no\n#endif\nvoid main(){}\n";
+
+		assert_int_equal(agx_glsl_check(AGX_GLSL_FRAGMENT, src, strlen(src), &log), 0);
+		agx_glsl_log_finish(&log);
+		assert_int_equal(agx_glsl_check(AGX_GLSL_VERTEX, src, strlen(src), &log), 0);
+		agx_glsl_log_finish(&log);
+	}
+}
+
 /* Writing both is a 1.00 error glslang misses (GLSL ES 1.00 section 7.2); #line counts. */
 static void test_lower_frag_color_and_data(void **state)
 {
@@ -1258,6 +1321,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_secondary_outputs),
 		cmocka_unit_test(test_lower_place_outputs),
 		cmocka_unit_test(test_defined_builtins),
+		cmocka_unit_test(test_source_extensions),
 		cmocka_unit_test(test_lower_frag_data),
 		cmocka_unit_test(test_lower_frag_color_and_data),
 		cmocka_unit_test(test_lower_frag_color_and_data_named),

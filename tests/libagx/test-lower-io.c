@@ -574,6 +574,49 @@ static void test_io_vertex(void **state)
 	agx_ir_shader_destroy(in);
 }
 
+/*
+ * GL_APPLE_clip_distance's distances (an array of floats at
+ * AGX_IR_LOCATION_CLIP_DISTANCE) take the last slots: after the point
+ * size when there is one, after the varyings when not.
+ */
+static void test_io_clip_distances(void **state)
+{
+	for (unsigned point = 0; point < 2; point++) {
+		struct agx_ir_function *f;
+		struct agx_builder b;
+		struct agx_ir_shader *in = shader_new(&f, &b);
+		struct agx_ir_var clip = {
+			.kind = AGX_IR_VAR_OUTPUT,
+			.name = "agx_ClipDistance",
+			.glsl_type = "float",
+			.type = AGX_IR_TYPE_F32,
+			.components = 1,
+			.array_size = 8,
+			.location = AGX_IR_LOCATION_CLIP_DISTANCE,
+			.slot = 1234,
+		};
+		unsigned cd, v, psz = 0, pos;
+
+		(void)state;
+		in->stage = AGX_IR_STAGE_VERTEX;
+		cd = agx_ir_shader_add_var(in, &clip);
+		v = add_io(in, AGX_IR_VAR_OUTPUT, "v", "vec3", 3, 0);
+		if (point)
+			psz = add_io(in, AGX_IR_VAR_OUTPUT, "gl_PointSize", "float", 1,
+				     AGX_IR_LOCATION_POINT_SIZE);
+		pos = add_io(in, AGX_IR_VAR_OUTPUT, "gl_Position", "vec4", 4,
+			     AGX_IR_LOCATION_POSITION);
+		agx_store_output(&b, agx_imm_f32(1.0f), AGX_IR_LOCATION_CLIP_DISTANCE + 5, 0);
+		agx_lower_io(in);
+		assert_int_equal(in->vars[pos].slot, 0);
+		assert_int_equal(in->vars[v].slot, 4);
+		if (point)
+			assert_int_equal(in->vars[psz].slot, 7);
+		assert_int_equal(in->vars[cd].slot, 7 + (int)point);
+		agx_ir_shader_destroy(in);
+	}
+}
+
 /* A fragment shader's varyings: cf0 is 1/w, cf1 window z when gl_FragCoord.z is read. */
 static void test_io_fragment(void **state)
 {
@@ -613,8 +656,9 @@ int main(void)
 		cmocka_unit_test(test_io_num_workgroups), cmocka_unit_test(test_io_uniforms_fit),
 		cmocka_unit_test(test_io_uniforms_spill), cmocka_unit_test(test_io_uniform_budget),
 		cmocka_unit_test(test_io_unplaceable),	  cmocka_unit_test(test_io_idempotent),
-		cmocka_unit_test(test_io_vertex),	  cmocka_unit_test(test_io_fragment),
-		cmocka_unit_test(test_io_texture_size),	  cmocka_unit_test(test_io_ssbo_size),
+		cmocka_unit_test(test_io_vertex),	  cmocka_unit_test(test_io_clip_distances),
+		cmocka_unit_test(test_io_fragment),	  cmocka_unit_test(test_io_texture_size),
+		cmocka_unit_test(test_io_ssbo_size),
 	};
 
 	return cmocka_run_group_tests_name("lower_io", tests, NULL, NULL);

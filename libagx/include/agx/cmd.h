@@ -191,6 +191,12 @@ struct agx_ppp_state {
 	float line_width;	/* pixels, 1/16 to 16 */
 	unsigned varying_words; /* 32-bit varying words after the position */
 	bool point_size;	/* the vertex writes a point size after its varyings */
+	/*
+	 * The clip-distance planes that clip (bit i: plane i, kept where
+	 * the vertex's distance i is >= 0); the distances are the vertex's
+	 * words after its point size (or its varyings), plane i the i-th.
+	 */
+	unsigned clip_distances;
 	bool point_sprite_uv10; /* point coordinates from the lower left, as GL has them */
 	bool frag_coord_z;	/* coefficient slot 1 is the window z */
 	bool depth_bias;

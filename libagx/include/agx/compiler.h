@@ -211,6 +211,12 @@ enum agx_shader_interp {
  * not stored, the second source colour of location 0's blending.
  */
 #define AGX_SHADER_LOCATION_DUAL_SOURCE 0x104
+/*
+ * GL_APPLE_clip_distance's gl_ClipDistance[0..7] (the front end's vertex
+ * output agx_ClipDistance): element i at location 0x108 + i.  The
+ * distances are the vertex's last output slots, after gl_PointSize's.
+ */
+#define AGX_SHADER_LOCATION_CLIP_DISTANCE 0x108
 
 struct agx_shader_var {
 	enum agx_shader_var_kind kind;

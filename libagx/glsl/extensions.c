@@ -1,0 +1,178 @@
+/*
+ * extensions.c: the GLSL ES extensions the front end implements itself,
+ * because glslang 12 does not know them ("extension not supported"):
+ * before glslang reads a shader, their #extension lines go and their
+ * built-ins become declarations of ours (docs/compiler.md, "Extensions
+ * of our own").
+ *
+ * GL_APPLE_clip_distance: a vertex shader writes gl_ClipDistance[i],
+ * gl_MaxClipDistances (AGX_GLSL_MAX_CLIP_DISTANCES) of them; GL clips a primitive to where
+ * distance i, interpolated, is >= 0, for each plane the application
+ * enabled.  The line that enables the extension becomes the declaration
+ * of agx_ClipDistance (on the same line: every line keeps its number),
+ * gl_ClipDistance is spelled agx_ClipDistance from there on, and
+ * gl_MaxClipDistances its value (in fragment shaders too, which have
+ * the constant but not the array).  The compiler takes the vertex output
+ * of that name as the clip distances (agx_spirv_memory.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glsl/lower.h"
+
+#define CLIP_EXTENSION "GL_APPLE_clip_distance"
+#define STRING_(x)     #x
+#define STRING(x)      STRING_(x)
+#define CLIP_DISTANCES STRING(AGX_GLSL_MAX_CLIP_DISTANCES)
+
+const char agx_glsl_extension_macros[] = "#define " CLIP_EXTENSION " 1\n";
+
+/* Skips blanks (no newline: a directive is one line). */
+static size_t skip_blanks(const char *s, size_t n, size_t i)
+{
+	while (i < n &&
+	       (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\v' || s[i] == '\f'))
+		i++;
+	return i;
+}
+
+static size_t word_end(const char *s, size_t n, size_t i)
+{
+	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+			 (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+		i++;
+	return i;
+}
+
+static bool word_is(const char *s, size_t from, size_t to, const char *w)
+{
+	return to - from == strlen(w) && !memcmp(s + from, w, to - from);
+}
+
+/*
+ * A directive "#extension NAME : BEHAVIOR" of extension name: 1 when it
+ * enables it (require, enable, warn), 0 when it disables it, -1 when it
+ * is another directive, another extension's, or not well formed (glslang
+ * then says what is wrong with it).
+ */
+static int extension_directive(const struct agx_glsl_token *t, const char *name)
+{
+	const char *s = t->text;
+	size_t n = t->length, i = skip_blanks(s, n, 1), e;
+
+	e = word_end(s, n, i);
+	if (!word_is(s, i, e, "extension"))
+		return -1;
+	i = skip_blanks(s, n, e);
+	e = word_end(s, n, i);
+	if (!word_is(s, i, e, name))
+		return -1;
+	i = skip_blanks(s, n, e);
+	if (i == n || s[i] != ':')
+		return -1;
+	i = skip_blanks(s, n, i + 1);
+	e = word_end(s, n, i);
+	if (skip_blanks(s, n, e) != n)
+		return -1;
+	if (word_is(s, i, e, "require") || word_is(s, i, e, "enable") || word_is(s, i, e, "warn"))
+		return 1;
+	return word_is(s, i, e, "disable") ? 0 : -1;
+}
+
+/* Whether the identifier at tokens[k] follows the type "float" (a declaration of it). */
+static bool declared(const struct agx_glsl_tokens *tokens, size_t k)
+{
+	while (k-- > 0) {
+		const struct agx_glsl_token *t = &tokens->v[k];
+
+		if (t->kind == AGX_GLSL_TOKEN_SPACE || t->kind == AGX_GLSL_TOKEN_NEWLINE ||
+		    t->kind == AGX_GLSL_TOKEN_COMMENT)
+			continue;
+		return agx_glsl_token_is(t, "float");
+	}
+	return false;
+}
+
+struct out {
+	char *v;
+	size_t length, cap;
+	bool failed;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->failed)
+		return;
+	if (o->length + n + 1 > o->cap) {
+		size_t cap = o->cap ? o->cap : 1024;
+		char *v;
+
+		while (cap < o->length + n + 1)
+			cap *= 2;
+		v = realloc(o->v, cap);
+		if (!v) {
+			o->failed = true;
+			return;
+		}
+		o->v = v;
+		o->cap = cap;
+	}
+	memcpy(o->v + o->length, s, n);
+	o->length += n;
+	o->v[o->length] = '\0';
+}
+
+static void puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **code)
+{
+	struct agx_glsl_tokens tokens;
+	struct out o = { 0 };
+	bool on = false, declare = stage == AGX_GLSL_VERTEX;
+	int ret;
+
+	if (stage == AGX_GLSL_COMPUTE || !strstr(*code, CLIP_EXTENSION))
+		return 0;
+	ret = agx_glsl_tokenize(*code, strlen(*code), &tokens);
+	if (ret)
+		return ret;
+	/* a shader that declares gl_ClipDistance itself (sized) needs no declaration of ours */
+	for (size_t k = 0; k < tokens.count; k++)
+		if (agx_glsl_token_is(&tokens.v[k], "gl_ClipDistance") && declared(&tokens, k))
+			declare = false;
+	for (size_t k = 0; k < tokens.count; k++) {
+		const struct agx_glsl_token *t = &tokens.v[k];
+		int d;
+
+		if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE &&
+		    (d = extension_directive(t, CLIP_EXTENSION)) >= 0) {
+			if (d && !on && declare)
+				puts_(&o,
+				      version == 100
+					  ? "varying highp float agx_ClipDistance[" CLIP_DISTANCES
+					    "];"
+					  : "out highp float agx_ClipDistance[" CLIP_DISTANCES
+					    "];");
+			on = d;
+		} else if (on && stage == AGX_GLSL_VERTEX &&
+			   agx_glsl_token_is(t, "gl_ClipDistance")) {
+			puts_(&o, "agx_ClipDistance");
+		} else if (on && agx_glsl_token_is(t, "gl_MaxClipDistances")) {
+			puts_(&o, CLIP_DISTANCES);
+		} else {
+			put(&o, t->text, t->length);
+		}
+	}
+	agx_glsl_tokens_finish(&tokens);
+	if (o.failed || !o.v) {
+		free(o.v);
+		return o.failed ? -ENOMEM : 0;
+	}
+	free(*code);
+	*code = o.v;
+	return 0;
+}
