@@ -701,6 +701,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		  const struct call *c, struct record *rec)
 {
 	const struct agx_shader_info *vi, *fi;
+	const struct agx_shader_var *clip;
 	struct agx_compile_options vo, fo;
 	struct agx_render_draw d;
 	uint32_t min = c->first, max = c->first + (c->count ? c->count - 1 : 0);
@@ -815,6 +816,15 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	 */
 	d.state.point_sprite_uv10 = c->mode == GL_POINTS;
 	d.state.varying_words = vi->num_vertex_outputs - 4 - (d.state.point_size ? 1 : 0);
+	if ((clip = builtin_output(vi, AGX_SHADER_LOCATION_CLIP_DISTANCE))) {
+		/* a plane the shader has no distance for clips nothing (its distance is undefined)
+		 */
+		unsigned n = clip->array_size ? clip->array_size : 1;
+
+		d.state.varying_words -= n;
+		for (unsigned i = 0; i < n && i < GLES_MAX_CLIP_DISTANCES; i++)
+			d.state.clip_distances |= (unsigned)ctx->state->clip_distance[i] << i;
+	}
 	d.state.frag_coord_z = fi->frag_coord_z_cf >= 0;
 	if (ctx->state->queries.active_samples) {
 		d.state.visibility = AGX_CMD_VISIBILITY_MODE_BOOLEAN;

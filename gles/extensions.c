@@ -14,6 +14,7 @@
  * ones under its names (gl_table.c).
  */
 #define EXTENSIONS(X)                                                                              \
+	X("GL_APPLE_clip_distance")                                                                \
 	X("GL_EXT_blend_func_extended")                                                            \
 	X("GL_EXT_discard_framebuffer")                                                            \
 	X("GL_EXT_frag_depth")                                                                     \

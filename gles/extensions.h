@@ -26,6 +26,10 @@
 #define GL_ONE_MINUS_SRC1_ALPHA_EXT	    0x88FB
 #define GL_MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT 0x88FC
 #endif
+#ifndef GL_MAX_CLIP_DISTANCES_APPLE /* APPLE_clip_distance */
+#define GL_MAX_CLIP_DISTANCES_APPLE 0x0D32
+#define GL_CLIP_DISTANCE0_APPLE	    0x3000 /* .. 0x3007 */
+#endif
 #ifndef GL_HALF_FLOAT_OES
 #define GL_HALF_FLOAT_OES 0x8D61 /* OES_vertex_half_float (not core's HALF_FLOAT) */
 #endif

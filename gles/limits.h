@@ -38,10 +38,12 @@ struct gles_get_value;
 /* The sampler descriptor's LODs are unsigned 4.6 fixed point: a bias past 15 cannot matter. */
 #define GLES_MAX_TEXTURE_LOD_BIAS 15.0f
 /* The compiler's gl_MaxDrawBuffers (8), and as many colour attachments */
-#define GLES_MAX_DRAW_BUFFERS	   8
+#define GLES_MAX_DRAW_BUFFERS 8
 /* EXT_blend_func_extended: the second source is target 0's (agx_lower_blend.c) */
 #define GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS 1
-#define GLES_MAX_COLOR_ATTACHMENTS 8
+#define GLES_MAX_COLOR_ATTACHMENTS	  8
+/* APPLE_clip_distance: the PPP's planes (ppp_output_select), the front end's gl_MaxClipDistances */
+#define GLES_MAX_CLIP_DISTANCES 8
 /* The viewport's extent is the render target's: 14-bit width/height of the PBE. */
 #define GLES_MAX_VIEWPORT_WIDTH	 16384
 #define GLES_MAX_VIEWPORT_HEIGHT 16384

@@ -153,6 +153,9 @@ static bool *capability(struct gles_state *s, GLenum cap)
 	case GL_BLACKHOLE_RENDER_INTEL:
 		return &s->blackhole_render;
 	default:
+		if (cap >= GL_CLIP_DISTANCE0_APPLE &&
+		    cap - GL_CLIP_DISTANCE0_APPLE < GLES_MAX_CLIP_DISTANCES)
+			return &s->clip_distance[cap - GL_CLIP_DISTANCE0_APPLE];
 		return NULL;
 	}
 }

@@ -72,6 +72,8 @@ struct gles_state {
 	 */
 	bool blackhole_render;
 	bool sample_alpha_to_coverage, sample_coverage, scissor_test, stencil_test;
+	/* APPLE_clip_distance's CLIP_DISTANCEi_APPLE: plane i clips where gl_ClipDistance[i] < 0 */
+	bool clip_distance[GLES_MAX_CLIP_DISTANCES];
 
 	GLfloat blend_color[4]; /* as given (ES 3.0 stores it unclamped) */
 	GLenum blend_equation_rgb, blend_equation_alpha;
