@@ -189,6 +189,18 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	COMPRESSED(EAC_R11_SNORM, 8, EAC_R11, SNORM, false, 1, S(0, Z, Z, O)),
 	COMPRESSED(EAC_RG11_UNORM, 16, EAC_RG11, UNORM, false, 2, S(0, 1, Z, O)),
 	COMPRESSED(EAC_RG11_SNORM, 16, EAC_RG11, SNORM, false, 2, S(0, 1, Z, O)),
+	COMPRESSED(BC1_RGB, 8, BC1, UNORM, false, 3, S(0, 1, 2, O)),
+	COMPRESSED(BC1_SRGB, 8, BC1, UNORM, true, 3, S(0, 1, 2, O)),
+	COMPRESSED(BC1_RGBA, 8, BC1, UNORM, false, 4, S(0, 1, 2, 3)),
+	COMPRESSED(BC1_SRGB_ALPHA, 8, BC1, UNORM, true, 4, S(0, 1, 2, 3)),
+	COMPRESSED(BC2_RGBA, 16, BC2, UNORM, false, 4, S(0, 1, 2, 3)),
+	COMPRESSED(BC2_SRGB_ALPHA, 16, BC2, UNORM, true, 4, S(0, 1, 2, 3)),
+	COMPRESSED(BC3_RGBA, 16, BC3, UNORM, false, 4, S(0, 1, 2, 3)),
+	COMPRESSED(BC3_SRGB_ALPHA, 16, BC3, UNORM, true, 4, S(0, 1, 2, 3)),
+	COMPRESSED(BC4_UNORM, 8, BC4, UNORM, false, 1, S(0, Z, Z, O)),
+	COMPRESSED(BC4_SNORM, 8, BC4, SNORM, false, 1, S(0, Z, Z, O)),
+	COMPRESSED(BC5_UNORM, 16, BC5, UNORM, false, 2, S(0, 1, Z, O)),
+	COMPRESSED(BC5_SNORM, 16, BC5, SNORM, false, 2, S(0, 1, Z, O)),
 };
 
 const struct agx_format_info *agx_format_info(enum agx_format format)

@@ -10,6 +10,7 @@
 
 #include "layout.h"
 #include "agx_cmdbuf.h"
+#include "bc.h"
 #include "etc.h"
 #include "formats.h"
 #include "fp16.h"
@@ -43,6 +44,12 @@ static bool channel_layout(unsigned c, struct usc_texture_channels *out)
 		{ AGX_CMD_CHANNELS_ETC2_RGBA8, { 16, 4, { 0 }, 4 } },
 		{ AGX_CMD_CHANNELS_EAC_R11, { 8, 1, { 0 }, 4 } },
 		{ AGX_CMD_CHANNELS_EAC_RG11, { 16, 2, { 0 }, 4 } },
+		/* BC2 and BC3: alpha, then a BC1 colour block; BC5: red, then green */
+		{ AGX_CMD_CHANNELS_BC1, { 8, 4, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_BC2, { 16, 4, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_BC3, { 16, 4, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_BC4, { 8, 1, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_BC5, { 16, 2, { 0 }, 4 } },
 	};
 
 	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
@@ -156,6 +163,37 @@ static bool decode(const struct agx_cmd_texture *t, const struct usc_texture_cha
  * (src/asahi/layout/formats.c) pairs ETC2 with unorm and EAC with unorm
  * or snorm; other types are refused.
  */
+/*
+ * Texel (x, y) of a BC1-BC5 block (bc.h), as floats: BC1-3 unorm, their
+ * colours perhaps sRGB; BC4 and BC5 unorm or snorm (Mesa's format table
+ * pairs them so).  False for another type.
+ */
+static bool decode_bc(const struct agx_cmd_texture *t, const uint8_t *block, unsigned x, unsigned y,
+		      uint32_t v[4])
+{
+	bool snorm = t->type == AGX_CMD_TEXTURE_TYPE_SNORM;
+	float c[4];
+
+	if (t->channels == AGX_CMD_CHANNELS_BC4 || t->channels == AGX_CMD_CHANNELS_BC5) {
+		if (t->type != AGX_CMD_TEXTURE_TYPE_UNORM && !snorm)
+			return false;
+		for (unsigned n = 0; n < (t->channels == AGX_CMD_CHANNELS_BC5 ? 2u : 1u); n++)
+			v[n] = fbits(usc_bc4_texel(block + 8 * n, x, y, snorm));
+		return true;
+	}
+	if (t->type != AGX_CMD_TEXTURE_TYPE_UNORM)
+		return false;
+	usc_bc1_texel(t->channels == AGX_CMD_CHANNELS_BC1 ? block : block + 8, x, y,
+		      t->channels != AGX_CMD_CHANNELS_BC1, c);
+	if (t->channels == AGX_CMD_CHANNELS_BC2)
+		c[3] = usc_bc2_alpha(block, x, y);
+	else if (t->channels == AGX_CMD_CHANNELS_BC3)
+		c[3] = usc_bc4_texel(block, x, y, false);
+	for (unsigned n = 0; n < 4; n++)
+		v[n] = fbits(t->srgb && n < 3 ? (float)usc_srgb_to_linear(c[n]) : c[n]);
+	return true;
+}
+
 static bool decode_block(const struct agx_cmd_texture *t, const uint8_t *block, unsigned x,
 			 unsigned y, uint32_t v[4])
 {
@@ -164,6 +202,8 @@ static bool decode_block(const struct agx_cmd_texture *t, const uint8_t *block, 
 
 	v[0] = v[1] = v[2] = 0;
 	v[3] = fbits(1.0f);
+	if (t->channels >= AGX_CMD_CHANNELS_BC1 && t->channels <= AGX_CMD_CHANNELS_BC5)
+		return decode_bc(t, block, x, y, v);
 	if (t->channels == AGX_CMD_CHANNELS_EAC_R11 || t->channels == AGX_CMD_CHANNELS_EAC_RG11) {
 		if (t->type != AGX_CMD_TEXTURE_TYPE_UNORM && !snorm)
 			return false;
@@ -382,7 +422,8 @@ static enum usc_texel_status view_read(const struct usc_texture_view *v,
 	uint8_t texel[16];
 	uint32_t raw[4];
 	unsigned b = v->ch.block;
-	uint64_t at = v->t.address + usc_layout_element(&v->l, (unsigned)level, layer, x / b, y / b);
+	uint64_t at =
+	    v->t.address + usc_layout_element(&v->l, (unsigned)level, layer, x / b, y / b);
 
 	if (!mem->read || !mem->read(mem->ctx, at, texel, v->ch.bytes)) {
 		*fault = at;
@@ -510,8 +551,9 @@ enum usc_texel_status usc_texel_write(const struct usc_texture_view *v,
 	if (count && (unsigned)x + count > usc_layout_minify(v->l.width, (unsigned)row_level))
 		count = usc_layout_minify(v->l.width, (unsigned)row_level) - (unsigned)x;
 	for (unsigned i = 0; i < count;) {
-		uint64_t at = v->t.address + usc_layout_element(&v->l, (unsigned)row_level, row_layer,
-							      (unsigned)x + i, (unsigned)row_y);
+		uint64_t at =
+		    v->t.address + usc_layout_element(&v->l, (unsigned)row_level, row_layer,
+						      (unsigned)x + i, (unsigned)row_y);
 		/* linear rows are one run; twiddled ones a texel at a time */
 		unsigned run = v->l.twiddled ? 1 : count - i;
 

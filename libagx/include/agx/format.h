@@ -114,6 +114,19 @@ enum agx_format {
 	AGX_FORMAT_EAC_R11_SNORM,
 	AGX_FORMAT_EAC_RG11_UNORM,
 	AGX_FORMAT_EAC_RG11_SNORM,
+	/* S3TC (BC1-3: RGB without alpha is BC1 with alpha read as one) and RGTC (BC4, BC5) */
+	AGX_FORMAT_BC1_RGB,
+	AGX_FORMAT_BC1_SRGB,
+	AGX_FORMAT_BC1_RGBA,
+	AGX_FORMAT_BC1_SRGB_ALPHA,
+	AGX_FORMAT_BC2_RGBA,
+	AGX_FORMAT_BC2_SRGB_ALPHA,
+	AGX_FORMAT_BC3_RGBA,
+	AGX_FORMAT_BC3_SRGB_ALPHA,
+	AGX_FORMAT_BC4_UNORM,
+	AGX_FORMAT_BC4_SNORM,
+	AGX_FORMAT_BC5_UNORM,
+	AGX_FORMAT_BC5_SNORM,
 
 	AGX_FORMAT_COUNT
 };
@@ -138,7 +151,7 @@ struct agx_format_info {
 	const char *name; /* "R8G8B8A8_UNORM": the enum's name without AGX_FORMAT_ */
 	enum agx_format_kind kind;
 	unsigned bytes; /* a texel, or a 4x4 block of a compressed format */
-	unsigned block; /* texels a block is wide and high: 1, or 4 (ETC2/EAC) */
+	unsigned block; /* texels a block is wide and high: 1, or 4 (ETC2/EAC, BC1-5) */
 	/*
 	 * The hardware's view: values of cmdbuf.hw's `channels` and
 	 * `texture_type` enums and the descriptors' sRGB bit, for the texture
