@@ -19,6 +19,9 @@
 	X("GL_EXT_discard_framebuffer")                                                            \
 	X("GL_EXT_frag_depth")                                                                     \
 	X("GL_EXT_polygon_offset_clamp")                                                           \
+	X("GL_EXT_texture_compression_rgtc")                                                       \
+	X("GL_EXT_texture_compression_s3tc")                                                       \
+	X("GL_EXT_texture_compression_s3tc_srgb")                                                  \
 	X("GL_EXT_unpack_subimage")                                                                \
 	X("GL_INTEL_blackhole_render")                                                             \
 	X("GL_KHR_debug")                                                                          \

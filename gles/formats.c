@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "extensions.h"
 #include "formats.h"
 
 #define CR    GLES_FORMAT_COLOR_RENDERABLE
@@ -20,6 +21,7 @@
 #define RB    GLES_FORMAT_RENDERBUFFER
 #define SZ    GLES_FORMAT_SIZED
 #define CMP   GLES_FORMAT_COMPRESSED
+#define ENC   GLES_FORMAT_ENCODE
 #define UN    GL_UNSIGNED_NORMALIZED
 #define SN    GL_SIGNED_NORMALIZED
 #define FL    GL_FLOAT
@@ -150,9 +152,38 @@ static const struct gles_format formats[] = {
 	  TF | TEX | SZ | CMP),
 	F(COMPRESSED_SRGB8_ALPHA8_ETC2_EAC, RGBA, UN, true, ETC2_SRGB8_ALPHA8, NONE, 8, 8, 8, 8, 0,
 	  0, 0, TF | TEX | SZ | CMP),
+	/* EXT_texture_compression_s3tc, _s3tc_srgb and _rgtc: BC1-BC5 blocks */
+	F(COMPRESSED_RGB_S3TC_DXT1_EXT, RGB, UN, false, BC1_RGB, NONE, 5, 6, 5, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_RGBA_S3TC_DXT1_EXT, RGBA, UN, false, BC1_RGBA, NONE, 5, 6, 5, 1, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_RGBA_S3TC_DXT3_EXT, RGBA, UN, false, BC2_RGBA, NONE, 5, 6, 5, 4, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_RGBA_S3TC_DXT5_EXT, RGBA, UN, false, BC3_RGBA, NONE, 5, 6, 5, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_SRGB_S3TC_DXT1_EXT, RGB, UN, true, BC1_SRGB, NONE, 5, 6, 5, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT, RGBA, UN, true, BC1_SRGB_ALPHA, NONE, 5, 6, 5, 1, 0,
+	  0, 0, TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT, RGBA, UN, true, BC2_SRGB_ALPHA, NONE, 5, 6, 5, 4, 0,
+	  0, 0, TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT, RGBA, UN, true, BC3_SRGB_ALPHA, NONE, 5, 6, 5, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_RED_RGTC1_EXT, RED, UN, false, BC4_UNORM, NONE, 8, 0, 0, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_SIGNED_RED_RGTC1_EXT, RED, SN, false, BC4_SNORM, NONE, 8, 0, 0, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_RED_GREEN_RGTC2_EXT, RG, UN, false, BC5_UNORM, NONE, 8, 8, 0, 0, 0, 0, 0,
+	  TF | TEX | SZ | CMP | ENC),
+	F(COMPRESSED_SIGNED_RED_GREEN_RGTC2_EXT, RG, SN, false, BC5_SNORM, NONE, 8, 8, 0, 0, 0, 0,
+	  0, TF | TEX | SZ | CMP | ENC),
 };
 
-const GLenum gles_compressed_formats[10] = {
+/*
+ * ES 3.0's, then S3TC's (Mesa lists them too); RGTC's are not listed:
+ * EXT_texture_compression_rgtc says they are not general-purpose formats.
+ */
+const GLenum gles_compressed_formats[GLES_NUM_COMPRESSED_FORMATS] = {
 	GL_COMPRESSED_R11_EAC,
 	GL_COMPRESSED_SIGNED_R11_EAC,
 	GL_COMPRESSED_RG11_EAC,
@@ -163,6 +194,14 @@ const GLenum gles_compressed_formats[10] = {
 	GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2,
 	GL_COMPRESSED_RGBA8_ETC2_EAC,
 	GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC,
+	GL_COMPRESSED_RGB_S3TC_DXT1_EXT,
+	GL_COMPRESSED_RGBA_S3TC_DXT1_EXT,
+	GL_COMPRESSED_RGBA_S3TC_DXT3_EXT,
+	GL_COMPRESSED_RGBA_S3TC_DXT5_EXT,
+	GL_COMPRESSED_SRGB_S3TC_DXT1_EXT,
+	GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT,
+	GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT,
+	GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT,
 };
 
 const struct gles_format *gles_format_get(GLenum internalformat)
@@ -323,6 +362,18 @@ bool gles_format_matches(const struct gles_format *f, GLenum format, GLenum type
 	return false;
 }
 
+/* The pixels glTexImage takes for a format the GL compresses (formats.h). */
+static bool encoded_takes(const struct gles_format *f, GLenum format, GLenum type)
+{
+	bool s3tc = f->base == GL_RGB || f->base == GL_RGBA;
+
+	if (s3tc ? format != GL_RGBA && format != GL_RGB : format != f->base)
+		return false;
+	if (type == GL_FLOAT || type == GL_HALF_FLOAT)
+		return true;
+	return type == (f->component_type == GL_SIGNED_NORMALIZED ? GL_BYTE : GL_UNSIGNED_BYTE);
+}
+
 const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum format, GLenum type,
 					       GLenum *error)
 {
@@ -333,11 +384,13 @@ const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum for
 		return NULL;
 	}
 	f = gles_format_get(internalformat);
-	if (!f || !(f->flags & TEX) || (f->flags & CMP)) {
+	if (!f || !(f->flags & TEX) || ((f->flags & CMP) && !(f->flags & ENC))) {
 		*error = GL_INVALID_VALUE;
 		return NULL;
 	}
 	*error = GL_INVALID_OPERATION;
+	if (f->flags & ENC)
+		return encoded_takes(f, format, type) ? f : NULL;
 	if (!(f->flags & SZ)) {
 		if (format != internalformat)
 			return NULL;

@@ -27,6 +27,11 @@ enum gles_format_flags {
 	GLES_FORMAT_RENDERBUFFER = 1 << 5, /* glRenderbufferStorage takes it */
 	GLES_FORMAT_SIZED = 1 << 6,
 	GLES_FORMAT_COMPRESSED = 1 << 7,
+	/*
+	 * Compressed, and glTexImage and glTexSubImage take uncompressed
+	 * pixels for it, which the GL compresses (compress.h): S3TC, RGTC.
+	 */
+	GLES_FORMAT_ENCODE = 1 << 8,
 };
 
 struct gles_format {
@@ -58,7 +63,10 @@ const struct gles_format *gles_format_get(GLenum internalformat);
  * GL_INVALID_ENUM for a format or type that is none, GL_INVALID_VALUE for
  * an internalformat that is none, GL_INVALID_OPERATION for a combination
  * the tables do not list.  An unsized internalformat gives the effective
- * sized format for its type (RGBA/UNSIGNED_SHORT_4_4_4_4: RGBA4).
+ * sized format for its type (RGBA/UNSIGNED_SHORT_4_4_4_4: RGBA4).  A
+ * format the GL compresses (GLES_FORMAT_ENCODE) takes what its
+ * uncompressed counterparts do: RGBA or RGB (S3TC), RED or RG (RGTC),
+ * of unsigned bytes (signed bytes for signed RGTC), halves or floats.
  */
 const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum format, GLenum type,
 					       GLenum *error);
@@ -88,8 +96,9 @@ void gles_pixel_to_texel(const struct gles_format *f, GLenum format, GLenum type
 uint64_t gles_format_compressed_size(const struct gles_format *f, unsigned w, unsigned h,
 				     unsigned d);
 
-/* The ES 3.0 compressed formats, in the order GL_COMPRESSED_TEXTURE_FORMATS lists them. */
-extern const GLenum gles_compressed_formats[10];
+/* The compressed formats GL_COMPRESSED_TEXTURE_FORMATS lists, in its order. */
+#define GLES_NUM_COMPRESSED_FORMATS 18
+extern const GLenum gles_compressed_formats[GLES_NUM_COMPRESSED_FORMATS];
 
 /*
  * GL_IMPLEMENTATION_COLOR_READ_FORMAT and _TYPE for a colour buffer of f

@@ -318,10 +318,11 @@ bool gles_objects_get(struct gles_context *ctx, GLenum pname, int index, struct 
 		return true;
 	}
 	case GL_NUM_COMPRESSED_TEXTURE_FORMATS:
-		gles_get_set_int(out, 10);
+		gles_get_set_int(out, GLES_NUM_COMPRESSED_FORMATS);
 		return true;
 	case GL_COMPRESSED_TEXTURE_FORMATS:
-		gles_get_set_ints(out, GLES_GET_ENUM, 10, (const GLint *)gles_compressed_formats);
+		gles_get_set_ints(out, GLES_GET_ENUM, GLES_NUM_COMPRESSED_FORMATS,
+				  (const GLint *)gles_compressed_formats);
 		return true;
 	case GL_COPY_READ_BUFFER_BINDING:
 		gles_get_set_int(out, name_of_buffer(o->copy_read_buffer));

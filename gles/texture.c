@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compress.h"
 #include "context.h"
 #include "gl_functions.h"
 #include "objects.h"
@@ -499,6 +500,43 @@ static void upload_blocks(const struct gles_texture_level *l, const uint8_t *src
 				       src, bytes);
 }
 
+/*
+ * Writes the pixels of u, compressed, into a w x h x d box of level l at
+ * (x0, y0, z0), a format the GL compresses (x0 and y0 multiples of 4;
+ * the box whole blocks but where it meets the level's edge, whose texels
+ * past it are the box's last ones again).
+ */
+static void upload_encoded(const struct gles_texture_level *l, GLenum format, GLenum type,
+			   const struct unpack *u, unsigned x0, unsigned y0, unsigned z0,
+			   unsigned w, unsigned h, unsigned d)
+{
+	const struct gles_format *rgba32f = gles_format_get(GL_RGBA32F);
+	const struct gles_image *img = l->image;
+
+	if (!u->base || !img || !img->bo.size || !w || !h)
+		return;
+	gles_submit_cpu_access(img->dev, &img->bo);
+	for (unsigned z = 0; z < d; z++)
+		for (unsigned by = 0; by < (h + 3) / 4; by++)
+			for (unsigned bx = 0; bx < (w + 3) / 4; bx++) {
+				float texels[16][4];
+
+				for (unsigned i = 0; i < 16; i++) {
+					unsigned x = 4 * bx + i % 4, y = 4 * by + i / 4;
+					const uint8_t *src = u->base + z * u->image +
+							     (y < h ? y : h - 1) * u->row +
+							     (x < w ? x : w - 1) * u->pixel;
+
+					gles_pixel_to_texel(rgba32f, format, type, src,
+							    (uint8_t *)texels[i], NULL);
+				}
+				gles_compress_block(l->format, (const float(*)[4])texels,
+						    gles_image_texel(img, l->image_level,
+								     l->image_layer + z0 + z,
+								     x0 / 4 + bx, y0 / 4 + by));
+			}
+}
+
 /* ---- glTexImage, glTexSubImage -------------------------------------------------------- */
 
 static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
@@ -521,9 +559,10 @@ static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei 
 		gles_error(ctx, err);
 		return;
 	}
-	/* section 3.8.3: no depth or stencil 3D textures */
+	/* section 3.8.3: no depth or stencil 3D textures; 3.8.6: nor compressed ones */
 	if (target == GL_TEXTURE_3D &&
-	    (f->base == GL_DEPTH_COMPONENT || f->base == GL_DEPTH_STENCIL)) {
+	    (f->base == GL_DEPTH_COMPONENT || f->base == GL_DEPTH_STENCIL ||
+	     (f->flags & GLES_FORMAT_ENCODE))) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
@@ -539,8 +578,9 @@ static void tex_image(GLenum target, GLint level, GLint internalformat, GLsizei 
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
-	upload(gles_texture_level(t, target, level), format, type, &u, 0, 0, 0, (unsigned)w,
-	       (unsigned)h, (unsigned)d);
+	(f->flags & GLES_FORMAT_ENCODE ? upload_encoded : upload)(
+	    gles_texture_level(t, target, level), format, type, &u, 0, 0, 0, (unsigned)w,
+	    (unsigned)h, (unsigned)d);
 }
 
 void gles_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width,
@@ -605,12 +645,21 @@ static void tex_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z,
 	}
 	if (!(l = gles_texture_sub_level(ctx, target, level, x, y, z, w, h, d, three_d)))
 		return;
-	/* the format and type must be ones the level's internal format takes (table 3.2, 3.3) */
-	if (l->format->flags & GLES_FORMAT_COMPRESSED) {
+	/*
+	 * the format and type must be ones the level's internal format takes
+	 * (table 3.2, 3.3); a format the GL compresses takes whole blocks
+	 * but at the level's edge, as glCompressedTexSubImage does (3.8.6)
+	 */
+	if ((l->format->flags & GLES_FORMAT_COMPRESSED) &&
+	    (!(l->format->flags & GLES_FORMAT_ENCODE) || x % 4 || y % 4 ||
+	     (w % 4 && (unsigned)(x + w) != l->width) ||
+	     (h % 4 && (unsigned)(y + h) != l->height))) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	if (l->format->flags & GLES_FORMAT_SIZED && l->internalformat == l->format->internalformat
+	if (l->format->flags & GLES_FORMAT_SIZED &&
+		    l->internalformat == l->format->internalformat &&
+		    !(l->format->flags & GLES_FORMAT_ENCODE)
 		? !gles_format_matches(l->format, format, type)
 		: !gles_format_teximage(l->internalformat, format, type, &err)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
@@ -619,8 +668,9 @@ static void tex_sub_image(GLenum target, GLint level, GLint x, GLint y, GLint z,
 	if (!setup_unpack(ctx, format, type, (unsigned)w, (unsigned)h, (unsigned)d, three_d, false,
 			  0, pixels, &u))
 		return;
-	upload(l, format, type, &u, (unsigned)x, (unsigned)y, (unsigned)z, (unsigned)w, (unsigned)h,
-	       (unsigned)d);
+	(l->format->flags & GLES_FORMAT_ENCODE ? upload_encoded : upload)(
+	    l, format, type, &u, (unsigned)x, (unsigned)y, (unsigned)z, (unsigned)w, (unsigned)h,
+	    (unsigned)d);
 }
 
 void gles_TexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
