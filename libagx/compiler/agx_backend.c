@@ -1,7 +1,7 @@
 /*
  * agx_backend.c: agx_backend_compile() of agx_compile.h -- the lowering
- * passes in order (transform feedback, GL's clip z and blending first:
- * they make ops that agx_lower_io places), then the code generator
+ * passes in order (transform feedback, GL's clip z, framebuffer fetch and
+ * blending first: they make ops that agx_lower_io places), then the code generator
  * (agx_codegen.c) on the lowered IR, which refuses, with a reason, what
  * it cannot select.
  */
@@ -27,6 +27,9 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 		agx_pass(shader, agx_lower_clip_z);
 		agx_ir_shader_dump(fp, "agx_lower_clip_z", shader);
 	}
+	/* the fetched colours are the tile's before blending's loads and stores */
+	agx_pass_options(shader, agx_lower_fetch, options);
+	agx_ir_shader_dump(fp, "agx_lower_fetch", shader);
 	agx_pass_options(shader, agx_lower_blend, options);
 	agx_ir_shader_dump(fp, "agx_lower_blend", shader);
 	agx_pass(shader, agx_lower_io);

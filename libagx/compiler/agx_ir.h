@@ -651,5 +651,7 @@ bool agx_lower_blend(
     const struct agx_compile_options *options); /* GL blending, colour masks: ld_tile */
 bool agx_lower_xfb(struct agx_ir_shader *shader,
 		   const struct agx_compile_options *options); /* captured outputs: store_xfb */
+bool agx_lower_fetch(struct agx_ir_shader *shader,
+		     const struct agx_compile_options *options); /* framebuffer fetch: ld_tile */
 
 #endif

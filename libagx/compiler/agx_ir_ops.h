@@ -109,7 +109,12 @@ enum agx_ir_op_flag {
  * colour location holds now (as a float for the float, unorm and snorm
  * targets, linear for sRGB, the integer otherwise: the type says), for
  * blending and colour masks; a store_output to the location after it
- * changes it.  load_blend_constant is a component of GL's blend colour.
+ * changes it.  load_framebuffer is a component of what the render target
+ * at a colour location held when the shader started, of the output's type
+ * (framebuffer fetch: a colour output the shader reads starts as it);
+ * agx_lower_fetch makes it load_tile where there is a target, and
+ * selection never sees it.  load_blend_constant is a component of GL's
+ * blend colour.
  * store_xfb writes a 32-bit word of the vertex's transform feedback
  * record in a buffer (agx_lower_xfb makes it, agx_lower_io addresses it).
  *
@@ -257,6 +262,7 @@ enum agx_ir_op_flag {
 	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
 	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
 	X(load_tile,         V,    0, (),        2, (location, component), 0)               \
+	X(load_framebuffer,  V,    0, (),        2, (location, component), PURE)            \
 	X(load_blend_constant, F32, 0, (),       1, (component), PURE)                      \
 	X(fddx,              F,    1, (F),       0, (),          PURE)                      \
 	X(fddy,              F,    1, (F),       0, (),          PURE)                      \

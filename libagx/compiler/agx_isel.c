@@ -607,22 +607,32 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 	static const char *const masks[4] = { "x", "y", "z", "w" };
 	const struct agx_compile_options *o = s->options;
 	unsigned loc = in->imm[0], c = in->imm[1], n;
+	/* no targets in the options: one, u8norm RGBA at offset 0 */
+	bool given = o && o->num_rts;
+	enum agx_isa_memformat format = AGX_ISA_MEMFORMAT_U8NORM;
+	unsigned offset = 0;
+	bool spilled = false;
 	struct loaded_rt *l;
 	struct mir_opd t;
 
 	if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
 		return -ENOTSUP;
-	if (!o || loc >= o->num_rts || loc >= 8 || o->rt[loc].none || c > 3 ||
-	    agx_ir_type_bits(in->dest.type) != 32)
+	if ((given && (loc >= o->num_rts || loc >= 8 || o->rt[loc].none)) || (!given && loc) ||
+	    c > 3 || agx_ir_type_bits(in->dest.type) != 32)
 		return mir_fail(s->p, -ENOTSUP, "load_tile of location %u component %u", loc, c);
-	if (!o->rt[loc].spilled && !agx_memformat_packed(o->rt[loc].format)) {
+	if (given) {
+		format = o->rt[loc].format;
+		offset = o->rt[loc].offset;
+		spilled = o->rt[loc].spilled;
+	}
+	if (!spilled && !agx_memformat_packed(format)) {
 		EMITF(s, "ld_tile", MIR_ASYNC, dest(s, in),
-		      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
-		      mir_text(masks[c]), mir_imm(o->rt[loc].offset), mir_imm(255), mir_imm(0));
+		      mir_text(agx_isa_memformat_name(format)), mir_imm(0), mir_text(masks[c]),
+		      mir_imm(offset), mir_imm(255), mir_imm(0));
 		return 0;
 	}
 	/* a whole pixel: a spilled target's memory (four components) or a packed item */
-	n = o->rt[loc].spilled || o->rt[loc].format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3;
+	n = spilled || format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3;
 	if (c >= n)
 		return mir_fail(s->p, -ENOTSUP,
 				"load_tile of component %u of a %u-component target", c, n);
@@ -632,16 +642,15 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 		l->vreg = mir_vreg_new(s->p, 32 * n);
 		t = mir_vreg(l->vreg, 32);
 		t.count = (uint8_t)n;
-		if (o->rt[loc].spilled)
+		if (spilled)
 			EMITF(s, "texture_load", MIR_ASYNC, t, mir_text(spill_state(s, loc, 't')),
 			      mir_text(spill_state(s, loc, 's')), mir_text("tex_2d"),
 			      pixel_coords(s), mir_text("auto_lod"), mir_imm(0), mir_text("xyzw"),
 			      mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(0), mir_imm(12),
 			      mir_imm(0));
 		else
-			EMITF(s, "ld_tile", MIR_ASYNC, t,
-			      mir_text(agx_isa_memformat_name(o->rt[loc].format)), mir_imm(0),
-			      mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(o->rt[loc].offset),
+			EMITF(s, "ld_tile", MIR_ASYNC, t, mir_text(agx_isa_memformat_name(format)),
+			      mir_imm(0), mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(offset),
 			      mir_imm(255), mir_imm(0));
 	}
 	t = mir_vreg(l->vreg, 32);

@@ -984,6 +984,80 @@ static bool clip_distance_output(struct tr *t, uint32_t id)
 	return t->shader->stage == AGX_IR_STAGE_VERTEX && name && !strcmp(name, "agx_ClipDistance");
 }
 
+/*
+ * Whether the module reads variable var: an OpLoad (or OpCopyMemory) of it
+ * or of a pointer into it.  Pointers are defined before they are used.
+ */
+static int variable_read(struct tr *t, uint32_t var, bool *read)
+{
+	const struct agx_spirv_module *m = t->m;
+	bool *into = calloc(m->bound, sizeof(*into));
+
+	*read = false;
+	if (!into)
+		return tr_fail(t, -ENOMEM, "out of memory");
+	into[var] = true;
+	for (size_t i = 0; i < m->num_insts && !*read; i++) {
+		const struct agx_spirv_inst *in = &m->insts[i];
+		uint32_t p;
+
+		if (agx_spirv_num_operands(in) < 1)
+			continue;
+		p = agx_spirv_operand(in, 0);
+		switch (in->opcode) {
+		case SpvOpAccessChain:
+		case SpvOpInBoundsAccessChain:
+		case SpvOpCopyObject:
+			if (p < m->bound && into[p] && in->result < m->bound)
+				into[in->result] = true;
+			break;
+		case SpvOpLoad:
+			*read = p < m->bound && into[p];
+			break;
+		case SpvOpCopyMemory:
+			p = agx_spirv_num_operands(in) >= 2 ? agx_spirv_operand(in, 1) : 0;
+			*read = p < m->bound && into[p];
+			break;
+		default:
+			break;
+		}
+	}
+	free(into);
+	return 0;
+}
+
+/*
+ * Framebuffer fetch: a fragment shader's colour output that the shader
+ * reads starts as what its render target holds (load_framebuffer, which
+ * agx_lower_fetch lowers), and is stored whole at the end.  That is its
+ * value at entry for EXT_shader_framebuffer_fetch (the front end makes
+ * inout outputs and gl_LastFragData such reads, docs/compiler.md rules
+ * 19 and 20); for any other output, read before it is written, the value
+ * is undefined, so this one will do.
+ */
+static int fetch_output(struct tr *t, const struct agx_spirv_inst *in, struct tr_var *v,
+			const struct tr_type *pt)
+{
+	bool read;
+	int ret;
+
+	if (t->stage != AGX_IR_STAGE_FRAGMENT)
+		return 0;
+	if ((ret = variable_read(t, in->result, &read)) < 0 || !read)
+		return ret;
+	for (unsigned k = 0; k < pt->n; k++) {
+		unsigned slot = v->slot + k;
+
+		if (!v->out[k].valid || v->out[k].location >= 8)
+			continue;
+		tr_slot_set(t, slot,
+			    agx_load_framebuffer(&t->b, t->slot_type[slot], v->out[k].location,
+						 v->out[k].component));
+		t->slot_written[slot] = true;
+	}
+	return 0;
+}
+
 static int output_variable(struct tr *t, const struct agx_spirv_inst *in, const struct tr_type *pt)
 {
 	unsigned var, at = 0, loc;
@@ -1044,6 +1118,8 @@ static int output_variable(struct tr *t, const struct agx_spirv_inst *in, const 
 		if (index == 1)
 			loc = AGX_IR_LOCATION_DUAL_SOURCE;
 		location_walk(t, pt, &loc, NULL, v->out, &at);
+		if ((ret = fetch_output(t, in, v, pt)) < 0)
+			return ret;
 	}
 	return 0;
 }
