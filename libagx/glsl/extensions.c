@@ -5,10 +5,12 @@
  * built-ins become declarations of ours (docs/compiler.md, "Extensions
  * of our own").
  *
+ * EXT_shader_framebuffer_fetch has a file of its own (fetch.c).
+ *
  * GL_APPLE_clip_distance: a vertex shader writes gl_ClipDistance[i],
- * gl_MaxClipDistances (AGX_GLSL_MAX_CLIP_DISTANCES) of them; GL clips a primitive to where
- * distance i, interpolated, is >= 0, for each plane the application
- * enabled.  The line that enables the extension becomes the declaration
+ * gl_MaxClipDistances (AGX_GLSL_MAX_CLIP_DISTANCES) of them; GL clips a
+ * primitive to where distance i, interpolated, is >= 0, for each plane
+ * the application enabled.  The line that enables the extension becomes the declaration
  * of agx_ClipDistance (on the same line: every line keeps its number),
  * gl_ClipDistance is spelled agx_ClipDistance from there on, and
  * gl_MaxClipDistances its value (in fragment shaders too, which have
@@ -26,7 +28,10 @@
 #define STRING(x)      STRING_(x)
 #define CLIP_DISTANCES STRING(AGX_GLSL_MAX_CLIP_DISTANCES)
 
-const char agx_glsl_extension_macros[] = "#define " CLIP_EXTENSION " 1\n";
+/* the macros of these and of fetch.c's EXT_shader_framebuffer_fetch (rule 17) */
+const char agx_glsl_extension_macros[] = "#define " CLIP_EXTENSION " 1\n"
+					 "#define GL_EXT_shader_framebuffer_fetch 1\n"
+					 "#define GL_EXT_shader_framebuffer_fetch_non_coherent 1\n";
 
 /* Skips blanks (no newline: a directive is one line). */
 static size_t skip_blanks(const char *s, size_t n, size_t i)

@@ -257,6 +257,7 @@ static int check_shader(struct job *j, const char *code, char **preprocessed)
 	*preprocessed = NULL;
 	if (!shader)
 		return -ENOMEM;
+	/* the extensions extensions.c and fetch.c implement have their macros */
 	if (j->stage != AGX_GLSL_COMPUTE)
 		glslang_shader_set_preamble(shader, agx_glsl_extension_macros);
 	if (!glslang_shader_preprocess(shader, &in)) {
@@ -317,9 +318,11 @@ out:
  * shader), so a check lowers as well.  A
  * lowering that cannot go further (-ENOTSUP) says nothing of validity.
  */
-static int lower_shader(struct job *j, const char *preprocessed, struct agx_glsl_lowered *l)
+static int lower_shader(struct job *j, const char *preprocessed, const struct agx_glsl_fetch *fetch,
+			struct agx_glsl_lowered *l)
 {
-	int ret = agx_glsl_lower(j->stage, j->version, preprocessed, strlen(preprocessed), l);
+	int ret =
+	    agx_glsl_lower(j->stage, j->version, preprocessed, strlen(preprocessed), fetch, l);
 
 	if (ret == -EINVAL) {
 		if (!log_add(&j->log, l->error))
@@ -455,6 +458,7 @@ out:
 static int run_job(struct job *j)
 {
 	struct agx_glsl_lowered lowered = { 0 };
+	struct agx_glsl_fetch fetch = { 0 };
 	char profile[16], *code, *error, *preprocessed = NULL;
 	int ret;
 
@@ -476,13 +480,14 @@ static int run_job(struct job *j)
 		return -ENOMEM;
 	agx_glsl_source_defined_builtins(code);
 	ret = agx_glsl_source_extensions(j->stage, j->version, &code);
-	if (ret) {
-		free(code);
-		return ret;
-	}
-	ret = check_shader(j, code, &preprocessed);
+	if (!ret)
+		ret = agx_glsl_fetch_prepare(j->stage, j->version, &code, &fetch, &error);
+	if (ret == -EINVAL)
+		ret = fail(j, -EINVAL, error);
+	if (!ret)
+		ret = check_shader(j, code, &preprocessed);
 	if (!ret && j->stage != AGX_GLSL_COMPUTE) {
-		ret = lower_shader(j, preprocessed, &lowered);
+		ret = lower_shader(j, preprocessed, &fetch, &lowered);
 		if (ret == -ENOTSUP && !j->want_spirv)
 			ret = 0; /* valid, whatever the lowering does not take */
 	}
@@ -502,6 +507,7 @@ static int run_job(struct job *j)
 		lowered.num_renames = 0;
 	}
 	agx_glsl_lowered_finish(&lowered);
+	agx_glsl_fetch_finish(&fetch);
 	free(preprocessed);
 	free(code);
 	return ret;

@@ -311,6 +311,12 @@ struct lowering {
 	char **placed;
 	unsigned num_placed;
 	struct renames renames;
+	/* framebuffer fetch (rules 19, 20): what fetch.c did before glslang */
+	const struct agx_glsl_fetch *fetch;
+	size_t main_body;	  /* the "{" of main()'s body, or SIZE_MAX */
+	size_t drop_uniform;	  /* the "uniform" of gl_LastFragData's stand-in, or SIZE_MAX */
+	const char *fetch_source; /* 1.00: the output array gl_LastFragData copies */
+	bool frag_color_array;	  /* gl_FragColor is element 0 of an array of outputs */
 	struct text out;
 	bool invariant_all;
 	unsigned invariant_all_line;
@@ -396,6 +402,16 @@ static size_t next_solid(const struct lowering *l, size_t i)
 	while (i < l->tokens->count && skippable(&l->tokens->v[i]))
 		i++;
 	return i;
+}
+
+/* The index of the last token before i that is not blank, or SIZE_MAX. */
+static size_t prev_solid(const struct lowering *l, size_t i)
+{
+	while (i-- > 0) {
+		if (!skippable(&l->tokens->v[i]))
+			return i;
+	}
+	return SIZE_MAX;
 }
 
 /*
@@ -484,6 +500,9 @@ static bool lower_100_ident(struct lowering *l, size_t *i)
 		*i = lower_fragment_invariant(l, *i);
 	} else if (agx_glsl_token_is(t, "gl_FragColor") && fragment && l->frag_color) {
 		text_puts(&l->out, l->frag_color);
+		/* rule 20: element 0 of the outputs (rule 4 took invariant statements) */
+		if (l->frag_color_array)
+			text_puts(&l->out, "[0]");
 	} else if (agx_glsl_token_is(t, "gl_FragData") && fragment && l->frag_data) {
 		text_puts(&l->out, l->frag_data);
 	} else if (agx_glsl_token_is(t, "gl_SecondaryFragColorEXT") && fragment &&
@@ -638,15 +657,6 @@ static bool is_assignment(const struct agx_glsl_token *t)
 			return true;
 	}
 	return false;
-}
-
-static size_t prev_solid(const struct lowering *l, size_t i)
-{
-	while (i-- > 0) {
-		if (!skippable(&l->tokens->v[i]))
-			return i;
-	}
-	return SIZE_MAX;
 }
 
 /* The index of the "]" or ")" that closes the group opened at open, or count. */
@@ -825,7 +835,8 @@ static void emit_prologue(struct lowering *l)
 	if (l->secondary_color || l->secondary_data)
 		text_puts(&l->out, "#extension GL_EXT_blend_func_extended : enable\n");
 	if (l->frag_color)
-		emit_frag_output(l, l->frag_color, l->frag_color_out, "");
+		emit_frag_output(l, l->frag_color, l->frag_color_out,
+				 l->frag_color_array ? "[gl_MaxDrawBuffers]" : "");
 	if (l->frag_data)
 		emit_frag_output(l, l->frag_data, l->frag_data_out, "[gl_MaxDrawBuffers]");
 	/* the second source of blending: index 1 (EXT_blend_func_extended's outputs) */
@@ -1001,6 +1012,95 @@ out:
 	return ret;
 }
 
+/* A name as the shader's own identifier would come out: rule 11 applies. */
+static void emit_name(struct lowering *l, const char *name)
+{
+	struct agx_glsl_token t = { AGX_GLSL_TOKEN_IDENT, name, strlen(name), 0 };
+
+	if (!lower_reserved(l, &t))
+		text_puts(&l->out, name);
+}
+
+/*
+ * Rules 19 and 20, first in main()'s body, on its line: each 3.00 inout
+ * output assigned itself, and gl_LastFragData's stand-in assigned the
+ * outputs, all read before anything writes them -- what the back end
+ * starts as the framebuffer's colour (a fragment output read before it is
+ * written is undefined in GLSL ES, so that value is ours to give).  The
+ * self-assignment also makes every component of an inout output stored,
+ * as its value at entry is when the shader does not write it.
+ */
+static void emit_fetch_copies(struct lowering *l)
+{
+	const struct agx_glsl_fetch *f = l->fetch;
+
+	for (unsigned k = 0; l->version == 300 && k < f->num_inout; k++) {
+		text_puts(&l->out, " ");
+		emit_name(l, f->inout[k]);
+		text_puts(&l->out, " = ");
+		emit_name(l, f->inout[k]);
+		text_puts(&l->out, ";");
+	}
+	if (l->version == 100 && l->fetch_source) {
+		text_puts(&l->out, " ");
+		text_puts(&l->out, f->last_frag_data);
+		text_puts(&l->out, " = ");
+		text_puts(&l->out, l->fetch_source);
+		text_puts(&l->out, ";");
+	}
+}
+
+/* The "{" of main()'s definition at global scope, or SIZE_MAX. */
+static size_t find_main_body(const struct lowering *l)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+	size_t n = l->tokens->count;
+	unsigned brace = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t open, body;
+
+		if (agx_glsl_token_is(&v[i], "{"))
+			brace++;
+		else if (agx_glsl_token_is(&v[i], "}"))
+			brace -= brace > 0;
+		if (brace || !agx_glsl_token_is(&v[i], "main"))
+			continue;
+		open = next_solid(l, i + 1);
+		if (open >= n || !agx_glsl_token_is(&v[open], "("))
+			continue;
+		body = next_solid(l, group_end(l, open) + 1);
+		if (body < n && agx_glsl_token_is(&v[body], "{"))
+			return body;
+	}
+	return SIZE_MAX;
+}
+
+/*
+ * Rule 20: the uniform fetch.c declared for gl_LastFragData ("uniform
+ * PRECISION vec4 NAME[...]") becomes a plain global: its "uniform" token,
+ * or SIZE_MAX.
+ */
+static size_t find_last_frag_data_uniform(const struct lowering *l)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+
+	for (size_t i = 0; i < l->tokens->count; i++) {
+		size_t type, precision, uniform;
+
+		if (!agx_glsl_token_is(&v[i], l->fetch->last_frag_data))
+			continue;
+		type = prev_solid(l, i);
+		precision = type != SIZE_MAX ? prev_solid(l, type) : SIZE_MAX;
+		uniform = precision != SIZE_MAX ? prev_solid(l, precision) : SIZE_MAX;
+		if (uniform != SIZE_MAX && agx_glsl_token_is(&v[uniform], "uniform") &&
+		    agx_glsl_token_is(&v[type], "vec4"))
+			return uniform;
+		return SIZE_MAX;
+	}
+	return SIZE_MAX;
+}
+
 static void lower_tokens(struct lowering *l)
 {
 	struct layout_state layout = { 0 };
@@ -1018,6 +1118,13 @@ static void lower_tokens(struct lowering *l)
 			emit_directive(l, t);
 			continue;
 		}
+		if (i == l->drop_uniform)
+			continue;
+		if (i == l->main_body) {
+			emit_token(l, t);
+			emit_fetch_copies(l);
+			continue;
+		}
 		if (l->version == 300 && lower_300_layout(l, &layout, t))
 			continue;
 		if (t->kind != AGX_GLSL_TOKEN_IDENT) {
@@ -1032,10 +1139,17 @@ static void lower_tokens(struct lowering *l)
 }
 
 int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, size_t length,
-		   struct agx_glsl_lowered *out)
+		   const struct agx_glsl_fetch *fetch, struct agx_glsl_lowered *out)
 {
 	struct agx_glsl_tokens tokens;
-	struct lowering l = { .stage = stage, .version = version, .tokens = &tokens };
+	struct lowering l = { .stage = stage,
+			      .version = version,
+			      .tokens = &tokens,
+			      .fetch = fetch,
+			      .main_body = SIZE_MAX,
+			      .drop_uniform = SIZE_MAX };
+	bool last_frag_data =
+	    stage == AGX_GLSL_FRAGMENT && version == 100 && fetch && fetch->last_frag_data;
 	const struct agx_glsl_token *color, *data;
 	bool secondary_color, secondary_data;
 	int ret;
@@ -1105,6 +1219,28 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 		if (data)
 			l.frag_data = rename_to(&l, "gl_FragData", 11);
 	}
+	/*
+	 * Rule 20: gl_LastFragData copies the outputs of every location: the
+	 * gl_FragData stand-in, or gl_FragColor's made an array of them
+	 * (element 0 is gl_FragColor), or one of ours when the shader
+	 * writes neither.
+	 */
+	if (last_frag_data) {
+		if (!l.frag_data && !l.frag_color)
+			l.frag_data = rename_to(&l, "gl_FragData", 11);
+		if (l.frag_color && l.frag_color_out && !(l.frag_data && l.frag_data_out)) {
+			l.frag_color_array = true;
+			l.fetch_source = l.frag_color;
+		} else {
+			l.frag_data_out = true;
+			l.fetch_source = l.frag_data;
+		}
+		l.drop_uniform = find_last_frag_data_uniform(&l);
+	}
+	/* without main() there is no program to fetch in (the link says so) */
+	if (last_frag_data ||
+	    (stage == AGX_GLSL_FRAGMENT && version == 300 && fetch && fetch->num_inout))
+		l.main_body = find_main_body(&l);
 	if (version == 300 && stage == AGX_GLSL_FRAGMENT && (ret = place_outputs(&l)) < 0)
 		goto out;
 	if (version == 100 && stage == AGX_GLSL_FRAGMENT) {

@@ -85,12 +85,36 @@ struct agx_glsl_lowered {
 };
 
 /*
+ * EXT_shader_framebuffer_fetch (and _non_coherent), as fetch.c found it in
+ * the text before glslang read it (rules 17 to 20).
+ */
+struct agx_glsl_fetch {
+	bool coherent, non_coherent; /* enabled by the shader's #extension lines */
+	/* 3.00 fragment shaders: the outputs declared inout (now out), by name */
+	char **inout;
+	unsigned num_inout;
+	/* 1.00 fragment shaders: the uniform that stands for gl_LastFragData, or NULL */
+	char *last_frag_data;
+};
+
+/*
+ * Rewrites *code (malloc'd, NUL-terminated; replaced by a new one) for
+ * glslang's check, and says in f what it did.  0; -EINVAL with *error (a
+ * glslang-style log line) for what the extensions forbid and glslang
+ * would not see; -ENOMEM.  Free f with agx_glsl_fetch_finish either way.
+ */
+int agx_glsl_fetch_prepare(enum agx_glsl_stage stage, int version, char **code,
+			   struct agx_glsl_fetch *f, char **error);
+void agx_glsl_fetch_finish(struct agx_glsl_fetch *f);
+
+/*
  * 0, or -EINVAL when the shader breaks a rule of its version that glslang
  * does not check (error says which), -ENOTSUP for a version the lowering
- * does not take, -ENOMEM.
+ * does not take, -ENOMEM.  fetch (NULL: none) is what fetch.c did to the
+ * text glslang preprocessed.
  */
 int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, size_t length,
-		   struct agx_glsl_lowered *out);
+		   const struct agx_glsl_fetch *fetch, struct agx_glsl_lowered *out);
 void agx_glsl_lowered_finish(struct agx_glsl_lowered *l);
 
 /* Reserved-word table (reserved.c): which versions must rename a user identifier. */

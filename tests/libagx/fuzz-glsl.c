@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void lower(enum agx_glsl_stage stage, int version, const char *text, size_t length)
 {
 	struct agx_glsl_lowered l;
-	int ret = agx_glsl_lower(stage, version, text, length, &l);
+	int ret = agx_glsl_lower(stage, version, text, length, NULL, &l);
 
 	/* the text goes through as it is, NULs and all */
 	if (ret == 0 && (strncmp(l.source, "#version 310 es\n", 16) || l.source[l.length] ||

@@ -29,7 +29,7 @@ static const char *spirv_val; /* argv[1]: spirv-val, when there is one */
 static void lower_ok(enum agx_glsl_stage stage, int version, const char *in, const char *want,
 		     struct agx_glsl_lowered *l)
 {
-	int ret = agx_glsl_lower(stage, version, in, strlen(in), l);
+	int ret = agx_glsl_lower(stage, version, in, strlen(in), NULL, l);
 
 	if (ret)
 		print_error("lowering failed: %d %s\n", ret, l->error ? l->error : "");
@@ -171,9 +171,9 @@ static void test_lower_secondary_outputs(void **state)
 		};
 
 		for (unsigned i = 0; i < 2; i++) {
-			assert_int_equal(
-			    agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, mixed[i], strlen(mixed[i]), &l),
-			    -EINVAL);
+			assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, mixed[i],
+							strlen(mixed[i]), NULL, &l),
+					 -EINVAL);
 			assert_non_null(strstr(l.error, "ERROR: 0:2: 'gl_Secondary"));
 			agx_glsl_lowered_finish(&l);
 		}
@@ -310,7 +310,7 @@ static void test_lower_frag_color_and_data(void **state)
 	struct agx_glsl_lowered l;
 
 	(void)state;
-	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), &l), -EINVAL);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), NULL, &l), -EINVAL);
 	assert_non_null(l.error);
 	assert_non_null(strstr(l.error, "ERROR: 0:20: 'gl_FragData'"));
 	assert_null(l.source);
@@ -322,7 +322,7 @@ static void lower_both_written(const char *in, const char *where)
 {
 	struct agx_glsl_lowered l;
 
-	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), &l), -EINVAL);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), NULL, &l), -EINVAL);
 	assert_non_null(l.error);
 	if (!strstr(l.error, where))
 		print_error("%s\nwants %s, says %s", in, where, l.error);
@@ -498,7 +498,7 @@ static void test_lower_pragma_invariant_fragment(void **state)
 	struct agx_glsl_lowered l;
 
 	(void)state;
-	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 300, in, strlen(in), &l), -EINVAL);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 300, in, strlen(in), NULL, &l), -EINVAL);
 	assert_non_null(l.error);
 	assert_non_null(strstr(l.error, "ERROR: 0:7: '#pragma'"));
 	assert_null(l.source);
@@ -531,14 +531,167 @@ static void test_lower_passes_through(void **state)
 }
 
 /* The lowering takes 1.00 and 3.00 vertex and fragment shaders only. */
+/* Rules 17-20 before glslang (fetch.c): the text glslang checks, and what it says. */
+static void fetch_expect(enum agx_glsl_stage stage, int version, const char *in, const char *want,
+			 struct agx_glsl_fetch *f)
+{
+	char *code = strdup(in), *error = NULL;
+	int ret;
+
+	assert_non_null(code);
+	ret = agx_glsl_fetch_prepare(stage, version, &code, f, &error);
+	if (ret)
+		print_error("fetch_prepare failed: %d %s\n", ret, error ? error : "");
+	assert_int_equal(ret, 0);
+	assert_string_equal(code, want);
+	free(code);
+}
+
+static void test_fetch_prepare(void **state)
+{
+	struct agx_glsl_fetch f;
+	char *code, *error;
+
+	(void)state;
+	/* 3.00: the #extension line goes, inout becomes out, the names are kept */
+	fetch_expect(AGX_GLSL_FRAGMENT, 300,
+		     "#version 300 es\n#extension GL_EXT_shader_framebuffer_fetch : enable\n"
+		     "layout(location = 1) inout highp vec4 c[2], d;\n"
+		     "void f(inout vec4 p);\nvoid main() { c[0] += c[1]; }\n",
+		     "#version 300 es\n\nlayout(location = 1) out highp vec4 c[2], d;\n"
+		     "void f(inout vec4 p);\nvoid main() { c[0] += c[1]; }\n",
+		     &f);
+	assert_true(f.coherent);
+	assert_false(f.non_coherent);
+	assert_int_equal(f.num_inout, 2);
+	assert_string_equal(f.inout[0], "c");
+	assert_string_equal(f.inout[1], "d");
+	assert_null(f.last_frag_data);
+	agx_glsl_fetch_finish(&f);
+	/* the non-coherent extension's layout goes, alone or with others */
+	fetch_expect(AGX_GLSL_FRAGMENT, 300,
+		     "#version 300 es\n"
+		     "#extension GL_EXT_shader_framebuffer_fetch_non_coherent : require\n"
+		     "layout(noncoherent) inout vec4 a;\n"
+		     "layout(location = 2, noncoherent) inout vec4 b;\n",
+		     "#version 300 es\n\n out vec4 a;\nlayout(location = 2 ) out vec4 b;\n", &f);
+	assert_true(f.non_coherent);
+	assert_int_equal(f.num_inout, 2);
+	agx_glsl_fetch_finish(&f);
+	/* ... which it needs without the coherent one */
+	code = strdup("#version 300 es\n"
+		      "#extension GL_EXT_shader_framebuffer_fetch_non_coherent : require\n"
+		      "inout vec4 a;\n");
+	assert_int_equal(agx_glsl_fetch_prepare(AGX_GLSL_FRAGMENT, 300, &code, &f, &error),
+			 -EINVAL);
+	assert_non_null(strstr(error, "ERROR: 0:3: 'inout'"));
+	free(error);
+	free(code);
+	agx_glsl_fetch_finish(&f);
+	/* left for glslang: a vertex output, gl_FragDepth, a layout without its extension */
+	fetch_expect(AGX_GLSL_VERTEX, 300,
+		     "#version 300 es\n#extension GL_EXT_shader_framebuffer_fetch : enable\n"
+		     "inout vec4 v;\n",
+		     "#version 300 es\n\ninout vec4 v;\n", &f);
+	agx_glsl_fetch_finish(&f);
+	fetch_expect(AGX_GLSL_FRAGMENT, 300,
+		     "#version 300 es\n#extension GL_EXT_shader_framebuffer_fetch : enable\n"
+		     "inout float gl_FragDepth;\nlayout(noncoherent) inout vec4 c;\n",
+		     "#version 300 es\n\ninout float gl_FragDepth;\n"
+		     "layout(noncoherent) inout vec4 c;\n",
+		     &f);
+	assert_int_equal(f.num_inout, 0);
+	agx_glsl_fetch_finish(&f);
+	/* 1.00: gl_LastFragData a uniform of ours, redeclared with its precision */
+	fetch_expect(AGX_GLSL_FRAGMENT, 100,
+		     "#version 100\n#extension GL_EXT_shader_framebuffer_fetch : enable\n"
+		     "highp vec4 gl_LastFragData[gl_MaxDrawBuffers];\n"
+		     "void main() { gl_FragColor = gl_LastFragData[0]; }\n",
+		     "#version 100\nuniform highp vec4 agx_LastFragData[gl_MaxDrawBuffers];\n"
+		     "#line 2\n\n  \nvoid main() { gl_FragColor = agx_LastFragData[0]; }\n",
+		     &f);
+	assert_string_equal(f.last_frag_data, "agx_LastFragData");
+	agx_glsl_fetch_finish(&f);
+	/* no #version, a name the shader spells, the non-coherent redeclaration */
+	fetch_expect(AGX_GLSL_FRAGMENT, 100,
+		     "#extension GL_EXT_shader_framebuffer_fetch_non_coherent : enable\n"
+		     "layout(noncoherent) mediump vec4 gl_LastFragData[8];\n"
+		     "float agx_LastFragData;\n"
+		     "void main() { gl_FragColor = gl_LastFragData[1]; }\n",
+		     "uniform mediump vec4 agx_LastFragData_2[gl_MaxDrawBuffers];\n#line 1\n\n"
+		     "   \nfloat agx_LastFragData;\n"
+		     "void main() { gl_FragColor = agx_LastFragData_2[1]; }\n",
+		     &f);
+	assert_string_equal(f.last_frag_data, "agx_LastFragData_2");
+	agx_glsl_fetch_finish(&f);
+	/* the non-coherent one alone has no gl_LastFragData unless so redeclared */
+	fetch_expect(AGX_GLSL_FRAGMENT, 100,
+		     "#extension GL_EXT_shader_framebuffer_fetch_non_coherent : enable\n"
+		     "void main() { gl_FragColor = gl_LastFragData[0]; }\n",
+		     "\nvoid main() { gl_FragColor = gl_LastFragData[0]; }\n", &f);
+	assert_null(f.last_frag_data);
+	agx_glsl_fetch_finish(&f);
+	/* disabled, or not named: nothing */
+	fetch_expect(AGX_GLSL_FRAGMENT, 300,
+		     "#version 300 es\n#extension GL_EXT_shader_framebuffer_fetch : disable\n"
+		     "inout vec4 c;\n",
+		     "#version 300 es\n\ninout vec4 c;\n", &f);
+	agx_glsl_fetch_finish(&f);
+	fetch_expect(AGX_GLSL_FRAGMENT, 300, "#version 300 es\ninout vec4 c;\n",
+		     "#version 300 es\ninout vec4 c;\n", &f);
+	agx_glsl_fetch_finish(&f);
+}
+
+/* Rules 19, 20: the outputs' first values copied at main()'s start. */
+static void test_lower_fetch(void **state)
+{
+	char *inout[] = { "c", "precise" };
+	struct agx_glsl_fetch f = { .coherent = true, .inout = inout, .num_inout = 2 };
+	struct agx_glsl_lowered l;
+	const char *in;
+
+	(void)state;
+	in = "out vec4 c;\nout vec4 precise;\nvoid main()\n{\n  c.x = precise.y;\n}\n";
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 300, in, strlen(in), &f, &l), 0);
+	assert_string_equal(l.source,
+			    "#version 310 es\n#line 1\n"
+			    "layout(location = 0) out vec4 c;\nlayout(location = 1) out vec4 "
+			    "agx_precise;\nvoid main()\n{ c = c; agx_precise = agx_precise;\n"
+			    "  c.x = agx_precise.y;\n}\n");
+	agx_glsl_lowered_finish(&l);
+
+	f = (struct agx_glsl_fetch){ .coherent = true, .last_frag_data = "agx_LastFragData" };
+	in = "uniform mediump vec4 agx_LastFragData[gl_MaxDrawBuffers];\n#line 1\n"
+	     "void main() { gl_FragData[1] = agx_LastFragData[1]; }\n";
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), &f, &l), 0);
+	assert_string_equal(l.source,
+			    "#version 310 es\nout mediump vec4 agx_FragData[gl_MaxDrawBuffers];\n"
+			    "#line 1\n mediump vec4 agx_LastFragData[gl_MaxDrawBuffers];\n#line 1\n"
+			    "void main() { agx_LastFragData = agx_FragData; agx_FragData[1] = "
+			    "agx_LastFragData[1]; }\n");
+	agx_glsl_lowered_finish(&l);
+	/* gl_FragColor: element 0 of outputs at every location */
+	in = "uniform mediump vec4 agx_LastFragData[gl_MaxDrawBuffers];\n#line 1\n"
+	     "invariant gl_FragColor;\n"
+	     "void main() { gl_FragColor = agx_LastFragData[0]; }\n";
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), &f, &l), 0);
+	assert_string_equal(l.source,
+			    "#version 310 es\nout mediump vec4 agx_FragColor[gl_MaxDrawBuffers];\n"
+			    "#line 1\n mediump vec4 agx_LastFragData[gl_MaxDrawBuffers];\n#line 1\n"
+			    "\n"
+			    "void main() { agx_LastFragData = agx_FragColor; agx_FragColor[0] = "
+			    "agx_LastFragData[0]; }\n");
+	agx_glsl_lowered_finish(&l);
+}
+
 static void test_lower_versions_taken(void **state)
 {
 	struct agx_glsl_lowered l;
 
 	(void)state;
-	assert_int_equal(agx_glsl_lower(AGX_GLSL_COMPUTE, 310, "", 0, &l), -ENOTSUP);
-	assert_int_equal(agx_glsl_lower(AGX_GLSL_VERTEX, 310, "", 0, &l), -ENOTSUP);
-	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 120, "", 0, &l), -ENOTSUP);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_COMPUTE, 310, "", 0, NULL, &l), -ENOTSUP);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_VERTEX, 310, "", 0, NULL, &l), -ENOTSUP);
+	assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 120, "", 0, NULL, &l), -ENOTSUP);
 }
 
 /* The tokenizer: kinds, the longest punctuator, directives only first on a line, #line. */
@@ -869,6 +1022,68 @@ static void test_check_invariant_all(void **state)
 		  "ERROR: 0:2: '#pragma' : STDGL invariant(all)");
 	assert_int_equal(check(AGX_GLSL_VERTEX, source, NULL), 0);
 	assert_int_equal(check(AGX_GLSL_FRAGMENT, body, NULL), 0);
+}
+
+/* The extensions' rules through glslang, piglit's compiler tests among them. */
+static void test_check_fetch(void **state)
+{
+	static const char ext[] = "#extension GL_EXT_shader_framebuffer_fetch : require\n";
+	static const char nc[] =
+	    "#extension GL_EXT_shader_framebuffer_fetch_non_coherent : require\n";
+	static const struct {
+		enum agx_glsl_stage stage;
+		const char *version, *ext, *body, *error;
+	} cases[] = {
+		{ AGX_GLSL_FRAGMENT, V300, ext,
+		  "inout highp vec4 c;\nvoid main() { c += vec4(0.5); }\n", NULL },
+		{ AGX_GLSL_FRAGMENT, V300, nc,
+		  "layout(noncoherent, location = 0) inout highp ivec4 c;\nvoid main() { c.x++; "
+		  "}\n",
+		  NULL },
+		{ AGX_GLSL_FRAGMENT, "", ext,
+		  "void main() { gl_FragData[0] = gl_LastFragData[0] + vec4(0.5); }\n", NULL },
+		{ AGX_GLSL_FRAGMENT, "", nc,
+		  "layout(noncoherent) lowp vec4 gl_LastFragData[gl_MaxDrawBuffers];\n"
+		  "void main() { gl_FragColor = gl_LastFragData[0]; }\n",
+		  NULL },
+		{ AGX_GLSL_FRAGMENT, V300, "",
+		  "#if GL_EXT_shader_framebuffer_fetch != 1 || "
+		  "GL_EXT_shader_framebuffer_fetch_non_coherent != 1\n#error no macro\n#endif\n"
+		  "void main() {}\n",
+		  NULL },
+		{ AGX_GLSL_VERTEX, V300, ext, "void main() {}\n", NULL },
+		/* what the extensions forbid */
+		{ AGX_GLSL_FRAGMENT, "", ext, "void main() { gl_LastFragData[0] = vec4(1.0); }\n",
+		  "l-value required" },
+		{ AGX_GLSL_FRAGMENT, "", ext,
+		  "inout highp vec4 c;\nvoid main() { c += vec4(0.5); }\n", "'inout'" },
+		{ AGX_GLSL_FRAGMENT, "", ext,
+		  "layout(noncoherent) mediump vec4 gl_LastFragData[gl_MaxDrawBuffers];\n"
+		  "void main() { gl_LastFragData[0]; }\n",
+		  "ERROR: 0:2:" },
+		{ AGX_GLSL_FRAGMENT, "", nc, "void main() { gl_LastFragData[0]; }\n",
+		  "'gl_LastFragData' : undeclared identifier" },
+		{ AGX_GLSL_FRAGMENT, V300, ext,
+		  "out highp vec4 c;\nvoid main() { c = gl_LastFragData[0]; }\n",
+		  "'gl_LastFragData' : undeclared identifier" },
+		{ AGX_GLSL_FRAGMENT, V300, ext,
+		  "inout highp float gl_FragDepth;\nvoid main() { gl_FragDepth += 0.5; }\n",
+		  "'inout'" },
+		{ AGX_GLSL_VERTEX, V300, ext, "inout highp vec4 v;\nvoid main() {}\n", "'inout'" },
+		{ AGX_GLSL_FRAGMENT, V300, ext,
+		  "layout(noncoherent) inout mediump vec4 c;\nvoid main() { c; }\n",
+		  "'noncoherent'" },
+		{ AGX_GLSL_FRAGMENT, V300, nc, "inout mediump vec4 c;\nvoid main() { c; }\n",
+		  "ERROR: 0:3: 'inout'" },
+	};
+	char source[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(source, sizeof(source), "%s%s%s", cases[i].version, cases[i].ext,
+			 cases[i].body);
+		check_log(cases[i].stage, source, cases[i].error ? -EINVAL : 0, cases[i].error);
+	}
 }
 
 static void test_check_texture2d(void **state)
@@ -1333,6 +1548,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_pragma_invariant_fragment),
 		cmocka_unit_test(test_lower_block_layout),
 		cmocka_unit_test(test_lower_passes_through),
+		cmocka_unit_test(test_fetch_prepare),
+		cmocka_unit_test(test_lower_fetch),
 		cmocka_unit_test(test_lower_versions_taken),
 		cmocka_unit_test(test_tokenize),
 		cmocka_unit_test(test_source_version),
@@ -1342,6 +1559,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_check_attribute),
 		cmocka_unit_test(test_check_frag_color),
 		cmocka_unit_test(test_check_invariant_all),
+		cmocka_unit_test(test_check_fetch),
 		cmocka_unit_test(test_check_texture2d),
 		cmocka_unit_test(test_check_integer_ops),
 		cmocka_unit_test(test_check_reserved_words),

@@ -776,6 +776,33 @@ static void test_frag_depth_and_readback(void **state)
 	agx_ir_shader_destroy(s);
 }
 
+/*
+ * Framebuffer fetch: an output the shader reads starts as its target's
+ * colour (load_framebuffer) and is stored whole; an inout output that is
+ * written in part keeps the rest of what it fetched.
+ */
+static void test_fetch_output(void **state)
+{
+	struct agx_ir_shader *s = translate(AGX_IR_STAGE_FRAGMENT,
+					    "#version 300 es\n"
+					    "#extension GL_EXT_shader_framebuffer_fetch : require\n"
+					    "precision highp float;\n"
+					    "layout(location = 1) inout vec2 c;\n"
+					    "void main() { c.y += 0.5; }\n");
+
+	(void)state;
+	check_text(s, "shader fragment\n"
+		      "function main {\n"
+		      "  block 0:\n"
+		      "    %0:f32 = load_framebuffer location=1, component=0\n"
+		      "    %1:f32 = load_framebuffer location=1, component=1\n"
+		      "    %2:f32 = fadd %1, 0.5:f32\n"
+		      "    store_output %0, location=1, component=0\n"
+		      "    store_output %2, location=1, component=1\n"
+		      "}\n");
+	agx_ir_shader_destroy(s);
+}
+
 /* ---- control flow
  * -------------------------------------------------------------------------------- */
 
@@ -1535,6 +1562,7 @@ int main(void)
 		cmocka_unit_test(test_interface_struct),
 		cmocka_unit_test(test_interface_struct_nested),
 		cmocka_unit_test(test_frag_depth_and_readback),
+		cmocka_unit_test(test_fetch_output),
 		cmocka_unit_test(test_early_returns),
 		cmocka_unit_test(test_dynamic_index),
 		cmocka_unit_test(test_row_major_ubo),
