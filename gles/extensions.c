@@ -19,6 +19,8 @@
 	X("GL_EXT_discard_framebuffer")                                                            \
 	X("GL_EXT_frag_depth")                                                                     \
 	X("GL_EXT_polygon_offset_clamp")                                                           \
+	X("GL_EXT_shader_framebuffer_fetch")                                                       \
+	X("GL_EXT_shader_framebuffer_fetch_non_coherent")                                          \
 	X("GL_EXT_texture_compression_rgtc")                                                       \
 	X("GL_EXT_texture_compression_s3tc")                                                       \
 	X("GL_EXT_texture_compression_s3tc_srgb")                                                  \

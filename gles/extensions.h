@@ -48,6 +48,9 @@
 #define GL_COMPRESSED_RED_GREEN_RGTC2_EXT	 0x8DBD
 #define GL_COMPRESSED_SIGNED_RED_GREEN_RGTC2_EXT 0x8DBE
 #endif
+#ifndef GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT /* EXT_shader_framebuffer_fetch */
+#define GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT 0x8A52
+#endif
 #ifndef GL_HALF_FLOAT_OES
 #define GL_HALF_FLOAT_OES 0x8D61 /* OES_vertex_half_float (not core's HALF_FLOAT) */
 #endif

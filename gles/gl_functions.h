@@ -190,6 +190,7 @@ void gles_GetFramebufferAttachmentParameteriv(GLenum target, GLenum attachment, 
 void gles_DrawBuffers(GLsizei n, const GLenum *bufs);
 void gles_ReadBuffer(GLenum src);
 void gles_InvalidateFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments);
+void gles_FramebufferFetchBarrierEXT(void);
 void gles_DiscardFramebufferEXT(GLenum target, GLsizei numAttachments,
 				const GLenum *attachments); /* EXT_discard_framebuffer */
 void gles_InvalidateSubFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments,

@@ -107,6 +107,7 @@ static const struct gl_proc procs[] = {
 	{ "glFinish", (void *)gles_Finish },
 	{ "glFlush", (void *)gles_Flush },
 	{ "glFlushMappedBufferRange", (void *)gles_FlushMappedBufferRange },
+	{ "glFramebufferFetchBarrierEXT", (void *)gles_FramebufferFetchBarrierEXT },
 	{ "glFramebufferRenderbuffer", (void *)gles_FramebufferRenderbuffer },
 	{ "glFramebufferTexture2D", (void *)gles_FramebufferTexture2D },
 	{ "glFramebufferTextureLayer", (void *)gles_FramebufferTextureLayer },

@@ -1549,6 +1549,54 @@ static void draw_buffers(GLuint fb)
 	(void)fb;
 }
 
+/*
+ * EXT_shader_framebuffer_fetch: a 3.00 inout output and 1.00's
+ * gl_LastFragData read what the earlier draws left, two draws on a clear;
+ * an inout output the shader only writes in part keeps the rest.
+ */
+static void framebuffer_fetch(void)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec4 pos;\n"
+				 "out vec2 uv;\n"
+				 "void main() { gl_Position = pos; uv = pos.xy * 0.5 + 0.5; }\n";
+	static const char fs[] = "#version 300 es\n"
+				 "#extension GL_EXT_shader_framebuffer_fetch : require\n"
+				 "precision mediump float;\n"
+				 "in vec2 uv;\n"
+				 "inout vec4 colour;\n"
+				 "void main() {\n"
+				 "  if (uv.x > 0.5) colour.g = 1.0 - colour.g;\n"
+				 "  colour.r += uv.y * 0.25;\n"
+				 "}\n";
+	static const char vs100[] = "attribute vec4 pos;\n"
+				    "varying vec2 uv;\n"
+				    "void main() { gl_Position = pos; uv = pos.xy * 0.5 + 0.5; }\n";
+	static const char fs100[] =
+	    "#extension GL_EXT_shader_framebuffer_fetch : require\n"
+	    "precision mediump float;\n"
+	    "varying vec2 uv;\n"
+	    "void main() {\n"
+	    "  gl_FragColor = gl_LastFragData[0].bgra * vec4(uv, 0.75, 1.0);\n"
+	    "}\n";
+	static const char *const pos[] = { "pos", NULL };
+
+	glEnableVertexAttribArray(0);
+	glDisableVertexAttribArray(1);
+	llvmpipe_program(vs, fs, NULL);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("fetch_inout", 3);
+	llvmpipe_program(vs100, fs100, pos);
+	glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+	read_back("fetch_last_frag_data", 3);
+	glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+	llvmpipe_record_error("framebuffer_fetch");
+}
+
 static int workload(void)
 {
 	EGLDisplay dpy =
@@ -1612,6 +1660,7 @@ static int workload(void)
 	blackhole(fb);
 	dual_source();
 	draw_buffers(fb);
+	framebuffer_fetch();
 	target_formats();
 	llvmpipe_release(dpy, surf, ctx);
 	return 0;

@@ -610,7 +610,7 @@ static void test_robustness(void **state)
 /* ---- current contexts and GL ------------------------------------------------------------- */
 
 /* How many names check_es3_strings() lists. */
-#define NUM_GL_EXTENSIONS 22
+#define NUM_GL_EXTENSIONS 24
 
 /* GL_EXTENSIONS, word by word, is glGetStringi's list. */
 static void check_extension_list(void)
@@ -649,7 +649,8 @@ static void check_es3_strings(void)
 	    (const char *)glGetString(GL_EXTENSIONS),
 	    "GL_APPLE_clip_distance GL_EXT_blend_func_extended GL_EXT_discard_framebuffer "
 	    "GL_EXT_frag_depth "
-	    "GL_EXT_polygon_offset_clamp GL_EXT_texture_compression_rgtc "
+	    "GL_EXT_polygon_offset_clamp GL_EXT_shader_framebuffer_fetch "
+	    "GL_EXT_shader_framebuffer_fetch_non_coherent GL_EXT_texture_compression_rgtc "
 	    "GL_EXT_texture_compression_s3tc GL_EXT_texture_compression_s3tc_srgb "
 	    "GL_EXT_unpack_subimage GL_INTEL_blackhole_render GL_KHR_debug "
 	    "GL_KHR_parallel_shader_compile "

@@ -293,8 +293,11 @@ static void test_initial_values(void **state)
 		check_int(GL_UNPACK_SKIP_IMAGES, 0);
 		check_int(GL_MAJOR_VERSION, 3);
 		check_int(GL_MINOR_VERSION, 0);
-		check_int(GL_NUM_EXTENSIONS, 22); /* test-egl checks the names */
+		check_int(GL_NUM_EXTENSIONS, 24); /* test-egl checks the names */
 		check_int(GL_POLYGON_OFFSET_CLAMP_EXT, 0);
+		/* EXT_shader_framebuffer_fetch: discard kills every sample of a fragment */
+		check_bools(0x8A52 /* GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT */, 1,
+			    (const bool[]){ false });
 		check_int(GL_TRANSFORM_FEEDBACK_BINDING, 0);
 		check_bools(GL_TRANSFORM_FEEDBACK_ACTIVE, 1, (const bool[]){ false });
 		check_bools(GL_TRANSFORM_FEEDBACK_PAUSED, 1, (const bool[]){ false });
@@ -567,6 +570,15 @@ static void test_rasterization(void **state)
 		check_float(GL_POLYGON_OFFSET_FACTOR, 1.5f);
 		check_float(GL_POLYGON_OFFSET_UNITS, 2.0f);
 		check_float(GL_POLYGON_OFFSET_CLAMP_EXT, -0.125f);
+	}
+	{
+		/* EXT_shader_framebuffer_fetch_non_coherent's barrier: served, no error */
+		void (*barrier)(void) =
+		    (void (*)(void))eglGetProcAddress("glFramebufferFetchBarrierEXT");
+
+		assert_non_null(barrier);
+		barrier();
+		assert_gl_error(GL_NO_ERROR);
 	}
 	glPolygonOffset(2.5f, -1.25f);
 	check_float(GL_POLYGON_OFFSET_FACTOR, 2.5f);
