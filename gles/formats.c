@@ -13,15 +13,17 @@
 #include "extensions.h"
 #include "formats.h"
 
-#define CR    GLES_FORMAT_COLOR_RENDERABLE
-#define DR    GLES_FORMAT_DEPTH_RENDERABLE
-#define SR    GLES_FORMAT_STENCIL_RENDERABLE
-#define TF    GLES_FORMAT_FILTERABLE
-#define TEX   GLES_FORMAT_TEXTURE
-#define RB    GLES_FORMAT_RENDERBUFFER
-#define SZ    GLES_FORMAT_SIZED
-#define CMP   GLES_FORMAT_COMPRESSED
-#define ENC   GLES_FORMAT_ENCODE
+#define CR  GLES_FORMAT_COLOR_RENDERABLE
+#define DR  GLES_FORMAT_DEPTH_RENDERABLE
+#define SR  GLES_FORMAT_STENCIL_RENDERABLE
+#define TF  GLES_FORMAT_FILTERABLE
+#define TEX GLES_FORMAT_TEXTURE
+#define RB  GLES_FORMAT_RENDERBUFFER
+#define SZ  GLES_FORMAT_SIZED
+#define CMP GLES_FORMAT_COMPRESSED
+#define ENC GLES_FORMAT_ENCODE
+/* EXT_color_buffer_float: colour-renderable, and renderbuffer formats */
+#define CBF   (CR | RB)
 #define UN    GL_UNSIGNED_NORMALIZED
 #define SN    GL_SIGNED_NORMALIZED
 #define FL    GL_FLOAT
@@ -59,17 +61,18 @@ static const struct gles_format formats[] = {
 	F(SRGB8, RGB, UN, true, R8G8B8X8_SRGB, NONE, 8, 8, 8, 0, 0, 0, 0, TF | TEX | SZ),
 	F(SRGB8_ALPHA8, RGBA, UN, true, R8G8B8A8_SRGB, NONE, 8, 8, 8, 8, 0, 0, 0,
 	  CR | TF | TEX | RB | SZ),
-	F(R16F, RED, FL, false, R16_FLOAT, NONE, 16, 0, 0, 0, 0, 0, 0, TF | TEX | SZ),
-	F(RG16F, RG, FL, false, R16G16_FLOAT, NONE, 16, 16, 0, 0, 0, 0, 0, TF | TEX | SZ),
+	F(R16F, RED, FL, false, R16_FLOAT, NONE, 16, 0, 0, 0, 0, 0, 0, CBF | TF | TEX | SZ),
+	F(RG16F, RG, FL, false, R16G16_FLOAT, NONE, 16, 16, 0, 0, 0, 0, 0, CBF | TF | TEX | SZ),
 	F(RGB16F, RGB, FL, false, R16G16B16X16_FLOAT, NONE, 16, 16, 16, 0, 0, 0, 0, TF | TEX | SZ),
 	F(RGBA16F, RGBA, FL, false, R16G16B16A16_FLOAT, NONE, 16, 16, 16, 16, 0, 0, 0,
-	  TF | TEX | SZ),
-	F(R32F, RED, FL, false, R32_FLOAT, NONE, 32, 0, 0, 0, 0, 0, 0, TEX | SZ),
-	F(RG32F, RG, FL, false, R32G32_FLOAT, NONE, 32, 32, 0, 0, 0, 0, 0, TEX | SZ),
+	  CBF | TF | TEX | SZ),
+	F(R32F, RED, FL, false, R32_FLOAT, NONE, 32, 0, 0, 0, 0, 0, 0, CBF | TEX | SZ),
+	F(RG32F, RG, FL, false, R32G32_FLOAT, NONE, 32, 32, 0, 0, 0, 0, 0, CBF | TEX | SZ),
 	F(RGB32F, RGB, FL, false, R32G32B32X32_FLOAT, NONE, 32, 32, 32, 0, 0, 0, 0, TEX | SZ),
-	F(RGBA32F, RGBA, FL, false, R32G32B32A32_FLOAT, NONE, 32, 32, 32, 32, 0, 0, 0, TEX | SZ),
+	F(RGBA32F, RGBA, FL, false, R32G32B32A32_FLOAT, NONE, 32, 32, 32, 32, 0, 0, 0,
+	  CBF | TEX | SZ),
 	F(R11F_G11F_B10F, RGB, FL, false, R11G11B10_FLOAT, NONE, 11, 11, 10, 0, 0, 0, 0,
-	  TF | TEX | SZ),
+	  CBF | TF | TEX | SZ),
 	F(RGB9_E5, RGB, FL, false, R9G9B9E5_FLOAT, NONE, 9, 9, 9, 0, 0, 0, 5, TF | TEX | SZ),
 	F(R8I, RED, SI, false, R8_SINT, NONE, 8, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),
 	F(R8UI, RED, UI, false, R8_UINT, NONE, 8, 0, 0, 0, 0, 0, 0, CR | TEX | RB | SZ),

@@ -910,6 +910,94 @@ static void target_formats(void)
 	}
 }
 
+/*
+ * EXT_color_buffer_float's targets: a clear outside [0, 1] and a colour
+ * blended onto it (ONE, ONE; EXT_float_blend for the 32-bit ones), read
+ * back as floats.  The values are exact in every format (R11F_G11F_B10F
+ * has no sign: its negatives become 0), so both sides agree bit for bit;
+ * then a smooth ramp, which they may round apart in the last place.
+ */
+static void float_targets(void)
+{
+	static const struct {
+		GLenum format;
+		const char *name;
+	} formats[] = { { GL_R16F, "r16f" },
+			{ GL_RG16F, "rg16f" },
+			{ GL_RGBA16F, "rgba16f" },
+			{ GL_R32F, "r32f" },
+			{ GL_RG32F, "rg32f" },
+			{ GL_RGBA32F, "rgba32f" },
+			{ GL_R11F_G11F_B10F, "r11f_g11f_b10f" } };
+	static const char fs[] = "#version 300 es\n"
+				 "precision highp float;\n"
+				 "uniform vec4 colour;\n"
+				 "in vec4 v;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = colour + v * 8.0; }\n";
+	static const char vs[] = "#version 300 es\n"
+				 "in vec4 pos;\n"
+				 "in vec4 col;\n"
+				 "out vec4 v;\n"
+				 "void main() { gl_Position = pos; v = col; }\n";
+	static const GLfloat clear_value[4] = { -1.5f, 2.25f, 0.5f, 3.0f };
+	GLuint p = llvmpipe_program(vs, fs, pos_col);
+	GLint colour = glGetUniformLocation(p, "colour");
+	float px[W * H * 4];
+
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		GLuint rb;
+		char name[64];
+
+		glGenRenderbuffers(1, &rb);
+		glBindRenderbuffer(GL_RENDERBUFFER, rb);
+		glRenderbufferStorage(GL_RENDERBUFFER, formats[i].format, W, H);
+		glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+					  rb);
+		glClearBufferfv(GL_COLOR, 0, clear_value);
+		glEnable(GL_BLEND);
+		glBlendFunc(GL_ONE, GL_ONE);
+		glUniform4f(colour, 1.25f, -0.75f, 4.0f, 0.5f);
+		glVertexAttrib4f(1, 0, 0, 0, 0);
+		glDisableVertexAttribArray(1);
+		glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+		glDisable(GL_BLEND);
+		memset(px, 0, sizeof(px));
+		glReadPixels(0, 0, W, H, GL_RGBA, GL_FLOAT, px);
+		snprintf(name, sizeof(name), "float_target_%s", formats[i].name);
+		llvmpipe_record(name, px, sizeof(px));
+		llvmpipe_record_error(name);
+
+		/* the ramp: 8x the colours past 1, as bytes of a quarter step */
+		glEnableVertexAttribArray(1);
+		glUniform4f(colour, 0, 0, 0, 0);
+		glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+		glReadPixels(0, 0, W, H, GL_RGBA, GL_FLOAT, px);
+		{
+			uint8_t q[W * H * 4];
+
+			for (unsigned k = 0; k < W * H * 4; k++) {
+				float v = px[k] * 24.0f;
+
+				q[k] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5f);
+			}
+			/*
+			 * a step of R11F_G11F_B10F's 6-bit mantissa near 8 is 3 here:
+			 * llvmpipe rounds into it otherwise than rg11b10f's nearest
+			 */
+			snprintf(name, sizeof(name), "~%s~float_ramp_%s",
+				 formats[i].format == GL_R11F_G11F_B10F ? "3.3.3.3" : "2.2.2.2",
+				 formats[i].name);
+			llvmpipe_record(name, q, sizeof(q));
+		}
+		glDeleteRenderbuffers(1, &rb);
+	}
+}
+
 /* ANY_SAMPLES_PASSED(_CONSERVATIVE) over draws whose samples pass, and ones whose do not. */
 static void queries(void)
 {
@@ -1662,6 +1750,7 @@ static int workload(void)
 	draw_buffers(fb);
 	framebuffer_fetch();
 	target_formats();
+	float_targets();
 	llvmpipe_release(dpy, surf, ctx);
 	return 0;
 }

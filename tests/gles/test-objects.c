@@ -611,8 +611,11 @@ static void test_renderbuffers(void **state)
 	assert_int_equal(rb_param(GL_RENDERBUFFER_SAMPLES), 0);
 	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA, 4, 4);
 	assert_gl_error(GL_INVALID_ENUM); /* unsized */
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGB16F, 4, 4);
+	assert_gl_error(
+	    GL_INVALID_ENUM); /* not colour-renderable (RGBA16F is, EXT_color_buffer_float) */
 	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA16F, 4, 4);
-	assert_gl_error(GL_INVALID_ENUM); /* not colour-renderable in ES 3.0 */
+	assert_gl_error(GL_NO_ERROR);
 	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 16385, 4);
 	assert_gl_error(GL_INVALID_VALUE);
 	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, -1, 4);
@@ -645,7 +648,7 @@ static void test_renderbuffers(void **state)
 		assert_int_equal(n, 0);
 		glGetInternalformativ(GL_TEXTURE_2D, GL_RGBA8, GL_SAMPLES, 3, counts);
 		assert_gl_error(GL_INVALID_ENUM);
-		glGetInternalformativ(GL_RENDERBUFFER, GL_RGBA16F, GL_SAMPLES, 3, counts);
+		glGetInternalformativ(GL_RENDERBUFFER, GL_RGB16F, GL_SAMPLES, 3, counts);
 		assert_gl_error(GL_INVALID_ENUM);
 		glGetInternalformativ(GL_RENDERBUFFER, GL_RGBA8, GL_SAMPLES, -1, counts);
 		assert_gl_error(GL_INVALID_VALUE);
@@ -819,8 +822,8 @@ static void test_framebuffer_completeness(void **state)
 	assert_int_equal(fb_param(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
 				  GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING),
 			 GL_LINEAR);
-	/* a format that is not colour-renderable */
-	glTexImage2D(GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, 1, GL_RGBA16F, 4, 4, 0, GL_RGBA, GL_HALF_FLOAT,
+	/* a format that is not colour-renderable (EXT_color_buffer_float leaves RGB16F out) */
+	glTexImage2D(GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, 1, GL_RGB16F, 4, 4, 0, GL_RGB, GL_HALF_FLOAT,
 		     NULL);
 	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER),
 			 GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
