@@ -51,6 +51,9 @@
 #ifndef GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT /* EXT_shader_framebuffer_fetch */
 #define GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT 0x8A52
 #endif
+#ifndef GL_BGRA_EXT /* EXT_texture_format_BGRA8888 */
+#define GL_BGRA_EXT 0x80E1
+#endif
 #ifndef GL_HALF_FLOAT_OES
 #define GL_HALF_FLOAT_OES 0x8D61 /* OES_vertex_half_float (not core's HALF_FLOAT) */
 #endif

@@ -133,6 +133,12 @@ static const struct gles_format formats[] = {
 	 * the sized ones the unsized table gives
 	 */
 	F(DEPTH_COMPONENT, DEPTH_COMPONENT, UN, false, Z16_UNORM, NONE, 0, 0, 0, 0, 16, 0, 0, TEX),
+	/*
+	 * EXT_texture_format_BGRA8888: BGRA_EXT, unsized, its own effective
+	 * format, the bytes in blue, green, red, alpha order (no sized name:
+	 * glTexStorage does not take it, as on Mesa)
+	 */
+	F(BGRA_EXT, RGBA, UN, false, B8G8R8A8_UNORM, NONE, 8, 8, 8, 8, 0, 0, 0, CR | TF | TEX),
 	F(DEPTH_STENCIL, DEPTH_STENCIL, UN, false, Z32_FLOAT, S8_UINT, 0, 0, 0, 0, 24, 8, 0, TEX),
 	/* compressed (table 3.16): 4x4-texel blocks, which the texture unit decodes */
 	F(COMPRESSED_R11_EAC, RED, UN, false, EAC_R11_UNORM, NONE, 11, 0, 0, 0, 0, 0, 0,
@@ -303,6 +309,7 @@ static const struct {
 	{ GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE, GL_LUMINANCE_ALPHA },
 	{ GL_LUMINANCE, GL_UNSIGNED_BYTE, GL_LUMINANCE },
 	{ GL_ALPHA, GL_UNSIGNED_BYTE, GL_ALPHA },
+	{ GL_BGRA_EXT, GL_UNSIGNED_BYTE, GL_BGRA_EXT },
 	/* OES_depth_texture, OES_packed_depth_stencil (ES 2.0 extensions) */
 	{ GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, GL_DEPTH_COMPONENT16 },
 	{ GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, GL_DEPTH_COMPONENT24 },
@@ -325,6 +332,7 @@ bool gles_pixel_format_valid(GLenum format)
 	case GL_RED_INTEGER:
 	case GL_DEPTH_COMPONENT:
 	case GL_DEPTH_STENCIL:
+	case GL_BGRA_EXT: /* EXT_texture_format_BGRA8888: textures only (readpixels.c) */
 		return true;
 	default:
 		return false;
@@ -424,6 +432,7 @@ static unsigned format_components(GLenum format)
 		return 3;
 	case GL_RGBA:
 	case GL_RGBA_INTEGER:
+	case GL_BGRA_EXT:
 		return 4;
 	default:
 		return 0;
@@ -697,8 +706,14 @@ void gles_pixel_to_texel(const struct gles_format *f, GLenum format, GLenum type
 		}
 		rgba[k] = (float)v;
 	}
-	/* luminance and alpha go where the L8/A8/L8A8 texels store them */
-	if (format == GL_ALPHA) {
+	/* luminance and alpha go where the L8/A8/L8A8 texels store them; BGRA's blue is first */
+	if (format == GL_BGRA_EXT) {
+		float b = rgba[0];
+		uint32_t bb = bits[0];
+
+		rgba[0] = rgba[2], rgba[2] = b;
+		bits[0] = bits[2], bits[2] = bb;
+	} else if (format == GL_ALPHA) {
 		rgba[3] = rgba[0], rgba[0] = 0;
 	} else if (format == GL_LUMINANCE_ALPHA) {
 		rgba[3] = rgba[1], rgba[1] = 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "formats.h"
 #include "gl_functions.h"
 #include "objects.h"
@@ -92,7 +93,9 @@ void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum for
 
 	if (!ctx)
 		return;
-	if (!gles_pixel_format_valid(format) || !gles_pixel_type_valid(type)) {
+	/* BGRA_EXT is a texture format here (no EXT_read_format_bgra) */
+	if (!gles_pixel_format_valid(format) || !gles_pixel_type_valid(type) ||
+	    format == GL_BGRA_EXT) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}

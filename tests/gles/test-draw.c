@@ -37,6 +37,7 @@
 #include "stack.h"
 
 /* EXT_texture_compression_s3tc, _s3tc_srgb and _rgtc (GLES2/gl2ext.h goes with gl2.h) */
+#define GL_BGRA_EXT				 0x80E1 /* EXT_texture_format_BGRA8888 */
 #define GL_COMPRESSED_RGB_S3TC_DXT1_EXT		 0x83F0
 #define GL_COMPRESSED_RGBA_S3TC_DXT1_EXT	 0x83F1
 #define GL_COMPRESSED_RGBA_S3TC_DXT3_EXT	 0x83F2
@@ -998,6 +999,67 @@ static void float_targets(void)
 	}
 }
 
+/*
+ * EXT_texture_format_BGRA8888: a BGRA_EXT texture from bytes in blue,
+ * green, red, alpha order, a sub-image into it, sampled; then a
+ * BGRA_EXT texture as the colour target, read back as RGBA.
+ */
+static void bgra_textures(GLuint main_fb)
+{
+	static const char vs[] =
+	    "#version 300 es\n"
+	    "layout(location = 0) in vec2 pos;\n"
+	    "out vec2 uv;\n"
+	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision highp float;\n"
+				 "in vec2 uv;\n"
+				 "uniform sampler2D s;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = texture(s, uv); }\n";
+	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	uint8_t px[8 * 8 * 4], sub[4 * 2 * 4];
+	GLuint p = llvmpipe_program(vs, fs, NULL), t, target, fb, rb;
+
+	for (unsigned i = 0; i < sizeof(px); i++)
+		px[i] = (uint8_t)(i * 37 + 11);
+	for (unsigned i = 0; i < sizeof(sub); i++)
+		sub[i] = (uint8_t)(i * 91 + 3);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+	glUniform1i(glGetUniformLocation(p, "s"), 0);
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_BGRA_EXT, 8, 8, 0, GL_BGRA_EXT, GL_UNSIGNED_BYTE, px);
+	glTexSubImage2D(GL_TEXTURE_2D, 0, 3, 5, 4, 2, GL_BGRA_EXT, GL_UNSIGNED_BYTE, sub);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	glGenFramebuffers(1, &fb);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("bgra_texture", 0);
+
+	/* the same texture drawn into a BGRA_EXT target */
+	glGenTextures(1, &target);
+	glBindTexture(GL_TEXTURE_2D, target);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_BGRA_EXT, W, H, 0, GL_BGRA_EXT, GL_UNSIGNED_BYTE, NULL);
+	glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target, 0);
+	glBindTexture(GL_TEXTURE_2D, t);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("bgra_target", 0);
+	glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteRenderbuffers(1, &rb);
+	glDeleteTextures(1, &target);
+	glDeleteTextures(1, &t);
+}
+
 /* ANY_SAMPLES_PASSED(_CONSERVATIVE) over draws whose samples pass, and ones whose do not. */
 static void queries(void)
 {
@@ -1751,6 +1813,7 @@ static int workload(void)
 	framebuffer_fetch();
 	target_formats();
 	float_targets();
+	bgra_textures(fb);
 	llvmpipe_release(dpy, surf, ctx);
 	return 0;
 }
