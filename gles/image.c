@@ -33,7 +33,7 @@ int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum inter
 	if (!info || !levels || levels > AGX_LAYOUT_MAX_LEVELS)
 		return -EINVAL;
 	/* linear images have one level of whole texels (agx/layout.h) */
-	if (!twiddled && (levels != 1 || info->block > 1))
+	if (!twiddled && (levels != 1 || (info->block_w > 1 || info->block_h > 1)))
 		return -EINVAL;
 	if (!w || !h || !out.layers) {
 		/* no texels: a level given as 0x0, which GL allows */
@@ -43,8 +43,8 @@ int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum inter
 	out.layout = (struct agx_layout){
 		.twiddled = twiddled,
 		.bytes_per_texel = info->bytes,
-		.block_w = info->block,
-		.block_h = info->block,
+		.block_w = info->block_w,
+		.block_h = info->block_h,
 		.width = w,
 		.height = h,
 		.levels = levels,

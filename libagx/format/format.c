@@ -29,7 +29,8 @@
 	[AGX_FORMAT_##n] = { .name = #n,                                                           \
 			     .kind = k,                                                            \
 			     .bytes = by,                                                          \
-			     .block = 1,                                                           \
+			     .block_w = 1,                                                         \
+			     .block_h = 1,                                                         \
 			     .hw_channels = AGX_CMD_CHANNELS_##ch,                                 \
 			     .hw_type = AGX_CMD_TEXTURE_TYPE_##ty,                                 \
 			     .srgb = s,                                                            \
@@ -52,21 +53,32 @@
 #define SOFT(...) ENTRY(__VA_ARGS__, false, false)
 
 /*
- * COMPRESSED: 4x4 blocks the texture unit decodes into R, G, B, A.  rd is
+ * BLOCKS: bw x bh blocks the texture unit decodes into R, G, B, A.  rd is
  * the descriptor's swizzle as for the others: without it every component
- * would read channel 0, and alpha would sample as red.
+ * would read channel 0, and alpha would sample as red.  COMPRESSED: the
+ * 4x4 blocks of ETC2 and EAC.
  */
-#define COMPRESSED(n, by, ch, ty, s, comps, rd)                                                    \
+#define BLOCKS(n, by, bw, bh, ch, ty, s, comps, rd)                                                \
 	[AGX_FORMAT_##n] = { .name = #n,                                                           \
 			     .kind = AGX_FORMAT_KIND_COMPRESSED,                                   \
 			     .bytes = by,                                                          \
-			     .block = 4,                                                           \
+			     .block_w = bw,                                                        \
+			     .block_h = bh,                                                        \
 			     .hw_channels = AGX_CMD_CHANNELS_##ch,                                 \
 			     .hw_type = AGX_CMD_TEXTURE_TYPE_##ty,                                 \
 			     .srgb = s,                                                            \
 			     .texture = true,                                                      \
 			     .read = { LIST rd },                                                  \
 			     .components = comps }
+#define COMPRESSED(n, by, ch, ty, s, comps, rd) BLOCKS(n, by, 4, 4, ch, ty, s, comps, rd)
+/*
+ * ASTC: one channel code a block size; sRGB is the descriptor's bit, the
+ * type unorm (Mesa's cmdbuf.xml: "for LDR use with UNORM/no-sRGB, for sRGB
+ * use with UNORM/sRGB").
+ */
+#define ASTC(wh, w, h)                                                                             \
+	BLOCKS(ASTC_##wh, 16, w, h, ASTC_##wh, UNORM, false, 4, S(0, 1, 2, 3)),                    \
+	    BLOCKS(ASTC_##wh##_SRGB, 16, w, h, ASTC_##wh, UNORM, true, 4, S(0, 1, 2, 3))
 
 /* name, kind, bytes, channels, type, sRGB, stored channels, widths, read, store, components */
 static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
@@ -201,6 +213,20 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	COMPRESSED(BC4_SNORM, 8, BC4, SNORM, false, 1, S(0, Z, Z, O)),
 	COMPRESSED(BC5_UNORM, 16, BC5, UNORM, false, 2, S(0, 1, Z, O)),
 	COMPRESSED(BC5_SNORM, 16, BC5, SNORM, false, 2, S(0, 1, Z, O)),
+	ASTC(4X4, 4, 4),
+	ASTC(5X4, 5, 4),
+	ASTC(5X5, 5, 5),
+	ASTC(6X5, 6, 5),
+	ASTC(6X6, 6, 6),
+	ASTC(8X5, 8, 5),
+	ASTC(8X6, 8, 6),
+	ASTC(8X8, 8, 8),
+	ASTC(10X5, 10, 5),
+	ASTC(10X6, 10, 6),
+	ASTC(10X8, 10, 8),
+	ASTC(10X10, 10, 10),
+	ASTC(12X10, 12, 10),
+	ASTC(12X12, 12, 12),
 };
 
 const struct agx_format_info *agx_format_info(enum agx_format format)

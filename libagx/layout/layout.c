@@ -112,7 +112,7 @@ bool agx_layout_init(struct agx_layout *l)
 	uint64_t bytes;
 
 	if (!l->levels || l->levels > AGX_LAYOUT_MAX_LEVELS || !l->width || !l->height ||
-	    l->block_w > 4 || l->block_h > 4 || !max_tile(l->bytes_per_texel, &tw, &th))
+	    l->block_w > 12 || l->block_h > 12 || !max_tile(l->bytes_per_texel, &tw, &th))
 		return false;
 	if (!l->twiddled) {
 		/* linear textures have one level, and no blocks (Mesa ail_make_miptree) */

@@ -134,7 +134,7 @@ bool usc_layout_init(struct usc_layout *l)
 	unsigned tw, th;
 
 	if (!l->width || !l->height || !l->levels || l->levels > USC_LAYOUT_MAX_LEVELS ||
-	    l->block_w > 4 || l->block_h > 4 || !page_tile(l->bytes_per_texel, &tw, &th))
+	    l->block_w > 12 || l->block_h > 12 || !page_tile(l->bytes_per_texel, &tw, &th))
 		return false;
 	if (!l->twiddled) {
 		if (l->levels > 1 || l->block_w > 1 || l->block_h > 1 ||

@@ -22,7 +22,7 @@ struct usc_layout {
 	/* what the descriptor says */
 	bool twiddled;
 	unsigned bytes_per_texel;  /* of an element: 1, 2, 4, 8 or 16 */
-	unsigned block_w, block_h; /* texels an element covers: 4x4 compressed, else 1 (or 0) */
+	unsigned block_w, block_h; /* texels an element covers: a block (<= 12x12), else 1 or 0 */
 	unsigned width, height;	   /* level 0, in texels */
 	unsigned levels;
 	uint64_t stride; /* linear: bytes a row */

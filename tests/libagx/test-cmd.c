@@ -239,25 +239,30 @@ static void test_layouts_agree(void **state)
 		1,  2,	3,  5,	 7,   15,  16,	17,  31,  32,  33,  63,
 		64, 65, 96, 127, 128, 129, 200, 255, 256, 257, 513, 1000
 	};
+	/* texels, ETC2/EAC's 4x4 and ASTC's sizes, square or not, up to 12x12 */
+	static const unsigned blocks[][2] = { { 1, 1 }, { 4, 4 },   { 5, 4 },	{ 6, 5 },
+					      { 8, 6 }, { 10, 10 }, { 12, 10 }, { 12, 12 } };
 	unsigned compared = 0;
 
 	(void)state;
 	for (unsigned b = 0; b < 5; b++)
-		for (unsigned blk = 1; blk <= 4; blk += 3)
+		for (unsigned k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++)
 			for (unsigned wi = 0; wi < sizeof(sizes) / sizeof(sizes[0]); wi++)
 				for (unsigned hi = 0; hi < sizeof(sizes) / sizeof(sizes[0]); hi++) {
 					unsigned w = sizes[wi], h = sizes[hi], full = 1;
+					unsigned blk = blocks[k][0], blk_h = blocks[k][1];
 					struct agx_layout d = { .twiddled = true,
 								.bytes_per_texel = 1u << b,
 								.block_w = blk,
-								.block_h = blk,
+								.block_h = blk_h,
 								.width = w,
 								.height = h };
 					struct usc_layout v;
 
-					if (blk > 1 && b < 3)
-						continue; /* ETC2 and EAC blocks are 8 or 16 bytes
-							   */
+					/* ETC2 and EAC blocks are 8 or 16 bytes, ASTC's 16 */
+					if ((blk > 1 && b < 3) ||
+					    ((blk != blk_h || blk > 4) && b != 4))
+						continue;
 					while ((w > h ? w : h) >> full)
 						full++;
 					d.levels = full;
@@ -267,7 +272,7 @@ static void test_layouts_agree(void **state)
 								 .bytes_per_texel =
 								     d.bytes_per_texel,
 								 .block_w = blk,
-								 .block_h = blk,
+								 .block_h = blk_h,
 								 .width = w,
 								 .height = h,
 								 .levels = full,
@@ -278,8 +283,9 @@ static void test_layouts_agree(void **state)
 					for (unsigned lv = 0; lv < full; lv++) {
 						unsigned ew = (agx_layout_minify(w, lv) + blk - 1) /
 							      blk,
-							 eh = (agx_layout_minify(h, lv) + blk - 1) /
-							      blk,
+							 eh = (agx_layout_minify(h, lv) + blk_h -
+							       1) /
+							      blk_h,
 							 step = ew * eh > 4096 ? 7 : 1;
 
 						assert_int_equal(v.level[lv].offset,
@@ -294,13 +300,13 @@ static void test_layouts_agree(void **state)
 								if (a != e)
 									fail_msg(
 									    "%ux%u, %u bytes, "
-									    "blocks of %u, "
+									    "blocks of %ux%u, "
 									    "level %u (%u, %u): "
 									    "the "
 									    "driver's 0x%llx, the "
 									    "device's 0x%llx",
-									    w, h, 1u << b, blk, lv,
-									    x, y,
+									    w, h, 1u << b, blk,
+									    blk_h, lv, x, y,
 									    (unsigned long long)a,
 									    (unsigned long long)e);
 								compared++;
@@ -320,14 +326,14 @@ static void test_texture_descriptors(void **state)
 		const struct agx_format_info *fi = agx_format_info((enum agx_format)f);
 		struct agx_layout tw = { .twiddled = true,
 					 .bytes_per_texel = fi->bytes,
-					 .block_w = fi->block,
-					 .block_h = fi->block,
+					 .block_w = fi->block_w,
+					 .block_h = fi->block_h,
 					 .width = 24,
 					 .height = 20,
 					 .levels = 5 };
 		struct agx_layout lin = { .bytes_per_texel = fi->bytes,
-					  .block_w = fi->block,
-					  .block_h = fi->block,
+					  .block_w = fi->block_w,
+					  .block_h = fi->block_h,
 					  .width = 13,
 					  .height = 4,
 					  .levels = 1,
@@ -361,7 +367,7 @@ static void test_texture_descriptors(void **state)
 						       why, sizeof(why)),
 				 USC_TEXEL_OK);
 		check_view(&v, &tw, fi);
-		if (fi->block == 1) {
+		if (fi->block_w == 1) {
 			assert_true(agx_layout_init(&lin));
 			assert_true(agx_texture_descriptor(desc, &flat, 0, 0, NULL));
 			assert_int_equal(usc_texture_view_init(&v, desc, AGX_CMD_TEXTURE_DIM_TEX_2D,

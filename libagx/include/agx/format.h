@@ -103,7 +103,7 @@ enum agx_format {
 	AGX_FORMAT_S8_UINT,	      /* the ZLS's separate stencil; read as R8 uint */
 	AGX_FORMAT_Z24_UNORM_S8_UINT, /* one word: depth in bits 23..0, stencil in 31..24 */
 
-	/* block-compressed: 4x4 texels a block; no pack or unpack here */
+	/* block-compressed: a block of texels each element; no pack or unpack here */
 	AGX_FORMAT_ETC2_RGB8,
 	AGX_FORMAT_ETC2_SRGB8,
 	AGX_FORMAT_ETC2_RGB8A1,
@@ -127,6 +127,35 @@ enum agx_format {
 	AGX_FORMAT_BC4_SNORM,
 	AGX_FORMAT_BC5_UNORM,
 	AGX_FORMAT_BC5_SNORM,
+	/* ASTC LDR: 16-byte blocks of 4x4 to 12x12 texels, linear or sRGB colour */
+	AGX_FORMAT_ASTC_4X4,
+	AGX_FORMAT_ASTC_4X4_SRGB,
+	AGX_FORMAT_ASTC_5X4,
+	AGX_FORMAT_ASTC_5X4_SRGB,
+	AGX_FORMAT_ASTC_5X5,
+	AGX_FORMAT_ASTC_5X5_SRGB,
+	AGX_FORMAT_ASTC_6X5,
+	AGX_FORMAT_ASTC_6X5_SRGB,
+	AGX_FORMAT_ASTC_6X6,
+	AGX_FORMAT_ASTC_6X6_SRGB,
+	AGX_FORMAT_ASTC_8X5,
+	AGX_FORMAT_ASTC_8X5_SRGB,
+	AGX_FORMAT_ASTC_8X6,
+	AGX_FORMAT_ASTC_8X6_SRGB,
+	AGX_FORMAT_ASTC_8X8,
+	AGX_FORMAT_ASTC_8X8_SRGB,
+	AGX_FORMAT_ASTC_10X5,
+	AGX_FORMAT_ASTC_10X5_SRGB,
+	AGX_FORMAT_ASTC_10X6,
+	AGX_FORMAT_ASTC_10X6_SRGB,
+	AGX_FORMAT_ASTC_10X8,
+	AGX_FORMAT_ASTC_10X8_SRGB,
+	AGX_FORMAT_ASTC_10X10,
+	AGX_FORMAT_ASTC_10X10_SRGB,
+	AGX_FORMAT_ASTC_12X10,
+	AGX_FORMAT_ASTC_12X10_SRGB,
+	AGX_FORMAT_ASTC_12X12,
+	AGX_FORMAT_ASTC_12X12_SRGB,
 
 	AGX_FORMAT_COUNT
 };
@@ -150,8 +179,9 @@ enum agx_format_kind {
 struct agx_format_info {
 	const char *name; /* "R8G8B8A8_UNORM": the enum's name without AGX_FORMAT_ */
 	enum agx_format_kind kind;
-	unsigned bytes; /* a texel, or a 4x4 block of a compressed format */
-	unsigned block; /* texels a block is wide and high: 1, or 4 (ETC2/EAC, BC1-5) */
+	unsigned bytes; /* a texel, or a block of a compressed format */
+	/* texels a block is wide and high: 1x1, 4x4 (ETC2/EAC, BC1-5), 4x4 to 12x12 (ASTC) */
+	unsigned block_w, block_h;
 	/*
 	 * The hardware's view: values of cmdbuf.hw's `channels` and
 	 * `texture_type` enums and the descriptors' sRGB bit, for the texture

@@ -6,8 +6,8 @@
  * Mesa's src/asahi/layout (layout.c, tiling.cc); its tests' numbers are
  * ours (tests/libagx/test-layout.c).
  *
- * Block-compressed formats (ETC2, EAC: 4x4 texels a block) are laid out
- * in elements, a block each; sizes stay in texels.
+ * Block-compressed formats (ETC2, EAC: 4x4 texels a block; ASTC: 4x4 to
+ * 12x12) are laid out in elements, a block each; sizes stay in texels.
  */
 #ifndef AGX_LAYOUT_H
 #define AGX_LAYOUT_H
@@ -19,10 +19,9 @@
 
 struct agx_layout {
 	bool twiddled;
-	unsigned bytes_per_texel; /* of an element: 1, 2, 4, 8 or 16 */
-	unsigned block_w,
-	    block_h;		/* texels an element covers: 4x4 for ETC2/EAC; 0 or 1 otherwise */
-	unsigned width, height; /* level 0, in texels */
+	unsigned bytes_per_texel;  /* of an element: 1, 2, 4, 8 or 16 */
+	unsigned block_w, block_h; /* texels an element covers: a block (<= 12x12); 0 or 1 */
+	unsigned width, height;	   /* level 0, in texels */
 	unsigned levels;
 	uint64_t stride; /* linear: bytes from row to row */
 	bool page_aligned_layers;
