@@ -11,6 +11,7 @@
 #include "layout.h"
 #include "agx_cmdbuf.h"
 #include "bc.h"
+#include "astc.h"
 #include "etc.h"
 #include "formats.h"
 #include "fp16.h"
@@ -23,33 +24,48 @@ static bool channel_layout(unsigned c, struct usc_texture_channels *out)
 		uint8_t value;
 		struct usc_texture_channels ch;
 	} table[] = {
-		{ AGX_CMD_CHANNELS_R8, { 1, 1, { 8 }, 1 } },
-		{ AGX_CMD_CHANNELS_R16, { 2, 1, { 16 }, 1 } },
-		{ AGX_CMD_CHANNELS_R8G8, { 2, 2, { 8, 8 }, 1 } },
-		{ AGX_CMD_CHANNELS_R5G6B5, { 2, 3, { 5, 6, 5 }, 1 } },
-		{ AGX_CMD_CHANNELS_R4G4B4A4, { 2, 4, { 4, 4, 4, 4 }, 1 } },
-		{ AGX_CMD_CHANNELS_R5G5B5A1, { 2, 4, { 5, 5, 5, 1 }, 1 } },
-		{ AGX_CMD_CHANNELS_R32, { 4, 1, { 32 }, 1 } },
-		{ AGX_CMD_CHANNELS_R16G16, { 4, 2, { 16, 16 }, 1 } },
-		{ AGX_CMD_CHANNELS_R10G10B10A2, { 4, 4, { 10, 10, 10, 2 }, 1 } },
-		{ AGX_CMD_CHANNELS_R8G8B8A8, { 4, 4, { 8, 8, 8, 8 }, 1 } },
-		{ AGX_CMD_CHANNELS_R32G32, { 8, 2, { 32, 32 }, 1 } },
-		{ AGX_CMD_CHANNELS_R16G16B16A16, { 8, 4, { 16, 16, 16, 16 }, 1 } },
-		{ AGX_CMD_CHANNELS_R32G32B32A32, { 16, 4, { 32, 32, 32, 32 }, 1 } },
-		{ AGX_CMD_CHANNELS_R11G11B10, { 4, 3, { 11, 11, 10 }, 1 } },
-		{ AGX_CMD_CHANNELS_R9G9B9E5, { 4, 3, { 9, 9, 9 }, 1 } },
+		{ AGX_CMD_CHANNELS_R8, { 1, 1, { 8 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R16, { 2, 1, { 16 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R8G8, { 2, 2, { 8, 8 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R5G6B5, { 2, 3, { 5, 6, 5 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R4G4B4A4, { 2, 4, { 4, 4, 4, 4 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R5G5B5A1, { 2, 4, { 5, 5, 5, 1 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R32, { 4, 1, { 32 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R16G16, { 4, 2, { 16, 16 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R10G10B10A2, { 4, 4, { 10, 10, 10, 2 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R8G8B8A8, { 4, 4, { 8, 8, 8, 8 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R32G32, { 8, 2, { 32, 32 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R16G16B16A16, { 8, 4, { 16, 16, 16, 16 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R32G32B32A32, { 16, 4, { 32, 32, 32, 32 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R11G11B10, { 4, 3, { 11, 11, 10 }, 1, 1 } },
+		{ AGX_CMD_CHANNELS_R9G9B9E5, { 4, 3, { 9, 9, 9 }, 1, 1 } },
 		/* blocks: RGBA8 and RG11 are two 8-byte blocks, alpha or red first */
-		{ AGX_CMD_CHANNELS_ETC2_RGB8, { 8, 3, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_ETC2_RGB8A1, { 8, 4, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_ETC2_RGBA8, { 16, 4, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_EAC_R11, { 8, 1, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_EAC_RG11, { 16, 2, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_ETC2_RGB8, { 8, 3, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_ETC2_RGB8A1, { 8, 4, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_ETC2_RGBA8, { 16, 4, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_EAC_R11, { 8, 1, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_EAC_RG11, { 16, 2, { 0 }, 4, 4 } },
+		/* ASTC: 16 bytes a block of every size */
+		{ AGX_CMD_CHANNELS_ASTC_4X4, { 16, 4, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_ASTC_5X4, { 16, 4, { 0 }, 5, 4 } },
+		{ AGX_CMD_CHANNELS_ASTC_5X5, { 16, 4, { 0 }, 5, 5 } },
+		{ AGX_CMD_CHANNELS_ASTC_6X5, { 16, 4, { 0 }, 6, 5 } },
+		{ AGX_CMD_CHANNELS_ASTC_6X6, { 16, 4, { 0 }, 6, 6 } },
+		{ AGX_CMD_CHANNELS_ASTC_8X5, { 16, 4, { 0 }, 8, 5 } },
+		{ AGX_CMD_CHANNELS_ASTC_8X6, { 16, 4, { 0 }, 8, 6 } },
+		{ AGX_CMD_CHANNELS_ASTC_8X8, { 16, 4, { 0 }, 8, 8 } },
+		{ AGX_CMD_CHANNELS_ASTC_10X5, { 16, 4, { 0 }, 10, 5 } },
+		{ AGX_CMD_CHANNELS_ASTC_10X6, { 16, 4, { 0 }, 10, 6 } },
+		{ AGX_CMD_CHANNELS_ASTC_10X8, { 16, 4, { 0 }, 10, 8 } },
+		{ AGX_CMD_CHANNELS_ASTC_10X10, { 16, 4, { 0 }, 10, 10 } },
+		{ AGX_CMD_CHANNELS_ASTC_12X10, { 16, 4, { 0 }, 12, 10 } },
+		{ AGX_CMD_CHANNELS_ASTC_12X12, { 16, 4, { 0 }, 12, 12 } },
 		/* BC2 and BC3: alpha, then a BC1 colour block; BC5: red, then green */
-		{ AGX_CMD_CHANNELS_BC1, { 8, 4, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_BC2, { 16, 4, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_BC3, { 16, 4, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_BC4, { 8, 1, { 0 }, 4 } },
-		{ AGX_CMD_CHANNELS_BC5, { 16, 2, { 0 }, 4 } },
+		{ AGX_CMD_CHANNELS_BC1, { 8, 4, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_BC2, { 16, 4, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_BC3, { 16, 4, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_BC4, { 8, 1, { 0 }, 4, 4 } },
+		{ AGX_CMD_CHANNELS_BC5, { 16, 2, { 0 }, 4, 4 } },
 	};
 
 	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
@@ -158,6 +174,28 @@ static bool decode(const struct agx_cmd_texture *t, const struct usc_texture_cha
 }
 
 /*
+ * Texel (x, y) of an ASTC block.  LDR unorm: the decoder's UNORM16 values
+ * (the specification's decode to FP16 differs from them by less than an
+ * 8-bit step); sRGB: their top 8 bits are the sRGB-encoded colour and the
+ * alpha, as the sRGB formats' decode says.  HDR (float) is not simulated.
+ */
+static bool decode_astc(const struct agx_cmd_texture *t, const struct usc_texture_channels *ch,
+			const uint8_t *block, unsigned x, unsigned y, uint32_t v[4])
+{
+	uint16_t c[4];
+
+	if (t->type != AGX_CMD_TEXTURE_TYPE_UNORM)
+		return false;
+	usc_astc_texel(block, ch->block_w, ch->block_h, x, y, t->srgb, c);
+	for (unsigned n = 0; n < 4; n++) {
+		double f = t->srgb ? (c[n] >> 8) / 255.0 : c[n] / 65535.0;
+
+		v[n] = fbits((float)(t->srgb && n < 3 ? usc_srgb_to_linear(f) : f));
+	}
+	return true;
+}
+
+/*
  * Texel (x, y) of an ETC2 or EAC block (OpenGL ES 3.0 appendix C), as
  * unorm or snorm floats; ETC2 colours may be sRGB.  Mesa's format table
  * (src/asahi/layout/formats.c) pairs ETC2 with unorm and EAC with unorm
@@ -194,8 +232,8 @@ static bool decode_bc(const struct agx_cmd_texture *t, const uint8_t *block, uns
 	return true;
 }
 
-static bool decode_block(const struct agx_cmd_texture *t, const uint8_t *block, unsigned x,
-			 unsigned y, uint32_t v[4])
+static bool decode_block(const struct agx_cmd_texture *t, const struct usc_texture_channels *ch,
+			 const uint8_t *block, unsigned x, unsigned y, uint32_t v[4])
 {
 	bool snorm = t->type == AGX_CMD_TEXTURE_TYPE_SNORM;
 	uint8_t rgba[4];
@@ -204,6 +242,8 @@ static bool decode_block(const struct agx_cmd_texture *t, const uint8_t *block, 
 	v[3] = fbits(1.0f);
 	if (t->channels >= AGX_CMD_CHANNELS_BC1 && t->channels <= AGX_CMD_CHANNELS_BC5)
 		return decode_bc(t, block, x, y, v);
+	if (t->channels >= AGX_CMD_CHANNELS_ASTC_4X4 && t->channels <= AGX_CMD_CHANNELS_ASTC_12X12)
+		return decode_astc(t, ch, block, x, y, v);
 	if (t->channels == AGX_CMD_CHANNELS_EAC_R11 || t->channels == AGX_CMD_CHANNELS_EAC_RG11) {
 		if (t->type != AGX_CMD_TEXTURE_TYPE_UNORM && !snorm)
 			return false;
@@ -282,10 +322,11 @@ static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, 
 	if (v->t.extended)
 		return bad(why, why_size, "extended texture descriptors are not simulated");
 	v->l.twiddled = v->t.layout == AGX_CMD_LAYOUT_TWIDDLED;
-	if (v->ch.block > 1 && !v->l.twiddled)
+	if (v->ch.block_w > 1 && !v->l.twiddled)
 		return bad(why, why_size, "block-compressed textures are never linear");
 	v->l.bytes_per_texel = v->ch.bytes;
-	v->l.block_w = v->l.block_h = v->ch.block;
+	v->l.block_w = v->ch.block_w;
+	v->l.block_h = v->ch.block_h;
 	v->l.width = (unsigned)v->t.width;
 	v->l.height = (unsigned)v->t.height;
 	v->l.page_aligned_layers = v->t.page_aligned_layers;
@@ -376,7 +417,7 @@ enum usc_texel_status usc_pbe_view_init(struct usc_texture_view *v, const uint8_
 		if (*level >= levels)
 			return bad(why, why_size, "PBE level past the image's levels");
 	}
-	if (channel_layout((unsigned)b.channels, &v->ch) && v->ch.block > 1)
+	if (channel_layout((unsigned)b.channels, &v->ch) && v->ch.block_w > 1)
 		return bad(why, why_size, "the PBE does not write block-compressed formats");
 	return view_finish(v, why, why_size);
 }
@@ -421,16 +462,16 @@ static enum usc_texel_status view_read(const struct usc_texture_view *v,
 {
 	uint8_t texel[16];
 	uint32_t raw[4];
-	unsigned b = v->ch.block;
+	unsigned bw = v->ch.block_w, bh = v->ch.block_h;
 	uint64_t at =
-	    v->t.address + usc_layout_element(&v->l, (unsigned)level, layer, x / b, y / b);
+	    v->t.address + usc_layout_element(&v->l, (unsigned)level, layer, x / bw, y / bh);
 
 	if (!mem->read || !mem->read(mem->ctx, at, texel, v->ch.bytes)) {
 		*fault = at;
 		return USC_TEXEL_FAULT;
 	}
-	if (b > 1 ? !decode_block(&v->t, texel, x % b, y % b, raw)
-		  : !decode(&v->t, &v->ch, texel, raw, v->integer))
+	if (bw > 1 ? !decode_block(&v->t, &v->ch, texel, x % bw, y % bh, raw)
+		   : !decode(&v->t, &v->ch, texel, raw, v->integer))
 		return bad(why, why_size, "texture format (channels and type) not simulated");
 	swizzle(&v->t, raw, v->integer, out);
 	return USC_TEXEL_OK;
@@ -500,7 +541,7 @@ enum usc_texel_status usc_texel_encode(const struct usc_texture_view *v, const u
 				       bool halves, uint8_t texel[16], char *why, unsigned why_size)
 {
 	memset(texel, 0, 16);
-	if (v->ch.block > 1)
+	if (v->ch.block_w > 1)
 		return bad(why, why_size, "block-compressed textures are not written");
 	if (texel_packed(v)) {
 		double c[3];

@@ -28,7 +28,8 @@ struct usc_texture_channels {
 	uint8_t bytes; /* of a texel, or of a block of block-compressed formats */
 	uint8_t count;
 	uint8_t bits[4]; /* from the lowest bit up; none for block formats */
-	uint8_t block;	 /* 4: 4x4 blocks (ETC2, EAC); 1: texels */
+	/* texels a block is wide and high: 4x4 (ETC2, EAC), 4x4..12x12 (ASTC); 1x1: texels */
+	uint8_t block_w, block_h;
 };
 
 /* A texture as the unit sees it: the descriptor decoded, its layout laid out. */
