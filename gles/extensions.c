@@ -31,6 +31,8 @@
 	X("GL_INTEL_blackhole_render")                                                             \
 	X("GL_KHR_debug")                                                                          \
 	X("GL_KHR_parallel_shader_compile")                                                        \
+	X("GL_KHR_texture_compression_astc_ldr")                                                   \
+	X("GL_KHR_texture_compression_astc_sliced_3d")                                             \
 	X("GL_OES_depth24")                                                                        \
 	X("GL_OES_depth_texture")                                                                  \
 	X("GL_OES_element_index_uint")                                                             \

@@ -186,11 +186,68 @@ static const struct gles_format formats[] = {
 	  TF | TEX | SZ | CMP | ENC),
 	F(COMPRESSED_SIGNED_RED_GREEN_RGTC2_EXT, RG, SN, false, BC5_SNORM, NONE, 8, 8, 0, 0, 0, 0,
 	  0, TF | TEX | SZ | CMP | ENC),
+	/* KHR_texture_compression_astc_ldr: 4x4 to 12x12-texel blocks, linear and sRGB */
+	F(COMPRESSED_RGBA_ASTC_4x4_KHR, RGBA, UN, false, ASTC_4X4, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_4x4_KHR, RGBA, UN, true, ASTC_4X4_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_5x4_KHR, RGBA, UN, false, ASTC_5X4, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_5x4_KHR, RGBA, UN, true, ASTC_5X4_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_5x5_KHR, RGBA, UN, false, ASTC_5X5, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_5x5_KHR, RGBA, UN, true, ASTC_5X5_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_6x5_KHR, RGBA, UN, false, ASTC_6X5, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_6x5_KHR, RGBA, UN, true, ASTC_6X5_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_6x6_KHR, RGBA, UN, false, ASTC_6X6, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_6x6_KHR, RGBA, UN, true, ASTC_6X6_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_8x5_KHR, RGBA, UN, false, ASTC_8X5, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_8x5_KHR, RGBA, UN, true, ASTC_8X5_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_8x6_KHR, RGBA, UN, false, ASTC_8X6, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_8x6_KHR, RGBA, UN, true, ASTC_8X6_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_8x8_KHR, RGBA, UN, false, ASTC_8X8, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_8x8_KHR, RGBA, UN, true, ASTC_8X8_SRGB, NONE, 8, 8, 8, 8, 0,
+	  0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_10x5_KHR, RGBA, UN, false, ASTC_10X5, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_10x5_KHR, RGBA, UN, true, ASTC_10X5_SRGB, NONE, 8, 8, 8, 8,
+	  0, 0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_10x6_KHR, RGBA, UN, false, ASTC_10X6, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_10x6_KHR, RGBA, UN, true, ASTC_10X6_SRGB, NONE, 8, 8, 8, 8,
+	  0, 0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_10x8_KHR, RGBA, UN, false, ASTC_10X8, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_10x8_KHR, RGBA, UN, true, ASTC_10X8_SRGB, NONE, 8, 8, 8, 8,
+	  0, 0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_10x10_KHR, RGBA, UN, false, ASTC_10X10, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR, RGBA, UN, true, ASTC_10X10_SRGB, NONE, 8, 8, 8, 8,
+	  0, 0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_12x10_KHR, RGBA, UN, false, ASTC_12X10, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_12x10_KHR, RGBA, UN, true, ASTC_12X10_SRGB, NONE, 8, 8, 8, 8,
+	  0, 0, 0, TF | TEX | SZ | CMP),
+	F(COMPRESSED_RGBA_ASTC_12x12_KHR, RGBA, UN, false, ASTC_12X12, NONE, 8, 8, 8, 8, 0, 0, 0,
+	  TF | TEX | SZ | CMP),
+	F(COMPRESSED_SRGB8_ALPHA8_ASTC_12x12_KHR, RGBA, UN, true, ASTC_12X12_SRGB, NONE, 8, 8, 8, 8,
+	  0, 0, 0, TF | TEX | SZ | CMP),
 };
 
 /*
- * ES 3.0's, then S3TC's (Mesa lists them too); RGTC's are not listed:
- * EXT_texture_compression_rgtc says they are not general-purpose formats.
+ * ES 3.0's, then S3TC's (Mesa lists them too); RGTC's and ASTC's are not
+ * listed: their extensions keep them out of the query.
  */
 const GLenum gles_compressed_formats[GLES_NUM_COMPRESSED_FORMATS] = {
 	GL_COMPRESSED_R11_EAC,
@@ -395,13 +452,20 @@ const struct gles_format *gles_format_teximage(GLenum internalformat, GLenum for
 		return NULL;
 	}
 	f = gles_format_get(internalformat);
-	if (!f || !(f->flags & TEX) || ((f->flags & CMP) && !(f->flags & ENC))) {
+	if (!f || !(f->flags & TEX)) {
 		*error = GL_INVALID_VALUE;
 		return NULL;
 	}
+	/*
+	 * A compressed format is an internal format, but no format and type
+	 * pair goes with it (table 3.2): the combination's error, as Mesa and
+	 * piglit's KHR_texture_compression_astc test have it.
+	 */
 	*error = GL_INVALID_OPERATION;
 	if (f->flags & ENC)
 		return encoded_takes(f, format, type) ? f : NULL;
+	if (f->flags & CMP)
+		return NULL;
 	if (!(f->flags & SZ)) {
 		if (format != internalformat)
 			return NULL;
@@ -477,8 +541,18 @@ uint64_t gles_format_compressed_size(const struct gles_format *f, unsigned w, un
 				     unsigned d)
 {
 	const struct agx_format_info *info = agx_format_info(f->hw);
+	unsigned bw = info->block_w, bh = info->block_h;
 
-	return (uint64_t)((w + 3) / 4) * ((h + 3) / 4) * d * info->bytes;
+	return (uint64_t)((w + bw - 1) / bw) * ((h + bh - 1) / bh) * d * info->bytes;
+}
+
+bool gles_format_is_astc(const struct gles_format *f)
+{
+	GLenum i = f->internalformat;
+
+	return (i >= GL_COMPRESSED_RGBA_ASTC_4x4_KHR && i <= GL_COMPRESSED_RGBA_ASTC_12x12_KHR) ||
+	       (i >= GL_COMPRESSED_SRGB8_ALPHA8_ASTC_4x4_KHR &&
+		i <= GL_COMPRESSED_SRGB8_ALPHA8_ASTC_12x12_KHR);
 }
 
 /* ---- unpacking one pixel ------------------------------------------------------------- */

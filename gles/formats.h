@@ -92,11 +92,21 @@ bool gles_pixel_type_valid(GLenum type);
 void gles_pixel_to_texel(const struct gles_format *f, GLenum format, GLenum type,
 			 const uint8_t *pixel, uint8_t *texel, uint8_t *stencil);
 
-/* A compressed format's bytes for a w x h x d image (4x4 blocks). */
+/* A compressed format's bytes for a w x h x d image (whole blocks of its size). */
 uint64_t gles_format_compressed_size(const struct gles_format *f, unsigned w, unsigned h,
 				     unsigned d);
 
-/* The compressed formats GL_COMPRESSED_TEXTURE_FORMATS lists, in its order. */
+/*
+ * Whether f is one of KHR_texture_compression_astc_ldr's formats, which
+ * (KHR_texture_compression_astc_sliced_3d) 3D textures may have too.
+ */
+bool gles_format_is_astc(const struct gles_format *f);
+
+/*
+ * The compressed formats GL_COMPRESSED_TEXTURE_FORMATS lists, in its
+ * order: ES 3.0's ten and S3TC's eight.  Not RGTC's or ASTC's, which their
+ * extensions keep out of that query.
+ */
 #define GLES_NUM_COMPRESSED_FORMATS 18
 extern const GLenum gles_compressed_formats[GLES_NUM_COMPRESSED_FORMATS];
 

@@ -480,13 +480,14 @@ static void upload(const struct gles_texture_level *l, GLenum format, GLenum typ
 	}
 }
 
-/* Copies compressed blocks into a box of whole blocks (x0, y0 in texels, multiples of 4). */
+/* Copies compressed blocks into a box of whole blocks (x0, y0 in texels, multiples of a block). */
 static void upload_blocks(const struct gles_texture_level *l, const uint8_t *src, unsigned x0,
 			  unsigned y0, unsigned z0, unsigned w, unsigned h, unsigned d)
 {
 	const struct gles_image *img = l->image;
-	unsigned bytes = agx_format_info(l->format->hw)->bytes;
-	unsigned bw = (w + 3) / 4, bh = (h + 3) / 4;
+	const struct agx_format_info *info = agx_format_info(l->format->hw);
+	unsigned bytes = info->bytes, block_w = info->block_w, block_h = info->block_h;
+	unsigned bw = (w + block_w - 1) / block_w, bh = (h + block_h - 1) / block_h;
 
 	if (!src || !img || !img->bo.size)
 		return;
@@ -495,8 +496,8 @@ static void upload_blocks(const struct gles_texture_level *l, const uint8_t *src
 		for (unsigned by = 0; by < bh; by++)
 			for (unsigned bx = 0; bx < bw; bx++, src += bytes)
 				memcpy(gles_image_texel(img, l->image_level,
-							l->image_layer + z0 + z, x0 / 4 + bx,
-							y0 / 4 + by),
+							l->image_layer + z0 + z, x0 / block_w + bx,
+							y0 / block_h + by),
 				       src, bytes);
 }
 
@@ -724,8 +725,12 @@ static void compressed_image(GLenum target, GLint level, GLenum internalformat, 
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	/* section 3.8.6: ETC2/EAC images are 2D, cube faces and 2D array layers only */
-	if (target == GL_TEXTURE_3D || t->immutable) {
+	/*
+	 * Section 3.8.6: ETC2/EAC images are 2D, cube faces and 2D array
+	 * layers only; KHR_texture_compression_astc_sliced_3d lets ASTC's be
+	 * 3D, a slice of blocks at a time.
+	 */
+	if ((target == GL_TEXTURE_3D && !gles_format_is_astc(f)) || t->immutable) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
@@ -764,6 +769,7 @@ static void compressed_sub_image(GLenum target, GLint level, GLint x, GLint y, G
 	struct gles_texture_level *l;
 	const struct gles_format *f;
 	struct unpack u;
+	unsigned bw, bh;
 
 	if (!ctx || !(f = compressed_format(ctx, format)))
 		return;
@@ -778,8 +784,9 @@ static void compressed_sub_image(GLenum target, GLint level, GLint x, GLint y, G
 	 * Section 3.8.6: the format must be the level's, and the box whole
 	 * blocks except where it reaches the level's edge.
 	 */
-	if (l->format != f || x % 4 || y % 4 || (w % 4 && (unsigned)(x + w) != l->width) ||
-	    (h % 4 && (unsigned)(y + h) != l->height)) {
+	bw = agx_format_info(f->hw)->block_w, bh = agx_format_info(f->hw)->block_h;
+	if (l->format != f || x % bw || y % bh || (w % bw && (unsigned)(x + w) != l->width) ||
+	    (h % bh && (unsigned)(y + h) != l->height)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
@@ -849,12 +856,12 @@ static void tex_storage(GLenum target, GLsizei levels, GLenum internalformat, GL
 	/*
 	 * Section 3.8.4: more levels than the chain has, the default texture,
 	 * an immutable texture, and (3.8.3, 3.8.6) depth or compressed 3D
-	 * textures are GL_INVALID_OPERATION.
+	 * textures (but ASTC's: astc_sliced_3d) are GL_INVALID_OPERATION.
 	 */
 	if ((unsigned)levels > log2_floor(biggest) + 1 || !t->name || t->immutable ||
 	    (target == GL_TEXTURE_3D &&
 	     (f->base == GL_DEPTH_COMPONENT || f->base == GL_DEPTH_STENCIL ||
-	      (f->flags & GLES_FORMAT_COMPRESSED)))) {
+	      ((f->flags & GLES_FORMAT_COMPRESSED) && !gles_format_is_astc(f))))) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}

@@ -715,6 +715,154 @@ static void compressed_by_the_gl(void)
 	glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
 }
 
+/* n bits of v into a 16-byte ASTC block from bit at (bit 0 of byte 0 first). */
+static void astc_put(uint8_t *b, unsigned at, unsigned n, unsigned v)
+{
+	for (unsigned i = 0; i < n; i++, at++)
+		b[at / 8] = (uint8_t)((b[at / 8] & ~(1u << (at % 8))) | ((v >> i) & 1) << (at % 8));
+}
+
+/*
+ * 16-byte units of pseudo-random bytes steered into ASTC blocks (the
+ * Khronos Data Format Specification's ASTC chapter): block modes of
+ * several grids (4x4, 3x3, 6x6; 1 to 5-bit, trit and quint weights; dual
+ * planes) over random weights and endpoints, one to four partitions with
+ * one LDR endpoint mode or two of different classes, and void-extent
+ * blocks.  Grids larger than a small block size and endpoints that do
+ * not fit are illegal there: both decoders must give the error colour.
+ */
+static void astc_blocks(uint8_t *out, unsigned units)
+{
+	/* block mode, its weight bits */
+	static const struct {
+		uint16_t mode, bits;
+	} modes[] = {
+		{ 0x042, 32 }, /* 4x4, 0..3 */
+		{ 0x442, 64 }, /* 4x4, 0..3, two planes */
+		{ 0x051, 26 }, /* 4x4, 0..2 (trits) */
+		{ 0x052, 38 }, /* 4x4, 0..4 (quints) */
+		{ 0x1af, 24 }, /* 3x3, 0..5 (trit and a bit) */
+		{ 0x3af, 42 }, /* 3x3, 0..23 */
+		{ 0x5af, 47 }, /* 3x3, 0..5, two planes */
+		{ 0x104, 36 }, /* 6x6, 0..1 */
+	};
+	static const uint8_t ldr[10] = { 0, 1, 4, 5, 6, 8, 9, 10, 12, 13 };
+	uint32_t x = 0x9e3779b9u;
+
+	for (unsigned i = 0; i < 16 * units; i++) {
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		out[i] = (uint8_t)(x >> 24);
+	}
+	for (unsigned k = 0; k < units; k++) {
+		uint8_t *b = out + 16 * k;
+		unsigned m = k % 8, parts = (k / 8) % 4 + 1;
+
+		if (k % 11 == 5) {
+			/* void extent: LDR, reserved bits set, no extent */
+			astc_put(b, 0, 12, 0xdfc);
+			for (unsigned e = 0; e < 4; e++)
+				astc_put(b, 12 + 13 * e, 13, 0x1fff);
+			continue;
+		}
+		astc_put(b, 0, 11, modes[m].mode);
+		astc_put(b, 11, 2, parts - 1);
+		if (parts == 1) {
+			astc_put(b, 13, 4, ldr[k % 10]);
+		} else if (k % 3 == 0) {
+			/*
+			 * Base class 0: partition 0 CEM 1 (class 0, mode 1), the
+			 * others CEM 6 (class 1, mode 2).  The class bits, then
+			 * two mode bits each: the first four in bits 25-28, the
+			 * rest just under the weights.
+			 */
+			unsigned more = ((1u << parts) - 2) | 1u << parts, extra = 3 * parts - 4;
+
+			for (unsigned q = 1; q < parts; q++)
+				more |= 2u << (parts + 2 * q);
+			astc_put(b, 23, 2, 1);
+			for (unsigned bit = 0; bit < 3 * parts; bit++)
+				astc_put(b,
+					 bit < 4 ? 25 + bit : 128 - modes[m].bits - extra + bit - 4,
+					 1, (more >> bit) & 1);
+		} else {
+			astc_put(b, 23, 2, 0);
+			astc_put(b, 25, 4, ldr[k % 10]);
+		}
+	}
+}
+
+/*
+ * ASTC (KHR_texture_compression_astc_ldr), every block size, linear and
+ * sRGB: a 32x32 texture of astc_blocks' units sampled one texel a pixel,
+ * then a 3D texture (astc_sliced_3d) of two slices, the second read.
+ */
+static void astc_textures(void)
+{
+	static const unsigned sizes[14][2] = { { 4, 4 },   { 5, 4 },  { 5, 5 },	 { 6, 5 },
+					       { 6, 6 },   { 8, 5 },  { 8, 6 },	 { 8, 8 },
+					       { 10, 5 },  { 10, 6 }, { 10, 8 }, { 10, 10 },
+					       { 12, 10 }, { 12, 12 } };
+	static const char vs[] =
+	    "#version 300 es\n"
+	    "layout(location = 0) in vec2 pos;\n"
+	    "out vec2 uv;\n"
+	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision highp float;\n"
+				 "in vec2 uv;\n"
+				 "uniform sampler2D s;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = texture(s, uv); }\n";
+	static const char fs_3d[] = "#version 300 es\n"
+				    "precision highp float;\n"
+				    "in vec2 uv;\n"
+				    "uniform highp sampler3D s;\n"
+				    "out vec4 o;\n"
+				    "void main() { o = texture(s, vec3(uv, 0.75)); }\n";
+	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	static uint8_t blocks[2 * 64 * 16]; /* two slices of 8x8 4x4-texel blocks */
+	GLuint p = llvmpipe_program(vs, fs, NULL), t;
+	char name[64];
+
+	astc_blocks(blocks, sizeof(blocks) / 16);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+	glUniform1i(glGetUniformLocation(p, "s"), 0);
+	for (unsigned srgb = 0; srgb < 2; srgb++)
+		for (unsigned i = 0; i < 14; i++) {
+			unsigned bw = sizes[i][0], bh = sizes[i][1];
+			GLsizei size = (GLsizei)(((W + bw - 1) / bw) * ((H + bh - 1) / bh) * 16);
+
+			glGenTextures(1, &t);
+			glBindTexture(GL_TEXTURE_2D, t);
+			glCompressedTexImage2D(GL_TEXTURE_2D, 0,
+					       (srgb ? 0x93d0 : 0x93b0) +
+						   i, /* ..._ASTC_4x4_KHR on */
+					       W, H, 0, size, blocks + 16 * i);
+			glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+			glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+			clear();
+			glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+			snprintf(name, sizeof(name), "astc_%s%ux%u", srgb ? "srgb_" : "", bw, bh);
+			/* UNORM16 and 8-bit decodes meet 8 bits rounded, perhaps differently */
+			read_back(name, 1);
+			glDeleteTextures(1, &t);
+		}
+
+	p = llvmpipe_program(vs, fs_3d, NULL);
+	glUniform1i(glGetUniformLocation(p, "s"), 0);
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_3D, t);
+	glCompressedTexImage3D(GL_TEXTURE_3D, 0, 0x93b1 /* RGBA_ASTC_5x4 */, W, H, 2, 0,
+			       2 * 7 * 8 * 16, blocks);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	clear();
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	read_back("astc_3d_5x4", 1);
+	glDeleteTextures(1, &t);
+}
+
 /* The fixed-function state, one case each, on one shape. */
 static void fixed_function(void)
 {
@@ -1797,6 +1945,7 @@ static int workload(void)
 	textures();
 	compressed_textures();
 	compressed_by_the_gl();
+	astc_textures();
 	fixed_function();
 	depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");

@@ -25,6 +25,13 @@
 
 #include "egl-stack.h"
 
+#ifndef GL_COMPRESSED_RGBA_ASTC_4x4_KHR /* KHR_texture_compression_astc_ldr */
+#define GL_COMPRESSED_RGBA_ASTC_4x4_KHR		0x93B0
+#define GL_COMPRESSED_RGBA_ASTC_5x4_KHR		0x93B1
+#define GL_COMPRESSED_RGBA_ASTC_12x12_KHR	0x93BD
+#define GL_COMPRESSED_SRGB8_ALPHA8_ASTC_4x4_KHR 0x93D0
+#endif
+
 static struct test_stack_options options;
 static EGLDisplay dpy;
 static EGLConfig config;
@@ -475,6 +482,40 @@ static void test_textures(void **state)
 	glBindTexture(GL_TEXTURE_3D, tex[1]);
 	glCompressedTexImage3D(GL_TEXTURE_3D, 0, GL_COMPRESSED_RGB8_ETC2, 4, 4, 1, 0, 8, pixels);
 	assert_gl_error(GL_INVALID_OPERATION);
+	/*
+	 * ASTC (KHR_texture_compression_astc_ldr): 16-byte blocks of the
+	 * format's size; sub-images start on its block boundaries; 3D images
+	 * (astc_sliced_3d) are slices of 2D blocks.
+	 */
+	glBindTexture(GL_TEXTURE_2D, tex[0]);
+	glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA_ASTC_5x4_KHR, 11, 8, 0, 96,
+			       pixels);
+	assert_gl_error(GL_NO_ERROR); /* 3 x 2 blocks */
+	glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA_ASTC_5x4_KHR, 11, 8, 0, 64,
+			       pixels);
+	assert_gl_error(GL_INVALID_VALUE);
+	glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 5, 4, 5, 4, GL_COMPRESSED_RGBA_ASTC_5x4_KHR, 16,
+				  pixels);
+	assert_gl_error(GL_NO_ERROR);
+	glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 10, 0, 1, 4, GL_COMPRESSED_RGBA_ASTC_5x4_KHR,
+				  16, pixels);
+	assert_gl_error(GL_NO_ERROR); /* the level's edge */
+	glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 4, 0, 5, 4, GL_COMPRESSED_RGBA_ASTC_5x4_KHR, 16,
+				  pixels);
+	assert_gl_error(GL_INVALID_OPERATION); /* not on a block boundary */
+	glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA_ASTC_12x12_KHR, 13, 1, 0, 32,
+			       pixels);
+	assert_gl_error(GL_NO_ERROR);
+	glBindTexture(GL_TEXTURE_3D, tex[1]);
+	glCompressedTexImage3D(GL_TEXTURE_3D, 0, GL_COMPRESSED_SRGB8_ALPHA8_ASTC_4x4_KHR, 8, 4, 3,
+			       0, 96, pixels);
+	assert_gl_error(GL_NO_ERROR);
+	/* TexImage takes no compressed format: no format and type go with one (table 3.2) */
+	glBindTexture(GL_TEXTURE_2D, tex[0]);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA_ASTC_4x4_KHR, 4, 4, 0, GL_RGBA,
+		     GL_UNSIGNED_BYTE, NULL);
+	assert_gl_error(GL_INVALID_OPERATION);
+	/* the extension keeps its formats out of GL_COMPRESSED_TEXTURE_FORMATS */
 	assert_int_equal(get_int(GL_NUM_COMPRESSED_TEXTURE_FORMATS), 18);
 	{
 		GLint formats[10];
