@@ -16,9 +16,10 @@
  * decoder's 16-bit values.  With srgb the endpoints expand as the sRGB
  * formats want (the top 8 bits of each value are then the sRGB-encoded
  * 8-bit colour); otherwise the values are UNORM16.  A block with an
- * illegal encoding (or bw/bh that are not an ASTC block size) yields the
- * error colour, magenta (0xffff, 0, 0xffff, 0xffff), and false.  Reads
- * the 16 bytes of block and nothing else.
+ * illegal encoding (or bw/bh that are not an ASTC block size), and a
+ * texel of a partition whose endpoint mode is HDR, yield the error
+ * colour, magenta (0xffff, 0, 0xffff, 0xffff), and false.  Reads the 16
+ * bytes of block and nothing else.
  */
 bool usc_astc_texel(const uint8_t block[16], unsigned bw, unsigned bh, unsigned x, unsigned y,
 		    bool srgb, uint16_t out[4]);
