@@ -43,8 +43,8 @@ enum gles_get_type {
 	GLES_GET_NORM, /* a float that is a color component or a depth value */
 };
 
-/* The most values one query returns (a 4x4 matrix's worth). */
-#define GLES_GET_MAX_VALUES 16
+/* The most values one query returns: GL_COMPRESSED_TEXTURE_FORMATS' (objects.c), with room. */
+#define GLES_GET_MAX_VALUES 32
 
 struct gles_get_value {
 	enum gles_get_type type;

@@ -318,6 +318,8 @@ bool gles_objects_get(struct gles_context *ctx, GLenum pname, int index, struct 
 		return true;
 	}
 	case GL_NUM_COMPRESSED_TEXTURE_FORMATS:
+		_Static_assert(GLES_NUM_COMPRESSED_FORMATS <= GLES_GET_MAX_VALUES,
+			       "GL_COMPRESSED_TEXTURE_FORMATS fits a query's values");
 		gles_get_set_int(out, GLES_NUM_COMPRESSED_FORMATS);
 		return true;
 	case GL_COMPRESSED_TEXTURE_FORMATS:
