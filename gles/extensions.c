@@ -18,6 +18,7 @@
 	X("GL_EXT_blend_func_extended")                                                            \
 	X("GL_EXT_color_buffer_float")                                                             \
 	X("GL_EXT_discard_framebuffer")                                                            \
+	X("GL_EXT_draw_buffers")                                                                   \
 	X("GL_EXT_float_blend")                                                                    \
 	X("GL_EXT_frag_depth")                                                                     \
 	X("GL_EXT_polygon_offset_clamp")                                                           \

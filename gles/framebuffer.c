@@ -772,6 +772,11 @@ void gles_DrawBuffers(GLsizei n, const GLenum *bufs)
 		return;
 	}
 	fb = ctx->objects->draw_fb;
+	/* the default framebuffer takes one buffer: its n is checked before the values (as Mesa) */
+	if (!fb && n != 1) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
 	for (GLsizei i = 0; i < n; i++) {
 		if (!buffer_enum(bufs[i])) {
 			gles_error(ctx, GL_INVALID_ENUM);
@@ -793,10 +798,6 @@ void gles_DrawBuffers(GLsizei n, const GLenum *bufs)
 		}
 	}
 	if (!fb) {
-		if (n == 0) {
-			gles_error(ctx, GL_INVALID_OPERATION);
-			return;
-		}
 		ctx->objects->default_draw_buffer = bufs[0];
 		return;
 	}

@@ -96,6 +96,8 @@ static const struct gl_proc procs[] = {
 	{ "glDrawArrays", (void *)gles_DrawArrays },
 	{ "glDrawArraysInstanced", (void *)gles_DrawArraysInstanced },
 	{ "glDrawBuffers", (void *)gles_DrawBuffers },
+	/* GL_EXT_draw_buffers: core's glDrawBuffers under its name */
+	{ "glDrawBuffersEXT", (void *)gles_DrawBuffers },
 	{ "glDrawElements", (void *)gles_DrawElements },
 	{ "glDrawElementsInstanced", (void *)gles_DrawElementsInstanced },
 	{ "glDrawRangeElements", (void *)gles_DrawRangeElements },

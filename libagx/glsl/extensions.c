@@ -7,6 +7,9 @@
  *
  * EXT_shader_framebuffer_fetch has a file of its own (fetch.c).
  *
+ * GL_EXT_draw_buffers (GLSL ES 1.00): its gl_FragData[gl_MaxDrawBuffers]
+ * of 8 is glslang's already; only its #extension lines go.
+ *
  * GL_APPLE_clip_distance: a vertex shader writes gl_ClipDistance[i],
  * gl_MaxClipDistances (AGX_GLSL_MAX_CLIP_DISTANCES) of them; GL clips a
  * primitive to where distance i, interpolated, is >= 0, for each plane
@@ -23,13 +26,15 @@
 
 #include "glsl/lower.h"
 
-#define CLIP_EXTENSION "GL_APPLE_clip_distance"
-#define STRING_(x)     #x
-#define STRING(x)      STRING_(x)
-#define CLIP_DISTANCES STRING(AGX_GLSL_MAX_CLIP_DISTANCES)
+#define CLIP_EXTENSION	       "GL_APPLE_clip_distance"
+#define DRAW_BUFFERS_EXTENSION "GL_EXT_draw_buffers"
+#define STRING_(x)	       #x
+#define STRING(x)	       STRING_(x)
+#define CLIP_DISTANCES	       STRING(AGX_GLSL_MAX_CLIP_DISTANCES)
 
 /* the macros of these and of fetch.c's EXT_shader_framebuffer_fetch (rule 17) */
 const char agx_glsl_extension_macros[] = "#define " CLIP_EXTENSION " 1\n"
+					 "#define " DRAW_BUFFERS_EXTENSION " 1\n"
 					 "#define GL_EXT_shader_framebuffer_fetch 1\n"
 					 "#define GL_EXT_shader_framebuffer_fetch_non_coherent 1\n";
 
@@ -140,7 +145,8 @@ int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **co
 	bool on = false, declare = stage == AGX_GLSL_VERTEX;
 	int ret;
 
-	if (stage == AGX_GLSL_COMPUTE || !strstr(*code, CLIP_EXTENSION))
+	if (stage == AGX_GLSL_COMPUTE ||
+	    (!strstr(*code, CLIP_EXTENSION) && !strstr(*code, DRAW_BUFFERS_EXTENSION)))
 		return 0;
 	ret = agx_glsl_tokenize(*code, strlen(*code), &tokens);
 	if (ret)
@@ -154,7 +160,10 @@ int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **co
 		int d;
 
 		if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE &&
-		    (d = extension_directive(t, CLIP_EXTENSION)) >= 0) {
+		    extension_directive(t, DRAW_BUFFERS_EXTENSION) >= 0) {
+			continue; /* gl_FragData[gl_MaxDrawBuffers] is there already */
+		} else if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE &&
+			   (d = extension_directive(t, CLIP_EXTENSION)) >= 0) {
 			if (d && !on && declare)
 				puts_(&o,
 				      version == 100

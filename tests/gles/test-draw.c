@@ -1840,6 +1840,35 @@ static void draw_buffers(GLuint fb)
 	read_back("mrt_0", 3);
 	glReadBuffer(GL_COLOR_ATTACHMENT1);
 	read_back("mrt_1", 3);
+
+	/* EXT_draw_buffers: a GLSL ES 1.00 shader's gl_FragData[1], glDrawBuffersEXT */
+	{
+		static const char vs100[] =
+		    "attribute vec4 pos;\n"
+		    "varying vec2 uv;\n"
+		    "void main() { gl_Position = pos; uv = pos.xy * 0.5 + 0.5; }\n";
+		static const char fs100[] = "#extension GL_EXT_draw_buffers : require\n"
+					    "precision mediump float;\n"
+					    "varying vec2 uv;\n"
+					    "void main() {\n"
+					    "  gl_FragData[0] = vec4(uv.y, uv.x, 0.25, 1);\n"
+					    "  gl_FragData[1] = vec4(0.75, uv, 1);\n"
+					    "}\n";
+		void(GL_APIENTRY * draw_buffers_ext)(GLsizei, const GLenum *);
+		static const char *const pos[] = { "pos", NULL };
+
+		*(void **)&draw_buffers_ext = (void *)eglGetProcAddress("glDrawBuffersEXT");
+		if (draw_buffers_ext) {
+			llvmpipe_program(vs100, fs100, pos);
+			draw_buffers_ext(2, bufs);
+			clear();
+			glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
+			glReadBuffer(GL_COLOR_ATTACHMENT0);
+			read_back("mrt_es2_0", 3);
+			glReadBuffer(GL_COLOR_ATTACHMENT1);
+			read_back("mrt_es2_1", 3);
+		}
+	}
 	glReadBuffer(GL_COLOR_ATTACHMENT0);
 	glDrawBuffers(1, bufs);
 	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, 0);

@@ -284,6 +284,10 @@ static void test_source_extensions(void **state)
 			  "#extension GL_APPLE_clip_distance : require\n"
 			  "out highp float gl_ClipDistance[2];\n",
 			  "\nout highp float agx_ClipDistance[2];\n");
+	/* GL_EXT_draw_buffers: its lines go, whatever they say; gl_FragData is glslang's */
+	extensions_expect(AGX_GLSL_FRAGMENT, 100,
+			  "#extension GL_EXT_draw_buffers : require\ngl_FragData[1] = x;\n",
+			  "\ngl_FragData[1] = x;\n");
 	/* another extension's line, a malformed one, and a source without it: as they were */
 	extensions_expect(AGX_GLSL_VERTEX, 300,
 			  "#extension GL_OES_standard_derivatives : enable\n"
@@ -292,7 +296,8 @@ static void test_source_extensions(void **state)
 			  "#extension GL_APPLE_clip_distance\n// GL_APPLE_clip_distance\n");
 	/* through glslang: its macro is defined, in every stage */
 	{
-		static const char src[] = "#version 300 es\n#if GL_APPLE_clip_distance != 1\n"
+		static const char src[] = "#version 300 es\n#if GL_APPLE_clip_distance != 1 || "
+					  "GL_EXT_draw_buffers != 1\n"
 					  "#error no\n#endif\nvoid main(){}\n";
 
 		assert_int_equal(agx_glsl_check(AGX_GLSL_FRAGMENT, src, strlen(src), &log), 0);
