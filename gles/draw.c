@@ -36,6 +36,10 @@ struct call {
 	GLenum type;	     /* 0: not indexed; else the index type */
 	const void *indices; /* an offset into the element buffer, or client memory */
 	bool capture;	     /* transform feedback records the vertices (count: whole primitives) */
+	/* EXT_base_instance: the first instance's element of instanced arrays; indexed: base vertex
+	 */
+	uint32_t base_instance;
+	int32_t base_vertex;
 };
 
 /* Texture state registers a stage may bind: its samplers, then spilled targets. */
@@ -319,7 +323,8 @@ static unsigned index_bytes(GLenum type)
  * value (stride 0).
  */
 static int attrib_source(struct gles_context *ctx, unsigned loc, uint32_t min, uint32_t max,
-			 uint32_t instances, uint64_t *address, uint32_t *stride)
+			 uint32_t instances, uint32_t base_instance, uint64_t *address,
+			 uint32_t *stride)
 {
 	const struct gles_vertex_attrib_array *a = &ctx->objects->vao->attribs[loc];
 	void *map;
@@ -344,13 +349,17 @@ static int attrib_source(struct gles_context *ctx, unsigned loc, uint32_t min, u
 		}
 		if ((ret = gles_submit_map(ctx, &a->buffer->bo, false, &va)) < 0)
 			return ret;
-		*address = va + (uintptr_t)a->pointer;
+		/* an instanced array's elements start at the base instance's */
+		*address = va + (uintptr_t)a->pointer +
+			   (a->divisor ? (uint64_t)base_instance * *stride : 0);
 		return 0;
 	}
 	/* client memory: the elements [first, last] the draw reads */
 	{
-		uint32_t first = a->divisor ? 0 : min;
-		uint32_t last = a->divisor ? (instances ? (instances - 1) / a->divisor : 0) : max;
+		uint32_t first = a->divisor ? base_instance : min;
+		uint32_t last = a->divisor
+				    ? base_instance + (instances ? (instances - 1) / a->divisor : 0)
+				    : max;
 		uint64_t size = (uint64_t)(last - first) * *stride + element_bytes(a);
 
 		if (!a->pointer || size > (1u << 30))
@@ -358,13 +367,15 @@ static int attrib_source(struct gles_context *ctx, unsigned loc, uint32_t min, u
 		if ((ret = gles_submit_upload(ctx, size, 16, &map, &va)) < 0)
 			return ret;
 		memcpy(map, (const uint8_t *)a->pointer + (uint64_t)first * *stride, size);
-		*address = va - (uint64_t)first * *stride;
+		/* the shader reads element (instance / divisor) from the base instance's */
+		*address = va - (uint64_t)(a->divisor ? 0 : first) * *stride;
 	}
 	return 0;
 }
 
 static int vertex_attribs(struct gles_context *ctx, const struct agx_shader_info *info,
-			  uint32_t min, uint32_t max, uint32_t instances, uint32_t *u)
+			  uint32_t min, uint32_t max, uint32_t instances, uint32_t base_instance,
+			  uint32_t *u)
 {
 	for (unsigned i = 0; i < info->num_vars; i++) {
 		const struct agx_shader_var *v = &info->vars[i];
@@ -374,8 +385,8 @@ static int vertex_attribs(struct gles_context *ctx, const struct agx_shader_info
 		for (unsigned k = 0; k < (v->locations ? v->locations : 1); k++) {
 			uint64_t address;
 			uint32_t stride;
-			int ret = attrib_source(ctx, v->location + k, min, max, instances, &address,
-						&stride);
+			int ret = attrib_source(ctx, v->location + k, min, max, instances,
+						base_instance, &address, &stride);
 
 			if (ret < 0)
 				return ret;
@@ -761,9 +772,16 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		index_range(c, cpu, restart, d.restart_index, &min, &max);
 		if (min > max)
 			return 0; /* only restart indices */
+		/* the vertices are the indices plus the base vertex (a negative one's below 0:
+		 * undefined) */
+		min = (int64_t)min + c->base_vertex < 0 ? 0
+							: (uint32_t)((int64_t)min + c->base_vertex);
+		max = (int64_t)max + c->base_vertex < 0 ? 0
+							: (uint32_t)((int64_t)max + c->base_vertex);
 	}
 	if ((err = stage_uniforms(ctx, l, GLES_STAGE_VERTEX, vi, rec->vu)) < 0 ||
-	    (err = vertex_attribs(ctx, vi, min, max, c->instances, rec->vu)) < 0 ||
+	    (err = vertex_attribs(ctx, vi, min, max, c->instances, c->base_instance, rec->vu)) <
+		0 ||
 	    (err = stage_uniforms(ctx, l, GLES_STAGE_FRAGMENT, fi, rec->fu)) < 0 ||
 	    (err = stage_textures(ctx, rec, GLES_STAGE_VERTEX, r, l, &d.vs, rec->vu)) < 0 ||
 	    (err = stage_textures(ctx, rec, GLES_STAGE_FRAGMENT, r, l, &d.fs, rec->fu)) < 0)
@@ -833,7 +851,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	d.draw.primitive = primitive(c->mode);
 	d.draw.count = c->count;
 	d.draw.instances = c->instances;
-	d.draw.start = c->type ? 0 : c->first;
+	d.draw.start = c->type ? (uint32_t)c->base_vertex : c->first;
 	return agx_render_draw(r, &d);
 }
 
@@ -953,7 +971,8 @@ static bool draw_allowed(struct gles_context *ctx, GLenum mode, bool indexed)
 	return true;
 }
 
-static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instances)
+static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instances,
+			GLuint base_instance)
 {
 	struct gles_context *ctx = gles_current();
 
@@ -969,12 +988,15 @@ static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instanc
 	}
 	if (!draw_allowed(ctx, mode, false))
 		return;
-	draw(ctx, &(struct call){ mode, (uint32_t)first, (uint32_t)count, (uint32_t)instances, 0,
-				  NULL, false });
+	draw(ctx, &(struct call){ .mode = mode,
+				  .first = (uint32_t)first,
+				  .count = (uint32_t)count,
+				  .instances = (uint32_t)instances,
+				  .base_instance = base_instance });
 }
 
 static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *indices,
-			  GLsizei instances)
+			  GLsizei instances, GLint base_vertex, GLuint base_instance)
 {
 	struct gles_context *ctx = gles_current();
 
@@ -1003,29 +1025,55 @@ static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *i
 		if (!eb && !indices && count)
 			return;
 	}
-	draw(ctx,
-	     &(struct call){ mode, 0, (uint32_t)count, (uint32_t)instances, type, indices, false });
+	draw(ctx, &(struct call){ .mode = mode,
+				  .count = (uint32_t)count,
+				  .instances = (uint32_t)instances,
+				  .type = type,
+				  .indices = indices,
+				  .base_instance = base_instance,
+				  .base_vertex = base_vertex });
 }
 
 void gles_DrawArrays(GLenum mode, GLint first, GLsizei count)
 {
-	draw_arrays(mode, first, count, 1);
+	draw_arrays(mode, first, count, 1, 0);
 }
 
 void gles_DrawArraysInstanced(GLenum mode, GLint first, GLsizei count, GLsizei instancecount)
 {
-	draw_arrays(mode, first, count, instancecount);
+	draw_arrays(mode, first, count, instancecount, 0);
+}
+
+/* EXT_base_instance: instanced arrays start at element baseinstance; gl_InstanceID does not */
+void gles_DrawArraysInstancedBaseInstanceEXT(GLenum mode, GLint first, GLsizei count,
+					     GLsizei instancecount, GLuint baseinstance)
+{
+	draw_arrays(mode, first, count, instancecount, baseinstance);
+}
+
+void gles_DrawElementsInstancedBaseInstanceEXT(GLenum mode, GLsizei count, GLenum type,
+					       const void *indices, GLsizei instancecount,
+					       GLuint baseinstance)
+{
+	draw_elements(mode, count, type, indices, instancecount, 0, baseinstance);
+}
+
+void gles_DrawElementsInstancedBaseVertexBaseInstanceEXT(GLenum mode, GLsizei count, GLenum type,
+							 const void *indices, GLsizei instancecount,
+							 GLint basevertex, GLuint baseinstance)
+{
+	draw_elements(mode, count, type, indices, instancecount, basevertex, baseinstance);
 }
 
 void gles_DrawElements(GLenum mode, GLsizei count, GLenum type, const void *indices)
 {
-	draw_elements(mode, count, type, indices, 1);
+	draw_elements(mode, count, type, indices, 1, 0, 0);
 }
 
 void gles_DrawElementsInstanced(GLenum mode, GLsizei count, GLenum type, const void *indices,
 				GLsizei instancecount)
 {
-	draw_elements(mode, count, type, indices, instancecount);
+	draw_elements(mode, count, type, indices, instancecount, 0, 0);
 }
 
 void gles_DrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type,
@@ -1041,5 +1089,5 @@ void gles_DrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	draw_elements(mode, count, type, indices, 1);
+	draw_elements(mode, count, type, indices, 1, 0, 0);
 }

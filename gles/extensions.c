@@ -15,6 +15,7 @@
  */
 #define EXTENSIONS(X)                                                                              \
 	X("GL_APPLE_clip_distance")                                                                \
+	X("GL_EXT_base_instance")                                                                  \
 	X("GL_EXT_blend_func_extended")                                                            \
 	X("GL_EXT_color_buffer_float")                                                             \
 	X("GL_EXT_discard_framebuffer")                                                            \

@@ -220,6 +220,15 @@ void gles_DrawArraysInstanced(GLenum mode, GLint first, GLsizei count, GLsizei i
 void gles_DrawElements(GLenum mode, GLsizei count, GLenum type, const void *indices);
 void gles_DrawElementsInstanced(GLenum mode, GLsizei count, GLenum type, const void *indices,
 				GLsizei instancecount);
+/* GL_EXT_base_instance */
+void gles_DrawArraysInstancedBaseInstanceEXT(GLenum mode, GLint first, GLsizei count,
+					     GLsizei instancecount, GLuint baseinstance);
+void gles_DrawElementsInstancedBaseInstanceEXT(GLenum mode, GLsizei count, GLenum type,
+					       const void *indices, GLsizei instancecount,
+					       GLuint baseinstance);
+void gles_DrawElementsInstancedBaseVertexBaseInstanceEXT(GLenum mode, GLsizei count, GLenum type,
+							 const void *indices, GLsizei instancecount,
+							 GLint basevertex, GLuint baseinstance);
 void gles_DrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type,
 			    const void *indices);
 

@@ -95,11 +95,17 @@ static const struct gl_proc procs[] = {
 	{ "glDiscardFramebufferEXT", (void *)gles_DiscardFramebufferEXT },
 	{ "glDrawArrays", (void *)gles_DrawArrays },
 	{ "glDrawArraysInstanced", (void *)gles_DrawArraysInstanced },
+	/* GL_EXT_base_instance */
+	{ "glDrawArraysInstancedBaseInstanceEXT", (void *)gles_DrawArraysInstancedBaseInstanceEXT },
 	{ "glDrawBuffers", (void *)gles_DrawBuffers },
 	/* GL_EXT_draw_buffers: core's glDrawBuffers under its name */
 	{ "glDrawBuffersEXT", (void *)gles_DrawBuffers },
 	{ "glDrawElements", (void *)gles_DrawElements },
 	{ "glDrawElementsInstanced", (void *)gles_DrawElementsInstanced },
+	{ "glDrawElementsInstancedBaseInstanceEXT",
+	  (void *)gles_DrawElementsInstancedBaseInstanceEXT },
+	{ "glDrawElementsInstancedBaseVertexBaseInstanceEXT",
+	  (void *)gles_DrawElementsInstancedBaseVertexBaseInstanceEXT },
 	{ "glDrawRangeElements", (void *)gles_DrawRangeElements },
 	{ "glEnable", (void *)gles_Enable },
 	{ "glEnableVertexAttribArray", (void *)gles_EnableVertexAttribArray },

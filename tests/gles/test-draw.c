@@ -1208,6 +1208,70 @@ static void bgra_textures(GLuint main_fb)
 	glDeleteTextures(1, &t);
 }
 
+/*
+ * EXT_base_instance: instanced arrays (a buffer's and the client's) read
+ * from element baseinstance on, gl_InstanceID still from 0; and an
+ * indexed draw with a base vertex too.
+ */
+static void base_instance(void)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec2 pos;\n"
+				 "layout(location = 1) in vec4 col;\n"
+				 "layout(location = 2) in float shift;\n"
+				 "out vec4 v;\n"
+				 "void main() {\n"
+				 "  gl_Position = vec4(pos.x * 0.2 + shift, pos.y * 0.2 + "
+				 "float(gl_InstanceID) * 0.4 - 0.8, 0, 1);\n"
+				 "  v = col;\n"
+				 "}\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "in vec4 v;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = v; }\n";
+	/* four quad corners, twice: the base vertex skips the first four */
+	static const float quad[] = { 9, 9, 9, 9, 9, 9, 9, 9, -1, -1, 1, -1, -1, 1, 1, 1 };
+	static const float cols[6][4] = { { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 },
+					  { 1, 1, 0, 1 }, { 0, 1, 1, 1 }, { 1, 0, 1, 1 } };
+	static const float shifts[] = { -0.75f, -0.25f, 0.25f, 0.75f, 0.5f, -0.5f };
+	static const GLubyte idx[] = { 0, 1, 2, 2, 1, 3 };
+	void(GL_APIENTRY * arrays)(GLenum, GLint, GLsizei, GLsizei, GLuint);
+	void(GL_APIENTRY * elements)(GLenum, GLsizei, GLenum, const void *, GLsizei, GLint, GLuint);
+	GLuint buf;
+
+	*(void **)&arrays = (void *)eglGetProcAddress("glDrawArraysInstancedBaseInstanceEXT");
+	*(void **)&elements =
+	    (void *)eglGetProcAddress("glDrawElementsInstancedBaseVertexBaseInstanceEXT");
+	if (!arrays || !elements)
+		return;
+	llvmpipe_program(vs, fs, NULL);
+	glGenBuffers(1, &buf);
+	glBindBuffer(GL_ARRAY_BUFFER, buf);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(cols), cols, GL_STATIC_DRAW);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, NULL);
+	glVertexAttribDivisor(1, 1);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glEnableVertexAttribArray(2);
+	glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, 0, shifts); /* client memory */
+	glVertexAttribDivisor(2, 1);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad + 8);
+	clear();
+	arrays(GL_TRIANGLE_STRIP, 0, 4, 3, 2);
+	read_back("base_instance_arrays", 1);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+	clear();
+	elements(GL_TRIANGLES, 6, GL_UNSIGNED_BYTE, idx, 4, 4, 1);
+	read_back("base_instance_elements", 1);
+	glVertexAttribDivisor(1, 0);
+	glVertexAttribDivisor(2, 0);
+	glDisableVertexAttribArray(1);
+	glDisableVertexAttribArray(2);
+	glDeleteBuffers(1, &buf);
+}
+
 /* ANY_SAMPLES_PASSED(_CONSERVATIVE) over draws whose samples pass, and ones whose do not. */
 static void queries(void)
 {
@@ -1992,6 +2056,7 @@ static int workload(void)
 	target_formats();
 	float_targets();
 	bgra_textures(fb);
+	base_instance();
 	llvmpipe_release(dpy, surf, ctx);
 	return 0;
 }
