@@ -13,6 +13,9 @@
 #include "state.h"
 #include "xfb.h"
 
+_Static_assert(GLES_NUM_COMPRESSED_FORMATS <= GLES_GET_MAX_VALUES,
+	       "GL_COMPRESSED_TEXTURE_FORMATS fits a query's values");
+
 int gles_shared_objects_init(struct gles_share_group *group)
 {
 	struct gles_shared_objects *o = calloc(1, sizeof(*o));
@@ -318,8 +321,6 @@ bool gles_objects_get(struct gles_context *ctx, GLenum pname, int index, struct 
 		return true;
 	}
 	case GL_NUM_COMPRESSED_TEXTURE_FORMATS:
-		_Static_assert(GLES_NUM_COMPRESSED_FORMATS <= GLES_GET_MAX_VALUES,
-			       "GL_COMPRESSED_TEXTURE_FORMATS fits a query's values");
 		gles_get_set_int(out, GLES_NUM_COMPRESSED_FORMATS);
 		return true;
 	case GL_COMPRESSED_TEXTURE_FORMATS:
