@@ -320,6 +320,7 @@ struct lowering {
 	struct text out;
 	bool invariant_all;
 	unsigned invariant_all_line;
+	unsigned front_facing_invariant_line; /* 1.00's "invariant gl_FrontFacing", 0: none */
 	bool failed;
 };
 
@@ -470,6 +471,8 @@ static size_t lower_fragment_invariant(struct lowering *l, size_t i)
 
 		if (t->kind == AGX_GLSL_TOKEN_NEWLINE)
 			emit_token(l, t);
+		if (agx_glsl_token_is(t, "gl_FrontFacing") && !l->front_facing_invariant_line)
+			l->front_facing_invariant_line = t->line;
 		if (agx_glsl_token_is(t, ";"))
 			return i;
 	}
@@ -1253,6 +1256,18 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 	lower_tokens(&l);
 	if (l.failed || l.out.failed) {
 		ret = -ENOMEM;
+		goto out;
+	}
+	/*
+	 * GLSL ES 1.00 section 4.6.4: "It is an error to declare
+	 * gl_FrontFacing as invariant" (its invariance is gl_Position's);
+	 * glslang does not check it
+	 */
+	if (l.front_facing_invariant_line) {
+		out->error = agx_glsl_format("ERROR: 0:%u: 'invariant' : gl_FrontFacing cannot be "
+					     "declared invariant (GLSL ES 1.00 section 4.6.4)\n",
+					     l.front_facing_invariant_line);
+		ret = out->error ? -EINVAL : -ENOMEM;
 		goto out;
 	}
 	/* GLSL ES 3.00 section 4.6.1 (1.00 allows it); glslang does not check it */

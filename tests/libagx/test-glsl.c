@@ -90,6 +90,16 @@ static void test_lower_fragment_invariant(void **state)
 		     "#version 310 es\n#line 1\nin vec2 uv;\nin vec4 c;\n\n\nx");
 	lower_expect(AGX_GLSL_VERTEX, 100, "invariant gl_Position;",
 		     "#version 310 es\n#line 1\ninvariant gl_Position;");
+	/* rule 21: gl_FrontFacing's invariance is gl_Position's, declaring it is an error */
+	{
+		struct agx_glsl_lowered l;
+		const char *in = "x;\ninvariant a,\n gl_FrontFacing;\n";
+
+		assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 100, in, strlen(in), NULL, &l),
+				 -EINVAL);
+		assert_non_null(strstr(l.error, "0:3: 'invariant' : gl_FrontFacing"));
+		agx_glsl_lowered_finish(&l);
+	}
 }
 
 /* gl_FragColor becomes a mediump output of its own, and the rename map says so. */
@@ -1178,12 +1188,15 @@ static void test_check_length(void **state)
 	agx_glsl_log_finish(&log);
 }
 
-/* A warning glslang gives twice (its parser reads the directives again) is in the log once. */
+/*
+ * A warning glslang gives twice (its parser reads the directives again) is
+ * in the log once: an extension neither glslang nor the front end knows.
+ */
 static void test_check_log(void **state)
 {
-	const char *s = "#extension GL_EXT_draw_buffers : enable\nprecision mediump float;\n"
+	const char *s = "#extension GL_EXT_draw_instanced : enable\nprecision mediump float;\n"
 			"void main(){ gl_FragColor = vec4(1.0); }";
-	const char *bad = "#extension GL_EXT_draw_buffers : enable\nvoid main(){ x; }";
+	const char *bad = "#extension GL_EXT_draw_instanced : enable\nvoid main(){ x; }";
 	struct agx_glsl_log log;
 	const char *first;
 
