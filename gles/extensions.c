@@ -35,6 +35,7 @@
 	X("GL_KHR_parallel_shader_compile")                                                        \
 	X("GL_KHR_texture_compression_astc_ldr")                                                   \
 	X("GL_KHR_texture_compression_astc_sliced_3d")                                             \
+	X("GL_NV_read_depth")                                                                      \
 	X("GL_OES_depth24")                                                                        \
 	X("GL_OES_depth_texture")                                                                  \
 	X("GL_OES_element_index_uint")                                                             \

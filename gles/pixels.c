@@ -29,6 +29,8 @@ static unsigned components(GLenum format)
 	case GL_RGBA:
 	case GL_RGBA_INTEGER:
 		return 4;
+	case GL_DEPTH_COMPONENT: /* NV_read_depth */
+		return 1;
 	default:
 		return 0;
 	}
@@ -57,6 +59,7 @@ static unsigned type_size(GLenum type, bool *packed)
 		return 2;
 	case GL_UNSIGNED_INT_2_10_10_10_REV:
 	case GL_UNSIGNED_INT_10F_11F_11F_REV:
+	case GL_UNSIGNED_INT_24_8: /* NV_read_depth: depth in bits 31..8 */
 		*packed = true;
 		return 4;
 	default:
@@ -73,9 +76,9 @@ bool gles_pixels_layout(const struct gles_pixel_store *pack, GLenum format, GLen
 
 	if (!n || !s ||
 	    (packed &&
-	     n != (type == GL_UNSIGNED_SHORT_5_6_5 || type == GL_UNSIGNED_INT_10F_11F_11F_REV
-		       ? 3u
-		       : 4u)))
+	     n != (type == GL_UNSIGNED_SHORT_5_6_5 || type == GL_UNSIGNED_INT_10F_11F_11F_REV ? 3u
+		   : type == GL_UNSIGNED_INT_24_8					      ? 1u
+						  : 4u)))
 		return false;
 	out->type_bytes = s;
 	out->pixel_bytes = packed ? s : n * s;

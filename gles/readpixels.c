@@ -8,6 +8,7 @@
  * 4.3.2 converts no colour encoding (only blending, 4.1.8, and texture
  * fetches, 3.8.16, do).
  */
+#include <math.h>
 #include <string.h>
 
 #include "context.h"
@@ -80,6 +81,46 @@ static void convert(const struct agx_format_info *info, enum agx_format hw, cons
 	}
 }
 
+/*
+ * NV_read_depth: DEPTH_COMPONENT of the depth attachment -- a float depth
+ * buffer's as FLOAT, a fixed-point one's as UNSIGNED_SHORT or
+ * UNSIGNED_INT (normalized to the type's bits) or UNSIGNED_INT_24_8 (24
+ * bits, in bits 31..8), the pairs Mesa takes.
+ */
+static bool depth_type(const struct gles_image_target *t, GLenum type)
+{
+	GLenum f = t->image ? t->image->internalformat : GL_NONE;
+	bool is_float = f == GL_DEPTH_COMPONENT32F || f == GL_DEPTH32F_STENCIL8;
+
+	if (is_float)
+		return type == GL_FLOAT;
+	return type == GL_UNSIGNED_SHORT || type == GL_UNSIGNED_INT || type == GL_UNSIGNED_INT_24_8;
+}
+
+static void depth_pixel(float depth, GLenum type, uint8_t *out)
+{
+	double d = isnan(depth) ? 0 : fmin(fmax(depth, 0.0), 1.0);
+	uint32_t u;
+	uint16_t h;
+
+	switch (type) {
+	case GL_FLOAT:
+		memcpy(out, &depth, 4);
+		return;
+	case GL_UNSIGNED_SHORT:
+		h = (uint16_t)nearbyint(d * 65535.0);
+		memcpy(out, &h, 2);
+		return;
+	case GL_UNSIGNED_INT:
+		u = (uint32_t)nearbyint(d * 4294967295.0);
+		break;
+	default:
+		u = (uint32_t)nearbyint(d * 16777215.0) << 8;
+		break;
+	}
+	memcpy(out, &u, 4);
+}
+
 void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
 		     void *pixels)
 {
@@ -90,6 +131,7 @@ void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum for
 	struct gles_image_target t;
 	struct gles_pixel_layout pl;
 	uint8_t *dst;
+	bool depth;
 
 	if (!ctx)
 		return;
@@ -107,9 +149,16 @@ void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum for
 		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
 		return;
 	}
-	/* a multisampled read framebuffer, no read buffer, or a combination not accepted */
-	if (gles_framebuffer_samples(ctx, true) || !(f = gles_framebuffer_read_format(ctx)) ||
-	    !gles_framebuffer_color_target(ctx, true, 0, &t) || !accepted(f, format, type) ||
+	/*
+	 * a multisampled read framebuffer, no read buffer (no depth buffer for
+	 * NV_read_depth's DEPTH_COMPONENT), or a combination not accepted
+	 */
+	depth = format == GL_DEPTH_COMPONENT;
+	if (gles_framebuffer_samples(ctx, true) ||
+	    (depth ? !gles_framebuffer_depth_target(ctx, true, &t) || !depth_type(&t, type)
+		   : !(f = gles_framebuffer_read_format(ctx)) ||
+			 !gles_framebuffer_color_target(ctx, true, 0, &t) ||
+			 !accepted(f, format, type)) ||
 	    !gles_pixels_layout(&ctx->state->pack, format, type, (unsigned)width, (unsigned)height,
 				&pl)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
@@ -157,12 +206,19 @@ void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum for
 
 				if (wx < 0 || wx >= w)
 					continue;
-				convert(info, agx_format_linear(img->format),
-					gles_image_texel(img, t.level, t.layer, (unsigned)wx,
-							 (unsigned)wy),
-					format, type,
-					dst + pl.first + (size_t)j * pl.row_stride +
-					    (size_t)i * pl.pixel_bytes);
+				const uint8_t *texel = gles_image_texel(img, t.level, t.layer,
+									(unsigned)wx, (unsigned)wy);
+				uint8_t *out = dst + pl.first + (size_t)j * pl.row_stride +
+					       (size_t)i * pl.pixel_bytes;
+				float z = 0;
+
+				if (depth) {
+					agx_format_unpack_depth(img->format, texel, &z);
+					depth_pixel(z, type, out);
+				} else {
+					convert(info, agx_format_linear(img->format), texel, format,
+						type, out);
+				}
 			}
 		}
 	}

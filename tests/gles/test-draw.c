@@ -960,6 +960,33 @@ static void depth_stencil(GLenum format, const char *tag)
 	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 	snprintf(name, sizeof(name), "%s_depth_less", tag);
 	read_back(name, 3);
+	/*
+	 * NV_read_depth: the depth buffer itself, in each type (the ones a
+	 * format does not take are errors), compared in steps of 1/256
+	 */
+	{
+		static const GLenum types[] = { GL_FLOAT, GL_UNSIGNED_INT_24_8, GL_UNSIGNED_INT,
+						GL_UNSIGNED_SHORT };
+		uint32_t z[W * H];
+		uint8_t q[W * H];
+
+		for (unsigned k = 0; k < 4; k++) {
+			memset(z, 0, sizeof(z));
+			glReadPixels(0, 0, W, H, GL_DEPTH_COMPONENT, types[k], z);
+			for (unsigned i = 0; i < W * H; i++) {
+				float f;
+
+				memcpy(&f, &z[i], 4);
+				q[i] = types[k] == GL_FLOAT ? (uint8_t)(f * 255.0f + 0.5f)
+				       : types[k] == GL_UNSIGNED_SHORT
+					   ? (uint8_t)(((const uint16_t *)z)[i] >> 8)
+					   : (uint8_t)(z[i] >> 24);
+			}
+			snprintf(name, sizeof(name), "~1.1.1.1~%s_depth_read_%x", tag, types[k]);
+			llvmpipe_record(name, q, sizeof(q));
+			llvmpipe_record_error(name + 9);
+		}
+	}
 	glDepthFunc(GL_GREATER);
 	glClearDepthf(0);
 	glClear(GL_DEPTH_BUFFER_BIT);
