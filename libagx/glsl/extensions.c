@@ -104,44 +104,10 @@ static bool declared(const struct agx_glsl_tokens *tokens, size_t k)
 	return false;
 }
 
-struct out {
-	char *v;
-	size_t length, cap;
-	bool failed;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (o->failed)
-		return;
-	if (o->length + n + 1 > o->cap) {
-		size_t cap = o->cap ? o->cap : 1024;
-		char *v;
-
-		while (cap < o->length + n + 1)
-			cap *= 2;
-		v = realloc(o->v, cap);
-		if (!v) {
-			o->failed = true;
-			return;
-		}
-		o->v = v;
-		o->cap = cap;
-	}
-	memcpy(o->v + o->length, s, n);
-	o->length += n;
-	o->v[o->length] = '\0';
-}
-
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
 int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **code)
 {
 	struct agx_glsl_tokens tokens;
-	struct out o = { 0 };
+	struct agx_glsl_text o = { 0 };
 	bool on = false, declare = stage == AGX_GLSL_VERTEX;
 	int ret;
 
@@ -165,20 +131,20 @@ int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **co
 		} else if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE &&
 			   (d = extension_directive(t, CLIP_EXTENSION)) >= 0) {
 			if (d && !on && declare)
-				puts_(&o,
-				      version == 100
-					  ? "varying highp float agx_ClipDistance[" CLIP_DISTANCES
-					    "];"
-					  : "out highp float agx_ClipDistance[" CLIP_DISTANCES
-					    "];");
+				agx_glsl_text_puts(
+				    &o, version == 100
+					    ? "varying highp float agx_ClipDistance[" CLIP_DISTANCES
+					      "];"
+					    : "out highp float agx_ClipDistance[" CLIP_DISTANCES
+					      "];");
 			on = d;
 		} else if (on && stage == AGX_GLSL_VERTEX &&
 			   agx_glsl_token_is(t, "gl_ClipDistance")) {
-			puts_(&o, "agx_ClipDistance");
+			agx_glsl_text_puts(&o, "agx_ClipDistance");
 		} else if (on && agx_glsl_token_is(t, "gl_MaxClipDistances")) {
-			puts_(&o, CLIP_DISTANCES);
+			agx_glsl_text_puts(&o, CLIP_DISTANCES);
 		} else {
-			put(&o, t->text, t->length);
+			agx_glsl_text_add(&o, t->text, t->length);
 		}
 	}
 	agx_glsl_tokens_finish(&tokens);

@@ -219,15 +219,9 @@ bool agx_glsl_token_is(const struct agx_glsl_token *t, const char *s)
 	       t->length == n && !memcmp(t->text, s, n);
 }
 
-/* Output text */
+/* Output text (lower.h) */
 
-struct text {
-	char *v;
-	size_t length, cap;
-	bool failed;
-};
-
-static void text_add(struct text *b, const char *s, size_t n)
+void agx_glsl_text_add(struct agx_glsl_text *b, const char *s, size_t n)
 {
 	if (b->failed)
 		return;
@@ -250,9 +244,9 @@ static void text_add(struct text *b, const char *s, size_t n)
 	b->v[b->length] = '\0';
 }
 
-static void text_puts(struct text *b, const char *s)
+void agx_glsl_text_puts(struct agx_glsl_text *b, const char *s)
 {
-	text_add(b, s, strlen(s));
+	agx_glsl_text_add(b, s, strlen(s));
 }
 
 /* The lowering */
@@ -317,7 +311,7 @@ struct lowering {
 	size_t drop_uniform;	  /* the "uniform" of gl_LastFragData's stand-in, or SIZE_MAX */
 	const char *fetch_source; /* 1.00: the output array gl_LastFragData copies */
 	bool frag_color_array;	  /* gl_FragColor is element 0 of an array of outputs */
-	struct text out;
+	struct agx_glsl_text out;
 	bool invariant_all;
 	unsigned invariant_all_line;
 	unsigned front_facing_invariant_line; /* 1.00's "invariant gl_FrontFacing", 0: none */
@@ -388,7 +382,7 @@ static char *rename_to(struct lowering *l, const char *original, size_t length)
 
 static void emit_token(struct lowering *l, const struct agx_glsl_token *t)
 {
-	text_add(&l->out, t->text, t->length);
+	agx_glsl_text_add(&l->out, t->text, t->length);
 }
 
 static bool skippable(const struct agx_glsl_token *t)
@@ -441,7 +435,7 @@ static void emit_directive(struct lowering *l, const struct agx_glsl_token *t)
 		while (end > j && is_blank(t->text[end - 1]))
 			end--;
 		if (end - j == sizeof(mangled) - 1 && !memcmp(t->text + j, mangled, end - j)) {
-			text_puts(&l->out, "#pragma STDGL invariant(all)");
+			agx_glsl_text_puts(&l->out, "#pragma STDGL invariant(all)");
 			if (!l->invariant_all)
 				l->invariant_all_line = t->line;
 			l->invariant_all = true;
@@ -496,33 +490,33 @@ static bool lower_100_ident(struct lowering *l, size_t *i)
 	const char *to;
 
 	if (agx_glsl_token_is(t, "attribute") && !fragment) {
-		text_puts(&l->out, "in");
+		agx_glsl_text_puts(&l->out, "in");
 	} else if (agx_glsl_token_is(t, "varying")) {
-		text_puts(&l->out, fragment ? "in" : "out");
+		agx_glsl_text_puts(&l->out, fragment ? "in" : "out");
 	} else if (agx_glsl_token_is(t, "invariant") && fragment) {
 		*i = lower_fragment_invariant(l, *i);
 	} else if (agx_glsl_token_is(t, "gl_FragColor") && fragment && l->frag_color) {
-		text_puts(&l->out, l->frag_color);
+		agx_glsl_text_puts(&l->out, l->frag_color);
 		/* rule 20: element 0 of the outputs (rule 4 took invariant statements) */
 		if (l->frag_color_array)
-			text_puts(&l->out, "[0]");
+			agx_glsl_text_puts(&l->out, "[0]");
 	} else if (agx_glsl_token_is(t, "gl_FragData") && fragment && l->frag_data) {
-		text_puts(&l->out, l->frag_data);
+		agx_glsl_text_puts(&l->out, l->frag_data);
 	} else if (agx_glsl_token_is(t, "gl_SecondaryFragColorEXT") && fragment &&
 		   l->secondary_color) {
-		text_puts(&l->out, l->secondary_color);
+		agx_glsl_text_puts(&l->out, l->secondary_color);
 	} else if (agx_glsl_token_is(t, "gl_SecondaryFragDataEXT") && fragment &&
 		   l->secondary_data) {
-		text_puts(&l->out, l->secondary_data);
+		agx_glsl_text_puts(&l->out, l->secondary_data);
 	} else if (agx_glsl_token_is(t, "gl_FragDepthEXT") && fragment) {
-		text_puts(&l->out, "gl_FragDepth");
+		agx_glsl_text_puts(&l->out, "gl_FragDepth");
 	} else if (agx_glsl_token_is(t, "gl_MaxVaryingVectors")) {
 		char number[16];
 
 		snprintf(number, sizeof(number), "%d", AGX_GLSL_MAX_VARYING_VECTORS);
-		text_puts(&l->out, number);
+		agx_glsl_text_puts(&l->out, number);
 	} else if ((to = texture_function(t))) {
-		text_puts(&l->out, to);
+		agx_glsl_text_puts(&l->out, to);
 	} else {
 		return false;
 	}
@@ -540,7 +534,7 @@ static bool lower_reserved(struct lowering *l, const struct agx_glsl_token *t)
 	if (!l->reserved_name[k])
 		l->reserved_name[k] = rename_to(l, t->text, t->length);
 	if (l->reserved_name[k])
-		text_puts(&l->out, l->reserved_name[k]);
+		agx_glsl_text_puts(&l->out, l->reserved_name[k]);
 	return true;
 }
 
@@ -575,7 +569,7 @@ static bool lower_300_layout(struct lowering *l, struct layout_state *s,
 		return false;
 	}
 	if (s->depth && (agx_glsl_token_is(t, "shared") || agx_glsl_token_is(t, "packed"))) {
-		text_puts(&l->out, "std140");
+		agx_glsl_text_puts(&l->out, "std140");
 		return true;
 	}
 	return false;
@@ -819,11 +813,11 @@ static int find_output_writes(const struct lowering *l, struct output_writes *w)
 static void emit_frag_output(struct lowering *l, const char *name, bool out, const char *array)
 {
 	if (out && (l->secondary_color || l->secondary_data))
-		text_puts(&l->out, "layout(location = 0) ");
-	text_puts(&l->out, out ? "out mediump vec4 " : "mediump vec4 ");
-	text_puts(&l->out, name);
-	text_puts(&l->out, array);
-	text_puts(&l->out, ";\n");
+		agx_glsl_text_puts(&l->out, "layout(location = 0) ");
+	agx_glsl_text_puts(&l->out, out ? "out mediump vec4 " : "mediump vec4 ");
+	agx_glsl_text_puts(&l->out, name);
+	agx_glsl_text_puts(&l->out, array);
+	agx_glsl_text_puts(&l->out, ";\n");
 }
 
 /*
@@ -833,10 +827,10 @@ static void emit_frag_output(struct lowering *l, const char *name, bool out, con
  */
 static void emit_prologue(struct lowering *l)
 {
-	text_puts(&l->out, "#version 310 es\n");
+	agx_glsl_text_puts(&l->out, "#version 310 es\n");
 	/* the shader enabled it to name them; the layouts below need it first */
 	if (l->secondary_color || l->secondary_data)
-		text_puts(&l->out, "#extension GL_EXT_blend_func_extended : enable\n");
+		agx_glsl_text_puts(&l->out, "#extension GL_EXT_blend_func_extended : enable\n");
 	if (l->frag_color)
 		emit_frag_output(l, l->frag_color, l->frag_color_out,
 				 l->frag_color_array ? "[gl_MaxDrawBuffers]" : "");
@@ -844,16 +838,16 @@ static void emit_prologue(struct lowering *l)
 		emit_frag_output(l, l->frag_data, l->frag_data_out, "[gl_MaxDrawBuffers]");
 	/* the second source of blending: index 1 (EXT_blend_func_extended's outputs) */
 	if (l->secondary_color) {
-		text_puts(&l->out, "layout(location = 0, index = 1) out mediump vec4 ");
-		text_puts(&l->out, l->secondary_color);
-		text_puts(&l->out, ";\n");
+		agx_glsl_text_puts(&l->out, "layout(location = 0, index = 1) out mediump vec4 ");
+		agx_glsl_text_puts(&l->out, l->secondary_color);
+		agx_glsl_text_puts(&l->out, ";\n");
 	}
 	if (l->secondary_data) {
-		text_puts(&l->out, "layout(location = 0, index = 1) out mediump vec4 ");
-		text_puts(&l->out, l->secondary_data);
-		text_puts(&l->out, "[gl_MaxDualSourceDrawBuffersEXT];\n");
+		agx_glsl_text_puts(&l->out, "layout(location = 0, index = 1) out mediump vec4 ");
+		agx_glsl_text_puts(&l->out, l->secondary_data);
+		agx_glsl_text_puts(&l->out, "[gl_MaxDualSourceDrawBuffersEXT];\n");
 	}
-	text_puts(&l->out, "#line 1\n");
+	agx_glsl_text_puts(&l->out, "#line 1\n");
 }
 
 /*
@@ -1021,7 +1015,7 @@ static void emit_name(struct lowering *l, const char *name)
 	struct agx_glsl_token t = { AGX_GLSL_TOKEN_IDENT, name, strlen(name), 0 };
 
 	if (!lower_reserved(l, &t))
-		text_puts(&l->out, name);
+		agx_glsl_text_puts(&l->out, name);
 }
 
 /*
@@ -1038,18 +1032,18 @@ static void emit_fetch_copies(struct lowering *l)
 	const struct agx_glsl_fetch *f = l->fetch;
 
 	for (unsigned k = 0; l->version == 300 && k < f->num_inout; k++) {
-		text_puts(&l->out, " ");
+		agx_glsl_text_puts(&l->out, " ");
 		emit_name(l, f->inout[k]);
-		text_puts(&l->out, " = ");
+		agx_glsl_text_puts(&l->out, " = ");
 		emit_name(l, f->inout[k]);
-		text_puts(&l->out, ";");
+		agx_glsl_text_puts(&l->out, ";");
 	}
 	if (l->version == 100 && l->fetch_source) {
-		text_puts(&l->out, " ");
-		text_puts(&l->out, f->last_frag_data);
-		text_puts(&l->out, " = ");
-		text_puts(&l->out, l->fetch_source);
-		text_puts(&l->out, ";");
+		agx_glsl_text_puts(&l->out, " ");
+		agx_glsl_text_puts(&l->out, f->last_frag_data);
+		agx_glsl_text_puts(&l->out, " = ");
+		agx_glsl_text_puts(&l->out, l->fetch_source);
+		agx_glsl_text_puts(&l->out, ";");
 	}
 }
 
@@ -1115,7 +1109,7 @@ static void lower_tokens(struct lowering *l)
 			char text[48];
 
 			snprintf(text, sizeof(text), "layout(location = %u) ", l->place[i] - 1);
-			text_puts(&l->out, text);
+			agx_glsl_text_puts(&l->out, text);
 		}
 		if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE) {
 			emit_directive(l, t);

@@ -192,6 +192,16 @@ bool agx_glsl_preprocessed_check(const char *code, size_t length, char **error);
 extern const char agx_glsl_extension_macros[];
 int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **code);
 
+/* A growing NUL-terminated text; failed once an allocation failed (v then is what it had). */
+struct agx_glsl_text {
+	char *v;
+	size_t length, cap;
+	bool failed;
+};
+
+void agx_glsl_text_add(struct agx_glsl_text *b, const char *s, size_t n);
+void agx_glsl_text_puts(struct agx_glsl_text *b, const char *s);
+
 /* A malloc'd printf; NULL when out of memory. */
 char *agx_glsl_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -380,6 +380,17 @@ static void test_triangles_100(void **state)
 	target_end(&t);
 }
 
+/* The drawn pixels of img left and right of its middle column. */
+static void count_halves(uint8_t img[SIZE][SIZE][4], unsigned *left, unsigned *right)
+{
+	*left = *right = 0;
+	for (unsigned y = 0; y < SIZE; y++)
+		for (unsigned x = 0; x < SIZE; x++) {
+			*left += x < SIZE / 2 && img[y][x][3];
+			*right += x >= SIZE / 2 && img[y][x][3];
+		}
+}
+
 /* A line across the middle row, and points: plane 0 keeps x >= 0. */
 static void test_lines_points(void **state)
 {
@@ -387,7 +398,7 @@ static void test_lines_points(void **state)
 	const float line[] = { -1, ndc(SIZE / 2), 1, ndc(SIZE / 2) };
 	const float points[] = { -0.5f, 0, 0.5f, 0 };
 	struct target t;
-	unsigned row = SIZE / 2, left = 0, right = 0;
+	unsigned row = SIZE / 2, left, right;
 	GLuint prog;
 
 	(void)state;
@@ -402,20 +413,11 @@ static void test_lines_points(void **state)
 
 	/* points of size 4 (written before the distances): the one left of x = 0 goes */
 	draw(prog, GL_POINTS, points, 2, 0, img);
-	for (unsigned y = 0; y < SIZE; y++)
-		for (unsigned x = 0; x < SIZE; x++) {
-			left += x < SIZE / 2 && img[y][x][3];
-			right += x >= SIZE / 2 && img[y][x][3];
-		}
+	count_halves(img, &left, &right);
 	assert_int_equal(left, 16);
 	assert_int_equal(right, 16);
 	draw(prog, GL_POINTS, points, 2, 1, img);
-	left = right = 0;
-	for (unsigned y = 0; y < SIZE; y++)
-		for (unsigned x = 0; x < SIZE; x++) {
-			left += x < SIZE / 2 && img[y][x][3];
-			right += x >= SIZE / 2 && img[y][x][3];
-		}
+	count_halves(img, &left, &right);
 	assert_int_equal(left, 0);
 	assert_int_equal(right, 16);
 	glDeleteProgram(prog);

@@ -1048,6 +1048,27 @@ static void many_draws(void)
 	read_back("many_draws", 3);
 }
 
+/* A W x H renderbuffer of format as colour attachment 0 of the bound framebuffer. */
+static GLuint colour_target(GLenum format)
+{
+	GLuint rb;
+
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, format, W, H);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	return rb;
+}
+
+/* The shape's positions and colours as attributes 0 and 1. */
+static void shape_arrays(void)
+{
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+}
+
 /*
  * Colour targets whose stored channels are not the shader's in order
  * (RGB565: red in the top bits; RGB8: a padding channel): the PBE's
@@ -1064,19 +1085,11 @@ static void target_formats(void)
 			{ GL_RGB10_A2, "rgb10_a2" } };
 
 	llvmpipe_program(vs_colour, fs_colour, pos_col);
-	glEnableVertexAttribArray(0);
-	glEnableVertexAttribArray(1);
-	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
-	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	shape_arrays();
 	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		GLuint rb;
+		GLuint rb = colour_target(formats[i].format);
 		char name[64];
 
-		glGenRenderbuffers(1, &rb);
-		glBindRenderbuffer(GL_RENDERBUFFER, rb);
-		glRenderbufferStorage(GL_RENDERBUFFER, formats[i].format, W, H);
-		glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-					  rb);
 		clear();
 		glDrawArrays(GL_TRIANGLE_FAN, 0, 6);
 		snprintf(name, sizeof(name), "target_%s", formats[i].name);
@@ -1121,19 +1134,11 @@ static void float_targets(void)
 	GLint colour = glGetUniformLocation(p, "colour");
 	float px[W * H * 4];
 
-	glEnableVertexAttribArray(0);
-	glEnableVertexAttribArray(1);
-	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
-	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	shape_arrays();
 	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		GLuint rb;
+		GLuint rb = colour_target(formats[i].format);
 		char name[64];
 
-		glGenRenderbuffers(1, &rb);
-		glBindRenderbuffer(GL_RENDERBUFFER, rb);
-		glRenderbufferStorage(GL_RENDERBUFFER, formats[i].format, W, H);
-		glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-					  rb);
 		glClearBufferfv(GL_COLOR, 0, clear_value);
 		glEnable(GL_BLEND);
 		glBlendFunc(GL_ONE, GL_ONE);
