@@ -515,13 +515,15 @@ static void test_textures(void **state)
 	glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA_ASTC_4x4_KHR, 4, 4, 0, GL_RGBA,
 		     GL_UNSIGNED_BYTE, NULL);
 	assert_gl_error(GL_INVALID_OPERATION);
-	/* the extension keeps its formats out of GL_COMPRESSED_TEXTURE_FORMATS */
+	/* ASTC's extension keeps its formats out of GL_COMPRESSED_TEXTURE_FORMATS: ES 3.0's, S3TC's */
 	assert_int_equal(get_int(GL_NUM_COMPRESSED_TEXTURE_FORMATS), 18);
 	{
-		GLint formats[10];
+		GLint formats[18];
 
 		glGetIntegerv(GL_COMPRESSED_TEXTURE_FORMATS, formats);
 		assert_int_equal(formats[4], GL_COMPRESSED_RGB8_ETC2);
+		assert_int_equal(formats[10], 0x83F0); /* GL_COMPRESSED_RGB_S3TC_DXT1_EXT */
+		assert_int_equal(formats[17], 0x8C4F); /* GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT */
 	}
 
 	/* unpack buffers: out of range and misaligned offsets (section 3.7.1) */
