@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,10 +19,17 @@
 
 pid_t daemon_spawn(char *const argv[])
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/*
+		 * The daemons go when the test does, however it ends: one that
+		 * dies on a sanitizer's report must not leave them holding its
+		 * output open, meson waiting for their end until its timeout.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(127);
 		execv(argv[0], argv);
 		_exit(127);
 	}
