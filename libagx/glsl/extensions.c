@@ -38,26 +38,62 @@ const char agx_glsl_extension_macros[] = "#define " CLIP_EXTENSION " 1\n"
 					 "#define GL_EXT_shader_framebuffer_fetch 1\n"
 					 "#define GL_EXT_shader_framebuffer_fetch_non_coherent 1\n";
 
-/* Skips blanks (no newline: a directive is one line). */
-static size_t skip_blanks(const char *s, size_t n, size_t i)
+/* Directive words (lower.h) */
+
+static bool is_blank(char c)
 {
-	while (i < n &&
-	       (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\v' || s[i] == '\f'))
-		i++;
-	return i;
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static size_t word_end(const char *s, size_t n, size_t i)
+static bool is_ident_char(char c)
 {
-	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-			 (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
-		i++;
-	return i;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
 }
 
-static bool word_is(const char *s, size_t from, size_t to, const char *w)
+size_t agx_glsl_directive_word(const char **p, const char *end)
 {
-	return to - from == strlen(w) && !memcmp(s + from, w, to - from);
+	const char *s = *p;
+	size_t n = 0;
+
+	while (s < end && (is_blank(*s) || (*s == '\\' && s + 1 < end && s[1] == '\n')))
+		s += *s == '\\' ? 2 : 1;
+	if (s < end && !is_ident_char(*s))
+		n = 1; /* ":" of "NAME:BEHAVIOR" too: a word of its own */
+	else
+		while (s + n < end && is_ident_char(s[n]))
+			n++;
+	*p = s;
+	return n;
+}
+
+bool agx_glsl_word_is(const char *p, size_t n, const char *s)
+{
+	return n == strlen(s) && !memcmp(p, s, n);
+}
+
+bool agx_glsl_extension_line(const struct agx_glsl_token *t, const char *name,
+			     const char **behavior, size_t *length, bool *rest)
+{
+	const char *p = t->text + 1, *end = t->text + t->length;
+	size_t n = agx_glsl_directive_word(&p, end);
+
+	if (!agx_glsl_word_is(p, n, "extension"))
+		return false;
+	p += n;
+	n = agx_glsl_directive_word(&p, end);
+	if (!agx_glsl_word_is(p, n, name))
+		return false;
+	p += n;
+	n = agx_glsl_directive_word(&p, end);
+	if (!agx_glsl_word_is(p, n, ":"))
+		return false;
+	p += n;
+	*length = agx_glsl_directive_word(&p, end);
+	*behavior = p;
+	p += *length;
+	*rest = agx_glsl_directive_word(&p, end) != 0;
+	return true;
 }
 
 /*
@@ -68,26 +104,16 @@ static bool word_is(const char *s, size_t from, size_t to, const char *w)
  */
 static int extension_directive(const struct agx_glsl_token *t, const char *name)
 {
-	const char *s = t->text;
-	size_t n = t->length, i = skip_blanks(s, n, 1), e;
+	const char *b;
+	size_t n;
+	bool rest;
 
-	e = word_end(s, n, i);
-	if (!word_is(s, i, e, "extension"))
+	if (!agx_glsl_extension_line(t, name, &b, &n, &rest) || rest)
 		return -1;
-	i = skip_blanks(s, n, e);
-	e = word_end(s, n, i);
-	if (!word_is(s, i, e, name))
-		return -1;
-	i = skip_blanks(s, n, e);
-	if (i == n || s[i] != ':')
-		return -1;
-	i = skip_blanks(s, n, i + 1);
-	e = word_end(s, n, i);
-	if (skip_blanks(s, n, e) != n)
-		return -1;
-	if (word_is(s, i, e, "require") || word_is(s, i, e, "enable") || word_is(s, i, e, "warn"))
+	if (agx_glsl_word_is(b, n, "require") || agx_glsl_word_is(b, n, "enable") ||
+	    agx_glsl_word_is(b, n, "warn"))
 		return 1;
-	return word_is(s, i, e, "disable") ? 0 : -1;
+	return agx_glsl_word_is(b, n, "disable") ? 0 : -1;
 }
 
 /* Whether the identifier at tokens[k] follows the type "float" (a declaration of it). */

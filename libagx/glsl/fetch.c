@@ -25,66 +25,25 @@
 static const char ext_coherent[] = "GL_EXT_shader_framebuffer_fetch";
 static const char ext_non_coherent[] = "GL_EXT_shader_framebuffer_fetch_non_coherent";
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static bool is_ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
-/* The word at p (up to end), after blanks and line continuations; *p moves past it. */
-static size_t next_word(const char **p, const char *end)
-{
-	const char *s = *p;
-	size_t n = 0;
-
-	while (s < end && (is_blank(*s) || (*s == '\\' && s + 1 < end && s[1] == '\n')))
-		s += *s == '\\' ? 2 : 1;
-	if (s < end && !is_ident_char(*s))
-		n = 1;
-	while (s + n < end && is_ident_char(s[n]))
-		n++;
-	*p = s;
-	return n;
-}
-
-static bool word_is(const char *p, size_t n, const char *s)
-{
-	return n == strlen(s) && !memcmp(p, s, n);
-}
-
 /*
  * "#extension NAME : BEHAVIOR" of one of ours: 1 coherent, 2 non-coherent,
  * 0 another directive.  *enable says whether BEHAVIOR enables it.
  */
 static int extension_directive(const struct agx_glsl_token *t, bool *enable)
 {
-	const char *p = t->text + 1, *end = t->text + t->length, *name;
-	size_t n = next_word(&p, end), name_length;
+	const char *b;
+	size_t n;
+	bool rest;
 	int which;
 
-	if (!word_is(p, n, "extension"))
-		return 0;
-	p += n;
-	name_length = next_word(&p, end);
-	name = p;
-	if (word_is(name, name_length, ext_coherent))
+	if (agx_glsl_extension_line(t, ext_coherent, &b, &n, &rest))
 		which = 1;
-	else if (word_is(name, name_length, ext_non_coherent))
+	else if (agx_glsl_extension_line(t, ext_non_coherent, &b, &n, &rest))
 		which = 2;
 	else
 		return 0;
-	p += name_length;
-	n = next_word(&p, end);
-	if (!word_is(p, n, ":"))
-		return 0;
-	p += n;
-	n = next_word(&p, end);
-	*enable = word_is(p, n, "enable") || word_is(p, n, "require") || word_is(p, n, "warn");
+	*enable = agx_glsl_word_is(b, n, "enable") || agx_glsl_word_is(b, n, "require") ||
+		  agx_glsl_word_is(b, n, "warn");
 	return which;
 }
 
@@ -374,9 +333,9 @@ static int rebuild(struct edit *e, char **code, const char *declaration)
 	    tk->v[first].line == 1) {
 		const char *q = tk->v[first].text + 1,
 			   *end = tk->v[first].text + tk->v[first].length;
-		size_t n = next_word(&q, end);
+		size_t n = agx_glsl_directive_word(&q, end);
 
-		version = word_is(q, n, "version");
+		version = agx_glsl_word_is(q, n, "version");
 	}
 	/* where the declaration goes: after the #version line's newline */
 	if (version) {

@@ -190,6 +190,21 @@ bool agx_glsl_preprocessed_check(const char *code, size_t length, char **error);
  * reads it.  -ENOMEM is the only error.
  */
 extern const char agx_glsl_extension_macros[];
+
+/*
+ * A directive's words (extensions.c, for it and fetch.c): the word at *p
+ * (up to end) after blanks and line continuations, *p moved to it, and
+ * its length (a character that is no identifier's is a word of one).
+ */
+size_t agx_glsl_directive_word(const char **p, const char *end);
+bool agx_glsl_word_is(const char *p, size_t n, const char *s);
+/*
+ * Whether directive t is "#extension NAME :" of extension name; then
+ * *behavior and *length are the word after the colon, *rest whether
+ * anything follows it.
+ */
+bool agx_glsl_extension_line(const struct agx_glsl_token *t, const char *name,
+			     const char **behavior, size_t *length, bool *rest);
 int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **code);
 
 /* A growing NUL-terminated text; failed once an allocation failed (v then is what it had). */
