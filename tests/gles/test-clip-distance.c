@@ -37,39 +37,42 @@ static EGLContext ctx;
 
 #define assert_gl_error(expected) assert_int_equal(glGetError(), (expected))
 
-/* Whether a shader of this source compiles. */
-static bool compiles(GLenum stage, const char *source)
+/* A shader of this source, compiled; *ok whether it did, log its log (size bytes). */
+static GLuint compile(GLenum stage, const char *source, bool *ok, char *log, size_t size)
 {
 	GLuint s = glCreateShader(stage);
-	GLint ok = 0;
+	GLint status = 0;
 
 	glShaderSource(s, 1, &source, NULL);
 	glCompileShader(s);
-	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[1024] = "";
+	glGetShaderiv(s, GL_COMPILE_STATUS, &status);
+	log[0] = '\0';
+	if (!status)
+		glGetShaderInfoLog(s, (GLsizei)size, NULL, log);
+	*ok = status;
+	return s;
+}
 
-		glGetShaderInfoLog(s, sizeof(log), NULL, log);
+/* Whether a shader of this source compiles. */
+static bool compiles(GLenum stage, const char *source)
+{
+	char log[1024];
+	bool ok;
+
+	glDeleteShader(compile(stage, source, &ok, log, sizeof(log)));
+	if (!ok)
 		printf("# refused: %s", log);
-	}
-	glDeleteShader(s);
 	return ok;
 }
 
 static GLuint shader(GLenum stage, const char *source)
 {
-	GLuint s = glCreateShader(stage);
-	GLint ok = 0;
+	char log[2048];
+	bool ok;
+	GLuint s = compile(stage, source, &ok, log, sizeof(log));
 
-	glShaderSource(s, 1, &source, NULL);
-	glCompileShader(s);
-	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[2048] = "";
-
-		glGetShaderInfoLog(s, sizeof(log), NULL, log);
+	if (!ok)
 		fail_msg("shader refused: %s", log);
-	}
 	return s;
 }
 

@@ -478,6 +478,19 @@ static void textures(void)
 	glActiveTexture(GL_TEXTURE0);
 }
 
+/* A full-window quad's texture coordinates, and a fragment shader that samples s there. */
+static const char vs_uv[] =
+    "#version 300 es\n"
+    "layout(location = 0) in vec2 pos;\n"
+    "out vec2 uv;\n"
+    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
+static const char fs_sample[] = "#version 300 es\n"
+				"precision highp float;\n"
+				"in vec2 uv;\n"
+				"uniform sampler2D s;\n"
+				"out vec4 o;\n"
+				"void main() { o = texture(s, uv); }\n";
+
 /*
  * 8-byte units of pseudo-random bytes, each steered into one ETC2 mode
  * (the Khronos Data Format Specification's "ETC2 compressed texture image
@@ -563,11 +576,6 @@ static void compressed_textures(void)
 		{ GL_COMPRESSED_RED_GREEN_RGTC2_EXT, 16, false, "rgtc2", 2 },
 		{ GL_COMPRESSED_SIGNED_RED_GREEN_RGTC2_EXT, 16, true, "signed_rgtc2", 2 },
 	};
-	static const char vs[] =
-	    "#version 300 es\n"
-	    "layout(location = 0) in vec2 pos;\n"
-	    "out vec2 uv;\n"
-	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
 	static const char fs[] = "#version 300 es\n"
 				 "precision highp float;\n"
 				 "in vec2 uv;\n"
@@ -583,7 +591,7 @@ static void compressed_textures(void)
 				       "void main() { o = texture(s, vec3(uv, 1)); }\n";
 	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
 	uint8_t blocks[2 * 16 * 16]; /* two layers of 4x4 blocks of 16 bytes */
-	GLuint p = llvmpipe_program(vs, fs, NULL), t;
+	GLuint p = llvmpipe_program(vs_uv, fs, NULL), t;
 	char name[64];
 
 	etc_blocks(blocks, sizeof(blocks) / 8);
@@ -606,7 +614,7 @@ static void compressed_textures(void)
 		glDeleteTextures(1, &t);
 	}
 
-	p = llvmpipe_program(vs, fs_array, NULL);
+	p = llvmpipe_program(vs_uv, fs_array, NULL);
 	glUniform1i(glGetUniformLocation(p, "s"), 0);
 	glGenTextures(1, &t);
 	glBindTexture(GL_TEXTURE_2D_ARRAY, t);
@@ -641,11 +649,6 @@ static void compressed_by_the_gl(void)
 		{ GL_COMPRESSED_RED_RGTC1_EXT, GL_RED, GL_UNSIGNED_BYTE, "rgtc1" },
 		{ GL_COMPRESSED_SIGNED_RED_GREEN_RGTC2_EXT, GL_RG, GL_BYTE, "signed_rgtc2" },
 	};
-	static const char vs[] =
-	    "#version 300 es\n"
-	    "layout(location = 0) in vec2 pos;\n"
-	    "out vec2 uv;\n"
-	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
 	static const char fs[] = "#version 300 es\n"
 				 "precision highp float;\n"
 				 "in vec2 uv;\n"
@@ -656,7 +659,7 @@ static void compressed_by_the_gl(void)
 	uint8_t ub[16 * 16 * 4];
 	int8_t sb[16 * 16 * 4];
 	float fl[16 * 16 * 4];
-	GLuint p = llvmpipe_program(vs, fs, NULL), t;
+	GLuint p = llvmpipe_program(vs_uv, fs, NULL), t;
 	char name[64];
 
 	for (unsigned i = 0; i < 16 * 16; i++) {
@@ -802,17 +805,6 @@ static void astc_textures(void)
 					       { 6, 6 },   { 8, 5 },  { 8, 6 },	 { 8, 8 },
 					       { 10, 5 },  { 10, 6 }, { 10, 8 }, { 10, 10 },
 					       { 12, 10 }, { 12, 12 } };
-	static const char vs[] =
-	    "#version 300 es\n"
-	    "layout(location = 0) in vec2 pos;\n"
-	    "out vec2 uv;\n"
-	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
-	static const char fs[] = "#version 300 es\n"
-				 "precision highp float;\n"
-				 "in vec2 uv;\n"
-				 "uniform sampler2D s;\n"
-				 "out vec4 o;\n"
-				 "void main() { o = texture(s, uv); }\n";
 	static const char fs_3d[] = "#version 300 es\n"
 				    "precision highp float;\n"
 				    "in vec2 uv;\n"
@@ -821,7 +813,7 @@ static void astc_textures(void)
 				    "void main() { o = texture(s, vec3(uv, 0.75)); }\n";
 	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
 	static uint8_t blocks[2 * 64 * 16]; /* two slices of 8x8 4x4-texel blocks */
-	GLuint p = llvmpipe_program(vs, fs, NULL), t;
+	GLuint p = llvmpipe_program(vs_uv, fs_sample, NULL), t;
 	char name[64];
 
 	astc_blocks(blocks, sizeof(blocks) / 16);
@@ -849,7 +841,7 @@ static void astc_textures(void)
 			glDeleteTextures(1, &t);
 		}
 
-	p = llvmpipe_program(vs, fs_3d, NULL);
+	p = llvmpipe_program(vs_uv, fs_3d, NULL);
 	glUniform1i(glGetUniformLocation(p, "s"), 0);
 	glGenTextures(1, &t);
 	glBindTexture(GL_TEXTURE_3D, t);
@@ -1186,20 +1178,9 @@ static void float_targets(void)
  */
 static void bgra_textures(GLuint main_fb)
 {
-	static const char vs[] =
-	    "#version 300 es\n"
-	    "layout(location = 0) in vec2 pos;\n"
-	    "out vec2 uv;\n"
-	    "void main() { gl_Position = vec4(pos, 0, 1); uv = pos * 0.5 + 0.5; }\n";
-	static const char fs[] = "#version 300 es\n"
-				 "precision highp float;\n"
-				 "in vec2 uv;\n"
-				 "uniform sampler2D s;\n"
-				 "out vec4 o;\n"
-				 "void main() { o = texture(s, uv); }\n";
 	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
 	uint8_t px[8 * 8 * 4], sub[4 * 2 * 4];
-	GLuint p = llvmpipe_program(vs, fs, NULL), t, target, fb, rb;
+	GLuint p = llvmpipe_program(vs_uv, fs_sample, NULL), t, target, fb, rb;
 
 	for (unsigned i = 0; i < sizeof(px); i++)
 		px[i] = (uint8_t)(i * 37 + 11);
