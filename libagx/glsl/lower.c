@@ -878,7 +878,15 @@ static long number_after(const struct lowering *l, size_t *i)
 	if (j >= l->tokens->count || v[j].kind != AGX_GLSL_TOKEN_NUMBER)
 		return -1;
 	*i = j;
-	return strtol(v[j].text, NULL, 0);
+	{
+		/* the token's own bytes: the text need not end after it (no strtol past it) */
+		char digits[32];
+		size_t n = v[j].length < sizeof(digits) - 1 ? v[j].length : sizeof(digits) - 1;
+
+		memcpy(digits, v[j].text, n);
+		digits[n] = '\0';
+		return strtol(digits, NULL, 0);
+	}
 }
 
 /* The global declaration from token i to its ';' (or the end); *i is left past it. */
