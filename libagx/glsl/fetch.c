@@ -204,7 +204,7 @@ static void last_frag_data_declaration(struct edit *e, size_t end)
 	    !agx_glsl_token_is(tok(e, k + 2), "[") || !agx_glsl_token_is(tok(e, k + 4), "]") ||
 	    !(agx_glsl_token_is(tok(e, k + 3), "gl_MaxDrawBuffers") ||
 	      (tok(e, k + 3)->kind == AGX_GLSL_TOKEN_NUMBER &&
-	       strtol(tok(e, k + 3)->text, NULL, 0) == AGX_GLSL_MAX_DRAW_BUFFERS)))
+	       agx_glsl_token_number(tok(e, k + 3)) == AGX_GLSL_MAX_DRAW_BUFFERS)))
 		return;
 	if (e->redeclared || !(layout ? e->f->non_coherent : e->f->coherent)) {
 		e->redeclared = true;

@@ -211,6 +211,17 @@ void agx_glsl_tokens_finish(struct agx_glsl_tokens *t)
 	t->count = 0;
 }
 
+long agx_glsl_token_number(const struct agx_glsl_token *t)
+{
+	/* the token's own bytes: the text need not end after it, strtol would read on */
+	char digits[32];
+	size_t n = t->length < sizeof(digits) - 1 ? t->length : sizeof(digits) - 1;
+
+	memcpy(digits, t->text, n);
+	digits[n] = '\0';
+	return strtol(digits, NULL, 0);
+}
+
 bool agx_glsl_token_is(const struct agx_glsl_token *t, const char *s)
 {
 	size_t n = strlen(s);
@@ -878,15 +889,7 @@ static long number_after(const struct lowering *l, size_t *i)
 	if (j >= l->tokens->count || v[j].kind != AGX_GLSL_TOKEN_NUMBER)
 		return -1;
 	*i = j;
-	{
-		/* the token's own bytes: the text need not end after it (no strtol past it) */
-		char digits[32];
-		size_t n = v[j].length < sizeof(digits) - 1 ? v[j].length : sizeof(digits) - 1;
-
-		memcpy(digits, v[j].text, n);
-		digits[n] = '\0';
-		return strtol(digits, NULL, 0);
-	}
+	return agx_glsl_token_number(&v[j]);
 }
 
 /* The global declaration from token i to its ';' (or the end); *i is left past it. */
@@ -923,7 +926,7 @@ static void read_global_decl(const struct lowering *l, size_t *i, struct global_
 				size_t k = next_solid(l, j + 1);
 
 				d->size = k < n && v[k].kind == AGX_GLSL_TOKEN_NUMBER
-					      ? strtol(v[k].text, NULL, 0)
+					      ? agx_glsl_token_number(&v[k])
 					      : -1;
 			}
 		} else if (agx_glsl_token_is(t, "]")) {

@@ -63,6 +63,9 @@ struct agx_glsl_tokens {
 int agx_glsl_tokenize(const char *text, size_t length, struct agx_glsl_tokens *out);
 void agx_glsl_tokens_finish(struct agx_glsl_tokens *t);
 
+/* A number token's value (strtol of its own bytes, base from its prefix). */
+long agx_glsl_token_number(const struct agx_glsl_token *t);
+
 /* Whether a token is exactly the identifier or punctuator s. */
 bool agx_glsl_token_is(const struct agx_glsl_token *t, const char *s);
 
