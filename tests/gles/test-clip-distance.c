@@ -60,8 +60,11 @@ static bool compiles(GLenum stage, const char *source)
 	bool ok;
 
 	glDeleteShader(compile(stage, source, &ok, log, sizeof(log)));
-	if (!ok)
-		printf("# refused: %s", log);
+	/* a TAP comment per line of the log: a bare line would break the TAP stream */
+	for (char *line = log, *end; !ok && *line; line = end + (*end != '\0')) {
+		end = line + strcspn(line, "\n");
+		printf("# refused: %.*s\n", (int)(end - line), line);
+	}
 	return ok;
 }
 
