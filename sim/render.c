@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "agx_cmdbuf.h"
 #include "agx_uat.h"
@@ -243,7 +244,8 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 void sim_render_finish(struct sim_render *r)
 {
 	sim_vdm_finish(&r->vdm);
-	free(r->outputs);
+	if (r->outputs)
+		munmap(r->outputs, r->outputs_size);
 	free(r->tail);
 	free(r->passed);
 	free(r->any);
@@ -286,6 +288,10 @@ static void vertex_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	struct usc_vertex_io io = { r->outputs + first * d->vs_slots, d->vs_slots };
 	uint32_t vid[LANES] = { 0 }, inst[LANES] = { 0 }, present = 0;
 
+	/* zeroed here, on the cores: a restart's slots stay zero (and a draw's outputs can be
+	 * hundreds of megabytes, too long a job for the firmware thread) */
+	memset(io.outputs, 0,
+	       (size_t)(total - first < LANES ? total - first : LANES) * d->vs_slots * 4);
 	for (unsigned l = 0; l < LANES && first + l < total; l++) {
 		uint32_t i = (uint32_t)((first + l) % d->count), index = i;
 
@@ -800,6 +806,17 @@ static enum sim_render_status tile_draw(struct sim_render *r, struct sim_uat_fau
 	free(indices);
 	free(seq);
 	return st;
+}
+
+/* The tiler as a GPU job of one unit: the draw binned, its status kept for sim_render_next(). */
+static void tile_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
+{
+	struct sim_render *r = arg;
+
+	(void)core;
+	(void)unit;
+	r->tile_why[0] = '\0';
+	r->tiled = tile_draw(r, &r->tile_fault, r->tile_why, sizeof(r->tile_why));
 }
 
 /* --- fragment stage: one tile a unit, on a core ---------------------------------------- */
@@ -1396,10 +1413,18 @@ enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *p
 
 		switch (r->phase) {
 		case SIM_RENDER_VERTEX:
-			*unit = AGX_UAT_FAULT_UNIT_TILER;
 			r->calls = 0;
 			r->prims = 0;
-			st = tile_draw(r, fault, why, why_size);
+			r->phase = SIM_RENDER_TILING;
+			*job = (struct sim_gpu_job){
+				.context = r->context, .run = tile_unit, .arg = r, .units = 1
+			};
+			return SIM_RENDER_JOB;
+		case SIM_RENDER_TILING:
+			*unit = AGX_UAT_FAULT_UNIT_TILER;
+			st = r->tiled;
+			*fault = r->tile_fault;
+			snprintf(why, why_size, "%s", r->tile_why);
 			if (st == SIM_RENDER_PARTIAL_NEEDED) {
 				/* render what is binned; then this draw goes on where it stopped */
 				r->prim_skip = r->prims - 1;
@@ -1451,14 +1476,22 @@ enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *p
 			return malformed(why, why_size, "draw of %llu vertices of %u words",
 					 (unsigned long long)total, r->draw.vs_slots);
 		if (bytes > r->outputs_size) {
-			uint32_t *more = realloc(r->outputs, bytes);
+			/*
+			 * Mapped, not malloc'd: a draw's outputs can be hundreds of
+			 * megabytes, which malloc may fill (MALLOC_PERTURB_) here on
+			 * the firmware thread, long enough to miss its pings.  The
+			 * cores zero what they use (vertex_unit).
+			 */
+			void *more = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+					  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-			if (!more)
+			if (more == MAP_FAILED)
 				return malformed(why, why_size, "out of memory for vertex outputs");
+			if (r->outputs)
+				munmap(r->outputs, r->outputs_size);
 			r->outputs = more;
 			r->outputs_size = bytes;
 		}
-		memset(r->outputs, 0, bytes);
 		r->phase = SIM_RENDER_VERTEX;
 		*job = (struct sim_gpu_job){ .context = r->context,
 					     .run = vertex_unit,

@@ -6,7 +6,9 @@
  * heap.  Fragment: every tile is rendered on a core in its local memory --
  * the load pipeline on each pixel, then each binned triangle rasterized
  * and its fragments shaded, then the store pipeline writes the tile out.
- * The firmware thread drives it one GPU job at a time.
+ * The firmware thread drives it one GPU job at a time; binning is a job
+ * of its own too, so the firmware stays free to answer its mailbox (an
+ * RTKit ping) however long a draw takes to bin.
  */
 #ifndef SIM_RENDER_H
 #define SIM_RENDER_H
@@ -19,6 +21,17 @@
 #include "gpu.h"
 #include "vdm.h"
 
+enum sim_render_status {
+	SIM_RENDER_JOB,		   /* *job is ready for the cores */
+	SIM_RENDER_DONE,	   /* finished well */
+	SIM_RENDER_FAULT,	   /* *fault, by unit */
+	SIM_RENDER_MALFORMED,	   /* why says what */
+	SIM_RENDER_OVERFLOW,	   /* the TVB heap needed heap_used bytes */
+	SIM_RENDER_TIMEOUT,	   /* binning ran past the deadline */
+	SIM_RENDER_PARTIAL_NEEDED, /* inside render.c only: the heap is full, render what is in it
+				    */
+};
+
 struct sim_render {
 	struct sim_device *dev;
 	unsigned context;
@@ -27,6 +40,7 @@ struct sim_render {
 	enum {
 		SIM_RENDER_STREAM,
 		SIM_RENDER_VERTEX,
+		SIM_RENDER_TILING,  /* the draw's primitives being binned, on a core */
 		SIM_RENDER_PARTIAL, /* a partial render of what is binned, then binning goes on */
 		SIM_RENDER_FRAGMENT
 	} phase;
@@ -41,6 +55,10 @@ struct sim_render {
 	bool overflow;	      /* the heap was too small: binning only counts what it would need */
 	uint64_t deadline_ns; /* binning stops here (the item's GPU time); 0: none */
 	uint64_t primitives;  /* binned so far, to look at the clock now and then */
+	/* how the tiling job ended, for the firmware thread's next step */
+	enum sim_render_status tiled;
+	struct sim_uat_fault tile_fault;
+	char tile_why[128];
 	/*
 	 * Partial renders: when the heap is full and the render has partial
 	 * pipelines, what is binned is rendered (partial store), the heap
@@ -65,17 +83,6 @@ struct sim_render {
 	/* occlusion queries: samples that passed, and whether any did, per counter */
 	uint64_t *passed;
 	bool *any;
-};
-
-enum sim_render_status {
-	SIM_RENDER_JOB,		   /* *job is ready for the cores */
-	SIM_RENDER_DONE,	   /* finished well */
-	SIM_RENDER_FAULT,	   /* *fault, by unit */
-	SIM_RENDER_MALFORMED,	   /* why says what */
-	SIM_RENDER_OVERFLOW,	   /* the TVB heap needed heap_used bytes */
-	SIM_RENDER_TIMEOUT,	   /* binning ran past the deadline */
-	SIM_RENDER_PARTIAL_NEEDED, /* inside render.c only: the heap is full, render what is in it
-				    */
 };
 
 /* Checks the command and reads its tile programs; then sim_render_next() for each step. */

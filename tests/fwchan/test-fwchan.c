@@ -33,6 +33,7 @@
 #include "agx/cmd.h"
 #include "agx_cmdbuf.h"
 #include "host/scene.h"
+#include "sanitized.h"
 
 #define PAGE	   0x4000ull
 #define TIMEOUT_MS 10000
@@ -545,88 +546,121 @@ static void test_many_items(void **state)
  * submitted as a render item; the image read back from the BO holds red
  * and the clear colour only, about half each.
  */
+/* The fwchan message of a render the scene built. */
+static void render_body(const struct agx_fw_work_render *r, Agx__Work__Render *body)
+{
+	agx__work__render__init(body);
+	body->encoder = r->encoder;
+	body->encoder_end = r->encoder_end;
+	body->usc_base = r->usc_base;
+	body->tvb = r->tvb;
+	body->tvb_size = (uint32_t)r->tvb_size;
+	body->width = (uint32_t)r->width;
+	body->height = (uint32_t)r->height;
+	body->samples = (uint32_t)r->samples;
+	body->utile_width = (uint32_t)r->utile_width;
+	body->utile_height = (uint32_t)r->utile_height;
+	body->sample_size = (uint32_t)r->sample_size;
+	body->load_pipeline = (uint32_t)r->load_pipeline;
+	body->load_pipeline_bind = (uint32_t)r->load_pipeline_bind;
+	body->store_pipeline = (uint32_t)r->store_pipeline;
+	body->store_pipeline_bind = (uint32_t)r->store_pipeline_bind;
+	body->zls_control = r->zls_control;
+	body->scissor_array = r->scissor_array;
+	body->scissor_count = (uint32_t)r->scissor_count;
+}
+
+/* Submits one render as job; the call's status. */
+static int submit_render(struct client *c, Agx__Work__Render *body, uint64_t job,
+			 struct agx_ipc_error *err)
+{
+	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
+	Agx__Fwchan__WorkItem item = AGX__FWCHAN__WORK_ITEM__INIT, *list[1] = { &item };
+
+	item.kind = AGX__FWCHAN__WORK_KIND__WORK_RENDER;
+	item.job_id = job;
+	item.work_case = AGX__FWCHAN__WORK_ITEM__WORK_RENDER;
+	item.render = body;
+	s.context = c->context;
+	s.context_slot = c->slot;
+	s.items = list;
+	s.n_items = 1;
+	return call(c->fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, err);
+}
+
+/* A client's memory for a render of the scene's: its code, data and TVB heap, a 64x64 target. */
+struct render_rig {
+	struct agx_bo code, data, tvb;
+	uint64_t code_va, data_va, tvb_va;
+	struct sim_scene scene;
+	struct sim_scene_target t;
+};
+
+static void bind(struct client *c, struct agx_bo *bo, size_t size, uint32_t flags, uint64_t *va)
+{
+	assert_int_equal(agx_bo_create(c->mem, size, 0, 0, bo), 0);
+	assert_int_equal(agx_vm_bind(c->mem, c->vm, bo, 0, bo->size, 0,
+				     flags | AGX_BIND_READ | AGX_BIND_ALLOCATE_VA, va),
+			 0);
+}
+
+static void rig_init(struct client *c, struct render_rig *g)
+{
+	static const uint8_t zeros[64 * 256];
+	char why[128];
+
+	memset(g, 0, sizeof(*g));
+	bind(c, &g->code, 4 * PAGE, AGX_BIND_EXECUTE, &g->code_va);
+	bind(c, &g->data, 16 * PAGE, AGX_BIND_WRITE, &g->data_va);
+	bind(c, &g->tvb, 16 * PAGE, AGX_BIND_WRITE, &g->tvb_va);
+	if (!sim_scene_init(
+		&g->scene, (struct sim_arena){ g->code.map, g->code_va, (uint32_t)g->code.size, 0 },
+		(struct sim_arena){ g->data.map, g->data_va, (uint32_t)g->data.size, 0 }, why,
+		sizeof(why)))
+		fail_msg("%s", why);
+	g->t = (struct sim_scene_target){ .width = 64,
+					  .height = 64,
+					  .stride = 256,
+					  .tile_w = 32,
+					  .tile_h = 32,
+					  .tvb = g->tvb_va,
+					  .tvb_size = (uint32_t)g->tvb.size };
+	g->t.va = sim_arena_put(&g->scene.data, zeros, sizeof(zeros), 128);
+}
+
+static void rig_fini(struct client *c, struct render_rig *g)
+{
+	agx_bo_close(c->mem, &g->code);
+	agx_bo_close(c->mem, &g->data);
+	agx_bo_close(c->mem, &g->tvb);
+}
+
 static void test_render(void **state)
 {
 	static const float tri[3][8] = { { -1, -1, 0, 1, 1, 0, 0, 1 },
 					 { 1, -1, 0, 1, 1, 0, 0, 1 },
 					 { -1, 1, 0, 1, 1, 0, 0, 1 } };
-	static const uint8_t zeros[64 * 256];
 	struct daemons *d = *state;
-	Agx__Fwchan__Submit s = AGX__FWCHAN__SUBMIT__INIT;
-	Agx__Fwchan__WorkItem item = AGX__FWCHAN__WORK_ITEM__INIT, *list[1] = { &item };
-	Agx__Work__Render body = AGX__WORK__RENDER__INIT;
+	Agx__Work__Render body;
 	struct sim_scene_draw draw = { .vertices = tri,
 				       .num_vertices = 3,
 				       .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
 				       .count = 3 };
-	struct agx_bo code, data, tvb;
-	struct sim_scene scene;
-	struct sim_scene_target t = {
-		.width = 64, .height = 64, .stride = 256, .tile_w = 32, .tile_h = 32
-	};
 	struct agx_fw_work_render r;
 	struct agx_ipc_error err;
-	uint64_t code_va, data_va, tvb_va;
 	unsigned red = 0, clear = 0;
 	const uint32_t *image;
+	struct render_rig g;
 	struct client c;
-	char why[128];
 
 	client_init(d, &c);
-	assert_int_equal(agx_bo_create(c.mem, 4 * PAGE, 0, 0, &code), 0);
-	assert_int_equal(agx_bo_create(c.mem, 16 * PAGE, 0, 0, &data), 0);
-	assert_int_equal(agx_bo_create(c.mem, 16 * PAGE, 0, 0, &tvb), 0);
-	assert_int_equal(agx_vm_bind(c.mem, c.vm, &code, 0, code.size, 0,
-				     AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_BIND_ALLOCATE_VA,
-				     &code_va),
-			 0);
-	assert_int_equal(agx_vm_bind(c.mem, c.vm, &data, 0, data.size, 0,
-				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA,
-				     &data_va),
-			 0);
-	assert_int_equal(agx_vm_bind(c.mem, c.vm, &tvb, 0, tvb.size, 0,
-				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA,
-				     &tvb_va),
-			 0);
-	if (!sim_scene_init(&scene, (struct sim_arena){ code.map, code_va, (uint32_t)code.size, 0 },
-			    (struct sim_arena){ data.map, data_va, (uint32_t)data.size, 0 }, why,
-			    sizeof(why)))
-		fail_msg("%s", why);
-	t.va = sim_arena_put(&scene.data, zeros, sizeof(zeros), 128);
-	t.tvb = tvb_va;
-	t.tvb_size = (uint32_t)tvb.size;
-	assert_true(sim_scene_render(&scene, &t, &draw, 1, &r));
-
-	body.encoder = r.encoder;
-	body.encoder_end = r.encoder_end;
-	body.usc_base = r.usc_base;
-	body.tvb = r.tvb;
-	body.tvb_size = (uint32_t)r.tvb_size;
-	body.width = (uint32_t)r.width;
-	body.height = (uint32_t)r.height;
-	body.samples = (uint32_t)r.samples;
-	body.utile_width = (uint32_t)r.utile_width;
-	body.utile_height = (uint32_t)r.utile_height;
-	body.sample_size = (uint32_t)r.sample_size;
-	body.load_pipeline = (uint32_t)r.load_pipeline;
-	body.load_pipeline_bind = (uint32_t)r.load_pipeline_bind;
-	body.store_pipeline = (uint32_t)r.store_pipeline;
-	body.store_pipeline_bind = (uint32_t)r.store_pipeline_bind;
-	body.zls_control = r.zls_control;
-	body.scissor_array = r.scissor_array;
-	body.scissor_count = (uint32_t)r.scissor_count;
-	item.kind = AGX__FWCHAN__WORK_KIND__WORK_RENDER;
-	item.job_id = 1;
-	item.work_case = AGX__FWCHAN__WORK_ITEM__WORK_RENDER;
-	item.render = &body;
-	s.context = c.context;
-	s.context_slot = c.slot;
-	s.items = list;
-	s.n_items = 1;
-	assert_int_equal(call(c.fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, &err), 0);
+	rig_init(&c, &g);
+	assert_true(sim_scene_render(&g.scene, &g.t, &draw, 1, &r));
+	render_body(&r, &body);
+	assert_int_equal(submit_render(&c, &body, 1, &err), 0);
 	wait_completed(&c, 1);
 	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_OK);
-	image = (const uint32_t *)((const uint8_t *)data.map + (t.va - data_va));
+	image = (const uint32_t *)((const uint8_t *)g.data.map + (g.t.va - g.data_va));
 	for (unsigned i = 0; i < 64 * 64; i++) {
 		red += image[i] == 0xff0000ffu;
 		clear += image[i] == SIM_SCENE_CLEAR;
@@ -635,15 +669,54 @@ static void test_render(void **state)
 	assert_true(red > 64 * 64 * 2 / 5 && red < 64 * 64 * 3 / 5);
 
 	/* a heap past the VM, and a tile size that does not exist, are refused */
-	body.tvb = tvb_va + tvb.size;
-	assert_int_equal(call(c.fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, &err), -ENOENT);
-	body.tvb = tvb_va;
+	body.tvb = g.tvb_va + g.tvb.size;
+	assert_int_equal(submit_render(&c, &body, 2, &err), -ENOENT);
+	body.tvb = g.tvb_va;
 	body.utile_width = 64;
-	assert_int_equal(call(c.fw, AGX_IPC_MSG_FWCHAN_SUBMIT, &s.base, &err), -EINVAL);
+	assert_int_equal(submit_render(&c, &body, 3, &err), -EINVAL);
 	assert_non_null(strstr(err.message, "tiles"));
-	agx_bo_close(c.mem, &code);
-	agx_bo_close(c.mem, &data);
-	agx_bo_close(c.mem, &tvb);
+	rig_fini(&c, &g);
+	client_fini(&c);
+}
+
+/*
+ * A render that takes far longer to bin than three ping periods (50 ms
+ * each here) is not a hung firmware: binning runs on the GPU's cores, and
+ * the firmware answers its pings meanwhile.  The heap is too small for
+ * the draw and the render has no partial pipelines, so it ends as a TVB
+ * overflow -- the firmware's verdict, after binning all of it -- and not
+ * in a recovery.
+ */
+static void test_long_binning(void **state)
+{
+	static const float tri[3][8] = { { 0, 0, 0, 1, 1, 0, 0, 1 },
+					 { 0.01f, 0, 0, 1, 1, 0, 0, 1 },
+					 { 0, 0.01f, 0, 1, 1, 0, 0, 1 } };
+	struct daemons *d = *state;
+	Agx__Work__Render body;
+	struct sim_scene_draw draw = { .vertices = tri,
+				       .num_vertices = 3,
+				       .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+				       .count = 3,
+				       .instances = SANITIZED ? 100000 : 1000000 };
+	struct agx_fw_work_render r;
+	struct agx_ipc_error err;
+	struct render_rig g;
+	struct client c;
+	uint64_t start;
+
+	client_init(d, &c);
+	rig_init(&c, &g);
+	assert_true(sim_scene_render(&g.scene, &g.t, &draw, 1, &r));
+	render_body(&r, &body);
+	start = now_ns();
+	assert_int_equal(submit_render(&c, &body, 1, &err), 0);
+	wait_completed(&c, 1);
+	print_message("# %u instances binned in %.0f ms\n", draw.instances,
+		      (double)(now_ns() - start) / 1e6);
+	assert_int_equal(c.results[1], AGX__FWCHAN__WORK_RESULT__RESULT_TVB_OVERFLOW);
+	assert_int_equal(c.lost, 0);
+	rig_fini(&c, &g);
 	client_fini(&c);
 }
 
@@ -837,6 +910,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crash_recovery, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_recovery, setup_fast_ping, teardown),
+		cmocka_unit_test_setup_teardown(test_long_binning, setup_fast_ping, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_during_recovery, setup_fast_ping,
 						teardown),
 	};
