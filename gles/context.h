@@ -27,8 +27,10 @@ enum gles_surface_format {
 	GLES_FORMAT_NONE,
 	GLES_FORMAT_RGBA8_UNORM,  /* bytes R, G, B, A */
 	GLES_FORMAT_B5G6R5_UNORM, /* one 16-bit word: R in bits 15..11, G 10..5, B 4..0 */
-	GLES_FORMAT_Z32_FLOAT,	  /* one float: depth (24-bit depth too, as formats.c has it) */
-	GLES_FORMAT_S8_UINT,	  /* one byte: stencil */
+	GLES_FORMAT_Z32_FLOAT, /* one float: the depth of DEPTH24_STENCIL8, as formats.c has it */
+	GLES_FORMAT_S8_UINT,   /* one byte: stencil */
+	GLES_FORMAT_Z24_FLOAT, /* one float: DEPTH_COMPONENT24 without stencil (formats.c) */
+	GLES_FORMAT_Z16_UNORM, /* one 16-bit word: DEPTH_COMPONENT16 */
 };
 
 /*

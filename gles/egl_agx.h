@@ -17,7 +17,7 @@
 /* The largest pbuffer (and window surface), and what the configs say of it. */
 #define GLES_MAX_PBUFFER_SIZE 16384
 /* The configs of one display: the four formats, and two more on an X11 screen of depth 32. */
-#define GLES_MAX_CONFIGS 6
+#define GLES_MAX_CONFIGS 12
 
 /*
  * The stack's device as one initialized display uses it.  Contexts and
@@ -39,7 +39,7 @@ struct gles_device {
 struct gles_config {
 	EGLint id;
 	EGLint red, green, blue, alpha, depth, stencil;
-	/* the surface's buffers: depth and stencil NONE, or Z32_FLOAT and S8_UINT */
+	/* the surface's buffers: depth NONE, Z16, Z24 or Z32_FLOAT (with S8_UINT stencil) */
 	enum gles_surface_format color_format, depth_format, stencil_format;
 	EGLint surface_type;	       /* EGL_PBUFFER_BIT, and EGL_WINDOW_BIT on an X11 screen */
 	EGLint visual_id, visual_type; /* the X visual of its windows; 0 and EGL_NONE if none */

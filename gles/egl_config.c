@@ -17,10 +17,14 @@
 #define X11_TRUE_COLOR 4
 
 /*
- * Every display's four formats (EGL_CONFIG_ID 1 to 4), pbuffers only.  A
- * 24-bit depth and 8-bit stencil are stored as DEPTH24_STENCIL8 is
- * (formats.c): a Z32F depth buffer and an S8 stencil buffer, which the ZLS
- * renders to.
+ * Every display's pbuffer configs: RGBA8888 and RGB565, each with no depth
+ * or stencil (EGL_CONFIG_ID 1, 3), 24-bit depth and 8-bit stencil (2, 4),
+ * 16-bit depth (5, 7) and 24-bit depth alone (6, 8) -- the depth and
+ * stencil combinations Mesa's drivers offer, since applications ask for
+ * exact ones (glmark2 scores a stencil it did not ask for as unusable).
+ * A 24-bit depth is stored as DEPTH_COMPONENT24 and DEPTH24_STENCIL8 are
+ * (formats.c): a Z32F depth buffer, and an S8 stencil buffer, which the
+ * ZLS renders to.
  */
 static const struct gles_config base_configs[] = {
 	{ 1, 8, 8, 8, 8, 0, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_NONE, GLES_FORMAT_NONE,
@@ -31,6 +35,14 @@ static const struct gles_config base_configs[] = {
 	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
 	{ 4, 5, 6, 5, 0, 24, 8, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z32_FLOAT,
 	  GLES_FORMAT_S8_UINT, EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	{ 5, 8, 8, 8, 8, 16, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z16_UNORM, GLES_FORMAT_NONE,
+	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	{ 6, 8, 8, 8, 8, 24, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z24_FLOAT, GLES_FORMAT_NONE,
+	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	{ 7, 5, 6, 5, 0, 16, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z16_UNORM, GLES_FORMAT_NONE,
+	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	{ 8, 5, 6, 5, 0, 24, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z24_FLOAT, GLES_FORMAT_NONE,
+	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
 };
 
 #define NUM_BASE_CONFIGS (sizeof(base_configs) / sizeof(base_configs[0]))
@@ -55,8 +67,9 @@ static bool add_windows(struct gles_display *dpy, struct gles_config *c, uint32_
  * An X11 screen's configs: RGBA8888 windows of its depth-24 TrueColor
  * visual (the alpha channel is rendered to but not shown: the window has
  * none), RGB565 windows only of a depth-16 visual, and, where the screen
- * has a depth-32 ARGB visual, configs 5 and 6: RGBA8888 windows whose
- * alpha reaches the window (for a compositing manager to blend with).
+ * has a depth-32 ARGB visual, configs 9 to 12: the RGBA8888 ones again,
+ * with windows whose alpha reaches the window (for a compositing manager
+ * to blend with).
  * Configs without a visual are pbuffer configs, as on the other displays.
  */
 void gles_egl_configs_init(struct gles_display *dpy)
@@ -71,9 +84,11 @@ void gles_egl_configs_init(struct gles_display *dpy)
 			    dpy->configs[i].color_format == GLES_FORMAT_RGBA8_UNORM
 				? DRM_FORMAT_XRGB8888
 				: DRM_FORMAT_RGB565);
-	for (unsigned i = 0; i < 2; i++) {
+	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++) {
 		struct gles_config *c = &dpy->configs[dpy->num_configs];
 
+		if (base_configs[i].color_format != GLES_FORMAT_RGBA8_UNORM)
+			continue;
 		*c = base_configs[i];
 		c->id = (EGLint)dpy->num_configs + 1;
 		if (!add_windows(dpy, c, DRM_FORMAT_ARGB8888))

@@ -77,8 +77,10 @@ static unsigned bytes_per_pixel(enum gles_surface_format format)
 	switch (format) {
 	case GLES_FORMAT_RGBA8_UNORM:
 	case GLES_FORMAT_Z32_FLOAT:
+	case GLES_FORMAT_Z24_FLOAT:
 		return 4;
 	case GLES_FORMAT_B5G6R5_UNORM:
+	case GLES_FORMAT_Z16_UNORM:
 		return 2;
 	case GLES_FORMAT_S8_UINT:
 		return 1;

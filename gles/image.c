@@ -94,6 +94,12 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 	case GLES_FORMAT_S8_UINT:
 		format = AGX_FORMAT_S8_UINT, internalformat = GL_DEPTH24_STENCIL8;
 		break;
+	case GLES_FORMAT_Z24_FLOAT:
+		format = AGX_FORMAT_Z32_FLOAT, internalformat = GL_DEPTH_COMPONENT24;
+		break;
+	case GLES_FORMAT_Z16_UNORM:
+		format = AGX_FORMAT_Z16_UNORM, internalformat = GL_DEPTH_COMPONENT16;
+		break;
 	default:
 		return false;
 	}

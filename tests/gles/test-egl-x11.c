@@ -265,7 +265,7 @@ static void test_platform(void **state)
 	setenv("DISPLAY", display, 1);
 	assert_true(eglInitialize(def, NULL, NULL));
 	assert_true(eglGetConfigs(def, NULL, 0, &n));
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 12);
 	assert_int_equal(config_attrib(def, config_by_id(def, 1), EGL_NATIVE_VISUAL_ID),
 			 config_attrib(dpy, config_by_id(dpy, 1), EGL_NATIVE_VISUAL_ID));
 	/* a config is its display's own */
@@ -320,26 +320,31 @@ static void test_configs(void **state)
 	const EGLint true_color[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
 				      EGL_NATIVE_VISUAL_TYPE, TrueColor, EGL_NONE };
 	EGLDisplay dpy, dpy16;
-	EGLConfig configs[8];
+	EGLConfig configs[16];
 	XVisualInfo *v;
 	EGLint n;
 
 	(void)state;
 	SKIP_WITHOUT_X();
 	dpy = screen_display(0);
-	/* the four formats, then RGBA8888 again for the 32-bit visual */
-	assert_true(eglGetConfigs(dpy, configs, 8, &n));
-	assert_int_equal(n, 6);
+	/* the eight pbuffer configs, then the RGBA8888 ones again for the 32-bit visual */
+	assert_true(eglGetConfigs(dpy, configs, 16, &n));
+	assert_int_equal(n, 12);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_ID), i + 1);
-	assert_int_equal(config_attrib(dpy, configs[4], EGL_ALPHA_SIZE), 8);
-	assert_int_equal(config_attrib(dpy, configs[5], EGL_DEPTH_SIZE), 24);
-	check_window_config(dpy, 0, 1, 24, 0xff0000);
-	check_window_config(dpy, 0, 2, 24, 0xff0000);
-	check_window_config(dpy, 0, 3, 16, 0xf800);
-	check_window_config(dpy, 0, 4, 16, 0xf800);
-	check_window_config(dpy, 0, 5, 32, 0xff0000);
-	check_window_config(dpy, 0, 6, 32, 0xff0000);
+	for (int i = 8; i < 12; i++)
+		assert_int_equal(config_attrib(dpy, configs[i], EGL_ALPHA_SIZE), 8);
+	assert_int_equal(config_attrib(dpy, configs[9], EGL_DEPTH_SIZE), 24);
+	assert_int_equal(config_attrib(dpy, configs[9], EGL_STENCIL_SIZE), 8);
+	assert_int_equal(config_attrib(dpy, configs[10], EGL_DEPTH_SIZE), 16);
+	assert_int_equal(config_attrib(dpy, configs[11], EGL_STENCIL_SIZE), 0);
+	for (EGLint id = 1; id <= 8; id++) {
+		bool rgb565 = id == 3 || id == 4 || id == 7 || id == 8;
+
+		check_window_config(dpy, 0, id, rgb565 ? 16 : 24, rgb565 ? 0xf800 : 0xff0000);
+	}
+	for (EGLint id = 9; id <= 12; id++)
+		check_window_config(dpy, 0, id, 32, 0xff0000);
 	/* the screen's own visual where it fits: windows that name none get it */
 	assert_int_equal(config_attrib(dpy, configs[0], EGL_NATIVE_VISUAL_ID),
 			 (EGLint)XVisualIDFromVisual(DefaultVisual(fx->x, 0)));
@@ -350,8 +355,8 @@ static void test_configs(void **state)
 	v = config_visual(dpy, configs[0]);
 	assert_int_equal(v->depth, 24);
 	XFree(v);
-	assert_true(eglChooseConfig(dpy, true_color, configs, 8, &n));
-	assert_int_equal(n, 4);
+	assert_true(eglChooseConfig(dpy, true_color, configs, 16, &n));
+	assert_int_equal(n, 8);
 	for (int i = 0; i < n; i++)
 		assert_true(config_attrib(dpy, configs[i], EGL_SURFACE_TYPE) & EGL_WINDOW_BIT);
 
@@ -361,8 +366,10 @@ static void test_configs(void **state)
 	check_window_config(dpy16, 1, 3, 16, 0xf800);
 	check_window_config(dpy16, 1, 4, 16, 0xf800);
 	check_window_config(dpy16, 1, 1, 24, 0xff0000);
-	if (n > 4)
-		check_window_config(dpy16, 1, 5, 32, 0xff0000);
+	check_window_config(dpy16, 1, 7, 16, 0xf800);
+	check_window_config(dpy16, 1, 8, 16, 0xf800);
+	if (n > 8)
+		check_window_config(dpy16, 1, 9, 32, 0xff0000);
 	/* the surfaceless platform has pbuffers only, as before */
 	{
 		EGLDisplay sl =
@@ -370,7 +377,7 @@ static void test_configs(void **state)
 
 		assert_true(eglInitialize(sl, NULL, NULL));
 		assert_true(eglGetConfigs(sl, NULL, 0, &n));
-		assert_int_equal(n, 4);
+		assert_int_equal(n, 8);
 		assert_int_equal(config_attrib(sl, config_by_id(sl, 1), EGL_SURFACE_TYPE),
 				 EGL_PBUFFER_BIT);
 		assert_int_equal(config_attrib(sl, config_by_id(sl, 1), EGL_NATIVE_VISUAL_ID), 0);
@@ -397,7 +404,7 @@ static void test_window_surface(void **state)
 	dpy = screen_display(0);
 	rgba = config_by_id(dpy, 1);
 	rgb565 = config_by_id(dpy, 3);
-	argb = config_by_id(dpy, 5);
+	argb = config_by_id(dpy, 9);
 	v = config_visual(dpy, rgba);
 	win = make_window(v, 72, 40);
 
@@ -559,7 +566,7 @@ static void test_swap_depth32(void **state)
 	(void)state;
 	SKIP_WITHOUT_X();
 	dpy = screen_display(0);
-	config = config_by_id(dpy, 5);
+	config = config_by_id(dpy, 9);
 	v = config_visual(dpy, config);
 	assert_int_equal(v->depth, 32);
 	win = make_window(v, 32, 24);
@@ -669,7 +676,7 @@ static void test_terminate_current(void **state)
 	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
 	assert_true(eglInitialize(dpy, NULL, NULL));
 	assert_true(eglGetConfigs(dpy, NULL, 0, &n));
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 12);
 	/* the window is free for a surface again */
 	surf = eglCreateWindowSurface(dpy, config_by_id(dpy, 1), win, NULL);
 	assert_ptr_not_equal(surf, EGL_NO_SURFACE);

@@ -185,29 +185,29 @@ static void test_initialize(void **state)
 static void test_configs(void **state)
 {
 	/* id, red, green, blue, alpha, depth, stencil, buffer size */
-	static const EGLint expected[4][8] = {
-		{ 1, 8, 8, 8, 8, 0, 0, 32 },
-		{ 2, 8, 8, 8, 8, 24, 8, 32 },
-		{ 3, 5, 6, 5, 0, 0, 0, 16 },
-		{ 4, 5, 6, 5, 0, 24, 8, 16 },
+	static const EGLint expected[8][8] = {
+		{ 1, 8, 8, 8, 8, 0, 0, 32 },  { 2, 8, 8, 8, 8, 24, 8, 32 },
+		{ 3, 5, 6, 5, 0, 0, 0, 16 },  { 4, 5, 6, 5, 0, 24, 8, 16 },
+		{ 5, 8, 8, 8, 8, 16, 0, 32 }, { 6, 8, 8, 8, 8, 24, 0, 32 },
+		{ 7, 5, 6, 5, 0, 16, 0, 16 }, { 8, 5, 6, 5, 0, 24, 0, 16 },
 	};
 	static const EGLint columns[] = { EGL_CONFIG_ID,    EGL_RED_SIZE,   EGL_GREEN_SIZE,
 					  EGL_BLUE_SIZE,    EGL_ALPHA_SIZE, EGL_DEPTH_SIZE,
 					  EGL_STENCIL_SIZE, EGL_BUFFER_SIZE };
 	EGLDisplay dpy = initialized();
-	EGLConfig configs[8];
+	EGLConfig configs[16];
 	EGLint n = 0, value;
 
 	(void)state;
 	assert_true(eglGetConfigs(dpy, NULL, 0, &n));
-	assert_int_equal(n, 4);
+	assert_int_equal(n, 8);
 	assert_true(eglGetConfigs(dpy, configs, 2, &n));
 	assert_int_equal(n, 2);
-	assert_true(eglGetConfigs(dpy, configs, 8, &n));
-	assert_int_equal(n, 4);
-	assert_false(eglGetConfigs(dpy, configs, 8, NULL));
+	assert_true(eglGetConfigs(dpy, configs, 16, &n));
+	assert_int_equal(n, 8);
+	assert_false(eglGetConfigs(dpy, configs, 16, NULL));
 	assert_egl_error(EGL_BAD_PARAMETER);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 8; i++) {
 		for (int c = 0; c < 8; c++)
 			assert_int_equal(config_attrib(dpy, configs[i], columns[c]),
 					 expected[i][c]);
@@ -230,12 +230,12 @@ static void test_configs(void **state)
 /* eglChooseConfig(attribs) gives exactly the config ids of want, in that order. */
 static void choose(EGLDisplay dpy, const EGLint *attribs, const EGLint *want, int count)
 {
-	EGLConfig configs[8];
+	EGLConfig configs[16];
 	EGLint n = -1;
 
 	assert_true(eglChooseConfig(dpy, attribs, NULL, 0, &n));
 	assert_int_equal(n, count);
-	assert_true(eglChooseConfig(dpy, attribs, configs, 8, &n));
+	assert_true(eglChooseConfig(dpy, attribs, configs, 16, &n));
 	assert_int_equal(n, count);
 	for (int i = 0; i < count; i++)
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_ID), want[i]);
@@ -253,24 +253,28 @@ static void test_choose_config(void **state)
 	/* the defaults ask for a window and OpenGL ES 1: nothing here */
 	choose(dpy, NULL, NULL, 0);
 	choose(dpy, (const EGLint[]){ EGL_NONE }, NULL, 0);
-	/* no colour size asked for: the smaller buffer, then the smaller depth first */
-	choose(dpy, (const EGLint[]){ PB, EGL_NONE }, (const EGLint[]){ 3, 4, 1, 2 }, 4);
+	/* no colour size asked for: the smaller buffer, then the smaller depth, then stencil */
+	choose(dpy, (const EGLint[]){ PB, EGL_NONE }, (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 },
+	       8);
 	/* red asked for: more red bits first */
 	choose(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, 1, EGL_NONE },
-	       (const EGLint[]){ 1, 2, 3, 4 }, 4);
+	       (const EGLint[]){ 1, 5, 6, 2, 3, 7, 8, 4 }, 8);
 	choose(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, EGL_DONT_CARE, EGL_NONE },
-	       (const EGLint[]){ 3, 4, 1, 2 }, 4);
-	choose(dpy, (const EGLint[]){ PB, EGL_ALPHA_SIZE, 1, EGL_NONE }, (const EGLint[]){ 1, 2 },
-	       2);
-	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 1, EGL_NONE }, (const EGLint[]){ 4, 2 },
-	       2);
+	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
+	choose(dpy, (const EGLint[]){ PB, EGL_ALPHA_SIZE, 1, EGL_NONE },
+	       (const EGLint[]){ 1, 5, 6, 2 }, 4);
+	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 1, EGL_NONE },
+	       (const EGLint[]){ 7, 8, 4, 5, 6, 2 }, 6);
+	/* a depth buffer and no stencil, as glmark2 asks (by score, of every ES2 config) */
+	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 17, EGL_STENCIL_SIZE, 0, EGL_NONE },
+	       (const EGLint[]){ 8, 4, 6, 2 }, 4);
 	choose(dpy, (const EGLint[]){ PB, EGL_GREEN_SIZE, 6, EGL_STENCIL_SIZE, 8, EGL_NONE },
 	       (const EGLint[]){ 2, 4 }, 2);
 	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 25, EGL_NONE }, NULL, 0);
-	choose(dpy, (const EGLint[]){ PB, EGL_BUFFER_SIZE, 24, EGL_NONE }, (const EGLint[]){ 1, 2 },
-	       2);
+	choose(dpy, (const EGLint[]){ PB, EGL_BUFFER_SIZE, 24, EGL_NONE },
+	       (const EGLint[]){ 1, 5, 6, 2 }, 4);
 	choose(dpy, (const EGLint[]){ PB, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE },
-	       (const EGLint[]){ 3, 4, 1, 2 }, 4);
+	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
 	choose(dpy, (const EGLint[]){ PB, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE }, NULL, 0);
 	choose(dpy,
 	       (const EGLint[]){ EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE,
@@ -282,17 +286,17 @@ static void test_choose_config(void **state)
 	choose(dpy, (const EGLint[]){ PB, EGL_LEVEL, 1, EGL_NONE }, NULL, 0);
 	choose(dpy, (const EGLint[]){ PB, EGL_SAMPLE_BUFFERS, 1, EGL_NONE }, NULL, 0);
 	choose(dpy, (const EGLint[]){ PB, EGL_MIN_SWAP_INTERVAL, 0, EGL_NONE },
-	       (const EGLint[]){ 3, 4, 1, 2 }, 4);
+	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
 	choose(dpy, (const EGLint[]){ PB, EGL_SURFACE_TYPE, EGL_DONT_CARE, EGL_NONE },
-	       (const EGLint[]){ 3, 4, 1, 2 }, 4);
+	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
 	/* transparent values count only for a transparent config */
 	choose(dpy, (const EGLint[]){ PB, EGL_TRANSPARENT_RED_VALUE, 7, EGL_NONE },
-	       (const EGLint[]){ 3, 4, 1, 2 }, 4);
+	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
 	/* section 3.4.1.2: eglChooseConfig ignores the pbuffer limits and the visual id */
 	choose(
 	    dpy,
 	    (const EGLint[]){ PB, EGL_MAX_PBUFFER_WIDTH, 99999, EGL_NATIVE_VISUAL_ID, 5, EGL_NONE },
-	    (const EGLint[]){ 3, 4, 1, 2 }, 4);
+	    (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
 	/* EGL_CONFIG_ID overrides everything else */
 	choose(dpy,
 	       (const EGLint[]){ EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_CONFIG_ID, 2, EGL_NONE },

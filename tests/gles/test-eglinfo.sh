@@ -98,9 +98,9 @@ exts=$(printf '%s\n' "$section" | sed -n '/^EGL extensions string:/,/^[^ ]/p' | 
 	tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
 [ "$exts" = "EGL_EXT_create_context_robustness EGL_KHR_create_context EGL_KHR_get_all_proc_addresses EGL_KHR_surfaceless_context" ]
 check $? "our display extensions, and only those"
-# four configurations, pbuffers only: id, buffer size, r g b a, depth, stencil
+# eight configurations, pbuffers only: id, buffer size, r g b a, depth, stencil
 configs=$(printf '%s\n' "$section" | grep -E '^0x0[0-9] ' |
 	awk '{ print $1, $2, $4, $5, $6, $7, $8, $9, $NF }' | tr '\n' ';')
-[ "$configs" = "0x01 32 8 8 8 8 0 0 pb;0x02 32 8 8 8 8 24 8 pb;0x03 16 5 6 5 0 0 0 pb;0x04 16 5 6 5 0 24 8 pb;" ]
-check $? "the four configs (got: $configs)"
+[ "$configs" = "0x01 32 8 8 8 8 0 0 pb;0x02 32 8 8 8 8 24 8 pb;0x03 16 5 6 5 0 0 0 pb;0x04 16 5 6 5 0 24 8 pb;0x05 32 8 8 8 8 16 0 pb;0x06 32 8 8 8 8 24 0 pb;0x07 16 5 6 5 0 16 0 pb;0x08 16 5 6 5 0 24 0 pb;" ]
+check $? "the eight configs (got: $configs)"
 exit $failed

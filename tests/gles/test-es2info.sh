@@ -93,19 +93,25 @@ section=$(sed -n '/^X11 platform:/,/^$/p' "$out")
 printf '%s\n' "$section" | grep -qx "EGL vendor string: AGX driver stack"
 check $? "an X11 platform section with our vendor string"
 # id, the 32-bit visual id, its class (TC: TrueColor), and the surfaces: RGBA8888
-# windows of the 24-bit visual (1, 2) and of a 32-bit one (5, 6); RGB565 pbuffers
-# only (no 16-bit visual on this screen)
-configs=$(printf '%s\n' "$section" | grep -E '^0x0[0-9] ' |
+# windows of the 24-bit visual (1, 2, 5, 6) and of a 32-bit one (9 to 12); RGB565
+# pbuffers only (no 16-bit visual on this screen)
+configs=$(printf '%s\n' "$section" | grep -E '^0x0[0-9a-f] ' |
 	awk '{ n = length($12); print $1, $2, $4, $5, $6, $7, $8, $9, substr($12, 1, n - 2),
 		substr($12, n - 1), $NF }')
 summary=$(printf '%s\n' "$configs" | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11 }' |
 	tr '\n' ';')
-[ "$summary" = "0x01 32 8 8 8 8 0 0 TC win,pb;0x02 32 8 8 8 8 24 8 TC win,pb;0x03 16 5 6 5 0 0 0 -- pb;0x04 16 5 6 5 0 24 8 -- pb;0x05 32 8 8 8 8 0 0 TC win,pb;0x06 32 8 8 8 8 24 8 TC win,pb;" ]
+want="0x01 32 8 8 8 8 0 0 TC win,pb;0x02 32 8 8 8 8 24 8 TC win,pb;0x03 16 5 6 5 0 0 0 -- pb;\
+0x04 16 5 6 5 0 24 8 -- pb;0x05 32 8 8 8 8 16 0 TC win,pb;0x06 32 8 8 8 8 24 0 TC win,pb;\
+0x07 16 5 6 5 0 16 0 -- pb;0x08 16 5 6 5 0 24 0 -- pb;0x09 32 8 8 8 8 0 0 TC win,pb;\
+0x0a 32 8 8 8 8 24 8 TC win,pb;0x0b 32 8 8 8 8 16 0 TC win,pb;0x0c 32 8 8 8 8 24 0 TC win,pb;"
+[ "$summary" = "$want" ]
 check $? "the window and pbuffer configs (got: $summary)"
-# configs 1 and 2 share the screen's visual, 5 and 6 another one
+# configs 1, 2, 5 and 6 share the screen's visual, 9 to 12 another one
 visuals=$(printf '%s\n' "$configs" | awk '{ print $9 }' | tr '\n' ' ')
 # shellcheck disable=SC2086 # one word per visual
 set -- $visuals
-[ "$1" = "$2" ] && [ "$5" = "$6" ] && [ "$1" != "$5" ] && [ "$3" = 0x00 ] && [ "$1" != 0x00 ]
+[ "$1" = "$2" ] && [ "$1" = "$5" ] && [ "$1" = "$6" ] && [ "$9" = "${10}" ] &&
+	[ "$9" = "${11}" ] && [ "$9" = "${12}" ] && [ "$1" != "$9" ] && [ "$3" = 0x00 ] &&
+	[ "$1" != 0x00 ]
 check $? "the visuals of the window configs (got: $visuals)"
 exit $failed
