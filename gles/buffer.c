@@ -9,10 +9,19 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "gl_functions.h"
 #include "objects.h"
 #include "state.h"
 #include "submit.h"
+
+/*
+ * GL_BUFFER_ACCESS_OES of a glMapBufferRange mapping that reads: OpenGL's
+ * READ_ONLY and READ_WRITE, which OES_mapbuffer does not name (it maps for
+ * writing only) and Mesa answers in ES too.
+ */
+#define ACCESS_READ_ONLY  0x88B8
+#define ACCESS_READ_WRITE 0x88BA
 
 struct gles_buffer_object *gles_buffer_ref(struct gles_buffer_object *b)
 {
@@ -349,6 +358,34 @@ void *gles_MapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLb
 	return gles_buffer_data(b) + offset;
 }
 
+/*
+ * OES_mapbuffer's glMapBufferOES: the whole buffer, for writing only
+ * (GL_WRITE_ONLY_OES, the one access it defines: others INVALID_ENUM),
+ * after the draws that use it have run -- glMapBufferRange's mapping with
+ * GL_MAP_WRITE_BIT.  Unlike glMapBufferRange it maps an empty buffer too.
+ */
+void *gles_MapBufferOES(GLenum target, GLenum access)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_buffer_object **slot, *b;
+
+	if (!ctx || !(slot = target_slot(ctx, target)))
+		return NULL;
+	if (access != GL_WRITE_ONLY_OES) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return NULL;
+	}
+	if (!(b = *slot) || b->access) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return NULL;
+	}
+	gles_submit_cpu_access(b->dev, &b->bo);
+	b->access = GL_MAP_WRITE_BIT;
+	b->map_offset = 0;
+	b->map_length = b->size;
+	return gles_buffer_data(b);
+}
+
 GLboolean gles_UnmapBuffer(GLenum target)
 {
 	struct gles_context *ctx = gles_current();
@@ -458,6 +495,13 @@ static bool buffer_parameter(struct gles_context *ctx, const struct gles_buffer_
 	case GL_BUFFER_MAP_LENGTH:
 		*value = b->map_length;
 		return true;
+	case GL_BUFFER_ACCESS_OES:
+		/* OES_mapbuffer's: how a mapping may be used (WRITE_ONLY_OES when none is) */
+		*value = (b->access & GL_MAP_READ_BIT) && (b->access & GL_MAP_WRITE_BIT)
+			     ? ACCESS_READ_WRITE
+			 : b->access & GL_MAP_READ_BIT ? ACCESS_READ_ONLY
+						       : GL_WRITE_ONLY_OES;
+		return true;
 	}
 	gles_error(ctx, GL_INVALID_ENUM);
 	return false;
@@ -472,6 +516,7 @@ static bool pname_valid(GLenum pname)
 	case GL_BUFFER_MAPPED:
 	case GL_BUFFER_MAP_OFFSET:
 	case GL_BUFFER_MAP_LENGTH:
+	case GL_BUFFER_ACCESS_OES:
 		return true;
 	default:
 		return false;

@@ -11,7 +11,8 @@
  * In the order glGetStringi gives them.  Most are ES 2.0 extensions whose
  * features ES 3.0 has in core (their tokens are core's, their GLSL ES
  * 1.00 parts glslang's); OES_vertex_array_object's functions are the core
- * ones under its names (gl_table.c).
+ * ones under its names (gl_table.c), and so are OES_mapbuffer's
+ * glUnmapBufferOES and glGetBufferPointervOES.
  */
 #define EXTENSIONS(X)                                                                              \
 	X("GL_APPLE_clip_distance")                                                                \
@@ -40,6 +41,7 @@
 	X("GL_OES_depth_texture")                                                                  \
 	X("GL_OES_element_index_uint")                                                             \
 	X("GL_OES_fbo_render_mipmap")                                                              \
+	X("GL_OES_mapbuffer")                                                                      \
 	X("GL_OES_packed_depth_stencil")                                                           \
 	X("GL_OES_rgb8_rgba8")                                                                     \
 	X("GL_OES_standard_derivatives")                                                           \

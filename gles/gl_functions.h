@@ -100,6 +100,7 @@ void gles_DeleteBuffers(GLsizei n, const GLuint *buffers);
 void gles_BufferData(GLenum target, GLsizeiptr size, const void *data, GLenum usage);
 void gles_BufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data);
 void *gles_MapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access);
+void *gles_MapBufferOES(GLenum target, GLenum access);
 GLboolean gles_UnmapBuffer(GLenum target);
 void gles_FlushMappedBufferRange(GLenum target, GLintptr offset, GLsizeiptr length);
 void gles_GetBufferPointerv(GLenum target, GLenum pname, void **params);

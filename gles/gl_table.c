@@ -142,6 +142,7 @@ static const struct gl_proc procs[] = {
 	{ "glGetBufferParameteri64v", (void *)gles_GetBufferParameteri64v },
 	{ "glGetBufferParameteriv", (void *)gles_GetBufferParameteriv },
 	{ "glGetBufferPointerv", (void *)gles_GetBufferPointerv },
+	{ "glGetBufferPointervOES", (void *)gles_GetBufferPointerv },
 	{ "glGetDebugMessageLogKHR", (void *)gles_GetDebugMessageLogKHR }, /* GL_KHR_debug */
 	{ "glGetError", (void *)gles_GetError },
 	{ "glGetFloatv", (void *)gles_GetFloatv },
@@ -207,6 +208,7 @@ static const struct gl_proc procs[] = {
 	{ "glIsVertexArrayOES", (void *)gles_IsVertexArray },
 	{ "glLineWidth", (void *)gles_LineWidth },
 	{ "glLinkProgram", (void *)gles_LinkProgram },
+	{ "glMapBufferOES", (void *)gles_MapBufferOES },
 	{ "glMapBufferRange", (void *)gles_MapBufferRange },
 	/* GL_KHR_parallel_shader_compile */
 	{ "glMaxShaderCompilerThreadsKHR", (void *)gles_MaxShaderCompilerThreadsKHR },
@@ -287,6 +289,7 @@ static const struct gl_proc procs[] = {
 	{ "glUniformMatrix4x2fv", (void *)gles_UniformMatrix4x2fv },
 	{ "glUniformMatrix4x3fv", (void *)gles_UniformMatrix4x3fv },
 	{ "glUnmapBuffer", (void *)gles_UnmapBuffer },
+	{ "glUnmapBufferOES", (void *)gles_UnmapBuffer },
 	{ "glUseProgram", (void *)gles_UseProgram },
 	{ "glValidateProgram", (void *)gles_ValidateProgram },
 	{ "glVertexAttrib1f", (void *)gles_VertexAttrib1f },

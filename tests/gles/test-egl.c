@@ -614,7 +614,7 @@ static void test_robustness(void **state)
 /* ---- current contexts and GL ------------------------------------------------------------- */
 
 /* How many names check_es3_strings() lists. */
-#define NUM_GL_EXTENSIONS 32
+#define NUM_GL_EXTENSIONS 33
 
 /* GL_EXTENSIONS, word by word, is glGetStringi's list. */
 static void check_extension_list(void)
@@ -662,7 +662,8 @@ static void check_es3_strings(void)
 	    "GL_KHR_parallel_shader_compile GL_KHR_texture_compression_astc_ldr "
 	    "GL_KHR_texture_compression_astc_sliced_3d GL_NV_read_depth "
 	    "GL_OES_depth24 GL_OES_depth_texture GL_OES_element_index_uint "
-	    "GL_OES_fbo_render_mipmap GL_OES_packed_depth_stencil GL_OES_rgb8_rgba8 "
+	    "GL_OES_fbo_render_mipmap GL_OES_mapbuffer GL_OES_packed_depth_stencil "
+	    "GL_OES_rgb8_rgba8 "
 	    "GL_OES_standard_derivatives GL_OES_texture_npot "
 	    "GL_OES_vertex_array_object GL_OES_vertex_half_float");
 	/* OES_vertex_array_object's functions make and bind the core objects */

@@ -23,6 +23,12 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 
+#ifndef GL_WRITE_ONLY_OES /* OES_mapbuffer (GLES2/gl2ext.h, which needs gl2.h) */
+#define GL_WRITE_ONLY_OES	  0x88B9
+#define GL_BUFFER_ACCESS_OES	  0x88BB
+#define GL_BUFFER_MAP_POINTER_OES 0x88BD
+#endif
+
 #include "egl-stack.h"
 
 #ifndef GL_COMPRESSED_RGBA_ASTC_4x4_KHR /* KHR_texture_compression_astc_ldr */
@@ -283,6 +289,64 @@ static void test_buffers(void **state)
 	unbind(b);
 }
 
+/* OES_mapbuffer: the whole buffer mapped for writing, through the extension's functions. */
+static void test_mapbuffer_oes(void **state)
+{
+	void *(*map)(GLenum, GLenum) =
+	    (void *(*)(GLenum, GLenum))eglGetProcAddress("glMapBufferOES");
+	GLboolean (*unmap)(GLenum) = (GLboolean(*)(GLenum))eglGetProcAddress("glUnmapBufferOES");
+	void (*pointer)(GLenum, GLenum, void **) =
+	    (void (*)(GLenum, GLenum, void **))eglGetProcAddress("glGetBufferPointervOES");
+	static const uint8_t bytes[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct bound b = bind_new(3, false);
+	uint8_t *p;
+	void *ptr = NULL;
+	GLuint buf;
+	GLint v;
+
+	(void)state;
+	assert_non_null(map);
+	assert_non_null(unmap);
+	assert_non_null(pointer);
+	assert_null(map(GL_ARRAY_BUFFER, GL_WRITE_ONLY_OES)); /* nothing bound */
+	assert_gl_error(GL_INVALID_OPERATION);
+	glGenBuffers(1, &buf);
+	glBindBuffer(GL_ARRAY_BUFFER, buf);
+	glBufferData(GL_ARRAY_BUFFER, 8, NULL, GL_STATIC_DRAW);
+	glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_ACCESS_OES, &v);
+	assert_int_equal(v, GL_WRITE_ONLY_OES);
+	assert_null(map(GL_ARRAY_BUFFER, GL_MAP_READ_BIT)); /* write only is the one access */
+	assert_gl_error(GL_INVALID_ENUM);
+	assert_null(map(0x1234, GL_WRITE_ONLY_OES));
+	assert_gl_error(GL_INVALID_ENUM);
+	p = map(GL_ARRAY_BUFFER, GL_WRITE_ONLY_OES);
+	assert_non_null(p);
+	assert_gl_error(GL_NO_ERROR);
+	memcpy(p, bytes, sizeof(bytes));
+	pointer(GL_ARRAY_BUFFER, GL_BUFFER_MAP_POINTER_OES, &ptr);
+	assert_ptr_equal(ptr, p);
+	glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_MAPPED, &v);
+	assert_int_equal(v, GL_TRUE);
+	glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_MAP_LENGTH, &v);
+	assert_int_equal(v, 8);
+	glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_ACCESS_FLAGS, &v);
+	assert_int_equal(v, GL_MAP_WRITE_BIT);
+	assert_null(map(GL_ARRAY_BUFFER, GL_WRITE_ONLY_OES)); /* mapped already */
+	assert_gl_error(GL_INVALID_OPERATION);
+	assert_true(unmap(GL_ARRAY_BUFFER));
+	assert_false(unmap(GL_ARRAY_BUFFER));
+	assert_gl_error(GL_INVALID_OPERATION);
+	/* what was written is the buffer's; a reading range mapping says so */
+	p = glMapBufferRange(GL_ARRAY_BUFFER, 0, 8, GL_MAP_READ_BIT);
+	assert_memory_equal(p, bytes, sizeof(bytes));
+	glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_ACCESS_OES, &v);
+	assert_int_equal(v, 0x88B8); /* READ_ONLY */
+	glUnmapBuffer(GL_ARRAY_BUFFER);
+	glDeleteBuffers(1, &buf);
+	assert_gl_error(GL_NO_ERROR);
+	unbind(b);
+}
+
 /* ---- textures ------------------------------------------------------------------------------- */
 
 static GLint tex_param(GLenum target, GLenum pname)
@@ -515,7 +579,8 @@ static void test_textures(void **state)
 	glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA_ASTC_4x4_KHR, 4, 4, 0, GL_RGBA,
 		     GL_UNSIGNED_BYTE, NULL);
 	assert_gl_error(GL_INVALID_OPERATION);
-	/* ASTC's extension keeps its formats out of GL_COMPRESSED_TEXTURE_FORMATS: ES 3.0's, S3TC's */
+	/* ASTC's extension keeps its formats out of GL_COMPRESSED_TEXTURE_FORMATS: ES 3.0's, S3TC's
+	 */
 	assert_int_equal(get_int(GL_NUM_COMPRESSED_TEXTURE_FORMATS), 18);
 	{
 		GLint formats[18];
@@ -1313,6 +1378,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buffers),
+		cmocka_unit_test(test_mapbuffer_oes),
 		cmocka_unit_test(test_textures),
 		cmocka_unit_test(test_samplers),
 		cmocka_unit_test(test_renderbuffers),
