@@ -153,6 +153,13 @@ void agx_tilebuffer_compile_options(const struct agx_tilebuffer *tib,
 		if (tib->rt[i].present)
 			options->num_rts = i + 1;
 	}
+	/*
+	 * No colour target at all (a depth-only pass): one empty slot, since
+	 * num_rts 0 is the compiler's default of one RGBA8 target, which
+	 * would st_tile into a tilebuffer of no bytes.
+	 */
+	if (!options->num_rts)
+		options->num_rts = 1;
 }
 
 /* --- memory -------------------------------------------------------------------------- */

@@ -1719,6 +1719,66 @@ static void invalidation(GLuint main_fb)
 	glDeleteRenderbuffers(2, rb);
 }
 
+/*
+ * A shadow map as glmark2's shadow scene makes one: a framebuffer with a
+ * depth texture and no colour attachment, drawn into by a shader that
+ * writes gl_FragColor all the same (with the colour mask on and off),
+ * then sampled as a texture in the main framebuffer.
+ */
+static void shadow_map(GLuint main_fb)
+{
+	/*
+	 * red only: ES 3.0 gives a depth texture's texel as (D, 0, 0, 1), and
+	 * Mesa in ES as OES_depth_texture's luminance, (D, D, D, 1)
+	 */
+	static const char fs_depth[] = "#version 300 es\n"
+				       "precision highp float;\n"
+				       "in vec2 uv;\n"
+				       "uniform sampler2D s;\n"
+				       "out vec4 o;\n"
+				       "void main() { o = vec4(texture(s, uv).r, 0, 0, 1); }\n";
+	static const float tri[][4] = { { -1, -1, -0.5f, 1 }, { 1, -1, 0, 1 }, { -1, 1, 0.5f, 1 } };
+	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	GLuint fb, tex;
+
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, W, H, 0, GL_DEPTH_COMPONENT,
+		     GL_UNSIGNED_INT, NULL);
+	glGenFramebuffers(1, &fb);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, tex, 0);
+	{
+		GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+
+		llvmpipe_record("shadow_map_complete", &status, sizeof(status));
+	}
+	for (unsigned masked = 0; masked < 2; masked++) {
+		glBindFramebuffer(GL_FRAMEBUFFER, fb);
+		glColorMask(!masked, !masked, !masked, !masked);
+		glEnable(GL_DEPTH_TEST);
+		glClear(GL_DEPTH_BUFFER_BIT);
+		llvmpipe_program(vs_colour, fs_colour, pos_col);
+		glEnableVertexAttribArray(0);
+		glDisableVertexAttribArray(1);
+		glVertexAttrib4f(1, 1, 0, 0, 1);
+		glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, tri);
+		glDrawArrays(GL_TRIANGLES, 0, 3);
+		glDisable(GL_DEPTH_TEST);
+		glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+
+		glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
+		llvmpipe_program(vs_uv, fs_depth, NULL); /* s: unit 0, where tex is */
+		glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		read_back(masked ? "shadow_map_masked" : "shadow_map", 2);
+	}
+	glDeleteFramebuffers(1, &fb);
+	glDeleteTextures(1, &tex);
+}
+
 /* Points of several sizes, coloured by gl_PointCoord. */
 static void point_sprites(void)
 {
@@ -2061,6 +2121,7 @@ static int workload(void)
 	struct_varyings();
 	es2_extensions(fb);
 	invalidation(fb);
+	shadow_map(fb);
 	point_sprites();
 	blackhole(fb);
 	dual_source();
