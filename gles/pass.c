@@ -262,15 +262,47 @@ static bool same_keys(const struct surface_key *a, const struct surface_key *b)
 }
 
 /*
+ * The keys describe() would give the draw framebuffer's targets, without
+ * mapping their memory or making a pass of them: what every draw checks.
+ */
+static void target_keys(struct gles_context *ctx, struct surface_key *key)
+{
+	struct gles_image_target t;
+
+	memset(key, 0, sizeof(*key) * SURFACES);
+	for (unsigned i = 0; i < SURFACES; i++) {
+		bool have =
+		    i < AGX_RENDER_MAX_TARGETS	  ? gles_framebuffer_color_target(ctx, false, i, &t)
+		    : i == AGX_RENDER_MAX_TARGETS ? gles_framebuffer_depth_target(ctx, false, &t)
+						  : gles_framebuffer_stencil_target(ctx, false, &t);
+
+		if (!have || !t.image->bo.size)
+			continue;
+		key[i].handle = t.image->bo.handle;
+		key[i].map = t.image->bo.map;
+		key[i].level = t.level;
+		key[i].layer = t.layer;
+		key[i].format = t.image->format;
+	}
+}
+
+/*
  * Whether the open pass is over the draw framebuffer's targets as they
- * are now: 1 or 0, or describe()'s error.
+ * are now: 1 or 0, or describe()'s error.  The same targets as the open
+ * pass's passed describe() when it began; others are described again.
  */
 static int open_over_targets(struct gles_context *ctx, struct gles_pass *p)
 {
 	struct agx_render_pass desc;
 	struct surface_key key[SURFACES];
-	int ret = describe(ctx, p, &desc, key);
+	int ret;
 
+	if (p->open) {
+		target_keys(ctx, key);
+		if (same_keys(key, p->key))
+			return 1;
+	}
+	ret = describe(ctx, p, &desc, key);
 	return ret < 0 ? ret : p->open && same_keys(key, p->key);
 }
 
