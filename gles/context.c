@@ -114,6 +114,7 @@ void gles_context_destroy(struct gles_context *ctx)
 	gles_state_finish(ctx);
 	gles_debug_finish(ctx);
 	gles_share_group_unref(ctx->share);
+	free(ctx->draw_record);
 	free(ctx);
 }
 

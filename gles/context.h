@@ -80,6 +80,7 @@ struct gles_state;
 struct gles_shared_objects;
 struct gles_objects;
 struct gles_submit;
+struct gles_draw_record;
 struct gles_programs;
 struct gles_program_binding;
 struct gles_pass;
@@ -128,6 +129,7 @@ struct gles_context {
 	struct gles_pass *pass;		      /* pass.h: the render pass draws go into */
 	struct gles_variants *variants;	      /* variants.h: compiled shader variants */
 	struct gles_sampling *sampling;	      /* sampling.h: stand-ins for incomplete textures */
+	struct gles_draw_record *draw_record; /* draw.c's scratch for one draw, made once */
 };
 
 int gles_context_create(const struct gles_context_params *params, struct gles_context **out);

@@ -633,7 +633,7 @@ static int xfb_buffers(struct gles_context *ctx, const struct agx_compile_option
 /* ---- one draw ------------------------------------------------------------------------ */
 
 /* Everything a draw needs that lives past the call: kept here so a retry starts afresh. */
-struct record {
+struct gles_draw_record {
 	const struct gles_variant *vs, *fs;
 	uint32_t vu[MAX_UNIFORMS], fu[MAX_UNIFORMS];
 	uint8_t tex[GLES_STAGES][MAX_TEXTURES][AGX_TEXTURE_LENGTH];
@@ -646,7 +646,7 @@ struct record {
 };
 
 /* The stage's texture and sampler descriptors, copied where its pipeline reads them. */
-static int stage_textures(struct gles_context *ctx, struct record *rec, unsigned stage,
+static int stage_textures(struct gles_context *ctx, struct gles_draw_record *rec, unsigned stage,
 			  const struct agx_render *r, const struct gles_linked *l,
 			  struct agx_render_stage *out, uint32_t *u)
 {
@@ -709,7 +709,7 @@ static const struct agx_shader_var *builtin_output(const struct agx_shader_info 
  * another pass and tries again).
  */
 static int record(struct gles_context *ctx, struct agx_render *r, struct gles_linked *l,
-		  const struct call *c, struct record *rec)
+		  const struct call *c, struct gles_draw_record *rec)
 {
 	const struct agx_shader_info *vi, *fi;
 	const struct agx_shader_var *clip;
@@ -860,7 +860,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
  * records.  False, with the error recorded, when there is none.
  */
 static bool capture(struct gles_context *ctx, const struct gles_linked *l, struct call *c,
-		    struct record *rec)
+		    struct gles_draw_record *rec)
 {
 	unsigned n = primitive_vertices(c->mode);
 	int err;
@@ -892,14 +892,15 @@ static void draw(struct gles_context *ctx, const struct call *call)
 {
 	struct gles_linked *l;
 	struct agx_render *r;
-	struct record *rec;
+	struct gles_draw_record *rec;
 	struct call cc = *call, *c = &cc;
 	int err = 0;
 
 	c->capture = gles_xfb_running(ctx);
 	if (!c->count || !c->instances || (ctx->state->rasterizer_discard && !c->capture))
 		return;
-	if (!(rec = malloc(sizeof(*rec)))) {
+	/* kilobytes of scratch: the context's own, as it is current in one thread at a time */
+	if (!(rec = ctx->draw_record) && !(rec = ctx->draw_record = malloc(sizeof(*rec)))) {
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
@@ -931,7 +932,6 @@ fail:
 out:
 	gles_objects_unlock(ctx);
 	gles_programs_unlock(ctx);
-	free(rec);
 }
 
 /* ---- the entry points -------------------------------------------------------------------- */
