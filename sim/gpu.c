@@ -5,7 +5,7 @@
  * threadgroup take turns: each runs until its slice of instructions is
  * used, it reaches a threadgroup barrier, or it stops; a barrier releases
  * once every SIMD group still running has reached it.  Between slices a
- * worker checks for an abort and for the job's deadline, and lets go of
+ * worker checks for an abort and for the job's time budget, and lets go of
  * device memory so that DMA map and unmap are never held up for long.
  */
 #include <pthread.h>
@@ -31,6 +31,7 @@ struct worker {
 	uint8_t *shared;	    /* threadgroup memory */
 	uint8_t *stack;		    /* every lane's stack, SIMD group by SIMD group */
 	struct sim_uat_fault fault; /* the last access that failed */
+	uint64_t joined_ns;	    /* its thread's CPU time when it joined the job */
 };
 
 struct sim_gpu {
@@ -54,6 +55,14 @@ struct sim_gpu {
 	uint64_t next_group, num_groups;
 	bool stop;
 };
+
+uint64_t sim_gpu_thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 uint64_t sim_gpu_now_ns(void)
 {
@@ -189,15 +198,15 @@ static bool failed(struct worker *w, const struct usc_result *r, uint64_t progra
 	return false;
 }
 
-/* Between slices: an abort, the deadline, a DMA change waiting for memory. */
+/* Between slices: an abort, the time budget, a DMA change waiting for memory. */
 static bool keep_going(struct worker *w)
 {
 	struct sim_gpu *gpu = w->gpu;
-	uint64_t deadline = gpu->job->deadline_ns;
+	uint64_t budget = gpu->job->budget_ns;
 
 	if (__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE))
 		return false;
-	if (deadline && sim_gpu_now_ns() > deadline) {
+	if (budget && sim_gpu_thread_ns() - w->joined_ns > budget) {
 		end_job(gpu, gpu->job, SIM_GPU_TIMEOUT, 0, NULL, "over its time limit");
 		return false;
 	}
@@ -288,7 +297,9 @@ static void run_threadgroup(struct worker *w, uint64_t index)
 static void run_groups(struct worker *w)
 {
 	struct sim_gpu *gpu = w->gpu;
+	uint64_t spent, busy;
 
+	w->joined_ns = sim_gpu_thread_ns();
 	while (!__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t index = __atomic_fetch_add(&gpu->next_group, 1, __ATOMIC_RELAXED);
 
@@ -299,6 +310,12 @@ static void run_groups(struct worker *w)
 		else
 			run_threadgroup(w, index);
 	}
+	/* the job's GPU time is its busiest core's */
+	spent = sim_gpu_thread_ns() - w->joined_ns;
+	busy = __atomic_load_n(&gpu->job->busy_ns, __ATOMIC_RELAXED);
+	while (spent > busy && !__atomic_compare_exchange_n(&gpu->job->busy_ns, &busy, spent, true,
+							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 /* The last worker out: an injected delay, then the job is done. */
@@ -438,6 +455,8 @@ static bool run_preshader(struct worker *w)
 	struct usc_state *st = &w->states[0];
 	struct usc_result r;
 
+	/* on the caller's thread, whose CPU time its budget is measured in (a few instructions) */
+	w->joined_ns = sim_gpu_thread_ns();
 	prepare(w, st, job->pipe, job->pipe->preshader, 1, 0);
 	do {
 		w->fault.kind = SIM_UAT_OK;
@@ -454,6 +473,7 @@ static bool run_preshader(struct worker *w)
 void sim_gpu_start(struct sim_gpu *gpu, struct sim_gpu_job *job)
 {
 	job->result = SIM_GPU_OK;
+	job->busy_ns = 0;
 	job->message[0] = '\0';
 	/* the workers are idle and look at a job only once woken */
 	gpu->job = job;

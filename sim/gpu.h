@@ -50,11 +50,18 @@ struct sim_gpu_job {
 	void (*run)(struct sim_gpu_core *core, void *arg, uint64_t unit);
 	void *arg;
 	uint64_t units;
-	uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */
-	uint64_t delay_ns;    /* injected: finish this much later */
+	/*
+	 * GPU time the job may take, 0: no limit.  A job's GPU time is its
+	 * busiest core's: the CPU time that core's thread spent in it
+	 * (CLOCK_THREAD_CPUTIME_ID), so a host that is busy with other work
+	 * slows the simulated GPU down without making its jobs look long.
+	 */
+	uint64_t budget_ns;
+	uint64_t delay_ns; /* injected: finish this much later */
 
 	/* how it ended, once sim_gpu_finished() */
 	enum sim_gpu_result result;
+	uint64_t busy_ns; /* its GPU time: the busiest core's (an injected delay not counted) */
 	enum agx_uat_fault_unit fault_unit; /* SIM_GPU_FAULT: who made the access */
 	struct sim_uat_fault fault;	    /* SIM_GPU_FAULT; va also for SIM_GPU_ILLEGAL */
 	char message[128];
@@ -105,5 +112,7 @@ void sim_gpu_abort(struct sim_gpu *gpu);
 void sim_gpu_wait(struct sim_gpu *gpu);
 
 uint64_t sim_gpu_now_ns(void);
+/* The calling thread's CPU time, in ns: what the simulated GPU's time is measured in. */
+uint64_t sim_gpu_thread_ns(void);
 
 #endif

@@ -383,8 +383,7 @@ static void start_job(struct sim_gpufw *gpu)
 {
 	struct sim_gpu_job *job = &gpu->job;
 
-	gpu->launch_ns = sim_gpu_now_ns();
-	job->deadline_ns = gpu->limit_ns ? gpu->launch_ns + gpu->limit_ns - gpu->used_ns : 0;
+	job->budget_ns = gpu->limit_ns ? gpu->limit_ns - gpu->used_ns : 0;
 	job->delay_ns = 0;
 	for (unsigned n = __atomic_load_n(&gpu->delay_count, __ATOMIC_ACQUIRE); n;)
 		if (__atomic_compare_exchange_n(&gpu->delay_count, &n, n - 1, false,
@@ -503,13 +502,13 @@ static void run_item(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 		return;
 	}
 	{
-		/* the render's own steps (reading the stream, binning) count as its GPU time */
-		uint64_t start = sim_gpu_now_ns();
+		/* the render's own steps (reading the stream) count as its GPU time */
+		uint64_t start = sim_gpu_thread_ns();
 		enum sim_render_status st = sim_render_next(
-		    &gpu->render, cache, gpu->limit_ns ? start + gpu->limit_ns - gpu->used_ns : 0,
+		    &gpu->render, cache, gpu->limit_ns ? gpu->limit_ns - gpu->used_ns : 0,
 		    &gpu->job, &unit, &fault, why, sizeof(why));
 
-		gpu->used_ns += sim_gpu_now_ns() - start;
+		gpu->used_ns += sim_gpu_thread_ns() - start;
 		render_step(rt, gpu, st, unit, &fault, why);
 	}
 }
@@ -574,10 +573,9 @@ static void start_render(struct sim_rtkit *rt, struct sim_gpufw *gpu, struct sim
 static void launch_done(struct sim_rtkit *rt, struct sim_gpufw *gpu)
 {
 	struct sim_gpu_job *job = &gpu->job;
-	uint64_t ran = sim_gpu_now_ns() - gpu->launch_ns;
 
-	/* an injected delay is not time the shader ran */
-	gpu->used_ns += ran > job->delay_ns ? ran - job->delay_ns : 0;
+	/* GPU time, not wall time: an injected delay, or a busy host, is not time it ran */
+	gpu->used_ns += job->busy_ns;
 	switch (job->result) {
 	case SIM_GPU_OK:
 		run_item(rt, gpu);

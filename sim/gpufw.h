@@ -67,7 +67,6 @@ struct sim_gpufw {
 	uint64_t job_start_ns;		      /* when the firmware began it: its stamp's start */
 	uint64_t limit_ns;		      /* the item's GPU time; 0: no limit */
 	uint64_t used_ns;		      /* spent by its launches so far */
-	uint64_t launch_ns;		      /* when the running launch started */
 
 	/* decoded shaders per context; stale after the host changed that context's memory */
 	struct usc_cache *programs[SIM_UAT_CONTEXTS];

@@ -710,9 +710,9 @@ static enum sim_render_status assemble(struct sim_render *r, const struct sim_dr
 
 	/* binning is GPU time too: a draw of millions of primitives meets the time limit */
 	r->primitives += n;
-	if (r->deadline_ns && r->primitives >= 4096) {
+	if (r->budget_ns && r->primitives >= 4096) {
 		r->primitives = 0;
-		if (sim_gpu_now_ns() > r->deadline_ns)
+		if (sim_gpu_thread_ns() - r->tile_start_ns > r->budget_ns)
 			return SIM_RENDER_TIMEOUT;
 	}
 	switch (r->draw.primitive) {
@@ -816,6 +816,7 @@ static void tile_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	(void)core;
 	(void)unit;
 	r->tile_why[0] = '\0';
+	r->tile_start_ns = sim_gpu_thread_ns();
 	r->tiled = tile_draw(r, &r->tile_fault, r->tile_why, sizeof(r->tile_why));
 }
 
@@ -1401,12 +1402,12 @@ static void fragment_pass(struct sim_render *r, const struct sim_pipeline *load,
 /* --- the steps ----------------------------------------------------------------------- */
 
 enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
-				       uint64_t deadline_ns, struct sim_gpu_job *job,
+				       uint64_t budget_ns, struct sim_gpu_job *job,
 				       enum agx_uat_fault_unit *unit, struct sim_uat_fault *fault,
 				       char *why, size_t why_size)
 {
 	why[0] = '\0';
-	r->deadline_ns = deadline_ns;
+	r->budget_ns = budget_ns;
 	for (;;) {
 		enum sim_render_status st;
 		uint64_t total, bytes;

@@ -27,7 +27,7 @@ enum sim_render_status {
 	SIM_RENDER_FAULT,	   /* *fault, by unit */
 	SIM_RENDER_MALFORMED,	   /* why says what */
 	SIM_RENDER_OVERFLOW,	   /* the TVB heap needed heap_used bytes */
-	SIM_RENDER_TIMEOUT,	   /* binning ran past the deadline */
+	SIM_RENDER_TIMEOUT,	   /* binning ran past the budget */
 	SIM_RENDER_PARTIAL_NEEDED, /* inside render.c only: the heap is full, render what is in it
 				    */
 };
@@ -52,9 +52,10 @@ struct sim_render {
 	unsigned tiles_x, tiles_y;
 	uint32_t *tail; /* per tile: the TVB offset of its last list block, 0: none yet */
 	uint64_t heap_used;
-	bool overflow;	      /* the heap was too small: binning only counts what it would need */
-	uint64_t deadline_ns; /* binning stops here (the item's GPU time); 0: none */
-	uint64_t primitives;  /* binned so far, to look at the clock now and then */
+	bool overflow;		/* the heap was too small: binning only counts what it would need */
+	uint64_t budget_ns;	/* the item's GPU time left when binning began; 0: no limit */
+	uint64_t tile_start_ns; /* the binning core's thread CPU time when it began */
+	uint64_t primitives;	/* binned so far, to look at the clock now and then */
 	/* how the tiling job ended, for the firmware thread's next step */
 	enum sim_render_status tiled;
 	struct sim_uat_fault tile_fault;
@@ -94,10 +95,11 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 /*
  * The next step, once the previous job (if any) finished well: a job in
  * *job, or the end.  On SIM_RENDER_FAULT *unit and *fault say what.
- * Binning, done here, stops at deadline_ns (CLOCK_MONOTONIC; 0: none).
+ * Binning stops once it has taken budget_ns of GPU time (sim_gpu_thread_ns()
+ * of the core binning; 0: no limit).
  */
 enum sim_render_status sim_render_next(struct sim_render *r, struct usc_cache *programs,
-				       uint64_t deadline_ns, struct sim_gpu_job *job,
+				       uint64_t budget_ns, struct sim_gpu_job *job,
 				       enum agx_uat_fault_unit *unit, struct sim_uat_fault *fault,
 				       char *why, size_t why_size);
 
