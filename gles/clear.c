@@ -7,23 +7,32 @@
  * every pixel: no scissor that leaves some out, no write mask that keeps
  * some, the size of the framebuffer -- is cleared by the render pass's
  * load program, as a tiler does (pass.h: no pass over the image reloads
- * it); any other is a GPU clear of the rectangle the scissor leaves
- * (submit.h), compute work ahead of the pass.  glFlush, glFinish,
- * eglSwapBuffers and glReadPixels hand either to the GPU.
+ * it); the others by one draw into the pass of a program of the driver's
+ * own (draw.h), and only those a pass cannot draw into (multisampled, or
+ * larger than the framebuffer) by a GPU clear of the rectangle the
+ * scissor leaves (submit.h), compute work ahead of the pass.  glFlush,
+ * glFinish, eglSwapBuffers and glReadPixels hand them to the GPU.
  *
  * Row 0 of every image is window y = 0, the bottom row (the default
  * framebuffer's as well as a texture's, whose first row is t = 0): window
  * coordinates address images directly.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "context.h"
+#include "draw.h"
 #include "gl_functions.h"
 #include "objects.h"
+#include "program.h"
 #include "pass.h"
 #include "state.h"
 #include "submit.h"
+
+enum value_kind { VALUE_FLOAT, VALUE_INT, VALUE_UINT };
 
 /* What one clear writes into one buffer. */
 struct clear_job {
@@ -39,6 +48,13 @@ struct plan {
 	struct gles_pass_clear pass;
 	struct gles_image_target colour[GLES_MAX_DRAW_BUFFERS], depth, stencil;
 	struct clear_job colour_job[GLES_MAX_DRAW_BUFFERS], depth_job, stencil_job;
+	/* the buffers cleared, and the values as the call gave them (for a clear as a draw) */
+	unsigned cleared; /* colour draw buffers */
+	bool cleared_depth, cleared_stencil;
+	enum value_kind kind;
+	uint32_t value[4];
+	GLfloat depth_value;
+	GLint stencil_value;
 };
 
 /* The window rectangle the clear covers in a w x h buffer: the scissor box, if enabled. */
@@ -117,21 +133,175 @@ static bool whole(struct gles_context *ctx, const struct gles_image_target *t,
 	       clear_rect(ctx, w, h, &r) && r.width == w && r.height == h;
 }
 
-/* The buffers the pass did not take get their compute clears. */
+/* ---- clears as draws -------------------------------------------------------------------- */
+
+/* Programs kept: a context clears few combinations of buffers and value types. */
+#define CLEAR_PROGRAMS 16
+
+struct gles_clear_programs {
+	struct {
+		unsigned
+		    key; /* the draw buffers written (bits 0..7) and the value type (bits 8..) */
+		struct gles_linked *linked;
+	} p[CLEAR_PROGRAMS];
+	unsigned count, next;
+};
+
+/* A big triangle over the whole viewport, from gl_VertexID (no attributes). */
+static const char clear_vs[] =
+    "#version 300 es\n"
+    "void main() {\n"
+    "	gl_Position = vec4(float(gl_VertexID & 1) * 4.0 - 1.0,\n"
+    "			   float(gl_VertexID >> 1) * 4.0 - 1.0, 0.0, 1.0);\n"
+    "}\n";
+
+/* The program that writes uniform c to the draw buffers in colour, as values of kind. */
+static struct gles_linked *clear_program(struct gles_context *ctx, unsigned colour,
+					 enum value_kind kind)
+{
+	static const char *const types[] = { "vec4", "ivec4", "uvec4" };
+	struct gles_clear_programs *cp = ctx->clear_programs;
+	unsigned key = colour | (unsigned)kind << 8, slot;
+	char fs[2048];
+	size_t n;
+
+	if (!cp && !(cp = ctx->clear_programs = calloc(1, sizeof(*cp))))
+		return NULL;
+	for (unsigned i = 0; i < cp->count; i++)
+		if (cp->p[i].key == key)
+			return cp->p[i].linked;
+	n = (size_t)snprintf(fs, sizeof(fs),
+			     "#version 300 es\nprecision highp float;\nprecision highp int;\n"
+			     "uniform highp %s c;\n",
+			     types[kind]);
+	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
+		if (colour & 1u << i)
+			n += (size_t)snprintf(fs + n, sizeof(fs) - n,
+					      "layout(location = %u) out highp %s o%u;\n", i,
+					      types[kind], i);
+	n += (size_t)snprintf(fs + n, sizeof(fs) - n, "void main() {\n");
+	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
+		if (colour & 1u << i)
+			n += (size_t)snprintf(fs + n, sizeof(fs) - n, "	o%u = c;\n", i);
+	snprintf(fs + n, sizeof(fs) - n, "}\n");
+	/* full: the oldest goes (the variants made of it hold their own references) */
+	slot = cp->count < CLEAR_PROGRAMS ? cp->count++ : cp->next++ % CLEAR_PROGRAMS;
+	gles_linked_unref(cp->p[slot].linked);
+	cp->p[slot].key = key;
+	cp->p[slot].linked = gles_program_link_internal(clear_vs, fs);
+	if (!cp->p[slot].linked)
+		cp->p[slot].key = ~0u;
+	return cp->p[slot].linked;
+}
+
+void gles_clear_context_finish(struct gles_context *ctx)
+{
+	struct gles_clear_programs *cp = ctx->clear_programs;
+
+	for (unsigned i = 0; cp && i < cp->count; i++)
+		gles_linked_unref(cp->p[i].linked);
+	free(cp);
+	ctx->clear_programs = NULL;
+}
+
+/* A target a clear draw reaches: single-sampled, the framebuffer's size at its level. */
+static bool drawable(const struct gles_image_target *t, unsigned fw, unsigned fh)
+{
+	const struct gles_image *img = t->image;
+
+	return img->bo.size && !img->samples && gles_image_width(img, t->level) == fw &&
+	       gles_image_height(img, t->level) == fh;
+}
+
+/*
+ * The clear of these buffers as a draw into the pass, as a tiler driver
+ * does a clear its load program cannot (scissored, masked, after draws):
+ * the program writes the value where the scissor lets it, the colour
+ * mask keeps what it keeps, depth is written as the viewport's depth
+ * with the test ALWAYS, stencil replaced under the front write mask.
+ * 0, or -errno for the caller to clear them another way.
+ */
+static int clear_draw(struct gles_context *ctx, const struct plan *plan, unsigned colour,
+		      bool depth, bool stencil)
+{
+	const struct gles_state *own = ctx->state;
+	struct gles_linked *l;
+	struct gles_state *st;
+	unsigned fw, fh;
+	int ret;
+
+	if (!gles_framebuffer_size(ctx, false, &fw, &fh))
+		return -EINVAL;
+	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
+		if (colour & 1u << i && !drawable(&plan->colour[i], fw, fh))
+			return -EINVAL;
+	if ((depth && !drawable(&plan->depth, fw, fh)) ||
+	    (stencil && !drawable(&plan->stencil, fw, fh)))
+		return -EINVAL;
+	if (!(l = clear_program(ctx, colour, plan->kind)))
+		return -ENOMEM;
+	for (unsigned u = 0; u < l->num_uniforms; u++) {
+		const struct gles_uniform *c = &l->uniforms[u];
+		int at = c->stage_offset[GLES_STAGE_FRAGMENT];
+
+		if (!strcmp(c->name, "c") && at >= 0 &&
+		    (unsigned)at + 16 <= l->stages[GLES_STAGE_FRAGMENT].uniform_size)
+			memcpy((uint8_t *)l->stages[GLES_STAGE_FRAGMENT].uniform_data + at,
+			       plan->value, 16);
+	}
+	if (!(st = malloc(sizeof(*st))))
+		return -ENOMEM;
+	*st = *own;
+	/* what a clear honours: the scissor, the colour, depth and stencil write masks */
+	st->blend = st->cull_face = st->polygon_offset_fill = st->rasterizer_discard = false;
+	st->sample_alpha_to_coverage = st->sample_coverage = false;
+	memset(st->clip_distance, 0, sizeof(st->clip_distance));
+	st->queries.active_samples = NULL;
+	st->viewport[0] = st->viewport[1] = 0;
+	st->viewport[2] = (GLint)fw;
+	st->viewport[3] = (GLint)fh;
+	/* the viewport's depth is the value: window z = near + (far - near) * z */
+	st->depth_test = st->depth_mask = depth;
+	st->depth_func = GL_ALWAYS;
+	st->depth_range[0] = st->depth_range[1] = plan->depth_value;
+	st->stencil_test = stencil;
+	for (unsigned f = 0; f < 2; f++)
+		st->stencil[f] = (struct gles_stencil_face){
+			.func = GL_ALWAYS,
+			.ref = plan->stencil_value & 0xff,
+			.value_mask = ~0u,
+			.write_mask = own->stencil[0].write_mask,
+			.fail = GL_KEEP,
+			.depth_fail = GL_KEEP,
+			.depth_pass = GL_REPLACE,
+		};
+	ret = gles_draw_driver(ctx, l, st);
+	free(st);
+	return ret;
+}
+
+/* The buffers the pass did not take: a clear draw, or else compute clears. */
 static void finish(struct gles_context *ctx, struct plan *plan)
 {
 	struct gles_pass_clear want = plan->pass;
+	unsigned colour;
+	bool depth, stencil;
 
 	if ((want.colour || want.depth || want.stencil) && gles_pass_clear(ctx, &plan->pass) < 0) {
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
+	colour = plan->cleared & ~plan->pass.colour;
+	depth = plan->cleared_depth && !plan->pass.depth;
+	stencil = plan->cleared_stencil && !plan->pass.stencil;
+	if ((!colour && !depth && !stencil) || clear_draw(ctx, plan, colour, depth, stencil) == 0)
+		return;
 	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
-		if ((want.colour & ~plan->pass.colour) & 1u << i)
+		if (colour & 1u << i)
 			record(ctx, &plan->colour[i], &plan->colour_job[i]);
-	if (want.depth && !plan->pass.depth)
+	if (depth)
 		record(ctx, &plan->depth, &plan->depth_job);
-	if (want.stencil && !plan->pass.stencil)
+	if (stencil)
 		record(ctx, &plan->stencil, &plan->stencil_job);
 }
 
@@ -144,8 +314,6 @@ static unsigned color_write_mask(const struct gles_context *ctx)
 		m |= ctx->state->color_mask[c] ? 1u << c : 0;
 	return m;
 }
-
-enum value_kind { VALUE_FLOAT, VALUE_INT, VALUE_UINT };
 
 /*
  * Draw buffer i cleared to a colour given as floats, ints or uints.  A
@@ -184,23 +352,23 @@ static void clear_color_buffer(struct gles_context *ctx, struct plan *plan, unsi
 	if (!ok || !agx_format_color_mask(t.image->format, color_write_mask(ctx), job.mask))
 		return;
 	job.any = mask_any(t.image, job.mask);
-	if (!whole(ctx, &t, &job)) {
-		record(ctx, &t, &job);
+	if (!job.any)
 		return;
-	}
+	plan->cleared |= 1u << i;
+	plan->colour[i] = t;
+	plan->colour_job[i] = job;
+	plan->kind = kind;
+	memcpy(plan->value, value, sizeof(plan->value));
+	if (!whole(ctx, &t, &job))
+		return;
 	/* the load program's value: what the buffer holds once cleared */
 	union agx_clear_colour *v = &plan->pass.value[i];
 
 	ok = kind == VALUE_FLOAT ? agx_format_unpack_float(t.image->format, job.value, v->f)
 	     : kind == VALUE_INT ? agx_format_unpack_sint(t.image->format, job.value, v->i)
 				 : agx_format_unpack_uint(t.image->format, job.value, v->u);
-	if (!ok) {
-		record(ctx, &t, &job);
-		return;
-	}
-	plan->pass.colour |= 1u << i;
-	plan->colour[i] = t;
-	plan->colour_job[i] = job;
+	if (ok)
+		plan->pass.colour |= 1u << i;
 }
 
 /*
@@ -225,35 +393,32 @@ static void clear_depth_stencil(struct gles_context *ctx, struct plan *plan, boo
 	if (has_depth) {
 		memset(job.value, 0, sizeof(job.value));
 		if (agx_format_pack_depth(dt.image->format, depth, job.value) &&
-		    agx_format_zs_mask(dt.image->format, true, 0, job.mask)) {
-			job.any = mask_any(dt.image, job.mask);
-			if (whole(ctx, &dt, &job) &&
-			    agx_format_unpack_depth(dt.image->format, job.value,
-						    &plan->pass.depth_value)) {
-				plan->pass.depth = true;
-				plan->depth = dt;
-				plan->depth_job = job;
-			} else {
-				record(ctx, &dt, &job);
-			}
+		    agx_format_zs_mask(dt.image->format, true, 0, job.mask) &&
+		    (job.any = mask_any(dt.image, job.mask))) {
+			plan->cleared_depth = true;
+			plan->depth = dt;
+			plan->depth_job = job;
+			plan->depth_value = depth;
+			plan->pass.depth = whole(ctx, &dt, &job) &&
+					   agx_format_unpack_depth(dt.image->format, job.value,
+								   &plan->pass.depth_value);
 		}
 	}
 	if (has_stencil) {
 		memset(job.value, 0, sizeof(job.value));
 		if (agx_format_pack_stencil(stt.image->format, (GLuint)stencil, job.value) &&
-		    agx_format_zs_mask(stt.image->format, false, write_mask, job.mask)) {
-			uint32_t s;
+		    agx_format_zs_mask(stt.image->format, false, write_mask, job.mask) &&
+		    (job.any = mask_any(stt.image, job.mask))) {
+			uint32_t s = 0;
 
-			job.any = mask_any(stt.image, job.mask);
-			if (whole(ctx, &stt, &job) &&
-			    agx_format_unpack_stencil(stt.image->format, job.value, &s)) {
-				plan->pass.stencil = true;
-				plan->pass.stencil_value = (uint8_t)s;
-				plan->stencil = stt;
-				plan->stencil_job = job;
-			} else {
-				record(ctx, &stt, &job);
-			}
+			plan->cleared_stencil = true;
+			plan->stencil = stt;
+			plan->stencil_job = job;
+			plan->stencil_value = stencil;
+			plan->pass.stencil =
+			    whole(ctx, &stt, &job) &&
+			    agx_format_unpack_stencil(stt.image->format, job.value, &s);
+			plan->pass.stencil_value = (uint8_t)s;
 		}
 	}
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "draw.h"
 #include "debug.h"
 #include "extensions.h"
 #include "gl_functions.h"
@@ -106,6 +107,7 @@ void gles_context_destroy(struct gles_context *ctx)
 	/* what draws made (code, stand-ins) goes while the VM it lives in is there */
 	gles_submit_wait(ctx);
 	gles_variants_context_finish(ctx);
+	gles_clear_context_finish(ctx);
 	gles_sampling_context_finish(ctx);
 	gles_program_context_finish(ctx);
 	gles_objects_finish(ctx);

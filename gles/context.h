@@ -81,6 +81,7 @@ struct gles_shared_objects;
 struct gles_objects;
 struct gles_submit;
 struct gles_draw_record;
+struct gles_clear_programs;
 struct gles_programs;
 struct gles_program_binding;
 struct gles_pass;
@@ -130,6 +131,7 @@ struct gles_context {
 	struct gles_variants *variants;	      /* variants.h: compiled shader variants */
 	struct gles_sampling *sampling;	      /* sampling.h: stand-ins for incomplete textures */
 	struct gles_draw_record *draw_record; /* draw.c's scratch for one draw, made once */
+	struct gles_clear_programs *clear_programs; /* clear.c's programs of clears as draws */
 };
 
 int gles_context_create(const struct gles_context_params *params, struct gles_context **out);

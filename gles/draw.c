@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "draw.h"
 #include "extensions.h"
 #include "gl_functions.h"
 #include "objects.h"
@@ -932,6 +933,32 @@ fail:
 out:
 	gles_objects_unlock(ctx);
 	gles_programs_unlock(ctx);
+}
+
+int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gles_state *st)
+{
+	const struct call c = { .mode = GL_TRIANGLES, .count = 3, .instances = 1 };
+	struct gles_state *own = ctx->state;
+	struct gles_draw_record *rec;
+	struct agx_render *r;
+	int err;
+
+	if (!(rec = ctx->draw_record) && !(rec = ctx->draw_record = malloc(sizeof(*rec))))
+		return -ENOMEM;
+	gles_programs_lock(ctx);
+	gles_objects_lock(ctx);
+	/* the pass is the context's framebuffer's either way: only the state is st */
+	ctx->state = st;
+	r = gles_pass_get(ctx, &err);
+	if (r && (err = record(ctx, r, l, &c, rec)) == -ENOSPC) {
+		r = gles_pass_restart(ctx, &err);
+		if (r)
+			err = record(ctx, r, l, &c, rec);
+	}
+	ctx->state = own;
+	gles_objects_unlock(ctx);
+	gles_programs_unlock(ctx);
+	return err;
 }
 
 /* ---- the entry points -------------------------------------------------------------------- */

@@ -295,6 +295,13 @@ void gles_copy_name(const char *s, GLsizei buf_size, GLsizei *length, GLchar *ou
  * shaders, or NULL with the reasons in *log (malloc'd).
  */
 struct gles_linked *gles_program_link(struct gles_program *program, char **log);
+/*
+ * The executable of two GLSL ES sources of the driver's own (clears and
+ * other draws it makes): compiled and linked as an application's would
+ * be, outside any namespace.  NULL (the logs on stderr) when they do not
+ * build.  The caller holds the one reference.
+ */
+struct gles_linked *gles_program_link_internal(const char *vs, const char *fs);
 
 /*
  * An element of an array named "name[N]": the length of "name" and N,

@@ -6,6 +6,7 @@
  * binary and precision queries of sections 2.11.2 and 6.1.12.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,38 @@ static void compile(struct gles_shader *shader)
 	shader->compiled = true;
 	gles_shader_code_unref(shader->code);
 	shader->code = code;
+}
+
+struct gles_linked *gles_program_link_internal(const char *vs, const char *fs)
+{
+	struct gles_shader shaders[GLES_STAGES] = {
+		{ .kind = GLES_OBJECT_SHADER, .type = GL_VERTEX_SHADER },
+		{ .kind = GLES_OBJECT_SHADER, .type = GL_FRAGMENT_SHADER },
+	};
+	struct gles_program program = { .kind = GLES_OBJECT_PROGRAM };
+	struct gles_linked *linked = NULL;
+	const char *sources[GLES_STAGES] = { vs, fs };
+	char *log = NULL;
+
+	for (unsigned s = 0; s < GLES_STAGES; s++) {
+		shaders[s].source = (char *)sources[s];
+		shaders[s].source_length = strlen(sources[s]);
+		compile(&shaders[s]);
+		program.shaders[s] = &shaders[s];
+	}
+	if (shaders[0].compiled && shaders[1].compiled)
+		linked = gles_program_link(&program, &log);
+	/* the driver's own shaders: a refusal is a bug of ours, said once here */
+	if (!linked)
+		fprintf(stderr, "libEGL_agx: a driver shader does not build: %s%s%s\n",
+			shaders[0].log ? shaders[0].log : "", shaders[1].log ? shaders[1].log : "",
+			log ? log : "");
+	free(log);
+	for (unsigned s = 0; s < GLES_STAGES; s++) {
+		free(shaders[s].log);
+		gles_shader_code_unref(shaders[s].code);
+	}
+	return linked;
 }
 
 void gles_CompileShader(GLuint name)
