@@ -257,7 +257,8 @@ static void acknowledged(struct firmware *fw, uint32_t seq)
 			ctl_flush(fw, true);
 			return;
 		}
-	agx_warn("firmware: an acknowledgement of request %u, which is not pending", seq);
+	agx_warn_ratelimited(-1, "firmware: an acknowledgement of request %u, which is not pending",
+			     seq);
 }
 
 /* The next entry of a firmware -> host channel, or NULL. */
@@ -300,7 +301,7 @@ void firmware_drain(struct firmware *fw)
 		struct agx_fw_event e;
 
 		if (!agx_fw_event_unpack(entry, &e))
-			agx_warn("firmware: an event that does not decode");
+			agx_warn_ratelimited(-1, "firmware: an event that does not decode");
 		else if (e.type == AGX_FW_EVENT_TYPE_FWCTL_DONE ||
 			 e.type == AGX_FW_EVENT_TYPE_DEVCTL_DONE)
 			acknowledged(fw, e.seq);
@@ -319,8 +320,8 @@ void firmware_message(struct firmware *fw, uint8_t endpoint, uint64_t msg)
 
 	memcpy(raw, &msg, 8);
 	if (endpoint != EP_FIRMWARE || !agx_fw_rx_doorbell_unpack(raw, &bell)) {
-		agx_warn("firmware: unexpected message %#018llx on endpoint %#x",
-			 (unsigned long long)msg, endpoint);
+		agx_warn_ratelimited(-1, "firmware: unexpected message %#018llx on endpoint %#x",
+				     (unsigned long long)msg, endpoint);
 		return;
 	}
 	if (fw->starting) {

@@ -147,8 +147,8 @@ static void management(struct rtkit *r, const uint8_t msg[8])
 	} else if (agx_rtkit_pong_unpack(msg, &pong)) {
 		r->ops->pong(r->data, pong.cookie);
 	} else {
-		agx_warn("rtkit: unexpected management message %#018llx",
-			 (unsigned long long)word(msg));
+		agx_warn_ratelimited(-1, "rtkit: unexpected management message %#018llx",
+				     (unsigned long long)word(msg));
 	}
 }
 
@@ -186,7 +186,7 @@ static void syslog_line(struct rtkit *r, unsigned index)
 
 	/* entry layout, as Linux reads it: context at +8, text at +0x20 */
 	if (index >= r->syslog_entries || at + 0x20 + r->syslog_msg_size > r->syslog.size) {
-		agx_warn("rtkit: syslog entry %u is outside the buffer", index);
+		agx_warn_ratelimited(-1, "rtkit: syslog entry %u is outside the buffer", index);
 		return;
 	}
 	agx_info("firmware: %.*s",
@@ -204,7 +204,8 @@ static void handle(struct rtkit *r, const struct agx_mbox_msg *m)
 
 	bytes(m->msg0, msg);
 	if (m->msg1 >> 8) {
-		agx_warn("rtkit: a message with stray bits %#llx", (unsigned long long)m->msg1);
+		agx_warn_ratelimited(-1, "rtkit: a message with stray bits %#llx",
+				     (unsigned long long)m->msg1);
 		return;
 	}
 	if (ep == AGX_RTKIT_ENDPOINT_MANAGEMENT) {
@@ -233,8 +234,8 @@ static void handle(struct rtkit *r, const struct agx_mbox_msg *m)
 		   (report.type == 8 || report.type == 0xc)) {
 		send_raw(r, ep, msg); /* Linux echoes these */
 	} else {
-		agx_warn("rtkit: unexpected message %#018llx on endpoint %u",
-			 (unsigned long long)m->msg0, ep);
+		agx_warn_ratelimited(-1, "rtkit: unexpected message %#018llx on endpoint %u",
+				     (unsigned long long)m->msg0, ep);
 	}
 }
 

@@ -658,7 +658,8 @@ static void item_times(const struct work_item *it, uint64_t *start, uint64_t *en
 	*start = *end = 0;
 	if (!agx_fw_stamp_unpack(it->mem + it->bytes - AGX_FW_STAMP_LENGTH, &st) ||
 	    st.value != it->stamp_value || st.start > st.end) {
-		agx_warn("firmware: job %" PRIu64 "'s stamp holds no times for it", it->job_id);
+		agx_warn_ratelimited(-1, "firmware: job %" PRIu64 "'s stamp holds no times for it",
+				     it->job_id);
 		return;
 	}
 	*start = st.start;
@@ -677,8 +678,8 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 	struct work_item *it = e->slot ? &w->items[e->slot] : NULL;
 
 	if (!it || !it->used) {
-		agx_warn("firmware: event %u for slot %u, which no item holds", (unsigned)e->type,
-			 (unsigned)e->slot);
+		agx_warn_ratelimited(-1, "firmware: event %u for slot %u, which no item holds",
+				     (unsigned)e->type, (unsigned)e->slot);
 		return;
 	}
 	switch (e->type) {
@@ -687,8 +688,9 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 		uint64_t start, end;
 
 		if (e->value != it->stamp_value)
-			agx_warn("firmware: slot %u completed with stamp %u, not %u",
-				 (unsigned)e->slot, (unsigned)e->value, it->stamp_value);
+			agx_warn_ratelimited(
+			    -1, "firmware: slot %u completed with stamp %u, not %u",
+			    (unsigned)e->slot, (unsigned)e->value, it->stamp_value);
 		item_times(it, &start, &end);
 		send_completion(w, it, (unsigned)e->result, start, end);
 		if (it->queued)
@@ -745,7 +747,7 @@ void work_event(struct work *w, const struct agx_fw_event *e)
 		/* the completion that follows says RESULT_TIMEOUT */
 		break;
 	default:
-		agx_warn("firmware: an event of type %u", (unsigned)e->type);
+		agx_warn_ratelimited(-1, "firmware: an event of type %u", (unsigned)e->type);
 	}
 }
 

@@ -140,8 +140,11 @@ static int queue_frame(struct agx_ipc_conn *conn, const uint8_t *buf, size_t len
 	struct out_frame *f;
 
 	if (conn->out_bytes + len > conn->max_queued) {
-		agx_warn("connection %llu (%s, pid %d): peer does not read its replies; closing",
-			 (unsigned long long)conn->id, conn->name, (int)conn->peer.pid);
+		agx_warn_ratelimited(
+		    conn->peer.pid,
+		    "connection %llu (%s, pid %d): peer does not read its replies; "
+		    "closing",
+		    (unsigned long long)conn->id, conn->name, (int)conn->peer.pid);
 		agx_ipc_conn_close(conn);
 		return -ENOBUFS;
 	}
@@ -224,8 +227,10 @@ void ipc_conn_fail(struct agx_ipc_conn *conn, uint16_t type, uint32_t request_id
 	va_start(ap, fmt);
 	ipc_error_format(&error, message, sizeof(message), code, fmt, ap);
 	va_end(ap);
-	agx_warn("connection %llu (%s, pid %d): %s: %s; closing it", (unsigned long long)conn->id,
-		 conn->name, (int)conn->peer.pid, agx_ipc_error_name(code), message);
+	/* a client that sends garbage on connection after connection is one voice in the log */
+	agx_warn_ratelimited(conn->peer.pid, "connection %llu (%s, pid %d): %s: %s; closing it",
+			     (unsigned long long)conn->id, conn->name, (int)conn->peer.pid,
+			     agx_ipc_error_name(code), message);
 	ipc_conn_send(conn, type, AGX_IPC_FLAG_REPLY | AGX_IPC_FLAG_ERROR, request_id, &error.base,
 		      NULL, 0);
 	agx_ipc_conn_close(conn);
@@ -266,8 +271,8 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
 			break;
 		}
 		if (n < 0) {
-			agx_warn("connection %llu: receive failed: %s",
-				 (unsigned long long)conn->id, strerror((int)-n));
+			agx_warn_ratelimited(conn->peer.pid, "connection %llu: receive failed: %s",
+					     (unsigned long long)conn->id, strerror((int)-n));
 			agx_ipc_conn_close(conn);
 			break;
 		}

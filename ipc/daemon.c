@@ -22,6 +22,7 @@
 struct agx_daemon {
 	struct event_base *base;
 	struct event *sigterm, *sigint, *watchdog;
+	struct event *log_flush; /* rate-limited log sites tell what they held back */
 	char name[64];
 	/* socket files this process created, removed again on exit */
 	char *created[MAX_SOCKETS];
@@ -45,9 +46,19 @@ static void on_watchdog(evutil_socket_t fd, short what, void *arg)
 	sd_notify(0, "WATCHDOG=1");
 }
 
+static void on_log_flush(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	agx_log_ratelimit_flush(false);
+}
+
 struct agx_daemon *agx_daemon_create(const char *name)
 {
 	struct agx_daemon *daemon = calloc(1, sizeof(*daemon));
+	struct timeval flush_tv;
+	unsigned flush_ms;
 	uint64_t usec = 0;
 
 	if (!daemon)
@@ -64,6 +75,13 @@ struct agx_daemon *agx_daemon_create(const char *name)
 	daemon->sigint = evsignal_new(daemon->base, SIGINT, on_signal, daemon);
 	if (!daemon->sigterm || !daemon->sigint || evsignal_add(daemon->sigterm, NULL) < 0 ||
 	    evsignal_add(daemon->sigint, NULL) < 0)
+		goto fail;
+
+	/* a flood that stopped is still counted, at most an interval after it ended */
+	flush_ms = agx_log_ratelimit_interval_ms();
+	flush_tv = (struct timeval){ flush_ms / 1000, (suseconds_t)(flush_ms % 1000) * 1000 };
+	daemon->log_flush = event_new(daemon->base, -1, EV_PERSIST, on_log_flush, daemon);
+	if (!daemon->log_flush || event_add(daemon->log_flush, &flush_tv) < 0)
 		goto fail;
 
 	/* Ping at half the interval systemd expects, from the loop itself. */
@@ -88,12 +106,15 @@ void agx_daemon_destroy(struct agx_daemon *daemon)
 {
 	if (!daemon)
 		return;
+	agx_log_ratelimit_flush(true);
 	for (unsigned i = 0; i < daemon->num_created; i++) {
 		unlink(daemon->created[i]);
 		free(daemon->created[i]);
 	}
 	if (daemon->watchdog)
 		event_free(daemon->watchdog);
+	if (daemon->log_flush)
+		event_free(daemon->log_flush);
 	if (daemon->sigterm)
 		event_free(daemon->sigterm);
 	if (daemon->sigint)

@@ -289,8 +289,9 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
 				/* Waiting is better than spinning on a socket we cannot serve. */
 				struct timeval tv = { 0, ACCEPT_BACKOFF_MS * 1000 };
 
-				agx_warn("%s: accept: %s; pausing for %d ms", server->name,
-					 strerror(errno), ACCEPT_BACKOFF_MS);
+				agx_warn_ratelimited(-1, "%s: accept: %s; pausing for %d ms",
+						     server->name, strerror(errno),
+						     ACCEPT_BACKOFF_MS);
 				event_del(server->listen_ev);
 				evtimer_add(server->backoff_ev, &tv);
 			} else if (errno != EAGAIN) {

@@ -210,8 +210,8 @@ static int privileged_connect(struct agx_ipc_conn *conn, void *data)
 	struct memmgr_client *c;
 
 	if (cred->uid != 0 && cred->uid != getuid()) {
-		agx_warn("privileged socket: uid %u (pid %d) refused", (unsigned)cred->uid,
-			 (int)cred->pid);
+		agx_warn_ratelimited(cred->pid, "privileged socket: uid %u (pid %d) refused",
+				     (unsigned)cred->uid, (int)cred->pid);
 		return -EPERM;
 	}
 	c = memmgr_client_new(s->m, cred->pid, cred->uid, true);

@@ -242,7 +242,8 @@ static void kick(struct sched_client *c)
 
 	/* EAGAIN: the counter is full, so the client has a wake-up waiting anyway */
 	if (write(c->event_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		agx_warn("client %s (pid %d): eventfd: %s", c->name, (int)c->pid, strerror(errno));
+		agx_warn_ratelimited(c->pid, "client %s (pid %d): eventfd: %s", c->name,
+				     (int)c->pid, strerror(errno));
 }
 
 void sched_client_wake(struct scheduler *s)

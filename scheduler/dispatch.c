@@ -271,9 +271,11 @@ static void submitted(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg 
 		} else if (b->first_job) {
 			struct sched_job *job = b->first_job;
 
-			agx_warn("client %s (pid %d): queue %u, job %" PRIu64 " refused: %s",
-				 q->client->name, (int)q->client->pid, q->id, job->seqno,
-				 err && err->code ? err->message : strerror(-status));
+			agx_warn_ratelimited(
+			    q->client->pid,
+			    "client %s (pid %d): queue %u, job %" PRIu64 " refused: %s",
+			    q->client->name, (int)q->client->pid, q->id, job->seqno,
+			    err && err->code ? err->message : strerror(-status));
 			if (!job->status)
 				job->status = cmd_status(status);
 			job->failed_deps = true; /* what it has not sent will not run */
@@ -388,9 +390,10 @@ static void bound(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *rep
 		if (status == -EBUSY) {
 			hold(s, q); /* every slot's VM is busy: after a completion */
 		} else if (status != -ECONNRESET) {
-			agx_warn("client %s (pid %d): queue %u: its VM %u: %s", q->client->name,
-				 (int)q->client->pid, q->id, q->vm->vm,
-				 err && err->code ? err->message : strerror(-status));
+			agx_warn_ratelimited(q->client->pid,
+					     "client %s (pid %d): queue %u: its VM %u: %s",
+					     q->client->name, (int)q->client->pid, q->id, q->vm->vm,
+					     err && err->code ? err->message : strerror(-status));
 			sched_queue_reset(q, SCHED_QUEUE_GUILTY, 0);
 		}
 		batch_end(s, b);
@@ -709,10 +712,12 @@ static void fault(struct scheduler *s, const Agx__Fwchan__FaultEvent *f)
 		it->job->status = -EFAULT;
 	s->faults++;
 	q->client->faults++;
-	agx_notice("client %s (pid %d): queue %u, job %" PRIu64 ": GPU fault at %#" PRIx64
-		   " (%s, %s, reason %d)",
-		   q->client->name, (int)q->client->pid, q->id, it->job->seqno, f->va,
-		   f->write ? "write" : "read", f->unit ? f->unit : "?", (int)f->reason);
+	agx_notice_ratelimited(q->client->pid,
+			       "client %s (pid %d): queue %u, job %" PRIu64
+			       ": GPU fault at %#" PRIx64 " (%s, %s, reason %d)",
+			       q->client->name, (int)q->client->pid, q->id, it->job->seqno, f->va,
+			       f->write ? "write" : "read", f->unit ? f->unit : "?",
+			       (int)f->reason);
 	sched_queue_reset(q, SCHED_QUEUE_GUILTY, it->job->seqno);
 }
 

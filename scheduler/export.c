@@ -93,7 +93,7 @@ static void reached(struct sched_wait *w, int status)
 	/* the packet makes the descriptor readable; a full socket means one is there already */
 	if (send(e->fd, &st, sizeof(st), MSG_DONTWAIT | MSG_NOSIGNAL) < 0 && errno != EAGAIN &&
 	    errno != EPIPE)
-		agx_warn("exported point: %s", strerror(errno));
+		agx_warn_ratelimited(-1, "exported point: %s", strerror(errno));
 	end_imports(e);
 }
 

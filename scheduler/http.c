@@ -248,7 +248,8 @@ static void on_request(struct evhttp_request *req, void *arg)
 	}
 	ret = body ? h->write(body, h->data) : -ENOMEM;
 	if (ret < 0) {
-		agx_warn("metrics %s: cannot write a scrape: %s", h->address, strerror(-ret));
+		agx_warn_ratelimited(-1, "metrics %s: cannot write a scrape: %s", h->address,
+				     strerror(-ret));
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
 	} else {
 		char length[24];
@@ -292,8 +293,8 @@ static void on_accept_error(struct evconnlistener *listener, void *arg)
 	 * here (EMFILE, ENFILE, ENOBUFS) stays until something closes, so a
 	 * listener left on would spin on it.
 	 */
-	agx_warn("metrics %s: cannot accept a connection (%s), resting %d ms", h->address,
-		 strerror(err), BACKOFF_MS);
+	agx_warn_ratelimited(-1, "metrics %s: cannot accept a connection (%s), resting %d ms",
+			     h->address, strerror(err), BACKOFF_MS);
 	evconnlistener_disable(listener);
 	evtimer_add(h->backoff, &tv);
 }

@@ -189,11 +189,12 @@ void sched_queue_reset(struct sched_queue *q, enum sched_queue_status status, ui
 	q->status = status;
 	q->reset_seqno = seqno;
 	s->resets[status]++;
-	agx_notice("client %s (pid %d): queue %u reset: %s", q->client->name, (int)q->client->pid,
-		   q->id,
-		   status == SCHED_QUEUE_GUILTY	    ? "its work faulted or ran out of time"
-		   : status == SCHED_QUEUE_INNOCENT ? "the firmware was lost with its work"
-						    : "the device was lost");
+	agx_notice_ratelimited(q->client->pid, "client %s (pid %d): queue %u reset: %s",
+			       q->client->name, (int)q->client->pid, q->id,
+			       status == SCHED_QUEUE_GUILTY ? "its work faulted or ran out of time"
+			       : status == SCHED_QUEUE_INNOCENT
+				   ? "the firmware was lost with its work"
+				   : "the device was lost");
 	/* fwchan drops what it still has queued for it; the rest is cancelled here */
 	cancel_waits(q);
 	if (q->has_context && status == SCHED_QUEUE_GUILTY)
