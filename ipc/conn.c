@@ -47,6 +47,8 @@ void agx_ipc_conn_unref(struct agx_ipc_conn *conn)
 	event_free(conn->read_ev);
 	event_free(conn->write_ev);
 	event_free(conn->close_ev);
+	if (conn->hello_ev)
+		event_free(conn->hello_ev);
 	if (conn->owns_rxbuf)
 		free(conn->rxbuf);
 	free(conn);
@@ -83,6 +85,8 @@ void ipc_conn_close_now(struct agx_ipc_conn *conn)
 	event_del(conn->read_ev);
 	event_del(conn->write_ev);
 	event_del(conn->close_ev);
+	if (conn->hello_ev)
+		event_del(conn->hello_ev);
 	/* Last chance for queued replies (an error that explains the close). */
 	flush(conn);
 	while (conn->out_head) {

@@ -47,6 +47,7 @@ struct agx_ipc_conn {
 	/* server side */
 	struct agx_ipc_server *server;
 	struct agx_ipc_conn *prev, *next;
+	struct event *hello_ev; /* the HELLO deadline, until the handshake */
 
 	/* client side */
 	const struct agx_ipc_peer_ops *peer_ops;

@@ -16,6 +16,8 @@
 
 /* How long accepting pauses when the process is out of file descriptors. */
 #define ACCEPT_BACKOFF_MS 100
+/* The most a HELLO deadline from the environment may say. */
+#define MAX_HELLO_TIMEOUT_MS 3600000
 
 struct agx_ipc_server {
 	struct event_base *base;
@@ -122,6 +124,8 @@ static void handshake(struct agx_ipc_conn *conn, const struct agx_ipc_msg *msg)
 		}
 	}
 	conn->handshaken = true;
+	if (conn->hello_ev)
+		event_del(conn->hello_ev);
 	reply.version_major = AGX_IPC_VERSION_MAJOR;
 	reply.version_minor = AGX_IPC_VERSION_MINOR;
 	reply.server_name = server->name;
@@ -272,6 +276,30 @@ static void on_backoff(evutil_socket_t fd, short what, void *arg)
 	event_add(server->listen_ev, NULL);
 }
 
+/* No HELLO in time: the slot goes back to clients that speak. */
+static void on_hello_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct agx_ipc_conn *conn = arg;
+
+	(void)fd;
+	(void)what;
+	if (conn->handshaken || !conn->open)
+		return;
+	ipc_conn_fail(conn, 0, 0, AGX__IPC__ERROR_CODE__ERROR_TIMEOUT,
+		      "no HELLO within %u ms of connecting", conn->server->config.hello_timeout_ms);
+}
+
+static int start_hello_deadline(struct agx_ipc_server *server, struct agx_ipc_conn *conn)
+{
+	unsigned ms = server->config.hello_timeout_ms;
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+
+	conn->hello_ev = evtimer_new(server->base, on_hello_timeout, conn);
+	if (!conn->hello_ev || evtimer_add(conn->hello_ev, &tv) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static void on_accept(evutil_socket_t lfd, short what, void *arg)
 {
 	struct agx_ipc_server *server = arg;
@@ -316,9 +344,26 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
 			conn->next->prev = conn;
 		server->conns = conn;
 		server->num_conns++;
-		if (ipc_conn_start(conn) < 0)
+		if (start_hello_deadline(server, conn) < 0 || ipc_conn_start(conn) < 0)
 			ipc_conn_close_now(conn);
 	}
+}
+
+static unsigned hello_timeout_from_environment(void)
+{
+	const char *env = getenv("AGX_IPC_HELLO_TIMEOUT_MS");
+	unsigned long ms;
+	char *end;
+
+	if (!env)
+		return AGX_IPC_HELLO_TIMEOUT_MS;
+	ms = strtoul(env, &end, 10);
+	if (*end || end == env || ms == 0 || ms > MAX_HELLO_TIMEOUT_MS) {
+		agx_warn("AGX_IPC_HELLO_TIMEOUT_MS=%s is not 1..%d; using %d", env,
+			 MAX_HELLO_TIMEOUT_MS, AGX_IPC_HELLO_TIMEOUT_MS);
+		return AGX_IPC_HELLO_TIMEOUT_MS;
+	}
+	return (unsigned)ms;
 }
 
 struct agx_ipc_server *agx_ipc_server_create(struct event_base *base, int listen_fd,
@@ -336,6 +381,8 @@ struct agx_ipc_server *agx_ipc_server_create(struct event_base *base, int listen
 	server->config = *config;
 	if (!server->config.max_connections)
 		server->config.max_connections = AGX_IPC_DEFAULT_MAX_CONNECTIONS;
+	if (!server->config.hello_timeout_ms)
+		server->config.hello_timeout_ms = hello_timeout_from_environment();
 	ipc_copy_name(server->name, sizeof(server->name), config->name ? config->name : "agx");
 	server->config.name = server->name;
 	server->rxbuf = malloc(AGX_IPC_MAX_FRAME);

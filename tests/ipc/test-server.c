@@ -759,6 +759,57 @@ static void test_connection_limit(void **state)
 	harness_stop(&small);
 }
 
+/*
+ * Connections that never say HELLO fill every slot; the deadline closes
+ * them (a TIMEOUT error first), and a client that did say it stays.
+ */
+static void test_hello_deadline(void **state)
+{
+	enum { SLOTS = 8 };
+	Agx__Ipc__Ping ping = AGX__IPC__PING__INIT;
+	struct agx_ipc_client *early, *late = NULL;
+	struct agx_ipc_msg reply;
+	struct harness small;
+	int idle[SLOTS - 1], ret = -EBUSY;
+
+	/* the environment sets it for servers that do not set their own */
+	setenv("AGX_IPC_HELLO_TIMEOUT_MS", "300", 1);
+	harness_start(&small, IFACE, &test_ops, NULL, SLOTS, 0);
+	unsetenv("AGX_IPC_HELLO_TIMEOUT_MS");
+	assert_int_equal(
+	    agx_ipc_client_connect(small.path, IFACE, "early", TIMEOUT_MS, &early, NULL), 0);
+	for (unsigned i = 0; i < SLOTS - 1; i++) {
+		idle[i] = raw_connect(small.path);
+		set_timeout(idle[i]);
+	}
+	/* each idle one is told why, then closed */
+	for (unsigned i = 0; i < SLOTS - 1; i++) {
+		expect_error(idle[i], AGX__IPC__ERROR_CODE__ERROR_TIMEOUT, AGX_IPC_MSG_CONNECTION,
+			     0);
+		expect_eof(idle[i]);
+		close(idle[i]);
+	}
+	/* their slots are free again (bounded: a connection may still be closing) */
+	for (int tries = 0; tries < 100 && ret == -EBUSY; tries++) {
+		ret = agx_ipc_client_connect(small.path, IFACE, "late", TIMEOUT_MS, &late, NULL);
+		if (ret == -EBUSY)
+			usleep(10000);
+	}
+	assert_int_equal(ret, 0);
+	/* the deadline was only for the handshake: the early client is served still */
+	ping.payload.data = (uint8_t *)"still";
+	ping.payload.len = 5;
+	assert_int_equal(agx_ipc_client_call(early, AGX_IPC_MSG_PING, &ping.base, NULL, 0, &reply,
+					     TIMEOUT_MS, NULL),
+			 0);
+	assert_int_equal(((Agx__Ipc__PingReply *)reply.body)->payload.len, 5);
+	assert_memory_equal(((Agx__Ipc__PingReply *)reply.body)->payload.data, "still", 5);
+	agx_ipc_msg_finish(&reply);
+	agx_ipc_client_destroy(early);
+	agx_ipc_client_destroy(late);
+	harness_stop(&small);
+}
+
 /* A client that sends and never reads is cut off once its replies pile up. */
 static void test_slow_reader_cut_off(void **state)
 {
@@ -1028,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_many_concurrent_clients),
 		cmocka_unit_test(test_connect_disconnect_cycles),
 		cmocka_unit_test(test_connection_limit),
+		cmocka_unit_test(test_hello_deadline),
 		cmocka_unit_test(test_slow_reader_cut_off),
 		cmocka_unit_test(test_accept_backoff),
 		cmocka_unit_test(test_async_client),

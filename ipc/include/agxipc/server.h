@@ -45,13 +45,21 @@ struct agx_ipc_server_config {
 	int interface;	  /* Agx__Ipc__Interface served on this socket */
 	const char *name; /* in HelloReply and in logs */
 	const struct agx_ipc_server_ops *ops;
-	void *data;		  /* passed to every op */
-	unsigned max_connections; /* 0: AGX_IPC_DEFAULT_MAX_CONNECTIONS */
-	size_t max_queued_bytes;  /* per connection output; 0: default */
+	void *data;		   /* passed to every op */
+	unsigned max_connections;  /* 0: AGX_IPC_DEFAULT_MAX_CONNECTIONS */
+	size_t max_queued_bytes;   /* per connection output; 0: default */
+	unsigned hello_timeout_ms; /* 0: AGX_IPC_HELLO_TIMEOUT_MS, or the environment's */
 };
 
 #define AGX_IPC_DEFAULT_MAX_CONNECTIONS 1024
 #define AGX_IPC_DEFAULT_MAX_QUEUED	(4u << 20)
+/*
+ * A connection that has not completed its HELLO this long after it was
+ * accepted is closed (a TIMEOUT connection error), so that idle
+ * connections cannot hold every slot.  AGX_IPC_HELLO_TIMEOUT_MS in the
+ * environment overrides it for servers that do not set their own (tests).
+ */
+#define AGX_IPC_HELLO_TIMEOUT_MS 5000
 
 /* Serves listen_fd (a listening SOCK_SEQPACKET socket; the server owns it). */
 AGX_IPC_EXPORT struct agx_ipc_server *
