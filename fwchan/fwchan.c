@@ -20,7 +20,7 @@
 #include "fwchan.h"
 
 #define DEVICE_TIMEOUT_MS 10000
-#define RECOVERY_PERIODS  10 /* ping periods a recovery may take before it starts again */
+#define RECOVERY_PERIODS  10	      /* ping periods a recovery may take before it starts again */
 #define ARENA_SIZE	  (16u << 20) /* initdata, channels, queues, items in flight */
 
 /* --- the firmware's callbacks --------------------------------------------------------- */
@@ -264,6 +264,59 @@ void fwchan_recover(struct fwchan *f, const char *reason)
 	event_active(f->recover_ev, EV_TIMEOUT, 0);
 }
 
+/* --- the peers ------------------------------------------------------------------------- */
+
+/*
+ * Both links are blocking clients, used from loop callbacks; between
+ * calls the loop watches their sockets.  What arrives there then is a
+ * reply that came after its call timed out, an event nobody asked for, or
+ * the end of the connection: the peer is gone, and with it the firmware's
+ * memory (memmgr frees what fwchan's connection held) or the device.
+ * Nothing fwchan could do would make its contexts, rings and mappings
+ * valid again, so it stops and its service manager starts the chain
+ * afresh (systemd: BindsTo= and Restart=on-failure in the units).
+ */
+static void peer_gone(struct fwchan *f, const char *who, int err)
+{
+	if (f->peer_lost)
+		return;
+	f->peer_lost = true;
+	agx_err("%s went away (%s): every context and mapping went with it; exiting for the "
+		"service manager to restart the chain",
+		who, strerror(-err));
+	agx_daemon_quit(f->daemon);
+}
+
+static void on_memmgr_readable(evutil_socket_t fd, short what, void *arg)
+{
+	struct fwchan *f = arg;
+	int ret = agx_ipc_client_dispatch_events(f->kmem.memmgr, 0);
+
+	if (ret < 0 && ret != -EINTR)
+		peer_gone(f, "agx-memmgr", ret);
+}
+
+static void on_device_readable(evutil_socket_t fd, short what, void *arg)
+{
+	struct fwchan *f = arg;
+	int ret = agx_ipc_client_dispatch_events(f->device, 0);
+
+	if (ret < 0 && ret != -EINTR)
+		peer_gone(f, "the device", ret);
+}
+
+static int watch_peers(struct fwchan *f)
+{
+	f->memmgr_watch = event_new(f->base, agx_ipc_client_fd(f->kmem.memmgr),
+				    EV_READ | EV_PERSIST, on_memmgr_readable, f);
+	f->device_watch = event_new(f->base, agx_ipc_client_fd(f->device), EV_READ | EV_PERSIST,
+				    on_device_readable, f);
+	if (!f->memmgr_watch || !f->device_watch || event_add(f->memmgr_watch, NULL) < 0 ||
+	    event_add(f->device_watch, NULL) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 /* --- the device ------------------------------------------------------------------------ */
 
 static int attach(struct fwchan *f)
@@ -342,7 +395,7 @@ int fwchan_start(struct fwchan *f, struct agx_daemon *daemon, const struct fwcha
 	if (ret < 0)
 		return ret;
 	f->recover_ev = event_new(f->base, -1, 0, recover_now, f);
-	if (!f->recover_ev)
+	if (!f->recover_ev || watch_peers(f) < 0)
 		return -ENOMEM;
 	if (config->ping_ms) {
 		period = (struct timeval){ config->ping_ms / 1000, config->ping_ms % 1000 * 1000 };
@@ -365,6 +418,10 @@ void fwchan_stop(struct fwchan *f)
 		event_free(f->ping_timer);
 	if (f->recover_ev)
 		event_free(f->recover_ev);
+	if (f->memmgr_watch)
+		event_free(f->memmgr_watch);
+	if (f->device_watch)
+		event_free(f->device_watch);
 	rtkit_fini(&f->rtkit);
 	if (f->mmio)
 		munmap(f->mmio, AGX_MMIO_SIZE);

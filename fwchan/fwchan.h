@@ -47,9 +47,18 @@ struct fwchan {
 	unsigned recovery_periods; /* ping periods since the recovery began */
 	struct event *recover_ev;
 	char lost_reason[96];
+	/* memmgr's and the device's connections, watched for their end */
+	struct event *memmgr_watch, *device_watch;
+	bool peer_lost; /* one went away: fwchan exits with status 1 */
 };
 
-/* Attaches to the device, boots its firmware; serving starts once it runs. */
+/*
+ * Attaches to the device, boots its firmware; serving starts once it runs.
+ * When agx-memmgr or the device goes away, fwchan cannot go on (its
+ * firmware memory and its device went with them): it logs why, stops the
+ * loop and sets peer_lost, and main() exits 1 for the service manager to
+ * start the chain afresh.
+ */
 int fwchan_start(struct fwchan *f, struct agx_daemon *daemon, const struct fwchan_config *config);
 void fwchan_stop(struct fwchan *f);
 

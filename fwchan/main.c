@@ -33,6 +33,7 @@ int main(int argc, char **argv)
 	struct fwchan_config config = { .ping_ms = 1000 };
 	static struct fwchan f;
 	struct agx_daemon *daemon;
+	bool peer_lost;
 	char *end;
 	int opt, ret;
 
@@ -72,7 +73,9 @@ int main(int argc, char **argv)
 	ret = fwchan_start(&f, daemon, &config);
 	if (ret == 0)
 		ret = agx_daemon_run(daemon);
+	/* a peer that went away is a failure: the service manager restarts the chain */
+	peer_lost = f.peer_lost;
 	fwchan_stop(&f);
 	agx_daemon_destroy(daemon);
-	return ret < 0 ? 1 : 0;
+	return ret < 0 || peer_lost ? 1 : 0;
 }

@@ -5,11 +5,14 @@
  * firmware control channel it carries for memmgr, and compute work from
  * a client's VM carried for the scheduler (the test plays the scheduler):
  * run, faulted, refused, and 100,000 of them, each with GPU times that fit
- * its submission; recoveries announced to every connection.
+ * its submission; recoveries announced to every connection; and fwchan
+ * exiting, saying why, when agx-memmgr or agx-sim goes, and the chain
+ * started again serving.
  *
  *   test-fwchan AGX-SIM AGX-MEMMGR AGX-FWCHAN
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -19,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,12 +45,46 @@
 static const char *sim_path, *memmgr_path, *fwchan_path;
 
 struct daemons {
-	char dir[64], sim[108], memmgr[108], privileged[108], fwchan[108];
+	char dir[64], sim[108], memmgr[108], privileged[108], fwchan[108], log[108];
 	pid_t sim_pid, memmgr_pid, fwchan_pid;
 };
 
+/* As daemon_spawn(), with the child's stderr in the file log. */
+static pid_t spawn_logged(char *const argv[], const char *log)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+
+		if (fd < 0 || dup2(fd, 2) < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
+		    getppid() != parent)
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void spawn_memmgr(struct daemons *d)
+{
+	d->memmgr_pid = daemon_spawn((char *[]){ (char *)memmgr_path, "--socket", d->memmgr,
+						 "--privileged-socket", d->privileged, "--device",
+						 d->sim, "--fwchan", d->fwchan, NULL });
+}
+
+/* fwchan's stderr goes to d->log when logged, to the test's otherwise. */
+static void spawn_fwchan(struct daemons *d, const char *ping_ms, bool logged)
+{
+	char *argv[] = { (char *)fwchan_path, "--socket",    d->fwchan,	  "--device",	   d->sim,
+			 "--memmgr",	      d->privileged, "--ping-ms", (char *)ping_ms, NULL };
+
+	d->fwchan_pid = logged ? spawn_logged(argv, d->log) : daemon_spawn(argv);
+}
+
 /* The daemons, fwchan pinging its firmware every ping_ms. */
-static int start(void **state, const char *ping_ms)
+static int start_logged(void **state, const char *ping_ms, bool logged)
 {
 	struct daemons *d = calloc(1, sizeof(*d));
 
@@ -56,20 +94,28 @@ static int start(void **state, const char *ping_ms)
 	snprintf(d->memmgr, sizeof(d->memmgr), "%s/memmgr.sock", d->dir);
 	snprintf(d->privileged, sizeof(d->privileged), "%s/memmgr-priv.sock", d->dir);
 	snprintf(d->fwchan, sizeof(d->fwchan), "%s/fwchan.sock", d->dir);
+	snprintf(d->log, sizeof(d->log), "%s/fwchan.log", d->dir);
 	d->sim_pid =
 	    daemon_spawn((char *[]){ (char *)sim_path, "--socket", d->sim, "--memory-size",
 				     "0x10000000", "--cores", "2", "--test-faults", NULL });
-	d->memmgr_pid = daemon_spawn((char *[]){ (char *)memmgr_path, "--socket", d->memmgr,
-						 "--privileged-socket", d->privileged, "--device",
-						 d->sim, "--fwchan", d->fwchan, NULL });
+	spawn_memmgr(d);
 	daemon_wait_socket(d->privileged, TIMEOUT_MS);
-	d->fwchan_pid = daemon_spawn((char *[]){ (char *)fwchan_path, "--socket", d->fwchan,
-						 "--device", d->sim, "--memmgr", d->privileged,
-						 "--ping-ms", (char *)ping_ms, NULL });
+	spawn_fwchan(d, ping_ms, logged);
 	/* fwchan listens once the firmware runs */
 	daemon_wait_socket(d->fwchan, TIMEOUT_MS);
 	*state = d;
 	return 0;
+}
+
+static int start(void **state, const char *ping_ms)
+{
+	return start_logged(state, ping_ms, false);
+}
+
+/* fwchan's log in a file, for the test to read. */
+static int setup_logged(void **state)
+{
+	return start_logged(state, "1000", true);
 }
 
 /* Pings at fwchan's default pace: a busy machine never looks like a hung firmware. */
@@ -88,9 +134,10 @@ static int teardown(void **state)
 {
 	struct daemons *d = *state;
 	bool clean = daemons_stop((pid_t[]){ d->fwchan_pid, d->memmgr_pid, d->sim_pid }, 3);
-	char cmd[160];
+	char cmd[512];
 
-	snprintf(cmd, sizeof(cmd), "rm -f %s/fwchan-crash-*.bin", d->dir);
+	snprintf(cmd, sizeof(cmd), "rm -f %s/fwchan-crash-*.bin %s/*.sock %s", d->dir, d->dir,
+		 d->log);
 	assert_int_equal(system(cmd), 0);
 	rmdir(d->dir);
 	free(d);
@@ -778,7 +825,7 @@ static void submit_after_ready(struct client *c, struct client *bystander, uint6
 
 static bool crashlog_saved(const struct daemons *d)
 {
-	char cmd[160];
+	char cmd[512];
 
 	snprintf(cmd, sizeof(cmd), "ls %s/fwchan-crash-*.bin >/dev/null 2>&1", d->dir);
 	return system(cmd) == 0;
@@ -899,6 +946,95 @@ static void test_memmgr_invalidates(void **state)
 	agx_memory_disconnect(mem);
 }
 
+/* The status pid exited with, waiting at most TIMEOUT_MS; -1 if it did not exit. */
+static int wait_exit(pid_t pid)
+{
+	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	int status;
+
+	for (int waited = 0; waited < TIMEOUT_MS; waited += 10) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		nanosleep(&pause, NULL);
+	}
+	return -1;
+}
+
+static bool log_says(const struct daemons *d, const char *what)
+{
+	char text[8192];
+	FILE *f = fopen(d->log, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return strstr(text, what) != NULL;
+}
+
+/* A flush acknowledged by the firmware: fwchan serves, its firmware runs. */
+static void expect_served(const struct daemons *d)
+{
+	Agx__Fwchan__CacheFlush flush = AGX__FWCHAN__CACHE_FLUSH__INIT;
+	struct agx_ipc_client *c = connect_fwchan(d);
+
+	assert_int_equal(call(c, AGX_IPC_MSG_FWCHAN_CACHE_FLUSH, &flush.base, NULL), 0);
+	agx_ipc_client_destroy(c);
+}
+
+/*
+ * memmgr killed under fwchan: fwchan's firmware memory went with it, so
+ * fwchan exits 1 saying why (its service manager restarts the chain), and
+ * the chain started again serves a new client.
+ */
+static void test_memmgr_gone(void **state)
+{
+	Agx__Fwchan__CacheFlush flush = AGX__FWCHAN__CACHE_FLUSH__INIT;
+	struct daemons *d = *state;
+	struct agx_ipc_client *c = connect_fwchan(d);
+	int status;
+
+	assert_int_equal(call(c, AGX_IPC_MSG_FWCHAN_CACHE_FLUSH, &flush.base, NULL), 0);
+	assert_int_equal(kill(d->memmgr_pid, SIGKILL), 0);
+	assert_int_equal(waitpid(d->memmgr_pid, &status, 0), d->memmgr_pid);
+	d->memmgr_pid = 0;
+	assert_int_equal(wait_exit(d->fwchan_pid), 1);
+	d->fwchan_pid = 0;
+	assert_true(log_says(d, "agx-memmgr went away"));
+	assert_true(log_says(d, "restart the chain"));
+	/* its client learns it too */
+	assert_int_equal(call(c, AGX_IPC_MSG_FWCHAN_CACHE_FLUSH, &flush.base, NULL), -ECONNRESET);
+	agx_ipc_client_destroy(c);
+
+	/* the chain again, as systemd starts it: memmgr replaces its stale sockets, then fwchan */
+	spawn_memmgr(d);
+	spawn_fwchan(d, "1000", true);
+	daemon_wait_socket(d->fwchan, TIMEOUT_MS);
+	expect_served(d);
+}
+
+/* The device killed under fwchan: the same, whoever notices first. */
+static void test_device_gone(void **state)
+{
+	struct daemons *d = *state;
+	int status;
+
+	expect_served(d);
+	assert_int_equal(kill(d->sim_pid, SIGKILL), 0);
+	assert_int_equal(waitpid(d->sim_pid, &status, 0), d->sim_pid);
+	d->sim_pid = 0;
+	assert_int_equal(wait_exit(d->fwchan_pid), 1);
+	d->fwchan_pid = 0;
+	assert_true(log_says(d, "went away"));
+	assert_true(log_says(d, "restart the chain"));
+	/* memmgr stops too, without its device (and is not this test's concern beyond that) */
+	assert_true(wait_exit(d->memmgr_pid) > 0);
+	d->memmgr_pid = 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -913,6 +1049,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_long_binning, setup_fast_ping, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_during_recovery, setup_fast_ping,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_memmgr_gone, setup_logged, teardown),
+		cmocka_unit_test_setup_teardown(test_device_gone, setup_logged, teardown),
 	};
 
 	if (argc != 4) {

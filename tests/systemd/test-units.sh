@@ -15,7 +15,7 @@ for unit in "$dir"/*.service; do
 	sed -i -E "s#(ExecStart=)[^ ]*/agx-([a-z]+)#\\1$build/\\2/agx-\\2#" "$unit"
 done
 
-echo "1..2"
+echo "1..3"
 out=$(cd "$dir" && systemd-analyze verify --man=no ./*.service ./*.socket 2>&1)
 if [ $? -eq 0 ] && [ -z "$out" ]; then
 	echo "ok 1 - systemd-analyze verify: no complaints about $(ls "$dir" | wc -l) units"
@@ -36,4 +36,24 @@ if [ -z "$bad" ]; then
 	echo "ok 2 - every service is notify, watched, restarted and hardened"
 else
 	echo "not ok 2 - missing:$bad"
+fi
+
+# a daemon goes, and comes back, with the peers it cannot work without
+# (docs/security.md, "Peers"): bound to them, restarted on its own failure
+bad=
+binds() {
+	unit=$dir/$1
+	shift
+	line=$(grep '^BindsTo=' "$unit" | tr ' ' '\n' | sed 's/^BindsTo=//')
+	for peer in "$@"; do
+		echo "$line" | grep -qx "$peer" || bad="$bad ${unit##*/}:BindsTo=$peer"
+	done
+}
+binds agx-memmgr.service agx-sim.service
+binds agx-fwchan.service agx-sim.service agx-memmgr.service
+binds agx-scheduler.service agx-fwchan.service agx-memmgr.service
+if [ -z "$bad" ]; then
+	echo "ok 3 - memmgr, fwchan and the scheduler are bound to the peers they need"
+else
+	echo "not ok 3 - missing:$bad"
 fi
