@@ -2,6 +2,15 @@
  * http.c: the metrics endpoint (http.h): its listening socket, made from
  * an address or taken from the service manager, and evhttp bounded
  * against whatever connects, answering GET /metrics.
+ *
+ * evhttp's own timeout restarts with every byte, so a client that sends
+ * one byte every few seconds would keep its connection for ever, and
+ * evhttp takes every connection it can accept.  So each connection is
+ * tracked here from the moment evhttp makes it (evhttp's bevcb hands us
+ * its bufferevent; the bufferevent's callback argument is evhttp's
+ * connection, whose close callback tells us when it goes): one deadline
+ * for a whole request, from the connection's start or the last answer,
+ * and a cap on connections, beyond which a new one is closed at once.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,6 +28,7 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/listener.h>
@@ -36,8 +46,14 @@
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
+struct tracked;
+
 struct metrics_http {
 	struct evhttp *http;
+	struct event_base *base;
+	struct tracked *conns; /* every connection evhttp has */
+	unsigned num_conns;    /* admitted: within the cap */
+	unsigned max_conns, deadline_ms;
 	struct evconnlistener *listener; /* freed by evhttp_free() */
 	struct event *backoff;
 	metrics_write_fn write;
@@ -221,6 +237,164 @@ fail:
 	return ret;
 }
 
+/* --- connections: the cap and the deadline ---------------------------------------------- */
+
+struct tracked {
+	struct metrics_http *h;
+	struct bufferevent *bev;	 /* referenced by us until adopted */
+	struct evhttp_connection *evcon; /* NULL until adopted */
+	struct event *timer;		 /* the adoption, then the deadline */
+	bool in_timer;
+	bool admitted; /* counted against the cap */
+	struct tracked *prev, *next;
+};
+
+static void tracked_free(struct tracked *t)
+{
+	struct metrics_http *h = t->h;
+
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		h->conns = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	if (t->admitted)
+		h->num_conns--;
+	if (!t->in_timer) {
+		event_free(t->timer);
+		free(t);
+	} else {
+		t->h = NULL; /* the timer's callback frees it when it returns */
+	}
+}
+
+static void on_conn_close(struct evhttp_connection *evcon, void *arg)
+{
+	tracked_free(arg);
+}
+
+static void arm_deadline(struct tracked *t)
+{
+	struct timeval tv = { (time_t)(t->h->deadline_ms / 1000),
+			      (suseconds_t)(t->h->deadline_ms % 1000) * 1000 };
+
+	evtimer_add(t->timer, &tv);
+}
+
+/* Closes the connection; its close callback frees t (or marks it, inside its timer). */
+static void drop(struct tracked *t)
+{
+	evhttp_connection_free(t->evcon);
+}
+
+/*
+ * Once evhttp has made its connection around our bufferevent (on the turn
+ * it accepted it, before it reads a byte): the cap, then the deadline.
+ */
+static void adopt(struct tracked *t)
+{
+	struct metrics_http *h = t->h;
+	bufferevent_data_cb readcb, writecb;
+	bufferevent_event_cb eventcb;
+	void *arg = NULL;
+
+	bufferevent_getcb(t->bev, &readcb, &writecb, &eventcb, &arg);
+	/* evhttp gave it up already (it failed to set it up): only our reference holds it */
+	if (!readcb || !arg ||
+	    evhttp_connection_get_bufferevent((struct evhttp_connection *)arg) != t->bev) {
+		bufferevent_decref(t->bev);
+		t->bev = NULL;
+		tracked_free(t);
+		return;
+	}
+	t->evcon = arg;
+	bufferevent_decref(t->bev); /* evhttp's reference keeps it now */
+	evhttp_connection_set_closecb(t->evcon, on_conn_close, t);
+	/* in the order they were accepted: the first ones in, the rest out */
+	if (h->num_conns >= h->max_conns) {
+		agx_warn_ratelimited(-1,
+				     "metrics %s: %u connections, the most it serves; closing "
+				     "a new one",
+				     h->address, h->max_conns);
+		drop(t);
+		return;
+	}
+	t->admitted = true;
+	h->num_conns++;
+	arm_deadline(t);
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct tracked *t = arg;
+
+	t->in_timer = true;
+	if (!t->evcon) {
+		adopt(t);
+	} else {
+		agx_warn_ratelimited(-1,
+				     "metrics %s: a request not whole within %u ms; closing its "
+				     "connection",
+				     t->h->address, t->h->deadline_ms);
+		drop(t);
+	}
+	t->in_timer = false;
+	if (!t->h) { /* freed while we ran */
+		event_free(t->timer);
+		free(t);
+	}
+}
+
+/* evhttp makes a connection: its bufferevent is ours to make, and so it is tracked. */
+static struct bufferevent *on_new_connection(struct event_base *base, void *arg)
+{
+	struct metrics_http *h = arg;
+	struct tracked *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL; /* evhttp makes its own: that one goes untracked */
+	t->h = h;
+	t->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
+	t->timer = evtimer_new(base, on_timer, t);
+	if (!t->bev || !t->timer) {
+		if (t->bev)
+			bufferevent_free(t->bev);
+		if (t->timer)
+			event_free(t->timer);
+		free(t);
+		return NULL;
+	}
+	/* ours until adopted: evhttp may drop it before then */
+	bufferevent_incref(t->bev);
+	t->next = h->conns;
+	if (t->next)
+		t->next->prev = t;
+	h->conns = t;
+	event_active(t->timer, EV_TIMEOUT, 0);
+	return t->bev;
+}
+
+/* A request was answered: the next must come whole within the deadline. */
+static void restart_deadline(struct metrics_http *h, struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+
+	for (struct tracked *t = h->conns; t; t = t->next)
+		if (t->evcon && t->evcon == evcon) {
+			arm_deadline(t);
+			return;
+		}
+}
+
+void metrics_http_set_limits(struct metrics_http *h, unsigned max_connections, unsigned deadline_ms)
+{
+	h->max_conns = max_connections ? max_connections : METRICS_HTTP_MAX_CONNECTIONS;
+	h->deadline_ms = deadline_ms ? deadline_ms : METRICS_HTTP_REQUEST_DEADLINE_MS;
+}
+
+/* --- requests ------------------------------------------------------------------------- */
+
 static void on_request(struct evhttp_request *req, void *arg)
 {
 	struct metrics_http *h = arg;
@@ -231,6 +405,7 @@ static void on_request(struct evhttp_request *req, void *arg)
 	struct evbuffer *body;
 	int ret;
 
+	restart_deadline(h, req);
 	if (!path || strcmp(path, "/metrics")) {
 		evhttp_send_error(req, HTTP_NOTFOUND, NULL);
 		return;
@@ -310,6 +485,8 @@ static int serve(struct event_base *base, int fd, metrics_write_fn fn, void *dat
 		goto fail_fd;
 	h->write = fn;
 	h->data = data;
+	h->base = base;
+	metrics_http_set_limits(h, 0, 0);
 	ret = describe(fd, h->address);
 	if (ret < 0)
 		goto fail;
@@ -327,6 +504,7 @@ static int serve(struct event_base *base, int fd, metrics_write_fn fn, void *dat
 						EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
 						EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
 	evhttp_set_gencb(h->http, on_request, h);
+	evhttp_set_bevcb(h->http, on_new_connection, h);
 
 	/* backlog 0: fd listens already */
 	h->listener = evconnlistener_new(base, NULL, NULL,
@@ -433,6 +611,15 @@ void metrics_http_destroy(struct metrics_http *h)
 		p = &(*p)->next;
 	*p = h->next;
 	evhttp_free(h->http); /* closes the listening socket and every connection */
+	/* what evhttp never made a connection of (it failed first) */
+	while (h->conns) {
+		struct tracked *t = h->conns;
+
+		if (t->bev)
+			bufferevent_decref(t->bev);
+		t->bev = NULL;
+		tracked_free(t);
+	}
 	event_free(h->backoff);
 	if (h->path) {
 		unlink(h->path);

@@ -5,8 +5,10 @@
  *
  * Addresses read "unix:/path/to/socket", "IPV4:PORT" or "[IPV6]:PORT",
  * numeric only; port 0 asks the kernel for one.  Anything may connect, so
- * requests are bounded (headers, body, a timeout for idle or slow clients)
- * and the listener pauses while the process is out of file descriptors.
+ * requests are bounded (headers, body, a timeout for idle or slow clients,
+ * a deadline for a whole request however steadily its bytes trickle in),
+ * connections are capped (a new one beyond the cap is closed at once) and
+ * the listener pauses while the process is out of file descriptors.
  * Runs on the caller's loop and thread.
  */
 #ifndef SCHEDULER_HTTP_H
@@ -19,6 +21,11 @@
 
 /* "unix:" and a path of up to 107 bytes, or "[" an IPv6 address "]:65535" */
 #define METRICS_HTTP_ADDRESS_MAX 128
+
+/* Connections served at once; one more is closed as soon as it is accepted. */
+#define METRICS_HTTP_MAX_CONNECTIONS 64
+/* A request must arrive whole this long after its connection opened or its last answer. */
+#define METRICS_HTTP_REQUEST_DEADLINE_MS 10000
 
 struct evbuffer;
 struct event_base;
@@ -43,6 +50,13 @@ int metrics_http_create_fd(struct event_base *base, int fd, metrics_write_fn fn,
 			   struct metrics_http **out);
 /* Stops serving; unlinks the socket file create made. */
 void metrics_http_destroy(struct metrics_http *h);
+
+/*
+ * Changes the cap on connections and the request deadline (0: the
+ * defaults above); before the loop runs, or on its thread.
+ */
+void metrics_http_set_limits(struct metrics_http *h, unsigned max_connections,
+			     unsigned deadline_ms);
 
 /* The address served, in the form above, with the real port when 0 was asked. */
 const char *metrics_http_address(const struct metrics_http *h);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -372,6 +373,8 @@ static void test_http_bad_clients(void **state)
 	ssize_t n;
 
 	assert_int_equal(test_server_create(&s, d->address, -1, test_server_body, BODY), 0);
+	/* room for them all: the cap has a test of its own */
+	metrics_http_set_limits(s.http, 256, 0);
 	test_server_run(&s);
 
 	/* connections that never send, or stop half-way, hold nobody up */
@@ -424,6 +427,129 @@ static void test_http_bad_clients(void **state)
 		assert_int_equal(send(fd, "GET /metrics HTTP/1.0\r\n\r\n", 25, MSG_NOSIGNAL), 25);
 		close(fd);
 	}
+	expect_get(d->address, BODY);
+	test_server_destroy(&s);
+}
+
+static int unix_connect(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	strcpy(addr.sun_path, path);
+	assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	return fd;
+}
+
+/* Whether the server closed fd, waiting at most ms for it. */
+static bool closed_within(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[256];
+
+	while (poll(&p, 1, ms) == 1) {
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK))
+			return true;
+	}
+	return false;
+}
+
+/* GET /metrics until it answers 200, at most 100 tries a tenth of a second apart. */
+static bool get_eventually(const char *address)
+{
+	for (int i = 0; i < 100; i++) {
+		if (test_http(address, "GET /metrics HTTP/1.0\r\n\r\n", response,
+			      sizeof(response)) > 0 &&
+		    test_http_status(response) == 200 && !strcmp(test_http_body(response), BODY))
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/*
+ * Connections beyond the cap are closed as soon as they are accepted,
+ * while those within it are served (here: kept, their request unfinished,
+ * the deadline far away); one that goes makes room for a good client.
+ */
+static void test_http_connection_cap(void **state)
+{
+	enum { CAP = 8 };
+	struct test_dir *d = *state;
+	struct test_server s;
+	int held[CAP], extra;
+
+	assert_int_equal(test_server_create(&s, d->address, -1, test_server_body, BODY), 0);
+	metrics_http_set_limits(s.http, CAP, 60000);
+	test_server_run(&s);
+	for (unsigned i = 0; i < CAP; i++) {
+		held[i] = unix_connect(d->sock);
+		assert_int_equal(send(held[i], "GET /met", 8, MSG_NOSIGNAL), 8);
+	}
+	/* accepted after them, one too many: closed without an answer, the deadline a minute off */
+	extra = unix_connect(d->sock);
+	assert_true(closed_within(extra, 10000));
+	close(extra);
+	for (unsigned i = 0; i < CAP; i++)
+		assert_false(closed_within(held[i], 0));
+	/* one goes: its slot is a good client's */
+	close(held[0]);
+	assert_true(get_eventually(d->address));
+	for (unsigned i = 1; i < CAP; i++)
+		close(held[i]);
+	test_server_destroy(&s);
+}
+
+/*
+ * Slow-loris clients: each sends a byte of its request every 50 ms, far
+ * more often than the idle timeout, and never finishes.  The deadline for
+ * a whole request closes every one of them, and a good client is served
+ * meanwhile.
+ */
+static void test_http_slow_loris(void **state)
+{
+	enum { LORIS = 20 };
+	static const char request[] =
+	    "GET /metrics HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	struct test_dir *d = *state;
+	struct test_server s;
+	int fd[LORIS], open_ones = LORIS;
+	unsigned sent = 0;
+	bool gone[LORIS] = { false }, served = false;
+
+	assert_int_equal(test_server_create(&s, d->address, -1, test_server_body, BODY), 0);
+	metrics_http_set_limits(s.http, 0, 2000);
+	test_server_run(&s);
+	for (unsigned i = 0; i < LORIS; i++)
+		fd[i] = unix_connect(d->sock);
+	/* bounded: 400 rounds of 50 ms, ten times the deadline, twice evhttp's idle timeout */
+	for (unsigned round = 0; round < 400 && open_ones; round++) {
+		for (unsigned i = 0; i < LORIS; i++) {
+			if (gone[i])
+				continue;
+			if (closed_within(fd[i], 0) ||
+			    send(fd[i], request + sent % (sizeof(request) - 1), 1, MSG_NOSIGNAL) !=
+				1) {
+				gone[i] = true;
+				open_ones--;
+			}
+		}
+		sent++;
+		/* a good client among them, served at once: they are within the cap */
+		if (round == 2) {
+			expect_get(d->address, BODY);
+			served = true;
+		}
+		usleep(50000);
+	}
+	assert_true(served);
+	assert_int_equal(open_ones, 0);
+	for (unsigned i = 0; i < LORIS; i++)
+		close(fd[i]);
 	expect_get(d->address, BODY);
 	test_server_destroy(&s);
 }
@@ -561,6 +687,10 @@ int main(void)
 		cmocka_unit_test(test_address),
 		cmocka_unit_test_setup_teardown(test_http_unix, test_dir_setup, test_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_http_bad_clients, test_dir_setup,
+						test_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_http_connection_cap, test_dir_setup,
+						test_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_http_slow_loris, test_dir_setup,
 						test_dir_teardown),
 		cmocka_unit_test(test_http_tcp),
 		cmocka_unit_test_setup_teardown(test_socket_files, test_dir_setup,
