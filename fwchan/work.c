@@ -292,6 +292,10 @@ int work_context_create(struct work *w, struct agx_ipc_conn *owner, unsigned slo
 	if (priority > 3)
 		return refuse(why, why_size, -EINVAL, "priority %u is not one of the four",
 			      priority);
+	if (w->num_contexts >= WORK_MAX_CONTEXTS)
+		return refuse(why, why_size, -ENOSPC,
+			      "all %d firmware contexts are in use; destroy one first",
+			      WORK_MAX_CONTEXTS);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -311,6 +315,7 @@ int work_context_create(struct work *w, struct agx_ipc_conn *owner, unsigned slo
 	agx_ipc_conn_ref(owner);
 	c->next = w->contexts;
 	w->contexts = c;
+	w->num_contexts++;
 	*id = c->id;
 	return 0;
 }
@@ -339,6 +344,7 @@ static void context_free(struct work *w, struct work_context *c)
 	while (*pc != c)
 		pc = &(*pc)->next;
 	*pc = c->next;
+	w->num_contexts--;
 	/* the last context of its owner: the owner's completions go now, before it can */
 	{
 		bool last = true;

@@ -27,6 +27,13 @@
  * (FW_EVENTS) never overflows, however slowly fwchan reads it.
  */
 #define WORK_IN_RINGS 1024
+/*
+ * Contexts at once.  Each holds three queues' rings (about 6 KiB) in the
+ * 16 MiB arena, whose rest is for the items in flight: without a cap,
+ * contexts could take all of it, and then no submission of anyone could
+ * get item memory (BUSY for ever).  1,024 of them take 6 MiB.
+ */
+#define WORK_MAX_CONTEXTS 1024
 
 struct agx_ipc_conn;
 struct event;
@@ -80,6 +87,7 @@ struct work {
 	struct firmware *fw;
 	struct kmem *kmem;
 	struct work_context *contexts;
+	unsigned num_contexts;
 	uint32_t next_context, next_stamp;
 	struct work_item *items; /* WORK_SLOTS of them, by event slot */
 	uint16_t *free_slots;

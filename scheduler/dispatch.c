@@ -344,6 +344,7 @@ static void batch_send(struct scheduler *s, struct sched_batch *b)
 		batch_end(s, b);
 		return;
 	}
+	q->last_used_s = sched_now_s();
 	sub.context = q->context;
 	sub.context_slot = q->slot;
 	sub.items = list;
@@ -353,24 +354,156 @@ static void batch_send(struct scheduler *s, struct sched_batch *b)
 		submitted(s->fwchan, -ENOMEM, NULL, NULL, b);
 }
 
+/* --- contexts that fwchan had no room for --------------------------------------------- */
+
+/*
+ * The jobs of q that are ready to send fail with status: they need a
+ * context the firmware cannot give.  Those still waiting for their
+ * dependencies try again when they are ready.
+ */
+static void fail_ready_jobs(struct sched_queue *q, int status, const char *why)
+{
+	unsigned failed = 0;
+
+	for (struct sched_job *job = q->cursor; job;) {
+		struct sched_link *next = job->link.next;
+
+		if (job->waits_left)
+			break; /* nothing overtakes a job that waits */
+		if (job->sent < job->num_cmds) {
+			if (!job->status)
+				job->status = status;
+			job->failed_deps = true; /* its commands will not be sent */
+			failed++;
+		}
+		job = next == &q->jobs ? NULL : sched_container_of(next, struct sched_job, link);
+	}
+	agx_warn_ratelimited(q->client->pid,
+			     "client %s (pid %d): queue %u: no firmware context (%s); %u jobs fail "
+			     "with %s",
+			     q->client->name, (int)q->client->pid, q->id, why, failed,
+			     strerror(-status));
+}
+
+/* Whether q's context may go: nothing of q is at fwchan or on its way, nothing to send. */
+static bool context_idle(const struct sched_queue *q)
+{
+	return q->has_context && !q->ctx_destroying && !q->busy && !q->inflight_total && !q->cursor;
+}
+
+/* Whether a's context should go before b's: the client that holds more first, then the older. */
+static bool evict_before(const struct sched_queue *a, const struct sched_queue *b)
+{
+	if (a->client->contexts != b->client->contexts)
+		return a->client->contexts > b->client->contexts;
+	return a->last_used_s < b->last_used_s;
+}
+
+/*
+ * Makes room at fwchan: the contexts of up to SCHED_CTX_EVICT idle queues.
+ * The client that holds the most loses first, and none loses its last: a
+ * client that floods the table takes its own contexts back, not others'.
+ */
+static unsigned evict_idle_contexts(struct scheduler *s)
+{
+	unsigned evicted = 0;
+
+	while (evicted < SCHED_CTX_EVICT) {
+		struct sched_queue *oldest = NULL;
+
+		for (struct sched_link *l = s->queues.next; l != &s->queues; l = l->next) {
+			struct sched_queue *q = sched_container_of(l, struct sched_queue, all_link);
+
+			if (context_idle(q) && q->client->contexts > 1 &&
+			    (!oldest || evict_before(q, oldest)))
+				oldest = q;
+		}
+		if (!oldest)
+			break;
+		/* a later batch makes a new one: queues of the same VM and slot lose nothing */
+		sched_context_destroy(oldest);
+		if (!oldest->ctx_destroying)
+			break; /* the call could not be made */
+		evicted++;
+	}
+	return evicted;
+}
+
+static void ctx_retry(evutil_socket_t fd, short what, void *arg)
+{
+	struct sched_queue *q = arg;
+
+	q->ctx_waiting = false;
+	sched_queue_update_runnable(q);
+}
+
+/*
+ * fwchan had no room for q's context: room is made from idle queues and
+ * q tries again after its back-off, on a timer of its own (nothing it
+ * waits for needs to end first); after SCHED_CTX_WAIT_MS its ready jobs
+ * fail instead of waiting for ever.
+ */
+static void context_refused(struct scheduler *s, struct sched_queue *q, int status, const char *why)
+{
+	double now = sched_now_s();
+	unsigned ms;
+	struct timeval tv;
+
+	if (!q->ctx_refusals++)
+		q->ctx_refused_s = now;
+	evict_idle_contexts(s);
+	if (now - q->ctx_refused_s >= SCHED_CTX_WAIT_MS / 1e3) {
+		fail_ready_jobs(q, status, why);
+		q->ctx_refusals = 0;
+		return;
+	}
+	ms = SCHED_CTX_BACKOFF_MIN_MS;
+	for (unsigned i = 1; i < q->ctx_refusals && ms < SCHED_CTX_BACKOFF_MAX_MS; i++)
+		ms *= 2;
+	if (ms > SCHED_CTX_BACKOFF_MAX_MS)
+		ms = SCHED_CTX_BACKOFF_MAX_MS;
+	if (!q->ctx_timer)
+		q->ctx_timer = evtimer_new(s->base, ctx_retry, q);
+	if (!q->ctx_timer) {
+		fail_ready_jobs(q, -ENOMEM, "out of memory");
+		return;
+	}
+	tv = (struct timeval){ ms / 1000, (suseconds_t)(ms % 1000) * 1000 };
+	q->ctx_waiting = true;
+	evtimer_add(q->ctx_timer, &tv);
+}
+
 static void context_created(struct agx_ipc_conn *conn, int status, struct agx_ipc_msg *reply,
 			    const struct agx_ipc_error *err, void *data)
 {
 	struct sched_batch *b = data;
 	struct sched_queue *q = b->queue;
 	struct scheduler *s = q->client->s;
+	const char *why = err && err->code ? err->message : strerror(-status);
 
 	if (status < 0) {
-		if (status == -ENODEV)
+		switch (status) {
+		case -ENODEV: /* the firmware recovers: again on DEVICE_READY */
 			s->fw_ready = false;
-		else if (status != -ECONNRESET)
-			agx_warn("fwchan: CONTEXT_CREATE: %s",
-				 err && err->code ? err->message : strerror(-status));
+			break;
+		case -ECONNRESET: /* fwchan is gone: the daemon stops */
+			break;
+		case -ENOMEM: /* the firmware's memory or its context table is full */
+		case -ENOSPC:
+		case -EBUSY:
+			if (!q->destroyed && q->status == SCHED_QUEUE_OK)
+				context_refused(s, q, status, why);
+			break;
+		default: /* refused for good: trying again would be refused again */
+			fail_ready_jobs(q, status, why);
+		}
 		batch_end(s, b);
 		return;
 	}
+	q->ctx_refusals = 0;
 	q->context = ((const Agx__Fwchan__ContextCreateReply *)reply->body)->context;
 	q->has_context = true;
+	q->client->contexts++;
 	if (q->destroyed || q->status != SCHED_QUEUE_OK)
 		sched_context_destroy(q);
 	batch_send(s, b);
@@ -537,8 +670,13 @@ static void context_destroyed(struct agx_ipc_conn *conn, int status, struct agx_
 {
 	struct sched_queue *q = data;
 
+	if (q->has_context)
+		q->client->contexts--;
 	q->has_context = false;
 	q->ctx_destroying = false;
+	/* a queue whose idle context went runs again with a new one */
+	if (!q->destroyed)
+		sched_queue_update_runnable(q);
 	sched_queue_maybe_free(q);
 }
 
@@ -570,6 +708,9 @@ static enum consider consider(struct scheduler *s, struct sched_queue *q)
 	sched_queue_settle(q); /* jobs passed over end now */
 	if (!cmd || q->busy || q->inflight_total != q->inflight[cmd->pipe])
 		return IDLE; /* a completion or a new job brings it back */
+	/* its back-off timer, or the end of its context's destruction, brings it back */
+	if (q->ctx_waiting || q->ctx_destroying)
+		return IDLE;
 	if (!s->fw_ready || q->held)
 		return HELD;
 	/* every item at fwchan or reserved for a batch on its way counts against the limits */

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
+
 #include "agx/work.h"
 #include "agxipc/log.h"
 #include "scheduler.h"
@@ -100,6 +102,8 @@ void sched_queue_maybe_free(struct sched_queue *q)
 		return;
 	/* callers up the stack may still look at it: it goes when the turn ends */
 	q->buried = true;
+	if (q->ctx_timer)
+		event_del(q->ctx_timer); /* its back-off is over: nothing left to send */
 	sched_list_del(&q->run_link);
 	sched_list_del(&q->all_link);
 	sched_list_add_tail(&s->graveyard, &q->all_link);
@@ -115,6 +119,8 @@ void sched_bury(struct scheduler *s)
 
 		sched_list_del(&q->all_link);
 		sched_vm_unref(s, q->vm);
+		if (q->ctx_timer)
+			event_free(q->ctx_timer);
 		free(q);
 		c->queue_objs--;
 		sched_client_maybe_free(c);

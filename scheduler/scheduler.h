@@ -48,6 +48,18 @@ struct metrics_http;
 #define SCHED_REPORT_DELAY_US 1000 /* completions reach memmgr at most this late */
 #define SCHED_JOIN_WINDOW_US  5000 /* a seqno takes batches for this long after its bind */
 #define SCHED_RETRY_US	      2000 /* a queue memmgr or fwchan had no room for tries again */
+/*
+ * fwchan had no context for a queue (its firmware memory or its table is
+ * full): the contexts of idle queues go -- of the client that holds the
+ * most, never a client's last, least recently used first -- and
+ * the queue tries again after a back-off that doubles from the first to
+ * the second delay; after SCHED_CTX_WAIT_MS of refusals its ready jobs
+ * fail with fwchan's error (-ENOMEM, -ENOSPC).
+ */
+#define SCHED_CTX_BACKOFF_MIN_MS 2
+#define SCHED_CTX_BACKOFF_MAX_MS 250
+#define SCHED_CTX_WAIT_MS	 5000
+#define SCHED_CTX_EVICT		 8 /* idle contexts destroyed per refusal, at most */
 
 struct sched_config {
 	const char *socket;
@@ -162,7 +174,12 @@ struct sched_queue {
 	bool ctx_destroying;
 	bool held; /* memmgr had no slot, or fwchan no room: again after a completion */
 	bool buried;
-	unsigned reserved; /* items at fwchan taken for the batch on its way */
+	bool ctx_waiting;	 /* fwchan had no context for it: until ctx_timer */
+	unsigned ctx_refusals;	 /* in a row, for want of room */
+	double ctx_refused_s;	 /* when the first of them came */
+	double last_used_s;	 /* a batch last went to fwchan: idle contexts go oldest first */
+	struct event *ctx_timer; /* the back-off */
+	unsigned reserved;	 /* items at fwchan taken for the batch on its way */
 	uint32_t context, slot;
 	uint64_t next_seqno;
 	uint64_t reset_seqno;		/* the job that reset it */
@@ -207,6 +224,7 @@ struct sched_client {
 	unsigned fw_items;   /* at fwchan */
 	unsigned reserved;   /* ... and on their way */
 	unsigned queue_objs; /* queues not yet freed, destroyed ones too */
+	unsigned contexts;   /* its queues' contexts at fwchan */
 	unsigned exports;
 	uint64_t jobs_done, faults, timeouts;
 	uint64_t gpu_ns;

@@ -971,7 +971,8 @@ static void test_device_lost(void **state)
 	assert_int_equal(wait_point(&c, t, 1), -ENODEV);
 	assert_int_equal(agx_sched_queue_status(c.s, c.queue, &st), 0);
 	assert_int_equal(st, AGX_QUEUE_INNOCENT_RESET);
-	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL), -ECANCELED);
+	assert_int_equal(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, NULL, 0, NULL),
+			 -ECANCELED);
 	/* a new queue: its job waits, if need be, for the firmware to be back */
 	assert_int_equal(agx_sched_queue_create(c.s, c.vm, AGX_PRIORITY_NORMAL, &q), 0);
 	memset(buf(&c, 1), 0, BUF_SIZE);
@@ -979,6 +980,113 @@ static void test_device_lost(void **state)
 	submit(&c, q, &cmd, NULL, 0, &(struct agx_sched_point){ t, 2 }, 1);
 	assert_int_equal(wait_point(&c, t, 2), 0);
 	assert_int_equal(buf(&c, 1)[7], 2 * buf(&c, 0)[7] + 5);
+	tc_fini(&c);
+}
+
+/* --- more contexts than the firmware holds ------------------------------------------------ */
+
+#define FLOOD_CONNS   48 /* x 64 queues: 3,072 contexts, more than fwchan's table and memory */
+#define FLOOD_QUEUES  64
+#define FLOOD_WAIT_NS (120ll * 1000 * 1000 * 1000)
+
+/*
+ * A client process that asks for a context per queue, FLOOD_CONNS
+ * connections of FLOOD_QUEUES queues with one empty job each, and checks
+ * that every job ends -- done, or refused its context (-ENOSPC, -ENOMEM):
+ * none hangs.  It says on ready once half of them are submitted.
+ */
+static int flood_client(const struct test_stack *d, int ready)
+{
+	struct agx_sched *conns[FLOOD_CONNS];
+	struct agx_sched_cmd cmd;
+	struct agx_memory *mem;
+	struct agx_bo bo;
+	uint32_t vm, obj[FLOOD_CONNS];
+	uint64_t va;
+
+	CHECK(agx_memory_connect(d->memmgr, &mem) == 0, 1);
+	CHECK(agx_vm_create(mem, &vm) == 0, 2);
+	CHECK(agx_bo_create(mem, PAGE, 0, 0, &bo) == 0, 3);
+	CHECK(agx_vm_bind(mem, vm, &bo, 0, PAGE, 0,
+			  AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA, &va) == 0,
+	      4);
+	agx_cdm_terminate(bo.map);
+	cmd = agx_sched_cmd_compute((struct agx_sched_compute){ va, va + 16, va });
+	for (unsigned i = 0; i < FLOOD_CONNS; i++) {
+		CHECK(agx_sched_connect(d->sched, "flood", &conns[i]) == 0, 5);
+		CHECK(agx_sched_syncobj_create(conns[i], &obj[i]) == 0, 6);
+		for (unsigned j = 0; j < FLOOD_QUEUES; j++) {
+			uint32_t q;
+
+			CHECK(agx_sched_queue_create(conns[i], vm, AGX_PRIORITY_NORMAL, &q) == 0,
+			      7);
+			CHECK(agx_sched_submit(conns[i], q, &cmd, 1, NULL, 0,
+					       &(struct agx_sched_point){ obj[i], j + 1 }, 1,
+					       NULL) == 0,
+			      8);
+		}
+		if (i == FLOOD_CONNS / 2)
+			CHECK(write(ready, "r", 1) == 1, 9);
+	}
+	for (unsigned i = 0; i < FLOOD_CONNS; i++)
+		for (unsigned j = 0; j < FLOOD_QUEUES; j++) {
+			int status = 1;
+
+			CHECK(agx_sched_wait(conns[i], &(struct agx_sched_point){ obj[i], j + 1 },
+					     1, true, FLOOD_WAIT_NS, NULL, &status) == 0,
+			      10);
+			CHECK(status == 0 || status == -ENOSPC || status == -ENOMEM, 11);
+		}
+	for (unsigned i = 0; i < FLOOD_CONNS; i++)
+		agx_sched_disconnect(conns[i]);
+	agx_bo_close(mem, &bo);
+	agx_memory_disconnect(mem);
+	return 0;
+}
+
+/*
+ * A client floods the firmware with contexts: the scheduler neither spins
+ * nor hangs anyone.  A good client beside it, with its queue's context
+ * made before the flood, runs its jobs with the right results meanwhile,
+ * and every job of the flood ends.
+ */
+static void test_context_flood(void **state)
+{
+	const struct test_stack *d = *state;
+	struct agx_sched_cmd step[2];
+	struct pollfd p;
+	int ready[2];
+	uint32_t t;
+	pid_t pid;
+	struct tc c;
+
+	tc_init(d, &c, AGX_PRIORITY_NORMAL);
+	t = syncobj(&c);
+	memset(buf(&c, 0), 0, 3 * BUF_SIZE);
+	step[0] = sum(&c, buf_va(&c, 1), buf_va(&c, 2), buf_va(&c, 0), 3);
+	step[1] = sum(&c, buf_va(&c, 0), buf_va(&c, 2), buf_va(&c, 1), 3);
+	submit(&c, c.queue, &step[1], NULL, 0, &(struct agx_sched_point){ t, 1 }, 1);
+	assert_int_equal(wait_point(&c, t, 1), 0);
+
+	assert_int_equal(pipe(ready), 0);
+	pid = spawn(d, flood_client, ready[1]);
+	close(ready[1]);
+	p = (struct pollfd){ .fd = ready[0], .events = POLLIN };
+	/* bounded: the flood's first half submitted, or the child gone */
+	assert_int_equal(poll(&p, 1, 120000), 1);
+	close(ready[0]);
+	/* a chain of 20 jobs, each waited for, while the flood goes on */
+	for (unsigned k = 2; k <= 21; k++) {
+		submit(&c, c.queue, &step[k % 2], NULL, 0, &(struct agx_sched_point){ t, k }, 1);
+		assert_int_equal(wait_point(&c, t, k), 0);
+	}
+	/* 21 steps of adding 3: the last written buffer holds 63 in every word */
+	expect_words(buf(&c, 1), 63);
+	assert_int_equal(reap(pid), 0);
+	/* and after it, as before */
+	submit(&c, c.queue, &step[0], NULL, 0, &(struct agx_sched_point){ t, 22 }, 1);
+	assert_int_equal(wait_point(&c, t, 22), 0);
+	expect_words(buf(&c, 0), 66);
 	tc_fini(&c);
 }
 
@@ -992,7 +1100,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_isolation),     cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_killed_client), cmocka_unit_test(test_many_clients),
 		cmocka_unit_test(test_priorities),    cmocka_unit_test(test_fairness),
-		cmocka_unit_test(test_device_lost),
+		cmocka_unit_test(test_device_lost),   cmocka_unit_test(test_context_flood),
 	};
 
 	if (argc != 5) {
