@@ -1,6 +1,7 @@
 /*
  * daemons.c: the daemon processes of tests (daemons.h).
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,12 +18,16 @@
 
 #include "daemons.h"
 
-pid_t daemon_spawn(char *const argv[])
+pid_t daemon_spawn_logged(char *const argv[], const char *log)
 {
 	pid_t parent = getpid(), pid = fork();
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		int fd = log ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600) : 2;
+
+		if (fd < 0 || (log && dup2(fd, 2) < 0))
+			_exit(127);
 		/*
 		 * The daemons go when the test does, however it ends: one that
 		 * dies on a sanitizer's report must not leave them holding its
@@ -34,6 +39,11 @@ pid_t daemon_spawn(char *const argv[])
 		_exit(127);
 	}
 	return pid;
+}
+
+pid_t daemon_spawn(char *const argv[])
+{
+	return daemon_spawn_logged(argv, NULL);
 }
 
 void daemon_wait_socket(const char *path, int timeout_ms)

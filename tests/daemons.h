@@ -13,6 +13,8 @@
 
 /* argv[0] started as a child; fails the test if it cannot fork. */
 pid_t daemon_spawn(char *const argv[]);
+/* The same with the child's stderr appended to the file log, for the test to read. */
+pid_t daemon_spawn_logged(char *const argv[], const char *log);
 /* Waits (at most timeout_ms) for path to exist; fails the test if it does not. */
 void daemon_wait_socket(const char *path, int timeout_ms);
 /*

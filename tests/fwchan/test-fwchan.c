@@ -12,7 +12,6 @@
  *   test-fwchan AGX-SIM AGX-MEMMGR AGX-FWCHAN
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -22,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,24 +47,6 @@ struct daemons {
 	pid_t sim_pid, memmgr_pid, fwchan_pid;
 };
 
-/* As daemon_spawn(), with the child's stderr in the file log. */
-static pid_t spawn_logged(char *const argv[], const char *log)
-{
-	pid_t parent = getpid(), pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-
-		if (fd < 0 || dup2(fd, 2) < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
-		    getppid() != parent)
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
 static void spawn_memmgr(struct daemons *d)
 {
 	d->memmgr_pid = daemon_spawn((char *[]){ (char *)memmgr_path, "--socket", d->memmgr,
@@ -80,7 +60,7 @@ static void spawn_fwchan(struct daemons *d, const char *ping_ms, bool logged)
 	char *argv[] = { (char *)fwchan_path, "--socket",    d->fwchan,	  "--device",	   d->sim,
 			 "--memmgr",	      d->privileged, "--ping-ms", (char *)ping_ms, NULL };
 
-	d->fwchan_pid = logged ? spawn_logged(argv, d->log) : daemon_spawn(argv);
+	d->fwchan_pid = daemon_spawn_logged(argv, logged ? d->log : NULL);
 }
 
 /* The daemons, fwchan pinging its firmware every ping_ms. */

@@ -2,7 +2,9 @@
  * test-daemon: agx-memmgr as it runs: its own process, lending memory to
  * a real agx-sim, invalidating TLBs through a stand-in agx-fwchan
  * (fwchan-peer), met by clients through libagx (agx/memory.h) and by a
- * privileged peer through its second socket.
+ * privileged peer through its second socket; and by hostile clients:
+ * connections that never say HELLO, and a flood of bad packets whose log
+ * lines are rate limited.
  *
  *   test-daemon AGX-SIM AGX-MEMMGR FWCHAN-PEER
  */
@@ -29,6 +31,7 @@
 
 #include "agx/memory.h"
 #include "agxipc/client.h"
+#include "agxipc/log.h"
 #include "daemons.h"
 
 #define PAGE	   0x4000ull
@@ -39,10 +42,18 @@ static const char *sim_path, *memmgr_path, *peer_path;
 
 struct daemons {
 	char dir[64], sim[108], client[108], privileged[108], fwchan[108], log[108];
+	char memmgr_log[108]; /* memmgr's stderr, when hostile */
 	pid_t sim_pid, memmgr_pid, peer_pid;
 };
 
-static int setup(void **state)
+#define HELLO_TIMEOUT_MS "1000"
+
+/*
+ * hostile: memmgr's stderr in a file, warnings shown, rate limited over an
+ * interval longer than any test (what was held back is told at exit), and
+ * a HELLO deadline of a second.
+ */
+static int start(void **state, bool hostile)
 {
 	struct daemons *d = calloc(1, sizeof(*d));
 	char quota[32];
@@ -54,17 +65,40 @@ static int setup(void **state)
 	snprintf(d->privileged, sizeof(d->privileged), "%s/memmgr-priv.sock", d->dir);
 	snprintf(d->fwchan, sizeof(d->fwchan), "%s/fwchan.sock", d->dir);
 	snprintf(d->log, sizeof(d->log), "%s/tlb.log", d->dir);
+	snprintf(d->memmgr_log, sizeof(d->memmgr_log), "%s/memmgr.log", d->dir);
 	snprintf(quota, sizeof(quota), "%llu", (unsigned long long)QUOTA);
 	d->sim_pid = daemon_spawn((char *[]){ (char *)sim_path, "--socket", d->sim, "--memory-size",
 					      "0x10000000", "--cores", "2", NULL });
 	d->peer_pid = daemon_spawn((char *[]){ (char *)peer_path, d->fwchan, d->log, NULL });
 	daemon_wait_socket(d->fwchan, TIMEOUT_MS);
-	d->memmgr_pid = daemon_spawn((char *[]){
-	    (char *)memmgr_path, "--socket", d->client, "--privileged-socket", d->privileged,
-	    "--device", d->sim, "--fwchan", d->fwchan, "--client-quota", quota, NULL });
+	if (hostile) {
+		setenv("AGX_IPC_HELLO_TIMEOUT_MS", HELLO_TIMEOUT_MS, 1);
+		setenv("AGX_LOG_LEVEL", "warning", 1);
+		setenv("AGX_LOG_RATELIMIT_MS", "3600000", 1);
+	}
+	d->memmgr_pid = daemon_spawn_logged((char *[]){ (char *)memmgr_path, "--socket", d->client,
+							"--privileged-socket", d->privileged,
+							"--device", d->sim, "--fwchan", d->fwchan,
+							"--client-quota", quota, NULL },
+					    hostile ? d->memmgr_log : NULL);
+	if (hostile) {
+		unsetenv("AGX_IPC_HELLO_TIMEOUT_MS");
+		setenv("AGX_LOG_LEVEL", "err", 1);
+		unsetenv("AGX_LOG_RATELIMIT_MS");
+	}
 	daemon_wait_socket(d->privileged, TIMEOUT_MS);
 	*state = d;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return start(state, false);
+}
+
+static int setup_hostile(void **state)
+{
+	return start(state, true);
 }
 
 static int teardown(void **state)
@@ -74,6 +108,7 @@ static int teardown(void **state)
 	bool clean = daemons_stop((pid_t[]){ d->memmgr_pid, d->peer_pid, d->sim_pid }, 3);
 
 	unlink(d->log);
+	unlink(d->memmgr_log);
 	rmdir(d->dir);
 	free(d);
 	assert_true(clean);
@@ -545,6 +580,140 @@ static void test_socket_activation(void **state)
 	unlink(privileged);
 }
 
+/* --- hostile clients --------------------------------------------------------------------- */
+
+static int seqpacket_connect(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	struct timeval tv = { 10, 0 }; /* a bound on every receive, not a measurement */
+
+	assert_true(fd >= 0);
+	strcpy(addr.sun_path, path);
+	assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+/* The server's answer on fd: the error code it closed the connection with, or -errno. */
+static int closed_with(int fd)
+{
+	uint8_t *buf = malloc(AGX_IPC_MAX_FRAME);
+	int fds[AGX_IPC_MAX_FDS], code;
+	struct agx_ipc_msg msg;
+	unsigned num;
+	ssize_t n = agx_ipc_recv_frame(fd, buf, fds, &num);
+
+	if (n <= 0 || agx_ipc_decode(buf, (size_t)n, fds, num, &msg, NULL) < 0) {
+		free(buf);
+		return n < 0 ? (int)n : -EPROTO;
+	}
+	code = (msg.flags & AGX_IPC_FLAG_ERROR) ? (int)((Agx__Ipc__Error *)msg.body)->code : 0;
+	agx_ipc_msg_finish(&msg);
+	/* then the end of the connection */
+	if (agx_ipc_recv_frame(fd, buf, fds, &num) != 0)
+		code = -EPROTO;
+	free(buf);
+	return code;
+}
+
+/*
+ * Connections that never say HELLO take every one of memmgr's 1,024
+ * client slots; the HELLO deadline closes them all, and a good client
+ * connects then (it may meet BUSY while they are still there).
+ */
+static void test_idle_connections(void **state)
+{
+	enum { IDLE = 1024 };
+	struct daemons *d = *state;
+	struct agx_memory *mem = NULL;
+	struct agx_bo bo;
+	int *idle = calloc(IDLE, sizeof(*idle)), ret = -EBUSY;
+
+	assert_non_null(idle);
+	for (unsigned i = 0; i < IDLE; i++)
+		idle[i] = seqpacket_connect(d->client);
+	/* bounded: 30 s of tries, 30 times the deadline */
+	for (int tries = 0; tries < 300 && ret < 0; tries++) {
+		ret = agx_memory_connect(d->client, &mem);
+		if (ret < 0)
+			usleep(100000);
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(agx_bo_create(mem, PAGE, 0, 0, &bo), 0);
+	assert_int_equal(agx_bo_close(mem, &bo), 0);
+	agx_memory_disconnect(mem);
+	/* every idle one was told why it was closed */
+	for (unsigned i = 0; i < IDLE; i++) {
+		assert_int_equal(closed_with(idle[i]), AGX__IPC__ERROR_CODE__ERROR_TIMEOUT);
+		close(idle[i]);
+	}
+	free(idle);
+}
+
+static unsigned count_in(const char *text, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * 20,000 bad packets, each on a connection of its own (each closes its
+ * connection), each answered MALFORMED: memmgr logs a handful of lines
+ * for them, and at exit one line that counts the rest, exactly.
+ */
+static void test_log_flood(void **state)
+{
+	enum { PACKETS = 20000 };
+	static const uint8_t garbage[16] = { 0xff, 0xff, 0xff, 0x7f, 1, 0, 0, 0, 0xee, 0xee };
+	struct daemons *d = *state;
+	unsigned printed, suppressed = 0, status_lines;
+	static char text[1 << 20];
+	struct agx_memory *mem;
+	const char *p;
+	int status;
+	size_t n;
+	FILE *f;
+
+	for (unsigned i = 0; i < PACKETS; i++) {
+		int fd = seqpacket_connect(d->client);
+
+		assert_int_equal(send(fd, garbage, sizeof(garbage), MSG_NOSIGNAL), sizeof(garbage));
+		/* answered before the next: none is turned away for want of a slot, unlogged */
+		assert_int_equal(closed_with(fd), AGX__IPC__ERROR_CODE__ERROR_MALFORMED);
+		close(fd);
+	}
+	/* still serving; then stopped, it tells what it held back */
+	assert_int_equal(agx_memory_connect(d->client, &mem), 0);
+	agx_memory_disconnect(mem);
+	assert_int_equal(kill(d->memmgr_pid, SIGTERM), 0);
+	assert_int_equal(waitpid(d->memmgr_pid, &status, 0), d->memmgr_pid);
+	d->memmgr_pid = 0;
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	f = fopen(d->memmgr_log, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	printed = count_in(text, "; closing it");
+	for (p = strstr(text, "ipc_conn_fail: "); p; p = strstr(p + 1, "ipc_conn_fail: ")) {
+		unsigned v;
+
+		if (sscanf(p, "ipc_conn_fail: %u similar messages suppressed", &v) == 1)
+			suppressed += v;
+	}
+	status_lines = count_in(text, "\n");
+	/* one peer's share of one interval, and a count for the others: every packet accounted */
+	assert_int_equal(printed, AGX_LOG_RATELIMIT_PEER_BURST);
+	assert_int_equal(printed + suppressed, PACKETS);
+	/* what the log holds besides: a few lines of memmgr's own */
+	assert_true(status_lines < 20);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +723,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_dropped_connection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_socket_activation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_connections, setup_hostile, teardown),
+		cmocka_unit_test_setup_teardown(test_log_flood, setup_hostile, teardown),
 	};
 
 	if (argc != 4) {

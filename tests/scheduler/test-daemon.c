@@ -1090,17 +1090,80 @@ static void test_context_flood(void **state)
 	tc_fini(&c);
 }
 
+/*
+ * 1,024 connections that never say HELLO take every one of the
+ * scheduler's slots; the HELLO deadline (AGX_IPC_HELLO_TIMEOUT_MS, 5 s)
+ * closes them, and a good client then connects and runs a job.
+ */
+static void test_idle_connections(void **state)
+{
+	enum { IDLE = 1024 };
+	const struct test_stack *d = *state;
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int *idle = calloc(IDLE, sizeof(*idle)), ret = 1;
+	struct agx_sched_cmd cmd;
+	uint32_t t;
+	struct tc c;
+
+	assert_non_null(idle);
+	strcpy(addr.sun_path, d->sched);
+	for (unsigned i = 0; i < IDLE; i++) {
+		idle[i] = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		assert_true(idle[i] >= 0);
+		assert_int_equal(connect(idle[i], (struct sockaddr *)&addr, sizeof(addr)), 0);
+	}
+	/* bounded: 60 s of tries, twelve times the deadline; BUSY while they hold the slots */
+	for (int tries = 0; tries < 600 && ret; tries++) {
+		ret = tc_open(d, &c, "after-idle", AGX_PRIORITY_NORMAL);
+		if (ret) {
+			if (ret == 2)
+				tc_fini(&c);
+			usleep(100000);
+		}
+	}
+	assert_int_equal(ret, 0);
+	t = syncobj(&c);
+	for (unsigned i = 0; i < THREADS; i++)
+		buf(&c, 0)[i] = i;
+	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1);
+	submit(&c, c.queue, &cmd, NULL, 0, &(struct agx_sched_point){ t, 1 }, 1);
+	assert_int_equal(wait_point(&c, t, 1), 0);
+	for (unsigned i = 0; i < THREADS; i++)
+		assert_int_equal(buf(&c, 1)[i], 2 * i + 1);
+	tc_fini(&c);
+	/* each idle one was closed: its end of the socket reads the error, then the end */
+	for (unsigned i = 0; i < IDLE; i++) {
+		char frame[512];
+		struct timeval tv = { 10, 0 };
+
+		setsockopt(idle[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		assert_true(recv(idle[i], frame, sizeof(frame), 0) > 0);
+		assert_int_equal(recv(idle[i], frame, sizeof(frame), 0), 0);
+		close(idle[i]);
+	}
+	free(idle);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_job),	      cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_async),	      cmocka_unit_test(test_realtime_refused),
-		cmocka_unit_test(test_chain),	      cmocka_unit_test(test_diamond),
-		cmocka_unit_test(test_export_import), cmocka_unit_test(test_export_to_process),
-		cmocka_unit_test(test_isolation),     cmocka_unit_test(test_metrics),
-		cmocka_unit_test(test_killed_client), cmocka_unit_test(test_many_clients),
-		cmocka_unit_test(test_priorities),    cmocka_unit_test(test_fairness),
-		cmocka_unit_test(test_device_lost),   cmocka_unit_test(test_context_flood),
+		cmocka_unit_test(test_job),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_async),
+		cmocka_unit_test(test_realtime_refused),
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_diamond),
+		cmocka_unit_test(test_export_import),
+		cmocka_unit_test(test_export_to_process),
+		cmocka_unit_test(test_isolation),
+		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_killed_client),
+		cmocka_unit_test(test_many_clients),
+		cmocka_unit_test(test_priorities),
+		cmocka_unit_test(test_fairness),
+		cmocka_unit_test(test_device_lost),
+		cmocka_unit_test(test_context_flood),
+		cmocka_unit_test(test_idle_connections),
 	};
 
 	if (argc != 5) {
