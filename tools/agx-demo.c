@@ -352,6 +352,20 @@ static void setup(struct scene *s)
 	s->plasma = program(plasma_vs, plasma_fs);
 }
 
+/* The checkered quad at height y, scaled, tinted: the lit program's constant instance. */
+static void checkered_quad(const struct scene *s, float y, float scale, const float tint[4])
+{
+	glBindTexture(GL_TEXTURE_2D, s->checker_tex);
+	glBindBuffer(GL_ARRAY_BUFFER, s->ground_vbo);
+	attrib_layout();
+	glDisableVertexAttribArray(3);
+	glVertexAttrib4f(3, 0, y, 0, 0);
+	glUniform1f(glGetUniformLocation(s->lit, "angle"), 0);
+	glUniform1f(glGetUniformLocation(s->lit, "scale"), scale);
+	glUniform4fv(glGetUniformLocation(s->lit, "tint"), 1, tint);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
 /* Frame n of the animation, into the scene's framebuffer. */
 static void draw_frame(struct scene *s, unsigned n)
 {
@@ -388,15 +402,7 @@ static void draw_frame(struct scene *s, unsigned n)
 	glActiveTexture(GL_TEXTURE0);
 
 	/* the ground: one quad, no instance array (a constant attribute) */
-	glBindTexture(GL_TEXTURE_2D, s->checker_tex);
-	glBindBuffer(GL_ARRAY_BUFFER, s->ground_vbo);
-	attrib_layout();
-	glDisableVertexAttribArray(3);
-	glVertexAttrib4f(3, 0, 0, 0, 0);
-	glUniform1f(glGetUniformLocation(p, "angle"), 0);
-	glUniform1f(glGetUniformLocation(p, "scale"), 1);
-	glUniform4f(glGetUniformLocation(p, "tint"), 1, 1, 1, 1);
-	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	checkered_quad(s, 0, 1, (const float[4]){ 1, 1, 1, 1 });
 
 	/* the cubes: instanced, indexed, textured with this frame's plasma */
 	glBindTexture(GL_TEXTURE_2D, s->plasma_tex);
@@ -417,15 +423,7 @@ static void draw_frame(struct scene *s, unsigned n)
 	glEnable(GL_BLEND);
 	glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 	glDepthMask(GL_FALSE);
-	glBindTexture(GL_TEXTURE_2D, s->checker_tex);
-	glBindBuffer(GL_ARRAY_BUFFER, s->ground_vbo);
-	attrib_layout();
-	glDisableVertexAttribArray(3);
-	glVertexAttrib4f(3, 0, 2.2f, 0, 0);
-	glUniform1f(glGetUniformLocation(p, "angle"), 0);
-	glUniform1f(glGetUniformLocation(p, "scale"), 0.45f);
-	glUniform4f(glGetUniformLocation(p, "tint"), 0.5f, 0.8f, 1.0f, 0.35f);
-	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	checkered_quad(s, 2.2f, 0.45f, (const float[4]){ 0.5f, 0.8f, 1.0f, 0.35f });
 	glDepthMask(GL_TRUE);
 	glDisable(GL_BLEND);
 }

@@ -13,8 +13,8 @@ set -u
 stack=$1 eglinfo=$2 preload=${3:-}
 # shellcheck source=tests/gles/xvfb.sh
 . "$(dirname "$0")/xvfb.sh"
-n=0
-failed=0
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/../tap.sh"
 
 if [ ! -x "$eglinfo" ]; then
 	echo "1..0 # SKIP no eglinfo (Debian's mesa-utils)"
@@ -28,26 +28,10 @@ out="$dir/eglinfo.out"
 cleanup() {
 	"$stack" down >/dev/null 2>&1
 	xvfb_stop
-	if [ "$failed" -ne 0 ]; then
-		for f in "$out" "$dir"/*.log; do
-			[ -e "$f" ] || continue
-			echo "# --- $f"
-			sed 's/^/# /' "$f"
-		done
-	fi
+	[ "$failed" -eq 0 ] || show "$out" "$dir"/*.log
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		failed=1
-		echo "not ok $n - $2"
-	fi
-}
 
 echo "1..10"
 if xvfb_start "$dir" -screen 0 256x256x24; then

@@ -12,8 +12,8 @@ set -u
 stack=$1 glmark2=$2 preload=${3:-}
 # shellcheck source=tests/gles/xvfb.sh
 . "$(dirname "$0")/xvfb.sh"
-n=0
-failed=0
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/../tap.sh"
 
 if [ ! -x "$glmark2" ]; then
 	echo "1..0 # SKIP no glmark2-es2 (Debian's glmark2-es2-x11)"
@@ -26,26 +26,10 @@ export AGX_RUNTIME_DIR="$dir"
 cleanup() {
 	"$stack" down >/dev/null 2>&1
 	xvfb_stop
-	if [ "$failed" -ne 0 ]; then
-		for f in "$dir"/*.out "$dir"/*.log; do
-			[ -e "$f" ] || continue
-			echo "# --- $f"
-			sed 's/^/# /' "$f"
-		done
-	fi
+	[ "$failed" -eq 0 ] || show "$dir"/*.out "$dir"/*.log
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		failed=1
-		echo "not ok $n - $2"
-	fi
-}
 
 if ! xvfb_start "$dir" -screen 0 1024x768x24; then
 	echo "1..0 # SKIP no Xvfb (Debian's xvfb)"
