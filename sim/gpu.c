@@ -32,7 +32,14 @@ struct worker {
 	uint8_t *stack;		    /* every lane's stack, SIMD group by SIMD group */
 	struct sim_uat_fault fault; /* the last access that failed */
 	uint64_t joined_ns;	    /* its thread's CPU time when it joined the job */
+	uint64_t next_check_ns;	    /* CLOCK_MONOTONIC: when the budget is looked at next */
 };
+
+/*
+ * How often a core looks at its CPU time (a system call, where the
+ * monotonic clock is not): a job runs at most this much past its budget.
+ */
+#define BUDGET_CHECK_NS 1000000ull
 
 struct sim_gpu {
 	struct sim_device *dev;
@@ -206,7 +213,9 @@ static bool keep_going(struct worker *w)
 
 	if (__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE))
 		return false;
-	if (budget && sim_gpu_thread_ns() - w->joined_ns > budget) {
+	if (budget && sim_gpu_now_ns() >= w->next_check_ns &&
+	    (w->next_check_ns = sim_gpu_now_ns() + BUDGET_CHECK_NS,
+	     sim_gpu_thread_ns() - w->joined_ns > budget)) {
 		end_job(gpu, gpu->job, SIM_GPU_TIMEOUT, 0, NULL, "over its time limit");
 		return false;
 	}
@@ -300,6 +309,7 @@ static void run_groups(struct worker *w)
 	uint64_t spent, busy;
 
 	w->joined_ns = sim_gpu_thread_ns();
+	w->next_check_ns = 0;
 	while (!__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t index = __atomic_fetch_add(&gpu->next_group, 1, __ATOMIC_RELAXED);
 
@@ -457,6 +467,7 @@ static bool run_preshader(struct worker *w)
 
 	/* on the caller's thread, whose CPU time its budget is measured in (a few instructions) */
 	w->joined_ns = sim_gpu_thread_ns();
+	w->next_check_ns = 0;
 	prepare(w, st, job->pipe, job->pipe->preshader, 1, 0);
 	do {
 		w->fault.kind = SIM_UAT_OK;
