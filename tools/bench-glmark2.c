@@ -151,7 +151,11 @@ static bool run(char *const env[], unsigned seconds, struct scene *scenes, unsig
 	}
 	if (in)
 		fclose(in);
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (waitpid(pid, &status, 0) != pid)
+		return false;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "agx-bench-glmark2: glmark2-es2 ended with status 0x%x\n", status);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 int main(int argc, char **argv)
@@ -188,8 +192,8 @@ int main(int argc, char **argv)
 	snprintf(vendor, sizeof(vendor), "__EGL_VENDOR_LIBRARY_FILENAMES=%s", json);
 	snprintf(memmgr, sizeof(memmgr), "AGX_MEMMGR_SOCKET=%s", st.sock[BENCH_MEMMGR]);
 	snprintf(sched, sizeof(sched), "AGX_SCHEDULER_SOCKET=%s", st.sock[BENCH_SCHEDULER]);
-	ours = run((char *[]){ display_env, vendor, memmgr, sched, NULL }, seconds, scenes, &count,
-		   0);
+	ours =
+	    run((char *[]){ display_env, vendor, memmgr, sched, NULL }, seconds, scenes, &count, 0);
 	bench_stack_stop(&st);
 	if (!ours)
 		fprintf(stderr, "agx-bench-glmark2: glmark2-es2 did not finish on this stack\n");
