@@ -53,6 +53,7 @@ struct gles_thread {
 };
 
 struct gles_display;
+struct gles_egl_sync;
 struct gles_x11;
 struct agx_present_target;
 
@@ -95,6 +96,7 @@ struct gles_display {
 	struct gles_device *dev;
 	struct gles_surface *surfaces;
 	struct gles_egl_context *contexts;
+	struct gles_egl_sync *syncs; /* egl_sync.c's, while their handles are valid */
 	/* set by eglInitialize; the handles stay valid (contexts past eglTerminate keep them) */
 	struct gles_config configs[GLES_MAX_CONFIGS];
 	unsigned num_configs;
@@ -105,6 +107,20 @@ struct gles_display {
 	struct gles_x11 *x11;
 	struct gles_display *next;
 };
+
+/* ---- egl_sync.c: sync objects, and the image functions ----------------------------------- */
+
+/* eglTerminate's part: every sync of dpy ends (the lock held). */
+void gles_egl_syncs_terminate(struct gles_display *dpy);
+EGLSync gles_egl_create_sync(EGLDisplay dpy, EGLenum type, const EGLAttrib *attribs);
+EGLBoolean gles_egl_destroy_sync(EGLDisplay dpy, EGLSync sync);
+EGLint gles_egl_client_wait_sync(EGLDisplay dpy, EGLSync sync, EGLint flags, EGLTime timeout);
+EGLBoolean gles_egl_wait_sync(EGLDisplay dpy, EGLSync sync, EGLint flags);
+EGLBoolean gles_egl_get_sync_attrib(EGLDisplay dpy, EGLSync sync, EGLint attribute,
+				    EGLAttrib *value);
+EGLImage gles_egl_create_image(EGLDisplay dpy, EGLContext ctx, EGLenum target,
+			       EGLClientBuffer buffer, const EGLAttrib *attribs);
+EGLBoolean gles_egl_destroy_image(EGLDisplay dpy, EGLImage image);
 
 /* ---- egl_main.c: the lock, errors, displays --------------------------------------------- */
 

@@ -269,6 +269,7 @@ static EGLBoolean terminate(EGLDisplay handle)
 			gles_egl_context_terminate(dpy->contexts);
 		while (dpy->surfaces)
 			gles_surface_terminate(dpy->surfaces);
+		gles_egl_syncs_terminate(dpy);
 		gles_device_unref(dpy->dev);
 		dpy->dev = NULL;
 		/* window surfaces still current keep the connection */
@@ -326,14 +327,16 @@ struct egl_proc {
 /*
  * Every EGL function this vendor serves: libEGL takes the EGL 1.5 ones into
  * its static table and fails to load a vendor that lacks one of the 1.0 to
- * 1.2 functions.  Sync objects and images are not implemented, so
- * eglCreateSync, eglCreateImage and their kin are not here.
+ * 1.2 functions; an EGL 1.5 one it lacks is a NULL an application calls.
+ * Images are not implemented: eglCreateImage refuses every target.
  */
 static const struct egl_proc egl_procs[] = {
 	{ "eglBindTexImage", (void *)gles_egl_bind_tex_image },
 	{ "eglChooseConfig", (void *)gles_egl_choose_config },
 	{ "eglCopyBuffers", (void *)gles_egl_copy_buffers },
+	{ "eglClientWaitSync", (void *)gles_egl_client_wait_sync },
 	{ "eglCreateContext", (void *)gles_egl_create_context },
+	{ "eglCreateImage", (void *)gles_egl_create_image },
 	{ "eglCreatePbufferFromClientBuffer", (void *)gles_egl_create_pbuffer_from_client_buffer },
 	{ "eglCreatePbufferSurface", (void *)gles_egl_create_pbuffer_surface },
 	{ "eglCreatePixmapSurface", (void *)gles_egl_create_pixmap_surface },
@@ -343,12 +346,16 @@ static const struct egl_proc egl_procs[] = {
 	{ "eglCreatePlatformWindowSurface", (void *)gles_egl_create_platform_window_surface },
 	{ "eglCreatePlatformWindowSurfaceEXT",
 	  (void *)gles_egl_create_platform_window_surface_ext },
+	{ "eglCreateSync", (void *)gles_egl_create_sync },
 	{ "eglCreateWindowSurface", (void *)gles_egl_create_window_surface },
 	{ "eglDestroyContext", (void *)gles_egl_destroy_context },
+	{ "eglDestroyImage", (void *)gles_egl_destroy_image },
 	{ "eglDestroySurface", (void *)gles_egl_destroy_surface },
+	{ "eglDestroySync", (void *)gles_egl_destroy_sync },
 	{ "eglGetConfigAttrib", (void *)gles_egl_get_config_attrib },
 	{ "eglGetConfigs", (void *)gles_egl_get_configs },
 	{ "eglGetError", (void *)get_error },
+	{ "eglGetSyncAttrib", (void *)gles_egl_get_sync_attrib },
 	{ "eglInitialize", (void *)initialize },
 	{ "eglMakeCurrent", (void *)gles_egl_make_current },
 	{ "eglQueryContext", (void *)gles_egl_query_context },
@@ -363,6 +370,7 @@ static const struct egl_proc egl_procs[] = {
 	{ "eglWaitClient", (void *)gles_egl_wait_client },
 	{ "eglWaitGL", (void *)gles_egl_wait_gl },
 	{ "eglWaitNative", (void *)gles_egl_wait_native },
+	{ "eglWaitSync", (void *)gles_egl_wait_sync },
 };
 
 /* EGL functions from egl_procs, GL functions from gl_table.c. */

@@ -171,6 +171,40 @@ restart:
 	pthread_mutex_unlock(&sync_lock);
 }
 
+/* ---- fences without a name (EGL sync objects) ------------------------------------------ */
+
+struct gles_sync *gles_sync_fence(struct gles_context *ctx)
+{
+	struct sync_object *so = calloc(1, sizeof(*so));
+
+	if (!so)
+		return NULL;
+	so->base.refs = 1;
+	so->base.dev = ctx->dev;
+	gles_submit_fence(ctx, &so->base.syncobj, &so->base.point);
+	so->base.signaled = so->base.point == 0;
+	pthread_mutex_lock(&sync_lock);
+	so->next = live;
+	if (live)
+		live->prev = so;
+	live = so;
+	pthread_mutex_unlock(&sync_lock);
+	return &so->base;
+}
+
+struct gles_sync *gles_sync_ref(struct gles_sync *s)
+{
+	pthread_mutex_lock(&sync_lock);
+	s->refs++;
+	pthread_mutex_unlock(&sync_lock);
+	return s;
+}
+
+bool gles_sync_wait(struct gles_sync *s, int64_t timeout_ns)
+{
+	return sync_wait(sync_object(s), timeout_ns);
+}
+
 /* ---- GL entry points -------------------------------------------------------------------- */
 
 GLsync gles_FenceSync(GLenum condition, GLbitfield flags)

@@ -6,9 +6,13 @@
 #ifndef GLES_SYNC_H
 #define GLES_SYNC_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <GLES3/gl3.h>
 
 struct gles_context;
+struct gles_sync;
 
 /*
  * ctx is being destroyed, and with it the syncobj its fences wait on
@@ -17,6 +21,16 @@ struct gles_context;
  * gles_context_destroy before gles_submit_finish.
  */
 void gles_sync_context_finish(struct gles_context *ctx);
+
+/*
+ * A fence of all of ctx's work so far, as glFenceSync makes one, but in no
+ * namespace (EGL sync objects, egl_sync.c): one reference, the caller's
+ * (gles_sync_unref, objects.h); NULL when out of memory.
+ */
+struct gles_sync *gles_sync_fence(struct gles_context *ctx);
+struct gles_sync *gles_sync_ref(struct gles_sync *s);
+/* Whether s has signaled, waiting up to timeout_ns for it (negative: no limit; 0: a look). */
+bool gles_sync_wait(struct gles_sync *s, int64_t timeout_ns);
 
 /* The name a GLsync handle stands for in the share group's namespace; 0 for none. */
 GLuint gles_sync_name(GLsync sync);

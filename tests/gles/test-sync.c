@@ -201,6 +201,83 @@ static void test_fence_after_clears(void **state)
 	destroy_current(ctx);
 }
 
+/*
+ * EGL 1.5's sync objects (section 3.8): a fence
+ * of the current context's work, waited for and queried, and the errors.
+ * EGL images are refused (no source is implemented).
+ */
+static void test_egl_sync(void **state)
+{
+	const EGLAttrib bad_attribs[] = { EGL_SYNC_STATUS, EGL_SIGNALED, EGL_NONE };
+	EGLContext ctx;
+	GLuint fbo, rb;
+	EGLAttrib v = 0;
+	EGLSync sync;
+
+	(void)state;
+	/* no current context: nothing to fence */
+	assert_ptr_equal(eglCreateSync(dpy, EGL_SYNC_FENCE, NULL), EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_BAD_MATCH);
+
+	ctx = current_new(3, EGL_NO_CONTEXT);
+	rb = big_target(&fbo);
+	clears(3, 91);
+	sync = eglCreateSync(dpy, EGL_SYNC_FENCE, NULL);
+	assert_ptr_not_equal(sync, EGL_NO_SYNC);
+	assert_true(eglGetSyncAttrib(dpy, sync, EGL_SYNC_TYPE, &v));
+	assert_int_equal(v, EGL_SYNC_FENCE);
+	assert_true(eglGetSyncAttrib(dpy, sync, EGL_SYNC_CONDITION, &v));
+	assert_int_equal(v, EGL_SYNC_PRIOR_COMMANDS_COMPLETE);
+	assert_true(eglGetSyncAttrib(dpy, sync, EGL_SYNC_STATUS, &v));
+	assert_true(v == EGL_SIGNALED || v == EGL_UNSIGNALED);
+	assert_int_equal(eglClientWaitSync(dpy, sync, EGL_SYNC_FLUSH_COMMANDS_BIT, EGL_FOREVER),
+			 EGL_CONDITION_SATISFIED);
+	assert_true(eglGetSyncAttrib(dpy, sync, EGL_SYNC_STATUS, &v));
+	assert_int_equal(v, EGL_SIGNALED);
+	/* the fenced work is done: the clears are in the framebuffer */
+	assert_true(holds(91));
+	assert_int_equal(eglClientWaitSync(dpy, sync, 0, 0), EGL_CONDITION_SATISFIED);
+	assert_false(eglGetSyncAttrib(dpy, sync, 0x3099 /* not a sync attribute */, &v));
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_false(eglGetSyncAttrib(dpy, sync, EGL_SYNC_TYPE, NULL));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_true(eglDestroySync(dpy, sync));
+	/* a destroyed handle is no sync any more */
+	assert_false(eglDestroySync(dpy, sync));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_int_equal(eglClientWaitSync(dpy, sync, 0, 0), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+
+	/* eglWaitSync: the context's later commands come after the fence */
+	clears(2, 44);
+	sync = eglCreateSync(dpy, EGL_SYNC_FENCE, (const EGLAttrib[]){ EGL_NONE });
+	assert_ptr_not_equal(sync, EGL_NO_SYNC);
+	assert_true(eglWaitSync(dpy, sync, 0));
+	assert_true(holds(44));
+	assert_false(eglWaitSync(dpy, sync, 1));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_true(eglDestroySync(dpy, sync));
+
+	/* errors: the type, attributes, the display */
+	assert_ptr_equal(eglCreateSync(dpy, EGL_SYNC_REUSABLE_KHR, NULL), EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_ptr_equal(eglCreateSync(dpy, EGL_SYNC_FENCE, bad_attribs), EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_ptr_equal(eglCreateSync((EGLDisplay)&v, EGL_SYNC_FENCE, NULL), EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+
+	/* EGL images: served, and every target refused */
+	assert_ptr_equal(eglCreateImage(dpy, ctx, EGL_GL_TEXTURE_2D, (EGLClientBuffer)1, NULL),
+			 EGL_NO_IMAGE);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_false(eglDestroyImage(dpy, (EGLImage)&v));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	destroy_current(ctx);
+}
+
 /* A context that has done no GPU work: its fence has nothing to wait for. */
 static void test_fence_without_work(void **state)
 {
@@ -685,6 +762,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fence_after_clears),
 		cmocka_unit_test(test_fence_without_work),
+		cmocka_unit_test(test_egl_sync),
 		cmocka_unit_test(test_get_synciv),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_es2_request),
