@@ -5,10 +5,13 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,12 +49,27 @@ pid_t daemon_spawn(char *const argv[])
 	return daemon_spawn_logged(argv, NULL);
 }
 
+/* Whether a daemon listens on path: a connection to it is accepted (and closed at once). */
+static bool listening(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
+	ok = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
+	close(fd);
+	return ok;
+}
+
 void daemon_wait_socket(const char *path, int timeout_ms)
 {
 	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
-	struct stat st;
 
-	for (int waited = 0; stat(path, &st) < 0; waited += 10) {
+	/* the socket's file appears at bind(), before listen(): a connection must succeed */
+	for (int waited = 0; !listening(path); waited += 10) {
 		if (waited > timeout_ms)
 			fail_msg("%s did not appear", path);
 		nanosleep(&pause, NULL);

@@ -15,7 +15,7 @@
 pid_t daemon_spawn(char *const argv[]);
 /* The same with the child's stderr appended to the file log, for the test to read. */
 pid_t daemon_spawn_logged(char *const argv[], const char *log);
-/* Waits (at most timeout_ms) for path to exist; fails the test if it does not. */
+/* Waits (at most timeout_ms) for a daemon to listen on path; fails the test if none does. */
 void daemon_wait_socket(const char *path, int timeout_ms);
 /*
  * Stops the pids in their order (0s skipped), each signalled and reaped
