@@ -889,10 +889,37 @@ static void captured(struct gles_context *ctx, const struct call *c)
 		q->result += (GLuint)(records / primitive_vertices(c->mode));
 }
 
+/* Kilobytes of scratch for one draw: the context's own, as it is current in one thread at a time.
+ */
+static struct gles_draw_record *draw_record(struct gles_context *ctx)
+{
+	if (!ctx->draw_record)
+		ctx->draw_record = malloc(sizeof(*ctx->draw_record));
+	return ctx->draw_record;
+}
+
+/*
+ * The call into the draw framebuffer's pass, or the next one when the pass
+ * or the slot is full: 0, or -errno (-ENOENT: nothing to draw into).
+ */
+static int record_in_pass(struct gles_context *ctx, struct gles_linked *l, const struct call *c,
+			  struct gles_draw_record *rec)
+{
+	struct agx_render *r;
+	int err;
+
+	if (!(r = gles_pass_get(ctx, &err)))
+		return err;
+	if ((err = record(ctx, r, l, c, rec)) != -ENOSPC)
+		return err;
+	if (!(r = gles_pass_restart(ctx, &err)))
+		return err;
+	return record(ctx, r, l, c, rec);
+}
+
 static void draw(struct gles_context *ctx, const struct call *call)
 {
 	struct gles_linked *l;
-	struct agx_render *r;
 	struct gles_draw_record *rec;
 	struct call cc = *call, *c = &cc;
 	int err = 0;
@@ -900,8 +927,7 @@ static void draw(struct gles_context *ctx, const struct call *call)
 	c->capture = gles_xfb_running(ctx);
 	if (!c->count || !c->instances || (ctx->state->rasterizer_discard && !c->capture))
 		return;
-	/* kilobytes of scratch: the context's own, as it is current in one thread at a time */
-	if (!(rec = ctx->draw_record) && !(rec = ctx->draw_record = malloc(sizeof(*rec)))) {
+	if (!(rec = draw_record(ctx))) {
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
@@ -918,14 +944,7 @@ static void draw(struct gles_context *ctx, const struct call *call)
 		goto out;
 	if ((err = gles_sampling_prepare(ctx, l)) < 0)
 		goto fail;
-	r = gles_pass_get(ctx, &err);
-	if (r && (err = record(ctx, r, l, c, rec)) == -ENOSPC) {
-		/* the pass or the slot is full: the draw goes into the next pass */
-		r = gles_pass_restart(ctx, &err);
-		if (r)
-			err = record(ctx, r, l, c, rec);
-	}
-	if (r && err == 0 && c->capture)
+	if ((err = record_in_pass(ctx, l, c, rec)) == 0 && c->capture)
 		captured(ctx, c);
 fail:
 	if (err < 0 && err != -ENOENT)
@@ -940,21 +959,15 @@ int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gle
 	const struct call c = { .mode = GL_TRIANGLES, .count = 3, .instances = 1 };
 	struct gles_state *own = ctx->state;
 	struct gles_draw_record *rec;
-	struct agx_render *r;
 	int err;
 
-	if (!(rec = ctx->draw_record) && !(rec = ctx->draw_record = malloc(sizeof(*rec))))
+	if (!(rec = draw_record(ctx)))
 		return -ENOMEM;
 	gles_programs_lock(ctx);
 	gles_objects_lock(ctx);
 	/* the pass is the context's framebuffer's either way: only the state is st */
 	ctx->state = st;
-	r = gles_pass_get(ctx, &err);
-	if (r && (err = record(ctx, r, l, &c, rec)) == -ENOSPC) {
-		r = gles_pass_restart(ctx, &err);
-		if (r)
-			err = record(ctx, r, l, &c, rec);
-	}
+	err = record_in_pass(ctx, l, &c, rec);
 	ctx->state = own;
 	gles_objects_unlock(ctx);
 	gles_programs_unlock(ctx);

@@ -73,6 +73,26 @@ static void refuse(struct gles_pass *p, const char *why)
 	p->warned = true;
 }
 
+/* What makes surface i of a pass the same as another's: the image's memory and where in it. */
+static void key_of(const struct gles_image_target *t, struct surface_key *key)
+{
+	key->handle = t->image->bo.handle;
+	key->map = t->image->bo.map;
+	key->level = t->level;
+	key->layer = t->layer;
+	key->format = t->image->format;
+}
+
+/* Surface i of the draw framebuffer (colour 0..7, depth, stencil): false when it has none. */
+static bool target(struct gles_context *ctx, unsigned i, struct gles_image_target *t)
+{
+	bool have = i < AGX_RENDER_MAX_TARGETS	  ? gles_framebuffer_color_target(ctx, false, i, t)
+		    : i == AGX_RENDER_MAX_TARGETS ? gles_framebuffer_depth_target(ctx, false, t)
+						  : gles_framebuffer_stencil_target(ctx, false, t);
+
+	return have && t->image->bo.size;
+}
+
 /* One surface of the pass from an attachment's image: its key, and its agx_image. */
 static int surface(struct gles_context *ctx, struct gles_pass *p, unsigned i,
 		   const struct gles_image_target *t, struct agx_render_surface *out,
@@ -85,11 +105,7 @@ static int surface(struct gles_context *ctx, struct gles_pass *p, unsigned i,
 	if ((ret = gles_submit_map(ctx, &img->bo, img->dev == NULL, &va)) < 0)
 		return ret;
 	p->layouts[i] = img->layout;
-	key->handle = img->bo.handle;
-	key->map = img->bo.map;
-	key->level = t->level;
-	key->layer = t->layer;
-	key->format = img->format;
+	key_of(t, key);
 	*out = (struct agx_render_surface){
 		.image = { .format = img->format,
 			   .dim = img->layers > 1 ? AGX_IMAGE_2D_ARRAY : AGX_IMAGE_2D,
@@ -117,14 +133,7 @@ static int describe(struct gles_context *ctx, struct gles_pass *p, struct agx_re
 	memset(desc, 0, sizeof(*desc));
 	memset(key, 0, sizeof(*key) * SURFACES);
 	for (unsigned i = 0; i < SURFACES; i++) {
-		have[i] = i < AGX_RENDER_MAX_TARGETS
-			      ? gles_framebuffer_color_target(ctx, false, i, &t[i])
-			  : i == AGX_RENDER_MAX_TARGETS
-			      ? gles_framebuffer_depth_target(ctx, false, &t[i])
-			      : gles_framebuffer_stencil_target(ctx, false, &t[i]);
-		if (have[i] && !t[i].image->bo.size)
-			have[i] = false;
-		if (!have[i])
+		if (!(have[i] = target(ctx, i, &t[i])))
 			continue;
 		if (t[i].image->samples) {
 			refuse(p, "multisampled attachments are not rendered yet");
@@ -270,20 +279,9 @@ static void target_keys(struct gles_context *ctx, struct surface_key *key)
 	struct gles_image_target t;
 
 	memset(key, 0, sizeof(*key) * SURFACES);
-	for (unsigned i = 0; i < SURFACES; i++) {
-		bool have =
-		    i < AGX_RENDER_MAX_TARGETS	  ? gles_framebuffer_color_target(ctx, false, i, &t)
-		    : i == AGX_RENDER_MAX_TARGETS ? gles_framebuffer_depth_target(ctx, false, &t)
-						  : gles_framebuffer_stencil_target(ctx, false, &t);
-
-		if (!have || !t.image->bo.size)
-			continue;
-		key[i].handle = t.image->bo.handle;
-		key[i].map = t.image->bo.map;
-		key[i].level = t.level;
-		key[i].layer = t.layer;
-		key[i].format = t.image->format;
-	}
+	for (unsigned i = 0; i < SURFACES; i++)
+		if (target(ctx, i, &t))
+			key_of(&t, &key[i]);
 }
 
 /*

@@ -173,7 +173,13 @@ restart:
 
 /* ---- fences without a name (EGL sync objects) ------------------------------------------ */
 
-struct gles_sync *gles_sync_fence(struct gles_context *ctx)
+/*
+ * A fence of all work ctx recorded so far, one reference, on no list yet;
+ * NULL when out of memory.  A submission that fails drops its work
+ * (submit.c), which then never runs: the point is that of the last work
+ * submitted, the fence signals after it, as for glFlush.
+ */
+static struct sync_object *fence_new(struct gles_context *ctx)
 {
 	struct sync_object *so = calloc(1, sizeof(*so));
 
@@ -183,12 +189,27 @@ struct gles_sync *gles_sync_fence(struct gles_context *ctx)
 	so->base.dev = ctx->dev;
 	gles_submit_fence(ctx, &so->base.syncobj, &so->base.point);
 	so->base.signaled = so->base.point == 0;
+	return so;
+}
+
+/* so on the live list, where gles_sync_context_finish finds it. */
+static void live_add(struct sync_object *so)
+{
 	pthread_mutex_lock(&sync_lock);
 	so->next = live;
 	if (live)
 		live->prev = so;
 	live = so;
 	pthread_mutex_unlock(&sync_lock);
+}
+
+struct gles_sync *gles_sync_fence(struct gles_context *ctx)
+{
+	struct sync_object *so = fence_new(ctx);
+
+	if (!so)
+		return NULL;
+	live_add(so);
 	return &so->base;
 }
 
@@ -225,20 +246,11 @@ GLsync gles_FenceSync(GLenum condition, GLbitfield flags)
 		gles_error(ctx, GL_INVALID_VALUE);
 		return 0;
 	}
-	so = calloc(1, sizeof(*so));
+	so = fence_new(ctx); /* its reference is the name's */
 	if (!so) {
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return 0;
 	}
-	so->base.refs = 1; /* the name's */
-	so->base.dev = ctx->dev;
-	/*
-	 * The fence is all work recorded so far.  A submission that fails
-	 * drops its work (submit.c), which then never runs: the point is that
-	 * of the last work submitted, the fence signals after it, as for glFlush.
-	 */
-	gles_submit_fence(ctx, &so->base.syncobj, &so->base.point);
-	so->base.signaled = so->base.point == 0;
 
 	objects = ctx->share->objects;
 	gles_objects_lock(ctx);
@@ -257,12 +269,7 @@ GLsync gles_FenceSync(GLenum condition, GLbitfield flags)
 	}
 	so->base.name = name;
 	/* on the live list before the objects lock goes: a lookup may take a reference at once */
-	pthread_mutex_lock(&sync_lock);
-	so->next = live;
-	if (live)
-		live->prev = so;
-	live = so;
-	pthread_mutex_unlock(&sync_lock);
+	live_add(so);
 	gles_objects_unlock(ctx);
 	return (GLsync)(uintptr_t)name;
 }

@@ -213,9 +213,10 @@ static bool keep_going(struct worker *w)
 
 	if (__atomic_load_n(&gpu->stop, __ATOMIC_ACQUIRE))
 		return false;
-	if (budget && sim_gpu_now_ns() >= w->next_check_ns &&
-	    (w->next_check_ns = sim_gpu_now_ns() + BUDGET_CHECK_NS,
-	     sim_gpu_thread_ns() - w->joined_ns > budget)) {
+	if (!budget || sim_gpu_now_ns() < w->next_check_ns)
+		return true;
+	w->next_check_ns = sim_gpu_now_ns() + BUDGET_CHECK_NS;
+	if (sim_gpu_thread_ns() - w->joined_ns > budget) {
 		end_job(gpu, gpu->job, SIM_GPU_TIMEOUT, 0, NULL, "over its time limit");
 		return false;
 	}
