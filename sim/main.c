@@ -185,6 +185,9 @@ int main(int argc, char **argv)
 	struct sim sim = { 0 };
 	int opt, fd, ret;
 
+	/* the default a stack started by agx-stack can be given (the option wins) */
+	if (getenv("AGX_SIM_JOB_TIME_LIMIT_MS"))
+		time_limit_ms = strtol(getenv("AGX_SIM_JOB_TIME_LIMIT_MS"), NULL, 0);
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		if (opt == 's')
 			path = optarg;

@@ -21,6 +21,10 @@ if [ ! -x "$glmark2" ]; then
 fi
 dir=$(mktemp -d /tmp/agx-test-glmark2-XXXXXX)
 export AGX_RUNTIME_DIR="$dir"
+# terrain's frame takes some 4 s of the simulated GPU's time at 800x600,
+# near agx-sim's default limit of 5 s an item: the interpreter's speed, not
+# a hang (tests/stack.c gives the sanitizer build's stacks 100 s likewise)
+export AGX_SIM_JOB_TIME_LIMIT_MS=60000
 
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
