@@ -97,6 +97,7 @@ static bool zls(struct sim_render *r, char *why, size_t why_size)
 	const struct agx_fw_work_render *c = &r->cmd;
 	struct agx_cmd_zls_control z;
 	uint8_t raw[AGX_CMD_ZLS_CONTROL_LENGTH];
+	unsigned sx, sy;
 
 	memcpy(raw, &c->zls_control, sizeof(raw));
 	if (!agx_cmd_zls_control_unpack(raw, &z)) {
@@ -121,11 +122,15 @@ static bool zls(struct sim_render *r, char *why, size_t why_size)
 		snprintf(why, why_size, "ZLS loads or stores a buffer the render does not name");
 		return false;
 	}
-	/* twiddled, one level, like depth and stencil textures (agx/layout.h) */
+	/*
+	 * Twiddled, one level, like depth and stencil textures (agx/layout.h);
+	 * multisampled ones over their sample grid.
+	 */
+	usc_sample_grid((unsigned)c->samples, &sx, &sy);
 	r->z_layout = (struct usc_layout){ .twiddled = true,
 					   .bytes_per_texel = r->z16 ? 2 : 4,
-					   .width = (unsigned)c->width,
-					   .height = (unsigned)c->height,
+					   .width = (unsigned)c->width * sx,
+					   .height = (unsigned)c->height * sy,
 					   .levels = 1 };
 	r->s_layout = r->z_layout;
 	r->s_layout.bytes_per_texel = 1;
@@ -193,13 +198,12 @@ enum sim_render_status sim_render_start(struct sim_render *r, struct sim_device 
 				 (unsigned)c->height);
 	if (!((uw == 32 && uh == 32) || (uw == 32 && uh == 16) || (uw == 16 && uh == 16)))
 		return malformed(why, why_size, "tile %ux%u (32x32, 32x16 or 16x16)", uw, uh);
-	if (c->samples != 1)
-		return malformed(why, why_size, "%u samples: only 1 is simulated yet",
-				 (unsigned)c->samples);
+	if (c->samples != 1 && c->samples != 2 && c->samples != 4)
+		return malformed(why, why_size, "%u samples (1, 2 or 4)", (unsigned)c->samples);
 	if (c->sample_size % 4 || c->sample_size > 64 ||
-	    uw * uh * (unsigned)c->sample_size > SIM_GPU_MAX_SHARED)
-		return malformed(why, why_size, "tilebuffer of %u bytes per sample",
-				 (unsigned)c->sample_size);
+	    uw * uh * (unsigned)c->sample_size * (unsigned)c->samples > SIM_GPU_MAX_SHARED)
+		return malformed(why, why_size, "tilebuffer of %u bytes per sample, %u samples",
+				 (unsigned)c->sample_size, (unsigned)c->samples);
 	if (c->visibility_result_buffer & 7)
 		return malformed(why, why_size,
 				 "visibility results at 0x%llx are not 8-byte aligned",
@@ -851,11 +855,26 @@ static void plane(const float win[3][4], const float f[3], float ox, float oy, f
 	out[2] = (float)(f[0] + a * (ox - win[0][0]) + b * (oy - win[0][1]));
 }
 
-/* Whether pixel (x, y) is inside: its centre, with the top-left rule on the edges. */
-static bool inside(const struct tri *t, uint32_t x, uint32_t y)
-{
-	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
+/*
+ * Where a pixel's samples are, in 1/16 pixel from its top-left corner, by
+ * log2 of the count: the standard positions Mesa's asahi driver programs
+ * (agx_default_sample_positions: 0x88, 0x44cc, 0xeaa26e26, a byte a
+ * sample, x in the low nibble), the same as Direct3D's and llvmpipe's.
+ */
+static const uint8_t sample_positions[3][4][2] = {
+	{ { 8, 8 } },
+	{ { 12, 12 }, { 4, 4 } },
+	{ { 6, 2 }, { 14, 6 }, { 2, 10 }, { 10, 14 } },
+};
 
+static const uint8_t (*positions(unsigned samples))[2]
+{
+	return sample_positions[samples == 4 ? 2 : samples == 2 ? 1 : 0];
+}
+
+/* Whether point (px, py), in 1/256 pixel, is inside, with the top-left rule on the edges. */
+static bool inside(const struct tri *t, int64_t px, int64_t py)
+{
 	for (unsigned e = 0; e < 3; e++) {
 		unsigned a = e, b = (e + 1) % 3;
 		int64_t dx = t->x[b] - t->x[a], dy = t->y[b] - t->y[a];
@@ -876,9 +895,10 @@ struct frag_ctx {
 	struct sim_gpu_core *core;
 	unsigned tw, th;
 	uint32_t w, h; /* of the tile, inside the framebuffer */
-	/* the ISP: the tile's depth and stencil, and the triangle being tested */
-	float depth[32 * 32];
-	uint8_t stencil[32 * 32];
+	/* the ISP: the tile's depth and stencil (a pixel's samples together), the triangle's */
+	unsigned samples;
+	float depth[32 * 32 * 4];
+	uint8_t stencil[32 * 32 * 4];
 	const struct sim_draw_state *state;
 	float z[3];  /* the plane of window z, from the 32x32 block's corner */
 	double bias; /* the triangle's depth bias */
@@ -961,42 +981,64 @@ static uint32_t zs_test(struct usc_fragment_io *io, uint32_t lanes, const float 
 	const struct sim_zs_face *face = &s->face[io->backfacing];
 	const struct agx_cmd_ppp_fragment_stencil *st =
 	    &s->face[io->backfacing && s->two_sided].stencil;
+	const uint8_t(*pos)[2] = positions(f->samples);
 	uint32_t passed = 0;
 
 	if (!zs_active(s))
 		return lanes;
 	for (unsigned l = 0; l < LANES; l++) {
-		unsigned p = io->py[l] * f->tw + io->px[l];
-		uint8_t reference = stencil ? (uint8_t)stencil[l] : face->reference, old, now;
-		double x = ((io->x0 + io->px[l]) & 31) + 0.5, y = ((io->y0 + io->py[l]) & 31) + 0.5;
-		float z = stored_depth(f->r, depth ? depth[l]
-						   : f->z[0] * x + f->z[1] * y + f->z[2] + f->bias);
-		unsigned op;
-		bool pass;
+		uint8_t reference = stencil ? (uint8_t)stencil[l] : face->reference, left = 0;
+		double x = ((io->x0 + io->px[l]) & 31), y = ((io->y0 + io->py[l]) & 31);
 
 		if (!((lanes >> l) & 1))
 			continue;
-		old = f->stencil[p];
-		pass = !s->stencil_test ||
-		       compare(st->compare, reference & st->read_mask, old & st->read_mask);
-		if (!pass) {
-			op = (unsigned)st->stencil_fail;
-		} else if (!compare(face->depth_func, z, f->depth[p]) ||
-			   !compare(face->depth_func_2, z, f->depth[p])) {
-			op = (unsigned)st->depth_fail;
-			pass = false;
-		} else {
-			op = (unsigned)st->depth_pass;
-			if (face->depth_write || face->depth_write_2)
-				f->depth[p] = z;
+		/* each live sample on its own, the fragment's depth at the sample's position */
+		for (unsigned k = 0; k < f->samples; k++) {
+			unsigned p = (io->py[l] * f->tw + io->px[l]) * f->samples + k, op;
+			float z = stored_depth(f->r, depth ? depth[l]
+							   : f->z[0] * (x + pos[k][0] / 16.0) +
+								 f->z[1] * (y + pos[k][1] / 16.0) +
+								 f->z[2] + f->bias);
+			uint8_t old = f->stencil[p], now;
+			bool pass;
+
+			if (!((io->cover[l] >> k) & 1))
+				continue;
+			pass = !s->stencil_test ||
+			       compare(st->compare, reference & st->read_mask, old & st->read_mask);
+			if (!pass) {
+				op = (unsigned)st->stencil_fail;
+			} else if (!compare(face->depth_func, z, f->depth[p]) ||
+				   !compare(face->depth_func_2, z, f->depth[p])) {
+				op = (unsigned)st->depth_fail;
+				pass = false;
+			} else {
+				op = (unsigned)st->depth_pass;
+				if (face->depth_write || face->depth_write_2)
+					f->depth[p] = z;
+			}
+			if (s->stencil_test) {
+				now = stencil_op(op, old, reference);
+				f->stencil[p] =
+				    (uint8_t)((old & ~st->write_mask) | (now & st->write_mask));
+			}
+			left |= (uint8_t)(pass << k);
 		}
-		if (s->stencil_test) {
-			now = stencil_op(op, old, reference);
-			f->stencil[p] = (uint8_t)((old & ~st->write_mask) | (now & st->write_mask));
-		}
-		passed |= (uint32_t)pass << l;
+		io->cover[l] = left;
+		passed |= (uint32_t)(left != 0) << l;
 	}
 	return passed;
+}
+
+/* The byte offset of sample k of the tile's pixel (x, y) in a ZLS buffer. */
+static uint64_t zls_element(const struct frag_ctx *f, const struct usc_layout *l, uint32_t x,
+			    uint32_t y, unsigned k)
+{
+	unsigned sx, sy;
+
+	usc_sample_grid(f->samples, &sx, &sy);
+	return usc_layout_element(l, 0, 0, (f->io.x0 + x) * sx + k % sx,
+				  (f->io.y0 + y) * sy + k / sx);
 }
 
 /* ZLS: the tile's depth and stencil from their buffers, or the clear values. */
@@ -1013,36 +1055,34 @@ static bool zls_load(struct frag_ctx *f)
 	memcpy(&z, &clear, 4);
 	z = r->z16 ? (float)((clear & 0xffff) / 65535.0) : z;
 	for (uint32_t y = 0; y < f->th; y++)
-		for (uint32_t x = 0; x < f->tw; x++) {
-			unsigned p = y * f->tw + x;
-			uint32_t v = 0;
-			uint8_t sv = (uint8_t)c->stencil_clear;
+		for (uint32_t x = 0; x < f->tw; x++)
+			for (unsigned k = 0; k < f->samples; k++) {
+				unsigned p = (y * f->tw + x) * f->samples + k;
+				uint32_t v = 0;
 
-			f->depth[p] = z;
-			f->stencil[p] = sv;
-			if (x >= f->w || y >= f->h)
-				continue;
-			if (z_load) {
-				if (!sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
-							 c->depth_buffer +
-							     usc_layout_element(&r->z_layout, 0, 0,
-										f->io.x0 + x,
-										f->io.y0 + y),
-							 &v, r->z_layout.bytes_per_texel, false))
+				f->depth[p] = z;
+				f->stencil[p] = (uint8_t)c->stencil_clear;
+				if (x >= f->w || y >= f->h)
+					continue;
+				if (z_load) {
+					if (!sim_gpu_core_access(
+						f->core, AGX_UAT_FAULT_UNIT_ZLS,
+						c->depth_buffer +
+						    zls_element(f, &r->z_layout, x, y, k),
+						&v, r->z_layout.bytes_per_texel, false))
+						return false;
+					if (r->z16)
+						f->depth[p] = (float)(v / 65535.0);
+					else
+						memcpy(&f->depth[p], &v, 4);
+				}
+				if (s_load &&
+				    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
+							 c->stencil_buffer +
+							     zls_element(f, &r->s_layout, x, y, k),
+							 &f->stencil[p], 1, false))
 					return false;
-				if (r->z16)
-					f->depth[p] = (float)(v / 65535.0);
-				else
-					memcpy(&f->depth[p], &v, 4);
 			}
-			if (s_load &&
-			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
-						 c->stencil_buffer +
-						     usc_layout_element(&r->s_layout, 0, 0,
-									f->io.x0 + x, f->io.y0 + y),
-						 &f->stencil[p], 1, false))
-				return false;
-		}
 	return true;
 }
 
@@ -1056,29 +1096,28 @@ static bool zls_store(struct frag_ctx *f)
 	     s_store = r->pass_final ? r->s_store : c->stencil_buffer != 0;
 
 	for (uint32_t y = 0; y < f->h; y++)
-		for (uint32_t x = 0; x < f->w; x++) {
-			unsigned p = y * f->tw + x;
-			uint32_t v;
+		for (uint32_t x = 0; x < f->w; x++)
+			for (unsigned k = 0; k < f->samples; k++) {
+				unsigned p = (y * f->tw + x) * f->samples + k;
+				uint32_t v;
 
-			if (r->z16)
-				v = (uint32_t)nearbyint(f->depth[p] * 65535.0);
-			else
-				memcpy(&v, &f->depth[p], 4);
-			if (z_store &&
-			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
-						 c->depth_buffer +
-						     usc_layout_element(&r->z_layout, 0, 0,
-									f->io.x0 + x, f->io.y0 + y),
-						 &v, r->z_layout.bytes_per_texel, true))
-				return false;
-			if (s_store &&
-			    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
-						 c->stencil_buffer +
-						     usc_layout_element(&r->s_layout, 0, 0,
-									f->io.x0 + x, f->io.y0 + y),
-						 &f->stencil[p], 1, true))
-				return false;
-		}
+				if (r->z16)
+					v = (uint32_t)nearbyint(f->depth[p] * 65535.0);
+				else
+					memcpy(&v, &f->depth[p], 4);
+				if (z_store &&
+				    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
+							 c->depth_buffer +
+							     zls_element(f, &r->z_layout, x, y, k),
+							 &v, r->z_layout.bytes_per_texel, true))
+					return false;
+				if (s_store &&
+				    !sim_gpu_core_access(f->core, AGX_UAT_FAULT_UNIT_ZLS,
+							 c->stencil_buffer +
+							     zls_element(f, &r->s_layout, x, y, k),
+							 &f->stencil[p], 1, true))
+					return false;
+			}
 	return true;
 }
 
@@ -1103,6 +1142,8 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 		       const struct sim_draw_state *s)
 {
 	struct usc_state *st = sim_gpu_core_state(f->core, 0);
+	const uint8_t(*pos)[2] = positions(f->samples);
+	uint8_t all = (uint8_t)((1u << f->samples) - 1);
 	bool late;
 
 	f->state = s;
@@ -1116,12 +1157,13 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 			continue;
 
 		for (unsigned l = 0; l < LANES; l++) {
-			uint8_t px, py;
+			uint8_t px, py, cover = t ? 0 : all;
 			uint32_t x, y;
 
 			block_pixel(f->tw, b, l, &px, &py);
 			f->io.px[l] = px;
 			f->io.py[l] = py;
+			f->io.cover[l] = 0;
 			x = f->io.x0 + px;
 			y = f->io.y0 + py;
 			if (px >= f->w || py >= f->h)
@@ -1130,9 +1172,13 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 			    (x < s->scissor_min[0] || x >= s->scissor_max[0] ||
 			     y < s->scissor_min[1] || y >= s->scissor_max[1]))
 				continue;
-			if (t && !inside(t, x, y))
-				continue;
-			covered |= 1u << l;
+			/* the samples the triangle covers, each at its position */
+			for (unsigned k = 0; t && k < f->samples; k++)
+				if (inside(t, (int64_t)x * 256 + pos[k][0] * 16,
+					   (int64_t)y * 256 + pos[k][1] * 16))
+					cover |= (uint8_t)(1u << k);
+			f->io.cover[l] = cover;
+			covered |= (uint32_t)(cover != 0) << l;
 		}
 		if (!covered)
 			continue;
@@ -1165,7 +1211,11 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 			f->io.killed |= rest & ~passed;
 		}
 		if (s && s->visibility) {
-			unsigned n = (unsigned)__builtin_popcount(f->io.tested & ~f->io.killed);
+			unsigned n = 0;
+
+			for (unsigned l = 0; l < LANES; l++)
+				if (((f->io.tested & ~f->io.killed) >> l) & 1)
+					n += (unsigned)__builtin_popcount(f->io.cover[l]);
 
 			__atomic_fetch_add(&f->r->passed[s->query], n, __ATOMIC_RELAXED);
 			if (n && s->visibility == AGX_CMD_VISIBILITY_MODE_BOOLEAN)
@@ -1270,12 +1320,13 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	f.io.width = f.tw;
 	f.io.height = f.th;
 	f.io.sample_size = (unsigned)c->sample_size;
+	f.io.samples = f.samples = (unsigned)c->samples;
 	f.io.x0 = tx * f.tw;
 	f.io.y0 = ty * f.th;
 	f.io.cf = (const float(*)[3])cf;
 	f.w = (uint32_t)c->width - f.io.x0 < f.tw ? (uint32_t)c->width - f.io.x0 : f.tw;
 	f.h = (uint32_t)c->height - f.io.y0 < f.th ? (uint32_t)c->height - f.io.y0 : f.th;
-	memset(f.io.tile, 0, (size_t)f.tw * f.th * f.io.sample_size);
+	memset(f.io.tile, 0, (size_t)f.tw * f.th * f.samples * f.io.sample_size);
 	if (!zls_load(&f))
 		return;
 
@@ -1351,6 +1402,7 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	/* the store program writes the tile out: once, as one thread */
 	f.io.num_cf = 0;
 	f.io.killed = f.io.tested = 0;
+	memset(f.io.cover, (1 << f.samples) - 1, sizeof(f.io.cover));
 	st = sim_gpu_core_state(core, 0);
 	sim_gpu_core_prepare(core, st, r->pass_store, 1);
 	f.io.zs_test = NULL;

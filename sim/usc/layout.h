@@ -43,6 +43,19 @@ bool usc_layout_init(struct usc_layout *l);
 uint64_t usc_layout_element(const struct usc_layout *l, unsigned level, unsigned layer, unsigned x,
 			    unsigned y);
 
+/*
+ * A multisampled image keeps each pixel's samples side by side: it is
+ * laid out as a single-sampled image of width * sx by height * sy
+ * elements, 2x: 1x2 (samples one above the other), 4x: 2x2 (Mesa
+ * ail_effective_width_sa / _height_sa).  Which sample of the block is
+ * which is not public: ours are in row order, sample s at (s % sx, s / sx).
+ */
+static inline void usc_sample_grid(unsigned samples, unsigned *sx, unsigned *sy)
+{
+	*sx = samples == 4 ? 2 : 1;
+	*sy = samples >= 2 ? 2 : 1;
+}
+
 static inline unsigned usc_layout_minify(unsigned size, unsigned level)
 {
 	return size >> level ? size >> level : 1;

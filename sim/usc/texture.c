@@ -329,6 +329,13 @@ static enum usc_texel_status view_finish(struct usc_texture_view *v, char *why, 
 	v->l.block_h = v->ch.block_h;
 	v->l.width = (unsigned)v->t.width;
 	v->l.height = (unsigned)v->t.height;
+	if (v->samples > 1) {
+		unsigned sx, sy;
+
+		usc_sample_grid(v->samples, &sx, &sy);
+		v->l.width *= sx;
+		v->l.height *= sy;
+	}
 	v->l.page_aligned_layers = v->t.page_aligned_layers;
 	if (v->l.twiddled) {
 		unsigned max = v->l.width > v->l.height ? v->l.width : v->l.height, full = 1;
@@ -380,8 +387,12 @@ enum usc_texel_status usc_pbe_view_init(struct usc_texture_view *v, const uint8_
 	memset(v, 0, sizeof(*v));
 	if (!agx_cmd_pbe_unpack(pbe, &b))
 		return bad(why, why_size, "PBE descriptor with reserved bits set");
-	if (b.dimension != dim || dim != AGX_CMD_TEXTURE_DIM_TEX_2D)
+	if (b.dimension != dim ||
+	    (dim != AGX_CMD_TEXTURE_DIM_TEX_2D && dim != AGX_CMD_TEXTURE_DIM_TEX_2D_MS))
 		return bad(why, why_size, "PBE dimension not simulated, or not the instruction's");
+	v->samples = dim == AGX_CMD_TEXTURE_DIM_TEX_2D_MS ? (b.samples ? 4 : 2) : 1;
+	if (v->samples > 1 && (b.level || b.levels != 1 || b.layout != AGX_CMD_LAYOUT_TWIDDLED))
+		return bad(why, why_size, "a multisampled PBE image is one twiddled level");
 	if (b.rotate_90 || b.flip_vertical || b.unk52 || b.compressed_1 || b.extended)
 		return bad(why, why_size,
 			   "PBE rotation, flips, compression and extended "

@@ -40,6 +40,11 @@ struct usc_texture_view {
 	unsigned layers; /* array layers, 3D slices (level 0's) or cube faces */
 	unsigned depth;	 /* the descriptor's depth: layers, slices or cubes */
 	bool integer;	 /* uint or sint: values are integers, not float bits */
+	/*
+	 * A multisampled PBE image's samples (2 or 4), else 1; its layout
+	 * (l) is then the sample grid's (usc_sample_grid()).
+	 */
+	unsigned samples;
 };
 
 /*

@@ -2206,8 +2206,9 @@ static void test_lanes(struct usc_fragment_io *f, uint32_t lanes, const float *d
 }
 
 /*
- * sample_mask: samples (of target) tested if live, killed if not; killed
- * or tested stays so (Mesa agx_nir_lower_sample_mask.c).
+ * sample_mask: the samples of target killed where live does not name them,
+ * and the rest tested; a lane with no sample left is killed.  A killed or
+ * tested lane stays so (Mesa agx_nir_lower_sample_mask.c).
  */
 static bool exec_sample_mask(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
@@ -2221,13 +2222,15 @@ static bool exec_sample_mask(struct usc_state *s, const struct uop *u, struct us
 	read_int(s, &u->b, live);
 	for (unsigned l = 0; l < L; l++) {
 		uint32_t bit = 1u << l;
+		uint8_t t = (uint8_t)target[l] & f->cover[l];
 
-		if (!((s->exec >> l) & 1) || !(target[l] & 1) || ((f->killed | f->tested) & bit))
+		if (!((s->exec >> l) & 1) || !t || ((f->killed | f->tested) & bit))
 			continue;
-		if (live[l] & 1)
-			test |= bit;
-		else
+		f->cover[l] &= (uint8_t) ~(t & ~live[l]);
+		if (!f->cover[l])
 			f->killed |= bit;
+		else if (t & live[l])
+			test |= bit;
 	}
 	test_lanes(f, test, NULL, NULL);
 	return true;
@@ -2246,7 +2249,8 @@ static bool exec_zs_emit(struct usc_state *s, const struct uop *u, struct usc_re
 		return graphics_only(u, "fragment", res);
 	read_int(s, &u->a, mask);
 	for (unsigned l = 0; l < L; l++) {
-		if (!((s->exec >> l) & 1) || !(mask[l] & 1) || (((f->killed | f->tested) >> l) & 1))
+		if (!((s->exec >> l) & 1) || !(mask[l] & f->cover[l]) ||
+		    (((f->killed | f->tested) >> l) & 1))
 			continue;
 		test |= 1u << l;
 		/* 1: a depth in r(half / 2); 2: a stencil in the half; 3: both, stencil after */
@@ -2272,6 +2276,47 @@ static bool tile_fault(struct usc_result *res, const char *what, unsigned at, un
 	return false;
 }
 
+/* One lane's st_tile / ld_tile of one sample's items at pixel. */
+static void tile_item(struct usc_state *s, const struct uop *u, unsigned l, uint8_t *pixel,
+		      bool store, bool packed, unsigned size)
+{
+	if (packed) {
+		double c[4] = { 0 };
+		uint32_t word;
+
+		if (store) {
+			for (unsigned n = 0; n < (u->format == 8 ? 4u : 3u); n++) {
+				uint32_t reg = tuple_get(s, &u->tuple, n, l);
+
+				c[n] = u->tuple.bits == 16 ? fp16_to_float((uint16_t)reg)
+							   : f32_from_bits(reg);
+			}
+			word = pack_word(u->format, c);
+			memcpy(pixel, &word, 4);
+			return;
+		}
+		memcpy(&word, pixel, 4);
+		for (unsigned n = 0; n < 4; n++)
+			if (packed_component(u->format, word, n, &c[n]))
+				tuple_set(s, &u->tuple, n, l, float_bits_for(c[n], u->tuple.bits));
+		return;
+	}
+	for (unsigned i = 0, k = 0; i < 4; i++) {
+		if (!((u->memmask >> i) & 1))
+			continue;
+		if (store)
+			item_write(
+			    pixel + i * size,
+			    store_value(u->format, tuple_get(s, &u->tuple, k, l), u->tuple.bits, i),
+			    size);
+		else
+			tuple_set(s, &u->tuple, k, l,
+				  load_value(u->format, item_read(pixel + i * size, size),
+					     u->tuple.bits, i));
+		k++;
+	}
+}
+
 /* ld_tile / st_tile: the lane's own pixel, items of format F at byte offset O. */
 static bool exec_tile(struct usc_state *s, const struct uop *u, struct usc_result *res)
 {
@@ -2292,48 +2337,20 @@ static bool exec_tile(struct usc_state *s, const struct uop *u, struct usc_resul
 				  f->sample_size);
 	read_int(s, &u->b, samples);
 	for (unsigned l = 0; l < L; l++) {
-		uint8_t *pixel =
-		    f->tile + ((size_t)f->py[l] * f->width + f->px[l]) * f->sample_size + offset;
+		uint8_t *first =
+		    f->tile +
+		    ((size_t)f->py[l] * f->width + f->px[l]) * f->samples * f->sample_size + offset;
+		/* a store writes the lane's live samples of the mask; a load reads its lowest */
+		unsigned want =
+		    (unsigned)samples[l] & ((1u << f->samples) - 1) & (store ? f->cover[l] : 0xffu);
 
-		/* one sample per pixel: bit 0 names it (255 is every sample) */
-		if (!((s->exec >> l) & 1) || !(samples[l] & 1) || (store && ((f->killed >> l) & 1)))
+		if (!((s->exec >> l) & 1) || !want || (store && ((f->killed >> l) & 1)))
 			continue;
-		if (packed) {
-			double c[4] = { 0 };
-			uint32_t word;
-
-			if (store) {
-				for (unsigned n = 0; n < (u->format == 8 ? 4u : 3u); n++) {
-					uint32_t reg = tuple_get(s, &u->tuple, n, l);
-
-					c[n] = u->tuple.bits == 16 ? fp16_to_float((uint16_t)reg)
-								   : f32_from_bits(reg);
-				}
-				word = pack_word(u->format, c);
-				memcpy(pixel, &word, 4);
-				continue;
-			}
-			memcpy(&word, pixel, 4);
-			for (unsigned n = 0; n < 4; n++)
-				if (packed_component(u->format, word, n, &c[n]))
-					tuple_set(s, &u->tuple, n, l,
-						  float_bits_for(c[n], u->tuple.bits));
-			continue;
-		}
-		for (unsigned i = 0, k = 0; i < 4; i++) {
-			if (!((u->memmask >> i) & 1))
-				continue;
-			if (store)
-				item_write(pixel + i * size,
-					   store_value(u->format, tuple_get(s, &u->tuple, k, l),
-						       u->tuple.bits, i),
-					   size);
-			else
-				tuple_set(s, &u->tuple, k, l,
-					  load_value(u->format, item_read(pixel + i * size, size),
-						     u->tuple.bits, i));
-			k++;
-		}
+		if (!store)
+			want &= -want;
+		for (unsigned k = 0; k < f->samples; k++)
+			if ((want >> k) & 1)
+				tile_item(s, u, l, first + k * f->sample_size, store, packed, size);
 	}
 	return true;
 }
@@ -2349,7 +2366,7 @@ static bool exec_block_store(struct usc_state *s, const struct uop *u, struct us
 	const struct usc_fragment_io *f = s->fragment;
 	struct usc_texture_view view;
 	uint64_t offsets[L];
-	unsigned level, offset, l0, sw[4];
+	unsigned level, offset, l0, sw[4], sx, sy;
 	bool packed = packed_format(u->format), raw;
 	unsigned size = packed ? 4 : format_size(u->format);
 	struct agx_cmd_pbe pbe = { 0 };
@@ -2386,18 +2403,30 @@ static bool exec_block_store(struct usc_state *s, const struct uop *u, struct us
 	      view.ch.bytes == view.ch.count;
 	for (unsigned c = 0; c < view.ch.count; c++)
 		raw &= view.ch.bits[c] == 8 && sw[c] == c;
-	for (unsigned y = 0; y < f->height; y++) {
-		uint8_t row[32 * 16];
+	if (view.samples != f->samples) {
+		snprintf(res->message, sizeof(res->message),
+			 "PBE image of %u samples for a tile of %u", view.samples, f->samples);
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
+	usc_sample_grid(f->samples, &sx, &sy);
+	/* a row of the image's sample grid at a time (usc_sample_grid()) */
+	for (unsigned y = 0; y < f->height * sy; y++) {
+		uint8_t row[64 * 16];
 		uint64_t fault = 0;
 		enum usc_texel_status st;
 
-		for (unsigned x = 0; x < f->width; x++) {
+		for (unsigned e = 0; e < f->width * sx; e++) {
+			unsigned k = (y % sy) * sx + e % sx;
 			const uint8_t *pixel =
-			    f->tile + ((size_t)y * f->width + x) * f->sample_size + offset;
+			    f->tile +
+			    (((size_t)(y / sy) * f->width + e / sx) * f->samples + k) *
+				f->sample_size +
+			    offset;
 			uint32_t in[4] = { 0 }, out[4];
 
 			if (raw) {
-				memcpy(row + x * view.ch.bytes, pixel, view.ch.bytes);
+				memcpy(row + e * view.ch.bytes, pixel, view.ch.bytes);
 				continue;
 			}
 			if (packed) {
@@ -2417,14 +2446,15 @@ static bool exec_block_store(struct usc_state *s, const struct uop *u, struct us
 			}
 			for (unsigned c = 0; c < 4; c++)
 				out[c] = in[sw[c]];
-			if (usc_texel_encode(&view, out, false, row + x * view.ch.bytes,
+			if (usc_texel_encode(&view, out, false, row + e * view.ch.bytes,
 					     res->message, sizeof(res->message)) != USC_TEXEL_OK) {
 				res->status = USC_BAD_INSTR;
 				return false;
 			}
 		}
-		st = usc_texel_write(&view, &s->memory, (int32_t)f->x0, (int32_t)(f->y0 + y), 0,
-				     (int32_t)level, f->width, row, &fault);
+		st = usc_texel_write(&view, &s->memory, (int32_t)(f->x0 * sx),
+				     (int32_t)(f->y0 * sy + y), 0, (int32_t)level, f->width * sx,
+				     row, &fault);
 		if (texel_failed(st, fault, l0, true, res))
 			return false;
 	}

@@ -50,9 +50,12 @@ struct usc_vertex_io {
 };
 
 struct usc_fragment_io {
-	/* the tilebuffer: width x height pixels of sample_size bytes, row by row */
+	/*
+	 * The tilebuffer: width x height pixels, row by row, of samples
+	 * samples (1, 2 or 4) of sample_size bytes each.
+	 */
 	uint8_t *tile;
-	unsigned width, height, sample_size;
+	unsigned width, height, sample_size, samples;
 	uint32_t x0, y0;		      /* the tile's origin in the framebuffer */
 	uint8_t px[USC_LANES], py[USC_LANES]; /* each lane's pixel in the tile */
 	/* coefficient registers: A, B, C of A * x + B * y + C, x and y from the
@@ -61,10 +64,16 @@ struct usc_fragment_io {
 	unsigned num_cf;
 	uint32_t killed; /* lanes a sample_mask killed: their tile writes are dropped */
 	uint32_t tested; /* lanes a sample_mask sent to the depth/stencil test */
+	/*
+	 * Each lane's live samples: covered by the primitive, neither killed
+	 * nor failed so far (bit s: sample s).  Tile stores write only these.
+	 */
+	uint8_t cover[USC_LANES];
 	bool backfacing;
 	/*
 	 * The depth and stencil test of lanes, now (sample_mask, zs_emit):
-	 * returns those that pass.  depth and stencil: what the shader gives
+	 * each lane's samples in cover are tested, those that fail leave it;
+	 * returns the lanes with a sample left.  depth and stencil: what the shader gives
 	 * per lane, or NULL for the fragment's own.  NULL: everything passes.
 	 */
 	uint32_t (*zs_test)(struct usc_fragment_io *io, uint32_t lanes, const float *depth,

@@ -2166,6 +2166,7 @@ static struct usc_fragment_io tile_io(uint8_t *tile, unsigned sample_size, const
 				     .width = 8,
 				     .height = 4,
 				     .sample_size = sample_size,
+				     .samples = 1,
 				     .x0 = x0,
 				     .y0 = y0,
 				     .cf = cf,
@@ -2174,6 +2175,7 @@ static struct usc_fragment_io tile_io(uint8_t *tile, unsigned sample_size, const
 	for (unsigned l = 0; l < 32; l++) {
 		f.px[l] = (uint8_t)(l % 8);
 		f.py[l] = (uint8_t)(l / 8);
+		f.cover[l] = 1; /* every lane's one sample is live */
 	}
 	return f;
 }
