@@ -58,7 +58,9 @@ bool agx_texture_descriptor(uint8_t out[AGX_TEXTURE_LENGTH], const struct agx_im
 	unsigned full = 1, max;
 	uint8_t sw[4];
 
-	if (!fi || !fi->texture || first_level > last_level || last_level >= l->levels)
+	/* multisampled images are read as their sample grid's 2D image (agx_sample_grid()) */
+	if (!fi || !fi->texture || first_level > last_level || last_level >= l->levels ||
+	    image->samples > 1)
 		return false;
 	/*
 	 * The texture unit lays the chain out by the view's last level, or
@@ -115,9 +117,17 @@ bool agx_pbe_descriptor(uint8_t out[AGX_PBE_LENGTH], const struct agx_image *ima
 {
 	const struct agx_format_info *fi = image_format(image);
 	const struct agx_layout *l = image->layout;
-	unsigned sw[4];
+	bool ms = image->samples > 1;
+	unsigned sw[4], sx, sy;
 
 	if (!fi || !fi->pbe || level >= l->levels || layer >= layers(image))
+		return false;
+	/* a multisampled image: one twiddled level of its sample grid */
+	agx_sample_grid(image->samples, &sx, &sy);
+	if (ms && (image->samples != 2 && image->samples != 4))
+		return false;
+	if (ms && (image->dim != AGX_IMAGE_2D || !l->twiddled || l->levels != 1 || l->width % sx ||
+		   l->height % sy))
 		return false;
 	/* the PBE's swizzle: the tilebuffer component each stored channel takes */
 	for (unsigned i = 0; i < 4; i++)
@@ -126,7 +136,8 @@ bool agx_pbe_descriptor(uint8_t out[AGX_PBE_LENGTH], const struct agx_image *ima
 							     : i;
 
 	struct agx_cmd_pbe p = {
-		.dimension = AGX_CMD_TEXTURE_DIM_TEX_2D,
+		.dimension = ms ? AGX_CMD_TEXTURE_DIM_TEX_2D_MS : AGX_CMD_TEXTURE_DIM_TEX_2D,
+		.samples = image->samples == 4,
 		.layout = l->twiddled ? AGX_CMD_LAYOUT_TWIDDLED : AGX_CMD_LAYOUT_LINEAR,
 		.channels = fi->hw_channels,
 		.type = fi->hw_type,
@@ -135,8 +146,8 @@ bool agx_pbe_descriptor(uint8_t out[AGX_PBE_LENGTH], const struct agx_image *ima
 		.swizzle_g = AGX_CMD_CHANNEL_R + sw[1],
 		.swizzle_b = AGX_CMD_CHANNEL_R + sw[2],
 		.swizzle_a = AGX_CMD_CHANNEL_R + sw[3],
-		.width = l->width,
-		.height = l->height,
+		.width = l->width / sx,
+		.height = l->height / sy,
 		.buffer = agx_image_layer_address(image, layer),
 		.level = level,
 	};

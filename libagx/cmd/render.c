@@ -92,14 +92,16 @@ bool agx_tilebuffer_format(enum agx_format format, enum agx_isa_memformat *memfo
 	}
 }
 
-int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
+int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count, unsigned samples,
 			  struct agx_tilebuffer *out)
 {
-	unsigned at = 0;
+	unsigned at = 0, pixel;
 
 	memset(out, 0, sizeof(*out));
-	if (count > AGX_RENDER_MAX_TARGETS)
+	samples = samples ? samples : 1;
+	if (count > AGX_RENDER_MAX_TARGETS || (samples != 1 && samples != 2 && samples != 4))
 		return -EINVAL;
+	out->samples = samples;
 	for (unsigned i = 0; i < count; i++) {
 		const struct agx_format_info *fi = agx_format_info(formats[i]);
 		enum agx_isa_memformat mf;
@@ -132,9 +134,20 @@ int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
 									      : AGX_RT_UNORM;
 	}
 	out->sample_size = (at + 3) / 4 * 4;
-	/* the tile's 16 KiB: 32x32 pixels of up to 16 bytes, 32x16 of 32, 16x16 of 64 */
-	out->tile_width = out->sample_size <= 32 ? 32 : 16;
-	out->tile_height = out->sample_size <= 16 ? 32 : 16;
+	pixel = out->sample_size * samples;
+	/*
+	 * A spilled target is a single-sampled image at the pixel; and a
+	 * tile has at least 16x16 pixels of at most 32 KiB - 1 together
+	 * (Mesa agx_tilebuffer.c).
+	 */
+	for (unsigned i = 0; i < count && samples > 1; i++)
+		if (out->rt[i].spilled)
+			return -ENOSPC;
+	if (pixel * 16 * 16 > 32767)
+		return -ENOSPC;
+	/* 16 KiB tiles where they fit: 32x32 pixels of up to 16 bytes, 32x16 of 32, else 16x16 */
+	out->tile_width = pixel <= 32 ? 32 : 16;
+	out->tile_height = pixel <= 16 ? 32 : 16;
 	return 0;
 }
 
@@ -142,6 +155,7 @@ void agx_tilebuffer_compile_options(const struct agx_tilebuffer *tib,
 				    struct agx_compile_options *options)
 {
 	options->num_rts = 0;
+	options->samples = tib->samples;
 	for (unsigned i = 0; i < AGX_RENDER_MAX_TARGETS; i++) {
 		/* an empty slot: the shader's writes there go nowhere */
 		options->rt[i].none = !tib->rt[i].present;
@@ -381,8 +395,10 @@ static bool target_view(const struct agx_render *r, unsigned i, uint8_t out[AGX_
 	struct agx_image view = rt->surface.image;
 	unsigned levels = view.layout ? view.layout->levels : 0;
 
+	/* a multisampled target's view is of its sample grid (agx_sample_grid()) */
 	view.dim = AGX_IMAGE_2D;
 	view.depth = 1;
+	view.samples = 0;
 	view.address = agx_image_layer_address(&rt->surface.image, rt->surface.layer);
 	return levels && agx_texture_descriptor(out, &view, rt->surface.level, levels - 1, NULL);
 }
@@ -457,13 +473,35 @@ static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
 			     i);
 			continue;
 		}
-		emit(&t,
-		     "texture_load %s, ts%u, ss0, tex_2d, r8_r9, auto_lod, 0, %s, 0, 0, 0, 0, 12, "
-		     "0\n"
-		     "wait 0\n",
-		     tuple(regs, sizeof(regs), 4, n), i, masks[n]);
-		emit(&t, "st_tile %s, %s, 0, %s, %u, 255, 0\n", tuple(regs, sizeof(regs), 4, n),
-		     agx_isa_memformat_name(tib->rt[i].format), masks[n], tib->rt[i].offset);
+		if (tib->samples == 1) {
+			emit(&t,
+			     "texture_load %s, ts%u, ss0, tex_2d, r8_r9, auto_lod, 0, %s, 0, 0, 0, "
+			     "0, 12, 0\n"
+			     "wait 0\n",
+			     tuple(regs, sizeof(regs), 4, n), i, masks[n]);
+			emit(&t, "st_tile %s, %s, 0, %s, %u, 255, 0\n",
+			     tuple(regs, sizeof(regs), 4, n),
+			     agx_isa_memformat_name(tib->rt[i].format), masks[n],
+			     tib->rt[i].offset);
+			continue;
+		}
+		/* sample by sample, each from its element of the image's sample grid */
+		for (unsigned k = 0; k < tib->samples; k++) {
+			unsigned sx, sy;
+
+			agx_sample_grid(tib->samples, &sx, &sy);
+			emit(&t, "iadd r10, %u, r8, lsl %u\niadd r11, %u, r9, lsl 1\n", k % sx,
+			     sx - 1, k / sx);
+			emit(&t,
+			     "texture_load %s, ts%u, ss0, tex_2d, r10_r11, auto_lod, 0, %s, 0, 0, "
+			     "0, 0, 12, 0\n"
+			     "wait 0\n",
+			     tuple(regs, sizeof(regs), 4, n), i, masks[n]);
+			emit(&t, "st_tile %s, %s, 0, %s, %u, %u, 0\n",
+			     tuple(regs, sizeof(regs), 4, n),
+			     agx_isa_memformat_name(tib->rt[i].format), masks[n], tib->rt[i].offset,
+			     1u << k);
+		}
 	}
 	p.code = assemble(r, &t);
 	if (clear_words && !(p.uniforms = put(r, clears, 4 * (size_t)clear_words, 16)))
@@ -502,8 +540,9 @@ static uint32_t store_program(struct agx_render *r, bool all, uint32_t *bind)
 					rt->surface.layer))
 			return fail(r, -EINVAL), ~0u;
 		num = i + 1;
-		emit(&t, "mov_imm r0, %u\nimgwblk r0l, ts%u, r0, 0, 0, tex_2d, %s, 0\n",
-		     tib->rt[i].offset, i, agx_isa_memformat_name(tib->rt[i].format));
+		emit(&t, "mov_imm r0, %u\nimgwblk r0l, ts%u, r0, 0, 0, %s, %s, 0\n",
+		     tib->rt[i].offset, i, tib->samples > 1 ? "tex_2d_ms" : "tex_2d",
+		     agx_isa_memformat_name(tib->rt[i].format));
 	}
 	p.code = assemble(r, &t);
 	if (num) {
@@ -518,12 +557,18 @@ static uint32_t store_program(struct agx_render *r, bool all, uint32_t *bind)
 
 /* --- the pass -------------------------------------------------------------------------- */
 
+/* Whether a surface covers the pass, with its samples (a multisampled one's layout is its grid's).
+ */
 static bool surface_fits(const struct agx_render_surface *s, const struct agx_render_pass *pass)
 {
 	const struct agx_layout *l = s->image.layout;
+	unsigned samples = pass->samples > 1 ? pass->samples : 1, sx, sy;
 
-	return l && s->level < l->levels && agx_layout_minify(l->width, s->level) >= pass->width &&
-	       agx_layout_minify(l->height, s->level) >= pass->height &&
+	agx_sample_grid(samples, &sx, &sy);
+	return l && s->level < l->levels &&
+	       (s->image.samples > 1 ? s->image.samples : 1) == samples &&
+	       agx_layout_minify(l->width, s->level) >= pass->width * sx &&
+	       agx_layout_minify(l->height, s->level) >= pass->height * sy &&
 	       s->layer < (s->image.dim == AGX_IMAGE_CUBE ? 6 : 1) * s->image.depth;
 }
 
@@ -537,9 +582,12 @@ static bool zs_buffer(const struct agx_render_zs *zs, const struct agx_render_pa
 {
 	const struct agx_render_surface *s = &zs->surface;
 	const struct agx_layout *l = s->image.layout;
+	unsigned sx, sy;
 
+	agx_sample_grid(pass->samples, &sx, &sy);
 	if (s->image.format != want || !l || !l->twiddled || s->level != 0 ||
-	    l->width != pass->width || l->height != pass->height || !surface_fits(s, pass))
+	    l->width != pass->width * sx || l->height != pass->height * sy ||
+	    !surface_fits(s, pass))
 		return false;
 	*va = agx_image_layer_address(&s->image, s->layer);
 	return *va % 16 == 0;
@@ -607,7 +655,7 @@ int agx_render_begin(struct agx_render *r, void *map, uint64_t va, size_t size, 
 		if (formats[i] != AGX_FORMAT_NONE && !surface_fits(s, pass))
 			return fail(r, -EINVAL);
 	}
-	ret = agx_tilebuffer_layout(formats, pass->num_colour, &r->tib);
+	ret = agx_tilebuffer_layout(formats, pass->num_colour, pass->samples, &r->tib);
 	if (ret)
 		return fail(r, ret);
 	ret = zls(r);
@@ -621,7 +669,7 @@ int agx_render_begin(struct agx_render *r, void *map, uint64_t va, size_t size, 
 	o->tvb_size = pass->tvb_size;
 	o->width = pass->width;
 	o->height = pass->height;
-	o->samples = 1;
+	o->samples = r->tib.samples;
 	o->utile_width = r->tib.tile_width;
 	o->utile_height = r->tib.tile_height;
 	o->sample_size = r->tib.sample_size;

@@ -109,7 +109,10 @@ enum agx_ir_op_flag {
  * colour location holds now (as a float for the float, unorm and snorm
  * targets, linear for sRGB, the integer otherwise: the type says), for
  * blending and colour masks; a store_output to the location after it
- * changes it.  load_framebuffer is a component of what the render target
+ * changes it.  In a multisampled pass (agx_compile_options.samples),
+ * load_tile_sample is load_tile of one sample, and store_tile_sample
+ * writes a colour component to one sample, if the pixel still covers it
+ * (agx_lower_blend blends sample by sample with them).  load_framebuffer is a component of what the render target
  * at a colour location held when the shader started, of the output's type
  * (framebuffer fetch: a colour output the shader reads starts as it);
  * agx_lower_fetch makes it load_tile where there is a target, and
@@ -262,6 +265,8 @@ enum agx_ir_op_flag {
 	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
 	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
 	X(load_tile,         V,    0, (),        2, (location, component), 0)               \
+	X(load_tile_sample,  V,    0, (),        3, (location, component, sample), 0)       \
+	X(store_tile_sample, NONE, 1, (V),       3, (location, component, sample), SIDE_EFFECTS) \
 	X(load_framebuffer,  V,    0, (),        2, (location, component), PURE)            \
 	X(load_blend_constant, F32, 0, (),       1, (component), PURE)                      \
 	X(fddx,              F,    1, (F),       0, (),          PURE)                      \

@@ -50,6 +50,7 @@ struct packed_rt {
 	bool any, have[4];
 	enum agx_isa_memformat format;
 	unsigned offset;
+	unsigned samples; /* the st_tile's sample mask */
 	struct mir_opd c[4];
 };
 
@@ -57,6 +58,7 @@ struct packed_rt {
 struct loaded_rt {
 	struct agx_ir_block *block;
 	unsigned vreg;
+	unsigned samples; /* the ld_tile's sample mask */
 };
 
 struct isel {
@@ -502,40 +504,48 @@ static void flush_spilled(struct isel *s)
  * three); a component the shader did not write is 0 (GLSL leaves it
  * undefined).
  */
-static void flush_packed(struct isel *s)
+static void flush_packed_rt(struct isel *s, unsigned loc)
 {
-	for (unsigned loc = 0; loc < 8; loc++) {
-		struct packed_rt *rt = &s->packed[loc];
-		unsigned n = rt->format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3, v;
-		struct mir_instr pc = { .op = MIR_OP_PCOPY, .num_opds = (uint8_t)(2 * n) };
-		struct mir_opd t;
+	struct packed_rt *rt = &s->packed[loc];
+	unsigned n = rt->format == AGX_ISA_MEMFORMAT_RGB10A2 ? 4 : 3, v;
+	struct mir_instr pc = { .op = MIR_OP_PCOPY, .num_opds = (uint8_t)(2 * n) };
+	struct mir_opd t;
 
-		if (!rt->any)
-			continue;
-		v = mir_vreg_new(s->p, 32 * n);
-		t = mir_vreg(v, 32);
-		/* written and read at once: as pair()'s, never worth a spill */
-		s->p->vregs[v].unspillable = true;
-		for (unsigned k = 0; k < n; k++) {
-			pc.opd[k] = mir_dst(v, 32);
-			pc.opd[k].offset = (uint8_t)(2 * k);
-			pc.opd[n + k] = rt->have[k] ? rt->c[k] : mir_imm(0);
-		}
-		mir_append(s->p, &pc);
-		t.count = (uint8_t)n;
-		EMIT(s, "st_tile", t, mir_text(agx_isa_memformat_name(rt->format)), mir_imm(0),
-		     mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(rt->offset), mir_imm(255),
-		     mir_imm(0));
-		memset(rt, 0, sizeof(*rt));
+	if (!rt->any)
+		return;
+	v = mir_vreg_new(s->p, 32 * n);
+	t = mir_vreg(v, 32);
+	/* written and read at once: as pair()'s, never worth a spill */
+	s->p->vregs[v].unspillable = true;
+	for (unsigned k = 0; k < n; k++) {
+		pc.opd[k] = mir_dst(v, 32);
+		pc.opd[k].offset = (uint8_t)(2 * k);
+		pc.opd[n + k] = rt->have[k] ? rt->c[k] : mir_imm(0);
 	}
+	mir_append(s->p, &pc);
+	t.count = (uint8_t)n;
+	EMIT(s, "st_tile", t, mir_text(agx_isa_memformat_name(rt->format)), mir_imm(0),
+	     mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(rt->offset), mir_imm(rt->samples),
+	     mir_imm(0));
+	memset(rt, 0, sizeof(*rt));
 }
 
-/* A fragment output: gl_FragDepth to zs_emit, a colour component to its render target. */
+static void flush_packed(struct isel *s)
+{
+	for (unsigned loc = 0; loc < 8; loc++)
+		flush_packed_rt(s, loc);
+}
+
+/*
+ * A fragment output: gl_FragDepth to zs_emit, a colour component to its
+ * render target (every covered sample; store_tile_sample's one).
+ */
 static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 {
 	static const char *const masks[4] = { "x", "y", "z", "w" };
 	const struct agx_compile_options *o = s->options;
 	unsigned loc = in->imm[0], c = in->imm[1], offset = 0;
+	unsigned samples = in->op == AGX_IR_OP_store_tile_sample ? 1u << (in->imm[2] & 7) : 255;
 	enum agx_isa_memformat format = AGX_ISA_MEMFORMAT_U8NORM;
 
 	if (loc == AGX_IR_LOCATION_FRAG_DEPTH) {
@@ -584,16 +594,20 @@ static int sel_frag_output(struct isel *s, struct agx_ir_instr *in)
 
 		if (is16(in, 0))
 			return mir_fail(s->p, -ENOTSUP, "a 16-bit colour to packed target %u", loc);
+		/* one st_tile a sample mask */
+		if (rt->any && rt->samples != samples)
+			flush_packed_rt(s, loc);
 		rt->any = true;
 		rt->format = format;
 		rt->offset = offset;
+		rt->samples = samples;
 		rt->c[c] = src(s, in, 0, A_ANYIMM | A_UNI);
 		rt->have[c] = true;
 		return 0;
 	}
 	/* one component: a one-bit mask puts it at offset + c items */
 	EMIT(s, "st_tile", src(s, in, 0, 0), mir_text(agx_isa_memformat_name(format)), mir_imm(0),
-	     mir_text(masks[c]), mir_imm(offset), mir_imm(255), mir_imm(0));
+	     mir_text(masks[c]), mir_imm(offset), mir_imm(samples), mir_imm(0));
 	return 0;
 }
 
@@ -612,6 +626,8 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 	enum agx_isa_memformat format = AGX_ISA_MEMFORMAT_U8NORM;
 	unsigned offset = 0;
 	bool spilled = false;
+	/* load_tile_sample: one sample's; load_tile: the pixel's (its first sample) */
+	unsigned samples = in->op == AGX_IR_OP_load_tile_sample ? 1u << (in->imm[2] & 7) : 255;
 	struct loaded_rt *l;
 	struct mir_opd t;
 
@@ -628,7 +644,7 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 	if (!spilled && !agx_memformat_packed(format)) {
 		EMITF(s, "ld_tile", MIR_ASYNC, dest(s, in),
 		      mir_text(agx_isa_memformat_name(format)), mir_imm(0), mir_text(masks[c]),
-		      mir_imm(offset), mir_imm(255), mir_imm(0));
+		      mir_imm(offset), mir_imm(samples), mir_imm(0));
 		return 0;
 	}
 	/* a whole pixel: a spilled target's memory (four components) or a packed item */
@@ -637,8 +653,9 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 		return mir_fail(s->p, -ENOTSUP,
 				"load_tile of component %u of a %u-component target", c, n);
 	l = &s->loaded[loc];
-	if (l->block != in->block) {
+	if (l->block != in->block || l->samples != samples) {
 		l->block = in->block;
+		l->samples = samples;
 		l->vreg = mir_vreg_new(s->p, 32 * n);
 		t = mir_vreg(l->vreg, 32);
 		t.count = (uint8_t)n;
@@ -651,7 +668,7 @@ static int sel_load_tile(struct isel *s, struct agx_ir_instr *in)
 		else
 			EMITF(s, "ld_tile", MIR_ASYNC, t, mir_text(agx_isa_memformat_name(format)),
 			      mir_imm(0), mir_text(n == 4 ? "xyzw" : "xyz"), mir_imm(offset),
-			      mir_imm(255), mir_imm(0));
+			      mir_imm(samples), mir_imm(0));
 	}
 	t = mir_vreg(l->vreg, 32);
 	t.offset = (uint8_t)(2 * c);
@@ -712,7 +729,12 @@ static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
 		return 0;
 	}
 	case AGX_IR_OP_load_tile:
+	case AGX_IR_OP_load_tile_sample:
 		return sel_load_tile(s, in);
+	case AGX_IR_OP_store_tile_sample:
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		return sel_frag_output(s, in);
 	case AGX_IR_OP_load_front_facing:
 		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
 			return -ENOTSUP;
@@ -1277,6 +1299,8 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	case AGX_IR_OP_load_frag_coord:
 	case AGX_IR_OP_load_front_facing:
 	case AGX_IR_OP_load_tile:
+	case AGX_IR_OP_load_tile_sample:
+	case AGX_IR_OP_store_tile_sample:
 	case AGX_IR_OP_load_vertex_id:
 	case AGX_IR_OP_load_instance_id:
 	case AGX_IR_OP_discard:

@@ -167,15 +167,20 @@ static struct agx_ir_value equation(struct blend *x, const struct agx_blend_rt *
 	return agx_fadd(x->b, s, d);
 }
 
-/* The destination's component c: what the target holds, 0 (colour) or 1 (alpha) where it has none.
+/*
+ * The destination's component c: what the target holds (at one sample, or
+ * the pixel's when sample is -1), 0 (colour) or 1 (alpha) where it has none.
  */
 static struct agx_ir_value destination(struct agx_builder *b, unsigned loc, unsigned c,
-				       unsigned components, enum agx_rt_type type)
+				       unsigned components, enum agx_rt_type type, int sample)
 {
 	bool is_int = integer(type);
+	enum agx_ir_type t = is_int ? AGX_IR_TYPE_I32 : AGX_IR_TYPE_F32;
 
+	if (c < components && sample >= 0)
+		return agx_load_tile_sample(b, t, loc, c, (unsigned)sample);
 	if (c < components)
-		return agx_load_tile(b, is_int ? AGX_IR_TYPE_I32 : AGX_IR_TYPE_F32, loc, c);
+		return agx_load_tile(b, t, loc, c);
 	if (c == 3)
 		return is_int ? agx_imm_u32(1) : agx_imm_f32(1.0f);
 	return is_int ? agx_imm_u32(0) : agx_imm_f32(0.0f);
@@ -225,11 +230,21 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 	struct agx_builder b;
 	struct blend x = { .b = &b, .type = type };
 	struct agx_ir_value out[4];
-	bool store[4];
+	bool store[4], reads = false;
+	/*
+	 * A multisampled pixel's samples hold colours of their own where it
+	 * reads them back: the shader runs once, and blends and stores
+	 * sample by sample (Mesa wraps the same in a loop over the samples).
+	 */
+	unsigned samples = o->samples > 1 ? o->samples : 1;
 
 	/* a spilled target's stores are made 32-bit and whole even when nothing blends */
 	if (o->rt[loc].none || r->split || !r->last || (!blending && !keep && !spilled))
 		return false;
+	for (unsigned c = 0; c < 4; c++)
+		reads |= blending || (((keep >> c) & 1) && whole);
+	if (!reads)
+		samples = 1;
 	b = agx_builder_at(
 	    agx_ir_cursor_before(two ? later(r->block, r->last, second->last) : r->last));
 	for (unsigned c = 0; c < 4; c++) {
@@ -241,25 +256,34 @@ static bool lower_target(const struct agx_compile_options *o, unsigned loc, stru
 		x.s1[c] =
 		    blending && two ? clamp(&x, source(&b, second, c, type)) : agx_imm_f32(0.0f);
 	}
-	for (unsigned c = 0; c < 4; c++) {
-		bool kept = (keep >> c) & 1;
+	for (unsigned k = 0; k < samples; k++) {
+		int sample = samples > 1 ? (int)k : -1;
 
-		/* loaded once, before any store to the location */
-		if (blending || (kept && whole))
-			x.d[c] = destination(&b, loc, c, components, type);
-	}
-	for (unsigned c = 0; c < 4; c++) {
-		bool kept = (keep >> c) & 1;
+		for (unsigned c = 0; c < 4; c++) {
+			bool kept = (keep >> c) & 1;
 
-		out[c] = blending ? equation(&x, bl, c) : x.s[c];
-		if (kept && whole)
-			out[c] = x.d[c];
-		else if (kept)
-			store[c] = false; /* one item: left out, the tile keeps it */
+			/* loaded once, before any store to the location (or the sample) */
+			if (blending || (kept && whole))
+				x.d[c] = destination(&b, loc, c, components, type, sample);
+		}
+		for (unsigned c = 0; c < 4; c++) {
+			bool kept = (keep >> c) & 1;
+
+			out[c] = blending ? equation(&x, bl, c) : x.s[c];
+			if (kept && whole)
+				out[c] = x.d[c];
+			else if (kept)
+				store[c] = false; /* one item: left out, the tile keeps it */
+		}
+		for (unsigned c = 0; c < components; c++) {
+			if (!store[c])
+				continue;
+			if (sample >= 0)
+				agx_store_tile_sample(&b, out[c], loc, c, (unsigned)sample);
+			else
+				agx_store_output(&b, out[c], loc, c);
+		}
 	}
-	for (unsigned c = 0; c < components; c++)
-		if (store[c])
-			agx_store_output(&b, out[c], loc, c);
 	/* the cursor is before the last old store: they go once the new ones are in */
 	for (unsigned c = 0; c < 4; c++)
 		if (r->store[c])

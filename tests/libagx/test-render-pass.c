@@ -1836,12 +1836,12 @@ static void test_refusals(void **state)
 		many[i] = AGX_FORMAT_R32G32B32A32_FLOAT;
 	many[3] = AGX_FORMAT_R8G8B8A8_UNORM;
 	many[5] = AGX_FORMAT_R32_FLOAT;
-	assert_int_equal(agx_tilebuffer_layout(many, 8, &tib), 0);
+	assert_int_equal(agx_tilebuffer_layout(many, 8, 1, &tib), 0);
 	assert_int_equal(tib.sample_size, 56);
 	for (unsigned i = 0; i < 8; i++)
 		assert_int_equal(tib.rt[i].spilled, i == 4 || i == 6 || i == 7);
 	many[3] = AGX_FORMAT_R32G32B32A32_FLOAT;
-	assert_int_equal(agx_tilebuffer_layout(many, 4, &tib), 0);
+	assert_int_equal(agx_tilebuffer_layout(many, 4, 1, &tib), 0);
 	assert_int_equal(tib.sample_size, 64);
 	assert_int_equal(tib.tile_width * tib.tile_height, 256);
 	/* memory too small for the pass's arrays */

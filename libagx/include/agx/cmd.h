@@ -86,6 +86,11 @@ struct agx_image {
 	const struct agx_layout *layout;
 	uint64_t address;
 	unsigned depth; /* layers, slices, or cubes; 1 for 2D */
+	/*
+	 * 2 or 4: a multisampled 2D image, whose layout is its sample grid's
+	 * (agx_sample_grid()); 0 or 1: single-sampled.
+	 */
+	unsigned samples;
 };
 
 /*

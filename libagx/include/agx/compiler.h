@@ -162,6 +162,13 @@ struct agx_compile_options {
 		unsigned keep;
 	} rt[8];
 	unsigned num_rts;
+	/*
+	 * Fragment shaders: a pixel's samples in the tilebuffer (0 or 1: one).
+	 * The shader runs once a pixel and stores to its covered samples;
+	 * where it reads a target back (blending, colour masks) it does so
+	 * and stores sample by sample.
+	 */
+	unsigned samples;
 	/* Vertex shaders: the array behind each attribute location. */
 	struct agx_vertex_attrib attribs[AGX_MAX_VERTEX_ATTRIBS];
 	/*

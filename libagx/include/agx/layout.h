@@ -43,6 +43,19 @@ bool agx_layout_init(struct agx_layout *l);
 uint64_t agx_layout_texel(const struct agx_layout *l, unsigned level, unsigned layer, unsigned x,
 			  unsigned y);
 
+/*
+ * A multisampled image keeps each pixel's samples side by side: its
+ * layout is that of a single-sampled image of its sample grid, width * sx
+ * by height * sy elements -- 2x: 1x2, 4x: 2x2 (Mesa ail_effective_width_sa,
+ * _height_sa).  Which sample of the block is which is not public; ours are
+ * in row order, sample s at (s % sx, s / sx) of the pixel's block.
+ */
+static inline void agx_sample_grid(unsigned samples, unsigned *sx, unsigned *sy)
+{
+	*sx = samples == 4 ? 2 : 1;
+	*sy = samples >= 2 ? 2 : 1;
+}
+
 /* The size of a level's dimension: max(size >> level, 1). */
 static inline unsigned agx_layout_minify(unsigned size, unsigned level)
 {

@@ -103,7 +103,13 @@ bool agx_tile_programs_init(struct agx_tile_programs *c, void *map, uint64_t va,
 void agx_tile_programs_finish(struct agx_tile_programs *c);
 
 struct agx_render_pass {
-	unsigned width, height;		    /* pixels, 1..16384: the targets' common size */
+	unsigned width, height; /* pixels, 1..16384: the targets' common size */
+	/*
+	 * 1 (or 0), 2 or 4: the samples of a pixel, which every target has
+	 * (agx_image.samples); the rasterizer takes them at the standard
+	 * positions (docs/firmware-abi.md, "Render").
+	 */
+	unsigned samples;
 	struct agx_tile_programs *programs; /* NULL: none kept */
 	struct agx_render_target colour[AGX_RENDER_MAX_TARGETS];
 	unsigned num_colour; /* targets [0, num_colour); a slot may be empty */
@@ -122,7 +128,8 @@ struct agx_render_pass {
  * and the tile size the sample's bytes allow.
  */
 struct agx_tilebuffer {
-	unsigned sample_size; /* bytes a pixel, a multiple of 4, at most 64 */
+	unsigned sample_size; /* bytes a sample, a multiple of 4, at most 64 */
+	unsigned samples;     /* a pixel's: 1, 2 or 4 */
 	unsigned tile_width, tile_height;
 	struct {
 		bool present;
@@ -141,9 +148,11 @@ struct agx_tilebuffer {
 /*
  * Lays out the targets of these formats (AGX_FORMAT_NONE: an empty slot),
  * in order, each one that does not fit what is left of the 64 bytes a
- * pixel spilled: 0, -EINVAL for a format the PBE cannot write.
+ * sample spilled, for pixels of samples samples (0 or 1, 2, 4): 0,
+ * -EINVAL for a format the PBE cannot write, -ENOSPC when multisampled
+ * targets do not fit the tile (they cannot spill).
  */
-int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count,
+int agx_tilebuffer_layout(const enum agx_format *formats, unsigned count, unsigned samples,
 			  struct agx_tilebuffer *out);
 
 struct agx_compile_options;
