@@ -96,30 +96,31 @@ static bool mask_full(const struct gles_image *img, const uint8_t mask[16])
 	return true;
 }
 
-/* Records job on t's slice (every sample of a multisampled image), under the scissor. */
+/*
+ * Records job on t's slice under the scissor; a multisampled image's
+ * every sample, as the rectangle of its sample grid (agx/layout.h).
+ */
 static void record(struct gles_context *ctx, const struct gles_image_target *t,
 		   const struct clear_job *job)
 {
 	const struct gles_image *img = t->image;
 	struct agx_clear_rect r;
+	unsigned sx, sy;
 
 	if (!job->any || !img->bo.size ||
 	    !clear_rect(ctx, gles_image_width(img, t->level), gles_image_height(img, t->level), &r))
 		return;
-	for (unsigned s = 0; s < (img->samples ? img->samples : 1u); s++) {
-		unsigned layer = img->samples ? s : t->layer;
-
-		if (gles_submit_clear(ctx, img, t->level, layer, &r, job->value,
-				      mask_full(img, job->mask) ? NULL : job->mask) < 0) {
-			gles_error(ctx, GL_OUT_OF_MEMORY);
-			return;
-		}
-	}
+	agx_sample_grid(img->samples, &sx, &sy);
+	r.x *= sx, r.width *= sx;
+	r.y *= sy, r.height *= sy;
+	if (gles_submit_clear(ctx, img, t->level, t->layer, &r, job->value,
+			      mask_full(img, job->mask) ? NULL : job->mask) < 0)
+		gles_error(ctx, GL_OUT_OF_MEMORY);
 }
 
 /*
  * job clears every bit of t's slice: the pass's load program can do it
- * (a single-sampled image the framebuffer's size, all of it in the scissor).
+ * (an image the framebuffer's size, all of it in the scissor).
  */
 static bool whole(struct gles_context *ctx, const struct gles_image_target *t,
 		  const struct clear_job *job)
@@ -128,7 +129,7 @@ static bool whole(struct gles_context *ctx, const struct gles_image_target *t,
 	unsigned w = gles_image_width(img, t->level), h = gles_image_height(img, t->level), fw, fh;
 	struct agx_clear_rect r;
 
-	return job->any && img->bo.size && !img->samples && mask_full(img, job->mask) &&
+	return job->any && img->bo.size && mask_full(img, job->mask) &&
 	       gles_framebuffer_size(ctx, false, &fw, &fh) && fw == w && fh == h &&
 	       clear_rect(ctx, w, h, &r) && r.width == w && r.height == h;
 }
@@ -204,12 +205,12 @@ void gles_clear_context_finish(struct gles_context *ctx)
 	ctx->clear_programs = NULL;
 }
 
-/* A target a clear draw reaches: single-sampled, the framebuffer's size at its level. */
+/* A target a clear draw reaches: the framebuffer's size at its level. */
 static bool drawable(const struct gles_image_target *t, unsigned fw, unsigned fh)
 {
 	const struct gles_image *img = t->image;
 
-	return img->bo.size && !img->samples && gles_image_width(img, t->level) == fw &&
+	return img->bo.size && gles_image_width(img, t->level) == fw &&
 	       gles_image_height(img, t->level) == fh;
 }
 

@@ -152,11 +152,12 @@ static int source_read(struct gles_context *ctx, const struct gles_image_target 
 
 			for (unsigned k = 0; k < (average ? samples : 1); k++) {
 				union texel_value one;
-				unsigned layer = img->samples ? k : t->layer;
+				unsigned px = (unsigned)s->x0 + x, py = (unsigned)s->y0 + y;
 
 				unpack(hw,
-				       gles_image_texel(img, t->level, layer, (unsigned)s->x0 + x,
-							(unsigned)s->y0 + y),
+				       img->samples
+					   ? gles_image_sample(img, px, py, k)
+					   : gles_image_texel(img, t->level, t->layer, px, py),
 				       &one);
 				if (!average) {
 					*v = one;

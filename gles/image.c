@@ -16,6 +16,7 @@ int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum inter
 		    unsigned samples, bool twiddled)
 {
 	const struct agx_format_info *info = agx_format_info(format);
+	unsigned sx, sy;
 	struct gles_image out = {
 		.dev = dev,
 		.format = format,
@@ -25,13 +26,17 @@ int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum inter
 		.depth = depth,
 		.levels = levels,
 		.samples = samples > 1 ? samples : 0,
-		.layers = samples > 1 ? samples : depth,
+		.layers = depth,
 	};
 	uint64_t size;
 	int ret;
 
 	if (!info || !levels || levels > AGX_LAYOUT_MAX_LEVELS)
 		return -EINVAL;
+	/* a multisampled image: one twiddled level of its sample grid (agx/layout.h) */
+	if (out.samples && (out.samples > 4 || levels != 1 || depth != 1 || !twiddled))
+		return -EINVAL;
+	agx_sample_grid(out.samples, &sx, &sy);
 	/* linear images have one level of whole texels (agx/layout.h) */
 	if (!twiddled && (levels != 1 || (info->block_w > 1 || info->block_h > 1)))
 		return -EINVAL;
@@ -45,8 +50,8 @@ int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum inter
 		.bytes_per_texel = info->bytes,
 		.block_w = info->block_w,
 		.block_h = info->block_h,
-		.width = w,
-		.height = h,
+		.width = w * sx,
+		.height = h * sy,
 		.levels = levels,
 		/* rows 16-byte aligned, as the texture unit and the PBE take linear images */
 		.stride = twiddled ? 0 : ALIGN((uint64_t)w * info->bytes, 16),

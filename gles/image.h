@@ -51,12 +51,13 @@ struct gles_image {
 	unsigned levels;
 	/*
 	 * 0 for a single-sampled image.  A multisampled image (a renderbuffer
-	 * of glRenderbufferStorageMultisample) keeps sample s of every pixel
-	 * in layer s: a clear writes every layer, and nothing reads one
-	 * sample alone (glReadPixels refuses multisampled read buffers).
+	 * of glRenderbufferStorageMultisample: 2 or 4 samples) is laid out as
+	 * the hardware keeps it: one level of its sample grid, each pixel's
+	 * samples side by side (agx_sample_grid(), agx/layout.h), so that the
+	 * layout is 2x or 4x the pixels.  gles_image_sample() finds a sample.
 	 */
 	unsigned samples;
-	unsigned layers; /* of the layout: depth, or samples for a multisampled image */
+	unsigned layers; /* of the layout: depth */
 };
 
 /*
@@ -101,6 +102,16 @@ static inline uint8_t *gles_image_texel(const struct gles_image *img, unsigned l
 					unsigned layer, unsigned x, unsigned y)
 {
 	return (uint8_t *)img->bo.map + agx_layout_texel(&img->layout, level, layer, x, y);
+}
+
+/* The bytes of sample s of pixel (x, y) of a multisampled image, as gles_image_texel's. */
+static inline uint8_t *gles_image_sample(const struct gles_image *img, unsigned x, unsigned y,
+					 unsigned s)
+{
+	unsigned sx, sy;
+
+	agx_sample_grid(img->samples, &sx, &sy);
+	return gles_image_texel(img, 0, 0, x * sx + s % sx, y * sy + s / sx);
 }
 
 /*

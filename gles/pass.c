@@ -111,7 +111,8 @@ static int surface(struct gles_context *ctx, struct gles_pass *p, unsigned i,
 			   .dim = img->layers > 1 ? AGX_IMAGE_2D_ARRAY : AGX_IMAGE_2D,
 			   .layout = &p->layouts[i],
 			   .address = va,
-			   .depth = img->layers ? img->layers : 1 },
+			   .depth = img->layers ? img->layers : 1,
+			   .samples = img->samples },
 		.level = t->level,
 		.layer = t->layer,
 	};
@@ -135,10 +136,8 @@ static int describe(struct gles_context *ctx, struct gles_pass *p, struct agx_re
 	for (unsigned i = 0; i < SURFACES; i++) {
 		if (!(have[i] = target(ctx, i, &t[i])))
 			continue;
-		if (t[i].image->samples) {
-			refuse(p, "multisampled attachments are not rendered yet");
-			return -EINVAL;
-		}
+		/* a complete framebuffer's attachments have one sample count */
+		desc->samples = t[i].image->samples ? t[i].image->samples : 1;
 		w = gles_image_width(t[i].image, t[i].level) < w
 			? gles_image_width(t[i].image, t[i].level)
 			: w;

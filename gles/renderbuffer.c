@@ -1,8 +1,8 @@
 /*
  * renderbuffer.c: renderbuffer objects (GLES 3.0.6 section 4.4.2.1):
  * shared names, the one binding point, storage (an image, linear for
- * colour and twiddled for depth and stencil, with samples one layer per
- * sample: image.h) and its queries.
+ * colour and twiddled for depth, stencil and multisampled images, those
+ * in their sample grid: image.h) and its queries.
  */
 #include <stdlib.h>
 
@@ -171,8 +171,13 @@ static void storage(GLenum target, GLsizei samples, GLenum internalformat, GLsiz
 		return;
 	}
 	n = samples_for(samples);
-	/* colour linear, as the PBE writes it; depth and stencil twiddled, as the ZLS does */
-	twiddled = f->flags & (GLES_FORMAT_DEPTH_RENDERABLE | GLES_FORMAT_STENCIL_RENDERABLE);
+	/*
+	 * Colour linear, as the PBE writes it; depth and stencil twiddled, as
+	 * the ZLS does; multisampled images twiddled, as the hardware keeps
+	 * their sample grid (image.h).
+	 */
+	twiddled =
+	    (f->flags & (GLES_FORMAT_DEPTH_RENDERABLE | GLES_FORMAT_STENCIL_RENDERABLE)) || n > 1;
 	ret = gles_image_init(&img, r->dev, f->internalformat, f->hw, (unsigned)w, (unsigned)h, 1,
 			      1, n, twiddled);
 	if (ret == 0 && f->hw_stencil != AGX_FORMAT_NONE) {

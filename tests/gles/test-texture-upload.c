@@ -427,11 +427,20 @@ static void test_3d_layers_and_renderbuffers(void **state)
 	assert_false(img->layout.twiddled);
 	assert_int_equal(img->layout.stride, 32);
 	assert_ptr_equal(gles_image_texel(img, 0, 0, 2, 1), (uint8_t *)img->bo.map + 32 + 8);
-	/* four samples: four layers */
+	/* four samples: one twiddled level of the 10x6 sample grid, sample 3 at (2x+1, 2y+1) */
 	gles_RenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, 5, 3);
 	assert_int_equal(img->samples, 4);
-	assert_int_equal(img->layers, 4);
-	assert_true(img->bo.size >= 4 * img->layout.layer_stride);
+	assert_int_equal(img->layers, 1);
+	assert_true(img->layout.twiddled);
+	assert_int_equal(img->layout.width, 10);
+	assert_int_equal(img->layout.height, 6);
+	assert_ptr_equal(gles_image_sample(img, 2, 1, 3), gles_image_texel(img, 0, 0, 5, 3));
+	/* two: 1x2 samples a pixel */
+	gles_RenderbufferStorageMultisample(GL_RENDERBUFFER, 2, GL_RGBA8, 5, 3);
+	assert_int_equal(img->samples, 2);
+	assert_int_equal(img->layout.width, 5);
+	assert_int_equal(img->layout.height, 6);
+	assert_ptr_equal(gles_image_sample(img, 2, 1, 1), gles_image_texel(img, 0, 0, 2, 3));
 	/* depth and stencil renderbuffers are twiddled, as the ZLS renders them: a 4x4 tile */
 	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, 4, 4);
 	assert_int_equal(img->format, AGX_FORMAT_Z32_FLOAT);
@@ -449,10 +458,12 @@ static void test_3d_layers_and_renderbuffers(void **state)
 	gles_RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 4, 4);
 	assert_int_equal(img->format, AGX_FORMAT_Z16_UNORM);
 	assert_true(img->layout.twiddled);
-	/* with samples: a twiddled layer each */
+	/* with samples: the twiddled 8x8 sample grid, as the ZLS keeps it */
 	gles_RenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_DEPTH_COMPONENT24, 4, 4);
 	assert_true(img->layout.twiddled);
-	assert_int_equal(img->layers, 4);
+	assert_int_equal(img->layers, 1);
+	assert_int_equal(img->layout.width, 8);
+	assert_int_equal(img->layout.height, 8);
 	gles_DeleteRenderbuffers(1, &rb);
 	assert_int_equal(gles_GetError(), GL_NO_ERROR);
 }
