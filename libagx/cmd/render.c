@@ -473,34 +473,28 @@ static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
 			     i);
 			continue;
 		}
-		if (tib->samples == 1) {
-			emit(&t,
-			     "texture_load %s, ts%u, ss0, tex_2d, r8_r9, auto_lod, 0, %s, 0, 0, 0, "
-			     "0, 12, 0\n"
-			     "wait 0\n",
-			     tuple(regs, sizeof(regs), 4, n), i, masks[n]);
-			emit(&t, "st_tile %s, %s, 0, %s, %u, 255, 0\n",
-			     tuple(regs, sizeof(regs), 4, n),
-			     agx_isa_memformat_name(tib->rt[i].format), masks[n],
-			     tib->rt[i].offset);
-			continue;
-		}
-		/* sample by sample, each from its element of the image's sample grid */
+		/*
+		 * Sample by sample, each from its element of the image's sample
+		 * grid; a single-sampled target's pixel is its element.
+		 */
 		for (unsigned k = 0; k < tib->samples; k++) {
+			bool ms = tib->samples > 1;
 			unsigned sx, sy;
 
 			agx_sample_grid(tib->samples, &sx, &sy);
-			emit(&t, "iadd r10, %u, r8, lsl %u\niadd r11, %u, r9, lsl 1\n", k % sx,
-			     sx - 1, k / sx);
+			if (ms)
+				emit(&t, "iadd r10, %u, r8, lsl %u\niadd r11, %u, r9, lsl 1\n",
+				     k % sx, sx - 1, k / sx);
 			emit(&t,
-			     "texture_load %s, ts%u, ss0, tex_2d, r10_r11, auto_lod, 0, %s, 0, 0, "
-			     "0, 0, 12, 0\n"
+			     "texture_load %s, ts%u, ss0, tex_2d, %s, auto_lod, 0, %s, 0, 0, 0, "
+			     "0, 12, 0\n"
 			     "wait 0\n",
-			     tuple(regs, sizeof(regs), 4, n), i, masks[n]);
+			     tuple(regs, sizeof(regs), 4, n), i, ms ? "r10_r11" : "r8_r9",
+			     masks[n]);
 			emit(&t, "st_tile %s, %s, 0, %s, %u, %u, 0\n",
 			     tuple(regs, sizeof(regs), 4, n),
 			     agx_isa_memformat_name(tib->rt[i].format), masks[n], tib->rt[i].offset,
-			     1u << k);
+			     ms ? 1u << k : 255u);
 		}
 	}
 	p.code = assemble(r, &t);

@@ -304,3 +304,44 @@ void llvmpipe_release(EGLDisplay dpy, EGLSurface surf, EGLContext ctx)
 	eglDestroySurface(dpy, surf);
 	eglTerminate(dpy);
 }
+
+/* ---- a test program of one comparison --------------------------------------------------- */
+
+static struct test_stack_options main_options;
+static size_t main_min_records;
+
+static void test_llvmpipe(void **state)
+{
+	llvmpipe_compare(*state, main_min_records);
+}
+
+static int setup(void **state)
+{
+	struct test_stack *s = calloc(1, sizeof(*s));
+
+	test_stack_start(s, &main_options);
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct test_stack *s = *state;
+	bool clean = test_stack_stop(s);
+
+	free(s);
+	return clean ? 0 : -1;
+}
+
+int llvmpipe_main(int argc, char **argv, int (*workload)(void), size_t min_records)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_llvmpipe),
+	};
+
+	if (argc == 2 && !strcmp(argv[1], "--workload"))
+		return workload();
+	main_min_records = min_records;
+	return test_stack_run(argc, argv, &main_options, tests, sizeof(tests) / sizeof(tests[0]),
+			      setup, teardown);
+}

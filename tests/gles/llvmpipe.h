@@ -55,4 +55,11 @@ GLuint llvmpipe_program(const char *vs, const char *fs, const char *const *names
 GLuint llvmpipe_program_xfb(const char *vs, const char *fs, const char *const *names,
 			    const char *const *xfb, GLenum xfb_mode);
 
+/*
+ * The main() of a test program of one comparison: its workload with
+ * --workload, else a stack of the daemons its arguments name, and
+ * llvmpipe_compare() over it.
+ */
+int llvmpipe_main(int argc, char **argv, int (*workload)(void), size_t min_records);
+
 #endif

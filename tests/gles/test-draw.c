@@ -54,8 +54,6 @@
 #define W 32
 #define H 32
 
-static struct test_stack_options options;
-
 /* ---- the workload ------------------------------------------------------------------- */
 
 /*
@@ -2135,39 +2133,7 @@ static int workload(void)
 	return 0;
 }
 
-/* ---- the tests ------------------------------------------------------------------------- */
-
-static void test_llvmpipe(void **state)
-{
-	llvmpipe_compare(*state, 60);
-}
-
-static int setup(void **state)
-{
-	struct test_stack *s = calloc(1, sizeof(*s));
-
-	test_stack_start(s, &options);
-	*state = s;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct test_stack *s = *state;
-	bool clean = test_stack_stop(s);
-
-	free(s);
-	return clean ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_llvmpipe),
-	};
-
-	if (argc == 2 && !strcmp(argv[1], "--workload"))
-		return workload();
-	return test_stack_run(argc, argv, &options, tests, sizeof(tests) / sizeof(tests[0]), setup,
-			      teardown);
+	return llvmpipe_main(argc, argv, workload, 60);
 }
