@@ -276,7 +276,7 @@ static int clear_draw(struct gles_context *ctx, const struct plan *plan, unsigne
 			.depth_fail = GL_KEEP,
 			.depth_pass = GL_REPLACE,
 		};
-	ret = gles_draw_driver(ctx, l, st);
+	ret = gles_draw_driver(ctx, l, st, NULL);
 	free(st);
 	return ret;
 }

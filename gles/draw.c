@@ -954,10 +954,31 @@ out:
 	gles_programs_unlock(ctx);
 }
 
-int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gles_state *st)
+/* objects->textures[unit][i]: 0 2D, 1 3D, 2 2D array, 3 cube */
+static unsigned texture_slot(GLenum target)
+{
+	switch (target) {
+	case GL_TEXTURE_3D:
+		return 1;
+	case GL_TEXTURE_2D_ARRAY:
+		return 2;
+	case GL_TEXTURE_CUBE_MAP:
+		return 3;
+	default:
+		return 0;
+	}
+}
+
+int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gles_state *st,
+		     const struct gles_draw_bindings *b)
 {
 	const struct call c = { .mode = GL_TRIANGLES, .count = 3, .instances = 1 };
 	struct gles_state *own = ctx->state;
+	struct gles_objects *o = ctx->objects;
+	struct gles_framebuffer *fb = o->draw_fb;
+	struct gles_sampler *sampler = o->samplers[0];
+	struct gles_texture *tex = NULL;
+	unsigned slot = 0;
 	struct gles_draw_record *rec;
 	int err;
 
@@ -965,9 +986,26 @@ int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gle
 		return -ENOMEM;
 	gles_programs_lock(ctx);
 	gles_objects_lock(ctx);
-	/* the pass is the context's framebuffer's either way: only the state is st */
+	/*
+	 * Only st, and b's bindings, are the draw's own: the bindings are the
+	 * context's (one thread uses it), swapped for the draw without
+	 * references, as nothing can unbind them before they are restored.
+	 */
 	ctx->state = st;
+	if (b && b->fb)
+		o->draw_fb = b->fb;
+	if (b && b->texture) {
+		slot = texture_slot(b->texture->target);
+		tex = o->textures[0][slot];
+		o->textures[0][slot] = b->texture;
+		o->samplers[0] = NULL;
+	}
 	err = record_in_pass(ctx, l, &c, rec);
+	if (b && b->texture) {
+		o->textures[0][slot] = tex;
+		o->samplers[0] = sampler;
+	}
+	o->draw_fb = fb;
 	ctx->state = own;
 	gles_objects_unlock(ctx);
 	gles_programs_unlock(ctx);

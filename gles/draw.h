@@ -1,25 +1,44 @@
 /*
  * draw.h: draws the driver makes itself (clears that the pass's load
- * program cannot do): a program of its own, drawn into the draw
- * framebuffer's open pass with a state vector of its choosing in place of
- * the context's, as Mesa's meta operations do.
+ * program cannot do): a program of its own, drawn into the
+ * draw framebuffer's open pass -- or a framebuffer of the driver's own --
+ * with a state vector of its choosing in place of the context's, as
+ * Mesa's meta operations do.
  */
 #ifndef GLES_DRAW_H
 #define GLES_DRAW_H
 
+#include <GLES3/gl3.h>
+
 struct gles_context;
+struct gles_framebuffer;
 struct gles_linked;
 struct gles_state;
+struct gles_texture;
+
+/*
+ * What a driver draw renders into and samples in place of the context's
+ * bindings, for that draw only: a framebuffer object of the driver's own
+ * (NULL: the draw framebuffer), and the texture unit 0 has for the
+ * texture's target (NULL: the context's), sampled with the texture's own
+ * state -- no sampler object.  The context's bindings are as they were
+ * when the draw returns.
+ */
+struct gles_draw_bindings {
+	struct gles_framebuffer *fb;
+	struct gles_texture *texture;
+};
 
 /*
  * One triangle of three vertices (the program's vertex shader places
  * them from gl_VertexID; it reads no attributes) drawn with l under st
- * into the draw framebuffer's pass, which is begun if none is open.
- * Nothing is captured and nothing is counted, whatever the context's
- * transform feedback and queries.  0, or -errno (-ENOENT: nothing to draw
- * into; -EINVAL: a framebuffer the pass cannot render to).
+ * into the draw framebuffer's pass (or b's framebuffer's), which is begun
+ * if none is open.  Nothing is captured and nothing is counted, whatever
+ * the context's transform feedback and queries.  0, or -errno (-ENOENT:
+ * nothing to draw into; -EINVAL: a framebuffer the pass cannot render to).
  */
-int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gles_state *st);
+int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gles_state *st,
+		     const struct gles_draw_bindings *b);
 
 /* clear.c: frees the programs its clears as draws made (the context's end). */
 void gles_clear_context_finish(struct gles_context *ctx);
