@@ -108,6 +108,7 @@ void gles_context_destroy(struct gles_context *ctx)
 	gles_submit_wait(ctx);
 	gles_variants_context_finish(ctx);
 	gles_clear_context_finish(ctx);
+	gles_mipmap_context_finish(ctx);
 	gles_sampling_context_finish(ctx);
 	gles_program_context_finish(ctx);
 	gles_objects_finish(ctx);

@@ -82,6 +82,7 @@ struct gles_objects;
 struct gles_submit;
 struct gles_draw_record;
 struct gles_clear_programs;
+struct gles_mipmap_programs;
 struct gles_programs;
 struct gles_program_binding;
 struct gles_pass;
@@ -131,7 +132,8 @@ struct gles_context {
 	struct gles_variants *variants;	      /* variants.h: compiled shader variants */
 	struct gles_sampling *sampling;	      /* sampling.h: stand-ins for incomplete textures */
 	struct gles_draw_record *draw_record; /* draw.c's scratch for one draw, made once */
-	struct gles_clear_programs *clear_programs; /* clear.c's programs of clears as draws */
+	struct gles_clear_programs *clear_programs;   /* clear.c's programs of clears as draws */
+	struct gles_mipmap_programs *mipmap_programs; /* mipmap.c's programs of levels as draws */
 };
 
 int gles_context_create(const struct gles_context_params *params, struct gles_context **out);

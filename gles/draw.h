@@ -1,6 +1,6 @@
 /*
  * draw.h: draws the driver makes itself (clears that the pass's load
- * program cannot do): a program of its own, drawn into the
+ * program cannot do, mipmap levels): a program of its own, drawn into the
  * draw framebuffer's open pass -- or a framebuffer of the driver's own --
  * with a state vector of its choosing in place of the context's, as
  * Mesa's meta operations do.
@@ -42,5 +42,18 @@ int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gle
 
 /* clear.c: frees the programs its clears as draws made (the context's end). */
 void gles_clear_context_finish(struct gles_context *ctx);
+
+/*
+ * mipmap.c: level `level` of face (a cube face target, or the texture's
+ * target) of t, every layer or slice of it, drawn from level - 1 with
+ * LINEAR filtering (glGenerateMipmap's GPU path).  Both levels exist,
+ * in a colour-renderable, filterable, non-integer format.  0, or -errno
+ * (-EINVAL: the pass cannot render the level; the caller filters it
+ * another way).
+ */
+int gles_mipmap_draw_level(struct gles_context *ctx, struct gles_texture *t, GLenum face,
+			   unsigned level);
+/* mipmap.c: frees its programs (the context's end). */
+void gles_mipmap_context_finish(struct gles_context *ctx);
 
 #endif

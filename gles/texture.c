@@ -3,8 +3,10 @@
  * and per-unit bindings, the images of their levels (glTexImage*,
  * glTexSubImage*, glCompressedTex*, immutable glTexStorage*), pixel
  * unpacking from client memory or a pixel unpack buffer into the images'
- * twiddled layouts, their parameters, and glGenerateMipmap -- a box filter
- * on the CPU: only clears need to be device work yet.
+ * twiddled layouts, their parameters, and glGenerateMipmap: its checks
+ * and levels here, the levels' texels drawn on the GPU (mipmap.c) for the
+ * formats the GPU renders and filters, a box filter on the CPU for the
+ * others.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +15,7 @@
 
 #include "compress.h"
 #include "context.h"
+#include "draw.h"
 #include "gl_functions.h"
 #include "objects.h"
 #include "state.h"
@@ -1148,6 +1151,43 @@ void gles_GetTexParameterfv(GLenum target, GLenum pname, GLfloat *params)
 
 /* ---- glGenerateMipmap (section 3.8.10) ------------------------------------------------- */
 
+/*
+ * Whether f's levels are drawn on the GPU (mipmap.c): formats the pass
+ * renders and the texture unit filters, of normalized or float values.
+ * The others -- luminance and alpha, SRGB8, the snorm formats, RGB9_E5,
+ * RGB16F and RGB32F, and the 32-bit floats no texture filters (unsized
+ * RGBA or RGB of FLOAT) -- keep the box filter on the CPU.
+ */
+static bool mipmap_drawn(const struct gles_format *f)
+{
+	return (f->flags & GLES_FORMAT_COLOR_RENDERABLE) && (f->flags & GLES_FORMAT_FILTERABLE) &&
+	       !(f->flags & GLES_FORMAT_COMPRESSED) &&
+	       (f->component_type == GL_UNSIGNED_NORMALIZED || f->component_type == GL_FLOAT);
+}
+
+/*
+ * Level l of face of a mutable texture as glGenerateMipmap leaves it: half
+ * of src, in its format.  A level that is that already keeps its image
+ * (every texel of it is written again), so that generating the chain
+ * again -- after an upload of the base level, say -- neither frees images
+ * the GPU may still read nor makes sampling.c copy the chain again.
+ */
+static int mipmap_level(struct gles_texture *t, GLenum face, unsigned l,
+			const struct gles_texture_level *src, bool three_d)
+{
+	const struct gles_texture_level *dst = gles_texture_level(t, face, (GLint)l);
+	unsigned w = agx_layout_minify(src->width, 1), h = agx_layout_minify(src->height, 1);
+	unsigned d = three_d ? agx_layout_minify(src->depth, 1) : src->depth;
+
+	if (t->immutable ||
+	    (dst->format == src->format && dst->internalformat == src->internalformat &&
+	     dst->width == w && dst->height == h && dst->depth == d && dst->image &&
+	     dst->image->bo.size))
+		return 0;
+	return gles_texture_make_level(t, face, (GLint)l, src->format, src->internalformat, w, h,
+				       d);
+}
+
 /* Averages the 2x2 (or 2x2x2) texels under each texel of level dst from level src. */
 static void box_filter(const struct gles_texture_level *src, const struct gles_texture_level *dst,
 		       bool three_d)
@@ -1209,7 +1249,7 @@ void gles_GenerateMipmap(GLenum target)
 	struct gles_texture *t;
 	const struct gles_texture_level *base;
 	unsigned faces, base_level, last;
-	bool three_d = target == GL_TEXTURE_3D;
+	bool three_d = target == GL_TEXTURE_3D, drawn;
 
 	if (!ctx || !(t = bound_texture(ctx, target)))
 		return;
@@ -1263,26 +1303,26 @@ void gles_GenerateMipmap(GLenum target)
 		last = t->immutable_levels - 1;
 	if (last >= GLES_MAX_TEXTURE_LEVELS)
 		last = GLES_MAX_TEXTURE_LEVELS - 1;
+	drawn = mipmap_drawn(base->format);
 	for (unsigned f = 0; f < faces; f++) {
 		GLenum face = faces == 6 ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + f : target;
 
 		for (unsigned l = base_level + 1; l <= last; l++) {
-			struct gles_texture_level *src = &t->levels[f][l - 1], *dst;
+			const struct gles_texture_level *src = &t->levels[f][l - 1];
+			int ret;
 
-			if (!t->immutable) {
-				unsigned w = agx_layout_minify(src->width, 1);
-				unsigned h = agx_layout_minify(src->height, 1);
-				unsigned d =
-				    three_d ? agx_layout_minify(src->depth, 1) : src->depth;
-
-				if (gles_texture_make_level(t, face, (GLint)l, src->format,
-							    src->internalformat, w, h, d) < 0) {
-					gles_error(ctx, GL_OUT_OF_MEMORY);
-					return;
-				}
+			if (mipmap_level(t, face, l, src, three_d) < 0) {
+				gles_error(ctx, GL_OUT_OF_MEMORY);
+				return;
 			}
-			dst = &t->levels[f][l];
-			box_filter(src, dst, three_d);
+			/* a level the pass cannot render (-EINVAL) is filtered on the CPU */
+			ret = drawn ? gles_mipmap_draw_level(ctx, t, face, l) : -EINVAL;
+			if (ret == -EINVAL || ret == -ENOENT) {
+				box_filter(src, &t->levels[f][l], three_d);
+			} else if (ret < 0) {
+				gles_error(ctx, GL_OUT_OF_MEMORY);
+				return;
+			}
 		}
 	}
 }

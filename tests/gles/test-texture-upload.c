@@ -374,6 +374,8 @@ static void test_storage_and_mipmaps(void **state)
 	gles_TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
 	gles_GenerateMipmap(GL_TEXTURE_2D);
 	assert_int_equal(gles_GetError(), GL_NO_ERROR);
+	/* RGBA8's levels are GPU work (draws): their texels are there once it has run */
+	gles_Finish();
 	/* level 1 is the mean of the four, rounded: (100 + 200 + 100) / 4 = 100, ... */
 	assert_ptr_equal(texel(f->ctx, 1, 0, 0),
 			 (uint8_t *)l1->image->bo.map + l1->image->layout.level_offset[1]);
@@ -386,13 +388,36 @@ static void test_storage_and_mipmaps(void **state)
 	gles_TexImage2D(GL_TEXTURE_2D, 0, GL_R8, 4, 3, 0, GL_RED, GL_UNSIGNED_BYTE,
 			(const uint8_t[12]){ 4, 4, 8, 8, 4, 4, 8, 8, 0, 0, 0, 0 });
 	gles_GenerateMipmap(GL_TEXTURE_2D);
+	gles_Finish();
 	l1 = level_of(f->ctx, GL_TEXTURE_2D, 1);
 	assert_int_equal(l1->width, 2);
 	assert_int_equal(l1->height, 1);
+	/* drawn: the bilinear sample at each texel's centre (row 1, the middle of three) */
 	assert_int_equal(*texel(f->ctx, 1, 0, 0), 4);
 	assert_int_equal(*texel(f->ctx, 1, 1, 0), 8);
 	assert_int_equal(level_of(f->ctx, GL_TEXTURE_2D, 2)->width, 1);
 	assert_int_equal(*texel(f->ctx, 2, 0, 0), 6);
+	gles_DeleteTextures(1, &tex);
+
+	/*
+	 * LUMINANCE_ALPHA is no colour-renderable format: its chain is the box
+	 * filter on the CPU, done when the call returns (no glFinish), the
+	 * 2x2 texels under each one averaged (those past an odd edge left out).
+	 */
+	gles_GenTextures(1, &tex);
+	gles_BindTexture(GL_TEXTURE_2D, tex);
+	gles_PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	gles_TexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE_ALPHA, 3, 2, 0, GL_LUMINANCE_ALPHA,
+			GL_UNSIGNED_BYTE,
+			(const uint8_t[12]){ 10, 200, 20, 100, 90, 0, 30, 0, 40, 100, 255, 7 });
+	gles_PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+	gles_GenerateMipmap(GL_TEXTURE_2D);
+	assert_int_equal(gles_GetError(), GL_NO_ERROR);
+	l1 = level_of(f->ctx, GL_TEXTURE_2D, 1);
+	assert_int_equal(l1->width, 1);
+	assert_int_equal(l1->height, 1);
+	/* (10 + 20 + 30 + 40) / 4 = 25, (200 + 100 + 0 + 100) / 4 = 100: L8A8's bytes */
+	assert_memory_equal(texel(f->ctx, 1, 0, 0), ((const uint8_t[]){ 25, 100 }), 2);
 	gles_DeleteTextures(1, &tex);
 }
 
