@@ -1153,10 +1153,11 @@ void gles_GetTexParameterfv(GLenum target, GLenum pname, GLfloat *params)
 
 /*
  * Whether f's levels are drawn on the GPU (mipmap.c): formats the pass
- * renders and the texture unit filters, of normalized or float values.
- * The others -- luminance and alpha, SRGB8, the snorm formats, RGB9_E5,
- * RGB16F and RGB32F, and the 32-bit floats no texture filters (unsized
- * RGBA or RGB of FLOAT) -- keep the box filter on the CPU.
+ * renders and the texture unit filters, of normalized or float values --
+ * every format glGenerateMipmap takes but the unsized LUMINANCE, ALPHA
+ * and LUMINANCE_ALPHA, which no framebuffer renders and which keep the
+ * box filter on the CPU.  (Sized formats that are not colour-renderable
+ * and filterable, integer and depth ones are errors, above.)
  */
 static bool mipmap_drawn(const struct gles_format *f)
 {
