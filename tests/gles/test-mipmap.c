@@ -477,6 +477,38 @@ static void ordering(void)
 	glDeleteTextures(1, &t2);
 }
 
+/*
+ * Level 0 rendered by the application (its pass still open), then the
+ * chain: the draws of the levels come after that pass has stored it.
+ */
+static void render_to_texture(void)
+{
+	const struct mip_case src = { "rtt.src", GL_TEXTURE_2D, GL_RGBA8, 16, 16, 1, 34, false };
+	const struct mip_case m = { "rtt.16x16", GL_TEXTURE_2D, GL_RGBA8, 16, 16, 1, 35, false };
+	GLuint s = make_texture(&src), t = make_texture(&m), fb;
+
+	glBindTexture(GL_TEXTURE_2D, s);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glGenFramebuffers(1, &fb);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
+	glViewport(0, 0, 16, 16);
+	glUseProgram(prog_fetch);
+	glUniform1i(glGetUniformLocation(prog_fetch, "level"), 0);
+	/* the other texture's texels over the left half only: the rest keeps t's own */
+	glEnable(GL_SCISSOR_TEST);
+	glScissor(0, 0, 8, 16);
+	draw_quad();
+	glDisable(GL_SCISSOR_TEST);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glGenerateMipmap(GL_TEXTURE_2D);
+	record_chain(&m, t, "");
+	glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteTextures(1, &s);
+	glDeleteTextures(1, &t);
+}
+
 /* glGet's integers of pname, as a record. */
 static void record_ints(const char *name, GLenum pname, int n)
 {
@@ -624,6 +656,7 @@ static int workload(void)
 	generate_all();
 	luminance_alpha();
 	ordering();
+	render_to_texture();
 	state_kept();
 	errors();
 	llvmpipe_release(dpy, surf, ctx);
