@@ -244,12 +244,12 @@ static bool read_level(const struct mip_case *m, GLuint t, int f, int level, int
 	return ok;
 }
 
-/* Whether each dimension of level `level` is half of the one above's (or 1 of 1). */
+/* Whether each dimension of level `level` is half of the one above's (or 1 of 1); level 0 is. */
 static bool halves(const struct mip_case *m, int level)
 {
 	int sizes[3] = { m->w, m->h, m->target == GL_TEXTURE_3D ? m->d : 1 };
 
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; level && i < 3; i++) {
 		int above = size_at(sizes[i], level - 1), here = size_at(sizes[i], level);
 
 		if (above != 2 * here && above != 1)
