@@ -131,6 +131,7 @@ static void draw_state(struct gles_state *st, const struct gles_state *own, unsi
 int gles_mipmap_draw_level(struct gles_context *ctx, struct gles_texture *t, GLenum face,
 			   unsigned level)
 {
+	static const GLenum identity[4] = { GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA };
 	bool three_d = t->target == GL_TEXTURE_3D;
 	struct gles_texture_level *dst = gles_texture_level(t, face, (GLint)level);
 	struct gles_texture_level *src = gles_texture_level(t, face, (GLint)level - 1);
@@ -170,8 +171,7 @@ int gles_mipmap_draw_level(struct gles_context *ctx, struct gles_texture *t, GLe
 	view->sampler.min_filter = view->sampler.mag_filter = GL_LINEAR;
 	view->sampler.wrap_s = view->sampler.wrap_t = view->sampler.wrap_r = GL_CLAMP_TO_EDGE;
 	view->base_level = view->max_level = 0;
-	for (unsigned c = 0; c < 4; c++)
-		view->swizzle[c] = GL_RED + c;
+	memcpy(view->swizzle, identity, sizeof(identity));
 	draw_state(st, ctx->state, dst->width, dst->height);
 
 	for (unsigned z = 0; z < dst->depth; z++) {
