@@ -424,7 +424,9 @@ static void luminance_alpha(void)
  * What comes after the call sees its levels, with no glFinish between: a
  * draw sampling them (after one that left the main framebuffer's pass
  * open), an upload into a level, and the chain generated again after an
- * upload into the base level (its levels kept, drawn again).
+ * upload into the base level (its levels kept, drawn again); and a
+ * texture deleted right after the call, whose images must outlive the
+ * draws (the records after it would differ if the context were lost).
  */
 static void ordering(void)
 {
@@ -475,6 +477,12 @@ static void ordering(void)
 	record_chain(&m2, t, ".again");
 	glDeleteTextures(1, &t);
 	glDeleteTextures(1, &t2);
+	/* deleted while its levels' draws may not have run: their images outlive them */
+	t = make_texture(
+	    &(struct mip_case){ "order.deleted", GL_TEXTURE_2D, GL_RGBA8, 32, 32, 1, 36, false });
+	glGenerateMipmap(GL_TEXTURE_2D);
+	glDeleteTextures(1, &t);
+	llvmpipe_record_error("order.deleted");
 }
 
 /*
