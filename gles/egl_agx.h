@@ -118,6 +118,12 @@ EGLint gles_egl_client_wait_sync(EGLDisplay dpy, EGLSync sync, EGLint flags, EGL
 EGLBoolean gles_egl_wait_sync(EGLDisplay dpy, EGLSync sync, EGLint flags);
 EGLBoolean gles_egl_get_sync_attrib(EGLDisplay dpy, EGLSync sync, EGLint attribute,
 				    EGLAttrib *value);
+/* EGL_KHR_fence_sync and EGL_KHR_wait_sync (eglDestroySyncKHR and eglClientWaitSyncKHR are
+ * the core functions) */
+EGLSyncKHR gles_egl_create_sync_khr(EGLDisplay dpy, EGLenum type, const EGLint *attribs);
+EGLBoolean gles_egl_get_sync_attrib_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint attribute,
+					EGLint *value);
+EGLint gles_egl_wait_sync_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint flags);
 EGLImage gles_egl_create_image(EGLDisplay dpy, EGLContext ctx, EGLenum target,
 			       EGLClientBuffer buffer, const EGLAttrib *attribs);
 EGLBoolean gles_egl_destroy_image(EGLDisplay dpy, EGLImage image);

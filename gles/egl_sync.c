@@ -1,7 +1,10 @@
 /*
  * egl_sync.c: EGL 1.5's sync objects (section 3.8)
  * -- eglCreateSync, eglDestroySync, eglClientWaitSync, eglWaitSync,
- * eglGetSyncAttrib -- and EGL 1.5's image functions,
+ * eglGetSyncAttrib -- with EGL_KHR_fence_sync's and EGL_KHR_wait_sync's
+ * forms of them (EGLint attributes and values, two other errors; libEGL
+ * reaches them through egl_main.c's dispatch stubs), and EGL 1.5's image
+ * functions,
  * which refuse every target (no EGLImage source is implemented yet).
  *
  * A fence sync is a fence of the current context's work (sync.h), as
@@ -50,8 +53,13 @@ void gles_egl_syncs_terminate(struct gles_display *dpy)
 	}
 }
 
-/* Section 3.8.1: attribs must be empty for a fence. */
-static EGLSync create_sync(EGLDisplay handle, EGLenum type, bool has_attribs)
+/*
+ * Section 3.8.1: attribs must be empty for a fence.  EGL_KHR_fence_sync
+ * differs in two errors: a display that is not initialized is
+ * EGL_BAD_DISPLAY ("not the name of a valid, initialized EGLDisplay"), and
+ * a type it does not know EGL_BAD_ATTRIBUTE.
+ */
+static EGLSync create_sync(EGLDisplay handle, EGLenum type, bool has_attribs, bool khr)
 {
 	struct gles_thread *t = gles_egl_thread();
 	struct gles_egl_context *cur = t ? t->ctx : NULL;
@@ -62,18 +70,23 @@ static EGLSync create_sync(EGLDisplay handle, EGLenum type, bool has_attribs)
 	gles_egl_lock();
 	if (!(dpy = gles_egl_display(handle, true))) {
 		gles_egl_unlock();
+		if (khr)
+			gles_egl_error(EGL_BAD_DISPLAY);
 		return EGL_NO_SYNC;
 	}
 	gles_egl_unlock();
 	if (type != EGL_SYNC_FENCE) {
-		err = EGL_BAD_PARAMETER;
+		err = khr ? EGL_BAD_ATTRIBUTE : EGL_BAD_PARAMETER;
 		goto fail;
 	}
 	if (has_attribs) {
 		err = EGL_BAD_ATTRIBUTE;
 		goto fail;
 	}
-	/* a fence needs the bound API's current context, on this display */
+	/*
+	 * A fence needs the bound API's current context, on this display
+	 * (every context of ours has GL_OES_EGL_sync, the client API's part).
+	 */
 	if (gles_egl_current_api() != EGL_OPENGL_ES_API || !cur || cur->dpy != dpy) {
 		err = EGL_BAD_MATCH;
 		goto fail;
@@ -97,7 +110,12 @@ fail:
 
 EGLSync gles_egl_create_sync(EGLDisplay dpy, EGLenum type, const EGLAttrib *attribs)
 {
-	return create_sync(dpy, type, attribs && attribs[0] != EGL_NONE);
+	return create_sync(dpy, type, attribs && attribs[0] != EGL_NONE, false);
+}
+
+EGLSyncKHR gles_egl_create_sync_khr(EGLDisplay dpy, EGLenum type, const EGLint *attribs)
+{
+	return create_sync(dpy, type, attribs && attribs[0] != EGL_NONE, true);
 }
 
 EGLBoolean gles_egl_destroy_sync(EGLDisplay handle, EGLSync sync)
@@ -192,6 +210,12 @@ EGLBoolean gles_egl_wait_sync(EGLDisplay dpy, EGLSync sync, EGLint flags)
 	return (EGLBoolean)wait_sync(dpy, sync, flags);
 }
 
+/* EGL_KHR_wait_sync: the same errors, an EGLint result. */
+EGLint gles_egl_wait_sync_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint flags)
+{
+	return wait_sync(dpy, sync, flags);
+}
+
 /* Section 3.8.1.4: the type, the status (looked at now) and the condition. */
 static EGLBoolean sync_attrib(EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLAttrib *value)
 {
@@ -226,6 +250,18 @@ EGLBoolean gles_egl_get_sync_attrib(EGLDisplay dpy, EGLSync sync, EGLint attribu
 				    EGLAttrib *value)
 {
 	return sync_attrib(dpy, sync, attribute, value);
+}
+
+/* EGL_KHR_fence_sync's form: the same attributes and errors, an EGLint value. */
+EGLBoolean gles_egl_get_sync_attrib_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint attribute,
+					EGLint *value)
+{
+	EGLAttrib v;
+
+	if (!sync_attrib(dpy, sync, attribute, value ? &v : NULL))
+		return EGL_FALSE;
+	*value = (EGLint)v;
+	return EGL_TRUE;
 }
 
 /*
