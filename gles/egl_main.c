@@ -10,6 +10,8 @@
  * vendor of each display, and calls our functions through the table that
  * getProcAddress fills; it keeps the current context for GL dispatch
  * itself, and asks us for eglGetError after every call it passed to us.
+ * Extension functions that take a display it knows nothing of: this file
+ * gives it dispatch stubs for those (getDispatchAddress), one table of them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -46,8 +48,8 @@ static const char client_extensions[] = "EGL_EXT_client_extensions EGL_EXT_platf
 static const char platform_extensions[] =
     "EGL_EXT_platform_x11 EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 static const char display_extensions[] =
-    "EGL_EXT_create_context_robustness EGL_KHR_create_context "
-    "EGL_KHR_get_all_proc_addresses EGL_KHR_surfaceless_context";
+    "EGL_EXT_create_context_robustness EGL_KHR_create_context EGL_KHR_fence_sync "
+    "EGL_KHR_get_all_proc_addresses EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
 
 void gles_egl_lock(void)
 {
@@ -373,32 +375,120 @@ static const struct egl_proc egl_procs[] = {
 	{ "eglWaitSync", (void *)gles_egl_wait_sync },
 };
 
-/* EGL functions from egl_procs, GL functions from gl_table.c. */
-static void *get_proc_address(const char *name)
-{
-	if (strncmp(name, "egl", 3) != 0)
-		return gles_gl_proc(name);
-	for (unsigned i = 0; i < sizeof(egl_procs) / sizeof(egl_procs[0]); i++)
-		if (strcmp(egl_procs[i].name, name) == 0)
-			return egl_procs[i].func;
-	return NULL;
-}
+/* ---- EGL extension functions that take a display ------------------------------------- */
 
 /*
- * Dispatch functions are for EGL extension functions that take a display,
- * which libEGL does not know; this vendor has none, so it has no dispatch
- * function to give and no dispatch index to remember.
+ * libEGL has no entry points of its own for these: an application's
+ * eglGetProcAddress asks the vendors' getDispatchAddress for a dispatch
+ * stub, gives the name a dispatch index (setDispatchIndex, told to every
+ * vendor), and hands the stub out.  The stub serves every vendor's
+ * displays: it finds the display's vendor, and that vendor's function by
+ * the index (fetchDispatchEntry, which asks the vendor's getProcAddress
+ * for the name), as libglvnd's generated stubs for its own functions do:
+ * no vendor, or a vendor without the function, is EGL_BAD_DISPLAY and the
+ * return type's failure value.
+ *
+ * X(return type, name, our function, failure value, parameters, arguments)
  */
-static void *get_dispatch_address(const char *name)
+#define EXT_PROCS(X)                                                                               \
+	X(EGLint, eglClientWaitSyncKHR, gles_egl_client_wait_sync, EGL_FALSE,                      \
+	  (EGLDisplay dpy, EGLSyncKHR sync, EGLint flags, EGLTimeKHR timeout),                     \
+	  (dpy, sync, flags, timeout))                                                             \
+	X(EGLSyncKHR, eglCreateSyncKHR, gles_egl_create_sync_khr, EGL_NO_SYNC_KHR,                 \
+	  (EGLDisplay dpy, EGLenum type, const EGLint *attribs), (dpy, type, attribs))             \
+	X(EGLBoolean, eglDestroySyncKHR, gles_egl_destroy_sync, EGL_FALSE,                         \
+	  (EGLDisplay dpy, EGLSyncKHR sync), (dpy, sync))                                          \
+	X(EGLBoolean, eglGetSyncAttribKHR, gles_egl_get_sync_attrib_khr, EGL_FALSE,                \
+	  (EGLDisplay dpy, EGLSyncKHR sync, EGLint attribute, EGLint * value),                     \
+	  (dpy, sync, attribute, value))                                                           \
+	X(EGLint, eglWaitSyncKHR, gles_egl_wait_sync_khr, EGL_FALSE,                               \
+	  (EGLDisplay dpy, EGLSyncKHR sync, EGLint flags), (dpy, sync, flags))
+
+#define EXT_INDEX(ret, name, func, fail, params, args) EXT_##name,
+enum { EXT_PROCS(EXT_INDEX) NUM_EXT_PROCS };
+
+/* The dispatch index libEGL gave each name, -1 until it gives one. */
+static int ext_dispatch_index[NUM_EXT_PROCS];
+
+/* The function of the display's vendor for ext_procs[i]: NULL with the error set. */
+static __eglMustCastToProperFunctionPointerType ext_fetch(EGLDisplay dpy, unsigned i)
 {
-	(void)name;
-	return NULL;
+	int index = __atomic_load_n(&ext_dispatch_index[i], __ATOMIC_ACQUIRE);
+	__eglMustCastToProperFunctionPointerType f = NULL;
+	__EGLvendorInfo *vendor;
+
+	glvnd->threadInit();
+	vendor = glvnd->getVendorFromDisplay(dpy);
+	if (vendor && index >= 0)
+		f = glvnd->fetchDispatchEntry(vendor, index);
+	if (!f) {
+		glvnd->setEGLError(EGL_BAD_DISPLAY);
+		return NULL;
+	}
+	/* libEGL's eglGetError then asks that vendor */
+	if (!glvnd->setLastVendor(vendor)) {
+		glvnd->setEGLError(EGL_BAD_ALLOC);
+		return NULL;
+	}
+	return f;
 }
 
+#define EXT_STUB(ret, name, func, fail, params, args)                                              \
+	static ret stub_##name params                                                              \
+	{                                                                                          \
+		_Static_assert(__builtin_types_compatible_p(__typeof__(&func), ret(*) params),     \
+			       #func " has the type of " #name);                                   \
+		ret(*f) params = (ret(*) params)ext_fetch(dpy, EXT_##name);                        \
+                                                                                                   \
+		return f ? f args : fail;                                                          \
+	}
+EXT_PROCS(EXT_STUB)
+
+struct egl_ext_proc {
+	const char *name;
+	void *func; /* ours, for getProcAddress */
+	void *stub; /* the dispatch stub, for getDispatchAddress */
+};
+
+#define EXT_ENTRY(ret, name, func, fail, params, args) { #name, (void *)func, (void *)stub_##name },
+static const struct egl_ext_proc ext_procs[] = { EXT_PROCS(EXT_ENTRY) };
+
+static int ext_proc(const char *name)
+{
+	for (unsigned i = 0; i < NUM_EXT_PROCS; i++)
+		if (strcmp(ext_procs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* EGL functions from egl_procs and ext_procs, GL functions from gl_table.c. */
+static void *get_proc_address(const char *name)
+{
+	int i;
+
+	if (strncmp(name, "egl", 3) != 0)
+		return gles_gl_proc(name);
+	for (unsigned j = 0; j < sizeof(egl_procs) / sizeof(egl_procs[0]); j++)
+		if (strcmp(egl_procs[j].name, name) == 0)
+			return egl_procs[j].func;
+	i = ext_proc(name);
+	return i >= 0 ? ext_procs[i].func : NULL;
+}
+
+static void *get_dispatch_address(const char *name)
+{
+	int i = ext_proc(name);
+
+	return i >= 0 ? ext_procs[i].stub : NULL;
+}
+
+/* Called for every name some vendor has a stub for, under libEGL's lock. */
 static void set_dispatch_index(const char *name, int index)
 {
-	(void)name;
-	(void)index;
+	int i = ext_proc(name);
+
+	if (i >= 0)
+		__atomic_store_n(&ext_dispatch_index[i], index, __ATOMIC_RELEASE);
 }
 
 static EGLBoolean supports_api(EGLenum api)
@@ -427,6 +517,8 @@ __attribute__((visibility("default"))) EGLBoolean __egl_Main(uint32_t version,
 	if (EGL_VENDOR_ABI_GET_MAJOR_VERSION(version) != EGL_VENDOR_ABI_MAJOR_VERSION)
 		return EGL_FALSE;
 	glvnd = exports;
+	for (unsigned i = 0; i < NUM_EXT_PROCS; i++)
+		ext_dispatch_index[i] = -1;
 	/* libEGL hands over imports zeroed: the optional callbacks stay NULL */
 	imports->getPlatformDisplay = get_platform_display;
 	imports->getSupportsAPI = supports_api;

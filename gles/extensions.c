@@ -12,7 +12,8 @@
  * features ES 3.0 has in core (their tokens are core's, their GLSL ES
  * 1.00 parts glslang's); OES_vertex_array_object's functions are the core
  * ones under its names (gl_table.c), and so are OES_mapbuffer's
- * glUnmapBufferOES and glGetBufferPointervOES.
+ * glUnmapBufferOES and glGetBufferPointervOES.  OES_EGL_sync has no
+ * entry points: it says EGL fence syncs (egl_sync.c) work in our contexts.
  */
 #define EXTENSIONS(X)                                                                              \
 	X("GL_APPLE_clip_distance")                                                                \
@@ -37,6 +38,7 @@
 	X("GL_KHR_texture_compression_astc_ldr")                                                   \
 	X("GL_KHR_texture_compression_astc_sliced_3d")                                             \
 	X("GL_NV_read_depth")                                                                      \
+	X("GL_OES_EGL_sync")                                                                       \
 	X("GL_OES_depth24")                                                                        \
 	X("GL_OES_depth_texture")                                                                  \
 	X("GL_OES_element_index_uint")                                                             \

@@ -6,7 +6,9 @@
  * share group (which read what the fenced clears wrote), a delete while
  * another thread waits, a sync that outlives the context whose work it
  * fences, another group's contexts, and an ES 2.0 request (an ES 3.0
- * context, with sync objects).
+ * context, with sync objects); EGL 1.5's sync objects, and
+ * EGL_KHR_fence_sync's and EGL_KHR_wait_sync's forms of them through
+ * eglGetProcAddress.
  *
  * No timing is asserted: where the GPU may or may not be done, each
  * answer the spec allows is accepted, and the answers must agree with
@@ -273,6 +275,200 @@ static void test_egl_sync(void **state)
 	assert_false(eglDestroyImage(dpy, (EGLImage)&v));
 	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
 
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	destroy_current(ctx);
+}
+
+/* Whether the space-separated list names ext. */
+static bool lists(const char *list, const char *ext)
+{
+	size_t n = strlen(ext);
+
+	for (const char *p = list; p && (p = strstr(p, ext)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/*
+ * EGL_KHR_fence_sync and EGL_KHR_wait_sync as an application reaches them:
+ * libEGL's eglGetProcAddress gives our vendor's dispatch stubs, which find
+ * the display's vendor.  The forms differ from EGL 1.5's in their EGLint
+ * attributes and values, and in two errors.
+ */
+static void test_khr_sync(void **state)
+{
+	PFNEGLCREATESYNCKHRPROC create =
+	    (PFNEGLCREATESYNCKHRPROC)eglGetProcAddress("eglCreateSyncKHR");
+	PFNEGLDESTROYSYNCKHRPROC destroy =
+	    (PFNEGLDESTROYSYNCKHRPROC)eglGetProcAddress("eglDestroySyncKHR");
+	PFNEGLCLIENTWAITSYNCKHRPROC client_wait =
+	    (PFNEGLCLIENTWAITSYNCKHRPROC)eglGetProcAddress("eglClientWaitSyncKHR");
+	PFNEGLGETSYNCATTRIBKHRPROC get =
+	    (PFNEGLGETSYNCATTRIBKHRPROC)eglGetProcAddress("eglGetSyncAttribKHR");
+	PFNEGLWAITSYNCKHRPROC wait = (PFNEGLWAITSYNCKHRPROC)eglGetProcAddress("eglWaitSyncKHR");
+	EGLDisplay def = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+	EGLint v = -1;
+	EGLAttrib av = 0;
+	EGLContext ctx;
+	EGLSyncKHR sync, core;
+	GLuint fbo, rb;
+
+	(void)state;
+	assert_true(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_fence_sync"));
+	assert_true(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_wait_sync"));
+	assert_false(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_reusable_sync"));
+	assert_non_null(create);
+	assert_non_null(destroy);
+	assert_non_null(client_wait);
+	assert_non_null(get);
+	assert_non_null(wait);
+	/* a name that is no display function has no stub */
+	assert_null(eglGetProcAddress("eglSignalSyncKHR"));
+
+	/* no current context: nothing to fence, nothing to wait in */
+	assert_ptr_equal(create(dpy, EGL_SYNC_FENCE_KHR, NULL), EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_MATCH);
+
+	ctx = current_new(3, EGL_NO_CONTEXT);
+	assert_true(lists((const char *)glGetString(GL_EXTENSIONS), "GL_OES_EGL_sync"));
+	rb = big_target(&fbo);
+	clears(3, 91);
+	sync = create(dpy, EGL_SYNC_FENCE_KHR, (const EGLint[]){ EGL_NONE });
+	assert_ptr_not_equal(sync, EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_SUCCESS);
+	assert_true(get(dpy, sync, EGL_SYNC_TYPE_KHR, &v));
+	assert_int_equal(v, EGL_SYNC_FENCE_KHR);
+	assert_true(get(dpy, sync, EGL_SYNC_CONDITION_KHR, &v));
+	assert_int_equal(v, EGL_SYNC_PRIOR_COMMANDS_COMPLETE_KHR);
+	assert_true(get(dpy, sync, EGL_SYNC_STATUS_KHR, &v));
+	assert_true(v == EGL_SIGNALED_KHR || v == EGL_UNSIGNALED_KHR);
+	if (v == EGL_UNSIGNALED_KHR) {
+		EGLint r = client_wait(dpy, sync, 0, 0);
+
+		/* a look: either answer, as the GPU may have finished since */
+		assert_true(r == EGL_TIMEOUT_EXPIRED_KHR || r == EGL_CONDITION_SATISFIED_KHR);
+	}
+	assert_int_equal(client_wait(dpy, sync, EGL_SYNC_FLUSH_COMMANDS_BIT_KHR, EGL_FOREVER_KHR),
+			 EGL_CONDITION_SATISFIED_KHR);
+	assert_int_equal(eglGetError(), EGL_SUCCESS);
+	assert_true(get(dpy, sync, EGL_SYNC_STATUS_KHR, &v));
+	assert_int_equal(v, EGL_SIGNALED_KHR);
+	assert_true(holds(91));
+	assert_int_equal(client_wait(dpy, sync, 0, 0), EGL_CONDITION_SATISFIED_KHR);
+	assert_int_equal(client_wait(dpy, sync, 0, LONG), EGL_CONDITION_SATISFIED_KHR);
+
+	/* eglGetSyncAttribKHR's errors leave *value alone */
+	v = -7;
+	assert_false(get(dpy, sync, 0x3099 /* not a sync attribute */, &v));
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_false(get(dpy, sync, EGL_SYNC_FLUSH_COMMANDS_BIT_KHR, &v));
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_false(get(dpy, (EGLSyncKHR)&v, EGL_SYNC_TYPE_KHR, &v));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_false(get(dpy, EGL_NO_SYNC_KHR, EGL_SYNC_TYPE_KHR, &v));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_int_equal(v, -7);
+	assert_false(get(dpy, sync, EGL_SYNC_TYPE_KHR, NULL));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+
+	/* one kind of object: the core functions take a KHR sync, and the other way round */
+	assert_true(eglGetSyncAttrib(dpy, sync, EGL_SYNC_TYPE, &av));
+	assert_int_equal(av, EGL_SYNC_FENCE);
+	core = eglCreateSync(dpy, EGL_SYNC_FENCE, NULL);
+	assert_ptr_not_equal(core, EGL_NO_SYNC);
+	assert_int_equal(client_wait(dpy, core, 0, EGL_FOREVER_KHR), EGL_CONDITION_SATISFIED_KHR);
+	assert_true(destroy(dpy, core));
+	assert_true(destroy(dpy, sync));
+	assert_int_equal(eglGetError(), EGL_SUCCESS);
+	/* a destroyed handle is no sync any more */
+	assert_false(destroy(dpy, sync));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_int_equal(client_wait(dpy, sync, 0, 0), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_int_equal(wait(dpy, sync, 0), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_false(eglDestroySync(dpy, sync));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+
+	/* eglWaitSyncKHR: the context's later commands come after the fence */
+	clears(2, 44);
+	sync = create(dpy, EGL_SYNC_FENCE_KHR, NULL);
+	assert_ptr_not_equal(sync, EGL_NO_SYNC_KHR);
+	assert_int_equal(wait(dpy, sync, 0), EGL_TRUE);
+	assert_int_equal(eglGetError(), EGL_SUCCESS);
+	assert_true(holds(44));
+	assert_int_equal(wait(dpy, sync, 1), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+
+	/*
+	 * eglCreateSyncKHR's own errors: an unknown type (a reusable sync
+	 * too: EGL_KHR_reusable_sync is not there) and attributes are
+	 * EGL_BAD_ATTRIBUTE; EGL 1.5's eglCreateSync says EGL_BAD_PARAMETER
+	 * for the type
+	 */
+	assert_ptr_equal(create(dpy, EGL_SYNC_REUSABLE_KHR, NULL), EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_ptr_equal(create(dpy, 0x1234, NULL), EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_ptr_equal(
+	    create(dpy, EGL_SYNC_FENCE_KHR,
+		   (const EGLint[]){ EGL_SYNC_STATUS_KHR, EGL_SIGNALED_KHR, EGL_NONE }),
+	    EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_ptr_equal(eglCreateSync(dpy, 0x1234, NULL), EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+
+	/*
+	 * Displays.  One no vendor has, and EGL_NO_DISPLAY: the dispatch stub
+	 * finds no vendor, EGL_BAD_DISPLAY.
+	 */
+	assert_ptr_equal(create((EGLDisplay)&v, EGL_SYNC_FENCE_KHR, NULL), EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+	assert_ptr_equal(create(EGL_NO_DISPLAY, EGL_SYNC_FENCE_KHR, NULL), EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+	assert_int_equal(client_wait((EGLDisplay)&v, sync, 0, 0), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+	assert_false(get(EGL_NO_DISPLAY, sync, EGL_SYNC_TYPE_KHR, &v));
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+	assert_int_equal(wait((EGLDisplay)&v, sync, 0), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+	assert_false(destroy((EGLDisplay)&v, sync));
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+	/*
+	 * Ours but not initialized: eglCreateSyncKHR says EGL_BAD_DISPLAY
+	 * ("a valid, initialized EGLDisplay"), the others EGL_NOT_INITIALIZED
+	 * as every EGL function does.
+	 */
+	assert_ptr_not_equal(def, EGL_NO_DISPLAY);
+	assert_ptr_not_equal(def, dpy);
+	assert_ptr_equal(create(def, EGL_SYNC_FENCE_KHR, NULL), EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
+	assert_ptr_equal(eglCreateSync(def, EGL_SYNC_FENCE, NULL), EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_NOT_INITIALIZED);
+	assert_int_equal(client_wait(def, sync, 0, 0), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_NOT_INITIALIZED);
+	assert_false(destroy(def, sync));
+	assert_int_equal(eglGetError(), EGL_NOT_INITIALIZED);
+	/* initialized, but the current context is another display's: EGL_BAD_MATCH */
+	assert_true(eglInitialize(def, NULL, NULL));
+	assert_ptr_equal(create(def, EGL_SYNC_FENCE_KHR, NULL), EGL_NO_SYNC_KHR);
+	assert_int_equal(eglGetError(), EGL_BAD_MATCH);
+	/* and a sync of dpy is none of def's */
+	assert_false(get(def, sync, EGL_SYNC_TYPE_KHR, &v));
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_true(eglTerminate(def));
+
+	/* no current context: eglWaitSyncKHR has no server to wait in */
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+	assert_int_equal(wait(dpy, sync, 0), EGL_FALSE);
+	assert_int_equal(eglGetError(), EGL_BAD_MATCH);
+	/* a client wait needs none */
+	assert_int_equal(client_wait(dpy, sync, EGL_SYNC_FLUSH_COMMANDS_BIT_KHR, EGL_FOREVER_KHR),
+			 EGL_CONDITION_SATISFIED_KHR);
+	assert_true(destroy(dpy, sync));
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx));
 	glDeleteFramebuffers(1, &fbo);
 	glDeleteRenderbuffers(1, &rb);
 	destroy_current(ctx);
@@ -763,6 +959,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fence_after_clears),
 		cmocka_unit_test(test_fence_without_work),
 		cmocka_unit_test(test_egl_sync),
+		cmocka_unit_test(test_khr_sync),
 		cmocka_unit_test(test_get_synciv),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_es2_request),
