@@ -3,6 +3,7 @@
  * a renderbuffer, and the drawable's buffers seen as images.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "context.h"
@@ -18,6 +19,7 @@ int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum inter
 	const struct agx_format_info *info = agx_format_info(format);
 	unsigned sx, sy;
 	struct gles_image out = {
+		.refs = 1,
 		.dev = dev,
 		.format = format,
 		.internalformat = internalformat,
@@ -75,6 +77,21 @@ void gles_image_finish(struct gles_image *img)
 	}
 	img->bo.size = 0;
 	img->dev = NULL;
+}
+
+struct gles_image *gles_image_ref(struct gles_image *img)
+{
+	if (img)
+		__atomic_add_fetch(&img->refs, 1, __ATOMIC_RELAXED);
+	return img;
+}
+
+void gles_image_unref(struct gles_image *img)
+{
+	if (!img || __atomic_sub_fetch(&img->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	gles_image_finish(img);
+	free(img);
 }
 
 /* A one-level image over a surface buffer's BO, in its layout, owned by the surface. */

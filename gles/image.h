@@ -40,6 +40,12 @@
 struct gles_drawable;
 
 struct gles_image {
+	/*
+	 * References to an image on the heap (gles_image_unref): each texture
+	 * level or chain that points into it, and each EGLImage made of it
+	 * (egl_image.c); 1 from gles_image_init, unused by embedded images.
+	 */
+	unsigned refs;
 	/* The BO's device; NULL for a view of a drawable's buffer, whose BO the surface owns. */
 	struct agx_device *dev;
 	struct agx_bo bo; /* bo.size 0: no storage (an image without texels) */
@@ -81,6 +87,9 @@ int gles_image_init(struct gles_image *img, struct agx_device *dev, GLenum inter
 		    unsigned samples, bool twiddled);
 /* Frees the BO of an image made by gles_image_init (a drawable's view owns none). */
 void gles_image_finish(struct gles_image *img);
+/* References to an image on the heap: the last unref finishes and frees it; NULL is a no-op. */
+struct gles_image *gles_image_ref(struct gles_image *img);
+void gles_image_unref(struct gles_image *img);
 
 /* A level's size: max(size >> level, 1); 3D images minify their depth, others do not. */
 static inline unsigned gles_image_width(const struct gles_image *img, unsigned level)

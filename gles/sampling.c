@@ -7,7 +7,8 @@
  * a mutable texture moves them into one image holding the chain (as
  * Mesa's drivers validate a miptree), and the levels point into it from
  * then on; a level specified again later gets an image of its own, and
- * the next such draw makes the chain again.
+ * the next such draw makes the chain again.  One level needs no chain:
+ * the descriptor starts at the level's place in its image.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -140,6 +141,9 @@ static int chain(struct gles_texture *t, unsigned first, unsigned last)
 	bool one = true;
 	int ret;
 
+	/* one level needs no chain: the descriptor starts at the level's place in its image */
+	if (first == last)
+		return 0;
 	for (unsigned face = 0; face < faces; face++)
 		for (unsigned l = first; l <= last; l++) {
 			const struct gles_texture_level *x = &t->levels[face][l];
@@ -194,10 +198,8 @@ static int chain(struct gles_texture *t, unsigned first, unsigned last)
 		for (unsigned face = 0; face < 6; face++)
 			for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
 				used |= t->levels[face][l].image == old[i];
-		if (!used && old[i] != t->storage) {
-			gles_image_finish(old[i]);
-			free(old[i]);
-		}
+		if (!used && old[i] != t->storage)
+			gles_image_unref(old[i]);
 	}
 	/* the texture owns the chain as it owns immutable storage (freed when it goes) */
 	if (t->storage && !t->immutable) {
@@ -206,10 +208,8 @@ static int chain(struct gles_texture *t, unsigned first, unsigned last)
 		for (unsigned face = 0; face < 6; face++)
 			for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
 				used |= t->levels[face][l].image == t->storage;
-		if (!used) {
-			gles_image_finish(t->storage);
-			free(t->storage);
-		}
+		if (!used)
+			gles_image_unref(t->storage);
 	}
 	t->storage = img;
 	return 0;

@@ -32,14 +32,6 @@ struct gles_texture *gles_texture_ref(struct gles_texture *t)
 	return t;
 }
 
-static void free_image(struct gles_image *img)
-{
-	if (img) {
-		gles_image_finish(img);
-		free(img);
-	}
-}
-
 /*
  * A mutable level's own images (an immutable texture's levels point into
  * its storage, and so may a mutable texture's: the mip chain that
@@ -49,8 +41,8 @@ static void free_level(struct gles_texture *t, struct gles_texture_level *l)
 {
 	if (!t->immutable) {
 		if (l->image != t->storage)
-			free_image(l->image);
-		free_image(l->stencil);
+			gles_image_unref(l->image);
+		gles_image_unref(l->stencil);
 	}
 	*l = (struct gles_texture_level){ 0 };
 }
@@ -62,8 +54,8 @@ void gles_texture_unref(struct gles_texture *t)
 	for (unsigned f = 0; f < 6; f++)
 		for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
 			free_level(t, &t->levels[f][l]);
-	free_image(t->storage);
-	free_image(t->storage_stencil);
+	gles_image_unref(t->storage);
+	gles_image_unref(t->storage_stencil);
 	free(t->label);
 	free(t);
 }
@@ -893,7 +885,7 @@ static void tex_storage(GLenum target, GLsizei levels, GLenum internalformat, GL
 	for (unsigned face = 0; face < 6; face++)
 		for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
 			free_level(t, &t->levels[face][l]);
-	free_image(t->storage); /* a mutable texture's mip chain (sampling.c) */
+	gles_image_unref(t->storage); /* a mutable texture's mip chain (sampling.c) */
 	t->immutable = true;
 	t->immutable_levels = (unsigned)levels;
 	t->storage = img;
