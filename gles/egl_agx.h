@@ -54,6 +54,7 @@ struct gles_thread {
 
 struct gles_display;
 struct gles_egl_sync;
+struct gles_egl_image;
 struct gles_x11;
 struct agx_present_target;
 
@@ -96,7 +97,8 @@ struct gles_display {
 	struct gles_device *dev;
 	struct gles_surface *surfaces;
 	struct gles_egl_context *contexts;
-	struct gles_egl_sync *syncs; /* egl_sync.c's, while their handles are valid */
+	struct gles_egl_sync *syncs;   /* egl_sync.c's, while their handles are valid */
+	struct gles_egl_image *images; /* egl_image.c's, likewise */
 	/* set by eglInitialize; the handles stay valid (contexts past eglTerminate keep them) */
 	struct gles_config configs[GLES_MAX_CONFIGS];
 	unsigned num_configs;
@@ -108,7 +110,7 @@ struct gles_display {
 	struct gles_display *next;
 };
 
-/* ---- egl_sync.c: sync objects, and the image functions ----------------------------------- */
+/* ---- egl_sync.c: sync objects ------------------------------------------------------------ */
 
 /* eglTerminate's part: every sync of dpy ends (the lock held). */
 void gles_egl_syncs_terminate(struct gles_display *dpy);
@@ -124,8 +126,16 @@ EGLSyncKHR gles_egl_create_sync_khr(EGLDisplay dpy, EGLenum type, const EGLint *
 EGLBoolean gles_egl_get_sync_attrib_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint attribute,
 					EGLint *value);
 EGLint gles_egl_wait_sync_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint flags);
+
+/* ---- egl_image.c: EGLImages ------------------------------------------------------------- */
+
+/* eglTerminate's part: every image of dpy ends (the lock held). */
+void gles_egl_images_terminate(struct gles_display *dpy);
 EGLImage gles_egl_create_image(EGLDisplay dpy, EGLContext ctx, EGLenum target,
 			       EGLClientBuffer buffer, const EGLAttrib *attribs);
+EGLImageKHR gles_egl_create_image_khr(EGLDisplay dpy, EGLContext ctx, EGLenum target,
+				      EGLClientBuffer buffer, const EGLint *attribs);
+/* eglDestroyImage and eglDestroyImageKHR */
 EGLBoolean gles_egl_destroy_image(EGLDisplay dpy, EGLImage image);
 
 /* ---- egl_main.c: the lock, errors, displays --------------------------------------------- */

@@ -49,7 +49,8 @@ static const char platform_extensions[] =
     "EGL_EXT_platform_x11 EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 static const char display_extensions[] =
     "EGL_EXT_create_context_robustness EGL_KHR_create_context EGL_KHR_fence_sync "
-    "EGL_KHR_get_all_proc_addresses EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
+    "EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base "
+    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
 
 void gles_egl_lock(void)
 {
@@ -272,6 +273,7 @@ static EGLBoolean terminate(EGLDisplay handle)
 		while (dpy->surfaces)
 			gles_surface_terminate(dpy->surfaces);
 		gles_egl_syncs_terminate(dpy);
+		gles_egl_images_terminate(dpy);
 		gles_device_unref(dpy->dev);
 		dpy->dev = NULL;
 		/* window surfaces still current keep the connection */
@@ -330,7 +332,6 @@ struct egl_proc {
  * Every EGL function this vendor serves: libEGL takes the EGL 1.5 ones into
  * its static table and fails to load a vendor that lacks one of the 1.0 to
  * 1.2 functions; an EGL 1.5 one it lacks is a NULL an application calls.
- * Images are not implemented: eglCreateImage refuses every target.
  */
 static const struct egl_proc egl_procs[] = {
 	{ "eglBindTexImage", (void *)gles_egl_bind_tex_image },
@@ -394,8 +395,14 @@ static const struct egl_proc egl_procs[] = {
 	X(EGLint, eglClientWaitSyncKHR, gles_egl_client_wait_sync, EGL_FALSE,                      \
 	  (EGLDisplay dpy, EGLSyncKHR sync, EGLint flags, EGLTimeKHR timeout),                     \
 	  (dpy, sync, flags, timeout))                                                             \
+	X(EGLImageKHR, eglCreateImageKHR, gles_egl_create_image_khr, EGL_NO_IMAGE_KHR,             \
+	  (EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,                 \
+	   const EGLint *attribs),                                                                 \
+	  (dpy, ctx, target, buffer, attribs))                                                     \
 	X(EGLSyncKHR, eglCreateSyncKHR, gles_egl_create_sync_khr, EGL_NO_SYNC_KHR,                 \
 	  (EGLDisplay dpy, EGLenum type, const EGLint *attribs), (dpy, type, attribs))             \
+	X(EGLBoolean, eglDestroyImageKHR, gles_egl_destroy_image, EGL_FALSE,                       \
+	  (EGLDisplay dpy, EGLImageKHR image), (dpy, image))                                       \
 	X(EGLBoolean, eglDestroySyncKHR, gles_egl_destroy_sync, EGL_FALSE,                         \
 	  (EGLDisplay dpy, EGLSyncKHR sync), (dpy, sync))                                          \
 	X(EGLBoolean, eglGetSyncAttribKHR, gles_egl_get_sync_attrib_khr, EGL_FALSE,                \

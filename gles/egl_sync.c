@@ -3,9 +3,7 @@
  * -- eglCreateSync, eglDestroySync, eglClientWaitSync, eglWaitSync,
  * eglGetSyncAttrib -- with EGL_KHR_fence_sync's and EGL_KHR_wait_sync's
  * forms of them (EGLint attributes and values, two other errors; libEGL
- * reaches them through egl_main.c's dispatch stubs), and EGL 1.5's image
- * functions,
- * which refuse every target (no EGLImage source is implemented yet).
+ * reaches them through egl_main.c's dispatch stubs).
  *
  * A fence sync is a fence of the current context's work (sync.h), as
  * glFenceSync makes one: everything recorded before it is submitted, so it
@@ -262,38 +260,4 @@ EGLBoolean gles_egl_get_sync_attrib_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint 
 		return EGL_FALSE;
 	*value = (EGLint)v;
 	return EGL_TRUE;
-}
-
-/*
- * Section 3.9: no EGLImage source is implemented (EGL_GL_TEXTURE_2D and
- * the rest are future work, docs/gles.md): every target is refused with
- * EGL_BAD_PARAMETER, and no handle is an image.
- */
-EGLImage gles_egl_create_image(EGLDisplay handle, EGLContext ctx, EGLenum target,
-			       EGLClientBuffer buffer, const EGLAttrib *attribs)
-{
-	(void)ctx;
-	(void)target;
-	(void)buffer;
-	(void)attribs;
-	gles_egl_lock();
-	if (!gles_egl_display(handle, true)) {
-		gles_egl_unlock();
-		return EGL_NO_IMAGE;
-	}
-	gles_egl_unlock();
-	gles_egl_error(EGL_BAD_PARAMETER);
-	return EGL_NO_IMAGE;
-}
-
-EGLBoolean gles_egl_destroy_image(EGLDisplay handle, EGLImage image)
-{
-	(void)image;
-	gles_egl_lock();
-	if (!gles_egl_display(handle, true)) {
-		gles_egl_unlock();
-		return EGL_FALSE;
-	}
-	gles_egl_unlock();
-	return gles_egl_error(EGL_BAD_PARAMETER);
 }

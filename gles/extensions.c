@@ -38,6 +38,7 @@
 	X("GL_KHR_texture_compression_astc_ldr")                                                   \
 	X("GL_KHR_texture_compression_astc_sliced_3d")                                             \
 	X("GL_NV_read_depth")                                                                      \
+	X("GL_OES_EGL_image")                                                                      \
 	X("GL_OES_EGL_sync")                                                                       \
 	X("GL_OES_depth24")                                                                        \
 	X("GL_OES_depth_texture")                                                                  \

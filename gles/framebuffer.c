@@ -376,14 +376,22 @@ static bool attachment_target(const struct gles_attachment *a, bool stencil,
 			      struct gles_image_target *out)
 {
 	const struct gles_texture_level *l;
+	const struct gles_renderbuffer *r;
 	const struct gles_image *img;
 
 	switch (a->type) {
 	case GL_RENDERBUFFER:
-		img = stencil && a->renderbuffer->format &&
-			      a->renderbuffer->format->hw_stencil != AGX_FORMAT_NONE
-			  ? &a->renderbuffer->stencil
-			  : &a->renderbuffer->image;
+		r = a->renderbuffer;
+		if (r->egl.image) {
+			/* an EGLImage's: a level and layer of its image */
+			img = stencil && r->egl.stencil ? r->egl.stencil : r->egl.image;
+			*out = (struct gles_image_target){ .image = img,
+							   .level = r->egl.level,
+							   .layer = r->egl.layer };
+			return img->bo.size != 0;
+		}
+		img = stencil && r->format && r->format->hw_stencil != AGX_FORMAT_NONE ? &r->stencil
+										       : &r->image;
 		if (!img->bo.size)
 			return false;
 		*out = (struct gles_image_target){ .image = img };

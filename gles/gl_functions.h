@@ -8,6 +8,7 @@
 #define GLES_GL_FUNCTIONS_H
 
 #include <GLES3/gl3.h>
+#include <GLES2/gl2ext.h> /* GLeglImageOES */
 
 #include "debug.h" /* GLDEBUGPROCKHR */
 
@@ -117,6 +118,7 @@ void gles_GenTextures(GLsizei n, GLuint *textures);
 void gles_BindTexture(GLenum target, GLuint texture);
 GLboolean gles_IsTexture(GLuint texture);
 void gles_DeleteTextures(GLsizei n, const GLuint *textures);
+void gles_EGLImageTargetTexture2DOES(GLenum target, GLeglImageOES image);
 void gles_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width,
 		     GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels);
 void gles_TexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei width,
@@ -167,6 +169,7 @@ void gles_GenRenderbuffers(GLsizei n, GLuint *renderbuffers);
 void gles_BindRenderbuffer(GLenum target, GLuint renderbuffer);
 GLboolean gles_IsRenderbuffer(GLuint renderbuffer);
 void gles_DeleteRenderbuffers(GLsizei n, const GLuint *renderbuffers);
+void gles_EGLImageTargetRenderbufferStorageOES(GLenum target, GLeglImageOES image);
 void gles_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei width, GLsizei height);
 void gles_RenderbufferStorageMultisample(GLenum target, GLsizei samples, GLenum internalformat,
 					 GLsizei width, GLsizei height);

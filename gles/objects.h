@@ -102,6 +102,8 @@ struct gles_texture_level {
 	struct gles_image *image;
 	unsigned image_level, image_layer;
 	struct gles_image *stencil; /* DEPTH32F_STENCIL8's stencil image, else NULL */
+	/* an EGLImage was made of it, or it is one's (EGL 1.5 section 3.9: an EGLImage sibling) */
+	bool egl_sibling;
 };
 
 struct gles_texture {
@@ -150,6 +152,42 @@ struct gles_texture_level *gles_texture_sub_level(struct gles_context *ctx, GLen
 						  GLint level, GLint x, GLint y, GLint z, GLsizei w,
 						  GLsizei h, GLsizei d, bool three_d);
 
+/* ---- EGLImages' storage (egl_image.c, EGL 1.5 section 3.9) ---- */
+
+/*
+ * What an EGLImage shares: one level (and layer) of an image, and its
+ * stencil image for a format with one, each with a reference of its
+ * holder; and the level's format and size.
+ */
+struct gles_image_source {
+	struct gles_image *image, *stencil;
+	unsigned level, layer;
+	const struct gles_format *format;
+	GLenum internalformat;
+	unsigned width, height;
+};
+
+/* Drops the references of src. */
+void gles_image_source_release(struct gles_image_source *src);
+
+/*
+ * EGL_KHR_gl_texture_2D_image's source: level `level` of the 2D texture
+ * named `name` in a share group (its context need not be current), marked an
+ * EGLImage sibling, with references for the caller.  0, or -ENOENT for
+ * what EGL calls EGL_BAD_PARAMETER (no such 2D texture, the default one,
+ * an incomplete texture the level cannot come from), -ERANGE for a level
+ * the texture does not have (EGL_BAD_MATCH), -EBUSY for a level already a
+ * sibling (EGL_BAD_ACCESS), -ENOMEM.
+ */
+int gles_texture_image_source(struct gles_share_group *group, GLuint name, GLint level,
+			      struct gles_image_source *out);
+
+/*
+ * The storage of the EGLImage handle (of any display), with references
+ * for the caller: false when handle is no EGLImage.
+ */
+bool gles_egl_image_source(void *handle, struct gles_image_source *out);
+
 /* ---- renderbuffers (renderbuffer.c) ---- */
 
 struct gles_renderbuffer {
@@ -160,6 +198,8 @@ struct gles_renderbuffer {
 	const struct gles_format *format;
 	unsigned width, height, samples;
 	struct gles_image image, stencil; /* stencil: DEPTH32F_STENCIL8's */
+	/* glEGLImageTargetRenderbufferStorageOES's storage instead, with references */
+	struct gles_image_source egl;
 	char *label;
 };
 

@@ -2,7 +2,8 @@
  * renderbuffer.c: renderbuffer objects (GLES 3.0.6 section 4.4.2.1):
  * shared names, the one binding point, storage (an image, linear for
  * colour and twiddled for depth, stencil and multisampled images, those
- * in their sample grid: image.h) and its queries.
+ * in their sample grid: image.h) or an EGLImage's (GL_OES_EGL_image), and
+ * its queries.
  */
 #include <stdlib.h>
 
@@ -23,6 +24,7 @@ void gles_renderbuffer_unref(struct gles_renderbuffer *r)
 		return;
 	gles_image_finish(&r->image);
 	gles_image_finish(&r->stencil);
+	gles_image_source_release(&r->egl);
 	free(r->label);
 	free(r);
 }
@@ -192,6 +194,8 @@ static void storage(GLenum target, GLsizei samples, GLenum internalformat, GLsiz
 	}
 	gles_image_finish(&r->image);
 	gles_image_finish(&r->stencil);
+	/* no EGLImage target any more (OES_EGL_image) */
+	gles_image_source_release(&r->egl);
 	r->image = img;
 	r->stencil = stencil;
 	r->format = f;
@@ -199,6 +203,45 @@ static void storage(GLenum target, GLsizei samples, GLenum internalformat, GLsiz
 	r->width = (unsigned)w;
 	r->height = (unsigned)h;
 	r->samples = n;
+}
+
+/*
+ * GL_OES_EGL_image: the bound renderbuffer's storage becomes the image's,
+ * until it is given storage again.  An image the GL cannot render to (a
+ * format that is not renderable, another display's device) is
+ * GL_INVALID_OPERATION, as is no bound renderbuffer (section 4.4.2.1).
+ */
+void gles_EGLImageTargetRenderbufferStorageOES(GLenum target, GLeglImageOES image)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_image_source src;
+	struct gles_renderbuffer *r;
+
+	if (!ctx)
+		return;
+	if (target != GL_RENDERBUFFER) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!gles_egl_image_source(image, &src)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	r = ctx->objects->renderbuffer;
+	if (!r || !(src.format->flags & GLES_FORMAT_RENDERBUFFER) || src.image->dev != r->dev) {
+		gles_image_source_release(&src);
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	gles_image_finish(&r->image);
+	gles_image_finish(&r->stencil);
+	gles_image_source_release(&r->egl);
+	r->egl = src;
+	r->format = src.format;
+	r->internalformat = src.internalformat;
+	r->width = src.width;
+	r->height = src.height;
+	r->samples = 0;
 }
 
 void gles_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei width, GLsizei height)

@@ -8,7 +8,8 @@
  * Mesa's drivers validate a miptree), and the levels point into it from
  * then on; a level specified again later gets an image of its own, and
  * the next such draw makes the chain again.  One level needs no chain:
- * the descriptor starts at the level's place in its image.
+ * the descriptor starts at the level's place in its image, which for an
+ * EGLImage target (texture.c) is another texture's level.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -189,6 +190,8 @@ static int chain(struct gles_texture *t, unsigned first, unsigned last)
 			x->image = img;
 			x->image_level = l;
 			x->image_layer = faces == 6 ? face : 0;
+			/* its texels moved: it shares no storage with an EGLImage any more */
+			x->egl_sibling = false;
 		}
 	}
 	/* the images no level points into any more */
@@ -213,6 +216,45 @@ static int chain(struct gles_texture *t, unsigned first, unsigned last)
 	}
 	t->storage = img;
 	return 0;
+}
+
+/*
+ * A mipmap-complete texture's levels [*first, *last] as a mipmapped
+ * filter reads them, whatever its own filters: what EGL calls a complete
+ * texture when it makes an EGLImage of one of its levels.
+ */
+static bool mipmap_complete(const struct gles_texture *t, unsigned *first, unsigned *last)
+{
+	struct gles_sampler_state s;
+
+	gles_sampler_state_init(&s);
+	s.min_filter = GL_NEAREST_MIPMAP_NEAREST;
+	s.mag_filter = GL_NEAREST;
+	return complete(t, &s, first, last);
+}
+
+bool gles_texture_mipmap_complete(const struct gles_texture *t)
+{
+	unsigned first, last;
+
+	return mipmap_complete(t, &first, &last);
+}
+
+int gles_texture_chain(struct gles_texture *t)
+{
+	unsigned first, last;
+
+	return mipmap_complete(t, &first, &last) ? chain(t, first, last) : 0;
+}
+
+bool gles_sampling_level_readable(const struct gles_image *img, unsigned level)
+{
+	uint8_t tex[AGX_TEXTURE_LENGTH];
+	struct agx_image image = {
+		.format = img->format, .dim = AGX_IMAGE_2D, .layout = &img->layout, .depth = 1
+	};
+
+	return agx_texture_descriptor(tex, &image, level, level, NULL);
 }
 
 /* The unit's sampler object's state, or the texture's own (section 3.8.2). */

@@ -10,6 +10,7 @@
 #ifndef GLES_SAMPLING_H
 #define GLES_SAMPLING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "agx/cmd.h"
@@ -37,5 +38,23 @@ int gles_sampling_stage(struct gles_context *ctx, const struct gles_program_stag
 			uint8_t (*smp)[AGX_SAMPLER_LENGTH], uint32_t *uniforms);
 
 void gles_sampling_context_finish(struct gles_context *ctx);
+
+struct gles_image;
+struct gles_texture;
+
+/*
+ * Whether the texture unit reads level `level` of img alone as a 2D
+ * texture (agx_texture_descriptor: not every level of a partial mip chain).
+ */
+bool gles_sampling_level_readable(const struct gles_image *img, unsigned level);
+
+/* Whether t is mipmap complete (section 3.8.13, with a mipmapped filter). */
+bool gles_texture_mipmap_complete(const struct gles_texture *t);
+/*
+ * Makes a mipmap-complete mutable texture's levels one chain image now
+ * (texture.c, before an EGLImage shares a level: a later draw's chain must
+ * not move it away): 0 or -ENOMEM.
+ */
+int gles_texture_chain(struct gles_texture *t);
 
 #endif

@@ -3,10 +3,12 @@
  * and per-unit bindings, the images of their levels (glTexImage*,
  * glTexSubImage*, glCompressedTex*, immutable glTexStorage*), pixel
  * unpacking from client memory or a pixel unpack buffer into the images'
- * twiddled layouts, their parameters, and glGenerateMipmap: its checks
- * and levels here, the levels' texels drawn on the GPU (mipmap.c) for the
+ * twiddled layouts, their parameters, glGenerateMipmap: its checks and
+ * levels here, the levels' texels drawn on the GPU (mipmap.c) for the
  * formats the GPU renders and filters, a box filter on the CPU for the
- * others.
+ * others; and EGLImages of 2D texture levels: their source (egl_image.c
+ * makes the image) and glEGLImageTargetTexture2DOES, levels sharing one
+ * refcounted image.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +20,7 @@
 #include "draw.h"
 #include "gl_functions.h"
 #include "objects.h"
+#include "sampling.h"
 #include "state.h"
 #include "submit.h"
 
@@ -365,6 +368,123 @@ fail:
 	free(img);
 	free(stencil);
 	return ret;
+}
+
+/* ---- EGLImages (EGL_KHR_gl_texture_2D_image, GL_OES_EGL_image) ------------------------ */
+
+/* Whether any level but level 0 of t is given. */
+static bool has_other_levels(const struct gles_texture *t)
+{
+	for (unsigned l = 1; l < GLES_MAX_TEXTURE_LEVELS; l++)
+		if (t->levels[0][l].format)
+			return true;
+	return false;
+}
+
+/*
+ * EGL 1.5 section 3.9.1's errors for a GL texture: a level other than 0
+ * needs a complete texture; level 0 of an incomplete one, that it is
+ * given and that no other level is.  A mutable texture's complete chain
+ * is made one image first, so that no draw's chain (sampling.c) moves the
+ * shared level away later.
+ */
+static int source_level(struct gles_texture *t, GLint level, struct gles_image_source *out)
+{
+	struct gles_texture_level *l;
+	bool complete = gles_texture_mipmap_complete(t);
+	int ret;
+
+	if (level < 0 || level >= GLES_MAX_TEXTURE_LEVELS)
+		return -ERANGE;
+	if (!complete && (level != 0 || has_other_levels(t) || !t->levels[0][0].format))
+		return -ENOENT;
+	l = &t->levels[0][level];
+	if (!l->format || !l->image || !l->image->bo.size)
+		return -ERANGE;
+	if (l->egl_sibling)
+		return -EBUSY;
+	if (complete && (ret = gles_texture_chain(t)) < 0)
+		return ret;
+	*out = (struct gles_image_source){
+		.image = gles_image_ref(l->image),
+		.stencil = gles_image_ref(l->stencil),
+		.level = l->image_level,
+		.layer = l->image_layer,
+		.format = l->format,
+		.internalformat = l->internalformat,
+		.width = l->width,
+		.height = l->height,
+	};
+	l->egl_sibling = true;
+	return 0;
+}
+
+int gles_texture_image_source(struct gles_share_group *group, GLuint name, GLint level,
+			      struct gles_image_source *out)
+{
+	struct gles_texture *t = NULL;
+	int ret;
+
+	pthread_mutex_lock(&group->objects->lock);
+	if (name)
+		t = gles_texture_ref(gles_names_lookup(&group->objects->textures, name));
+	pthread_mutex_unlock(&group->objects->lock);
+	/* the default texture (0), a name without a texture, or another target's */
+	ret = t && t->target == GL_TEXTURE_2D ? source_level(t, level, out) : -ENOENT;
+	gles_texture_unref(t);
+	return ret;
+}
+
+/*
+ * GL_OES_EGL_image: the bound 2D texture's level 0 becomes the image's
+ * storage, and every other level goes (as if given a 0x0 image).
+ * Immutable textures cannot be respecified (GLES 3.0.6 section 3.8.4);
+ * an image of another display's device is none this context can use, and
+ * a level the texture unit cannot read alone (one of a partial mip chain
+ * of glTexStorage2D) none it can sample: GL_INVALID_OPERATION, the
+ * extension's "unable to specify a texture".
+ */
+void gles_EGLImageTargetTexture2DOES(GLenum target, GLeglImageOES image)
+{
+	struct gles_context *ctx = gles_current();
+	struct gles_image_source src;
+	struct gles_texture *t;
+
+	if (!ctx)
+		return;
+	if (target != GL_TEXTURE_2D) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!gles_egl_image_source(image, &src)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	t = bound_texture(ctx, GL_TEXTURE_2D);
+	if (t->immutable || src.image->dev != t->dev ||
+	    !gles_sampling_level_readable(src.image, src.level)) {
+		gles_image_source_release(&src);
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	for (unsigned face = 0; face < 6; face++)
+		for (unsigned l = 0; l < GLES_MAX_TEXTURE_LEVELS; l++)
+			free_level(t, &t->levels[face][l]);
+	gles_image_unref(t->storage); /* a mip chain sampling.c made */
+	t->storage = NULL;
+	/* the level takes over src's references */
+	t->levels[0][0] = (struct gles_texture_level){
+		.format = src.format,
+		.internalformat = src.internalformat,
+		.width = src.width,
+		.height = src.height,
+		.depth = 1,
+		.image = src.image,
+		.image_level = src.level,
+		.image_layer = src.layer,
+		.stencil = src.stencil,
+		.egl_sibling = true,
+	};
 }
 
 /* ---- pixel unpacking (section 3.7) ----------------------------------------------------- */

@@ -166,6 +166,7 @@ static void test_initialize(void **state)
 	assert_string_equal(eglQueryString(dpy, EGL_EXTENSIONS),
 			    "EGL_EXT_create_context_robustness EGL_KHR_create_context "
 			    "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
+			    "EGL_KHR_gl_texture_2D_image EGL_KHR_image_base "
 			    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync");
 	assert_null(eglQueryString(dpy, EGL_WIDTH));
 	assert_egl_error(EGL_BAD_PARAMETER);
@@ -615,7 +616,7 @@ static void test_robustness(void **state)
 /* ---- current contexts and GL ------------------------------------------------------------- */
 
 /* How many names check_es3_strings() lists. */
-#define NUM_GL_EXTENSIONS 34
+#define NUM_GL_EXTENSIONS 35
 
 /* GL_EXTENSIONS, word by word, is glGetStringi's list. */
 static void check_extension_list(void)
@@ -661,7 +662,8 @@ static void check_es3_strings(void)
 	    "GL_EXT_texture_format_BGRA8888 "
 	    "GL_EXT_unpack_subimage GL_INTEL_blackhole_render GL_KHR_debug "
 	    "GL_KHR_parallel_shader_compile GL_KHR_texture_compression_astc_ldr "
-	    "GL_KHR_texture_compression_astc_sliced_3d GL_NV_read_depth GL_OES_EGL_sync "
+	    "GL_KHR_texture_compression_astc_sliced_3d GL_NV_read_depth GL_OES_EGL_image "
+	    "GL_OES_EGL_sync "
 	    "GL_OES_depth24 GL_OES_depth_texture GL_OES_element_index_uint "
 	    "GL_OES_fbo_render_mipmap GL_OES_mapbuffer GL_OES_packed_depth_stencil "
 	    "GL_OES_rgb8_rgba8 "

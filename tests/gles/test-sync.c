@@ -268,13 +268,6 @@ static void test_egl_sync(void **state)
 	assert_ptr_equal(eglCreateSync((EGLDisplay)&v, EGL_SYNC_FENCE, NULL), EGL_NO_SYNC);
 	assert_int_equal(eglGetError(), EGL_BAD_DISPLAY);
 
-	/* EGL images: served, and every target refused */
-	assert_ptr_equal(eglCreateImage(dpy, ctx, EGL_GL_TEXTURE_2D, (EGLClientBuffer)1, NULL),
-			 EGL_NO_IMAGE);
-	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
-	assert_false(eglDestroyImage(dpy, (EGLImage)&v));
-	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
-
 	glDeleteFramebuffers(1, &fbo);
 	glDeleteRenderbuffers(1, &rb);
 	destroy_current(ctx);
