@@ -440,9 +440,9 @@ int gles_texture_image_source(struct gles_share_group *group, GLuint name, GLint
  * storage, and every other level goes (as if given a 0x0 image).
  * Immutable textures cannot be respecified (GLES 3.0.6 section 3.8.4);
  * an image of another display's device is none this context can use, and
- * a level the texture unit cannot read alone (one of a partial mip chain
- * of glTexStorage2D) none it can sample: GL_INVALID_OPERATION, the
- * extension's "unable to specify a texture".
+ * a level the texture unit cannot read (agx_texture_descriptor refuses
+ * it) none it can sample: GL_INVALID_OPERATION, the extension's "unable
+ * to specify a texture".
  */
 void gles_EGLImageTargetTexture2DOES(GLenum target, GLeglImageOES image)
 {

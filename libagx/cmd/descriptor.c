@@ -64,16 +64,18 @@ bool agx_texture_descriptor(uint8_t out[AGX_TEXTURE_LENGTH], const struct agx_im
 		return false;
 	/*
 	 * The texture unit lays the chain out by the view's last level, or
-	 * whole when the descriptor says mipmapped (agx-sim, Mesa's ail): a
+	 * whole when the descriptor says mipmapped (agx-sim, Mesa's ail).  A
 	 * layout with more levels than the view and fewer than the whole
-	 * chain has no descriptor.
+	 * chain: a level is where any longer chain puts it, so one layer of
+	 * it is the view's own chain; with more layers (whose stride is the
+	 * whole layout's) it has no descriptor.
 	 */
 	max = l->width > l->height ? l->width : l->height;
 	if (image->dim == AGX_IMAGE_3D && image->depth > max)
 		max = image->depth;
 	while (max >> full)
 		full++;
-	if (l->levels != last_level + 1 && l->levels != full)
+	if (l->levels != last_level + 1 && l->levels != full && layers(image) != 1)
 		return false;
 	for (unsigned c = 0; c < 4; c++) {
 		unsigned want = swizzle ? swizzle[c] : c;
@@ -98,7 +100,7 @@ bool agx_texture_descriptor(uint8_t out[AGX_TEXTURE_LENGTH], const struct agx_im
 		.first_level = first_level,
 		.last_level = last_level,
 		.address = image->address,
-		.unk_mipmapped = l->levels != last_level + 1,
+		.unk_mipmapped = l->levels == full && l->levels != last_level + 1,
 		.page_aligned_layers = l->page_aligned_layers,
 	};
 

@@ -473,6 +473,39 @@ static void textures(void)
 		read_back("texture_mipmap_nearest", 4);
 	}
 	glDeleteTextures(1, &t);
+	/*
+	 * Immutable storage of a partial chain (16x16, 3 of its 5 levels),
+	 * sampled without mipmaps and then with a max level below the chain's:
+	 * views of fewer levels than the image has.
+	 */
+	{
+		static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+		uint8_t px[16 * 16 * 4];
+
+		for (unsigned i = 0; i < 16 * 16; i++) {
+			px[4 * i] = (uint8_t)(i * 7);
+			px[4 * i + 1] = (uint8_t)(i / 16 * 16);
+			px[4 * i + 2] = (uint8_t)(i % 16 * 16);
+			px[4 * i + 3] = 255;
+		}
+		glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+		glGenTextures(1, &t);
+		glBindTexture(GL_TEXTURE_2D, t);
+		glTexStorage2D(GL_TEXTURE_2D, 3, GL_RGBA8, 16, 16);
+		glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, px);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+		clear();
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		read_back("texture_partial_chain_level0", 0);
+		glGenerateMipmap(GL_TEXTURE_2D);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 1);
+		clear();
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		read_back("texture_partial_chain_max1", 4);
+		glDeleteTextures(1, &t);
+	}
 	glActiveTexture(GL_TEXTURE0);
 }
 
