@@ -32,6 +32,9 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 	agx_ir_shader_dump(fp, "agx_lower_fetch", shader);
 	agx_pass_options(shader, agx_lower_blend, options);
 	agx_ir_shader_dump(fp, "agx_lower_blend", shader);
+	/* after blending's stores: they are the colour stores the tests must precede */
+	agx_pass(shader, agx_lower_tests);
+	agx_ir_shader_dump(fp, "agx_lower_tests", shader);
 	agx_pass(shader, agx_lower_io);
 	agx_ir_shader_dump(fp, "agx_lower_io", shader);
 	agx_pass(shader, agx_lower_alu);

@@ -653,5 +653,6 @@ bool agx_lower_xfb(struct agx_ir_shader *shader,
 		   const struct agx_compile_options *options); /* captured outputs: store_xfb */
 bool agx_lower_fetch(struct agx_ir_shader *shader,
 		     const struct agx_compile_options *options); /* framebuffer fetch: ld_tile */
+bool agx_lower_tests(struct agx_ir_shader *shader); /* late depth tests before colour stores */
 
 #endif

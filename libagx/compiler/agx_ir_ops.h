@@ -112,12 +112,14 @@ enum agx_ir_op_flag {
  * changes it.  In a multisampled pass (agx_compile_options.samples),
  * load_tile_sample is load_tile of one sample, and store_tile_sample
  * writes a colour component to one sample, if the pixel still covers it
- * (agx_lower_blend blends sample by sample with them).  load_framebuffer is a component of what the render target
- * at a colour location held when the shader started, of the output's type
+ * (agx_lower_blend blends sample by sample with them).  load_framebuffer
+ * is a component of what the render target at a colour location held
+ * when the shader started, of the output's type
  * (framebuffer fetch: a colour output the shader reads starts as it);
  * agx_lower_fetch makes it load_tile where there is a target, and
  * selection never sees it.  load_blend_constant is a component of GL's
- * blend colour.
+ * blend colour.  test_zs runs the fragment's depth and stencil tests now,
+ * for the samples still live (agx_lower_tests places it).
  * store_xfb writes a 32-bit word of the vertex's transform feedback
  * record in a buffer (agx_lower_xfb makes it, agx_lower_io addresses it).
  *
@@ -264,6 +266,7 @@ enum agx_ir_op_flag {
 	X(load_vertex_id,    I32,  0, (),        0, (),          PURE)                      \
 	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
 	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
+	X(test_zs,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
 	X(load_tile,         V,    0, (),        2, (location, component), 0)               \
 	X(load_tile_sample,  V,    0, (),        3, (location, component, sample), 0)       \
 	X(store_tile_sample, NONE, 1, (V),       3, (location, component, sample), SIDE_EFFECTS) \

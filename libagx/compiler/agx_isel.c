@@ -750,6 +750,12 @@ static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
 		EMIT(s, "sample_mask", mir_imm(255), mir_imm(0));
 		s->p->discards = true;
 		return 0;
+	case AGX_IR_OP_test_zs:
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		/* every live sample tested now; a tested or killed one stays so */
+		EMIT(s, "sample_mask", mir_imm(255), mir_imm(255));
+		return 0;
 	default:
 		return mir_fail(s->p, -ENOTSUP, "%s cannot be selected",
 				agx_ir_op_info(in->op)->name);
@@ -1304,6 +1310,7 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	case AGX_IR_OP_load_vertex_id:
 	case AGX_IR_OP_load_instance_id:
 	case AGX_IR_OP_discard:
+	case AGX_IR_OP_test_zs:
 		return sel_graphics(s, in);
 	default:
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||

@@ -479,7 +479,7 @@ static void textures(void)
 	 * views of fewer levels than the image has.
 	 */
 	{
-		static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+		static const float full[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
 		uint8_t px[16 * 16 * 4];
 
 		for (unsigned i = 0; i < 16 * 16; i++) {
@@ -488,7 +488,7 @@ static void textures(void)
 			px[4 * i + 2] = (uint8_t)(i % 16 * 16);
 			px[4 * i + 3] = 255;
 		}
-		glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+		glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
 		glGenTextures(1, &t);
 		glBindTexture(GL_TEXTURE_2D, t);
 		glTexStorage2D(GL_TEXTURE_2D, 3, GL_RGBA8, 16, 16);
@@ -983,6 +983,47 @@ static void depth_stencil(GLenum format, const char *tag)
 	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 	snprintf(name, sizeof(name), "%s_depth_less", tag);
 	read_back(name, 3);
+	/*
+	 * A shader that may discard is tested late, where it says: the far
+	 * quad, discarding a column, again behind the near one (writing
+	 * nothing where it fails the test).
+	 */
+	{
+		static const char fs_discard[] =
+		    "precision mediump float;\n"
+		    "varying vec4 v;\n"
+		    "void main() {\n"
+		    "  if (gl_FragCoord.x > 10.0 && gl_FragCoord.x < 12.0) discard;\n"
+		    "  gl_FragColor = v.bgra;\n"
+		    "}\n";
+
+		llvmpipe_program(vs_colour, fs_discard, pos_col);
+		glVertexAttrib4f(1, 0.5f, 1, 0, 1);
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		snprintf(name, sizeof(name), "%s_depth_discard", tag);
+		read_back(name, 3);
+		/* and one that writes its depth: tested with it, before its colour lands */
+		static const char fs_depth[] = "#version 300 es\n"
+					       "precision mediump float;\n"
+					       "in vec4 v;\n"
+					       "out vec4 o;\n"
+					       "void main() {\n"
+					       "  o = v.gbra;\n"
+					       "  gl_FragDepth = gl_FragCoord.z;\n"
+					       "}\n";
+		static const char vs_depth[] = "#version 300 es\n"
+					       "layout(location = 0) in vec4 pos;\n"
+					       "layout(location = 1) in vec4 col;\n"
+					       "out vec4 v;\n"
+					       "void main() { gl_Position = pos; v = col; }\n";
+
+		llvmpipe_program(vs_depth, fs_depth, NULL);
+		glVertexAttrib4f(1, 0.5f, 0.2f, 1, 1);
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+		snprintf(name, sizeof(name), "%s_depth_frag_depth", tag);
+		read_back(name, 3);
+		llvmpipe_program(vs_colour, fs_colour, pos_col);
+	}
 	/*
 	 * NV_read_depth: the depth buffer itself, in each type (the ones a
 	 * format does not take are errors), compared in steps of 1/256
