@@ -210,6 +210,22 @@ static void fragment_key(const struct gles_context *ctx, const struct agx_render
 	/* the key is compared byte by byte (variants.c): fields are set one by one, never copied */
 	memset(o, 0, sizeof(*o));
 	agx_tilebuffer_compile_options(&r->tib, o);
+	/*
+	 * Section 4.1.3's coverage operations, on multisampled targets only;
+	 * glSampleCoverage keeps value x samples of them, from the first
+	 * (as Mesa's state tracker chooses), or the others when inverted.
+	 */
+	if (o->samples > 1) {
+		unsigned all = (1u << o->samples) - 1,
+			 first =
+			     (1u << (unsigned)(st->sample_coverage_value * (float)o->samples)) - 1;
+
+		o->alpha_to_coverage = st->sample_alpha_to_coverage;
+		o->sample_coverage = st->sample_coverage;
+		if (st->sample_coverage)
+			o->sample_coverage_mask =
+			    (st->sample_coverage_invert ? ~first : first) & all;
+	}
 	for (unsigned i = 0; i < o->num_rts; i++) {
 		struct agx_blend_rt *b = &o->rt[i].blend;
 

@@ -30,6 +30,9 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 	/* the fetched colours are the tile's before blending's loads and stores */
 	agx_pass_options(shader, agx_lower_fetch, options);
 	agx_ir_shader_dump(fp, "agx_lower_fetch", shader);
+	/* the shader's own alpha, before blending makes it the blended one */
+	agx_pass_options(shader, agx_lower_coverage, options);
+	agx_ir_shader_dump(fp, "agx_lower_coverage", shader);
 	agx_pass_options(shader, agx_lower_blend, options);
 	agx_ir_shader_dump(fp, "agx_lower_blend", shader);
 	/* after blending's stores: they are the colour stores the tests must precede */

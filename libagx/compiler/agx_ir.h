@@ -654,5 +654,10 @@ bool agx_lower_xfb(struct agx_ir_shader *shader,
 bool agx_lower_fetch(struct agx_ir_shader *shader,
 		     const struct agx_compile_options *options); /* framebuffer fetch: ld_tile */
 bool agx_lower_tests(struct agx_ir_shader *shader); /* late depth tests before colour stores */
+/* agx_lower_tests.c: the colour stores before at in its block moved just after it, in order. */
+bool agx_move_colour_stores_after(struct agx_ir_instr *at);
+bool agx_lower_coverage(
+    struct agx_ir_shader *shader,
+    const struct agx_compile_options *options); /* alpha to coverage, GL's mask */
 
 #endif

@@ -119,7 +119,9 @@ enum agx_ir_op_flag {
  * agx_lower_fetch makes it load_tile where there is a target, and
  * selection never sees it.  load_blend_constant is a component of GL's
  * blend colour.  test_zs runs the fragment's depth and stencil tests now,
- * for the samples still live (agx_lower_tests places it).
+ * for the samples still live (agx_lower_tests places it);
+ * discard_samples kills the samples of its mask (bit s: sample s), as
+ * discard kills them all (agx_lower_coverage makes it).
  * store_xfb writes a 32-bit word of the vertex's transform feedback
  * record in a buffer (agx_lower_xfb makes it, agx_lower_io addresses it).
  *
@@ -267,6 +269,7 @@ enum agx_ir_op_flag {
 	X(load_instance_id,  I32,  0, (),        0, (),          PURE)                      \
 	X(discard,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
 	X(test_zs,           NONE, 0, (),        0, (),          SIDE_EFFECTS)              \
+	X(discard_samples,   NONE, 1, (I16),     0, (),          SIDE_EFFECTS)              \
 	X(load_tile,         V,    0, (),        2, (location, component), 0)               \
 	X(load_tile_sample,  V,    0, (),        3, (location, component, sample), 0)       \
 	X(store_tile_sample, NONE, 1, (V),       3, (location, component, sample), SIDE_EFFECTS) \

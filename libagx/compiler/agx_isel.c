@@ -750,6 +750,13 @@ static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
 		EMIT(s, "sample_mask", mir_imm(255), mir_imm(0));
 		s->p->discards = true;
 		return 0;
+	case AGX_IR_OP_discard_samples:
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		/* the mask's samples killed, the others left as they are */
+		EMIT(s, "sample_mask", src(s, in, 0, A_IMM8), mir_imm(0));
+		s->p->discards = true;
+		return 0;
 	case AGX_IR_OP_test_zs:
 		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
 			return -ENOTSUP;
@@ -1311,6 +1318,7 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	case AGX_IR_OP_load_instance_id:
 	case AGX_IR_OP_discard:
 	case AGX_IR_OP_test_zs:
+	case AGX_IR_OP_discard_samples:
 		return sel_graphics(s, in);
 	default:
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||

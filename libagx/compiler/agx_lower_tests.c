@@ -31,24 +31,15 @@ static bool depth_store(const struct agx_ir_instr *in)
 	return in->op == AGX_IR_OP_store_output && in->imm[0] == AGX_IR_LOCATION_FRAG_DEPTH;
 }
 
-/* The colour stores before the block's last depth store, moved after it; whether any moved. */
-static bool after_depth(struct agx_ir_block *block)
+bool agx_move_colour_stores_after(struct agx_ir_instr *at)
 {
-	struct agx_ir_instr *depth = NULL;
-	struct agx_builder b;
+	struct agx_builder b = agx_builder_at(agx_ir_cursor_after(at));
 	bool moved = false;
 
-	agx_ir_foreach_instr(block, in) {
-		if (depth_store(in))
-			depth = in;
-	}
-	if (!depth)
-		return false;
-	b = agx_builder_at(agx_ir_cursor_after(depth));
-	agx_ir_foreach_instr_safe(block, in) {
+	agx_ir_foreach_instr_safe(at->block, in) {
 		struct agx_ir_value v;
 
-		if (in == depth)
+		if (in == at)
 			break;
 		if (!colour_store(in))
 			continue;
@@ -63,6 +54,18 @@ static bool after_depth(struct agx_ir_block *block)
 	return moved;
 }
 
+/* The colour stores before the block's last depth store, moved after it; whether any moved. */
+static bool after_depth(struct agx_ir_block *block)
+{
+	struct agx_ir_instr *depth = NULL;
+
+	agx_ir_foreach_instr(block, in) {
+		if (depth_store(in))
+			depth = in;
+	}
+	return depth && agx_move_colour_stores_after(depth);
+}
+
 bool agx_lower_tests(struct agx_ir_shader *shader)
 {
 	bool discards = false, depth = false, progress = false;
@@ -72,7 +75,8 @@ bool agx_lower_tests(struct agx_ir_shader *shader)
 	agx_ir_foreach_function(shader, func) {
 		agx_ir_foreach_block(func, block) {
 			agx_ir_foreach_instr(block, in) {
-				discards |= in->op == AGX_IR_OP_discard;
+				discards |= in->op == AGX_IR_OP_discard ||
+					    in->op == AGX_IR_OP_discard_samples;
 				depth |= depth_store(in);
 			}
 		}

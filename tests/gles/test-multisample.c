@@ -116,12 +116,32 @@ enum variant {
 	SCISSORED, /* a scissored clear (a draw into the pass) over the draws */
 	STENCIL,   /* the sliver writes stencil, the triangles draw where it is not */
 	NO_DEPTH,  /* no depth attachment at all */
+	ALPHA,	   /* alpha to coverage: 3 of 4 samples for alpha 0.6, 2 for 0.3 */
+	COVERAGE,  /* glSampleCoverage: the first 2 samples, then the others (inverted) */
+	DISCARD,   /* a shader that discards a column, depth-tested behind another draw */
 	VARIANTS,
 };
 
 static const char *const variant_names[VARIANTS] = {
-	"depth", "blend", "reload", "scissored_clear", "stencil", "no_depth",
+	"depth",
+	"blend",
+	"reload",
+	"scissored_clear",
+	"stencil",
+	"no_depth",
+	"alpha_to_coverage",
+	"sample_coverage",
+	"discard",
 };
+
+static const char fs_discard[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "in vec4 v;\n"
+				 "out vec4 o;\n"
+				 "void main() {\n"
+				 "  if (gl_FragCoord.x > 30.0 && gl_FragCoord.x < 34.0) discard;\n"
+				 "  o = v.bgra;\n"
+				 "}\n";
 
 static void scene(enum variant v)
 {
@@ -167,6 +187,34 @@ static void scene(enum variant v)
 		glStencilFunc(GL_NOTEQUAL, 1, 0xff);
 		glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
 		draw(0, 6);
+		break;
+	case ALPHA:
+		/* a constant colour each: alpha far from the thresholds s / 4 */
+		glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+		glDisableVertexAttribArray(1);
+		glVertexAttrib4f(1, 1, 0.5f, 0, 0.6f);
+		draw(0, 3);
+		glVertexAttrib4f(1, 0, 0.5f, 1, 0.3f);
+		draw(3, 3);
+		glEnableVertexAttribArray(1);
+		glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+		break;
+	case COVERAGE:
+		glEnable(GL_SAMPLE_COVERAGE);
+		glSampleCoverage(0.5f, GL_FALSE);
+		draw(0, 3);
+		glSampleCoverage(0.5f, GL_TRUE);
+		draw(3, 3);
+		glSampleCoverage(1.0f, GL_FALSE);
+		glDisable(GL_SAMPLE_COVERAGE);
+		draw(6, 3);
+		break;
+	case DISCARD:
+		glEnable(GL_DEPTH_TEST);
+		draw(3, 3);
+		llvmpipe_program(vs, fs_discard, names);
+		draw(0, 3);
+		llvmpipe_program(vs, fs, names);
 		break;
 	case NO_DEPTH:
 	case VARIANTS:

@@ -169,6 +169,15 @@ struct agx_compile_options {
 	 * and stores sample by sample.
 	 */
 	unsigned samples;
+	/*
+	 * Fragment shaders of a multisampled pass: GL's alpha to coverage
+	 * (sample s of the pixel kept where colour 0's alpha > s / samples,
+	 * as Mesa's llvmpipe does), and glSampleCoverage's mask (bit s:
+	 * sample s kept) when sample_coverage is set; the samples they drop
+	 * are killed before the colour is stored.
+	 */
+	bool alpha_to_coverage, sample_coverage;
+	unsigned sample_coverage_mask;
 	/* Vertex shaders: the array behind each attribute location. */
 	struct agx_vertex_attrib attribs[AGX_MAX_VERTEX_ATTRIBS];
 	/*
