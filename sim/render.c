@@ -1164,6 +1164,7 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 			f->io.px[l] = px;
 			f->io.py[l] = py;
 			f->io.cover[l] = 0;
+			f->io.centroid[l][0] = f->io.centroid[l][1] = 8;
 			x = f->io.x0 + px;
 			y = f->io.y0 + py;
 			if (px >= f->w || py >= f->h)
@@ -1179,6 +1180,17 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 					cover |= (uint8_t)(1u << k);
 			f->io.cover[l] = cover;
 			covered |= (uint32_t)(cover != 0) << l;
+			/*
+			 * Centroid interpolation: a location in the pixel and the
+			 * primitive (GLES 3.0.6 section 3.6.1): its centre when it
+			 * covers every sample, else its first covered sample.
+			 */
+			if (cover && cover != all) {
+				unsigned k = (unsigned)__builtin_ctz(cover);
+
+				f->io.centroid[l][0] = pos[k][0];
+				f->io.centroid[l][1] = pos[k][1];
+			}
 		}
 		if (!covered)
 			continue;

@@ -65,7 +65,7 @@ struct uop {
 	uint16_t tex, samp, coords, lod_reg;
 	/* varyings: coefficient registers, perspective division */
 	uint16_t cf, cf_persp;
-	bool persp, explicit_coords;
+	bool persp, explicit_coords, centroid;
 };
 
 struct usc_program {
@@ -310,6 +310,8 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 				u->tex_compare = f->value != 0;
 			else if (!strcmp(name, "P"))
 				u->persp = f->value;
+			else if (!strcmp(name, "centroid"))
+				u->centroid = f->value;
 			else if (!strcmp(name, "explicit_coords"))
 				u->explicit_coords = f->value;
 			else if (!strcmp(name, "C")) /* tile coordinates: 0 is the pixel's own */
@@ -2133,10 +2135,12 @@ static bool exec_st_var(struct usc_state *s, const struct uop *u, struct usc_res
 }
 
 /* A lane's position for the coefficients: from its 32x32 block's corner, at the pixel centre. */
-static void lane_position(const struct usc_fragment_io *f, unsigned l, float *x, float *y)
+/* Where lane l interpolates: its pixel's centre, or its centroid (iter's centroid bit). */
+static void lane_position(const struct usc_fragment_io *f, unsigned l, bool centroid, float *x,
+			  float *y)
 {
-	*x = (float)((f->x0 + f->px[l]) & 31) + 0.5f;
-	*y = (float)((f->y0 + f->py[l]) & 31) + 0.5f;
+	*x = (float)((f->x0 + f->px[l]) & 31) + (centroid ? f->centroid[l][0] / 16.0f : 0.5f);
+	*y = (float)((f->y0 + f->py[l]) & 31) + (centroid ? f->centroid[l][1] / 16.0f : 0.5f);
 }
 
 static bool cf_bound(const struct usc_fragment_io *f, unsigned cf, struct usc_result *res)
@@ -2172,7 +2176,7 @@ static bool exec_varying(struct usc_state *s, const struct uop *u, struct usc_re
 
 		if (!((s->exec >> l) & 1))
 			continue;
-		lane_position(f, l, &x, &y);
+		lane_position(f, l, u->centroid, &x, &y);
 		for (unsigned k = 0; k < count; k++) {
 			const float *c = f->cf[u->cf + k];
 

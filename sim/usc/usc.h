@@ -69,6 +69,12 @@ struct usc_fragment_io {
 	 * nor failed so far (bit s: sample s).  Tile stores write only these.
 	 */
 	uint8_t cover[USC_LANES];
+	/*
+	 * Where iter's centroid interpolates each lane, in 1/16 pixel from
+	 * its pixel's corner: the centre of a pixel the primitive covers
+	 * whole, else its first covered sample.
+	 */
+	uint8_t centroid[USC_LANES][2];
 	bool backfacing;
 	/*
 	 * The depth and stencil test of lanes, now (sample_mask, zs_emit):

@@ -119,6 +119,7 @@ enum variant {
 	ALPHA,	   /* alpha to coverage: 3 of 4 samples for alpha 0.6, 2 for 0.3 */
 	COVERAGE,  /* glSampleCoverage: the first 2 samples, then the others (inverted) */
 	DISCARD,   /* a shader that discards a column, depth-tested behind another draw */
+	CENTROID,  /* centroid inputs of a colour that changes fast across a pixel */
 	VARIANTS,
 };
 
@@ -132,7 +133,22 @@ static const char *const variant_names[VARIANTS] = {
 	"alpha_to_coverage",
 	"sample_coverage",
 	"discard",
+	"centroid",
 };
+
+/* A colour of steep stripes: interpolated at the centre or a sample, edge pixels differ */
+static const char vs_centroid[] = "#version 300 es\n"
+				  "in vec4 pos;\n"
+				  "centroid out vec4 v;\n"
+				  "void main() {\n"
+				  "  gl_Position = pos;\n"
+				  "  v = vec4(pos.x * 40.0, pos.y * 40.0, 0.5, 1.0);\n"
+				  "}\n";
+static const char fs_centroid[] = "#version 300 es\n"
+				  "precision highp float;\n"
+				  "centroid in vec4 v;\n"
+				  "out vec4 o;\n"
+				  "void main() { o = vec4(fract(v.xy), v.zw); }\n";
 
 static const char fs_discard[] = "#version 300 es\n"
 				 "precision mediump float;\n"
@@ -214,6 +230,11 @@ static void scene(enum variant v)
 		draw(3, 3);
 		llvmpipe_program(vs, fs_discard, names);
 		draw(0, 3);
+		llvmpipe_program(vs, fs, names);
+		break;
+	case CENTROID:
+		llvmpipe_program(vs_centroid, fs_centroid, names);
+		draw(0, 6);
 		llvmpipe_program(vs, fs, names);
 		break;
 	case NO_DEPTH:

@@ -2175,7 +2175,8 @@ static struct usc_fragment_io tile_io(uint8_t *tile, unsigned sample_size, const
 	for (unsigned l = 0; l < 32; l++) {
 		f.px[l] = (uint8_t)(l % 8);
 		f.py[l] = (uint8_t)(l / 8);
-		f.cover[l] = 1; /* every lane's one sample is live */
+		f.cover[l] = 1;				 /* every lane's one sample is live */
+		f.centroid[l][0] = f.centroid[l][1] = 8; /* at the centre */
 	}
 	return f;
 }
