@@ -361,7 +361,16 @@ static int attrib_source(struct gles_context *ctx, unsigned loc, uint32_t min, u
 	*stride = array_stride(a);
 	if (a->buffer) {
 		if (!a->buffer->bo.size) {
-			*address = 0;
+			/*
+			 * A buffer with no data store: what the draw reads is
+			 * undefined; it reads zeros, as robust buffer access would,
+			 * not address 0, whose GPU fault would lose the context.
+			 */
+			if ((ret = gles_submit_upload(ctx, 16, 16, &map, &va)) < 0)
+				return ret;
+			memset(map, 0, 16);
+			*address = va;
+			*stride = 0;
 			return 0;
 		}
 		if ((ret = gles_submit_map(ctx, &a->buffer->bo, false, &va)) < 0)
