@@ -1085,6 +1085,32 @@ static void depth_stencil(GLenum format, const char *tag)
  * More draws than one render pass holds: the driver goes on in further
  * passes over the same targets, each reloading what the last stored.
  */
+/*
+ * A colour array in a buffer with no data store: what the draw reads is
+ * undefined (zeros, on both), but it must not lose the context -- the
+ * draw after it still draws.
+ */
+static void storeless_buffer(void)
+{
+	GLuint b;
+
+	llvmpipe_program(vs_colour, fs_colour, pos_col);
+	glGenBuffers(1, &b);
+	glBindBuffer(GL_ARRAY_BUFFER, b);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, NULL);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, shape);
+	clear();
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	glFinish();
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, colours);
+	glDrawArrays(GL_TRIANGLES, 3, 3);
+	read_back("storeless_buffer_then_draw", 3);
+	glDeleteBuffers(1, &b);
+}
+
 static void many_draws(void)
 {
 	static const char vs[] = "#version 300 es\n"
@@ -2188,6 +2214,7 @@ static int workload(void)
 	depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
 	many_draws();
+	storeless_buffer();
 	queries();
 	transform_feedback();
 	struct_varyings();
