@@ -6,10 +6,11 @@
 # (surfaceless EGL) on llvmpipe and on our stack, run by 'agx-stack run'
 # as './agx run' does, snapshotting frames, which are then compared:
 # snapshots-close.py allows 2% of a snapshot's pixels past 'apitrace
-# diff-images' fuzz (12 of 255), for GLSL ES's mediump: glmark2's shaders
-# are mediump, which we run at 16 bits and llvmpipe at 32 (a texture
-# coordinate at 16 bits picks the neighbour texel at edges: effect2d's
-# 1.3% of pixels; specular powers: shading's 0.2%).
+# diff-images' fuzz (12 of 255), for what GL leaves to rounding: effect2d
+# samples an 800x600 texture NEAREST at 200x150, every pixel centre
+# exactly on a texel boundary, so the last bit of the interpolated
+# coordinate picks the texel (1.3% of its pixels differ, along edges);
+# shading's specular powers differ in 0.2%.
 # The traces are recorded in the test, so a recording is always of the
 # installed programs.  PRELOAD: the sanitizer runtime the uninstrumented
 # eglretrace needs to load a sanitized libEGL_agx.  TAP on stdout.
