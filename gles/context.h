@@ -27,11 +27,24 @@ enum gles_surface_format {
 	GLES_FORMAT_NONE,
 	GLES_FORMAT_RGBA8_UNORM,  /* bytes R, G, B, A */
 	GLES_FORMAT_B5G6R5_UNORM, /* one 16-bit word: R in bits 15..11, G 10..5, B 4..0 */
-	GLES_FORMAT_Z32_FLOAT, /* one float: the depth of DEPTH24_STENCIL8, as formats.c has it */
-	GLES_FORMAT_S8_UINT,   /* one byte: stencil */
-	GLES_FORMAT_Z24_FLOAT, /* one float: DEPTH_COMPONENT24 without stencil (formats.c) */
-	GLES_FORMAT_Z16_UNORM, /* one 16-bit word: DEPTH_COMPONENT16 */
+	GLES_FORMAT_Z32_FLOAT,	 /* one float: the depth of DEPTH24_STENCIL8, as formats.c has it */
+	GLES_FORMAT_S8_UINT,	 /* one byte: stencil */
+	GLES_FORMAT_Z24_FLOAT,	 /* one float: DEPTH_COMPONENT24 without stencil (formats.c) */
+	GLES_FORMAT_Z16_UNORM,	 /* one 16-bit word: DEPTH_COMPONENT16 */
+	GLES_FORMAT_RGBX8_UNORM, /* bytes R, G, B and one unused: RGB8 */
+	GLES_FORMAT_RGB10A2_UNORM, /* one 32-bit word: R in bits 9..0, G 19..10, B 29..20, A 31..30
+				    */
+	GLES_FORMAT_RGBA16_FLOAT,  /* four halves R, G, B, A */
+	GLES_FORMAT_D32_FLOAT,	   /* one float: DEPTH_COMPONENT32F */
 };
+
+/* Whether a surface format is a colour one. */
+static inline bool gles_surface_format_is_color(enum gles_surface_format f)
+{
+	return f == GLES_FORMAT_RGBA8_UNORM || f == GLES_FORMAT_B5G6R5_UNORM ||
+	       f == GLES_FORMAT_RGBX8_UNORM || f == GLES_FORMAT_RGB10A2_UNORM ||
+	       f == GLES_FORMAT_RGBA16_FLOAT;
+}
 
 /*
  * One buffer of a surface: an image of one level in a BO of the context's

@@ -17,7 +17,7 @@
 /* The largest pbuffer (and window surface), and what the configs say of it. */
 #define GLES_MAX_PBUFFER_SIZE 16384
 /* The configs of one display: the four formats, and two more on an X11 screen of depth 32. */
-#define GLES_MAX_CONFIGS 12
+#define GLES_MAX_CONFIGS 32
 
 /*
  * The stack's device as one initialized display uses it.  Contexts and

@@ -19,30 +19,41 @@
 /*
  * Every display's pbuffer configs: RGBA8888 and RGB565, each with no depth
  * or stencil (EGL_CONFIG_ID 1, 3), 24-bit depth and 8-bit stencil (2, 4),
- * 16-bit depth (5, 7) and 24-bit depth alone (6, 8) -- the depth and
- * stencil combinations Mesa's drivers offer, since applications ask for
- * exact ones (glmark2 scores a stencil it did not ask for as unusable).
- * A 24-bit depth is stored as DEPTH_COMPONENT24 and DEPTH24_STENCIL8 are
- * (formats.c): a Z32F depth buffer, and an S8 stencil buffer, which the
- * ZLS renders to.
+ * 16-bit depth (5, 7) and 24-bit depth alone (6, 8); then RGB888,
+ * RGB10_A2 and RGBA16F (EGL_EXT_pixel_format_float) with the same four and
+ * a 32-bit depth (9 to 23), and RGBA8888 and RGB565 with a 32-bit depth
+ * (24, 25) -- the colour formats and depth and stencil combinations Mesa's
+ * drivers offer, since applications ask for exact ones (glmark2 scores a
+ * stencil it did not ask for as unusable).  A 24-bit depth is stored as
+ * DEPTH_COMPONENT24 and DEPTH24_STENCIL8 are (formats.c): a Z32F depth
+ * buffer, and an S8 stencil buffer, which the ZLS renders to; a 32-bit
+ * one is a DEPTH_COMPONENT32F buffer.
  */
+#define CONFIG(id, r, g, b, a, depth, stencil, cf, df, sf)                                         \
+	{                                                                                          \
+		id, r, g, b, a, depth, stencil, GLES_FORMAT_##cf, GLES_FORMAT_##df,                \
+		    GLES_FORMAT_##sf, EGL_PBUFFER_BIT, 0, EGL_NONE, 0                              \
+	}
+#define CONFIGS_OF(id, r, g, b, a, cf)                                                             \
+	CONFIG(id, r, g, b, a, 0, 0, cf, NONE, NONE),                                              \
+	    CONFIG(id + 1, r, g, b, a, 24, 8, cf, Z32_FLOAT, S8_UINT),                             \
+	    CONFIG(id + 2, r, g, b, a, 16, 0, cf, Z16_UNORM, NONE),                                \
+	    CONFIG(id + 3, r, g, b, a, 24, 0, cf, Z24_FLOAT, NONE),                                \
+	    CONFIG(id + 4, r, g, b, a, 32, 0, cf, D32_FLOAT, NONE)
 static const struct gles_config base_configs[] = {
-	{ 1, 8, 8, 8, 8, 0, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_NONE, GLES_FORMAT_NONE,
-	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
-	{ 2, 8, 8, 8, 8, 24, 8, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z32_FLOAT, GLES_FORMAT_S8_UINT,
-	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
-	{ 3, 5, 6, 5, 0, 0, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_NONE, GLES_FORMAT_NONE,
-	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
-	{ 4, 5, 6, 5, 0, 24, 8, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z32_FLOAT,
-	  GLES_FORMAT_S8_UINT, EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
-	{ 5, 8, 8, 8, 8, 16, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z16_UNORM, GLES_FORMAT_NONE,
-	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
-	{ 6, 8, 8, 8, 8, 24, 0, GLES_FORMAT_RGBA8_UNORM, GLES_FORMAT_Z24_FLOAT, GLES_FORMAT_NONE,
-	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
-	{ 7, 5, 6, 5, 0, 16, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z16_UNORM, GLES_FORMAT_NONE,
-	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
-	{ 8, 5, 6, 5, 0, 24, 0, GLES_FORMAT_B5G6R5_UNORM, GLES_FORMAT_Z24_FLOAT, GLES_FORMAT_NONE,
-	  EGL_PBUFFER_BIT, 0, EGL_NONE, 0 },
+	CONFIG(1, 8, 8, 8, 8, 0, 0, RGBA8_UNORM, NONE, NONE),
+	CONFIG(2, 8, 8, 8, 8, 24, 8, RGBA8_UNORM, Z32_FLOAT, S8_UINT),
+	CONFIG(3, 5, 6, 5, 0, 0, 0, B5G6R5_UNORM, NONE, NONE),
+	CONFIG(4, 5, 6, 5, 0, 24, 8, B5G6R5_UNORM, Z32_FLOAT, S8_UINT),
+	CONFIG(5, 8, 8, 8, 8, 16, 0, RGBA8_UNORM, Z16_UNORM, NONE),
+	CONFIG(6, 8, 8, 8, 8, 24, 0, RGBA8_UNORM, Z24_FLOAT, NONE),
+	CONFIG(7, 5, 6, 5, 0, 16, 0, B5G6R5_UNORM, Z16_UNORM, NONE),
+	CONFIG(8, 5, 6, 5, 0, 24, 0, B5G6R5_UNORM, Z24_FLOAT, NONE),
+	CONFIGS_OF(9, 8, 8, 8, 0, RGBX8_UNORM),
+	CONFIGS_OF(14, 10, 10, 10, 2, RGB10A2_UNORM),
+	CONFIGS_OF(19, 16, 16, 16, 16, RGBA16_FLOAT),
+	CONFIG(24, 8, 8, 8, 8, 32, 0, RGBA8_UNORM, D32_FLOAT, NONE),
+	CONFIG(25, 5, 6, 5, 0, 32, 0, B5G6R5_UNORM, D32_FLOAT, NONE),
 };
 
 #define NUM_BASE_CONFIGS (sizeof(base_configs) / sizeof(base_configs[0]))
@@ -64,10 +75,10 @@ static bool add_windows(struct gles_display *dpy, struct gles_config *c, uint32_
 }
 
 /*
- * An X11 screen's configs: RGBA8888 windows of its depth-24 TrueColor
- * visual (the alpha channel is rendered to but not shown: the window has
- * none), RGB565 windows only of a depth-16 visual, and, where the screen
- * has a depth-32 ARGB visual, configs 9 to 12: the RGBA8888 ones again,
+ * An X11 screen's configs: RGBA8888 and RGB888 windows of its depth-24
+ * TrueColor visual (RGBA8888's alpha is rendered to but not shown: the
+ * window has none), RGB565 windows only of a depth-16 visual, and, where
+ * the screen has a depth-32 ARGB visual, configs 26 on: the RGBA8888 ones again,
  * with windows whose alpha reaches the window (for a compositing manager
  * to blend with).
  * Configs without a visual are pbuffer configs, as on the other displays.
@@ -79,11 +90,15 @@ void gles_egl_configs_init(struct gles_display *dpy)
 	dpy->num_configs = NUM_BASE_CONFIGS;
 	if (dpy->platform != EGL_PLATFORM_X11_KHR)
 		return;
-	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++)
-		add_windows(dpy, &dpy->configs[i],
-			    dpy->configs[i].color_format == GLES_FORMAT_RGBA8_UNORM
-				? DRM_FORMAT_XRGB8888
-				: DRM_FORMAT_RGB565);
+	/* windows of the fixed-point 8-bit and 5:6:5 configs; the deeper ones are pbuffers only */
+	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++) {
+		enum gles_surface_format f = dpy->configs[i].color_format;
+
+		if (f == GLES_FORMAT_RGBA8_UNORM || f == GLES_FORMAT_RGBX8_UNORM)
+			add_windows(dpy, &dpy->configs[i], DRM_FORMAT_XRGB8888);
+		else if (f == GLES_FORMAT_B5G6R5_UNORM)
+			add_windows(dpy, &dpy->configs[i], DRM_FORMAT_RGB565);
+	}
 	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++) {
 		struct gles_config *c = &dpy->configs[dpy->num_configs];
 
@@ -143,6 +158,11 @@ static bool config_value(const struct gles_config *c, EGLint attribute, EGLint *
 		break;
 	case EGL_COLOR_BUFFER_TYPE:
 		*value = EGL_RGB_BUFFER;
+		break;
+	case EGL_COLOR_COMPONENT_TYPE_EXT:
+		*value = c->color_format == GLES_FORMAT_RGBA16_FLOAT
+			     ? EGL_COLOR_COMPONENT_TYPE_FLOAT_EXT
+			     : EGL_COLOR_COMPONENT_TYPE_FIXED_EXT;
 		break;
 	case EGL_RENDERABLE_TYPE:
 		*value = GLES_CONFIG_RENDERABLE_TYPE;
@@ -218,6 +238,8 @@ static const struct {
 	{ EGL_BIND_TO_TEXTURE_RGB, EGL_DONT_CARE, EXACT },
 	{ EGL_BIND_TO_TEXTURE_RGBA, EGL_DONT_CARE, EXACT },
 	{ EGL_COLOR_BUFFER_TYPE, EGL_RGB_BUFFER, EXACT },
+	/* EGL_EXT_pixel_format_float: fixed-point configs unless float ones are asked for */
+	{ EGL_COLOR_COMPONENT_TYPE_EXT, EGL_COLOR_COMPONENT_TYPE_FIXED_EXT, EXACT },
 	{ EGL_CONFIG_CAVEAT, EGL_DONT_CARE, EXACT },
 	{ EGL_CONFIG_ID, EGL_DONT_CARE, EXACT },
 	{ EGL_CONFORMANT, 0, MASK },
@@ -267,6 +289,9 @@ static bool valid_request(EGLint attribute, EGLint value)
 		return value == EGL_TRUE || value == EGL_FALSE;
 	case EGL_COLOR_BUFFER_TYPE:
 		return value == EGL_RGB_BUFFER || value == EGL_LUMINANCE_BUFFER;
+	case EGL_COLOR_COMPONENT_TYPE_EXT:
+		return value == EGL_COLOR_COMPONENT_TYPE_FIXED_EXT ||
+		       value == EGL_COLOR_COMPONENT_TYPE_FLOAT_EXT;
 	case EGL_CONFIG_CAVEAT:
 		return value == EGL_NONE || value == EGL_SLOW_CONFIG ||
 		       value == EGL_NON_CONFORMANT_CONFIG;
@@ -351,7 +376,11 @@ static EGLint color_bits(const struct gles_config *c, const EGLint *want)
 /* qsort has no context argument: the request being sorted for, under the EGL lock. */
 static const EGLint *sort_request;
 
-/* Section 3.4.1.2's order; caveat and colour buffer type are the same for every config here. */
+/*
+ * Section 3.4.1.2's order (caveat and colour buffer type are the same for
+ * every config here), with EGL_EXT_pixel_format_float's fixed-point
+ * before floating-point configs after the caveat.
+ */
 static int compare_configs(const void *pa, const void *pb)
 {
 	static const EGLint smaller_first[] = { EGL_BUFFER_SIZE,  EGL_SAMPLE_BUFFERS,
@@ -360,8 +389,14 @@ static int compare_configs(const void *pa, const void *pb)
 						EGL_CONFIG_ID };
 	const struct gles_config *a = *(const struct gles_config *const *)pa;
 	const struct gles_config *b = *(const struct gles_config *const *)pb;
-	EGLint va = color_bits(a, sort_request), vb = color_bits(b, sort_request);
+	EGLint va, vb;
 
+	config_value(a, EGL_COLOR_COMPONENT_TYPE_EXT, &va);
+	config_value(b, EGL_COLOR_COMPONENT_TYPE_EXT, &vb);
+	if (va != vb)
+		return va == EGL_COLOR_COMPONENT_TYPE_FIXED_EXT ? -1 : 1;
+	va = color_bits(a, sort_request);
+	vb = color_bits(b, sort_request);
 	if (va != vb)
 		return va > vb ? -1 : 1;
 	for (unsigned i = 0; i < sizeof(smaller_first) / sizeof(smaller_first[0]); i++) {

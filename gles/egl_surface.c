@@ -75,9 +75,14 @@ void gles_surface_terminate(struct gles_surface *surf)
 static unsigned bytes_per_pixel(enum gles_surface_format format)
 {
 	switch (format) {
+	case GLES_FORMAT_RGBA16_FLOAT:
+		return 8;
 	case GLES_FORMAT_RGBA8_UNORM:
+	case GLES_FORMAT_RGBX8_UNORM:
+	case GLES_FORMAT_RGB10A2_UNORM:
 	case GLES_FORMAT_Z32_FLOAT:
 	case GLES_FORMAT_Z24_FLOAT:
+	case GLES_FORMAT_D32_FLOAT:
 		return 4;
 	case GLES_FORMAT_B5G6R5_UNORM:
 	case GLES_FORMAT_Z16_UNORM:
@@ -98,7 +103,7 @@ static unsigned bytes_per_pixel(enum gles_surface_format format)
 static int alloc_buffer(struct gles_device *dev, enum gles_surface_format format, unsigned w,
 			unsigned h, struct gles_buffer *buf)
 {
-	bool color = format == GLES_FORMAT_RGBA8_UNORM || format == GLES_FORMAT_B5G6R5_UNORM;
+	bool color = gles_surface_format_is_color(format);
 	struct agx_layout layout = {
 		.twiddled = !color,
 		.bytes_per_texel = bytes_per_pixel(format),
@@ -761,9 +766,10 @@ static EGLint present_window(struct gles_surface *surf)
 		.stride = (uint32_t)b->layout.stride,
 		.width = surf->drawable.width,
 		.height = surf->drawable.height,
-		/* bytes R, G, B, A; or one word R:G:B 5:6:5 (context.h) */
-		.fourcc =
-		    b->format == GLES_FORMAT_RGBA8_UNORM ? DRM_FORMAT_ABGR8888 : DRM_FORMAT_RGB565,
+		/* bytes R, G, B, A (or unused); or one word R:G:B 5:6:5 (context.h) */
+		.fourcc = b->format == GLES_FORMAT_RGBA8_UNORM	 ? DRM_FORMAT_ABGR8888
+			  : b->format == GLES_FORMAT_RGBX8_UNORM ? DRM_FORMAT_XBGR8888
+								 : DRM_FORMAT_RGB565,
 		/* row 0 is window y = 0, the bottom row (clear.c) */
 		.bottom_up = true,
 	};

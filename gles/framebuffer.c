@@ -599,13 +599,15 @@ const struct gles_format *gles_framebuffer_read_format(struct gles_context *ctx)
 {
 	struct gles_framebuffer *fb = ctx->objects->read_fb;
 	const struct gles_format *f;
+	enum agx_format hw;
+	GLenum internalformat;
 	unsigned w, h, s;
 
 	if (!fb) {
-		if (!ctx->read || ctx->objects->default_read_buffer != GL_BACK)
+		if (!ctx->read || ctx->objects->default_read_buffer != GL_BACK ||
+		    !gles_surface_format_image(ctx->read->color.format, &hw, &internalformat))
 			return NULL;
-		return gles_format_get(
-		    ctx->read->color.format == GLES_FORMAT_B5G6R5_UNORM ? GL_RGB565 : GL_RGBA8);
+		return gles_format_get(internalformat);
 	}
 	if (fb->read_buffer < GL_COLOR_ATTACHMENT0 ||
 	    fb->read_buffer >= GL_COLOR_ATTACHMENT0 + GLES_MAX_COLOR_ATTACHMENTS)

@@ -94,6 +94,35 @@ void gles_image_unref(struct gles_image *img)
 	free(img);
 }
 
+/* The hardware format and GL sized internal format of a surface format; false for none. */
+bool gles_surface_format_image(enum gles_surface_format f, enum agx_format *format,
+			       GLenum *internalformat)
+{
+	static const struct {
+		enum agx_format format;
+		GLenum internalformat;
+	} formats[] = {
+		[GLES_FORMAT_RGBA8_UNORM] = { AGX_FORMAT_R8G8B8A8_UNORM, GL_RGBA8 },
+		/* red in bits 15..11, as the surface format says */
+		[GLES_FORMAT_B5G6R5_UNORM] = { AGX_FORMAT_B5G6R5_UNORM, GL_RGB565 },
+		[GLES_FORMAT_RGBX8_UNORM] = { AGX_FORMAT_R8G8B8X8_UNORM, GL_RGB8 },
+		[GLES_FORMAT_RGB10A2_UNORM] = { AGX_FORMAT_R10G10B10A2_UNORM, GL_RGB10_A2 },
+		[GLES_FORMAT_RGBA16_FLOAT] = { AGX_FORMAT_R16G16B16A16_FLOAT, GL_RGBA16F },
+		/* the configs' D24S8 (egl_config.c), stored as DEPTH24_STENCIL8 is */
+		[GLES_FORMAT_Z32_FLOAT] = { AGX_FORMAT_Z32_FLOAT, GL_DEPTH24_STENCIL8 },
+		[GLES_FORMAT_S8_UINT] = { AGX_FORMAT_S8_UINT, GL_DEPTH24_STENCIL8 },
+		[GLES_FORMAT_Z24_FLOAT] = { AGX_FORMAT_Z32_FLOAT, GL_DEPTH_COMPONENT24 },
+		[GLES_FORMAT_Z16_UNORM] = { AGX_FORMAT_Z16_UNORM, GL_DEPTH_COMPONENT16 },
+		[GLES_FORMAT_D32_FLOAT] = { AGX_FORMAT_Z32_FLOAT, GL_DEPTH_COMPONENT32F },
+	};
+
+	if ((unsigned)f >= sizeof(formats) / sizeof(formats[0]) || !formats[f].internalformat)
+		return false;
+	*format = formats[f].format;
+	*internalformat = formats[f].internalformat;
+	return true;
+}
+
 /* A one-level image over a surface buffer's BO, in its layout, owned by the surface. */
 static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 		 struct gles_image *out)
@@ -101,30 +130,8 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 	enum agx_format format;
 	GLenum internalformat;
 
-	switch (buf->format) {
-	case GLES_FORMAT_RGBA8_UNORM:
-		format = AGX_FORMAT_R8G8B8A8_UNORM, internalformat = GL_RGBA8;
-		break;
-	case GLES_FORMAT_B5G6R5_UNORM:
-		/* red in bits 15..11, as the surface format says */
-		format = AGX_FORMAT_B5G6R5_UNORM, internalformat = GL_RGB565;
-		break;
-	case GLES_FORMAT_Z32_FLOAT:
-		/* the configs' D24S8 (egl_config.c), stored as DEPTH24_STENCIL8 is */
-		format = AGX_FORMAT_Z32_FLOAT, internalformat = GL_DEPTH24_STENCIL8;
-		break;
-	case GLES_FORMAT_S8_UINT:
-		format = AGX_FORMAT_S8_UINT, internalformat = GL_DEPTH24_STENCIL8;
-		break;
-	case GLES_FORMAT_Z24_FLOAT:
-		format = AGX_FORMAT_Z32_FLOAT, internalformat = GL_DEPTH_COMPONENT24;
-		break;
-	case GLES_FORMAT_Z16_UNORM:
-		format = AGX_FORMAT_Z16_UNORM, internalformat = GL_DEPTH_COMPONENT16;
-		break;
-	default:
+	if (!gles_surface_format_image(buf->format, &format, &internalformat))
 		return false;
-	}
 	/* the layout's size is the drawable's, or clears would reach past the BO */
 	if (!buf->bo.size || buf->layout.width != d->width || buf->layout.height != d->height)
 		return false;

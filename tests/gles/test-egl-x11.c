@@ -32,6 +32,9 @@
 #include "xvfb.h"
 
 #define assert_egl_error(expected) assert_int_equal(eglGetError(), (expected))
+/* an X11 display's configs: the 25 pbuffer ones, then from ARGB on the 32-bit visual's */
+#define X11_CONFIGS 30
+#define ARGB	    26
 
 static struct test_stack_options options;
 
@@ -265,7 +268,7 @@ static void test_platform(void **state)
 	setenv("DISPLAY", display, 1);
 	assert_true(eglInitialize(def, NULL, NULL));
 	assert_true(eglGetConfigs(def, NULL, 0, &n));
-	assert_int_equal(n, 12);
+	assert_int_equal(n, X11_CONFIGS);
 	assert_int_equal(config_attrib(def, config_by_id(def, 1), EGL_NATIVE_VISUAL_ID),
 			 config_attrib(dpy, config_by_id(dpy, 1), EGL_NATIVE_VISUAL_ID));
 	/* a config is its display's own */
@@ -320,43 +323,56 @@ static void test_configs(void **state)
 	const EGLint true_color[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
 				      EGL_NATIVE_VISUAL_TYPE, TrueColor, EGL_NONE };
 	EGLDisplay dpy, dpy16;
-	EGLConfig configs[16];
+	EGLConfig configs[32];
 	XVisualInfo *v;
 	EGLint n;
 
 	(void)state;
 	SKIP_WITHOUT_X();
 	dpy = screen_display(0);
-	/* the eight pbuffer configs, then the RGBA8888 ones again for the 32-bit visual */
-	assert_true(eglGetConfigs(dpy, configs, 16, &n));
-	assert_int_equal(n, 12);
+	/* the 25 pbuffer configs, then the RGBA8888 ones (1, 2, 5, 6, 24) again for the 32-bit
+	 * visual */
+	assert_true(eglGetConfigs(dpy, configs, 32, &n));
+	assert_int_equal(n, X11_CONFIGS);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_ID), i + 1);
-	for (int i = 8; i < 12; i++)
+	for (int i = ARGB - 1; i < X11_CONFIGS; i++)
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_ALPHA_SIZE), 8);
-	assert_int_equal(config_attrib(dpy, configs[9], EGL_DEPTH_SIZE), 24);
-	assert_int_equal(config_attrib(dpy, configs[9], EGL_STENCIL_SIZE), 8);
-	assert_int_equal(config_attrib(dpy, configs[10], EGL_DEPTH_SIZE), 16);
-	assert_int_equal(config_attrib(dpy, configs[11], EGL_STENCIL_SIZE), 0);
-	for (EGLint id = 1; id <= 8; id++) {
-		bool rgb565 = id == 3 || id == 4 || id == 7 || id == 8;
+	assert_int_equal(config_attrib(dpy, configs[ARGB], EGL_DEPTH_SIZE), 24);
+	assert_int_equal(config_attrib(dpy, configs[ARGB], EGL_STENCIL_SIZE), 8);
+	assert_int_equal(config_attrib(dpy, configs[ARGB + 1], EGL_DEPTH_SIZE), 16);
+	assert_int_equal(config_attrib(dpy, configs[ARGB + 2], EGL_STENCIL_SIZE), 0);
+	assert_int_equal(config_attrib(dpy, configs[ARGB + 3], EGL_DEPTH_SIZE), 32);
+	for (EGLint id = 1; id <= 25; id++) {
+		bool rgb565 = id == 3 || id == 4 || id == 7 || id == 8 || id == 25;
 
+		/* RGB10_A2 and half float (14 to 23) have no windows */
+		if (id >= 14 && id <= 23) {
+			assert_int_equal(
+			    config_attrib(dpy, config_by_id(dpy, id), EGL_SURFACE_TYPE),
+			    EGL_PBUFFER_BIT);
+			continue;
+		}
 		check_window_config(dpy, 0, id, rgb565 ? 16 : 24, rgb565 ? 0xf800 : 0xff0000);
 	}
-	for (EGLint id = 9; id <= 12; id++)
+	for (EGLint id = ARGB; id <= X11_CONFIGS; id++)
 		check_window_config(dpy, 0, id, 32, 0xff0000);
 	/* the screen's own visual where it fits: windows that name none get it */
 	assert_int_equal(config_attrib(dpy, configs[0], EGL_NATIVE_VISUAL_ID),
 			 (EGLint)XVisualIDFromVisual(DefaultVisual(fx->x, 0)));
-	/* es2_info gets config 1, and finds its visual */
+	/*
+	 * es2_info gets config 9 (RGB888: as many colour bits as RGBA8888's,
+	 * which es2_info does not ask alpha of, in a smaller buffer), and finds its visual
+	 */
 	assert_true(eglChooseConfig(dpy, es2_info, configs, 1, &n));
 	assert_int_equal(n, 1);
-	assert_int_equal(config_attrib(dpy, configs[0], EGL_CONFIG_ID), 1);
+	assert_int_equal(config_attrib(dpy, configs[0], EGL_CONFIG_ID), 9);
 	v = config_visual(dpy, configs[0]);
 	assert_int_equal(v->depth, 24);
 	XFree(v);
-	assert_true(eglChooseConfig(dpy, true_color, configs, 16, &n));
-	assert_int_equal(n, 8);
+	/* windows: RGBA8888 1, 2, 5, 6, 24; RGB888 9 to 13; ARGB 26 to 30 */
+	assert_true(eglChooseConfig(dpy, true_color, configs, 32, &n));
+	assert_int_equal(n, 15);
 	for (int i = 0; i < n; i++)
 		assert_true(config_attrib(dpy, configs[i], EGL_SURFACE_TYPE) & EGL_WINDOW_BIT);
 
@@ -368,8 +384,9 @@ static void test_configs(void **state)
 	check_window_config(dpy16, 1, 1, 24, 0xff0000);
 	check_window_config(dpy16, 1, 7, 16, 0xf800);
 	check_window_config(dpy16, 1, 8, 16, 0xf800);
-	if (n > 8)
-		check_window_config(dpy16, 1, 9, 32, 0xff0000);
+	check_window_config(dpy16, 1, 25, 16, 0xf800);
+	if (n > 25)
+		check_window_config(dpy16, 1, ARGB, 32, 0xff0000);
 	/* the surfaceless platform has pbuffers only, as before */
 	{
 		EGLDisplay sl =
@@ -377,7 +394,7 @@ static void test_configs(void **state)
 
 		assert_true(eglInitialize(sl, NULL, NULL));
 		assert_true(eglGetConfigs(sl, NULL, 0, &n));
-		assert_int_equal(n, 8);
+		assert_int_equal(n, 25);
 		assert_int_equal(config_attrib(sl, config_by_id(sl, 1), EGL_SURFACE_TYPE),
 				 EGL_PBUFFER_BIT);
 		assert_int_equal(config_attrib(sl, config_by_id(sl, 1), EGL_NATIVE_VISUAL_ID), 0);
@@ -404,7 +421,7 @@ static void test_window_surface(void **state)
 	dpy = screen_display(0);
 	rgba = config_by_id(dpy, 1);
 	rgb565 = config_by_id(dpy, 3);
-	argb = config_by_id(dpy, 9);
+	argb = config_by_id(dpy, ARGB);
 	v = config_visual(dpy, rgba);
 	win = make_window(v, 72, 40);
 
@@ -566,7 +583,7 @@ static void test_swap_depth32(void **state)
 	(void)state;
 	SKIP_WITHOUT_X();
 	dpy = screen_display(0);
-	config = config_by_id(dpy, 9);
+	config = config_by_id(dpy, ARGB);
 	v = config_visual(dpy, config);
 	assert_int_equal(v->depth, 32);
 	win = make_window(v, 32, 24);
@@ -676,7 +693,7 @@ static void test_terminate_current(void **state)
 	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
 	assert_true(eglInitialize(dpy, NULL, NULL));
 	assert_true(eglGetConfigs(dpy, NULL, 0, &n));
-	assert_int_equal(n, 12);
+	assert_int_equal(n, X11_CONFIGS);
 	/* the window is free for a surface again */
 	surf = eglCreateWindowSurface(dpy, config_by_id(dpy, 1), win, NULL);
 	assert_ptr_not_equal(surf, EGL_NO_SURFACE);

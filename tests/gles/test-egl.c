@@ -163,11 +163,12 @@ static void test_initialize(void **state)
 	assert_string_equal(eglQueryString(dpy, EGL_VENDOR), "AGX driver stack");
 	assert_string_equal(eglQueryString(dpy, EGL_VERSION), "1.5");
 	assert_string_equal(eglQueryString(dpy, EGL_CLIENT_APIS), "OpenGL_ES");
-	assert_string_equal(eglQueryString(dpy, EGL_EXTENSIONS),
-			    "EGL_EXT_create_context_robustness EGL_KHR_create_context "
-			    "EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
-			    "EGL_KHR_gl_texture_2D_image EGL_KHR_image_base "
-			    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync");
+	assert_string_equal(
+	    eglQueryString(dpy, EGL_EXTENSIONS),
+	    "EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float "
+	    "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
+	    "EGL_KHR_gl_texture_2D_image EGL_KHR_image_base "
+	    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync");
 	assert_null(eglQueryString(dpy, EGL_WIDTH));
 	assert_egl_error(EGL_BAD_PARAMETER);
 	/* the default display is the same device */
@@ -184,32 +185,50 @@ static void test_initialize(void **state)
 
 /* ---- configs ------------------------------------------------------------------------------ */
 
+#define NCONFIGS 25
+#define ALL                                                                                        \
+	(const EGLint[]){ 3, 7, 8, 4, 25, 9, 11, 12, 10, 13, 1, 14, 5, 16, 6, 17, 2, 15, 18, 24 }, \
+	    20
+
 static void test_configs(void **state)
 {
 	/* id, red, green, blue, alpha, depth, stencil, buffer size */
-	static const EGLint expected[8][8] = {
-		{ 1, 8, 8, 8, 8, 0, 0, 32 },  { 2, 8, 8, 8, 8, 24, 8, 32 },
-		{ 3, 5, 6, 5, 0, 0, 0, 16 },  { 4, 5, 6, 5, 0, 24, 8, 16 },
-		{ 5, 8, 8, 8, 8, 16, 0, 32 }, { 6, 8, 8, 8, 8, 24, 0, 32 },
-		{ 7, 5, 6, 5, 0, 16, 0, 16 }, { 8, 5, 6, 5, 0, 24, 0, 16 },
+	static const EGLint expected[NCONFIGS][8] = {
+		{ 1, 8, 8, 8, 8, 0, 0, 32 },	   { 2, 8, 8, 8, 8, 24, 8, 32 },
+		{ 3, 5, 6, 5, 0, 0, 0, 16 },	   { 4, 5, 6, 5, 0, 24, 8, 16 },
+		{ 5, 8, 8, 8, 8, 16, 0, 32 },	   { 6, 8, 8, 8, 8, 24, 0, 32 },
+		{ 7, 5, 6, 5, 0, 16, 0, 16 },	   { 8, 5, 6, 5, 0, 24, 0, 16 },
+		{ 9, 8, 8, 8, 0, 0, 0, 24 },	   { 10, 8, 8, 8, 0, 24, 8, 24 },
+		{ 11, 8, 8, 8, 0, 16, 0, 24 },	   { 12, 8, 8, 8, 0, 24, 0, 24 },
+		{ 13, 8, 8, 8, 0, 32, 0, 24 },	   { 14, 10, 10, 10, 2, 0, 0, 32 },
+		{ 15, 10, 10, 10, 2, 24, 8, 32 },  { 16, 10, 10, 10, 2, 16, 0, 32 },
+		{ 17, 10, 10, 10, 2, 24, 0, 32 },  { 18, 10, 10, 10, 2, 32, 0, 32 },
+		{ 19, 16, 16, 16, 16, 0, 0, 64 },  { 20, 16, 16, 16, 16, 24, 8, 64 },
+		{ 21, 16, 16, 16, 16, 16, 0, 64 }, { 22, 16, 16, 16, 16, 24, 0, 64 },
+		{ 23, 16, 16, 16, 16, 32, 0, 64 }, { 24, 8, 8, 8, 8, 32, 0, 32 },
+		{ 25, 5, 6, 5, 0, 32, 0, 16 },
 	};
 	static const EGLint columns[] = { EGL_CONFIG_ID,    EGL_RED_SIZE,   EGL_GREEN_SIZE,
 					  EGL_BLUE_SIZE,    EGL_ALPHA_SIZE, EGL_DEPTH_SIZE,
 					  EGL_STENCIL_SIZE, EGL_BUFFER_SIZE };
 	EGLDisplay dpy = initialized();
-	EGLConfig configs[16];
+	EGLConfig configs[32];
 	EGLint n = 0, value;
 
 	(void)state;
 	assert_true(eglGetConfigs(dpy, NULL, 0, &n));
-	assert_int_equal(n, 8);
+	assert_int_equal(n, NCONFIGS);
 	assert_true(eglGetConfigs(dpy, configs, 2, &n));
 	assert_int_equal(n, 2);
-	assert_true(eglGetConfigs(dpy, configs, 16, &n));
-	assert_int_equal(n, 8);
-	assert_false(eglGetConfigs(dpy, configs, 16, NULL));
+	assert_true(eglGetConfigs(dpy, configs, 32, &n));
+	assert_int_equal(n, NCONFIGS);
+	assert_false(eglGetConfigs(dpy, configs, 32, NULL));
 	assert_egl_error(EGL_BAD_PARAMETER);
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < NCONFIGS; i++) {
+		/* EGL_EXT_pixel_format_float: the half-float configs 19 to 23 */
+		assert_int_equal(config_attrib(dpy, configs[i], EGL_COLOR_COMPONENT_TYPE_EXT),
+				 i >= 18 && i <= 22 ? EGL_COLOR_COMPONENT_TYPE_FLOAT_EXT
+						    : EGL_COLOR_COMPONENT_TYPE_FIXED_EXT);
 		for (int c = 0; c < 8; c++)
 			assert_int_equal(config_attrib(dpy, configs[i], columns[c]),
 					 expected[i][c]);
@@ -232,12 +251,12 @@ static void test_configs(void **state)
 /* eglChooseConfig(attribs) gives exactly the config ids of want, in that order. */
 static void choose(EGLDisplay dpy, const EGLint *attribs, const EGLint *want, int count)
 {
-	EGLConfig configs[16];
+	EGLConfig configs[32];
 	EGLint n = -1;
 
 	assert_true(eglChooseConfig(dpy, attribs, NULL, 0, &n));
 	assert_int_equal(n, count);
-	assert_true(eglChooseConfig(dpy, attribs, configs, 16, &n));
+	assert_true(eglChooseConfig(dpy, attribs, configs, 32, &n));
 	assert_int_equal(n, count);
 	for (int i = 0; i < count; i++)
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_ID), want[i]);
@@ -255,28 +274,42 @@ static void test_choose_config(void **state)
 	/* the defaults ask for a window and OpenGL ES 1: nothing here */
 	choose(dpy, NULL, NULL, 0);
 	choose(dpy, (const EGLint[]){ EGL_NONE }, NULL, 0);
-	/* no colour size asked for: the smaller buffer, then the smaller depth, then stencil */
-	choose(dpy, (const EGLint[]){ PB, EGL_NONE }, (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 },
-	       8);
-	/* red asked for: more red bits first */
+	/*
+	 * No colour size asked for: the fixed-point configs (EGL_EXT_pixel_format_float's
+	 * default), the smaller buffer first, then the smaller depth, then stencil, then id
+	 */
+	choose(dpy, (const EGLint[]){ PB, EGL_NONE }, ALL);
+	/* red asked for: more red bits first (RGB10_A2's), then the smaller buffer */
 	choose(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, 1, EGL_NONE },
-	       (const EGLint[]){ 1, 5, 6, 2, 3, 7, 8, 4 }, 8);
-	choose(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, EGL_DONT_CARE, EGL_NONE },
-	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
+	       (const EGLint[]){ 14, 16, 17, 15, 18, 9, 11, 12, 10, 13,
+				 1,  5,	 6,  2,	 24, 3, 7,  8,	4,  25 },
+	       20);
+	/* half floats when asked for, or after the others when either will do */
+	choose(dpy,
+	       (const EGLint[]){ PB, EGL_COLOR_COMPONENT_TYPE_EXT,
+				 EGL_COLOR_COMPONENT_TYPE_FLOAT_EXT, EGL_NONE },
+	       (const EGLint[]){ 19, 21, 22, 20, 23 }, 5);
+	choose(dpy, (const EGLint[]){ PB, EGL_COLOR_COMPONENT_TYPE_EXT, EGL_DONT_CARE, EGL_NONE },
+	       (const EGLint[]){ 3,  7, 8,  4, 25, 9,  11, 12, 10, 13, 1,  14, 5,
+				 16, 6, 17, 2, 15, 18, 24, 19, 21, 22, 20, 23 },
+	       25);
+	choose(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, EGL_DONT_CARE, EGL_NONE }, ALL);
+	/* alpha: RGBA8888's 8 bits before RGB10_A2's 2 */
 	choose(dpy, (const EGLint[]){ PB, EGL_ALPHA_SIZE, 1, EGL_NONE },
-	       (const EGLint[]){ 1, 5, 6, 2 }, 4);
+	       (const EGLint[]){ 1, 5, 6, 2, 24, 14, 16, 17, 15, 18 }, 10);
 	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 1, EGL_NONE },
-	       (const EGLint[]){ 7, 8, 4, 5, 6, 2 }, 6);
+	       (const EGLint[]){ 7, 8, 4, 25, 11, 12, 10, 13, 5, 16, 6, 17, 2, 15, 18, 24 }, 16);
 	/* a depth buffer and no stencil, as glmark2 asks (by score, of every ES2 config) */
 	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 17, EGL_STENCIL_SIZE, 0, EGL_NONE },
-	       (const EGLint[]){ 8, 4, 6, 2 }, 4);
+	       (const EGLint[]){ 8, 4, 25, 12, 10, 13, 6, 17, 2, 15, 18, 24 }, 12);
 	choose(dpy, (const EGLint[]){ PB, EGL_GREEN_SIZE, 6, EGL_STENCIL_SIZE, 8, EGL_NONE },
-	       (const EGLint[]){ 2, 4 }, 2);
-	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 25, EGL_NONE }, NULL, 0);
+	       (const EGLint[]){ 15, 10, 2, 4 }, 4);
+	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 25, EGL_NONE },
+	       (const EGLint[]){ 25, 13, 18, 24 }, 4);
+	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 33, EGL_NONE }, NULL, 0);
 	choose(dpy, (const EGLint[]){ PB, EGL_BUFFER_SIZE, 24, EGL_NONE },
-	       (const EGLint[]){ 1, 5, 6, 2 }, 4);
-	choose(dpy, (const EGLint[]){ PB, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE },
-	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
+	       (const EGLint[]){ 9, 11, 12, 10, 13, 1, 14, 5, 16, 6, 17, 2, 15, 18, 24 }, 15);
+	choose(dpy, (const EGLint[]){ PB, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE }, ALL);
 	choose(dpy, (const EGLint[]){ PB, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE }, NULL, 0);
 	choose(dpy,
 	       (const EGLint[]){ EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE,
@@ -287,28 +320,25 @@ static void test_choose_config(void **state)
 	       NULL, 0);
 	choose(dpy, (const EGLint[]){ PB, EGL_LEVEL, 1, EGL_NONE }, NULL, 0);
 	choose(dpy, (const EGLint[]){ PB, EGL_SAMPLE_BUFFERS, 1, EGL_NONE }, NULL, 0);
-	choose(dpy, (const EGLint[]){ PB, EGL_MIN_SWAP_INTERVAL, 0, EGL_NONE },
-	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
-	choose(dpy, (const EGLint[]){ PB, EGL_SURFACE_TYPE, EGL_DONT_CARE, EGL_NONE },
-	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
+	choose(dpy, (const EGLint[]){ PB, EGL_MIN_SWAP_INTERVAL, 0, EGL_NONE }, ALL);
+	choose(dpy, (const EGLint[]){ PB, EGL_SURFACE_TYPE, EGL_DONT_CARE, EGL_NONE }, ALL);
 	/* transparent values count only for a transparent config */
-	choose(dpy, (const EGLint[]){ PB, EGL_TRANSPARENT_RED_VALUE, 7, EGL_NONE },
-	       (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
+	choose(dpy, (const EGLint[]){ PB, EGL_TRANSPARENT_RED_VALUE, 7, EGL_NONE }, ALL);
 	/* section 3.4.1.2: eglChooseConfig ignores the pbuffer limits and the visual id */
 	choose(
 	    dpy,
 	    (const EGLint[]){ PB, EGL_MAX_PBUFFER_WIDTH, 99999, EGL_NATIVE_VISUAL_ID, 5, EGL_NONE },
-	    (const EGLint[]){ 3, 7, 8, 4, 1, 5, 6, 2 }, 8);
+	    ALL);
 	/* EGL_CONFIG_ID overrides everything else */
 	choose(dpy,
 	       (const EGLint[]){ EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_CONFIG_ID, 2, EGL_NONE },
 	       (const EGLint[]){ 2 }, 1);
-	choose(dpy, (const EGLint[]){ EGL_CONFIG_ID, 9, EGL_NONE }, NULL, 0);
+	choose(dpy, (const EGLint[]){ EGL_CONFIG_ID, 26, EGL_NONE }, NULL, 0);
 	/* room for one: the best one */
 	assert_true(eglChooseConfig(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, 1, EGL_NONE }, &config,
 				    1, &n));
 	assert_int_equal(n, 1);
-	assert_int_equal(config_attrib(dpy, config, EGL_CONFIG_ID), 1);
+	assert_int_equal(config_attrib(dpy, config, EGL_CONFIG_ID), 14);
 
 	/* bad attributes and values */
 	static const EGLint bad[][5] = {
@@ -321,6 +351,7 @@ static void test_choose_config(void **state)
 		{ EGL_NATIVE_RENDERABLE, 7, EGL_NONE },
 		{ EGL_LEVEL, EGL_DONT_CARE, EGL_NONE },
 		{ EGL_MATCH_NATIVE_PIXMAP, 0x1234, EGL_NONE },
+		{ EGL_COLOR_COMPONENT_TYPE_EXT, 0x1234, EGL_NONE },
 	};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_false(eglChooseConfig(dpy, bad[i], &config, 1, &n));

@@ -76,26 +76,49 @@ check $? "agx-stack run -- eglinfo exits with 0 on the X server"
 section=$(sed -n '/^X11 platform:/,/^$/p' "$out")
 printf '%s\n' "$section" | grep -qx "EGL vendor string: AGX driver stack"
 check $? "an X11 platform section with our vendor string"
-# id, the 32-bit visual id, its class (TC: TrueColor), and the surfaces: RGBA8888
-# windows of the 24-bit visual (1, 2, 5, 6) and of a 32-bit one (9 to 12); RGB565
-# pbuffers only (no 16-bit visual on this screen)
-configs=$(printf '%s\n' "$section" | grep -E '^0x0[0-9a-f] ' |
+# id, the 32-bit visual id, its class (TC: TrueColor), and the surfaces:
+# RGBA8888 and RGB888 windows of the 24-bit visual (1, 2, 5, 6, 9 to 13,
+# 24) and RGBA8888 ones of a 32-bit one (26 to 30); RGB565 pbuffers only
+# (no 16-bit visual on this screen), RGB10_A2 and half float pbuffers only
+configs=$(printf '%s\n' "$section" | grep -E '^0x[0-9a-f][0-9a-f] ' |
 	awk '{ n = length($12); print $1, $2, $4, $5, $6, $7, $8, $9, substr($12, 1, n - 2),
 		substr($12, n - 1), $NF }')
 summary=$(printf '%s\n' "$configs" | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11 }' |
 	tr '\n' ';')
 want="0x01 32 8 8 8 8 0 0 TC win,pb;0x02 32 8 8 8 8 24 8 TC win,pb;0x03 16 5 6 5 0 0 0 -- pb;\
 0x04 16 5 6 5 0 24 8 -- pb;0x05 32 8 8 8 8 16 0 TC win,pb;0x06 32 8 8 8 8 24 0 TC win,pb;\
-0x07 16 5 6 5 0 16 0 -- pb;0x08 16 5 6 5 0 24 0 -- pb;0x09 32 8 8 8 8 0 0 TC win,pb;\
-0x0a 32 8 8 8 8 24 8 TC win,pb;0x0b 32 8 8 8 8 16 0 TC win,pb;0x0c 32 8 8 8 8 24 0 TC win,pb;"
+0x07 16 5 6 5 0 16 0 -- pb;0x08 16 5 6 5 0 24 0 -- pb;0x09 24 8 8 8 0 0 0 TC win,pb;\
+0x0a 24 8 8 8 0 24 8 TC win,pb;0x0b 24 8 8 8 0 16 0 TC win,pb;\
+0x0c 24 8 8 8 0 24 0 TC win,pb;0x0d 24 8 8 8 0 32 0 TC win,pb;\
+0x0e 32 10 10 10 2 0 0 -- pb;0x0f 32 10 10 10 2 24 8 -- pb;0x10 32 10 10 10 2 16 0 -- pb;\
+0x11 32 10 10 10 2 24 0 -- pb;0x12 32 10 10 10 2 32 0 -- pb;0x13 64 16 16 16 16 0 0 -- pb;\
+0x14 64 16 16 16 16 24 8 -- pb;0x15 64 16 16 16 16 16 0 -- pb;\
+0x16 64 16 16 16 16 24 0 -- pb;0x17 64 16 16 16 16 32 0 -- pb;\
+0x18 32 8 8 8 8 32 0 TC win,pb;0x19 16 5 6 5 0 32 0 -- pb;0x1a 32 8 8 8 8 0 0 TC win,pb;\
+0x1b 32 8 8 8 8 24 8 TC win,pb;0x1c 32 8 8 8 8 16 0 TC win,pb;\
+0x1d 32 8 8 8 8 24 0 TC win,pb;0x1e 32 8 8 8 8 32 0 TC win,pb;"
 [ "$summary" = "$want" ]
 check $? "the window and pbuffer configs (got: $summary)"
-# configs 1, 2, 5 and 6 share the screen's visual, 9 to 12 another one
+# the 24-bit visual's configs share it, 26 to 30 another one, the others none
 visuals=$(printf '%s\n' "$configs" | awk '{ print $9 }' | tr '\n' ' ')
-# shellcheck disable=SC2086 # one word per visual
-set -- $visuals
-[ "$1" = "$2" ] && [ "$1" = "$5" ] && [ "$1" = "$6" ] && [ "$9" = "${10}" ] &&
-	[ "$9" = "${11}" ] && [ "$9" = "${12}" ] && [ "$1" != "$9" ] && [ "$3" = 0x00 ] &&
-	[ "$1" != 0x00 ]
+ok=0 k=0
+for v in $visuals; do
+	k=$((k + 1))
+	case $k in
+	1) v24=$v ;;
+	26) v32=$v ;;
+	esac
+done
+k=0
+for v in $visuals; do
+	k=$((k + 1))
+	case $k in
+	1 | 2 | 5 | 6 | 9 | 10 | 11 | 12 | 13 | 24) [ "$v" = "$v24" ] || ok=1 ;;
+	26 | 27 | 28 | 29 | 30) [ "$v" = "$v32" ] || ok=1 ;;
+	*) [ "$v" = 0x00 ] || ok=1 ;;
+	esac
+done
+[ "$ok" -eq 0 ] && [ "$k" -eq 30 ] && [ "$v24" != 0x00 ] && [ "$v32" != 0x00 ] &&
+	[ "$v24" != "$v32" ]
 check $? "the visuals of the window configs (got: $visuals)"
 exit $failed
