@@ -242,14 +242,55 @@ static bool only_output_location_errors(const char *log)
 }
 
 /*
+ * A parse of the preprocessed code a rule rewrote (rule 22) in a shader
+ * of its own (*out, the caller's to delete): glslang's C interface parses
+ * the code its own preprocessor wrote, and has no way to replace it.  The
+ * log is the first preprocessor's messages (pre_log: this preprocessor
+ * reads code without macros and may say less), then the parse's.
+ */
+static int parse_rewritten(struct job *j, const char *code, const char *pre_log,
+			   glslang_shader_t **out)
+{
+	glslang_input_t in = make_input(j->stage, code, false);
+	glslang_shader_t *shader = glslang_shader_create(&in);
+	const char *log;
+	char *own_log, *joined;
+	size_t own;
+	int ret;
+
+	*out = shader;
+	if (!shader)
+		return -ENOMEM;
+	glslang_shader_set_preamble(shader, agx_glsl_extension_macros);
+	if (!glslang_shader_preprocess(shader, &in))
+		return log_add(&j->log, glslang_shader_get_info_log(shader)) ? -EINVAL : -ENOMEM;
+	own_log = strdup(glslang_shader_get_info_log(shader));
+	if (!own_log)
+		return -ENOMEM;
+	own = strlen(own_log);
+	ret = glslang_shader_parse(shader, &in) ? 0 : -EINVAL;
+	log = glslang_shader_get_info_log(shader);
+	if (!strncmp(log, own_log, own))
+		log += own;
+	free(own_log);
+	joined = agx_glsl_format("%s%s", pre_log, log);
+	if (!joined || !add_parse_log(j, pre_log, joined))
+		ret = -ENOMEM;
+	free(joined);
+	return ret;
+}
+
+/*
  * The check, under the shader's own version: preprocess, look at what the
  * preprocessor made, parse; and with to_spirv a link, which needs main().
- * *preprocessed (malloc'd) gets the preprocessed code of a valid shader.
+ * *preprocessed (malloc'd) gets the preprocessed code of a valid shader,
+ * as rule 22 rewrote it: what glslang parsed.
  */
 static int check_shader(struct job *j, const char *code, char **preprocessed)
 {
 	glslang_input_t in = make_input(j->stage, code, false);
 	glslang_shader_t *shader = glslang_shader_create(&in);
+	glslang_shader_t *rewritten = NULL;
 	glslang_program_t *program = NULL;
 	char *error, *pre = NULL, *pre_log = NULL;
 	int ret = -EINVAL;
@@ -282,16 +323,25 @@ static int check_shader(struct job *j, const char *code, char **preprocessed)
 		ret = fail(j, -EINVAL, error);
 		goto out;
 	}
-	ret = glslang_shader_parse(shader, &in) ? 0 : -EINVAL;
-	if (!add_parse_log(j, pre_log, glslang_shader_get_info_log(shader)))
-		ret = -ENOMEM;
+	ret = agx_glsl_constant_sequences(j->version, &pre);
+	if (ret < 0)
+		goto out;
+	if (ret) {
+		ret = parse_rewritten(j, pre, pre_log, &rewritten);
+		if (ret == -ENOMEM)
+			goto out;
+	} else {
+		ret = glslang_shader_parse(shader, &in) ? 0 : -EINVAL;
+		if (!add_parse_log(j, pre_log, glslang_shader_get_info_log(shader)))
+			ret = -ENOMEM;
+	}
 	if (!ret && j->want_spirv) {
 		program = glslang_program_create();
 		if (!program) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		glslang_program_add_shader(program, shader);
+		glslang_program_add_shader(program, rewritten ? rewritten : shader);
 		if (!glslang_program_link(program, GLSLANG_MSG_DEFAULT_BIT) &&
 		    !(j->stage == AGX_GLSL_FRAGMENT &&
 		      only_output_location_errors(glslang_program_get_info_log(program)))) {
@@ -306,6 +356,8 @@ static int check_shader(struct job *j, const char *code, char **preprocessed)
 out:
 	if (program)
 		glslang_program_delete(program);
+	if (rewritten)
+		glslang_shader_delete(rewritten);
 	glslang_shader_delete(shader);
 	free(pre_log);
 	free(pre);

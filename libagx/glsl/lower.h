@@ -120,6 +120,14 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 		   const struct agx_glsl_fetch *fetch, struct agx_glsl_lowered *out);
 void agx_glsl_lowered_finish(struct agx_glsl_lowered *l);
 
+/*
+ * Rule 22 (sequence.c): in preprocessed 1.00 code, each parenthesized
+ * sequence where the expression must be constant made one that glslang
+ * folds, for glslang's parse and the lowering.  1 when *code (malloc'd,
+ * NUL-terminated) was replaced, 0 when it stays, -ENOMEM.
+ */
+int agx_glsl_constant_sequences(int version, char **code);
+
 /* Reserved-word table (reserved.c): which versions must rename a user identifier. */
 #define AGX_GLSL_RENAME_IN_100 (1u << 0)
 #define AGX_GLSL_RENAME_IN_300 (1u << 1)

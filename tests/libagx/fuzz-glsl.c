@@ -1,7 +1,8 @@
 /*
  * fuzz-glsl: the front end on arbitrary shader text.  The first byte picks
  * the stage, the rest is the source.  The lowering runs on the bytes as
- * they are (as 1.00 and as 3.00), then the whole path: agx_glsl_check and
+ * they are (as 1.00 and as 3.00), and rule 22's rewrite, which must keep
+ * every newline; then the whole path: agx_glsl_check and
  * agx_glsl_to_spirv, which must agree on what is invalid, and whose SPIR-V
  * must start right.
  */
@@ -36,6 +37,33 @@ static void lower(enum agx_glsl_stage stage, int version, const char *text, size
 	agx_glsl_lowered_finish(&l);
 }
 
+static size_t newlines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Rule 22 on the text up to its first NUL: every line keeps its number. */
+static void sequences(const char *text, size_t length)
+{
+	char *code = strndup(text, length);
+	size_t before;
+	int ret;
+
+	if (!code)
+		return;
+	before = newlines(code);
+	ret = agx_glsl_constant_sequences(100, &code);
+	if (ret < 0 && ret != -ENOMEM)
+		abort();
+	if (ret >= 0 && newlines(code) != before)
+		abort();
+	free(code);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	enum agx_glsl_stage stage;
@@ -56,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (stage != AGX_GLSL_COMPUTE) {
 		lower(stage, 100, text, size - 1);
 		lower(stage, 300, text, size - 1);
+		sequences(text, size - 1);
 	}
 
 	checked = agx_glsl_check(stage, text, size - 1, &log);

@@ -102,6 +102,55 @@ static void test_lower_fragment_invariant(void **state)
 	}
 }
 
+/* Rule 22 on its own: the text in, the text glslang parses out. */
+static void sequences_expect(int version, const char *in, const char *want)
+{
+	char *code = strdup(in);
+	int ret;
+
+	assert_non_null(code);
+	ret = agx_glsl_constant_sequences(version, &code);
+	assert_int_equal(ret, want ? 1 : 0);
+	assert_string_equal(code, want ? want : in);
+	free(code);
+}
+
+/*
+ * A 1.00 sequence where the expression must be constant: each left
+ * operand compared with itself, the last chosen; the second copy on one
+ * line.  Calls' and constructors' commas, sequences in function bodies
+ * outside const declarations, 3.00, and shaders whose globals may be
+ * initialized with anything stay as they are.
+ */
+static void test_lower_constant_sequences(void **state)
+{
+	(void)state;
+	sequences_expect(100, "uniform float uf[(1, 2)];",
+			 "uniform float uf[((1)==(1)?( 2):( 2))];");
+	sequences_expect(100, "const float f = 3.0 + (1.0,\n 2.0);\nx",
+			 "const float f = 3.0 + ((1.0)==(1.0)?(\n 2.0):(  2.0));\nx");
+	sequences_expect(100, "const float f = cos((a, b, c));",
+			 "const float f = cos(((a)==(a)&&( b)==( b)?( c):( c)));");
+	sequences_expect(100, "float g = ((1, 2), 3);",
+			 "float g = ((((1)==(1)?( 2):( 2)))==(((1)==(1)?( 2):( 2)))?( 3):( 3));");
+	sequences_expect(100, "struct S { float a[(1, 2)]; };\nvoid f(float x[(1, 2)]);",
+			 "struct S { float a[((1)==(1)?( 2):( 2))]; };\n"
+			 "void f(float x[((1)==(1)?( 2):( 2))]);");
+	sequences_expect(100, "void main() {\n const float l = (1.0, 2.0);\n}",
+			 "void main() {\n const float l = ((1.0)==(1.0)?( 2.0):( 2.0));\n}");
+	sequences_expect(100, "const vec2 v = vec2(1.0, 2.0);\nvoid f(float a, float b);", NULL);
+	sequences_expect(100, "void main() { x = (a++, b); if (c) { y[(i, j)] = 1.0; } }", NULL);
+	sequences_expect(100, "void main() { float x = (1.0, 2.0); }", NULL);
+	sequences_expect(100, "void main() { highp float a[(1, 2)]; a[(i, j)] = 1.0; }",
+			 "void main() { highp float a[((1)==(1)?( 2):( 2))]; a[(i, j)] = 1.0; }");
+	sequences_expect(100, "void main() { return a[(i, j)]; do b[(i, j)]++; while (c); }", NULL);
+	sequences_expect(300, "const float f = (1.0, 2.0);", NULL);
+	sequences_expect(100,
+			 "#extension GL_EXT_shader_non_constant_global_initializers : enable\n"
+			 "float g = (f(), 2.0);",
+			 NULL);
+}
+
 /* gl_FragColor becomes a mediump output of its own, and the rename map says so. */
 static void test_lower_frag_color(void **state)
 {
@@ -1026,6 +1075,53 @@ static void test_check_frag_color(void **state)
 			 0);
 }
 
+static void to_spirv(enum agx_glsl_stage stage, const char *source, struct agx_glsl_result *r);
+
+/*
+ * Rule 22 through glslang: piglit's 1.00 sequences in constant
+ * expressions compile; a sequence with an operand that is not constant,
+ * one without parentheses, and 3.00's stay refused, and errors after a
+ * rewritten line keep their line numbers.
+ */
+static void test_check_constant_sequences(void **state)
+{
+	struct agx_glsl_result r;
+
+	(void)state;
+	assert_int_equal(
+	    check(AGX_GLSL_VERTEX,
+		  "uniform float uf[(1, 2)];\nvoid main() { gl_Position = vec4(uf[1]); }", NULL),
+	    0);
+	assert_int_equal(
+	    check(AGX_GLSL_FRAGMENT,
+		  "precision mediump float;\nconst float cf = 2.0;\nfloat gf2 = (cf, 3.0);\n"
+		  "const float f = cos((1.0, 2.0)) + (cf, 3.0);\n"
+		  "void main() { const float l = (f,\n cf);\n float a[(1, 2)];\n a[1] = 1.0;\n"
+		  " gl_FragData[0] = vec4(gf2, l, f, a[1]); }",
+		  NULL),
+	    0);
+	check_log(AGX_GLSL_VERTEX,
+		  "uniform float u;\nfloat g = (u, 3.0);\nvoid main() { gl_Position = vec4(g); }",
+		  -EINVAL, "ERROR: 0:2:");
+	check_log(AGX_GLSL_VERTEX,
+		  "uniform float uf[1, 2];\nvoid main() { gl_Position = vec4(uf[0]); }", -EINVAL,
+		  "ERROR: 0:1:");
+	check_log(AGX_GLSL_VERTEX,
+		  V300 "const float f = (1.0, 2.0);\nvoid main() { gl_Position = vec4(f); }",
+		  -EINVAL, "ERROR: 0:2:");
+	check_log(AGX_GLSL_VERTEX,
+		  "const float f = (1.0,\n 2.0);\nvoid main() {\n gl_Position = vec4(f) + q; }",
+		  -EINVAL, "ERROR: 0:4: 'q' : undeclared identifier");
+
+	/* and the lowered 3.10 source makes SPIR-V */
+	to_spirv(AGX_GLSL_VERTEX,
+		 "uniform float uf[(1, 2)];\nconst float f = 3.0 + (1.0, 2.0);\n"
+		 "void main() { gl_Position = vec4(uf[1] + f); }",
+		 &r);
+	assert_non_null(strstr(r.lowered, "uf[((1)==(1)?( 2):( 2))]"));
+	agx_glsl_result_finish(&r);
+}
+
 static void test_check_invariant_all(void **state)
 {
 	const char *body = "#pragma STDGL invariant(all)\nvoid main(){ }";
@@ -1550,6 +1646,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_attribute),
 		cmocka_unit_test(test_lower_varying),
 		cmocka_unit_test(test_lower_fragment_invariant),
+		cmocka_unit_test(test_lower_constant_sequences),
 		cmocka_unit_test(test_lower_frag_color),
 		cmocka_unit_test(test_lower_secondary_outputs),
 		cmocka_unit_test(test_lower_place_outputs),
@@ -1576,6 +1673,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_expansion),
 		cmocka_unit_test(test_check_attribute),
 		cmocka_unit_test(test_check_frag_color),
+		cmocka_unit_test(test_check_constant_sequences),
 		cmocka_unit_test(test_check_invariant_all),
 		cmocka_unit_test(test_check_fetch),
 		cmocka_unit_test(test_check_texture2d),
