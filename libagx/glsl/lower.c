@@ -1109,6 +1109,204 @@ static size_t find_last_frag_data_uniform(const struct lowering *l)
 	return SIZE_MAX;
 }
 
+/*
+ * Rule 23: the declarations of a function agree on the precision of its
+ * return type (GLSL ES 1.00 section 6.1: a prototype and the definition
+ * match in it).  glslang checks the parameters' precisions but not the
+ * return type's.  Declarations at global scope are read as "[QUALIFIER...]
+ * TYPE NAME (PARAMETERS)" before ";" or "{"; a function is its name and
+ * its parameters' types as spelled, so that two spellings of one
+ * signature are two functions here and the check says nothing of them.
+ */
+enum precision_class { PRECISION_NONE, PRECISION_FLOAT, PRECISION_INT };
+
+static enum precision_class precision_class(const struct agx_glsl_token *t)
+{
+	static const char *const floats[] = { "float", "vec2", "vec3", "vec4",
+					      "mat2",  "mat3", "mat4" };
+	static const char *const ints[] = { "int", "ivec2", "ivec3", "ivec4" };
+
+	for (size_t k = 0; k < sizeof(floats) / sizeof(floats[0]); k++)
+		if (agx_glsl_token_is(t, floats[k]))
+			return PRECISION_FLOAT;
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		if (agx_glsl_token_is(t, ints[k]))
+			return PRECISION_INT;
+	return PRECISION_NONE;
+}
+
+static bool is_precision(const struct agx_glsl_token *t)
+{
+	return agx_glsl_token_is(t, "highp") || agx_glsl_token_is(t, "mediump") ||
+	       agx_glsl_token_is(t, "lowp");
+}
+
+static bool is_parameter_qualifier(const struct agx_glsl_token *t)
+{
+	return is_precision(t) || agx_glsl_token_is(t, "const") || agx_glsl_token_is(t, "in") ||
+	       agx_glsl_token_is(t, "out") || agx_glsl_token_is(t, "inout");
+}
+
+/*
+ * The function's key: its name, then each parameter's type and array size
+ * (qualifiers and names left out), "f(float,vec2[2])"; "(void)" is "()".
+ */
+static char *function_key(const struct lowering *l, size_t name, size_t open, size_t close)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+	struct agx_glsl_text key = { 0 };
+	bool typed = false;
+	unsigned depth = 0;
+
+	agx_glsl_text_add(&key, v[name].text, v[name].length);
+	agx_glsl_text_puts(&key, "(");
+	for (size_t i = open + 1; i < close; i++) {
+		const struct agx_glsl_token *t = &v[i];
+
+		if (skippable(t))
+			continue;
+		if (!depth && agx_glsl_token_is(t, ",")) {
+			agx_glsl_text_puts(&key, ",");
+			typed = false;
+			continue;
+		}
+		if (agx_glsl_token_is(t, "[") || agx_glsl_token_is(t, "("))
+			depth++;
+		else if (agx_glsl_token_is(t, "]") || agx_glsl_token_is(t, ")"))
+			depth -= depth > 0;
+		/* the first word past the qualifiers is the type, a later one outside [] the name
+		 */
+		if (!depth && t->kind == AGX_GLSL_TOKEN_IDENT) {
+			if (typed || is_parameter_qualifier(t))
+				continue;
+			typed = true;
+		}
+		agx_glsl_text_add(&key, t->text, t->length);
+	}
+	agx_glsl_text_puts(&key, ")");
+	if (key.failed) {
+		free(key.v);
+		return NULL;
+	}
+	if (!strcmp(key.v + v[name].length, "(void)"))
+		strcpy(key.v + v[name].length, "()");
+	return key.v;
+}
+
+struct declared_function {
+	char *key;
+	const struct agx_glsl_token *precision; /* the effective precision, or NULL */
+};
+
+static int check_return_precision(struct lowering *l, char **error)
+{
+	const struct agx_glsl_token *v = l->tokens->v;
+	size_t n = l->tokens->count, start = 0;
+	/* the defaults at global scope: GLSL ES 1.00 section 4.5.3 */
+	static const struct agx_glsl_token highp = { AGX_GLSL_TOKEN_IDENT, "highp", 5, 0 };
+	static const struct agx_glsl_token mediump = { AGX_GLSL_TOKEN_IDENT, "mediump", 7, 0 };
+	const struct agx_glsl_token *defaults[3] = { NULL,
+						     l->stage == AGX_GLSL_VERTEX ? &highp : NULL,
+						     l->stage == AGX_GLSL_VERTEX ? &highp
+										 : &mediump };
+	struct declared_function *seen = NULL;
+	unsigned num_seen = 0, depth = 0;
+	int ret = 0;
+
+	*error = NULL;
+	for (size_t i = 0; i < n && !ret; i++) {
+		const struct agx_glsl_token *t = &v[i], *explicit = NULL, *effective;
+		size_t open, close, after, words = 0;
+		enum precision_class class = PRECISION_NONE;
+		struct declared_function *f = NULL;
+		char *key;
+
+		if (skippable(t))
+			continue;
+		if (t->kind == AGX_GLSL_TOKEN_DIRECTIVE || agx_glsl_token_is(t, "{") ||
+		    agx_glsl_token_is(t, "}") || agx_glsl_token_is(t, ";")) {
+			if (agx_glsl_token_is(t, "{"))
+				depth++;
+			else if (agx_glsl_token_is(t, "}"))
+				depth -= depth > 0;
+			start = i + 1;
+			continue;
+		}
+		if (depth)
+			continue;
+		/* "precision Q T;" at global scope sets T's default */
+		if (i == next_solid(l, start) && agx_glsl_token_is(t, "precision")) {
+			size_t q = next_solid(l, i + 1), type = next_solid(l, q + 1);
+
+			if (type < n && is_precision(&v[q]) && precision_class(&v[type]))
+				defaults[precision_class(&v[type])] = &v[q];
+			continue;
+		}
+		open = next_solid(l, i + 1);
+		if (t->kind != AGX_GLSL_TOKEN_IDENT || open >= n ||
+		    !agx_glsl_token_is(&v[open], "("))
+			continue;
+		/* only words from the statement's start to the name: a declaration's header */
+		for (size_t k = next_solid(l, start); k < i; k = next_solid(l, k + 1)) {
+			if (v[k].kind != AGX_GLSL_TOKEN_IDENT) {
+				words = 0;
+				break;
+			}
+			if (is_precision(&v[k]))
+				explicit = &v[k];
+			class = precision_class(&v[k]);
+			words++;
+		}
+		close = group_end(l, open);
+		after = close < n ? next_solid(l, close + 1) : n;
+		if (!words || after >= n ||
+		    !(agx_glsl_token_is(&v[after], ";") || agx_glsl_token_is(&v[after], "{"))) {
+			i = close < n ? close : n;
+			continue;
+		}
+		effective = explicit ? explicit : defaults[class];
+		key = function_key(l, i, open, close);
+		if (!key) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (unsigned k = 0; k < num_seen; k++)
+			if (!strcmp(seen[k].key, key))
+				f = &seen[k];
+		if (!f) {
+			struct declared_function *grown =
+			    realloc(seen, (num_seen + 1) * sizeof(*seen));
+
+			if (!grown) {
+				free(key);
+				ret = -ENOMEM;
+				break;
+			}
+			seen = grown;
+			seen[num_seen++] =
+			    (struct declared_function){ key, class ? effective : NULL };
+		} else {
+			if (class && f->precision && effective &&
+			    !(f->precision->length == effective->length &&
+			      !memcmp(f->precision->text, effective->text, effective->length))) {
+				*error = agx_glsl_format(
+				    "ERROR: 0:%u: '%.*s' : return precision %.*s differs from "
+				    "the %.*s of an earlier declaration (GLSL ES 1.00 section "
+				    "6.1)\n",
+				    t->line, (int)t->length, t->text, (int)effective->length,
+				    effective->text, (int)f->precision->length, f->precision->text);
+				ret = *error ? -EINVAL : -ENOMEM;
+			}
+			free(key);
+		}
+		i = close;
+	}
+	for (unsigned k = 0; k < num_seen; k++)
+		free(seen[k].key);
+	free(seen);
+	return ret;
+}
+
 static void lower_tokens(struct lowering *l)
 {
 	struct layout_state layout = { 0 };
@@ -1257,6 +1455,8 @@ int agx_glsl_lower(enum agx_glsl_stage stage, int version, const char *text, siz
 		if (secondary_data)
 			l.secondary_data = rename_to(&l, "gl_SecondaryFragDataEXT", 23);
 	}
+	if (version == 100 && (ret = check_return_precision(&l, &out->error)) < 0)
+		goto out;
 	emit_prologue(&l);
 	lower_tokens(&l);
 	if (l.failed || l.out.failed) {

@@ -151,6 +151,77 @@ static void test_lower_constant_sequences(void **state)
 			 NULL);
 }
 
+/*
+ * Rule 23: a function's declarations agree on the precision of its return
+ * type, the default precision where they name none.
+ */
+static void test_lower_return_precision(void **state)
+{
+	static const struct {
+		enum agx_glsl_stage stage;
+		const char *in, *error;
+	} cases[] = {
+		{ AGX_GLSL_FRAGMENT,
+		  "#version 100\nprecision mediump float;\nfloat\nget_three();\nhighp float\n"
+		  "get_three()\n{ return 3.0; }\n",
+		  "ERROR: 0:6: 'get_three' : return precision highp differs from the mediump" },
+		{ AGX_GLSL_FRAGMENT,
+		  "precision mediump float;\nfloat f();\nmediump float f() { return 1.0; }\n",
+		  NULL },
+		/* the default where each declaration is */
+		{ AGX_GLSL_FRAGMENT,
+		  "precision mediump float;\nfloat f();\nprecision highp float;\n"
+		  "float f() { return 1.0; }\n",
+		  "ERROR: 0:4: 'f' : return precision highp" },
+		{ AGX_GLSL_VERTEX, "float f(void);\nhighp float f() { return 1.0; }\n", NULL },
+		{ AGX_GLSL_VERTEX, "int f(int a);\nlowp int f(in int b) { return 1; }\n",
+		  "ERROR: 0:2: 'f' : return precision lowp differs from the highp" },
+		{ AGX_GLSL_FRAGMENT, "int f(int a);\nint f(const in highp int b) { return 1; }\n",
+		  NULL },
+		/* overloads are other functions */
+		{ AGX_GLSL_VERTEX,
+		  "lowp float f(float a);\nhighp float f(vec2 a) { return 1.0; }\n"
+		  "lowp float f(float x[2]);\nhighp float f(float x[3]) { return 1.0; }\n",
+		  NULL },
+		/* no precision for bool or structs; a local's precision is not global */
+		{ AGX_GLSL_VERTEX,
+		  "struct S { float x; };\nS s();\nS s() { return S(1.0); }\nbool b();\n"
+		  "bool b() { precision lowp float; return true; }\nfloat f();\n"
+		  "float f() { return 1.0; }\n",
+		  NULL },
+		{ AGX_GLSL_VERTEX, "float x = float(1.0);\nmediump float g = float(2.0);\n", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct agx_glsl_lowered l;
+		int ret =
+		    agx_glsl_lower(cases[i].stage, 100, cases[i].in, strlen(cases[i].in), NULL, &l);
+
+		if (cases[i].error) {
+			if (ret != -EINVAL || !l.error || !strstr(l.error, cases[i].error))
+				print_error("case %zu: %d %s\n", i, ret, l.error ? l.error : "");
+			assert_int_equal(ret, -EINVAL);
+			assert_non_null(strstr(l.error, cases[i].error));
+		} else {
+			if (ret)
+				print_error("case %zu: %d %s\n", i, ret, l.error ? l.error : "");
+			assert_int_equal(ret, 0);
+		}
+		agx_glsl_lowered_finish(&l);
+	}
+	/* 3.00 is glslang's to judge */
+	{
+		struct agx_glsl_lowered l;
+		const char *in = "precision mediump float;\nfloat f();\nhighp float f() { return "
+				 "1.0; }\n";
+
+		assert_int_equal(agx_glsl_lower(AGX_GLSL_FRAGMENT, 300, in, strlen(in), NULL, &l),
+				 0);
+		agx_glsl_lowered_finish(&l);
+	}
+}
+
 /* gl_FragColor becomes a mediump output of its own, and the rename map says so. */
 static void test_lower_frag_color(void **state)
 {
@@ -1122,6 +1193,31 @@ static void test_check_constant_sequences(void **state)
 	agx_glsl_result_finish(&r);
 }
 
+/*
+ * Rule 23 through glslang, piglit's mismatched-return-precision.frag, and
+ * the parameters' precisions, which glslang checks itself.
+ */
+static void test_check_function_declarations(void **state)
+{
+	(void)state;
+	check_log(AGX_GLSL_FRAGMENT,
+		  "#version 100\nprecision mediump float;\nfloat\nget_three();\nhighp float\n"
+		  "get_three()\n{\n return 3.0;\n}\nvoid\nmain(void)\n{\n"
+		  " gl_FragColor = vec4(get_three());\n}\n",
+		  -EINVAL, "ERROR: 0:6: 'get_three' : return precision highp");
+	assert_int_equal(check(AGX_GLSL_FRAGMENT,
+			       "precision mediump float;\nfloat f();\nmediump float f() { "
+			       "return 3.0; }\nvoid main() { gl_FragColor = vec4(f()); }",
+			       NULL),
+			 0);
+	check_log(AGX_GLSL_FRAGMENT,
+		  "precision mediump float;\nfloat f(float x);\nfloat f(highp float x) { "
+		  "return x; }\nvoid main() { gl_FragColor = vec4(f(1.0)); }",
+		  -EINVAL,
+		  "ERROR: 0:3: 'highp' : overloaded functions must have the same parameter "
+		  "precision");
+}
+
 static void test_check_invariant_all(void **state)
 {
 	const char *body = "#pragma STDGL invariant(all)\nvoid main(){ }";
@@ -1647,6 +1743,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_varying),
 		cmocka_unit_test(test_lower_fragment_invariant),
 		cmocka_unit_test(test_lower_constant_sequences),
+		cmocka_unit_test(test_lower_return_precision),
 		cmocka_unit_test(test_lower_frag_color),
 		cmocka_unit_test(test_lower_secondary_outputs),
 		cmocka_unit_test(test_lower_place_outputs),
@@ -1674,6 +1771,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_check_attribute),
 		cmocka_unit_test(test_check_frag_color),
 		cmocka_unit_test(test_check_constant_sequences),
+		cmocka_unit_test(test_check_function_declarations),
 		cmocka_unit_test(test_check_invariant_all),
 		cmocka_unit_test(test_check_fetch),
 		cmocka_unit_test(test_check_texture2d),
