@@ -1218,6 +1218,31 @@ static void test_check_function_declarations(void **state)
 		  "precision");
 }
 
+/*
+ * What 1.00 takes of arrays: C-style out and inout array parameters, but
+ * no array type ("float[2] x", 3.00's), as glslang and ANGLE have it;
+ * piglit's fn-*-array-allowed-cstyle tests declare one (Mesa takes it).
+ */
+static void test_check_array_syntax(void **state)
+{
+	(void)state;
+	assert_int_equal(check(AGX_GLSL_FRAGMENT,
+			       "precision mediump float;\nvoid f(out float x[2]) { }\n"
+			       "void g(inout float x[2]) { }\n"
+			       "void main() { float x[2]; f(x); g(x); }",
+			       NULL),
+			 0);
+	check_log(AGX_GLSL_FRAGMENT,
+		  "precision mediump float;\nvoid f(out float x[2]) { }\n"
+		  "void main() { float[2] x; f(x); }",
+		  -EINVAL, "'arrayed type'");
+	assert_int_equal(check(AGX_GLSL_FRAGMENT,
+			       V300 "precision mediump float;\nvoid f(out float x[2]) { }\n"
+				    "void main() { float[2] x; f(x); }",
+			       NULL),
+			 0);
+}
+
 static void test_check_invariant_all(void **state)
 {
 	const char *body = "#pragma STDGL invariant(all)\nvoid main(){ }";
@@ -1772,6 +1797,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_check_frag_color),
 		cmocka_unit_test(test_check_constant_sequences),
 		cmocka_unit_test(test_check_function_declarations),
+		cmocka_unit_test(test_check_array_syntax),
 		cmocka_unit_test(test_check_invariant_all),
 		cmocka_unit_test(test_check_fetch),
 		cmocka_unit_test(test_check_texture2d),
