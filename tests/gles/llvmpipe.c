@@ -345,3 +345,15 @@ int llvmpipe_main(int argc, char **argv, int (*workload)(void), size_t min_recor
 	return test_stack_run(argc, argv, &main_options, tests, sizeof(tests) / sizeof(tests[0]),
 			      setup, teardown);
 }
+
+const char llvmpipe_vs_pos_col[] = "#version 300 es\n"
+				   "in vec4 pos;\n"
+				   "in vec4 col;\n"
+				   "out vec4 v;\n"
+				   "void main() { gl_Position = pos; v = col; }\n";
+const char llvmpipe_fs_col[] = "#version 300 es\n"
+			       "precision highp float;\n"
+			       "in vec4 v;\n"
+			       "out vec4 o;\n"
+			       "void main() { o = v; }\n";
+const char *const llvmpipe_pos_col[] = { "pos", "col", NULL };

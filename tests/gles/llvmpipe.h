@@ -56,6 +56,13 @@ GLuint llvmpipe_program_xfb(const char *vs, const char *fs, const char *const *n
 			    const char *const *xfb, GLenum xfb_mode);
 
 /*
+ * GLSL ES 3.00 shaders of a colour per vertex: attributes pos (0) and col
+ * (1), as llvmpipe_pos_col names them, the colour output as it is.
+ */
+extern const char llvmpipe_vs_pos_col[], llvmpipe_fs_col[];
+extern const char *const llvmpipe_pos_col[];
+
+/*
  * The main() of a test program of one comparison: its workload with
  * --workload, else a stack of the daemons its arguments name, and
  * llvmpipe_compare() over it.

@@ -27,18 +27,10 @@
 #define W 32
 #define H 24
 
-static const char *const names[] = { "pos", "col", NULL };
+#define names llvmpipe_pos_col
 
-static const char vs[] = "#version 300 es\n"
-			 "in vec4 pos;\n"
-			 "in vec4 col;\n"
-			 "out vec4 v;\n"
-			 "void main() { gl_Position = pos; v = col; }\n";
-static const char fs[] = "#version 300 es\n"
-			 "precision highp float;\n"
-			 "in vec4 v;\n"
-			 "out vec4 o;\n"
-			 "void main() { o = v; }\n";
+#define vs llvmpipe_vs_pos_col
+#define fs llvmpipe_fs_col
 
 /* Two triangles through each other: z from -0.6 to 0.6 and back. */
 static const float pos[][4] = {

@@ -13,25 +13,10 @@
 
 static struct agx_ir_shader *fragment_new(struct agx_builder *b)
 {
-	struct agx_ir_shader *s = agx_ir_shader_create(AGX_IR_STAGE_FRAGMENT);
-	struct agx_ir_function *f;
-
-	assert_non_null(s);
-	f = agx_ir_function_create(s, "main");
-	agx_builder_init(b, f);
-	return s;
+	return stage_shader_new(AGX_IR_STAGE_FRAGMENT, b);
 }
 
-static void run(struct agx_ir_shader *in, struct agx_ir_shader *want,
-		const struct agx_compile_options *o, bool progress)
-{
-	assert_valid(in);
-	assert_valid(want);
-	assert_int_equal(agx_pass_options(in, agx_lower_fetch, o), progress);
-	assert_equal_ir(in, want);
-	agx_ir_shader_destroy(in);
-	agx_ir_shader_destroy(want);
-}
+#define run(in, want, o, progress) check_pass_options(in, want, agx_lower_fetch, o, progress)
 
 /* A float target of four components: each component its load_tile, the stores as they were. */
 static void test_fetch_float(void **state)

@@ -14,24 +14,10 @@
 
 static struct agx_ir_shader *stage_shader(struct agx_builder *b, enum agx_ir_stage stage)
 {
-	struct agx_ir_shader *s = agx_ir_shader_create(stage);
-	struct agx_ir_function *f;
-
-	assert_non_null(s);
-	f = agx_ir_function_create(s, "main");
-	agx_builder_init(b, f);
-	return s;
+	return stage_shader_new(stage, b);
 }
 
-static void run(struct agx_ir_shader *in, struct agx_ir_shader *want, bool progress)
-{
-	assert_valid(in);
-	assert_valid(want);
-	assert_int_equal(agx_pass(in, agx_lower_tests), progress);
-	assert_equal_ir(in, want);
-	agx_ir_shader_destroy(in);
-	agx_ir_shader_destroy(want);
-}
+#define run(in, want, progress) check_pass(in, want, agx_lower_tests, progress)
 
 /* gl_FragDepth stored after the colour: the colour stores move after it, in their order. */
 static void test_colour_after_depth(void **state)
