@@ -237,8 +237,21 @@ static uint32_t pipeline(struct agx_render *r, const struct agx_pipeline *p)
 	return va ? usc_offset(r, va) : ~0u;
 }
 
+/* Whether stage s is the last draw's stage *last, whose uniforms the pass holds at uniforms. */
+static bool same_stage(const struct agx_render *r, const struct agx_render_stage *s,
+		       const struct agx_render_stage *last, uint64_t uniforms)
+{
+	return s->code_va == last->code_va && s->num_registers == last->num_registers &&
+	       s->num_uniforms == last->num_uniforms && s->textures == last->textures &&
+	       s->num_textures == last->num_textures && s->samplers == last->samplers &&
+	       s->num_samplers == last->num_samplers &&
+	       (!s->num_uniforms ||
+		!memcmp(r->map + (uniforms - r->va), s->uniforms, 4 * (size_t)s->num_uniforms));
+}
+
 /* A stage's pipeline: its uniforms copied, its state bound. */
-static uint32_t stage_pipeline(struct agx_render *r, const struct agx_render_stage *s)
+static uint32_t stage_pipeline(struct agx_render *r, const struct agx_render_stage *s,
+			       uint64_t *uniforms)
 {
 	struct agx_pipeline p = { .code = usc_offset(r, s->code_va),
 				  .num_registers = s->num_registers,
@@ -250,7 +263,18 @@ static uint32_t stage_pipeline(struct agx_render *r, const struct agx_render_sta
 
 	if (s->num_uniforms && !(p.uniforms = put(r, s->uniforms, 4 * (size_t)s->num_uniforms, 16)))
 		return ~0u;
+	*uniforms = p.uniforms;
 	return pipeline(r, &p);
+}
+
+/* The stage's pipeline: the last draw's when it is the same, else a new one. */
+static uint32_t draw_pipeline(struct agx_render *r, const struct agx_render_stage *s,
+			      const struct agx_render_stage *last, uint64_t *uniforms,
+			      uint32_t last_pipeline)
+{
+	if (r->last.valid && same_stage(r, s, last, *uniforms))
+		return last_pipeline;
+	return stage_pipeline(r, s, uniforms);
 }
 
 /* The register counts a tile program's pipeline is launched with (render.*_bind). */
@@ -708,15 +732,18 @@ static int array_entry(struct agx_render *r, uint64_t array, unsigned *count, un
 	return (int)(*count)++;
 }
 
+_Static_assert(AGX_CMD_CF_BINDING_HEADER_LENGTH + 4 * 127 >= AGX_PPP_MAX_LENGTH,
+	       "a draw's word buffer holds its PPP block");
+
 static int draw(struct agx_render *r, const struct agx_render_draw *d)
 {
 	struct agx_ppp_state ppp = d->state;
-	uint8_t words[AGX_PPP_MAX_LENGTH > AGX_PIPELINE_MAX_LENGTH ? AGX_PPP_MAX_LENGTH
-								   : AGX_PIPELINE_MAX_LENGTH];
+	/* the coefficient bindings' words (up to 127 bindings), then the PPP block's */
+	uint8_t words[AGX_CMD_CF_BINDING_HEADER_LENGTH + 4 * 127];
 	size_t need = AGX_VDM_VERTEX_LENGTH + AGX_VDM_RESTART_LENGTH + AGX_VDM_PPP_LENGTH +
 		      AGX_VDM_DRAW_MAX_LENGTH;
 	uint32_t vs, fs = 0;
-	uint64_t pva;
+	uint64_t pva = 0, vs_uniforms, fs_uniforms, cf;
 	size_t n;
 
 	if (r->error)
@@ -762,24 +789,30 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 		ppp.bias_index = (unsigned)at;
 	}
 
-	vs = stage_pipeline(r, &d->vs);
+	/* what the last draw placed, unless this draw's differs */
+	vs_uniforms = r->last.vs_uniforms;
+	fs_uniforms = r->last.fs_uniforms;
+	cf = r->last.cf;
+	vs = draw_pipeline(r, &d->vs, &r->last.vs, &vs_uniforms, r->last.vs_pipeline);
 	if (d->fs.code_va) {
-		uint64_t cf;
-
-		fs = stage_pipeline(r, &d->fs);
+		fs = draw_pipeline(r, &d->fs, &r->last.fs, &fs_uniforms, r->last.fs_pipeline);
 		n = agx_cf_bindings(words, d->cf, d->num_cf, d->vs_outputs, d->cf_registers);
-		cf = put(r, words, n, 4);
-		if (!cf)
-			return r->error;
+		if (!r->last.valid || !cf || n != r->last.cf_size ||
+		    memcmp(r->map + (cf - r->va), words, n)) {
+			if (!(cf = put(r, words, n, 4)))
+				return r->error;
+		}
 		ppp.cf = usc_offset(r, cf);
 		ppp.cf_count = d->num_cf;
 		ppp.fs_textures = d->fs.num_textures;
 	}
 	ppp.fs_pipeline = fs;
 	ppp.outputs = d->vs_outputs;
-	n = agx_ppp_pack(words, &ppp);
-	pva = put(r, words, n, 16);
-	if (r->error || vs == ~0u || fs == ~0u || !pva)
+	if (r->error || vs == ~0u || fs == ~0u)
+		return fail(r, -ENOSPC);
+	/* only the words that changed: none at all when nothing did */
+	n = agx_ppp_pack_changed(words, &ppp, r->last.valid ? &r->last.ppp : NULL);
+	if (n && !(pva = put(r, words, n, 16)))
 		return fail(r, -ENOSPC);
 	/* the data just taken from the tail must have left the draw's words their room */
 	if (r->head + need + AGX_VDM_TERMINATE_LENGTH > r->tail)
@@ -787,13 +820,30 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 
 	uint8_t *out = r->map + r->head;
 
-	out += agx_vdm_vertex(out, vs, d->vs_outputs);
+	if (!r->last.valid || vs != r->last.vs_pipeline || d->vs_outputs != r->last.vs_outputs)
+		out += agx_vdm_vertex(out, vs, d->vs_outputs);
 	if (d->draw.restart)
 		out += agx_vdm_restart(out, d->restart_index);
-	out += agx_vdm_ppp(out, pva, n);
+	if (n)
+		out += agx_vdm_ppp(out, pva, n);
 	out += agx_vdm_draw(out, &d->draw);
 	r->head = (size_t)(out - r->map);
 	r->draws++;
+
+	/* the draw is whole: what it left is what the next one compares with */
+	r->last.valid = true;
+	r->last.ppp = ppp;
+	r->last.vs = d->vs;
+	r->last.vs_uniforms = vs_uniforms;
+	r->last.vs_pipeline = vs;
+	r->last.vs_outputs = d->vs_outputs;
+	if (d->fs.code_va) {
+		r->last.fs = d->fs;
+		r->last.fs_uniforms = fs_uniforms;
+		r->last.fs_pipeline = fs;
+		r->last.cf = cf;
+		r->last.cf_size = AGX_CMD_CF_BINDING_HEADER_LENGTH + 4 * (size_t)d->num_cf;
+	}
 	return 0;
 }
 

@@ -2,6 +2,8 @@
  * vdm.c: the VDM words of draws, the PPP state block a draw takes and a
  * fragment shader's coefficient bindings (agx/cmd.h).
  */
+#include <string.h>
+
 #include "agx/cmd.h"
 #include "agx_cmdbuf.h"
 
@@ -134,39 +136,106 @@ static void pack_stencil(uint8_t *out, const struct agx_ppp_stencil *s)
 	agx_cmd_ppp_fragment_stencil_pack(out, &w);
 }
 
-size_t agx_ppp_pack(uint8_t *out, const struct agx_ppp_state *p)
+/* The groups of the PPP state whose words a block carries (agx_ppp_pack_changed). */
+static bool control_differs(const struct agx_ppp_state *p, const struct agx_ppp_state *q)
 {
+	return p->visibility != q->visibility || p->scissor != q->scissor ||
+	       p->depth_bias != q->depth_bias || p->stencil != q->stencil;
+}
+
+static bool faces_differ(const struct agx_ppp_state *p, const struct agx_ppp_state *q)
+{
+	return p->depth_func != q->depth_func || p->depth_write != q->depth_write ||
+	       memcmp(&p->line_width, &q->line_width, sizeof(p->line_width)) ||
+	       p->front.ref != q->front.ref || p->back.ref != q->back.ref;
+}
+
+static bool stencil_differs(const struct agx_ppp_stencil *a, const struct agx_ppp_stencil *b)
+{
+	return a->write_mask != b->write_mask || a->read_mask != b->read_mask ||
+	       a->depth_pass != b->depth_pass || a->depth_fail != b->depth_fail ||
+	       a->stencil_fail != b->stencil_fail || a->compare != b->compare;
+}
+
+static bool output_select_differs(const struct agx_ppp_state *p, const struct agx_ppp_state *q)
+{
+	return p->clip_distances != q->clip_distances || (p->cf_count != 0) != (q->cf_count != 0) ||
+	       p->point_size != q->point_size || p->frag_coord_z != q->frag_coord_z;
+}
+
+static bool cull_differs(const struct agx_ppp_state *p, const struct agx_ppp_state *q)
+{
+	return p->cull_front != q->cull_front || p->cull_back != q->cull_back ||
+	       p->front_ccw != q->front_ccw || p->depth_clip != q->depth_clip ||
+	       p->rasterizer_discard != q->rasterizer_discard || p->provoking != q->provoking;
+}
+
+size_t agx_ppp_pack_changed(uint8_t *out, const struct agx_ppp_state *p,
+			    const struct agx_ppp_state *prev)
+{
+	const struct agx_ppp_state *q = prev;
 	bool fs = p->fs_pipeline != 0, dbs = p->scissor || p->depth_bias;
+	bool q_dbs = q && (q->scissor || q->depth_bias);
+	/*
+	 * A group is sent when it differs from what the previous block left;
+	 * the words that are sent only while a feature is on (stencil, the
+	 * scissor and bias indices, the fragment shader, the query) also when
+	 * the previous state had it off, as their words may be older.
+	 */
+	bool control = !q || control_differs(p, q);
+	bool faces = !q || faces_differ(p, q);
+	bool face_2 = p->point_sprite_uv10 && (!q || !q->point_sprite_uv10);
+	bool stencil = p->stencil && (!q || !q->stencil || stencil_differs(&p->front, &q->front) ||
+				      stencil_differs(&p->back, &q->back));
+	bool indices = dbs && (!q_dbs || p->scissor_index != q->scissor_index ||
+			       p->bias_index != q->bias_index);
+	bool viewport = !q || memcmp(p->translate, q->translate, sizeof(p->translate)) ||
+			memcmp(p->scale, q->scale, sizeof(p->scale));
+	bool select = !q || output_select_differs(p, q);
+	bool counts = !q || p->varying_words != q->varying_words;
+	bool cull = !q || cull_differs(p, q);
+	bool shader = fs && (!q || q->fs_pipeline != p->fs_pipeline || q->cf != p->cf ||
+			     q->cf_count != p->cf_count || q->fs_textures != p->fs_textures);
+	bool query = p->visibility && (!q || !q->visibility || q->query != p->query);
+	bool size = !q || p->outputs != q->outputs;
 	struct agx_cmd_ppp_header h = { AGX_CMD_PPP_HEADER_DEFAULTS,
-					.fragment_control = true,
-					.fragment_front_face = true,
-					.fragment_front_face_2 = p->point_sprite_uv10,
-					.fragment_front_stencil = p->stencil,
-					.fragment_back_face = true,
-					.fragment_back_stencil = p->stencil,
-					.depth_bias_scissor = dbs,
-					.viewport = true,
-					.output_select = true,
-					.varying_counts_32 = true,
-					.cull = true,
-					.fragment_shader = fs,
-					.occlusion_query = p->visibility != 0,
-					.output_size = true };
-	struct agx_cmd_ppp_fragment_control fc = { .unk1 = true,
-						   .visibility_mode = p->visibility,
-						   .scissor_enable = p->scissor,
-						   .depth_bias_enable = p->depth_bias,
-						   .stencil_test_enable = p->stencil,
-						   .two_sided_stencil = p->stencil };
+					.fragment_control = control,
+					.fragment_front_face = faces,
+					.fragment_front_face_2 = face_2,
+					.fragment_front_stencil = stencil,
+					.fragment_back_face = faces,
+					.fragment_back_stencil = stencil,
+					.depth_bias_scissor = indices,
+					.viewport = viewport,
+					.output_select = select,
+					.varying_counts_32 = counts,
+					.cull = cull,
+					.fragment_shader = shader,
+					.occlusion_query = query,
+					.output_size = size };
 	size_t n = 0;
 
+	if (!(control || faces || face_2 || stencil || indices || viewport || select || counts ||
+	      cull || shader || query || size))
+		return 0;
 	agx_cmd_ppp_header_pack(out, &h);
 	n += AGX_CMD_PPP_HEADER_LENGTH;
-	agx_cmd_ppp_fragment_control_pack(out + n, &fc);
-	n += AGX_CMD_PPP_FRAGMENT_CONTROL_LENGTH;
-	pack_face(out + n, p, p->front.ref);
-	n += AGX_CMD_PPP_FRAGMENT_FACE_LENGTH;
-	if (p->point_sprite_uv10) {
+	if (control) {
+		struct agx_cmd_ppp_fragment_control fc = { .unk1 = true,
+							   .visibility_mode = p->visibility,
+							   .scissor_enable = p->scissor,
+							   .depth_bias_enable = p->depth_bias,
+							   .stencil_test_enable = p->stencil,
+							   .two_sided_stencil = p->stencil };
+
+		agx_cmd_ppp_fragment_control_pack(out + n, &fc);
+		n += AGX_CMD_PPP_FRAGMENT_CONTROL_LENGTH;
+	}
+	if (faces) {
+		pack_face(out + n, p, p->front.ref);
+		n += AGX_CMD_PPP_FRAGMENT_FACE_LENGTH;
+	}
+	if (face_2) {
 		/* the second face word: both depth functions must pass, so always */
 		struct agx_cmd_ppp_fragment_face_2 f2 = {
 			.depth_function = AGX_CMD_ZS_FUNC_ALWAYS,
@@ -177,57 +246,67 @@ size_t agx_ppp_pack(uint8_t *out, const struct agx_ppp_state *p)
 		agx_cmd_ppp_fragment_face_2_pack(out + n, &f2);
 		n += AGX_CMD_PPP_FRAGMENT_FACE_2_LENGTH;
 	}
-	if (p->stencil) {
+	if (stencil) {
 		pack_stencil(out + n, &p->front);
 		n += AGX_CMD_PPP_FRAGMENT_STENCIL_LENGTH;
 	}
-	pack_face(out + n, p, p->back.ref);
-	n += AGX_CMD_PPP_FRAGMENT_FACE_LENGTH;
-	if (p->stencil) {
+	if (faces) {
+		pack_face(out + n, p, p->back.ref);
+		n += AGX_CMD_PPP_FRAGMENT_FACE_LENGTH;
+	}
+	if (stencil) {
 		pack_stencil(out + n, &p->back);
 		n += AGX_CMD_PPP_FRAGMENT_STENCIL_LENGTH;
 	}
-	if (dbs) {
+	if (indices) {
 		struct agx_cmd_ppp_depth_bias_scissor w = { .scissor = p->scissor_index,
 							    .depth_bias = p->bias_index };
 
 		agx_cmd_ppp_depth_bias_scissor_pack(out + n, &w);
 		n += AGX_CMD_PPP_DEPTH_BIAS_SCISSOR_LENGTH;
 	}
+	if (viewport) {
+		struct agx_cmd_ppp_viewport_control vc = { 0 };
+		struct agx_cmd_ppp_viewport vp = { .translate_x = p->translate[0],
+						   .scale_x = p->scale[0],
+						   .translate_y = p->translate[1],
+						   .scale_y = p->scale[1],
+						   .translate_z = p->translate[2],
+						   .scale_z = p->scale[2] };
 
-	struct agx_cmd_ppp_viewport_control vc = { 0 };
-	struct agx_cmd_ppp_viewport vp = { .translate_x = p->translate[0],
-					   .scale_x = p->scale[0],
-					   .translate_y = p->translate[1],
-					   .scale_y = p->scale[1],
-					   .translate_z = p->translate[2],
-					   .scale_z = p->scale[2] };
+		agx_cmd_ppp_viewport_control_pack(out + n, &vc);
+		n += AGX_CMD_PPP_VIEWPORT_CONTROL_LENGTH;
+		agx_cmd_ppp_viewport_pack(out + n, &vp);
+		n += AGX_CMD_PPP_VIEWPORT_LENGTH;
+	}
+	if (select) {
+		struct agx_cmd_ppp_output_select os = { .clip_distances = p->clip_distances,
+							.varyings = p->cf_count != 0,
+							.point_size = p->point_size,
+							.frag_coord_z = p->frag_coord_z };
 
-	agx_cmd_ppp_viewport_control_pack(out + n, &vc);
-	n += AGX_CMD_PPP_VIEWPORT_CONTROL_LENGTH;
-	agx_cmd_ppp_viewport_pack(out + n, &vp);
-	n += AGX_CMD_PPP_VIEWPORT_LENGTH;
+		agx_cmd_ppp_output_select_pack(out + n, &os);
+		n += AGX_CMD_PPP_OUTPUT_SELECT_LENGTH;
+	}
+	if (counts) {
+		struct agx_cmd_ppp_varying_counts vc32 = { .smooth = p->varying_words };
 
-	struct agx_cmd_ppp_output_select os = { .clip_distances = p->clip_distances,
-						.varyings = p->cf_count != 0,
-						.point_size = p->point_size,
-						.frag_coord_z = p->frag_coord_z };
-	struct agx_cmd_ppp_varying_counts vc32 = { .smooth = p->varying_words };
-	struct agx_cmd_ppp_cull cull = { .cull_front = p->cull_front,
-					 .cull_back = p->cull_back,
-					 .front_face_ccw = p->front_ccw,
-					 .depth_clip = p->depth_clip,
-					 .rasterizer_discard = p->rasterizer_discard,
-					 .flat_shading_vertex =
-					     AGX_CMD_PPP_VERTEX_V0 + p->provoking };
+		agx_cmd_ppp_varying_counts_pack(out + n, &vc32);
+		n += AGX_CMD_PPP_VARYING_COUNTS_LENGTH;
+	}
+	if (cull) {
+		struct agx_cmd_ppp_cull c = { .cull_front = p->cull_front,
+					      .cull_back = p->cull_back,
+					      .front_face_ccw = p->front_ccw,
+					      .depth_clip = p->depth_clip,
+					      .rasterizer_discard = p->rasterizer_discard,
+					      .flat_shading_vertex =
+						  AGX_CMD_PPP_VERTEX_V0 + p->provoking };
 
-	agx_cmd_ppp_output_select_pack(out + n, &os);
-	n += AGX_CMD_PPP_OUTPUT_SELECT_LENGTH;
-	agx_cmd_ppp_varying_counts_pack(out + n, &vc32);
-	n += AGX_CMD_PPP_VARYING_COUNTS_LENGTH;
-	agx_cmd_ppp_cull_pack(out + n, &cull);
-	n += AGX_CMD_PPP_CULL_LENGTH;
-	if (fs) {
+		agx_cmd_ppp_cull_pack(out + n, &c);
+		n += AGX_CMD_PPP_CULL_LENGTH;
+	}
+	if (shader) {
 		struct agx_cmd_ppp_fragment_shader_word_0 f0 = {
 			.cf_binding_count = p->cf_count,
 			.texture_state_register_count = p->fs_textures,
@@ -242,17 +321,24 @@ size_t agx_ppp_pack(uint8_t *out, const struct agx_ppp_state *p)
 		agx_cmd_ppp_fragment_shader_word_3_pack(out + n + 12, &f3);
 		n += 16;
 	}
-	if (p->visibility) {
-		struct agx_cmd_ppp_occlusion_query q = { .index = p->query };
+	if (query) {
+		struct agx_cmd_ppp_occlusion_query oq = { .index = p->query };
 
-		agx_cmd_ppp_occlusion_query_pack(out + n, &q);
+		agx_cmd_ppp_occlusion_query_pack(out + n, &oq);
 		n += AGX_CMD_PPP_OCCLUSION_QUERY_LENGTH;
 	}
+	if (size) {
+		struct agx_cmd_ppp_output_size os = { .count = p->outputs };
 
-	struct agx_cmd_ppp_output_size size = { .count = p->outputs };
+		agx_cmd_ppp_output_size_pack(out + n, &os);
+		n += AGX_CMD_PPP_OUTPUT_SIZE_LENGTH;
+	}
+	return n;
+}
 
-	agx_cmd_ppp_output_size_pack(out + n, &size);
-	return n + AGX_CMD_PPP_OUTPUT_SIZE_LENGTH;
+size_t agx_ppp_pack(uint8_t *out, const struct agx_ppp_state *p)
+{
+	return agx_ppp_pack_changed(out, p, NULL);
 }
 
 size_t agx_cf_bindings(uint8_t *out, const struct agx_cf_binding *b, unsigned count, unsigned slots,

@@ -209,6 +209,68 @@ static void test_ppp(void **state)
 	assert_int_equal(n, at + 4);
 }
 
+/*
+ * A block after another says only what changed: nothing for the same
+ * state, the fragment shader's words alone for a new pipeline, and the
+ * stencil words again when the test comes back on, as the words the PPP
+ * kept may be older than the state that turned it off.
+ */
+static void test_ppp_changed(void **state)
+{
+	uint8_t out[AGX_PPP_MAX_LENGTH];
+	struct agx_ppp_state p = { .translate = { 8, 8, 0 },
+				   .scale = { 8, 8, 1 },
+				   .depth_clip = true,
+				   .outputs = 8,
+				   .fs_pipeline = 0x100,
+				   .cf = 0x40,
+				   .cf_count = 1,
+				   .depth_func = AGX_CMD_ZS_FUNC_ALWAYS,
+				   .line_width = 1,
+				   .stencil = true,
+				   .front = { .ref = 1, .compare = AGX_CMD_ZS_FUNC_EQUAL },
+				   .back = { .ref = 1, .compare = AGX_CMD_ZS_FUNC_EQUAL } };
+	struct agx_ppp_state q = p, off = p;
+	struct agx_cmd_ppp_header h;
+	struct agx_cmd_ppp_fragment_shader_word_1 f1;
+	struct agx_cmd_ppp_fragment_stencil st;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(agx_ppp_pack_changed(out, &p, NULL), agx_ppp_pack(out, &p));
+	assert_int_equal(agx_ppp_pack_changed(out, &p, &q), 0);
+
+	q.fs_pipeline = 0x200;
+	n = agx_ppp_pack_changed(out, &q, &p);
+	assert_int_equal(n, AGX_CMD_PPP_HEADER_LENGTH + 16);
+	assert_true(agx_cmd_ppp_header_unpack(out, &h));
+	assert_true(h.fragment_shader);
+	assert_false(h.fragment_control || h.fragment_front_face || h.fragment_back_face ||
+		     h.fragment_front_stencil || h.viewport || h.cull || h.output_select ||
+		     h.varying_counts_32 || h.output_size || h.depth_bias_scissor);
+	assert_true(agx_cmd_ppp_fragment_shader_word_1_unpack(out + 8, &f1));
+	assert_int_equal(f1.pipeline, 0x200);
+
+	/* stencil off: the control word alone; on again with other words: all of them */
+	off.stencil = false;
+	n = agx_ppp_pack_changed(out, &off, &p);
+	assert_int_equal(n, AGX_CMD_PPP_HEADER_LENGTH + AGX_CMD_PPP_FRAGMENT_CONTROL_LENGTH);
+	q = p;
+	q.front.compare = q.back.compare = AGX_CMD_ZS_FUNC_LESS;
+	n = agx_ppp_pack_changed(out, &q, &off);
+	assert_true(agx_cmd_ppp_header_unpack(out, &h));
+	assert_true(h.fragment_control && h.fragment_front_stencil && h.fragment_back_stencil);
+	assert_false(h.fragment_front_face || h.viewport || h.fragment_shader);
+	assert_int_equal(n, AGX_CMD_PPP_HEADER_LENGTH + AGX_CMD_PPP_FRAGMENT_CONTROL_LENGTH +
+				2 * AGX_CMD_PPP_FRAGMENT_STENCIL_LENGTH);
+	assert_true(agx_cmd_ppp_fragment_stencil_unpack(out + 8, &st));
+	assert_int_equal(st.compare, AGX_CMD_ZS_FUNC_LESS);
+	/* the same stencil state, on after off: its words again */
+	n = agx_ppp_pack_changed(out, &p, &off);
+	assert_int_equal(n, AGX_CMD_PPP_HEADER_LENGTH + AGX_CMD_PPP_FRAGMENT_CONTROL_LENGTH +
+				2 * AGX_CMD_PPP_FRAGMENT_STENCIL_LENGTH);
+}
+
 /* What a view of the descriptor shows must be the image described. */
 static void check_view(const struct usc_texture_view *v, const struct agx_layout *l,
 		       const struct agx_format_info *fi)
@@ -509,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_pipeline),
 		cmocka_unit_test(test_vdm_draw),
 		cmocka_unit_test(test_ppp),
+		cmocka_unit_test(test_ppp_changed),
 		cmocka_unit_test(test_texture_descriptors),
 		cmocka_unit_test(test_layouts_agree),
 		cmocka_unit_test(test_pbe_descriptors),

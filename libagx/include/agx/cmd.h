@@ -214,6 +214,14 @@ struct agx_ppp_state {
 #define AGX_PPP_MAX_LENGTH 128
 
 size_t agx_ppp_pack(uint8_t *out, const struct agx_ppp_state *p);
+/*
+ * The words of p that differ from prev, the state the previous block
+ * left (the PPP keeps each group's words until a block replaces them):
+ * every word when prev is NULL, 0 bytes when nothing differs (no block
+ * is needed).
+ */
+size_t agx_ppp_pack_changed(uint8_t *out, const struct agx_ppp_state *p,
+			    const struct agx_ppp_state *prev);
 
 /* --- coefficient bindings -------------------------------------------------------------------- */
 

@@ -247,6 +247,22 @@ struct agx_render {
 	unsigned num_scissors, num_biases;
 	unsigned draws;
 	struct agx_sched_render out;
+	/*
+	 * The state the last draw's words left (the VDM and the PPP keep
+	 * theirs from draw to draw within a render): a draw sends only the
+	 * words that differ, and takes the pipelines and coefficient bindings
+	 * the last draw placed when its own are the same.
+	 */
+	struct agx_render_last {
+		bool valid;
+		struct agx_ppp_state ppp;
+		struct agx_render_stage vs, fs; /* uniforms: unused (compared at vs_uniforms) */
+		uint64_t vs_uniforms, fs_uniforms;
+		uint32_t vs_pipeline, fs_pipeline;
+		unsigned vs_outputs;
+		uint64_t cf;
+		size_t cf_size;
+	} last;
 };
 
 /*
