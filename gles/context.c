@@ -73,6 +73,7 @@ int gles_context_create(const struct gles_context_params *p, struct gles_context
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
+	ctx->dirty = GLES_DIRTY_ALL;
 	ctx->share = p->share ? gles_share_group_ref(p->share) : gles_share_group_create();
 	if (!ctx->share) {
 		free(ctx);

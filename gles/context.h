@@ -145,9 +145,21 @@ struct gles_context {
 	struct gles_variants *variants;	      /* variants.h: compiled shader variants */
 	struct gles_sampling *sampling;	      /* sampling.h: stand-ins for incomplete textures */
 	struct gles_draw_record *draw_record; /* draw.c's scratch for one draw, made once */
+	/*
+	 * What changed since a draw last built the compiler's keys from it
+	 * (GLES_DIRTY_*): the state setters set the bits, draw.c clears them
+	 * and keeps its keys and variants while they stay clear.
+	 */
+	unsigned dirty;
 	struct gles_clear_programs *clear_programs;   /* clear.c's programs of clears as draws */
 	struct gles_mipmap_programs *mipmap_programs; /* mipmap.c's programs of levels as draws */
 };
+
+/* The vertex key: the vertex arrays' formats, enables, divisors, the current attributes' types. */
+#define GLES_DIRTY_VERTEX_KEY (1u << 0)
+/* The fragment key: blending, the colour mask, sample coverage (and any capability). */
+#define GLES_DIRTY_FRAGMENT_KEY (1u << 1)
+#define GLES_DIRTY_ALL		(~0u)
 
 int gles_context_create(const struct gles_context_params *params, struct gles_context **out);
 /* NULL is a no-op.  The context must not be current in any thread. */

@@ -37,6 +37,7 @@ struct call {
 	GLenum type;	     /* 0: not indexed; else the index type */
 	const void *indices; /* an offset into the element buffer, or client memory */
 	bool capture;	     /* transform feedback records the vertices (count: whole primitives) */
+	bool driver;	     /* a driver's draw (gles_draw_driver): another state vector */
 	/* EXT_base_instance: the first instance's element of instanced arrays; indexed: base vertex
 	 */
 	uint32_t base_instance;
@@ -658,13 +659,33 @@ static int xfb_buffers(struct gles_context *ctx, const struct agx_compile_option
 
 /* ---- one draw ------------------------------------------------------------------------ */
 
+/*
+ * What the last draw chose, kept while what it depends on stays: the
+ * variants while the keys' state is clean (ctx->dirty), the program the
+ * same, and the variants not dropped (their generation); the fragment
+ * variant also while the pass's tilebuffer is the same; the coefficient
+ * bindings while the variants are.  Draws that capture, and the driver's
+ * draws (another state vector), neither use nor fill it.
+ */
+struct key_cache {
+	bool vertex, fragment, link; /* which parts are valid */
+	const struct gles_linked *linked;
+	unsigned generation;
+	const struct gles_variant *vs, *fs;
+	struct agx_tilebuffer tib;
+	/* the link of vs and fs */
+	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
+	unsigned ncf, cf_regs;
+	const struct agx_shader_var *point_size, *clip;
+};
+
 /* Everything a draw needs that lives past the call: kept here so a retry starts afresh. */
 struct gles_draw_record {
+	struct key_cache cache;
 	const struct gles_variant *vs, *fs;
 	uint32_t vu[MAX_UNIFORMS], fu[MAX_UNIFORMS];
 	uint8_t tex[GLES_STAGES][MAX_TEXTURES][AGX_TEXTURE_LENGTH];
 	uint8_t smp[GLES_STAGES][MAX_TEXTURES][AGX_SAMPLER_LENGTH];
-	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
 	int matched[256];
 	/* a capturing draw: the vertex shader's capture, and its buffers' first records */
 	struct agx_compile_options xfb;
@@ -730,6 +751,96 @@ static const struct agx_shader_var *builtin_output(const struct agx_shader_info 
 }
 
 /*
+ * The draw's variants: the cache's while their keys' state is clean, else
+ * looked up (or compiled) from keys built afresh.  0 or -errno.
+ */
+static int choose_variants(struct gles_context *ctx, const struct agx_render *r,
+			   struct gles_linked *l, const struct call *c,
+			   struct gles_draw_record *rec, bool cached)
+{
+	struct key_cache *k = &rec->cache;
+	unsigned generation = gles_variants_generation(ctx);
+	bool same = cached && k->linked == l && k->generation == generation;
+	bool vertex = same && k->vertex && !(ctx->dirty & GLES_DIRTY_VERTEX_KEY);
+	bool fragment = same && k->fragment && !(ctx->dirty & GLES_DIRTY_FRAGMENT_KEY) &&
+			!memcmp(&k->tib, &r->tib, sizeof(r->tib));
+	struct agx_compile_options o;
+	int err;
+
+	if (vertex && fragment) {
+		rec->vs = k->vs;
+		rec->fs = k->fs;
+		return 0;
+	}
+	if (!fragment) {
+		fragment_key(ctx, r, &o);
+		if (!(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &o, &err)))
+			return err;
+	} else {
+		rec->fs = k->fs;
+	}
+	/* compiling the fragment variant may have dropped the cache's vertex one */
+	if (!vertex || gles_variants_generation(ctx) != generation) {
+		vertex_key(ctx, &l->stages[GLES_STAGE_VERTEX].binary.info, &o);
+		if (c->capture)
+			o.xfb = rec->xfb.xfb;
+		if (!(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &o, &err)))
+			return err;
+	} else {
+		rec->vs = k->vs;
+	}
+	/* and compiling the vertex one the fragment one: it comes again */
+	if (gles_variants_generation(ctx) != generation) {
+		generation = gles_variants_generation(ctx);
+		fragment_key(ctx, r, &o);
+		if (!(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &o, &err)))
+			return err;
+		if (gles_variants_generation(ctx) != generation)
+			return -ENOMEM; /* the two do not fit the code BO together */
+	}
+	k->vertex = k->fragment = k->link = false;
+	if (!cached)
+		return 0;
+	k->vertex = k->fragment = true;
+	k->linked = l;
+	k->generation = gles_variants_generation(ctx);
+	k->vs = rec->vs;
+	k->fs = rec->fs;
+	memcpy(&k->tib, &r->tib, sizeof(r->tib));
+	ctx->dirty &= ~(GLES_DIRTY_VERTEX_KEY | GLES_DIRTY_FRAGMENT_KEY);
+	return 0;
+}
+
+/*
+ * The coefficient bindings that feed the fragment variant's inputs from
+ * the vertex variant's outputs, and the vertex outputs the PPP needs: the
+ * cache's when it holds the link of these variants.  0 or -EINVAL.
+ */
+static int link_stages(const struct gles_linked *l, struct gles_draw_record *rec, bool cached)
+{
+	const struct agx_shader_info *vi = &rec->vs->binary.info, *fi = &rec->fs->binary.info;
+	struct key_cache *k = &rec->cache;
+
+	if (cached && k->link && k->vertex && k->fragment && k->vs == rec->vs && k->fs == rec->fs)
+		return 0;
+	k->link = false;
+	/* the fragment shader's inputs from the vertex shader's outputs the link matched */
+	for (unsigned i = 0; i < fi->num_vars && i < 256; i++)
+		rec->matched[i] = -1;
+	for (unsigned i = 0; i < l->num_varyings; i++)
+		if (l->varyings[i].fragment_var >= 0 && l->varyings[i].fragment_var < 256)
+			rec->matched[l->varyings[i].fragment_var] = l->varyings[i].vertex_var;
+	if (fi->num_vars > 256 ||
+	    agx_render_link_varyings(vi, fi, 2, rec->matched, k->cf, &k->ncf, &k->cf_regs) < 0)
+		return -EINVAL;
+	k->point_size = builtin_output(vi, AGX_SHADER_LOCATION_POINT_SIZE);
+	k->clip = builtin_output(vi, AGX_SHADER_LOCATION_CLIP_DISTANCE);
+	/* valid for these variants only while the cache holds them */
+	k->link = cached && k->vertex && k->fragment && k->vs == rec->vs && k->fs == rec->fs;
+	return 0;
+}
+
+/*
  * Records the draw into the pass r: its uploads and the builder's words.
  * -ENOSPC when the pass or the slot's memory is full (the caller starts
  * another pass and tries again).
@@ -739,24 +850,14 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 {
 	const struct agx_shader_info *vi, *fi;
 	const struct agx_shader_var *clip;
-	struct agx_compile_options vo, fo;
 	struct agx_render_draw d;
 	uint32_t min = c->first, max = c->first + (c->count ? c->count - 1 : 0);
 	bool restart = c->type && ctx->state->primitive_restart_fixed_index;
-	unsigned ncf, cf_regs, generation;
+	/* the driver's draws run under a state vector of their own: not the cache's */
+	bool cached = !c->capture && !c->driver;
 	int err;
 
-	vertex_key(ctx, &l->stages[GLES_STAGE_VERTEX].binary.info, &vo);
-	if (c->capture)
-		vo.xfb = rec->xfb.xfb;
-	fragment_key(ctx, r, &fo);
-	generation = gles_variants_generation(ctx);
-	if (!(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &vo, &err)) ||
-	    !(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &fo, &err)))
-		return err;
-	/* compiling the fragment variant dropped the vertex one: it comes again */
-	if (gles_variants_generation(ctx) != generation &&
-	    !(rec->vs = gles_variant_get(ctx, l, GLES_STAGE_VERTEX, &vo, &err)))
+	if ((err = choose_variants(ctx, r, l, c, rec, cached)) < 0)
 		return err;
 	vi = &rec->vs->binary.info;
 	fi = &rec->fs->binary.info;
@@ -820,7 +921,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		int reg = vi->xfb_uniform;
 
 		for (unsigned k = 0; k < AGX_MAX_XFB_BUFFERS; k++) {
-			if (vo.xfb.stride[k]) {
+			if (rec->xfb.xfb.stride[k]) {
 				set_pair(rec->vu, reg, rec->xfb_va[k]);
 				reg += 2;
 			}
@@ -831,15 +932,8 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		rec->vu[reg + 1] = c->count;
 	}
 
-	/* the fragment shader's inputs from the vertex shader's outputs the link matched */
-	for (unsigned i = 0; i < fi->num_vars && i < 256; i++)
-		rec->matched[i] = -1;
-	for (unsigned i = 0; i < l->num_varyings; i++)
-		if (l->varyings[i].fragment_var >= 0 && l->varyings[i].fragment_var < 256)
-			rec->matched[l->varyings[i].fragment_var] = l->varyings[i].vertex_var;
-	if (fi->num_vars > 256 ||
-	    agx_render_link_varyings(vi, fi, 2, rec->matched, rec->cf, &ncf, &cf_regs) < 0)
-		return -EINVAL;
+	if ((err = link_stages(l, rec, cached)) < 0)
+		return err;
 
 	d.vs.code_va = rec->vs->va;
 	d.vs.num_registers = vi->num_registers;
@@ -850,17 +944,17 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	d.fs.uniforms = rec->fu;
 	d.fs.num_uniforms = fi->num_uniforms;
 	d.vs_outputs = vi->num_vertex_outputs;
-	d.cf = rec->cf;
-	d.num_cf = ncf;
-	d.cf_registers = cf_regs;
-	d.state.point_size = builtin_output(vi, AGX_SHADER_LOCATION_POINT_SIZE) != NULL;
+	d.cf = rec->cache.cf;
+	d.num_cf = rec->cache.ncf;
+	d.cf_registers = rec->cache.cf_regs;
+	d.state.point_size = rec->cache.point_size != NULL;
 	/*
 	 * gl_PointCoord's t grows down GL's window (GLES 3.0.6 section 3.4.1),
 	 * that is from the PPP's lower left: row 0 is GL's bottom row
 	 */
 	d.state.point_sprite_uv10 = c->mode == GL_POINTS;
 	d.state.varying_words = vi->num_vertex_outputs - 4 - (d.state.point_size ? 1 : 0);
-	if ((clip = builtin_output(vi, AGX_SHADER_LOCATION_CLIP_DISTANCE))) {
+	if ((clip = rec->cache.clip)) {
 		/* a plane the shader has no distance for clips nothing (its distance is undefined)
 		 */
 		unsigned n = clip->array_size ? clip->array_size : 1;
@@ -919,7 +1013,7 @@ static void captured(struct gles_context *ctx, const struct call *c)
 static struct gles_draw_record *draw_record(struct gles_context *ctx)
 {
 	if (!ctx->draw_record)
-		ctx->draw_record = malloc(sizeof(*ctx->draw_record));
+		ctx->draw_record = calloc(1, sizeof(*ctx->draw_record));
 	return ctx->draw_record;
 }
 
@@ -997,7 +1091,7 @@ static unsigned texture_slot(GLenum target)
 int gles_draw_driver(struct gles_context *ctx, struct gles_linked *l, struct gles_state *st,
 		     const struct gles_draw_bindings *b)
 {
-	const struct call c = { .mode = GL_TRIANGLES, .count = 3, .instances = 1 };
+	const struct call c = { .mode = GL_TRIANGLES, .count = 3, .instances = 1, .driver = true };
 	struct gles_state *own = ctx->state;
 	struct gles_objects *o = ctx->objects;
 	struct gles_framebuffer *fb = o->draw_fb;

@@ -173,6 +173,7 @@ static void set_capability(GLenum cap, bool value)
 		return;
 	}
 	*flag = value;
+	ctx->dirty |= GLES_DIRTY_FRAGMENT_KEY;
 }
 
 void gles_Enable(GLenum cap)
@@ -267,6 +268,7 @@ void gles_BlendEquationSeparate(GLenum modeRGB, GLenum modeAlpha)
 	}
 	ctx->state->blend_equation_rgb = modeRGB;
 	ctx->state->blend_equation_alpha = modeAlpha;
+	ctx->dirty |= GLES_DIRTY_FRAGMENT_KEY;
 }
 
 void gles_BlendEquation(GLenum mode)
@@ -291,6 +293,7 @@ void gles_BlendFuncSeparate(GLenum srcRGB, GLenum dstRGB, GLenum srcAlpha, GLenu
 	s->blend_dst_rgb = dstRGB;
 	s->blend_src_alpha = srcAlpha;
 	s->blend_dst_alpha = dstAlpha;
+	ctx->dirty |= GLES_DIRTY_FRAGMENT_KEY;
 }
 
 void gles_BlendFunc(GLenum sfactor, GLenum dfactor)
@@ -310,6 +313,7 @@ void gles_ColorMask(GLboolean red, GLboolean green, GLboolean blue, GLboolean al
 	ctx->state->color_mask[1] = green != GL_FALSE;
 	ctx->state->color_mask[2] = blue != GL_FALSE;
 	ctx->state->color_mask[3] = alpha != GL_FALSE;
+	ctx->dirty |= GLES_DIRTY_FRAGMENT_KEY;
 }
 
 static bool compare_func_valid(GLenum func)
@@ -569,6 +573,7 @@ void gles_SampleCoverage(GLfloat value, GLboolean invert)
 		return;
 	ctx->state->sample_coverage_value = clamp01(value);
 	ctx->state->sample_coverage_invert = invert != GL_FALSE;
+	ctx->dirty |= GLES_DIRTY_FRAGMENT_KEY;
 }
 
 void gles_CullFace(GLenum mode)
@@ -711,6 +716,9 @@ static void set_attrib_f(struct gles_context *ctx, GLuint index, GLfloat x, GLfl
 		return;
 	}
 	a = &ctx->state->current_attrib[index];
+	/* a disabled array's type is its current value's (the vertex key) */
+	if (a->type != GLES_ATTRIB_FLOAT)
+		ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 	a->type = GLES_ATTRIB_FLOAT;
 	a->f[0] = x;
 	a->f[1] = y;
@@ -797,6 +805,8 @@ static void set_attrib_i(struct gles_context *ctx, GLuint index, enum gles_attri
 		return;
 	}
 	a = &ctx->state->current_attrib[index];
+	if (a->type != type)
+		ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 	a->type = type;
 	memcpy(a->i, v, sizeof(a->i));
 }

@@ -51,6 +51,8 @@ void gles_BindVertexArray(GLuint array)
 
 	if (!ctx)
 		return;
+	/* the arrays' formats are the vertex key's */
+	ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 	if (!array) {
 		ctx->objects->vao = &ctx->objects->default_vao;
 		return;
@@ -106,6 +108,7 @@ void gles_DeleteVertexArrays(GLsizei n, const GLuint *arrays)
 		/* section 2.10: deleting the bound vertex array binds the default one */
 		if (ctx->objects->vao == vao)
 			ctx->objects->vao = &ctx->objects->default_vao;
+		ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 		gles_vertex_array_finish(vao);
 		free(vao);
 	}
@@ -168,6 +171,7 @@ static void attrib_pointer(struct gles_context *ctx, GLuint index, GLint size, G
 	a->type = type;
 	a->normalized = normalized;
 	a->integer = integer;
+	ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 	a->stride = stride;
 	a->pointer = pointer;
 }
@@ -201,6 +205,7 @@ static void enable(GLuint index, bool on)
 		return;
 	}
 	ctx->objects->vao->attribs[index].enabled = on;
+	ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 }
 
 void gles_EnableVertexAttribArray(GLuint index)
@@ -224,6 +229,7 @@ void gles_VertexAttribDivisor(GLuint index, GLuint divisor)
 		return;
 	}
 	ctx->objects->vao->attribs[index].divisor = divisor;
+	ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 }
 
 /* ---- queries (section 6.1.12) -------------------------------------------------------------- */
