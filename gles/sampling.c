@@ -444,6 +444,9 @@ int gles_sampling_prepare(struct gles_context *ctx, const struct gles_linked *l)
 		const struct gles_program_stage *ps = &l->stages[stage];
 		const struct agx_shader_info *info = &ps->binary.info;
 
+		/* no sampler slots: no unit, nothing to sample */
+		if (!ps->num_units)
+			continue;
 		for (unsigned i = 0; i < info->num_vars; i++) {
 			const struct agx_shader_var *v = &info->vars[i];
 			unsigned n = v->array_size ? v->array_size : 1;
@@ -478,6 +481,9 @@ int gles_sampling_stage(struct gles_context *ctx, const struct gles_program_stag
 {
 	int ret;
 
+	/* no texture state registers: nothing is bound (a sampler's slot is below their count) */
+	if (!info->num_textures)
+		return 0;
 	if (!ctx->sampling && !(ctx->sampling = calloc(1, sizeof(*ctx->sampling))))
 		return -ENOMEM;
 	for (unsigned i = 0; i < info->num_vars; i++) {
