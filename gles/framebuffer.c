@@ -511,6 +511,55 @@ static bool default_image(struct gles_context *ctx, bool read, enum gles_default
 	return ok;
 }
 
+unsigned gles_framebuffer_draw_buffers(struct gles_context *ctx)
+{
+	struct gles_framebuffer *fb = gles_framebuffer_bound(ctx, false);
+	unsigned mask = 0;
+
+	if (!fb)
+		return ctx->objects->default_draw_buffer != GL_NONE ? 1u : 0u;
+	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
+		mask |= fb->draw_buffers[i] != GL_NONE ? 1u << i : 0u;
+	return mask;
+}
+
+void gles_framebuffer_draw_key(struct gles_context *ctx, unsigned i, struct gles_target_key *key)
+{
+	const struct gles_drawable *d = ctx->draw;
+	struct gles_image_target t;
+	bool have;
+
+	memset(key, 0, sizeof(*key));
+	if (!gles_framebuffer_bound(ctx, false)) {
+		/* the default framebuffer's, as default_image would view them */
+		have = i == 0 ? ctx->objects->default_draw_buffer == GL_BACK &&
+				    gles_drawable_view_key(d, GLES_DEFAULT_COLOR, &key->handle,
+							   &key->map, &key->format)
+		       : i == GLES_MAX_DRAW_BUFFERS
+			   ? d && d->depth_bits &&
+				 gles_drawable_view_key(d, GLES_DEFAULT_DEPTH, &key->handle,
+							&key->map, &key->format)
+		       : i == GLES_MAX_DRAW_BUFFERS + 1
+			   ? d && d->stencil_bits &&
+				 gles_drawable_view_key(d, GLES_DEFAULT_STENCIL, &key->handle,
+							&key->map, &key->format)
+			   : false;
+		if (!have)
+			memset(key, 0, sizeof(*key));
+		return;
+	}
+	have = i < GLES_MAX_DRAW_BUFFERS    ? gles_framebuffer_color_target(ctx, false, i, &t)
+	       : i == GLES_MAX_DRAW_BUFFERS ? gles_framebuffer_depth_target(ctx, false, &t)
+					    : gles_framebuffer_stencil_target(ctx, false, &t);
+	if (!have || !t.image->bo.size)
+		return;
+	key->handle = t.image->bo.handle;
+	key->map = t.image->bo.map;
+	key->format = t.image->format;
+	key->level = t.level;
+	key->layer = t.layer;
+}
+
 bool gles_framebuffer_color_target(struct gles_context *ctx, bool read, unsigned i,
 				   struct gles_image_target *out)
 {

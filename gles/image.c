@@ -8,6 +8,7 @@
 
 #include "context.h"
 #include "image.h"
+#include "objects.h"
 #include "submit.h"
 
 #define ALIGN(x, a) (((x) + (a)-1) / (a) * (a))
@@ -123,6 +124,13 @@ bool gles_surface_format_image(enum gles_surface_format f, enum agx_format *form
 	return true;
 }
 
+/* Whether a surface buffer can be viewed: it has storage, laid out at the drawable's size. */
+static bool viewable(const struct gles_drawable *d, const struct gles_buffer *buf)
+{
+	/* the layout's size is the drawable's, or clears would reach past the BO */
+	return buf->bo.size && buf->layout.width == d->width && buf->layout.height == d->height;
+}
+
 /* A one-level image over a surface buffer's BO, in its layout, owned by the surface. */
 static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 		 struct gles_image *out)
@@ -130,11 +138,19 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 	enum agx_format format;
 	GLenum internalformat;
 
-	if (!gles_surface_format_image(buf->format, &format, &internalformat))
+	if (!gles_surface_format_image(buf->format, &format, &internalformat) || !viewable(d, buf))
 		return false;
-	/* the layout's size is the drawable's, or clears would reach past the BO */
-	if (!buf->bo.size || buf->layout.width != d->width || buf->layout.height != d->height)
-		return false;
+	/*
+	 * Every draw looks its targets up: a view that is already this
+	 * buffer's is left as it is rather than written again (the layout
+	 * alone is hundreds of bytes).
+	 */
+	if (out->bo.handle == buf->bo.handle && out->bo.map == buf->bo.map &&
+	    out->bo.size == buf->bo.size && out->bo.fd == buf->bo.fd && out->format == format &&
+	    out->internalformat == internalformat && out->width == d->width &&
+	    out->height == d->height && out->levels == 1 &&
+	    !memcmp(&out->layout, &buf->layout, sizeof(out->layout)))
+		return true;
 	*out = (struct gles_image){
 		.bo = buf->bo,
 		.layout = buf->layout,
@@ -146,6 +162,24 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 		.levels = 1,
 		.layers = 1,
 	};
+	return true;
+}
+
+bool gles_drawable_view_key(const struct gles_drawable *d, unsigned which, uint32_t *handle,
+			    const void **map, enum agx_format *format)
+{
+	const struct gles_buffer *buf;
+	GLenum internalformat;
+
+	if (!d)
+		return false;
+	buf = which == GLES_DEFAULT_DEPTH     ? &d->depth
+	      : which == GLES_DEFAULT_STENCIL ? &d->stencil
+					      : &d->color;
+	if (!gles_surface_format_image(buf->format, format, &internalformat) || !viewable(d, buf))
+		return false;
+	*handle = buf->bo.handle;
+	*map = buf->bo.map;
 	return true;
 }
 

@@ -134,5 +134,12 @@ bool gles_surface_format_image(enum gles_surface_format f, enum agx_format *form
 			       GLenum *internalformat);
 bool gles_drawable_depth_image(const struct gles_drawable *d, struct gles_image *out);
 bool gles_drawable_stencil_image(const struct gles_drawable *d, struct gles_image *out);
+/*
+ * What such an image would be over, without making it (a draw's check of
+ * its targets): the BO's handle and map and the format of buffer which
+ * (GLES_DEFAULT_COLOR, _DEPTH, _STENCIL); false when there is no image.
+ */
+bool gles_drawable_view_key(const struct gles_drawable *d, unsigned which, uint32_t *handle,
+			    const void **map, enum agx_format *format);
 
 #endif

@@ -357,6 +357,26 @@ GLenum gles_framebuffer_status(struct gles_context *ctx, bool read);
  * is GL_NONE or has no image.  Default framebuffer images stay valid until
  * the next lookup or eglMakeCurrent.
  */
+/*
+ * The draw buffers of the draw framebuffer that are not GL_NONE (bit i:
+ * GL_DRAW_BUFFERi): those that gles_framebuffer_color_target may find an
+ * image for.
+ */
+unsigned gles_framebuffer_draw_buffers(struct gles_context *ctx);
+/*
+ * What surface i of the draw framebuffer (colour 0..7, then depth and
+ * stencil) is over: the image's BO handle (0: no surface) and map, its
+ * format, level and layer -- what the color, depth and stencil targets
+ * below give, found without making the default framebuffer's images.
+ * No padding: keys are compared as bytes.
+ */
+struct gles_target_key {
+	uint32_t handle;
+	enum agx_format format;
+	const void *map;
+	uint32_t level, layer;
+};
+void gles_framebuffer_draw_key(struct gles_context *ctx, unsigned i, struct gles_target_key *key);
 bool gles_framebuffer_color_target(struct gles_context *ctx, bool read, unsigned i,
 				   struct gles_image_target *out);
 /*

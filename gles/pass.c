@@ -25,12 +25,10 @@
 #define SURFACES (AGX_RENDER_MAX_TARGETS + 2) /* colour, then depth and stencil */
 
 /* What makes two passes' targets the same: per surface, its memory and where in it. */
-struct surface_key {
-	uint32_t handle; /* 0: none */
-	const void *map;
-	unsigned level, layer;
-	enum agx_format format;
-};
+#define surface_key gles_target_key
+_Static_assert(sizeof(struct surface_key) == 24, "a surface key has no padding");
+_Static_assert(GLES_MAX_DRAW_BUFFERS == AGX_RENDER_MAX_TARGETS,
+	       "draw buffer i is colour target i, and depth and stencil follow");
 
 struct gles_pass {
 	bool open;
@@ -76,6 +74,7 @@ static void refuse(struct gles_pass *p, const char *why)
 /* What makes surface i of a pass the same as another's: the image's memory and where in it. */
 static void key_of(const struct gles_image_target *t, struct surface_key *key)
 {
+	memset(key, 0, sizeof(*key));
 	key->handle = t->image->bo.handle;
 	key->map = t->image->bo.map;
 	key->level = t->level;
@@ -258,15 +257,9 @@ uint64_t gles_pass_counter_value(struct gles_context *ctx, unsigned counter)
 		   : 0;
 }
 
-/* Field by field: a key's padding is not compared (a compound literal leaves it undefined). */
 static bool same_keys(const struct surface_key *a, const struct surface_key *b)
 {
-	for (unsigned i = 0; i < SURFACES; i++)
-		if (a[i].handle != b[i].handle || a[i].map != b[i].map ||
-		    a[i].level != b[i].level || a[i].layer != b[i].layer ||
-		    a[i].format != b[i].format)
-			return false;
-	return true;
+	return !memcmp(a, b, sizeof(*a) * SURFACES);
 }
 
 /*
@@ -275,12 +268,13 @@ static bool same_keys(const struct surface_key *a, const struct surface_key *b)
  */
 static void target_keys(struct gles_context *ctx, struct surface_key *key)
 {
-	struct gles_image_target t;
+	/* only the draw buffers that are not NONE can have a colour target */
+	unsigned look = gles_framebuffer_draw_buffers(ctx) | 3u << AGX_RENDER_MAX_TARGETS;
 
 	memset(key, 0, sizeof(*key) * SURFACES);
 	for (unsigned i = 0; i < SURFACES; i++)
-		if (target(ctx, i, &t))
-			key_of(&t, &key[i]);
+		if (look & 1u << i)
+			gles_framebuffer_draw_key(ctx, i, &key[i]);
 }
 
 /*
