@@ -951,6 +951,207 @@ static void fixed_function(void)
 	glDisable(GL_CULL_FACE);
 }
 
+/* The uniform at that puts state_between_draws' quad into cell k of the 4x4 grid. */
+static void at_cell(GLint at, unsigned k)
+{
+	glUniform2f(at, (float)(k % 4) * 0.5f, (float)(k / 4) * 0.5f);
+}
+
+static void quad(void)
+{
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+/*
+ * One piece of state changed at a time between draws of one pass, each
+ * draw into a cell of its own (a 4x4 grid of 8x8 pixels): what the driver
+ * keeps from draw to draw (variants, pipelines, PPP words) must follow
+ * every change.  A draw repeated with nothing changed blends onto itself.
+ */
+static void state_between_draws(GLuint fb)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec2 pos;\n"
+				 "layout(location = 1) in vec4 col;\n"
+				 "uniform vec2 at;\n"
+				 "out vec4 v;\n"
+				 "out vec2 uv;\n"
+				 "void main() {\n"
+				 "  gl_Position = vec4(pos + at, 0, 1);\n"
+				 "  gl_PointSize = 4.0;\n"
+				 "  v = col;\n"
+				 "  uv = (pos + 1.0) * 2.0;\n"
+				 "}\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "in vec4 v;\n"
+				 "in vec2 uv;\n"
+				 "uniform vec4 tint;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = v * tint; }\n";
+	static const char fs_tex[] = "#version 300 es\n"
+				     "precision mediump float;\n"
+				     "in vec4 v;\n"
+				     "in vec2 uv;\n"
+				     "uniform sampler2D tex;\n"
+				     "out vec4 o;\n"
+				     "void main() { o = texture(tex, uv) * 0.75 + v * 0.25; }\n";
+	/* a quad at the lower left cell as a strip, then the cell's centre for points */
+	static const float pos[] = { -1, -1, -0.5f, -1, -1, -0.5f, -0.5f, -0.5f, -0.75f, -0.75f };
+	static const float col[] = { 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1,
+				     /* the same, in other colours, from element 5 */
+				     0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 0.5f, 0.5f, 0.5f, 1, 0, 0,
+				     0, 1 };
+	static const uint8_t col8[] = { 255, 128, 0,  255, 0,  255, 128, 255, 128, 0,
+					255, 255, 64, 64,  64, 255, 255, 255, 255, 255 };
+	static const uint8_t texels[2][16] = {
+		{ 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 0, 255 },
+		{ 0, 255, 255, 255, 255, 0, 255, 255, 128, 128, 128, 255, 0, 0, 0, 255 },
+	};
+	GLuint p = llvmpipe_program(vs, fs, NULL), pt, tex[2], fb2, rb2;
+	GLint at = glGetUniformLocation(p, "at"), tint = glGetUniformLocation(p, "tint");
+	unsigned cell = 0;
+
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, pos);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, col);
+	glUniform4f(tint, 1, 1, 1, 1);
+	clear();
+	at_cell(at, cell++);
+	quad();
+	/* a fragment uniform only */
+	glUniform4f(tint, 0.5f, 1, 0.25f, 1);
+	at_cell(at, cell++);
+	quad();
+	/* blending on, and the same draw twice: the second adds onto the first */
+	glEnable(GL_BLEND);
+	glBlendFunc(GL_ONE, GL_ONE);
+	glUniform4f(tint, 0.25f, 0.25f, 0.25f, 1);
+	at_cell(at, cell++);
+	quad();
+	quad();
+	/* the blend function only */
+	glBlendFunc(GL_ONE_MINUS_DST_COLOR, GL_SRC_COLOR);
+	at_cell(at, cell++);
+	quad();
+	/* the blend equation only */
+	glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);
+	at_cell(at, cell++);
+	quad();
+	glBlendEquation(GL_FUNC_ADD);
+	glDisable(GL_BLEND);
+	glUniform4f(tint, 1, 1, 1, 1);
+	/* the colour mask only, then back */
+	glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_TRUE);
+	at_cell(at, cell++);
+	quad();
+	glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	/* the colour array's pointer only: other elements of the same format */
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, col + 20);
+	at_cell(at, cell++);
+	quad();
+	/* the array's format: normalized bytes */
+	glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, col8);
+	at_cell(at, cell++);
+	quad();
+	/* the array off: a constant attribute, then its value only */
+	glDisableVertexAttribArray(1);
+	glVertexAttrib4f(1, 0.25f, 0.75f, 0.5f, 1);
+	at_cell(at, cell++);
+	quad();
+	glVertexAttrib4f(1, 0.75f, 0.25f, 1, 1);
+	at_cell(at, cell++);
+	quad();
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, col);
+	/* the viewport only: a cell to the right of where the uniform puts it */
+	glViewport(8, 0, W, H);
+	glUniform2f(at, (float)(cell % 4 - 1) * 0.5f, (float)(cell / 4) * 0.5f);
+	quad();
+	cell++;
+	glViewport(0, 0, W, H);
+	/* the scissor: half the cell */
+	glEnable(GL_SCISSOR_TEST);
+	glScissor((GLint)(cell % 4) * 8, (GLint)(cell / 4) * 8, 4, 8);
+	at_cell(at, cell++);
+	quad();
+	glDisable(GL_SCISSOR_TEST);
+	/* culling: the strip faces front; then the front face flipped culls it */
+	glEnable(GL_CULL_FACE);
+	at_cell(at, cell++);
+	quad();
+	glFrontFace(GL_CW);
+	at_cell(at, cell++);
+	quad();
+	glFrontFace(GL_CCW);
+	glDisable(GL_CULL_FACE);
+	/* a point, then triangles again */
+	at_cell(at, cell++);
+	glDrawArrays(GL_POINTS, 4, 1);
+	at_cell(at, cell++);
+	quad();
+	read_back("state_between_draws", 3);
+
+	/* textures: a program switch, then the texture binding only, and back */
+	glGenTextures(2, tex);
+	for (unsigned i = 0; i < 2; i++) {
+		glBindTexture(GL_TEXTURE_2D, tex[i]);
+		glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+			     texels[i]);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	}
+	clear();
+	cell = 0;
+	at_cell(at, cell++);
+	quad();
+	pt = llvmpipe_program(vs, fs_tex, NULL);
+	at = glGetUniformLocation(pt, "at");
+	glUniform1i(glGetUniformLocation(pt, "tex"), 0);
+	glActiveTexture(GL_TEXTURE0);
+	glBindTexture(GL_TEXTURE_2D, tex[0]);
+	at_cell(at, cell++);
+	quad();
+	glBindTexture(GL_TEXTURE_2D, tex[1]);
+	at_cell(at, cell++);
+	quad();
+	glBindTexture(GL_TEXTURE_2D, tex[0]);
+	at_cell(at, cell++);
+	quad();
+	/* the texture's filter only */
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	at_cell(at, cell++);
+	quad();
+	/* another framebuffer between draws, and back */
+	glGenFramebuffers(1, &fb2);
+	glGenRenderbuffers(1, &rb2);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb2);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb2);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb2);
+	glClear(GL_COLOR_BUFFER_BIT);
+	at_cell(at, cell);
+	quad();
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	at_cell(at, cell++);
+	quad();
+	/* back to the first program: its variants and uniforms again */
+	glUseProgram(p);
+	at = glGetUniformLocation(p, "at");
+	at_cell(at, cell++);
+	quad();
+	read_back("state_between_draws_textures", 3);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb2);
+	read_back("state_between_draws_other_fb", 3);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glDeleteFramebuffers(1, &fb2);
+	glDeleteRenderbuffers(1, &rb2);
+	glBindTexture(GL_TEXTURE_2D, 0);
+	glDeleteTextures(2, tex);
+}
+
 /* Depth and stencil, with a depth/stencil renderbuffer of format attached for them. */
 static void depth_stencil(GLenum format, const char *tag)
 {
@@ -2211,6 +2412,7 @@ static int workload(void)
 	compressed_by_the_gl();
 	astc_textures();
 	fixed_function();
+	state_between_draws(fb);
 	depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
 	many_draws();
