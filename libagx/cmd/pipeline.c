@@ -52,7 +52,7 @@ size_t agx_cdm_terminate(uint8_t *out)
 	return AGX_CMD_CDM_STREAM_TERMINATE_LENGTH;
 }
 
-size_t agx_pipeline_pack(uint8_t *out, const struct agx_pipeline *p)
+size_t agx_pipeline_pack_uniforms(uint8_t *out, const struct agx_pipeline *p)
 {
 	size_t n = 0;
 
@@ -78,6 +78,12 @@ size_t agx_pipeline_pack(uint8_t *out, const struct agx_pipeline *p)
 			n += AGX_CMD_USC_UNIFORM_HIGH_LENGTH;
 		}
 	}
+	return n;
+}
+
+size_t agx_pipeline_pack(uint8_t *out, const struct agx_pipeline *p)
+{
+	size_t n = agx_pipeline_pack_uniforms(out, p);
 
 	struct agx_cmd_usc_shared s = { .uses_shared_memory = p->shared_size != 0,
 					.layout = AGX_CMD_SHARED_LAYOUT_VERTEX_COMPUTE,

@@ -228,53 +228,78 @@ static bool in_usc_range(const struct agx_render *r, uint64_t va)
 	return va >= r->usc_base && va - r->usc_base <= UINT32_MAX;
 }
 
-/* A pipeline's USC words; its offset from usc_base, ~0u when full. */
-static uint32_t pipeline(struct agx_render *r, const struct agx_pipeline *p)
+/* A pipeline's USC words; its offset from usc_base, ~0u when full (*size: their bytes). */
+static uint32_t pipeline(struct agx_render *r, const struct agx_pipeline *p, size_t *size)
 {
 	uint8_t words[AGX_PIPELINE_MAX_LENGTH];
-	uint64_t va = put(r, words, agx_pipeline_pack(words, p), AGX_PIPELINE_ALIGN);
+	size_t n = agx_pipeline_pack(words, p);
+	uint64_t va = put(r, words, n, AGX_PIPELINE_ALIGN);
 
+	if (size)
+		*size = n;
 	return va ? usc_offset(r, va) : ~0u;
 }
 
-/* Whether stage s is the last draw's stage *last, whose uniforms the pass holds at uniforms. */
-static bool same_stage(const struct agx_render *r, const struct agx_render_stage *s,
-		       const struct agx_render_stage *last, uint64_t uniforms)
+/* A stage's pipeline state, its uniforms' address aside. */
+static struct agx_pipeline stage_state(const struct agx_render *r, const struct agx_render_stage *s)
 {
-	return s->code_va == last->code_va && s->num_registers == last->num_registers &&
-	       s->num_uniforms == last->num_uniforms && s->textures == last->textures &&
-	       s->num_textures == last->num_textures && s->samplers == last->samplers &&
-	       s->num_samplers == last->num_samplers &&
-	       (!s->num_uniforms ||
-		!memcmp(r->map + (uniforms - r->va), s->uniforms, 4 * (size_t)s->num_uniforms));
+	return (struct agx_pipeline){ .code = usc_offset(r, s->code_va),
+				      .num_registers = s->num_registers,
+				      .uniform_halves = 2 * s->num_uniforms,
+				      .textures = s->textures,
+				      .num_textures = s->num_textures,
+				      .samplers = s->samplers,
+				      .num_samplers = s->num_samplers };
 }
 
 /* A stage's pipeline: its uniforms copied, its state bound. */
 static uint32_t stage_pipeline(struct agx_render *r, const struct agx_render_stage *s,
-			       uint64_t *uniforms)
+			       uint64_t *uniforms, size_t *size)
 {
-	struct agx_pipeline p = { .code = usc_offset(r, s->code_va),
-				  .num_registers = s->num_registers,
-				  .uniform_halves = 2 * s->num_uniforms,
-				  .textures = s->textures,
-				  .num_textures = s->num_textures,
-				  .samplers = s->samplers,
-				  .num_samplers = s->num_samplers };
+	struct agx_pipeline p = stage_state(r, s);
 
 	if (s->num_uniforms && !(p.uniforms = put(r, s->uniforms, 4 * (size_t)s->num_uniforms, 16)))
 		return ~0u;
 	*uniforms = p.uniforms;
-	return pipeline(r, &p);
+	return pipeline(r, &p, size);
 }
 
-/* The stage's pipeline: the last draw's when it is the same, else a new one. */
+/* Whether stage s has the state of the last draw's stage *last, its uniforms' values aside. */
+static bool same_state(const struct agx_render_stage *s, const struct agx_render_stage *last)
+{
+	return s->code_va == last->code_va && s->num_registers == last->num_registers &&
+	       s->num_uniforms == last->num_uniforms && s->textures == last->textures &&
+	       s->num_textures == last->num_textures && s->samplers == last->samplers &&
+	       s->num_samplers == last->num_samplers;
+}
+
+/*
+ * The stage's pipeline: the last draw's (*last, its uniforms at *uniforms,
+ * its words at usc_base + *pipe, *size bytes) when it is the same; when
+ * only the uniforms' values differ, the last one's words with the uniform
+ * words of a new copy; else a new one.  ~0u when full.
+ */
 static uint32_t draw_pipeline(struct agx_render *r, const struct agx_render_stage *s,
 			      const struct agx_render_stage *last, uint64_t *uniforms,
-			      uint32_t last_pipeline)
+			      uint32_t pipe, size_t *size)
 {
-	if (r->last.valid && same_stage(r, s, last, *uniforms))
-		return last_pipeline;
-	return stage_pipeline(r, s, uniforms);
+	struct agx_pipeline p;
+	uint64_t va;
+	uint8_t *at;
+
+	if (!r->last.valid || !same_state(s, last))
+		return stage_pipeline(r, s, uniforms, size);
+	if (!s->num_uniforms ||
+	    !memcmp(r->map + (*uniforms - r->va), s->uniforms, 4 * (size_t)s->num_uniforms))
+		return pipe;
+	p = stage_state(r, s);
+	if (!(p.uniforms = put(r, s->uniforms, 4 * (size_t)s->num_uniforms, 16)) ||
+	    !(at = take(r, *size, AGX_PIPELINE_ALIGN, &va)))
+		return ~0u;
+	memcpy(at, r->map + (r->usc_base + pipe - r->va), *size);
+	agx_pipeline_pack_uniforms(at, &p);
+	*uniforms = p.uniforms;
+	return usc_offset(r, va);
 }
 
 /* The register counts a tile program's pipeline is launched with (render.*_bind). */
@@ -535,7 +560,7 @@ static uint32_t load_program(struct agx_render *r, bool all, uint32_t *bind)
 	if (r->error || p.code == ~0u)
 		return ~0u;
 	*bind = bind_word(p.uniform_halves, num_textures);
-	return pipeline(r, &p);
+	return pipeline(r, &p, NULL);
 }
 
 /* The store program: each stored target's tile through its PBE descriptor in ts(i). */
@@ -570,7 +595,7 @@ static uint32_t store_program(struct agx_render *r, bool all, uint32_t *bind)
 	if (r->error || p.code == ~0u)
 		return ~0u;
 	*bind = bind_word(0, num);
-	return pipeline(r, &p);
+	return pipeline(r, &p, NULL);
 }
 
 /* --- the pass -------------------------------------------------------------------------- */
@@ -732,6 +757,15 @@ static int array_entry(struct agx_render *r, uint64_t array, unsigned *count, un
 	return (int)(*count)++;
 }
 
+/* Field by field: the struct has padding. */
+static bool same_index_list(const struct agx_vdm_draw *a, const struct agx_vdm_draw *b)
+{
+	return a->primitive == b->primitive && a->count == b->count &&
+	       a->instances == b->instances && a->start == b->start &&
+	       a->index_size == b->index_size && a->indices == b->indices &&
+	       a->index_bytes == b->index_bytes && a->restart == b->restart;
+}
+
 _Static_assert(AGX_CMD_CF_BINDING_HEADER_LENGTH + 4 * 127 >= AGX_PPP_MAX_LENGTH,
 	       "a draw's word buffer holds its PPP block");
 
@@ -744,7 +778,7 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 		      AGX_VDM_DRAW_MAX_LENGTH;
 	uint32_t vs, fs = 0;
 	uint64_t pva = 0, vs_uniforms, fs_uniforms, cf;
-	size_t n;
+	size_t n, vs_size, fs_size;
 
 	if (r->error)
 		return r->error;
@@ -793,12 +827,19 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 	vs_uniforms = r->last.vs_uniforms;
 	fs_uniforms = r->last.fs_uniforms;
 	cf = r->last.cf;
-	vs = draw_pipeline(r, &d->vs, &r->last.vs, &vs_uniforms, r->last.vs_pipeline);
+	vs_size = r->last.vs_size;
+	fs_size = r->last.fs_size;
+	vs = draw_pipeline(r, &d->vs, &r->last.vs, &vs_uniforms, r->last.vs_pipeline, &vs_size);
 	if (d->fs.code_va) {
-		fs = draw_pipeline(r, &d->fs, &r->last.fs, &fs_uniforms, r->last.fs_pipeline);
-		n = agx_cf_bindings(words, d->cf, d->num_cf, d->vs_outputs, d->cf_registers);
-		if (!r->last.valid || !cf || n != r->last.cf_size ||
-		    memcmp(r->map + (cf - r->va), words, n)) {
+		fs = draw_pipeline(r, &d->fs, &r->last.fs, &fs_uniforms, r->last.fs_pipeline,
+				   &fs_size);
+		/* the last draw's bindings, when they are the same */
+		if (!r->last.valid || !cf || d->num_cf > AGX_RENDER_MAX_CF ||
+		    d->num_cf != r->last.num_cf || d->vs_outputs != r->last.cf_slots ||
+		    d->cf_registers != r->last.cf_registers ||
+		    (d->num_cf && memcmp(d->cf, r->last.cf_bindings, d->num_cf * sizeof(*d->cf)))) {
+			n = agx_cf_bindings(words, d->cf, d->num_cf, d->vs_outputs,
+					    d->cf_registers);
 			if (!(cf = put(r, words, n, 4)))
 				return r->error;
 		}
@@ -826,7 +867,17 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 		out += agx_vdm_restart(out, d->restart_index);
 	if (n)
 		out += agx_vdm_ppp(out, pva, n);
-	out += agx_vdm_draw(out, &d->draw);
+	/* an index list like the last one: its words again */
+	if (r->last.valid && same_index_list(&d->draw, &r->last.draw)) {
+		memcpy(out, r->map + r->last.draw_words, r->last.draw_size);
+		r->last.draw_words = (size_t)(out - r->map);
+		out += r->last.draw_size;
+	} else {
+		r->last.draw = d->draw;
+		r->last.draw_words = (size_t)(out - r->map);
+		r->last.draw_size = agx_vdm_draw(out, &d->draw);
+		out += r->last.draw_size;
+	}
 	r->head = (size_t)(out - r->map);
 	r->draws++;
 
@@ -836,13 +887,21 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 	r->last.vs = d->vs;
 	r->last.vs_uniforms = vs_uniforms;
 	r->last.vs_pipeline = vs;
+	r->last.vs_size = vs_size;
 	r->last.vs_outputs = d->vs_outputs;
 	if (d->fs.code_va) {
 		r->last.fs = d->fs;
 		r->last.fs_uniforms = fs_uniforms;
 		r->last.fs_pipeline = fs;
+		r->last.fs_size = fs_size;
 		r->last.cf = cf;
-		r->last.cf_size = AGX_CMD_CF_BINDING_HEADER_LENGTH + 4 * (size_t)d->num_cf;
+		r->last.num_cf = d->num_cf;
+		r->last.cf_slots = d->vs_outputs;
+		r->last.cf_registers = d->cf_registers;
+		if (d->num_cf && d->num_cf <= AGX_RENDER_MAX_CF)
+			memcpy(r->last.cf_bindings, d->cf, d->num_cf * sizeof(*d->cf));
+		else if (d->num_cf)
+			r->last.cf = 0; /* too many to keep: packed afresh */
 	}
 	return 0;
 }

@@ -2,6 +2,7 @@
  * vdm.c: the VDM words of draws, the PPP state block a draw takes and a
  * fragment shader's coefficient bindings (agx/cmd.h).
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "agx/cmd.h"
@@ -170,10 +171,72 @@ static bool cull_differs(const struct agx_ppp_state *p, const struct agx_ppp_sta
 	       p->rasterizer_discard != q->rasterizer_discard || p->provoking != q->provoking;
 }
 
+/*
+ * Whether p is q but for the fragment shader's words (a draw's new
+ * uniforms make a new pipeline, and most draws change nothing else):
+ * q's bytes with p's shader fields compared with p's.  Padding that
+ * differs only sends the long way.
+ */
+static bool only_shader_differs(const struct agx_ppp_state *p, const struct agx_ppp_state *q)
+{
+	struct agx_ppp_state t;
+
+	memcpy(&t, q, sizeof(t));
+	t.fs_pipeline = p->fs_pipeline;
+	t.cf = p->cf;
+	t.cf_count = p->cf_count;
+	t.fs_textures = p->fs_textures;
+	return !memcmp(&t, p, sizeof(t));
+}
+
+/*
+ * The header and fragment shader words of a block that changes only those.
+ * That header is always the same word: packed once (0 until then; any
+ * thread may pack it, all pack the same).
+ */
+static _Atomic uint32_t shader_header;
+
+static size_t pack_shader(uint8_t *out, const struct agx_ppp_state *p)
+{
+	uint32_t word = atomic_load_explicit(&shader_header, memory_order_relaxed);
+	struct agx_cmd_ppp_fragment_shader_word_0 f0 = {
+		.cf_binding_count = p->cf_count,
+		.texture_state_register_count = p->fs_textures,
+	};
+	struct agx_cmd_ppp_fragment_shader_word_1 f1 = { .pipeline = p->fs_pipeline };
+	struct agx_cmd_ppp_fragment_shader_word_2 f2 = { .cf_bindings = p->cf };
+	struct agx_cmd_ppp_fragment_shader_word_3 f3 = { 0 };
+
+	if (!word) {
+		struct agx_cmd_ppp_header h = { AGX_CMD_PPP_HEADER_DEFAULTS,
+						.fragment_shader = true };
+
+		agx_cmd_ppp_header_pack(out, &h);
+		memcpy(&word, out, sizeof(word));
+		atomic_store_explicit(&shader_header, word, memory_order_relaxed);
+	}
+	memcpy(out, &word, sizeof(word));
+	agx_cmd_ppp_fragment_shader_word_0_pack(out + 4, &f0);
+	agx_cmd_ppp_fragment_shader_word_1_pack(out + 8, &f1);
+	agx_cmd_ppp_fragment_shader_word_2_pack(out + 12, &f2);
+	agx_cmd_ppp_fragment_shader_word_3_pack(out + 16, &f3);
+	return AGX_CMD_PPP_HEADER_LENGTH + 16;
+}
+
 size_t agx_ppp_pack_changed(uint8_t *out, const struct agx_ppp_state *p,
 			    const struct agx_ppp_state *prev)
 {
 	const struct agx_ppp_state *q = prev;
+
+	/* output_select's varyings bit follows cf_count being 0 */
+	if (q && p->fs_pipeline && (p->cf_count != 0) == (q->cf_count != 0) &&
+	    only_shader_differs(p, q)) {
+		if (q->fs_pipeline == p->fs_pipeline && q->cf == p->cf &&
+		    q->cf_count == p->cf_count && q->fs_textures == p->fs_textures)
+			return 0;
+		return pack_shader(out, p);
+	}
+
 	bool fs = p->fs_pipeline != 0, dbs = p->scissor || p->depth_bias;
 	bool q_dbs = q && (q->scissor || q->depth_bias);
 	/*

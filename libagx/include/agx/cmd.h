@@ -60,6 +60,11 @@ struct agx_pipeline {
 
 /* The USC words at out (AGX_PIPELINE_ALIGN-aligned); returns their length. */
 size_t agx_pipeline_pack(uint8_t *out, const struct agx_pipeline *p);
+/*
+ * The first of those words alone, the uniform words (which only they
+ * depend on uniforms and uniform_halves for); returns their length.
+ */
+size_t agx_pipeline_pack_uniforms(uint8_t *out, const struct agx_pipeline *p);
 
 /* --- descriptors ------------------------------------------------------------------------- */
 

@@ -258,10 +258,16 @@ struct agx_render {
 		struct agx_ppp_state ppp;
 		struct agx_render_stage vs, fs; /* uniforms: unused (compared at vs_uniforms) */
 		uint64_t vs_uniforms, fs_uniforms;
-		uint32_t vs_pipeline, fs_pipeline;
+		uint32_t vs_pipeline, fs_pipeline; /* from usc_base */
+		size_t vs_size, fs_size;	   /* the pipelines' bytes */
 		unsigned vs_outputs;
+		/* the coefficient bindings at cf (0: none to take), and what they were made of */
 		uint64_t cf;
-		size_t cf_size;
+		struct agx_cf_binding cf_bindings[AGX_RENDER_MAX_CF];
+		unsigned num_cf, cf_slots, cf_registers;
+		/* the index list's words at draw_words into the memory, draw_size bytes */
+		struct agx_vdm_draw draw;
+		size_t draw_words, draw_size;
 	} last;
 };
 
