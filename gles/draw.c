@@ -1156,11 +1156,14 @@ static bool draw_allowed(struct gles_context *ctx, GLenum mode, bool indexed)
 		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
 		return false;
 	}
-	for (unsigned i = 0; i < GLES_MAX_VERTEX_ATTRIBS; i++)
-		if (vao->attribs[i].enabled && gles_buffer_is_mapped(vao->attribs[i].buffer)) {
+	for (uint32_t m = vao->enabled; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+
+		if (gles_buffer_is_mapped(vao->attribs[i].buffer)) {
 			gles_error(ctx, GL_INVALID_OPERATION);
 			return false;
 		}
+	}
 	if (indexed && gles_buffer_is_mapped(vao->element_buffer)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return false;

@@ -248,6 +248,7 @@ struct gles_vertex_array {
 	GLuint name;
 	bool ever_bound;
 	struct gles_vertex_attrib_array attribs[GLES_MAX_VERTEX_ATTRIBS];
+	uint32_t enabled; /* bit i: attribs[i].enabled, which draws check for mapped buffers */
 	struct gles_buffer_object *element_buffer;
 	char *label;
 };

@@ -13,6 +13,8 @@
 #include "objects.h"
 #include "state.h"
 
+_Static_assert(GLES_MAX_VERTEX_ATTRIBS <= 32, "a vertex array's enabled arrays are a 32-bit mask");
+
 void gles_vertex_array_init(struct gles_vertex_array *vao, GLuint name)
 {
 	*vao = (struct gles_vertex_array){ .name = name };
@@ -205,6 +207,10 @@ static void enable(GLuint index, bool on)
 		return;
 	}
 	ctx->objects->vao->attribs[index].enabled = on;
+	if (on)
+		ctx->objects->vao->enabled |= 1u << index;
+	else
+		ctx->objects->vao->enabled &= ~(1u << index);
 	ctx->dirty |= GLES_DIRTY_VERTEX_KEY;
 }
 
