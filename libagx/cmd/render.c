@@ -779,6 +779,7 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 	uint32_t vs, fs = 0;
 	uint64_t pva = 0, vs_uniforms, fs_uniforms, cf;
 	size_t n, vs_size, fs_size;
+	bool new_cf = false;
 
 	if (r->error)
 		return r->error;
@@ -842,6 +843,7 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 					    d->cf_registers);
 			if (!(cf = put(r, words, n, 4)))
 				return r->error;
+			new_cf = true;
 		}
 		ppp.cf = usc_offset(r, cf);
 		ppp.cf_count = d->num_cf;
@@ -898,9 +900,9 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 		r->last.num_cf = d->num_cf;
 		r->last.cf_slots = d->vs_outputs;
 		r->last.cf_registers = d->cf_registers;
-		if (d->num_cf && d->num_cf <= AGX_RENDER_MAX_CF)
+		if (new_cf && d->num_cf && d->num_cf <= AGX_RENDER_MAX_CF)
 			memcpy(r->last.cf_bindings, d->cf, d->num_cf * sizeof(*d->cf));
-		else if (d->num_cf)
+		else if (d->num_cf > AGX_RENDER_MAX_CF)
 			r->last.cf = 0; /* too many to keep: packed afresh */
 	}
 	return 0;
