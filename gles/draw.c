@@ -704,6 +704,9 @@ static int stage_textures(struct gles_context *ctx, struct gles_draw_record *rec
 	uint64_t va;
 	int ret;
 
+	/* nothing sampled, nothing spilled: no descriptors */
+	if (!n && info->spill_textures < 0)
+		return 0;
 	if (n > GLES_MAX_TEXTURE_IMAGE_UNITS)
 		return -EINVAL;
 	if ((ret = gles_sampling_stage(ctx, &l->stages[stage], info, rec->tex[stage],

@@ -263,18 +263,27 @@ static bool same_keys(const struct surface_key *a, const struct surface_key *b)
 }
 
 /*
- * The keys describe() would give the draw framebuffer's targets, without
- * mapping their memory or making a pass of them: what every draw checks.
+ * Whether the keys describe() would give the draw framebuffer's targets
+ * are these, found without mapping their memory or making a pass of
+ * them: what every draw checks.
  */
-static void target_keys(struct gles_context *ctx, struct surface_key *key)
+static bool same_targets(struct gles_context *ctx, const struct surface_key *keys)
 {
 	/* only the draw buffers that are not NONE can have a colour target */
 	unsigned look = gles_framebuffer_draw_buffers(ctx) | 3u << AGX_RENDER_MAX_TARGETS;
+	struct surface_key key;
 
-	memset(key, 0, sizeof(*key) * SURFACES);
-	for (unsigned i = 0; i < SURFACES; i++)
-		if (look & 1u << i)
-			gles_framebuffer_draw_key(ctx, i, &key[i]);
+	for (unsigned i = 0; i < SURFACES; i++) {
+		if (!(look & 1u << i)) {
+			if (keys[i].handle)
+				return false;
+			continue;
+		}
+		gles_framebuffer_draw_key(ctx, i, &key);
+		if (memcmp(&key, &keys[i], sizeof(key)))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -288,11 +297,8 @@ static int open_over_targets(struct gles_context *ctx, struct gles_pass *p)
 	struct surface_key key[SURFACES];
 	int ret;
 
-	if (p->open) {
-		target_keys(ctx, key);
-		if (same_keys(key, p->key))
-			return 1;
-	}
+	if (p->open && same_targets(ctx, p->key))
+		return 1;
 	ret = describe(ctx, p, &desc, key);
 	return ret < 0 ? ret : p->open && same_keys(key, p->key);
 }
