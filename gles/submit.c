@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,17 @@ struct gles_submit {
 	struct agx_sched_render render;
 
 	pthread_mutex_t lock; /* the mappings, and submitted (read by other contexts' forgets) */
+	/*
+	 * The last mapping map_bo found, kept by the thread that records into
+	 * the context (every draw looks its vertex buffers up): valid while
+	 * unmaps, which counts every unmapping (any thread, under lock), is
+	 * hit_unmaps.  A BO a draw reads is referenced, so it is not unmapped
+	 * under it; a handle is reused only after its BO's unmapping.
+	 */
+	uint32_t hit_handle;
+	uint64_t hit_va;
+	unsigned hit_unmaps;
+	_Atomic unsigned unmaps;
 	struct mapping *maps;
 	unsigned num_maps, max_maps;
 };
@@ -190,11 +202,16 @@ static int map_bo(struct gles_submit *s, const struct agx_bo *bo, bool surface, 
 	struct mapping *m;
 	int ret = 0;
 
+	if (bo->handle && bo->handle == s->hit_handle &&
+	    atomic_load_explicit(&s->unmaps, memory_order_acquire) == s->hit_unmaps) {
+		*va = s->hit_va;
+		return 0;
+	}
 	pthread_mutex_lock(&s->lock);
 	for (unsigned i = 0; i < s->num_maps; i++)
 		if (s->maps[i].handle == bo->handle) {
 			*va = s->maps[i].va;
-			goto out;
+			goto hit;
 		}
 	if (s->num_maps == s->max_maps) {
 		unsigned n = s->max_maps ? 2 * s->max_maps : 16;
@@ -208,8 +225,13 @@ static int map_bo(struct gles_submit *s, const struct agx_bo *bo, bool surface, 
 		s->max_maps = n;
 	}
 	ret = agx_device_vm_map(s->dev, s->vm, bo, AGX_BIND_READ | AGX_BIND_WRITE, va);
-	if (ret == 0)
-		s->maps[s->num_maps++] = (struct mapping){ bo->handle, *va, surface };
+	if (ret < 0)
+		goto out;
+	s->maps[s->num_maps++] = (struct mapping){ bo->handle, *va, surface };
+hit:
+	s->hit_handle = bo->handle;
+	s->hit_va = *va;
+	s->hit_unmaps = atomic_load_explicit(&s->unmaps, memory_order_relaxed);
 out:
 	pthread_mutex_unlock(&s->lock);
 	return ret;
@@ -222,6 +244,8 @@ static void unmap_locked(struct gles_submit *s, bool all, bool surfaces, uint32_
 		struct mapping *m = &s->maps[i];
 
 		if (all || (surfaces && m->surface) || (!surfaces && m->handle == handle)) {
+			/* map_bo's last hit is stale from here on */
+			atomic_fetch_add_explicit(&s->unmaps, 1, memory_order_release);
 			agx_device_vm_unmap(s->dev, s->vm, m->va);
 			*m = s->maps[--s->num_maps];
 		} else {
