@@ -189,6 +189,13 @@ static void write_element(struct gles_linked *l, const struct gles_uniform *u, u
 			continue;
 		base = (uint8_t *)l->stages[s].uniform_data + u->stage_offset[s] +
 		       (size_t)e * u->elem_stride;
+		if (kind == VALUE_FLOAT && scalar == GL_FLOAT && !transpose) {
+			/* floats into floats are their bits, a column's rows in a row */
+			for (unsigned c = 0; c < cols; c++)
+				memcpy(base + 16 * c, (const GLfloat *)values + first + c * rows,
+				       4 * (size_t)rows);
+			continue;
+		}
 		for (unsigned c = 0; c < cols; c++) {
 			for (unsigned r = 0; r < rows; r++) {
 				/* the values are column-major, or row-major when transposed */
