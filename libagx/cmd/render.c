@@ -283,7 +283,8 @@ static uint32_t draw_pipeline(struct agx_render *r, const struct agx_render_stag
 			      const struct agx_render_stage *last, uint64_t *uniforms,
 			      uint32_t pipe, size_t *size)
 {
-	struct agx_pipeline p;
+	/* the uniform words' fields: all agx_pipeline_pack_uniforms reads */
+	struct agx_pipeline p = { .uniform_halves = 2 * s->num_uniforms };
 	uint64_t va;
 	uint8_t *at;
 
@@ -292,7 +293,6 @@ static uint32_t draw_pipeline(struct agx_render *r, const struct agx_render_stag
 	if (!s->num_uniforms ||
 	    !memcmp(r->map + (*uniforms - r->va), s->uniforms, 4 * (size_t)s->num_uniforms))
 		return pipe;
-	p = stage_state(r, s);
 	if (!(p.uniforms = put(r, s->uniforms, 4 * (size_t)s->num_uniforms, 16)) ||
 	    !(at = take(r, *size, AGX_PIPELINE_ALIGN, &va)))
 		return ~0u;

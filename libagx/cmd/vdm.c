@@ -3,6 +3,7 @@
  * fragment shader's coefficient bindings (agx/cmd.h).
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "agx/cmd.h"
@@ -174,19 +175,22 @@ static bool cull_differs(const struct agx_ppp_state *p, const struct agx_ppp_sta
 /*
  * Whether p is q but for the fragment shader's words (a draw's new
  * uniforms make a new pipeline, and most draws change nothing else):
- * q's bytes with p's shader fields compared with p's.  Padding that
+ * their bytes before and after the shader's fields.  Padding that
  * differs only sends the long way.
  */
+#define SHADER_FROM offsetof(struct agx_ppp_state, fs_pipeline)
+#define SHADER_TO   (offsetof(struct agx_ppp_state, fs_textures) + sizeof(unsigned))
+_Static_assert(offsetof(struct agx_ppp_state, cf) > SHADER_FROM &&
+		   offsetof(struct agx_ppp_state, cf_count) > SHADER_FROM &&
+		   offsetof(struct agx_ppp_state, cf_count) < SHADER_TO,
+	       "the fragment shader's fields of agx_ppp_state are side by side");
+
 static bool only_shader_differs(const struct agx_ppp_state *p, const struct agx_ppp_state *q)
 {
-	struct agx_ppp_state t;
+	const uint8_t *a = (const uint8_t *)p, *b = (const uint8_t *)q;
 
-	memcpy(&t, q, sizeof(t));
-	t.fs_pipeline = p->fs_pipeline;
-	t.cf = p->cf;
-	t.cf_count = p->cf_count;
-	t.fs_textures = p->fs_textures;
-	return !memcmp(&t, p, sizeof(t));
+	return !memcmp(a, b, SHADER_FROM) &&
+	       !memcmp(a + SHADER_TO, b + SHADER_TO, sizeof(*p) - SHADER_TO);
 }
 
 /*
