@@ -18,6 +18,7 @@
 #include <GLES3/gl3.h>
 
 #include "agx/device.h"
+#include "agx/format.h"
 #include "agx/layout.h"
 #include "agx/memory.h"
 #include "debug.h"
@@ -37,6 +38,10 @@ enum gles_surface_format {
 	GLES_FORMAT_RGBA16_FLOAT,  /* four halves R, G, B, A */
 	GLES_FORMAT_D32_FLOAT,	   /* one float: DEPTH_COMPONENT32F */
 };
+
+/* The hardware format and GL sized internal format of a surface's buffers of format f (image.c). */
+bool gles_surface_format_image(enum gles_surface_format f, enum agx_format *format,
+			       GLenum *internalformat);
 
 /* Whether a surface format is a colour one. */
 static inline bool gles_surface_format_is_color(enum gles_surface_format f)

@@ -129,9 +129,6 @@ static inline uint8_t *gles_image_sample(const struct gles_image *img, unsigned 
  * the drawable has no such buffer or it has no storage (a 0x0 pbuffer).
  */
 bool gles_drawable_color_image(const struct gles_drawable *d, struct gles_image *out);
-/* The hardware format and GL sized internal format of a surface's buffers of format f. */
-bool gles_surface_format_image(enum gles_surface_format f, enum agx_format *format,
-			       GLenum *internalformat);
 bool gles_drawable_depth_image(const struct gles_drawable *d, struct gles_image *out);
 bool gles_drawable_stencil_image(const struct gles_drawable *d, struct gles_image *out);
 /*
