@@ -467,8 +467,12 @@ static bool blit_color_ok(struct gles_context *ctx, GLenum filter,
 		if (!df || is_integer(sf) != is_integer(df) ||
 		    (is_integer(sf) && sf->component_type != df->component_type))
 			return false;
-		/* a resolve writes the read buffer's format, at the same place */
-		if (read_samples && df != sf)
+		/*
+		 * A resolve writes the read buffer's format, at the same place:
+		 * the same format as stored (GL_RGBA of GL_UNSIGNED_BYTE is
+		 * RGBA8's, ES 3.0 table 3.12's effective format)
+		 */
+		if (read_samples && dst.image->format != src->image->format)
 			return false;
 	}
 	return true;

@@ -277,6 +277,27 @@ static int workload(void)
 		resolve_and_read(name, fb, resolve, 3);
 		finish_framebuffer(fb, rb);
 	}
+	/*
+	 * A resolve into a texture of unsized GL_RGBA and GL_UNSIGNED_BYTE,
+	 * whose effective format is RGBA8's (ES 3.0 table 3.12), as piglit's
+	 * varying-struct-centroid does: the formats are identical, so it blits
+	 */
+	{
+		GLuint rb[2], fb = framebuffer(GL_RGBA8, 4, true, rb), tex, tfb;
+
+		glGenTextures(1, &tex);
+		glBindTexture(GL_TEXTURE_2D, tex);
+		glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+		glGenFramebuffers(1, &tfb);
+		glBindFramebuffer(GL_FRAMEBUFFER, tfb);
+		glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+		glBindFramebuffer(GL_FRAMEBUFFER, fb);
+		scene(DEPTH);
+		resolve_and_read("ms4_resolve_into_unsized_rgba", fb, tfb, 3);
+		glDeleteFramebuffers(1, &tfb);
+		glDeleteTextures(1, &tex);
+		finish_framebuffer(fb, rb);
+	}
 	finish_framebuffer(resolve, rrb);
 	llvmpipe_release(dpy, surf, ctx);
 	return 0;
@@ -284,5 +305,5 @@ static int workload(void)
 
 int main(int argc, char **argv)
 {
-	return llvmpipe_main(argc, argv, workload, 2 * VARIANTS);
+	return llvmpipe_main(argc, argv, workload, 2 * VARIANTS + 2);
 }
