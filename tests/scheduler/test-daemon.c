@@ -567,7 +567,7 @@ static int bad_client(const struct test_stack *d, int hang)
 	struct agx_sched_cmd cmd;
 	enum agx_queue_status st;
 	uint32_t t;
-	int status = 0;
+	int status = 0, ret;
 	struct tc c;
 
 	CHECK(child_client(d, &c) == 0, 1);
@@ -582,16 +582,20 @@ static int bad_client(const struct test_stack *d, int hang)
 	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, &(struct agx_sched_point){ t, 1 }, 1,
 			       NULL) == 0,
 	      3);
-	/* queued behind it: never runs */
+	/*
+	 * Queued behind it: never runs.  The first may fault, and its queue
+	 * be reset, before this reaches the scheduler (a slow client, the
+	 * sanitizers): the queue then refuses it, which is as right.
+	 */
 	cmd = sum(&c, buf_va(&c, 0), buf_va(&c, 0), buf_va(&c, 1), 1);
-	CHECK(agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, &(struct agx_sched_point){ t, 2 }, 1,
-			       NULL) == 0,
-	      4);
+	ret = agx_sched_submit(c.s, c.queue, &cmd, 1, NULL, 0, &(struct agx_sched_point){ t, 2 }, 1,
+			       NULL);
+	CHECK(ret == 0 || ret == -ECANCELED, 4);
 	/*
 	 * the second first: its failure is then the page's latest, and the
 	 * first's status has to come from the scheduler (AGX_FENCE_STATUS_ASK)
 	 */
-	CHECK(child_wait(&c, t, 2, &status) == 0 && status == -ECANCELED, 5);
+	CHECK(ret || (child_wait(&c, t, 2, &status) == 0 && status == -ECANCELED), 5);
 	CHECK(child_wait(&c, t, 1, &status) == 0, 6);
 	CHECK(status == (hang ? -ETIMEDOUT : -EFAULT), 7);
 	CHECK(agx_sched_queue_status(c.s, c.queue, &st) == 0 && st == AGX_QUEUE_GUILTY_RESET, 8);
