@@ -27,6 +27,9 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 		agx_pass(shader, agx_lower_clip_z);
 		agx_ir_shader_dump(fp, "agx_lower_clip_z", shader);
 	}
+	/* the fragment's kill first: what follows it may assume a live fragment */
+	agx_pass_options(shader, agx_lower_cull, options);
+	agx_ir_shader_dump(fp, "agx_lower_cull", shader);
 	/* the fetched colours are the tile's before blending's loads and stores */
 	agx_pass_options(shader, agx_lower_fetch, options);
 	agx_ir_shader_dump(fp, "agx_lower_fetch", shader);

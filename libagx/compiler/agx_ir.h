@@ -288,7 +288,8 @@ enum agx_ir_interp {
 #define AGX_IR_LOCATION_POINT_COORD AGX_SHADER_LOCATION_POINT_COORD /* 2 components */
 #define AGX_IR_LOCATION_DUAL_SOURCE AGX_SHADER_LOCATION_DUAL_SOURCE /* 4 components */
 #define AGX_IR_LOCATION_CLIP_DISTANCE                                                              \
-	AGX_SHADER_LOCATION_CLIP_DISTANCE /* a location per distance */
+	AGX_SHADER_LOCATION_CLIP_DISTANCE			/* a location per distance */
+#define AGX_IR_LOCATION_CULL_FLAG AGX_SHADER_LOCATION_CULL_FLAG /* a location per distance */
 
 struct agx_ir_var {
 	enum agx_ir_var_kind kind;
@@ -659,5 +660,7 @@ bool agx_move_colour_stores_after(struct agx_ir_instr *at);
 bool agx_lower_coverage(
     struct agx_ir_shader *shader,
     const struct agx_compile_options *options); /* alpha to coverage, GL's mask */
+bool agx_lower_cull(struct agx_ir_shader *shader,
+		    const struct agx_compile_options *options); /* cull distances: a discard */
 
 #endif

@@ -106,11 +106,11 @@ static struct agx_ir_var *next_by_location(struct agx_ir_shader *shader, enum ag
 
 /*
  * The vertex outputs' slots: the position 0..3, the varyings by location,
- * each var's words in order, then gl_PointSize (the PPP's point size comes
+ * each var's words in order, the cull flags, then gl_PointSize (the PPP's point size comes
  * after the varyings: sim/vdm.c), then the clip distances (after the
  * point size, as the hardware orders them: Mesa's src/asahi agx_uvs.h).  A fragment shader's
  * coefficient registers: cf0 is 1/w, cf1 window z when gl_FragCoord.z is read, then the varyings
- * the same way, then gl_PointCoord's s and t.
+ * and cull flags the same way, then gl_PointCoord's s and t.
  */
 static void place_io(struct agx_ir_shader *shader, struct placement *p)
 {
@@ -131,6 +131,13 @@ static void place_io(struct agx_ir_shader *shader, struct placement *p)
 		slot[v - shader->vars] = (int)next;
 		next += agx_io_words(v);
 	}
+	/* the cull flags (agx_lower_cull.c) are varyings too, the last */
+	for (unsigned i = 0; i < shader->num_vars && i < MAX_IO_VARS; i++)
+		if (shader->vars[i].kind == kind &&
+		    shader->vars[i].location == AGX_IR_LOCATION_CULL_FLAG) {
+			slot[i] = (int)next;
+			next += agx_io_words(&shader->vars[i]);
+		}
 	for (unsigned i = 0; i < shader->num_vars && i < MAX_IO_VARS; i++) {
 		const struct agx_ir_var *var = &shader->vars[i];
 

@@ -261,7 +261,7 @@ static int parse_rewritten(struct job *j, const char *code, const char *pre_log,
 	*out = shader;
 	if (!shader)
 		return -ENOMEM;
-	glslang_shader_set_preamble(shader, agx_glsl_extension_macros);
+	glslang_shader_set_preamble(shader, agx_glsl_extension_macros(j->version));
 	if (!glslang_shader_preprocess(shader, &in))
 		return log_add(&j->log, glslang_shader_get_info_log(shader)) ? -EINVAL : -ENOMEM;
 	own_log = strdup(glslang_shader_get_info_log(shader));
@@ -300,7 +300,7 @@ static int check_shader(struct job *j, const char *code, char **preprocessed)
 		return -ENOMEM;
 	/* the extensions extensions.c and fetch.c implement have their macros */
 	if (j->stage != AGX_GLSL_COMPUTE)
-		glslang_shader_set_preamble(shader, agx_glsl_extension_macros);
+		glslang_shader_set_preamble(shader, agx_glsl_extension_macros(j->version));
 	if (!glslang_shader_preprocess(shader, &in)) {
 		if (!log_add(&j->log, glslang_shader_get_info_log(shader)))
 			ret = -ENOMEM;
@@ -538,6 +538,11 @@ static int run_job(struct job *j)
 		ret = fail(j, -EINVAL, error);
 	if (!ret)
 		ret = check_shader(j, code, &preprocessed);
+	if (!ret && j->stage != AGX_GLSL_COMPUTE) {
+		ret = agx_glsl_size_distances(&preprocessed, &error);
+		if (ret == -EINVAL)
+			ret = fail(j, -EINVAL, error);
+	}
 	if (!ret && j->stage != AGX_GLSL_COMPUTE) {
 		ret = lower_shader(j, preprocessed, &fetch, &lowered);
 		if (ret == -ENOTSUP && !j->want_spirv)

@@ -196,11 +196,11 @@ bool agx_glsl_preprocessed_check(const char *code, size_t length, char **error);
 
 /*
  * The extensions the front end implements itself (extensions.c): their
- * macros, for glslang's preamble, and the rewriting of a source's text
- * (the NUL-terminated *code, replaced when it changes) before glslang
- * reads it.  -ENOMEM is the only error.
+ * macros in a shader of the version, for glslang's preamble, and the
+ * rewriting of a source's text (the NUL-terminated *code, replaced when
+ * it changes) before glslang reads it.  -ENOMEM is the only error.
  */
-extern const char agx_glsl_extension_macros[];
+const char *agx_glsl_extension_macros(int version);
 
 /*
  * A directive's words (extensions.c, for it and fetch.c): the word at *p
@@ -217,6 +217,18 @@ bool agx_glsl_word_is(const char *p, size_t n, const char *s);
 bool agx_glsl_extension_line(const struct agx_glsl_token *t, const char *name,
 			     const char **behavior, size_t *length, bool *rest);
 int agx_glsl_source_extensions(enum agx_glsl_stage stage, int version, char **code);
+
+/*
+ * EXT_clip_cull_distance's implicitly sized arrays: extensions.c declares
+ * them with this constant's elements (the largest size); distances.c
+ * sizes them in the preprocessed code *code (malloc'd, NUL-terminated,
+ * replaced when it changes) from the constant indices the shader uses.
+ * 0; -EINVAL with *error (a glslang-style log line) where the extension
+ * wants a redeclaration or the sizes pass gl_MaxCombinedClipAndCullDistances;
+ * -ENOMEM.
+ */
+#define AGX_GLSL_IMPLICIT_DISTANCES "agx_ImplicitDistances"
+int agx_glsl_size_distances(char **code, char **error);
 
 /* A growing NUL-terminated text; failed once an allocation failed (v then is what it had). */
 struct agx_glsl_text {

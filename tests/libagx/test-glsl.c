@@ -437,6 +437,130 @@ static void test_source_extensions(void **state)
 	}
 }
 
+static void sizes_expect(const char *in, const char *want)
+{
+	char *code = strdup(in), *error = NULL;
+
+	assert_non_null(code);
+	assert_int_equal(agx_glsl_size_distances(&code, &error), 0);
+	assert_null(error);
+	assert_string_equal(code, want);
+	free(code);
+}
+
+static void sizes_refused(const char *in, const char *want_error)
+{
+	char *code = strdup(in), *error = NULL;
+
+	assert_non_null(code);
+	assert_int_equal(agx_glsl_size_distances(&code, &error), -EINVAL);
+	assert_non_null(error);
+	if (!strstr(error, want_error))
+		fail_msg("error \"%s\" does not say \"%s\"", error, want_error);
+	free(error);
+	free(code);
+}
+
+static int check_source(enum agx_glsl_stage stage, const char *src, const char *want_log)
+{
+	struct agx_glsl_log log;
+	int ret = agx_glsl_check(stage, src, strlen(src), &log);
+
+	if (want_log && !strstr(log.text, want_log))
+		fail_msg("log \"%s\" does not say \"%s\"", log.text, want_log);
+	agx_glsl_log_finish(&log);
+	return ret;
+}
+
+/*
+ * GL_EXT_clip_cull_distance (extensions.c, distances.c): 3.00 only; the
+ * enabling line declares both arrays with the marker's size, in either
+ * stage; after the preprocessor each implicit one is sized by its
+ * largest constant index (a number, or a const int of one), dropped when
+ * unused; a redeclared one keeps its size; a non-constant index without
+ * a redeclaration, and more than 8 together, are errors.
+ */
+static void test_source_cull_distances(void **state)
+{
+	(void)state;
+	extensions_expect(AGX_GLSL_VERTEX, 300,
+			  "#extension GL_EXT_clip_cull_distance : enable\n"
+			  "gl_ClipDistance[1] = gl_CullDistance[0] + float(gl_MaxCullDistances + "
+			  "gl_MaxCombinedClipAndCullDistances + gl_MaxClipDistances);\n",
+			  "const int agx_ImplicitDistances = 8;"
+			  "out highp float agx_ClipDistance[agx_ImplicitDistances];"
+			  "out highp float agx_CullDistance[agx_ImplicitDistances];\n"
+			  "agx_ClipDistance[1] = agx_CullDistance[0] + float(8 + 8 + 8);\n");
+	extensions_expect(AGX_GLSL_FRAGMENT, 300,
+			  "#extension GL_EXT_clip_cull_distance : require\n"
+			  "in highp float gl_CullDistance[3];\nx = gl_ClipDistance[0];\n",
+			  "const int agx_ImplicitDistances = 8;"
+			  "in highp float agx_ClipDistance[agx_ImplicitDistances];\n"
+			  "in highp float agx_CullDistance[3];\nx = agx_ClipDistance[0];\n");
+	/* not in 1.00: glslang says the extension is not supported */
+	extensions_expect(AGX_GLSL_VERTEX, 100,
+			  "#extension GL_EXT_clip_cull_distance : enable\ngl_CullDistance[0];\n",
+			  "#extension GL_EXT_clip_cull_distance : enable\ngl_CullDistance[0];\n");
+
+	sizes_expect(
+	    "const int agx_ImplicitDistances = 8 ; out highp float agx_ClipDistance "
+	    "[ agx_ImplicitDistances ] ; out highp float agx_CullDistance [ "
+	    "agx_ImplicitDistances ] ;\nconst int k = 5 ; agx_CullDistance [ 2 ] = 1.0 ; "
+	    "agx_CullDistance [ k ] = 0.0 ;",
+	    "const int agx_ImplicitDistances = 8 ;  out highp float agx_CullDistance [ "
+	    "6 ] ;\nconst int k = 5 ; agx_CullDistance [ 2 ] = 1.0 ; agx_CullDistance [ k ] "
+	    "= 0.0 ;");
+	sizes_expect("const int agx_ImplicitDistances = 8;out highp float agx_ClipDistance["
+		     "agx_ImplicitDistances];\nagx_ClipDistance[3] = agx_ClipDistance[0];",
+		     "const int agx_ImplicitDistances = 8;out highp float agx_ClipDistance[4];\n"
+		     "agx_ClipDistance[3] = agx_ClipDistance[0];");
+	sizes_refused("const int agx_ImplicitDistances = 8;out highp float agx_CullDistance["
+		      "agx_ImplicitDistances];\n\nagx_CullDistance[i] = 1.0;",
+		      "ERROR: 0:3: 'gl_CullDistance' : an array indexed by other than constant");
+	sizes_refused("const int agx_ImplicitDistances = 8;out highp float agx_CullDistance["
+		      "agx_ImplicitDistances];\nf(agx_CullDistance);",
+		      "'gl_CullDistance' : an array indexed by other than constant");
+	sizes_refused("const int agx_ImplicitDistances = 8;out highp float agx_ClipDistance[6];"
+		      "out highp float agx_CullDistance[agx_ImplicitDistances];\n"
+		      "agx_CullDistance[2] = 1.0;",
+		      "gl_ClipDistance's 6 and gl_CullDistance's 3 elements are more than "
+		      "gl_MaxCombinedClipAndCullDistances (8)");
+
+	/* through glslang */
+	assert_int_equal(
+	    check_source(AGX_GLSL_VERTEX,
+			 "#version 300 es\n#extension GL_EXT_clip_cull_distance : enable\n"
+			 "out highp float gl_CullDistance[2];\nvoid main() {\n"
+			 "  for (int i = 0; i < 2; i++) gl_CullDistance[i] = 1.0;\n"
+			 "  gl_ClipDistance[5] = 0.0;\n  gl_Position = vec4(0.0);\n}\n",
+			 NULL),
+	    0);
+	assert_int_equal(
+	    check_source(AGX_GLSL_VERTEX,
+			 "#version 300 es\n#extension GL_EXT_clip_cull_distance : enable\n"
+			 "void main() {\n"
+			 "  for (int i = 0; i < 2; i++) gl_CullDistance[i] = 1.0;\n}\n",
+			 "'gl_CullDistance'"),
+	    -EINVAL);
+	assert_int_equal(
+	    check_source(AGX_GLSL_VERTEX,
+			 "#version 300 es\n#extension GL_EXT_clip_cull_distance : enable\n"
+			 "void main() { gl_CullDistance[8] = 1.0; }\n",
+			 NULL),
+	    -EINVAL);
+	assert_int_equal(
+	    check_source(AGX_GLSL_FRAGMENT,
+			 "#version 300 es\n#if GL_EXT_clip_cull_distance != 1\n#error no\n"
+			 "#endif\nvoid main(){}\n",
+			 NULL),
+	    0);
+	assert_int_equal(check_source(AGX_GLSL_FRAGMENT,
+				      "#ifdef GL_EXT_clip_cull_distance\n#error defined\n#endif\n"
+				      "void main(){}\n",
+				      NULL),
+			 0);
+}
+
 /* Writing both is a 1.00 error glslang misses (GLSL ES 1.00 section 7.2); #line counts. */
 static void test_lower_frag_color_and_data(void **state)
 {
@@ -1774,6 +1898,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lower_place_outputs),
 		cmocka_unit_test(test_defined_builtins),
 		cmocka_unit_test(test_source_extensions),
+		cmocka_unit_test(test_source_cull_distances),
 		cmocka_unit_test(test_lower_frag_data),
 		cmocka_unit_test(test_lower_frag_color_and_data),
 		cmocka_unit_test(test_lower_frag_color_and_data_named),

@@ -178,6 +178,12 @@ struct agx_compile_options {
 	 */
 	bool alpha_to_coverage, sample_coverage;
 	unsigned sample_coverage_mask;
+	/*
+	 * Fragment shaders: the cull distances the linked vertex shader writes
+	 * (its outputs at AGX_SHADER_LOCATION_CULL_FLAG); the fragment is
+	 * discarded where the primitive has one negative at every vertex.
+	 */
+	unsigned cull_distances;
 	/* Vertex shaders: the array behind each attribute location. */
 	struct agx_vertex_attrib attribs[AGX_MAX_VERTEX_ATTRIBS];
 	/*
@@ -233,6 +239,16 @@ enum agx_shader_interp {
  * distances are the vertex's last output slots, after gl_PointSize's.
  */
 #define AGX_SHADER_LOCATION_CLIP_DISTANCE 0x108
+/*
+ * EXT_clip_cull_distance's cull distances, tested in the fragment shader
+ * (agx_lower_cull.c): element i at location 0x110 + i, 1 where cull
+ * distance i is >= 0 at the vertex, else 0, interpolated linearly.  A
+ * vertex shader's such outputs are varyings placed after its others; a
+ * fragment shader reads them when agx_compile_options.cull_distances
+ * says how many the vertex shader writes.
+ */
+#define AGX_SHADER_LOCATION_CULL_FLAG 0x110
+#define AGX_SHADER_MAX_CULL_DISTANCES 8
 
 struct agx_shader_var {
 	enum agx_shader_var_kind kind;
