@@ -742,6 +742,21 @@ static int stage_textures(struct gles_context *ctx, struct gles_draw_record *rec
 	return 0;
 }
 
+/*
+ * The cull distances the program's vertex shader writes (agx_lower_cull.c):
+ * its fragment variants test them.
+ */
+static unsigned cull_distances(const struct gles_linked *l)
+{
+	const struct agx_shader_info *vi = &l->stages[GLES_STAGE_VERTEX].binary.info;
+
+	for (unsigned i = 0; i < vi->num_vars; i++)
+		if (vi->vars[i].kind == AGX_SHADER_OUTPUT &&
+		    vi->vars[i].location == AGX_SHADER_LOCATION_CULL_FLAG)
+			return vi->vars[i].array_size ? vi->vars[i].array_size : 1;
+	return 0;
+}
+
 /* A stage's output var at a built-in location, or NULL. */
 static const struct agx_shader_var *builtin_output(const struct agx_shader_info *info,
 						   unsigned location)
@@ -777,6 +792,7 @@ static int choose_variants(struct gles_context *ctx, const struct agx_render *r,
 	}
 	if (!fragment) {
 		fragment_key(ctx, r, &o);
+		o.cull_distances = cull_distances(l);
 		if (!(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &o, &err)))
 			return err;
 	} else {
@@ -796,6 +812,7 @@ static int choose_variants(struct gles_context *ctx, const struct agx_render *r,
 	if (gles_variants_generation(ctx) != generation) {
 		generation = gles_variants_generation(ctx);
 		fragment_key(ctx, r, &o);
+		o.cull_distances = cull_distances(l);
 		if (!(rec->fs = gles_variant_get(ctx, l, GLES_STAGE_FRAGMENT, &o, &err)))
 			return err;
 		if (gles_variants_generation(ctx) != generation)
@@ -833,6 +850,14 @@ static int link_stages(const struct gles_linked *l, struct gles_draw_record *rec
 	for (unsigned i = 0; i < l->num_varyings; i++)
 		if (l->varyings[i].fragment_var >= 0 && l->varyings[i].fragment_var < 256)
 			rec->matched[l->varyings[i].fragment_var] = l->varyings[i].vertex_var;
+	/* the cull flags are the compiler's, not the program's varyings: matched by location */
+	for (unsigned i = 0; i < fi->num_vars && i < 256; i++)
+		if (fi->vars[i].kind == AGX_SHADER_INPUT &&
+		    fi->vars[i].location == AGX_SHADER_LOCATION_CULL_FLAG)
+			for (unsigned j = 0; j < vi->num_vars; j++)
+				if (vi->vars[j].kind == AGX_SHADER_OUTPUT &&
+				    vi->vars[j].location == AGX_SHADER_LOCATION_CULL_FLAG)
+					rec->matched[i] = (int)j;
 	if (fi->num_vars > 256 ||
 	    agx_render_link_varyings(vi, fi, 2, rec->matched, k->cf, &k->ncf, &k->cf_regs) < 0)
 		return -EINVAL;

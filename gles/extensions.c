@@ -19,6 +19,7 @@
 	X("GL_APPLE_clip_distance")                                                                \
 	X("GL_EXT_base_instance")                                                                  \
 	X("GL_EXT_blend_func_extended")                                                            \
+	X("GL_EXT_clip_cull_distance")                                                             \
 	X("GL_EXT_color_buffer_float")                                                             \
 	X("GL_EXT_discard_framebuffer")                                                            \
 	X("GL_EXT_draw_buffers")                                                                   \

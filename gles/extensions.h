@@ -35,6 +35,10 @@
 #define GL_MAX_CLIP_DISTANCES_APPLE 0x0D32
 #define GL_CLIP_DISTANCE0_APPLE	    0x3000 /* .. 0x3007 */
 #endif
+#ifndef GL_MAX_CULL_DISTANCES_EXT /* EXT_clip_cull_distance (its clip tokens are APPLE's) */
+#define GL_MAX_CULL_DISTANCES_EXT		    0x82F9
+#define GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES_EXT 0x82FA
+#endif
 #ifndef GL_COMPRESSED_RGB_S3TC_DXT1_EXT /* EXT_texture_compression_s3tc */
 #define GL_COMPRESSED_RGB_S3TC_DXT1_EXT	 0x83F0
 #define GL_COMPRESSED_RGBA_S3TC_DXT1_EXT 0x83F1

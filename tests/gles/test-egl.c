@@ -647,7 +647,7 @@ static void test_robustness(void **state)
 /* ---- current contexts and GL ------------------------------------------------------------- */
 
 /* How many names check_es3_strings() lists. */
-#define NUM_GL_EXTENSIONS 35
+#define NUM_GL_EXTENSIONS 36
 
 /* GL_EXTENSIONS, word by word, is glGetStringi's list. */
 static void check_extension_list(void)
@@ -685,6 +685,7 @@ static void check_es3_strings(void)
 	assert_string_equal(
 	    (const char *)glGetString(GL_EXTENSIONS),
 	    "GL_APPLE_clip_distance GL_EXT_base_instance GL_EXT_blend_func_extended "
+	    "GL_EXT_clip_cull_distance "
 	    "GL_EXT_color_buffer_float "
 	    "GL_EXT_discard_framebuffer GL_EXT_draw_buffers GL_EXT_float_blend GL_EXT_frag_depth "
 	    "GL_EXT_polygon_offset_clamp GL_EXT_shader_framebuffer_fetch "
