@@ -2430,6 +2430,9 @@ static int workload(void)
 	framebuffer_fetch();
 	target_formats();
 	float_targets();
+	/* those two attached targets of their own to fb, and deleted them: fb's again */
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
 	bgra_textures(fb);
 	base_instance();
 	llvmpipe_release(dpy, surf, ctx);
