@@ -32,6 +32,7 @@
 	X("GL_EXT_texture_compression_s3tc")                                                       \
 	X("GL_EXT_texture_compression_s3tc_srgb")                                                  \
 	X("GL_EXT_texture_format_BGRA8888")                                                        \
+	X("GL_EXT_texture_sRGB_decode")                                                            \
 	X("GL_EXT_unpack_subimage")                                                                \
 	X("GL_INTEL_blackhole_render")                                                             \
 	X("GL_KHR_debug")                                                                          \

@@ -35,6 +35,11 @@
 #define GL_MAX_CLIP_DISTANCES_APPLE 0x0D32
 #define GL_CLIP_DISTANCE0_APPLE	    0x3000 /* .. 0x3007 */
 #endif
+#ifndef GL_TEXTURE_SRGB_DECODE_EXT /* EXT_texture_sRGB_decode */
+#define GL_TEXTURE_SRGB_DECODE_EXT 0x8A48
+#define GL_DECODE_EXT		   0x8A49
+#define GL_SKIP_DECODE_EXT	   0x8A4A
+#endif
 #ifndef GL_MAX_CULL_DISTANCES_EXT /* EXT_clip_cull_distance (its clip tokens are APPLE's) */
 #define GL_MAX_CULL_DISTANCES_EXT		    0x82F9
 #define GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES_EXT 0x82FA

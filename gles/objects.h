@@ -70,6 +70,7 @@ struct gles_sampler_state {
 	GLenum wrap_s, wrap_t, wrap_r;
 	GLfloat min_lod, max_lod;
 	GLenum compare_mode, compare_func;
+	GLenum srgb_decode; /* EXT_texture_sRGB_decode: DECODE_EXT or SKIP_DECODE_EXT */
 };
 
 struct gles_sampler {

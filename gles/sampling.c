@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "extensions.h"
 #include "objects.h"
 #include "program.h"
 #include "sampling.h"
@@ -396,11 +397,13 @@ static int bind(struct gles_context *ctx, const struct agx_shader_var *v, GLint 
 			return ret;
 		for (unsigned c = 0; c < 4; c++)
 			swz[c] = swizzle_of(t->swizzle[c], c);
-		image = (struct agx_image){ .format = b->image->format,
-					    .dim = dim,
-					    .layout = &b->image->layout,
-					    .address = va,
-					    .depth = dim == AGX_IMAGE_CUBE ? 1 : b->image->layers };
+		image =
+		    (struct agx_image){ .format = b->image->format,
+					.dim = dim,
+					.layout = &b->image->layout,
+					.address = va,
+					.depth = dim == AGX_IMAGE_CUBE ? 1 : b->image->layers,
+					.skip_srgb_decode = s->srgb_decode == GL_SKIP_DECODE_EXT };
 		if (agx_texture_descriptor(tex, &image, b->image_level,
 					   b->image_level + last - first, swz)) {
 			sampler_word(s, smp);

@@ -17,6 +17,7 @@
 
 #include "compress.h"
 #include "context.h"
+#include "extensions.h"
 #include "draw.h"
 #include "gl_functions.h"
 #include "objects.h"
@@ -75,6 +76,7 @@ void gles_sampler_state_init(struct gles_sampler_state *s)
 		.max_lod = 1000.0f,
 		.compare_mode = GL_NONE,
 		.compare_func = GL_LEQUAL,
+		.srgb_decode = GL_DECODE_EXT,
 	};
 }
 
@@ -1061,6 +1063,8 @@ static bool param_valid(GLenum pname, GLint value)
 		return value == GL_NONE || value == GL_COMPARE_REF_TO_TEXTURE;
 	case GL_TEXTURE_COMPARE_FUNC:
 		return value >= GL_NEVER && value <= GL_ALWAYS;
+	case GL_TEXTURE_SRGB_DECODE_EXT:
+		return value == GL_DECODE_EXT || value == GL_SKIP_DECODE_EXT;
 	default:
 		return true;
 	}
@@ -1099,6 +1103,9 @@ bool gles_sampler_state_set(struct gles_context *ctx, struct gles_sampler_state 
 		break;
 	case GL_TEXTURE_COMPARE_FUNC:
 		field = &s->compare_func;
+		break;
+	case GL_TEXTURE_SRGB_DECODE_EXT:
+		field = &s->srgb_decode;
 		break;
 	default:
 		return false;
@@ -1141,6 +1148,9 @@ bool gles_sampler_state_get(const struct gles_sampler_state *s, GLenum pname, GL
 		return true;
 	case GL_TEXTURE_COMPARE_FUNC:
 		*i = (GLint)s->compare_func;
+		return true;
+	case GL_TEXTURE_SRGB_DECODE_EXT:
+		*i = (GLint)s->srgb_decode;
 		return true;
 	default:
 		return false;

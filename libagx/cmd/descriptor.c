@@ -90,7 +90,7 @@ bool agx_texture_descriptor(uint8_t out[AGX_TEXTURE_LENGTH], const struct agx_im
 		.layout = l->twiddled ? AGX_CMD_LAYOUT_TWIDDLED : AGX_CMD_LAYOUT_LINEAR,
 		.channels = fi->hw_channels,
 		.type = fi->hw_type,
-		.srgb = fi->srgb,
+		.srgb = fi->srgb && !image->skip_srgb_decode,
 		.swizzle_r = sw[0],
 		.swizzle_g = sw[1],
 		.swizzle_b = sw[2],

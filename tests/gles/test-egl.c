@@ -647,7 +647,7 @@ static void test_robustness(void **state)
 /* ---- current contexts and GL ------------------------------------------------------------- */
 
 /* How many names check_es3_strings() lists. */
-#define NUM_GL_EXTENSIONS 36
+#define NUM_GL_EXTENSIONS 37
 
 /* GL_EXTENSIONS, word by word, is glGetStringi's list. */
 static void check_extension_list(void)
@@ -691,7 +691,7 @@ static void check_es3_strings(void)
 	    "GL_EXT_polygon_offset_clamp GL_EXT_shader_framebuffer_fetch "
 	    "GL_EXT_shader_framebuffer_fetch_non_coherent GL_EXT_texture_compression_rgtc "
 	    "GL_EXT_texture_compression_s3tc GL_EXT_texture_compression_s3tc_srgb "
-	    "GL_EXT_texture_format_BGRA8888 "
+	    "GL_EXT_texture_format_BGRA8888 GL_EXT_texture_sRGB_decode "
 	    "GL_EXT_unpack_subimage GL_INTEL_blackhole_render GL_KHR_debug "
 	    "GL_KHR_parallel_shader_compile GL_KHR_texture_compression_astc_ldr "
 	    "GL_KHR_texture_compression_astc_sliced_3d GL_NV_read_depth GL_OES_EGL_image "

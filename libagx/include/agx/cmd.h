@@ -96,6 +96,12 @@ struct agx_image {
 	 * (agx_sample_grid()); 0 or 1: single-sampled.
 	 */
 	unsigned samples;
+	/*
+	 * Texture descriptors of an sRGB format: read the stored values as
+	 * they are, not decoded to linear (EXT_texture_sRGB_decode's
+	 * SKIP_DECODE_EXT): the descriptor's srgb bit clear.
+	 */
+	bool skip_srgb_decode;
 };
 
 /*
