@@ -171,6 +171,35 @@ GLenum gles_GetError(void)
 	return err;
 }
 
+/*
+ * EXT_robustness: whether the context was lost to a GPU reset, and
+ * whose fault it was, as the scheduler judged (a fault or hang of this
+ * context's work: guilty; another's that took this one's work with it:
+ * innocent; the device gone: unknown).  A context made without
+ * EGL_LOSE_CONTEXT_ON_RESET is never told (NO_ERROR).  The verdict stays:
+ * the context's queue is not made again, so the reset does not
+ * "complete"; the application makes a new context.
+ */
+GLenum gles_GetGraphicsResetStatusEXT(void)
+{
+	struct gles_context *ctx = gles_current();
+	enum agx_queue_status status;
+
+	if (!ctx || !ctx->lose_context_on_reset)
+		return GL_NO_ERROR;
+	gles_submit_reset_status(ctx, &status);
+	switch (status) {
+	case AGX_QUEUE_OK:
+		return GL_NO_ERROR;
+	case AGX_QUEUE_GUILTY_RESET:
+		return GL_GUILTY_CONTEXT_RESET_EXT;
+	case AGX_QUEUE_INNOCENT_RESET:
+		return GL_INNOCENT_CONTEXT_RESET_EXT;
+	default:
+		return GL_UNKNOWN_CONTEXT_RESET_EXT;
+	}
+}
+
 const GLubyte *gles_GetString(GLenum name)
 {
 	struct gles_context *ctx = gles_current();

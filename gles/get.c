@@ -147,6 +147,14 @@ static bool context_get(struct gles_context *ctx, GLenum pname, int index,
 	case GL_MAX_SHADER_COMPILER_THREADS_KHR:
 		gles_get_set_uint(out, ctx->max_compiler_threads);
 		return true;
+	/* EXT_robustness: what EGL made the context with */
+	case GL_CONTEXT_ROBUST_ACCESS_EXT:
+		gles_get_set_bool(out, ctx->robust_access);
+		return true;
+	case GL_RESET_NOTIFICATION_STRATEGY_EXT:
+		gles_get_set_enum(out, ctx->lose_context_on_reset ? GL_LOSE_CONTEXT_ON_RESET_EXT
+								  : GL_NO_RESET_NOTIFICATION_EXT);
+		return true;
 	default:
 		return false;
 	}

@@ -352,6 +352,12 @@ void gles_UniformMatrix4x3fv(GLint location, GLsizei count, GLboolean transpose,
 void gles_GetUniformfv(GLuint program, GLint location, GLfloat *params);
 void gles_GetUniformiv(GLuint program, GLint location, GLint *params);
 void gles_GetUniformuiv(GLuint program, GLint location, GLuint *params);
+/* GL_EXT_robustness */
+GLenum gles_GetGraphicsResetStatusEXT(void);
+void gles_ReadnPixelsEXT(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
+			 GLenum type, GLsizei buf_size, void *pixels);
+void gles_GetnUniformfvEXT(GLuint program, GLint location, GLsizei buf_size, GLfloat *params);
+void gles_GetnUniformivEXT(GLuint program, GLint location, GLsizei buf_size, GLint *params);
 void gles_GetActiveUniform(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length,
 			   GLint *size, GLenum *type, GLchar *name);
 void gles_GetUniformIndices(GLuint program, GLsizei uniformCount, const GLchar *const *uniformNames,

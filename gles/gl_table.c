@@ -154,6 +154,8 @@ static const struct gl_proc procs[] = {
 	{ "glGetFragDataLocation", (void *)gles_GetFragDataLocation },
 	{ "glGetFramebufferAttachmentParameteriv",
 	  (void *)gles_GetFramebufferAttachmentParameteriv },
+	{ "glGetGraphicsResetStatusEXT",
+	  (void *)gles_GetGraphicsResetStatusEXT }, /* EXT_robustness */
 	{ "glGetInteger64i_v", (void *)gles_GetInteger64i_v },
 	{ "glGetInteger64v", (void *)gles_GetInteger64v },
 	{ "glGetIntegeri_v", (void *)gles_GetIntegeri_v },
@@ -192,6 +194,9 @@ static const struct gl_proc procs[] = {
 	{ "glGetVertexAttribPointerv", (void *)gles_GetVertexAttribPointerv },
 	{ "glGetVertexAttribfv", (void *)gles_GetVertexAttribfv },
 	{ "glGetVertexAttribiv", (void *)gles_GetVertexAttribiv },
+	/* GL_EXT_robustness */
+	{ "glGetnUniformfvEXT", (void *)gles_GetnUniformfvEXT },
+	{ "glGetnUniformivEXT", (void *)gles_GetnUniformivEXT },
 	{ "glHint", (void *)gles_Hint },
 	{ "glInvalidateFramebuffer", (void *)gles_InvalidateFramebuffer },
 	{ "glInvalidateSubFramebuffer", (void *)gles_InvalidateSubFramebuffer },
@@ -228,6 +233,7 @@ static const struct gl_proc procs[] = {
 	{ "glPushDebugGroupKHR", (void *)gles_PushDebugGroupKHR }, /* GL_KHR_debug */
 	{ "glReadBuffer", (void *)gles_ReadBuffer },
 	{ "glReadPixels", (void *)gles_ReadPixels },
+	{ "glReadnPixelsEXT", (void *)gles_ReadnPixelsEXT }, /* GL_EXT_robustness */
 	{ "glReleaseShaderCompiler", (void *)gles_ReleaseShaderCompiler },
 	{ "glRenderbufferStorage", (void *)gles_RenderbufferStorage },
 	{ "glRenderbufferStorageMultisample", (void *)gles_RenderbufferStorageMultisample },

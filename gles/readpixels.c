@@ -121,8 +121,14 @@ static void depth_pixel(float depth, GLenum type, uint8_t *out)
 	memcpy(out, &u, 4);
 }
 
-void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
-		     void *pixels)
+/*
+ * glReadPixels, and EXT_robustness's glReadnPixelsEXT when buf_size >= 0:
+ * then client memory of buf_size bytes, which the pixels must fit in
+ * (INVALID_OPERATION), as Mesa checks; a pack buffer's own size bounds it
+ * instead.
+ */
+static void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
+			GLsizei buf_size, void *pixels)
 {
 	struct gles_context *ctx = gles_current();
 	struct gles_buffer_object *pbo;
@@ -179,6 +185,10 @@ void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum for
 			return;
 		dst = gles_buffer_data(pbo) + offset;
 	} else {
+		if (buf_size >= 0 && pl.size > (uint64_t)buf_size) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
 		if (!pl.size || !pixels)
 			return;
 		dst = pixels;
@@ -222,4 +232,25 @@ void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum for
 			}
 		}
 	}
+}
+
+void gles_ReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
+		     void *pixels)
+{
+	read_pixels(x, y, width, height, format, type, -1, pixels);
+}
+
+void gles_ReadnPixelsEXT(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
+			 GLenum type, GLsizei buf_size, void *pixels)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return;
+	/* KHR_robustness's error; EXT_robustness does not say */
+	if (buf_size < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	read_pixels(x, y, width, height, format, type, buf_size, pixels);
 }

@@ -79,6 +79,8 @@ struct gles_submit {
 	struct agx_device *dev;
 	struct agx_device_vm *vm;
 	uint32_t queue, syncobj;
+	/* the queue's robustness verdict, once it is not AGX_QUEUE_OK: a reset is for good */
+	enum agx_queue_status reset;
 	uint64_t submitted; /* the last point submitted (0: none) */
 	struct agx_clear clear;
 	struct cmdbuf_slot ring[RING];
@@ -324,6 +326,23 @@ static int flush(struct gles_submit *s)
 	if (ret < 0)
 		fprintf(stderr, "libEGL_agx: a submission failed: %s\n", agx_device_error());
 	return ret;
+}
+
+int gles_submit_reset_status(struct gles_context *ctx, enum agx_queue_status *status)
+{
+	struct gles_submit *s = ctx->submit;
+	int ret;
+
+	*status = s->reset;
+	/* a context that never submitted has no queue to have lost */
+	if (s->reset != AGX_QUEUE_OK || !s->ready)
+		return 0;
+	if ((ret = agx_device_queue_status(s->dev, s->queue, status)) < 0) {
+		/* the scheduler gone: the device with it (agx/device.h) */
+		*status = AGX_QUEUE_DEVICE_LOST;
+	}
+	s->reset = *status;
+	return ret < 0 ? ret : 0;
 }
 
 /* A BO of at least size bytes mapped in s's VM with flags. */

@@ -77,6 +77,15 @@ int gles_submit_next(struct gles_context *ctx);
 
 /* Submits what was recorded (nothing: nothing happens).  0 or a negative errno. */
 int gles_submit_flush(struct gles_context *ctx);
+/*
+ * GL's reset notification (EXT_robustness): whether the context's queue
+ * was reset, and whose fault it was, as the scheduler says
+ * (agx_device_queue_status); AGX_QUEUE_OK for a context that never
+ * submitted.  A verdict other than OK stays: the queue is not made again.
+ * 0, or a negative errno when the scheduler could not be asked (then
+ * *status is AGX_QUEUE_DEVICE_LOST).
+ */
+int gles_submit_reset_status(struct gles_context *ctx, enum agx_queue_status *status);
 /* Submits, then waits until all of the context's work has finished. */
 int gles_submit_wait(struct gles_context *ctx);
 

@@ -335,7 +335,13 @@ UNIFORM_MATRIX(4x3, 4, 3)
  * Section 6.1.12: every component of the uniform at location, converted
  * to the query's type as the state queries convert (section 6.1.2).
  */
-static void get_uniform(GLuint pname, GLint location, enum value_kind kind, void *params)
+/*
+ * glGetUniform*, and EXT_robustness's glGetnUniform*EXT when buf_size >= 0:
+ * params holds buf_size bytes, which the value must fit in
+ * (INVALID_OPERATION).
+ */
+static void get_uniform(GLuint pname, GLint location, enum value_kind kind, GLsizei buf_size,
+			void *params)
 {
 	struct gles_context *ctx = gles_current();
 	struct gles_program *program;
@@ -358,9 +364,14 @@ static void get_uniform(GLuint pname, GLint location, enum value_kind kind, void
 	}
 	u = &l->uniforms[l->locations[location].uniform];
 	element = l->locations[location].element;
+	type_shape(u->type, &scalar, &cols, &rows);
+	if (buf_size >= 0 &&
+	    (size_t)buf_size < (scalar == GL_SAMPLER_2D ? 1 : cols * rows) * sizeof(GLint)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		goto out;
+	}
 	if (!params)
 		goto out;
-	type_shape(u->type, &scalar, &cols, &rows);
 	if (scalar == GL_SAMPLER_2D) {
 		GLint unit = u->units[element];
 
@@ -407,17 +418,42 @@ out:
 
 void gles_GetUniformfv(GLuint program, GLint location, GLfloat *params)
 {
-	get_uniform(program, location, VALUE_FLOAT, params);
+	get_uniform(program, location, VALUE_FLOAT, -1, params);
 }
 
 void gles_GetUniformiv(GLuint program, GLint location, GLint *params)
 {
-	get_uniform(program, location, VALUE_INT, params);
+	get_uniform(program, location, VALUE_INT, -1, params);
 }
 
 void gles_GetUniformuiv(GLuint program, GLint location, GLuint *params)
 {
-	get_uniform(program, location, VALUE_UINT, params);
+	get_uniform(program, location, VALUE_UINT, -1, params);
+}
+
+/* EXT_robustness; a negative buf_size is KHR_robustness's INVALID_VALUE */
+static void get_uniform_n(GLuint program, GLint location, enum value_kind kind, GLsizei buf_size,
+			  void *params)
+{
+	struct gles_context *ctx = gles_current();
+
+	if (!ctx)
+		return;
+	if (buf_size < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	get_uniform(program, location, kind, buf_size, params);
+}
+
+void gles_GetnUniformfvEXT(GLuint program, GLint location, GLsizei buf_size, GLfloat *params)
+{
+	get_uniform_n(program, location, VALUE_FLOAT, buf_size, params);
+}
+
+void gles_GetnUniformivEXT(GLuint program, GLint location, GLsizei buf_size, GLint *params)
+{
+	get_uniform_n(program, location, VALUE_INT, buf_size, params);
 }
 
 /* ---- introspection ---------------------------------------------------------------------- */
