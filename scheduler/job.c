@@ -471,6 +471,7 @@ int sched_submit(struct sched_client *c, const Agx__Scheduler__Submit *sub, uint
 		q->cursor = job;
 	c->jobs++;
 	c->s->queue_depth[q->priority]++;
+	c->s->job_waits += sub->n_waits;
 	/* dependencies last: one already reached may make the job runnable at once */
 	job->waits_left = (unsigned)sub->n_waits + 1;
 	for (unsigned i = 0; i < sub->n_waits; i++) {

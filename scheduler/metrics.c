@@ -79,6 +79,9 @@ int sched_metrics_write(struct evbuffer *out, void *data)
 	ret |= prom_family(out, "agx_scheduler_tvb_overflows_total", "counter",
 			   "Renders that ended -ENOSPC, their TVB heap too small");
 	ret |= prom_sample_u64(out, "agx_scheduler_tvb_overflows_total", NULL, s->tvb_overflows);
+	ret |= prom_family(out, "agx_scheduler_job_waits_total", "counter",
+			   "Points the jobs submitted wait for (their wait syncobjs)");
+	ret |= prom_sample_u64(out, "agx_scheduler_job_waits_total", NULL, s->job_waits);
 	ret |= prom_family(out, "agx_scheduler_resets_total", "counter", "Queues reset, by kind");
 	for (unsigned k = 1; k < 3; k++)
 		ret |= prom_sample_u64(out, "agx_scheduler_resets_total",

@@ -268,6 +268,7 @@ struct scheduler {
 	uint64_t queue_depth[SCHED_PRIORITIES];
 	uint64_t jobs_done, faults, timeouts;
 	uint64_t tvb_overflows; /* renders whose TVB heap was too small: -ENOSPC, no reset */
+	uint64_t job_waits;	/* wait points of the jobs submitted */
 	uint64_t resets[3];	/* by enum sched_queue_status */
 	struct sched_histograms hist;
 };

@@ -29,12 +29,10 @@
 #include "agx_cmdbuf.h"
 #include "asm.h"
 #include "host/scene.h"
-#include "promtext.h"
+#include "metric.h"
 #include "stack.h"
-#include "top.h"
 
 #define WAIT_NS	    (10ll * 1000 * 1000 * 1000)
-#define TIMEOUT_MS  10000
 #define TVB_INITIAL 0x4000u /* one page: small scenes fit, a 256x256 one does not */
 #define CODE_SIZE   0x8000u /* the scene's code arena, then the copy kernel */
 #define KERNEL_AT   0x7000u
@@ -270,28 +268,6 @@ static enum agx_queue_status status_of(struct rig *r)
 	return st;
 }
 
-static double metric(const struct test_stack *s, const char *name, const char *const *labels)
-{
-	struct promtext doc;
-	struct promtext_error perr;
-	const struct promtext_sample *sample;
-	char err[128], *body;
-	size_t size;
-	double value;
-
-	if (top_scrape(s->metrics, TIMEOUT_MS, &body, &size, err, sizeof(err)) < 0)
-		fail_msg("scrape: %s", err);
-	if (promtext_parse(body, size, &doc, &perr) < 0)
-		fail_msg("line %u: %s", perr.line, perr.message);
-	free(body);
-	sample = promtext_find(&doc, name, labels);
-	if (!sample)
-		fail_msg("no %s", name);
-	value = sample->value;
-	promtext_finish(&doc);
-	return value;
-}
-
 /* A render as agx_device_submit() takes it, on the device's TVB heap. */
 static void test_render(void **state)
 {
@@ -375,8 +351,8 @@ static void test_tvb_overflow(void **state)
 {
 	const struct test_stack *s = *state;
 	const char *const guilty[] = { "kind", "guilty", NULL };
-	double overflows = metric(s, "agx_scheduler_tvb_overflows_total", NULL);
-	double resets = metric(s, "agx_scheduler_resets_total", guilty);
+	double overflows = test_stack_metric(s, "agx_scheduler_tvb_overflows_total", NULL);
+	double resets = test_stack_metric(s, "agx_scheduler_resets_total", guilty);
 	struct rig r;
 	struct target big, small;
 	struct agx_sched_cmd cmd;
@@ -423,8 +399,9 @@ static void test_tvb_overflow(void **state)
 	assert_int_equal(status_of(&r), AGX_QUEUE_OK);
 
 	/* counted as overflows, not as resets */
-	assert_int_equal(metric(s, "agx_scheduler_tvb_overflows_total", NULL) - overflows, 2);
-	assert_int_equal(metric(s, "agx_scheduler_resets_total", guilty), resets);
+	assert_int_equal(
+	    test_stack_metric(s, "agx_scheduler_tvb_overflows_total", NULL) - overflows, 2);
+	assert_int_equal(test_stack_metric(s, "agx_scheduler_resets_total", guilty), resets);
 	agx_device_bo_close(r.dev, &big.bo);
 	agx_device_bo_close(r.dev, &small.bo);
 	rig_fini(&r);
