@@ -8,9 +8,8 @@
  * A fence sync is a fence of the current context's work (sync.h), as
  * glFenceSync makes one: everything recorded before it is submitted, so it
  * signals in finite time.  Syncs are on their display's list while their
- * handles are valid; eglTerminate ends them.  eglWaitSync waits on the CPU
- * before it returns, as glWaitSync does (sync.c says why): every later
- * command of the context comes after the fenced work.
+ * handles are valid; eglTerminate ends them.  eglWaitSync is glWaitSync's
+ * GPU wait (sync.h): the context's next submission waits for the fence.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -197,7 +196,7 @@ static EGLint wait_sync(EGLDisplay dpy, EGLSync sync, EGLint flags)
 		gles_sync_unref(f);
 		return gles_egl_error(flags != 0 ? EGL_BAD_PARAMETER : EGL_BAD_MATCH);
 	}
-	gles_sync_wait(f, -1);
+	gles_sync_wait_gpu(t->ctx->gl, f);
 	gles_sync_unref(f);
 	gles_egl_error(EGL_SUCCESS);
 	return EGL_TRUE;

@@ -14,11 +14,15 @@
 
 #include "context.h"
 #include "image.h"
+#include "objects.h"
 #include "pass.h"
 #include "submit.h"
+#include "sync.h"
 
 /* Jobs in flight at once, and each one's command buffer (pipelines and uniforms included). */
-#define RING	    4
+#define RING 4
+/* glWaitSync's syncs the next submission waits for; more are waited for on the CPU */
+#define MAX_WAITS   16
 #define CMDBUF_SIZE (64u << 10)
 /*
  * A job's render pass memory (agx/render.h: its stream, programs, state)
@@ -81,6 +85,9 @@ struct gles_submit {
 	uint32_t queue, syncobj;
 	/* the queue's robustness verdict, once it is not AGX_QUEUE_OK: a reset is for good */
 	enum agx_queue_status reset;
+	/* what the next submission waits for (glWaitSync, eglWaitSync): references */
+	struct gles_sync *waits[MAX_WAITS];
+	unsigned num_waits;
 	uint64_t submitted; /* the last point submitted (0: none) */
 	struct agx_clear clear;
 	struct cmdbuf_slot ring[RING];
@@ -280,6 +287,39 @@ static int begin(struct gles_submit *s)
 	return 0;
 }
 
+static void drop_waits(struct gles_submit *s)
+{
+	for (unsigned i = 0; i < s->num_waits; i++)
+		gles_sync_unref(s->waits[i]);
+	s->num_waits = 0;
+}
+
+/* The waits no submission took, on the CPU: a CPU read of the context's results comes after them.
+ */
+static void drain_waits(struct gles_submit *s)
+{
+	for (unsigned i = 0; i < s->num_waits; i++)
+		gles_sync_wait(s->waits[i], -1);
+	drop_waits(s);
+}
+
+int gles_submit_add_wait(struct gles_context *ctx, struct gles_sync *sync)
+{
+	struct gles_submit *s = ctx->submit;
+
+	if (s->num_waits == MAX_WAITS)
+		return -ENOSPC;
+	s->waits[s->num_waits++] = gles_sync_ref(sync);
+	return 0;
+}
+
+uint32_t gles_submit_syncobj(struct gles_context *ctx)
+{
+	struct gles_submit *s = ctx->submit;
+
+	return s && s->ready ? s->syncobj : 0;
+}
+
 /*
  * Hands the slot's job over: its clears, then its render pass (an open
  * one is ended first: gles_pass_end gives it back through
@@ -288,8 +328,9 @@ static int begin(struct gles_submit *s)
 static int flush(struct gles_submit *s)
 {
 	struct agx_sched_cmd cmds[2];
-	struct agx_sched_point point;
-	unsigned n = 0;
+	struct agx_sched_point point, waits[MAX_WAITS];
+	bool held[MAX_WAITS];
+	unsigned n = 0, num_waits;
 	int ret;
 
 	if (!s->recording)
@@ -308,10 +349,12 @@ static int flush(struct gles_submit *s)
 	s->has_render = false;
 	if (!n)
 		return 0;
+	num_waits = gles_sync_points_hold(s->waits, s->num_waits, s->dev, waits, held);
 	pthread_mutex_lock(&s->lock);
 	point = (struct agx_sched_point){ s->syncobj, s->submitted + 1 };
 	/* -EBUSY: the queue is full; what we submitted last finishing makes room */
-	while ((ret = agx_device_submit(s->dev, s->queue, cmds, n, NULL, 0, &point, 1)) == -EBUSY) {
+	while ((ret = agx_device_submit(s->dev, s->queue, cmds, n, num_waits ? waits : NULL,
+					num_waits, &point, 1)) == -EBUSY) {
 		pthread_mutex_unlock(&s->lock);
 		ret = wait_point(s, s->submitted);
 		pthread_mutex_lock(&s->lock);
@@ -323,6 +366,10 @@ static int flush(struct gles_submit *s)
 		s->ring[s->current].point = point.value;
 	}
 	pthread_mutex_unlock(&s->lock);
+	gles_sync_points_release(s->waits, s->num_waits, held);
+	/* the submission waits for them now, and so does all that follows it */
+	if (ret == 0)
+		drop_waits(s);
 	if (ret < 0)
 		fprintf(stderr, "libEGL_agx: a submission failed: %s\n", agx_device_error());
 	return ret;
@@ -535,11 +582,16 @@ int gles_submit_wait(struct gles_context *ctx)
 	struct gles_submit *s = ctx->submit;
 	int ret;
 
-	if (!s || !s->ready)
+	if (!s)
 		return 0;
+	if (!s->ready) {
+		drain_waits(s);
+		return 0;
+	}
 	ret = flush(s);
 	if (ret == 0)
 		ret = wait_point(s, s->submitted);
+	drain_waits(s);
 	return ret;
 }
 
@@ -652,6 +704,7 @@ void gles_submit_finish(struct gles_context *ctx)
 		agx_device_queue_destroy(s->dev, s->queue);
 		agx_device_vm_destroy(s->dev, s->vm);
 	}
+	drop_waits(s);
 	pthread_mutex_destroy(&s->lock);
 	free(s->maps);
 	free(s);

@@ -86,6 +86,15 @@ int gles_submit_flush(struct gles_context *ctx);
  * *status is AGX_QUEUE_DEVICE_LOST).
  */
 int gles_submit_reset_status(struct gles_context *ctx, enum agx_queue_status *status);
+/*
+ * glWaitSync's GPU wait (sync.h): the next submission of ctx waits for
+ * sync's point (a reference is kept until then), and gles_submit_wait
+ * for it as well.  -ENOSPC when the submission holds no more waits.
+ */
+struct gles_sync;
+int gles_submit_add_wait(struct gles_context *ctx, struct gles_sync *sync);
+/* The timeline syncobj of ctx's submissions, 0 before its first. */
+uint32_t gles_submit_syncobj(struct gles_context *ctx);
 /* Submits, then waits until all of the context's work has finished. */
 int gles_submit_wait(struct gles_context *ctx);
 

@@ -226,6 +226,57 @@ bool gles_sync_wait(struct gles_sync *s, int64_t timeout_ns)
 	return sync_wait(sync_object(s), timeout_ns);
 }
 
+void gles_sync_wait_gpu(struct gles_context *ctx, struct gles_sync *s)
+{
+	uint32_t own = gles_submit_syncobj(ctx);
+	bool done, foreign;
+
+	pthread_mutex_lock(&sync_lock);
+	done = s->signaled || (own && s->syncobj == own && s->dev == ctx->dev);
+	foreign = s->dev != ctx->dev;
+	pthread_mutex_unlock(&sync_lock);
+	if (done)
+		return;
+	if (foreign || gles_submit_add_wait(ctx, s) < 0)
+		sync_wait(sync_object(s), -1);
+}
+
+/* Whether s's point can be waited for by a submission of dev: not signaled, its syncobj live. */
+static bool pending_on(const struct gles_sync *s, const struct agx_device *dev)
+{
+	return !s->signaled && s->syncobj && s->dev == dev;
+}
+
+unsigned gles_sync_points_hold(struct gles_sync *const *syncs, unsigned n, struct agx_device *dev,
+			       struct agx_sched_point *points, bool *held)
+{
+	unsigned k = 0;
+
+	pthread_mutex_lock(&sync_lock);
+	for (unsigned i = 0; i < n; i++) {
+		struct gles_sync *s = syncs[i];
+
+		held[i] = pending_on(s, dev);
+		if (!held[i])
+			continue;
+		points[k++] = (struct agx_sched_point){ s->syncobj, s->point };
+		/* as a CPU wait: gles_sync_context_finish keeps the handle until it ends */
+		sync_object(s)->waiting++;
+	}
+	pthread_mutex_unlock(&sync_lock);
+	return k;
+}
+
+void gles_sync_points_release(struct gles_sync *const *syncs, unsigned n, const bool *held)
+{
+	pthread_mutex_lock(&sync_lock);
+	for (unsigned i = 0; i < n; i++)
+		if (held[i])
+			sync_object(syncs[i])->waiting--;
+	pthread_cond_broadcast(&sync_cond);
+	pthread_mutex_unlock(&sync_lock);
+}
+
 /* ---- GL entry points -------------------------------------------------------------------- */
 
 GLsync gles_FenceSync(GLenum condition, GLbitfield flags)
@@ -364,13 +415,12 @@ GLenum gles_ClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 }
 
 /*
- * Section 5.2.2: the context's later commands wait for sync.  The wait is
- * done here, on the CPU, before glWaitSync returns, so every later command
- * comes after the fenced work: the GPU work recorded after it (submitted
- * later still) and the commands that touch the share group's images on
- * the CPU -- glReadPixels, uploads -- which a wait point on this context's
- * next submission (submit.h has none) would not hold back.  The timeout
- * must be GL_TIMEOUT_IGNORED.
+ * Section 5.2.2: the context's later commands wait for sync -- on the GPU:
+ * its next submission waits for the fence's point (gles_sync_wait_gpu),
+ * and the context's CPU reads of its results wait for it too
+ * (gles_submit_wait).  CPU writes into images the fenced work uses wait
+ * for that work anyway (gles_submit_cpu_access).  The timeout must be
+ * GL_TIMEOUT_IGNORED.
  */
 void gles_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 {
@@ -388,7 +438,7 @@ void gles_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	sync_wait(so, -1);
+	gles_sync_wait_gpu(ctx, &so->base);
 	gles_sync_unref(&so->base);
 }
 

@@ -11,6 +11,8 @@
 
 #include <GLES3/gl3.h>
 
+struct agx_device;
+struct agx_sched_point;
 struct gles_context;
 struct gles_sync;
 
@@ -31,6 +33,28 @@ struct gles_sync *gles_sync_fence(struct gles_context *ctx);
 struct gles_sync *gles_sync_ref(struct gles_sync *s);
 /* Whether s has signaled, waiting up to timeout_ns for it (negative: no limit; 0: a look). */
 bool gles_sync_wait(struct gles_sync *s, int64_t timeout_ns);
+
+/*
+ * glWaitSync and eglWaitSync: ctx's later commands come after s.  The wait
+ * is the GPU's where it can be: ctx's next submission waits for s's point
+ * (gles_submit_add_wait), and CPU reads of ctx's results (glReadPixels)
+ * wait for it too (gles_submit_wait).  A fence of ctx's own work is
+ * passed already (one queue runs in order); one of another device's
+ * connection, or more waits than a submission holds, are waited for here,
+ * on the CPU.
+ */
+void gles_sync_wait_gpu(struct gles_context *ctx, struct gles_sync *s);
+
+/*
+ * For submit.c: the points of the pending syncs a submission waits for
+ * (those not signaled yet), into points (n at most): each of those held
+ * (held[i]), so that its context cannot end its syncobj while the
+ * submission names it, until gles_sync_points_release with the same
+ * syncs, count and held.  The count of points.
+ */
+unsigned gles_sync_points_hold(struct gles_sync *const *syncs, unsigned n, struct agx_device *dev,
+			       struct agx_sched_point *points, bool *held);
+void gles_sync_points_release(struct gles_sync *const *syncs, unsigned n, const bool *held);
 
 /* The name a GLsync handle stands for in the share group's namespace; 0 for none. */
 GLuint gles_sync_name(GLsync sync);

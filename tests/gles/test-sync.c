@@ -32,8 +32,10 @@
 #include <GLES3/gl3.h>
 
 #include "egl-stack.h"
+#include "metric.h"
 
 static struct test_stack_options options;
+static struct egl_stack fixture;
 static EGLDisplay dpy;
 static EGLConfig config;
 
@@ -893,6 +895,147 @@ static void test_sync_outlives_context(void **state)
 	destroy_current(b);
 }
 
+/* ---- glWaitSync on the GPU ---------------------------------------------------------------- */
+
+/*
+ * The bound framebuffer (BIG x BIG) drawn over with texture tex, sampled
+ * texel for texel: the draw is GPU work of the current context that reads
+ * what another context's clears wrote.
+ */
+static void draw_texture(GLuint tex)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec2 pos;\n"
+				 "void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "uniform sampler2D t;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = texelFetch(t, ivec2(gl_FragCoord.xy), 0); }\n";
+	static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	GLuint p = glCreateProgram(), s[2];
+	const char *src[2] = { vs, fs };
+	GLint ok = 0;
+
+	for (int i = 0; i < 2; i++) {
+		s[i] = glCreateShader(i ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER);
+		glShaderSource(s[i], 1, &src[i], NULL);
+		glCompileShader(s[i]);
+		glAttachShader(p, s[i]);
+		glDeleteShader(s[i]);
+	}
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &ok);
+	assert_true(ok);
+	glUseProgram(p);
+	glActiveTexture(GL_TEXTURE0);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glViewport(0, 0, BIG, BIG);
+	glEnableVertexAttribArray(0);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad);
+	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+	glUseProgram(0);
+	glDeleteProgram(p);
+	assert_gl_error(GL_NO_ERROR);
+}
+
+/* A BIG x BIG RGBA8 texture of the share group, attached to a new FBO, bound. */
+static GLuint big_texture(GLuint *fbo)
+{
+	GLuint tex;
+
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, BIG, BIG);
+	glGenFramebuffers(1, fbo);
+	glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
+	glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	return tex;
+}
+
+/*
+ * glWaitSync and eglWaitSync on another context's fence: the waiting
+ * context's next submission waits for it on the GPU, so its draw that
+ * samples what the other's clears wrote reads their last colour; and so
+ * when the fencing context is destroyed between the wait and the
+ * submission that waits (its syncobj goes: the wait must not name it).
+ * More waits than a submission holds are waited for on the CPU.  (That
+ * the wait is the GPU's, and not the CPU's in glWaitSync, shows in no
+ * result; the results show that the order holds.)
+ */
+static void test_gpu_wait_other_context(void **state)
+{
+	EGLContext b = current_new(3, EGL_NO_CONTEXT);
+	EGLContext a = context(3, b);
+	GLuint fb_b, fb_a, tex = big_texture(&fb_b), rb;
+	double waits;
+	GLsync s;
+
+	(void)state;
+	assert_ptr_not_equal(a, EGL_NO_CONTEXT);
+	/* a's target first: a makes its device objects, so its syncobj is not b's */
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, a));
+	rb = big_target(&fb_a);
+	clears(1, 1);
+	glFinish();
+	for (unsigned round = 0; round < 2; round++) {
+		unsigned last = round ? 150 : 77;
+
+		assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, b));
+		glBindFramebuffer(GL_FRAMEBUFFER, fb_b);
+		clears(3, last);
+		s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		assert_non_null(s);
+		glFlush();
+		assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, a));
+		if (round) {
+			EGLSync e = eglCreateSync(dpy, EGL_SYNC_FENCE, NULL);
+
+			/* eglWaitSync of a fence of a's own: in order already */
+			assert_ptr_not_equal(e, EGL_NO_SYNC);
+			assert_true(eglWaitSync(dpy, e, 0));
+			assert_true(eglDestroySync(dpy, e));
+		}
+		waits = test_stack_metric(&fixture.stack, "agx_scheduler_job_waits_total", NULL);
+		/* round 1: more waits than a submission takes, the rest on the CPU */
+		for (unsigned i = 0; i < (round ? 40u : 1u); i++)
+			glWaitSync(s, 0, GL_TIMEOUT_IGNORED);
+		assert_gl_error(GL_NO_ERROR);
+		glBindFramebuffer(GL_FRAMEBUFFER, fb_a);
+		draw_texture(tex);
+		assert_true(holds(last));
+		/*
+		 * round 0: the draw's submission waited for b's point on the GPU,
+		 * and the scheduler counted it (in round 1 the 17th wait, on the
+		 * CPU, leaves the 16 before it signaled by the submission)
+		 */
+		if (round == 0)
+			assert_true(test_stack_metric(&fixture.stack,
+						      "agx_scheduler_job_waits_total",
+						      NULL) == waits + 1);
+		glDeleteSync(s);
+	}
+	/* b destroyed between a's wait and a's next submission */
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, b));
+	glBindFramebuffer(GL_FRAMEBUFFER, fb_b);
+	clears(3, 211);
+	s = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	glDeleteFramebuffers(1, &fb_b);
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, a));
+	glWaitSync(s, 0, GL_TIMEOUT_IGNORED);
+	assert_true(eglDestroyContext(dpy, b));
+	glBindFramebuffer(GL_FRAMEBUFFER, fb_a);
+	draw_texture(tex);
+	assert_true(holds(211));
+	glDeleteSync(s);
+	assert_gl_error(GL_NO_ERROR);
+	glDeleteTextures(1, &tex);
+	glDeleteFramebuffers(1, &fb_a);
+	glDeleteRenderbuffers(1, &rb);
+	destroy_current(a);
+}
+
 /* A sync of another share group is no sync here (GL_INVALID_VALUE). */
 static void test_other_group(void **state)
 {
@@ -928,8 +1071,6 @@ static void test_other_group(void **state)
 
 /* ---- setup ---------------------------------------------------------------------------------- */
 
-static struct egl_stack fixture;
-
 static int setup(void **state)
 {
 	(void)state;
@@ -959,6 +1100,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_share_group_threads),
 		cmocka_unit_test(test_delete_while_waited),
 		cmocka_unit_test(test_sync_outlives_context),
+		cmocka_unit_test(test_gpu_wait_other_context),
 		cmocka_unit_test(test_other_group),
 	};
 
