@@ -126,6 +126,7 @@ EGLSyncKHR gles_egl_create_sync_khr(EGLDisplay dpy, EGLenum type, const EGLint *
 EGLBoolean gles_egl_get_sync_attrib_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint attribute,
 					EGLint *value);
 EGLint gles_egl_wait_sync_khr(EGLDisplay dpy, EGLSyncKHR sync, EGLint flags);
+EGLint gles_egl_dup_native_fence_fd(EGLDisplay dpy, EGLSyncKHR sync);
 
 /* ---- egl_image.c: EGLImages ------------------------------------------------------------- */
 

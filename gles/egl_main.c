@@ -48,7 +48,8 @@ static const char client_extensions[] = "EGL_EXT_client_extensions EGL_EXT_platf
 static const char platform_extensions[] =
     "EGL_EXT_platform_x11 EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 static const char display_extensions[] =
-    "EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float EGL_KHR_create_context "
+    "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float "
+    "EGL_KHR_create_context "
     "EGL_KHR_fence_sync "
     "EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base "
     "EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
@@ -409,6 +410,8 @@ static const struct egl_proc egl_procs[] = {
 	X(EGLBoolean, eglGetSyncAttribKHR, gles_egl_get_sync_attrib_khr, EGL_FALSE,                \
 	  (EGLDisplay dpy, EGLSyncKHR sync, EGLint attribute, EGLint * value),                     \
 	  (dpy, sync, attribute, value))                                                           \
+	X(EGLint, eglDupNativeFenceFDANDROID, gles_egl_dup_native_fence_fd,                        \
+	  EGL_NO_NATIVE_FENCE_FD_ANDROID, (EGLDisplay dpy, EGLSyncKHR sync), (dpy, sync))          \
 	X(EGLint, eglWaitSyncKHR, gles_egl_wait_sync_khr, EGL_FALSE,                               \
 	  (EGLDisplay dpy, EGLSyncKHR sync, EGLint flags), (dpy, sync, flags))
 

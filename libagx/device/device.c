@@ -630,6 +630,11 @@ int agx_device_syncobj_destroy(struct agx_device *dev, uint32_t syncobj)
 	return SCHED_CALL(dev, "syncobj destroy", agx_sched_syncobj_destroy(dev->sched, syncobj));
 }
 
+int agx_device_point_export(struct agx_device *dev, struct agx_sched_point point, int *fd)
+{
+	return SCHED_CALL(dev, "point export", agx_sched_export(dev->sched, point, fd));
+}
+
 int agx_device_submit(struct agx_device *dev, uint32_t queue, const struct agx_sched_cmd *cmds,
 		      unsigned num_cmds, const struct agx_sched_point *waits, unsigned num_waits,
 		      const struct agx_sched_point *signals, unsigned num_signals)

@@ -165,7 +165,8 @@ static void test_initialize(void **state)
 	assert_string_equal(eglQueryString(dpy, EGL_CLIENT_APIS), "OpenGL_ES");
 	assert_string_equal(
 	    eglQueryString(dpy, EGL_EXTENSIONS),
-	    "EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float "
+	    "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness "
+	    "EGL_EXT_pixel_format_float "
 	    "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
 	    "EGL_KHR_gl_texture_2D_image EGL_KHR_image_base "
 	    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync");

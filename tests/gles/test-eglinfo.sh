@@ -80,7 +80,7 @@ check $? "OpenGL ES, the one client API"
 # eglinfo wraps the list over indented lines
 exts=$(printf '%s\n' "$section" | sed -n '/^EGL extensions string:/,/^[^ ]/p' | grep '^    ' |
 	tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
-[ "$exts" = "EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_surfaceless_context EGL_KHR_wait_sync" ]
+[ "$exts" = "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_surfaceless_context EGL_KHR_wait_sync" ]
 check $? "our display extensions, and only those"
 # the 25 configurations, pbuffers only: id, buffer size, r g b a, depth, stencil
 configs=$(printf '%s\n' "$section" | grep -E '^0x[0-9a-f][0-9a-f] ' |

@@ -14,6 +14,8 @@
  * answer the spec allows is accepted, and the answers must agree with
  * each other (a sync found signaled stays signaled).
  */
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -1036,6 +1039,107 @@ static void test_gpu_wait_other_context(void **state)
 	destroy_current(a);
 }
 
+/* ---- EGL_ANDROID_native_fence_sync ------------------------------------------------------------
+ */
+
+/* Whether fd is readable within LONG (it never stops being so once it is). */
+static bool fd_readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 60000) == 1 && (p.revents & POLLIN);
+}
+
+static EGLAttrib sync_attrib(EGLSync s, EGLint attribute)
+{
+	EGLAttrib v = -1;
+
+	assert_true(eglGetSyncAttrib(dpy, s, attribute, &v));
+	return v;
+}
+
+/*
+ * A native fence of the context's clears: its descriptor (the scheduler's
+ * export of the fence's point) becomes readable once they are done, and
+ * then they are; a native fence made from that descriptor owns it, waits
+ * for it and closes it; one of no work is readable at once; the errors.
+ */
+static void test_native_fence(void **state)
+{
+	typedef EGLint (*dup_fn)(EGLDisplay, EGLSyncKHR);
+	dup_fn dup_fd = (dup_fn)eglGetProcAddress("eglDupNativeFenceFDANDROID");
+	EGLContext a = current_new(3, EGL_NO_CONTEXT);
+	GLuint fbo, rb;
+	EGLSync s, from, plain;
+	int fd, fd2;
+
+	(void)state;
+	assert_non_null(dup_fd);
+	assert_true(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_ANDROID_native_fence_sync"));
+	/* no work yet: signaled */
+	s = eglCreateSync(dpy, EGL_SYNC_NATIVE_FENCE_ANDROID, NULL);
+	assert_ptr_not_equal(s, EGL_NO_SYNC);
+	fd = dup_fd(dpy, s);
+	assert_true(fd >= 0);
+	assert_true(fd_readable(fd));
+	assert_int_equal(sync_attrib(s, EGL_SYNC_STATUS), EGL_SIGNALED);
+	close(fd);
+	assert_true(eglDestroySync(dpy, s));
+
+	rb = big_target(&fbo);
+	clears(4, 123);
+	s = eglCreateSync(dpy, EGL_SYNC_NATIVE_FENCE_ANDROID,
+			  (const EGLAttrib[]){ EGL_SYNC_NATIVE_FENCE_FD_ANDROID,
+					       EGL_NO_NATIVE_FENCE_FD_ANDROID, EGL_NONE });
+	assert_ptr_not_equal(s, EGL_NO_SYNC);
+	assert_int_equal(sync_attrib(s, EGL_SYNC_TYPE), EGL_SYNC_NATIVE_FENCE_ANDROID);
+	assert_int_equal(sync_attrib(s, EGL_SYNC_CONDITION), EGL_SYNC_PRIOR_COMMANDS_COMPLETE);
+	fd = dup_fd(dpy, s);
+	fd2 = dup_fd(dpy, s);
+	assert_true(fd >= 0 && fd2 >= 0 && fd != fd2);
+	/* readable once the clears are done: they are, when it is */
+	assert_true(fd_readable(fd));
+	assert_int_equal(sync_attrib(s, EGL_SYNC_STATUS), EGL_SIGNALED);
+	assert_true(holds(123));
+	close(fd);
+
+	/* from a descriptor: EGL owns fd2 */
+	from =
+	    eglCreateSync(dpy, EGL_SYNC_NATIVE_FENCE_ANDROID,
+			  (const EGLAttrib[]){ EGL_SYNC_NATIVE_FENCE_FD_ANDROID, fd2, EGL_NONE });
+	assert_ptr_not_equal(from, EGL_NO_SYNC);
+	assert_int_equal(sync_attrib(from, EGL_SYNC_CONDITION),
+			 EGL_SYNC_NATIVE_FENCE_SIGNALED_ANDROID);
+	assert_int_equal(eglClientWaitSync(dpy, from, 0, EGL_FOREVER), EGL_CONDITION_SATISFIED);
+	assert_true(eglWaitSync(dpy, from, 0));
+	assert_int_equal(sync_attrib(from, EGL_SYNC_STATUS), EGL_SIGNALED);
+	assert_true(eglDestroySync(dpy, from));
+	assert_int_equal(fcntl(fd2, F_GETFD), -1); /* closed with the sync */
+	assert_true(eglDestroySync(dpy, s));
+
+	/* errors: a plain fence has no descriptor; the attributes each type takes */
+	plain = eglCreateSync(dpy, EGL_SYNC_FENCE, NULL);
+	assert_ptr_not_equal(plain, EGL_NO_SYNC);
+	assert_int_equal(dup_fd(dpy, plain), EGL_NO_NATIVE_FENCE_FD_ANDROID);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	assert_true(eglDestroySync(dpy, plain));
+	assert_ptr_equal(
+	    eglCreateSync(dpy, EGL_SYNC_FENCE,
+			  (const EGLAttrib[]){ EGL_SYNC_NATIVE_FENCE_FD_ANDROID,
+					       EGL_NO_NATIVE_FENCE_FD_ANDROID, EGL_NONE }),
+	    EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_ptr_equal(eglCreateSync(dpy, EGL_SYNC_NATIVE_FENCE_ANDROID,
+				       (const EGLAttrib[]){ EGL_SYNC_CONDITION, 0, EGL_NONE }),
+			 EGL_NO_SYNC);
+	assert_int_equal(eglGetError(), EGL_BAD_ATTRIBUTE);
+	assert_int_equal(dup_fd(dpy, (EGLSync)&fbo), EGL_NO_NATIVE_FENCE_FD_ANDROID);
+	assert_int_equal(eglGetError(), EGL_BAD_PARAMETER);
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	destroy_current(a);
+}
+
 /* A sync of another share group is no sync here (GL_INVALID_VALUE). */
 static void test_other_group(void **state)
 {
@@ -1101,6 +1205,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_delete_while_waited),
 		cmocka_unit_test(test_sync_outlives_context),
 		cmocka_unit_test(test_gpu_wait_other_context),
+		cmocka_unit_test(test_native_fence),
 		cmocka_unit_test(test_other_group),
 	};
 

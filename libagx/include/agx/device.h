@@ -101,6 +101,12 @@ int agx_device_queue_destroy(struct agx_device *dev, uint32_t queue);
 int agx_device_queue_status(struct agx_device *dev, uint32_t queue, enum agx_queue_status *status);
 int agx_device_syncobj_create(struct agx_device *dev, uint32_t *syncobj);
 int agx_device_syncobj_destroy(struct agx_device *dev, uint32_t syncobj);
+/*
+ * A point as a file descriptor the caller owns (agx_sched_export): it
+ * becomes readable once the point is reached, and may be passed to other
+ * processes, which poll it like a sync_file.
+ */
+int agx_device_point_export(struct agx_device *dev, struct agx_sched_point point, int *fd);
 
 /*
  * agx_sched_submit(): a job of compute and render commands, run in order
