@@ -37,7 +37,7 @@ struct metrics_http;
 #define SCHED_PIPES	 2 /* what the firmware runs in order apart: compute, render */
 
 /* Limits (docs/scheduler.md, "Limits"). */
-#define SCHED_MAX_QUEUES      64   /* per client */
+#define SCHED_MAX_QUEUES      4096 /* per client: a queue each GL context that drew */
 #define SCHED_MAX_JOBS	      4096 /* unfinished jobs per client */
 #define SCHED_MAX_COMMANDS    64   /* per submission */
 #define SCHED_MAX_POINTS      64   /* waits, signals per submission; points per wait */
