@@ -343,6 +343,7 @@ struct agx_render *gles_pass_restart(struct gles_context *ctx, int *err)
 {
 	struct gles_pass *p = ctx->pass;
 
+	gles_submit_grow(ctx);
 	if ((*err = gles_submit_next(ctx)) < 0)
 		return NULL;
 	reload_all(&p->desc);

@@ -31,8 +31,17 @@
  * descriptors, constant attributes).  Made at the first draw; the upload
  * memory grows when one draw needs more.
  */
-#define PASS_SIZE   (2u << 20)
-#define UPLOAD_SIZE (4u << 20)
+/*
+ * A slot's pass memory (the render's words) and upload memory (vertex and
+ * uniform data, descriptors), made as a slot first needs them: small at
+ * first, so that a context that draws little holds little (an
+ * application may have a thousand), and twice as large for the slots
+ * after a pass that filled one, up to the most.
+ */
+#define PASS_SIZE_FIRST	  (256u << 10)
+#define PASS_SIZE	  (2u << 20)
+#define UPLOAD_SIZE_FIRST (256u << 10)
+#define UPLOAD_SIZE	  (4u << 20)
 /*
  * More than one launch takes in a command buffer: its stream words and
  * barrier, its uniforms (at most 256 words) and its pipeline.
@@ -85,6 +94,10 @@ struct gles_submit {
 	uint32_t queue, syncobj;
 	/* the queue's robustness verdict, once it is not AGX_QUEUE_OK: a reset is for good */
 	enum agx_queue_status reset;
+	/* the slots' memory sizes now (they grow: gles_submit_grow), and whether uploads filled one
+	 */
+	size_t pass_size, upload_size;
+	bool upload_full;
 	/* what the next submission waits for (glWaitSync, eglWaitSync): references */
 	struct gles_sync *waits[MAX_WAITS];
 	unsigned num_waits;
@@ -133,6 +146,8 @@ int gles_submit_init(struct gles_context *ctx)
 		return -ENOMEM;
 	s->ctx = ctx;
 	s->dev = ctx->dev;
+	s->pass_size = PASS_SIZE_FIRST;
+	s->upload_size = UPLOAD_SIZE_FIRST;
 	pthread_mutex_init(&s->lock, NULL);
 	for (unsigned i = 0; i < RING; i++)
 		s->ring[i].bo.fd = -1;
@@ -512,9 +527,12 @@ int gles_submit_pass_memory(struct gles_context *ctx, void **map, uint64_t *va, 
 	if ((ret = begin(s)) < 0)
 		return ret;
 	c = &s->ring[s->current];
+	/* the slot's work has run (begin waited for it): a smaller BO goes for a larger one */
+	if (c->pass.size && c->pass.size < s->pass_size)
+		slot_bo_free(s, &c->pass, c->pass_va);
 	if (!c->pass.size &&
-	    (ret = slot_bo(s, PASS_SIZE, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &c->pass,
-			   &c->pass_va)) < 0)
+	    (ret = slot_bo(s, s->pass_size, AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC,
+			   &c->pass, &c->pass_va)) < 0)
 		return ret;
 	if ((ret = agx_device_queue_tvb(s->dev, s->queue, tvb, tvb_size)) < 0)
 		return ret;
@@ -542,11 +560,13 @@ int gles_submit_upload(struct gles_context *ctx, size_t size, size_t align, void
 	if (c->upload.size && at + size <= c->upload.size)
 		goto out;
 	/* full: the caller ends its pass and asks again in the next slot */
-	if (c->upload_used)
+	if (c->upload_used) {
+		s->upload_full = true;
 		return -ENOSPC;
+	}
 	/* an empty slot's memory is made, or grown to what one draw needs */
 	slot_bo_free(s, &c->upload, c->upload_va);
-	if ((ret = slot_bo(s, size > UPLOAD_SIZE ? size : UPLOAD_SIZE,
+	if ((ret = slot_bo(s, size > s->upload_size ? size : s->upload_size,
 			   AGX_BIND_READ | AGX_BIND_WRITE, &c->upload, &c->upload_va)) < 0)
 		return ret;
 	at = 0;
@@ -568,6 +588,18 @@ void gles_submit_render(struct gles_context *ctx, const struct agx_sched_render 
 int gles_submit_next(struct gles_context *ctx)
 {
 	return flush(ctx->submit);
+}
+
+void gles_submit_grow(struct gles_context *ctx)
+{
+	struct gles_submit *s = ctx->submit;
+
+	if (s->upload_full)
+		s->upload_size =
+		    s->upload_size * 2 > UPLOAD_SIZE ? UPLOAD_SIZE : s->upload_size * 2;
+	else
+		s->pass_size = s->pass_size * 2 > PASS_SIZE ? PASS_SIZE : s->pass_size * 2;
+	s->upload_full = false;
 }
 
 int gles_submit_flush(struct gles_context *ctx)

@@ -74,6 +74,11 @@ int gles_submit_upload(struct gles_context *ctx, size_t size, size_t align, void
 		       uint64_t *va);
 /* Submits the current slot's job: the next work goes into the next slot. */
 int gles_submit_next(struct gles_context *ctx);
+/*
+ * A pass filled the slot's memory (its words, or its uploads): the slots
+ * made or refilled from now on get twice as much of it, up to the most.
+ */
+void gles_submit_grow(struct gles_context *ctx);
 
 /* Submits what was recorded (nothing: nothing happens).  0 or a negative errno. */
 int gles_submit_flush(struct gles_context *ctx);

@@ -16,9 +16,14 @@
 #include "submit.h"
 #include "variants.h"
 
-#define CODE_SIZE  (4u << 20)
-#define CODE_ALIGN 64
-#define BUCKETS	   256
+/*
+ * The context's code BO: small at first (an application may have a
+ * thousand contexts), twice as large each time it fills, up to the most.
+ */
+#define CODE_SIZE_FIRST (256u << 10)
+#define CODE_SIZE	(4u << 20)
+#define CODE_ALIGN	64
+#define BUCKETS		256
 
 struct entry {
 	struct entry *next;
@@ -123,19 +128,26 @@ static int code_room(struct gles_context *ctx, struct gles_variants *vs, size_t 
 {
 	int ret;
 
+	size_t want = vs->code.size ? vs->code.size * 2 : CODE_SIZE_FIRST;
+
 	if (size > CODE_SIZE)
 		return -ENOMEM;
-	if (!vs->code.size) {
-		return gles_submit_bo(ctx, CODE_SIZE,
-				      AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &vs->code,
-				      &vs->code_va);
-	}
-	if (vs->used + size <= vs->code.size)
+	if (vs->code.size && vs->used + size <= vs->code.size)
 		return 0;
-	if ((ret = gles_submit_wait(ctx)) < 0)
-		return ret;
-	drop_all(vs);
-	return 0;
+	/* full (or none yet): the GPU done with what it holds, every variant goes */
+	if (vs->code.size) {
+		if ((ret = gles_submit_wait(ctx)) < 0)
+			return ret;
+		drop_all(vs);
+		if (vs->code.size >= CODE_SIZE && size <= vs->code.size)
+			return 0;
+		gles_submit_bo_free(ctx, &vs->code, vs->code_va);
+	}
+	while (want < size)
+		want *= 2;
+	return gles_submit_bo(ctx, want > CODE_SIZE ? CODE_SIZE : want,
+			      AGX_BIND_READ | AGX_BIND_EXECUTE | AGX_MAP_USC, &vs->code,
+			      &vs->code_va);
 }
 
 const struct gles_variant *gles_variant_get(struct gles_context *ctx, struct gles_linked *linked,
