@@ -978,6 +978,152 @@ static void test_destroy_current(void **state)
 	assert_ptr_equal(eglGetCurrentContext(), EGL_NO_CONTEXT);
 }
 
+/* ---- every function of EGL 1.5 ----------------------------------------------------------------
+ */
+
+#define BOGUS_HANDLE ((void *)(uintptr_t)0x5a5a5a50u)
+
+/* f's pointer through eglGetProcAddress, which EGL 1.5 gives for core functions too. */
+#define PROC(type, name) ((type)proc(#name))
+
+static void (*proc(const char *name))(void)
+{
+	void (*f)(void) = eglGetProcAddress(name);
+
+	if (!f)
+		fail_msg("eglGetProcAddress(\"%s\") is NULL", name);
+	return f;
+}
+
+/*
+ * EGL 1.5's functions (egl.h, all 44 of them), each called through
+ * eglGetProcAddress on an initialized display with an object that is
+ * none, for the spec's error -- every one reaches a function of ours or
+ * of libEGL's, none a NULL -- and the calls that need no object as they
+ * should answer.
+ */
+static void test_egl15_functions(void **state)
+{
+	EGLDisplay dpy = initialized();
+	EGLConfig config = config_by_id(dpy, 1);
+	EGLSurface none_s = (EGLSurface)BOGUS_HANDLE;
+	EGLContext none_c = (EGLContext)BOGUS_HANDLE;
+	EGLint v = 0, n = -1;
+	EGLAttrib a = 0;
+
+	(void)state;
+	/* EGL 1.0 */
+	assert_false(PROC(PFNEGLCHOOSECONFIGPROC, eglChooseConfig)(dpy, NULL, NULL, 0, NULL));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_false(PROC(PFNEGLCOPYBUFFERSPROC, eglCopyBuffers)(dpy, none_s, 0));
+	assert_egl_error(EGL_BAD_SURFACE);
+	assert_ptr_equal(
+	    PROC(PFNEGLCREATECONTEXTPROC, eglCreateContext)(
+		dpy, config, none_c, (const EGLint[]){ EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE }),
+	    EGL_NO_CONTEXT);
+	assert_egl_error(EGL_BAD_CONTEXT);
+	assert_ptr_equal(PROC(PFNEGLCREATEPBUFFERSURFACEPROC, eglCreatePbufferSurface)(
+			     dpy, config, (const EGLint[]){ EGL_WIDTH, -1, EGL_NONE }),
+			 EGL_NO_SURFACE);
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_ptr_equal(
+	    PROC(PFNEGLCREATEPIXMAPSURFACEPROC, eglCreatePixmapSurface)(dpy, config, 0, NULL),
+	    EGL_NO_SURFACE);
+	assert_int_not_equal(eglGetError(), EGL_SUCCESS);
+	assert_ptr_equal(
+	    PROC(PFNEGLCREATEWINDOWSURFACEPROC, eglCreateWindowSurface)(dpy, config, 0, NULL),
+	    EGL_NO_SURFACE);
+	assert_int_not_equal(eglGetError(), EGL_SUCCESS);
+	assert_false(PROC(PFNEGLDESTROYCONTEXTPROC, eglDestroyContext)(dpy, none_c));
+	assert_egl_error(EGL_BAD_CONTEXT);
+	assert_false(PROC(PFNEGLDESTROYSURFACEPROC, eglDestroySurface)(dpy, none_s));
+	assert_egl_error(EGL_BAD_SURFACE);
+	assert_false(PROC(PFNEGLGETCONFIGATTRIBPROC, eglGetConfigAttrib)(dpy, config, 0x1234, &v));
+	assert_egl_error(EGL_BAD_ATTRIBUTE);
+	assert_true(PROC(PFNEGLGETCONFIGSPROC, eglGetConfigs)(dpy, NULL, 0, &n));
+	assert_true(n > 0);
+	assert_ptr_equal(PROC(PFNEGLGETCURRENTDISPLAYPROC, eglGetCurrentDisplay)(), EGL_NO_DISPLAY);
+	assert_ptr_equal(PROC(PFNEGLGETCURRENTSURFACEPROC, eglGetCurrentSurface)(EGL_DRAW),
+			 EGL_NO_SURFACE);
+	assert_ptr_not_equal(PROC(PFNEGLGETDISPLAYPROC, eglGetDisplay)(EGL_DEFAULT_DISPLAY),
+			     EGL_NO_DISPLAY);
+	assert_egl_error(EGL_SUCCESS);
+	assert_int_equal(PROC(PFNEGLGETERRORPROC, eglGetError)(), EGL_SUCCESS);
+	assert_non_null(PROC(PFNEGLGETPROCADDRESSPROC, eglGetProcAddress)("eglGetProcAddress"));
+	assert_false(PROC(PFNEGLINITIALIZEPROC, eglInitialize)(EGL_NO_DISPLAY, NULL, NULL));
+	assert_egl_error(EGL_BAD_DISPLAY);
+	assert_false(PROC(PFNEGLMAKECURRENTPROC, eglMakeCurrent)(dpy, none_s, none_s, none_c));
+	assert_int_not_equal(eglGetError(), EGL_SUCCESS);
+	assert_false(PROC(PFNEGLQUERYCONTEXTPROC, eglQueryContext)(dpy, none_c, EGL_CONFIG_ID, &v));
+	assert_egl_error(EGL_BAD_CONTEXT);
+	assert_null(PROC(PFNEGLQUERYSTRINGPROC, eglQueryString)(dpy, 0x1234));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_false(PROC(PFNEGLQUERYSURFACEPROC, eglQuerySurface)(dpy, none_s, EGL_WIDTH, &v));
+	assert_egl_error(EGL_BAD_SURFACE);
+	assert_false(PROC(PFNEGLSWAPBUFFERSPROC, eglSwapBuffers)(dpy, none_s));
+	assert_egl_error(EGL_BAD_SURFACE);
+	assert_false(PROC(PFNEGLTERMINATEPROC, eglTerminate)(EGL_NO_DISPLAY));
+	assert_egl_error(EGL_BAD_DISPLAY);
+	assert_true(PROC(PFNEGLWAITGLPROC, eglWaitGL)());
+	assert_true(PROC(PFNEGLWAITNATIVEPROC, eglWaitNative)(EGL_CORE_NATIVE_ENGINE));
+	/* EGL 1.1 */
+	assert_false(PROC(PFNEGLBINDTEXIMAGEPROC, eglBindTexImage)(dpy, none_s, EGL_BACK_BUFFER));
+	assert_egl_error(EGL_BAD_SURFACE);
+	assert_false(
+	    PROC(PFNEGLRELEASETEXIMAGEPROC, eglReleaseTexImage)(dpy, none_s, EGL_BACK_BUFFER));
+	assert_egl_error(EGL_BAD_SURFACE);
+	assert_false(
+	    PROC(PFNEGLSURFACEATTRIBPROC, eglSurfaceAttrib)(dpy, none_s, EGL_SWAP_BEHAVIOR, 0));
+	assert_egl_error(EGL_BAD_SURFACE);
+	assert_false(PROC(PFNEGLSWAPINTERVALPROC, eglSwapInterval)(dpy, 1));
+	assert_egl_error(EGL_BAD_CONTEXT); /* no current context */
+	/* EGL 1.2 */
+	assert_false(PROC(PFNEGLBINDAPIPROC, eglBindAPI)(0x1234));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_int_equal(PROC(PFNEGLQUERYAPIPROC, eglQueryAPI)(), EGL_OPENGL_ES_API);
+	assert_ptr_equal(
+	    PROC(PFNEGLCREATEPBUFFERFROMCLIENTBUFFERPROC,
+		 eglCreatePbufferFromClientBuffer)(dpy, EGL_OPENVG_IMAGE, NULL, config, NULL),
+	    EGL_NO_SURFACE);
+	assert_int_not_equal(eglGetError(), EGL_SUCCESS);
+	assert_true(PROC(PFNEGLWAITCLIENTPROC, eglWaitClient)());
+	/* EGL 1.4 */
+	assert_ptr_equal(PROC(PFNEGLGETCURRENTCONTEXTPROC, eglGetCurrentContext)(), EGL_NO_CONTEXT);
+	/* EGL 1.5 */
+	assert_ptr_equal(PROC(PFNEGLCREATESYNCPROC, eglCreateSync)(dpy, EGL_SYNC_FENCE, NULL),
+			 EGL_NO_SYNC);
+	assert_egl_error(EGL_BAD_MATCH); /* no current context */
+	assert_false(PROC(PFNEGLDESTROYSYNCPROC, eglDestroySync)(dpy, BOGUS_HANDLE));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_false(PROC(PFNEGLCLIENTWAITSYNCPROC, eglClientWaitSync)(dpy, BOGUS_HANDLE, 0, 0));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_false(
+	    PROC(PFNEGLGETSYNCATTRIBPROC, eglGetSyncAttrib)(dpy, BOGUS_HANDLE, EGL_SYNC_TYPE, &a));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_ptr_equal(
+	    PROC(PFNEGLCREATEIMAGEPROC, eglCreateImage)(dpy, EGL_NO_CONTEXT, 0x1234, NULL, NULL),
+	    EGL_NO_IMAGE);
+	assert_int_not_equal(eglGetError(), EGL_SUCCESS);
+	assert_false(PROC(PFNEGLDESTROYIMAGEPROC, eglDestroyImage)(dpy, BOGUS_HANDLE));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_ptr_equal(
+	    PROC(PFNEGLGETPLATFORMDISPLAYPROC, eglGetPlatformDisplay)(0x1234, NULL, NULL),
+	    EGL_NO_DISPLAY);
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_ptr_equal(PROC(PFNEGLCREATEPLATFORMWINDOWSURFACEPROC,
+			      eglCreatePlatformWindowSurface)(dpy, config, NULL, NULL),
+			 EGL_NO_SURFACE);
+	assert_int_not_equal(eglGetError(), EGL_SUCCESS);
+	assert_ptr_equal(PROC(PFNEGLCREATEPLATFORMPIXMAPSURFACEPROC,
+			      eglCreatePlatformPixmapSurface)(dpy, config, NULL, NULL),
+			 EGL_NO_SURFACE);
+	assert_int_not_equal(eglGetError(), EGL_SUCCESS);
+	assert_false(PROC(PFNEGLWAITSYNCPROC, eglWaitSync)(dpy, BOGUS_HANDLE, 0));
+	assert_egl_error(EGL_BAD_PARAMETER);
+	assert_true(PROC(PFNEGLRELEASETHREADPROC, eglReleaseThread)());
+	assert_true(eglTerminate(dpy));
+}
+
 /* Section 3.2: eglTerminate with a context current in this thread. */
 static void test_terminate(void **state)
 {
@@ -1064,6 +1210,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_make_current_errors),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_destroy_current),
+		cmocka_unit_test(test_egl15_functions),
 		cmocka_unit_test(test_terminate),
 	};
 
