@@ -250,8 +250,8 @@ def get_pieces(prefix, f, buf):
 def set_pieces(prefix, f, buf, val):
     o, shift = [], 0
     for start, width in f["pieces"]:
-        o.append("\t\t%s_or(%s, %d, %d, %s >> %d);" % (prefix, buf, start, width, val, shift)
-                 if shift else "\t\t%s_or(%s, %d, %d, %s);" % (prefix, buf, start, width, val))
+        o.append("\t\t%s_put(%s, %d, %d, %s >> %d);" % (prefix, buf, start, width, val, shift)
+                 if shift else "\t\t%s_put(%s, %d, %d, %s);" % (prefix, buf, start, width, val))
         shift += width
     return o
 
@@ -270,12 +270,29 @@ def emit(prefix, enums, words, out, source):
     o.append("\t\tv = v << 8 | b[i];")
     o.append("\tv >>= start % 8;")
     o.append("\treturn width == 64 ? (uint64_t)v : (uint64_t)v & ((1ull << width) - 1);\n}\n")
-    o.append("/* ORs the low width bits of v into bits [start, start + width). */")
-    o.append("static inline void %s_or(uint8_t *b, unsigned start, unsigned width, uint64_t v)" % prefix)
-    o.append("{\n\t__extension__ unsigned __int128 x = width == 64 ? v : v & ((1ull << width) - 1);\n")
-    o.append("\tx <<= start % 8;")
-    o.append("\tfor (unsigned i = start / 8; x; i++, x >>= 8)")
-    o.append("\t\tb[i] |= (uint8_t)x;")
+    # Packing works on 64-bit words, not bytes: with start and width
+    # constants once inlined, a field is a mask, a shift and an OR (two for a
+    # field across words), where a loop over bytes costs tens of instructions
+    # -- and packers run for every draw.
+    o.append("/*")
+    o.append(" * ORs the low width bits of v into bits [start, start + width) of w, 64-bit")
+    o.append(" * words of the little-endian bytes being packed.")
+    o.append(" */")
+    o.append("static inline void %s_put(uint64_t *w, unsigned start, unsigned width, uint64_t v)" % prefix)
+    o.append("{\n\tuint64_t x = width == 64 ? v : v & ((1ull << width) - 1);\n")
+    o.append("\tw[start / 64] |= x << (start % 64);")
+    o.append("\tif (start % 64 + width > 64)")
+    o.append("\t\tw[start / 64 + 1] |= x >> (64 - start % 64);")
+    o.append("}\n")
+    o.append("/* The first bytes bytes of the little-endian words w at out. */")
+    o.append("static inline void %s_store(uint8_t *out, const uint64_t *w, unsigned bytes)" % prefix)
+    o.append("{")
+    o.append("#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__")
+    o.append("\tmemcpy(out, w, bytes);")
+    o.append("#else")
+    o.append("\tfor (unsigned i = 0; i < bytes; i++)")
+    o.append("\t\tout[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));")
+    o.append("#endif")
     o.append("}\n")
     for name, items in enums.items():
         ename = "%s_%s" % (prefix, name)
@@ -325,28 +342,29 @@ def emit(prefix, enums, words, out, source):
         # pack
         o.append("/* Packs v, whose fields must fit (%s_fits). */" % n)
         o.append("static inline void %s_pack(uint8_t *out, const struct %s *v)\n{" % (n, n))
+        o.append("\tuint64_t w[%d] = { 0 };\n" % ((w.size + 7) // 8))
         o.append("\tassert(%s_fits(v));" % n)
-        o.append("\tmemset(out, 0, %d);" % w.size)
         for f in w.fields:
             if f["fixed"] is not None:
-                o.append("\t{\n" + "\n".join(set_pieces(prefix, f, "out", "%#xull" % f["fixed"])) + "\n\t}")
+                o.append("\t{\n" + "\n".join(set_pieces(prefix, f, "w", "%#xull" % f["fixed"])) + "\n\t}")
                 continue
             if f["type"] == "float":
                 o.append("\t{\n\t\tuint32_t bits;\n\n\t\tmemcpy(&bits, &v->%s, 4);" % f["name"])
-                o += set_pieces(prefix, f, "out", "bits")
+                o += set_pieces(prefix, f, "w", "bits")
                 o.append("\t}")
                 continue
             if f["type"] == "int":
                 o.append("\t{")
-                o += set_pieces(prefix, f, "out", "(uint64_t)v->%s" % f["name"])
+                o += set_pieces(prefix, f, "w", "(uint64_t)v->%s" % f["name"])
                 o.append("\t}")
                 continue
             o.append("\tif (v->%s) {" % f["name"] if f["overlap"] else "\t{")
             o += stored_expr(f)
-            o += set_pieces(prefix, f, "out", "s")
+            o += set_pieces(prefix, f, "w", "s")
             o.append("\t}")
         if not free:
             o.append("\t(void)v;")
+        o.append("\t%s_store(out, w, %d);" % (prefix, w.size))
         o.append("}\n")
         if w.size <= 8:
             o.append("/* The same, as a %d-byte little-endian integer. */" % w.size)
