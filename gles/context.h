@@ -164,7 +164,17 @@ struct gles_context {
 #define GLES_DIRTY_VERTEX_KEY (1u << 0)
 /* The fragment key: blending, the colour mask, sample coverage (and any capability). */
 #define GLES_DIRTY_FRAGMENT_KEY (1u << 1)
-#define GLES_DIRTY_ALL		(~0u)
+/*
+ * The fixed-function groups a draw keeps the PPP state of (draw.c):
+ * the viewport and depth range; the scissor test and box; the depth
+ * and stencil tests, functions, operations and masks; culling, the front
+ * face, the line width, polygon offset and rasterizer discard.
+ */
+#define GLES_DIRTY_VIEWPORT (1u << 2)
+#define GLES_DIRTY_SCISSOR  (1u << 3)
+#define GLES_DIRTY_ZS	    (1u << 4)
+#define GLES_DIRTY_RASTER   (1u << 5)
+#define GLES_DIRTY_ALL	    (~0u)
 
 int gles_context_create(const struct gles_context_params *params, struct gles_context **out);
 /* NULL is a no-op.  The context must not be current in any thread. */

@@ -503,79 +503,105 @@ static unsigned primitive(GLenum mode)
 	}
 }
 
+/* The fixed-function groups a draw keeps while their bits are clear (context.h). */
+#define FIXED_GROUPS (GLES_DIRTY_VIEWPORT | GLES_DIRTY_SCISSOR | GLES_DIRTY_ZS | GLES_DIRTY_RASTER)
+
 /*
- * The viewport, depth range, culling, depth, stencil, scissor, polygon
- * offset and line width as the PPP takes them.  False when the scissor
- * leaves nothing to draw.
+ * The groups of the viewport, depth range, culling, depth, stencil,
+ * scissor, polygon offset and line width as the PPP takes them, into a
+ * draw's state: each group's fields are all written, whatever they held,
+ * so that a draw kept from the last one (record()) is the same as one
+ * built afresh.  The scissor leaving nothing to draw is *empty (its
+ * rectangle then 0).
  */
-static bool fixed_function(const struct gles_context *ctx, const struct agx_render *r,
-			   struct agx_render_draw *d, bool capture)
+static void fixed_groups(const struct gles_state *st, const struct agx_render *r,
+			 struct agx_render_draw *d, unsigned groups, bool *empty)
 {
-	const struct gles_state *st = ctx->state;
-	const GLint *vp = st->viewport;
 	struct agx_ppp_state *p = &d->state;
-	bool depth = r->pass.depth.surface.image.format != AGX_FORMAT_NONE;
-	bool stencil = r->pass.stencil.surface.image.format != AGX_FORMAT_NONE;
 
-	p->translate[0] = (float)vp[0] + vp[2] / 2.0f;
-	p->translate[1] = (float)vp[1] + vp[3] / 2.0f;
-	p->translate[2] = st->depth_range[0];
-	p->scale[0] = vp[2] / 2.0f;
-	p->scale[1] = vp[3] / 2.0f;
-	p->scale[2] = st->depth_range[1] - st->depth_range[0];
-	if (st->cull_face) {
-		p->cull_front = st->cull_face_mode != GL_BACK;
-		p->cull_back = st->cull_face_mode != GL_FRONT;
-	}
-	/*
-	 * The PPP's winding is the one seen with window y growing downwards
-	 * (the image's rows in memory order); GL's window y grows upwards, and
-	 * row 0 is its bottom row, so GL's counter-clockwise is the PPP's
-	 * clockwise.
-	 */
-	p->front_ccw = st->front_face == GL_CW;
-	p->provoking = 2; /* GL's: the last vertex of a primitive (section 2.18) */
-	p->depth_clip = true;
-	p->depth_func = AGX_CMD_ZS_FUNC_ALWAYS;
-	if (depth && st->depth_test) {
-		p->depth_func = zs_func(st->depth_func);
-		p->depth_write = st->depth_mask;
-	}
-	if (stencil && st->stencil_test) {
-		p->stencil = true;
-		p->front = stencil_face(&st->stencil[0]);
-		p->back = stencil_face(&st->stencil[1]);
-	}
-	p->line_width = st->line_width < 1 ? 1 : st->line_width > 16 ? 16 : st->line_width;
-	/* draws get here discarding only to capture */
-	p->rasterizer_discard = st->rasterizer_discard;
-	if (st->scissor_test) {
-		int64_t x0 = st->scissor[0] > 0 ? st->scissor[0] : 0;
-		int64_t y0 = st->scissor[1] > 0 ? st->scissor[1] : 0;
-		int64_t x1 = (int64_t)st->scissor[0] + st->scissor[2];
-		int64_t y1 = (int64_t)st->scissor[1] + st->scissor[3];
+	if (groups & GLES_DIRTY_VIEWPORT) {
+		const GLint *vp = st->viewport;
 
-		x1 = x1 < r->pass.width ? x1 : r->pass.width;
-		y1 = y1 < r->pass.height ? y1 : r->pass.height;
-		/* nothing to rasterize; a capturing draw still runs its vertices */
-		if (x0 >= x1 || y0 >= y1) {
-			if (!capture)
-				return false;
-			p->rasterizer_discard = true;
-			x0 = y0 = x1 = y1 = 0;
+		p->translate[0] = (float)vp[0] + vp[2] / 2.0f;
+		p->translate[1] = (float)vp[1] + vp[3] / 2.0f;
+		p->translate[2] = st->depth_range[0];
+		p->scale[0] = vp[2] / 2.0f;
+		p->scale[1] = vp[3] / 2.0f;
+		p->scale[2] = st->depth_range[1] - st->depth_range[0];
+	}
+	if (groups & GLES_DIRTY_RASTER) {
+		p->cull_front = st->cull_face && st->cull_face_mode != GL_BACK;
+		p->cull_back = st->cull_face && st->cull_face_mode != GL_FRONT;
+		/*
+		 * The PPP's winding is the one seen with window y growing
+		 * downwards (the image's rows in memory order); GL's window y
+		 * grows upwards, and row 0 is its bottom row, so GL's
+		 * counter-clockwise is the PPP's clockwise.
+		 */
+		p->front_ccw = st->front_face == GL_CW;
+		p->provoking = 2; /* GL's: the last vertex of a primitive (section 2.18) */
+		p->depth_clip = true;
+		p->line_width = st->line_width < 1 ? 1 : st->line_width > 16 ? 16 : st->line_width;
+		/* draws get here discarding only to capture */
+		p->rasterizer_discard = st->rasterizer_discard;
+		p->depth_bias = st->polygon_offset_fill &&
+				(st->polygon_offset_units != 0 || st->polygon_offset_factor != 0);
+		d->depth_bias = p->depth_bias ? st->polygon_offset_units : 0;
+		d->slope_scale = p->depth_bias ? st->polygon_offset_factor : 0;
+		d->bias_clamp = p->depth_bias ? st->polygon_offset_clamp : 0;
+	}
+	if (groups & GLES_DIRTY_ZS) {
+		bool depth = r->pass.depth.surface.image.format != AGX_FORMAT_NONE;
+		bool stencil = r->pass.stencil.surface.image.format != AGX_FORMAT_NONE;
+
+		p->depth_func =
+		    depth && st->depth_test ? zs_func(st->depth_func) : AGX_CMD_ZS_FUNC_ALWAYS;
+		p->depth_write = depth && st->depth_test && st->depth_mask;
+		p->stencil = stencil && st->stencil_test;
+		p->front =
+		    p->stencil ? stencil_face(&st->stencil[0]) : (struct agx_ppp_stencil){ 0 };
+		p->back =
+		    p->stencil ? stencil_face(&st->stencil[1]) : (struct agx_ppp_stencil){ 0 };
+	}
+	if (groups & GLES_DIRTY_SCISSOR) {
+		int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+
+		*empty = false;
+		p->scissor = st->scissor_test;
+		if (st->scissor_test) {
+			x0 = st->scissor[0] > 0 ? st->scissor[0] : 0;
+			y0 = st->scissor[1] > 0 ? st->scissor[1] : 0;
+			x1 = (int64_t)st->scissor[0] + st->scissor[2];
+			y1 = (int64_t)st->scissor[1] + st->scissor[3];
+			x1 = x1 < r->pass.width ? x1 : r->pass.width;
+			y1 = y1 < r->pass.height ? y1 : r->pass.height;
+			if (x0 >= x1 || y0 >= y1) {
+				*empty = true;
+				x0 = y0 = x1 = y1 = 0;
+			}
 		}
-		p->scissor = true;
 		d->scissor[0] = (unsigned)x0;
 		d->scissor[1] = (unsigned)y0;
 		d->scissor[2] = (unsigned)x1;
 		d->scissor[3] = (unsigned)y1;
 	}
-	if (st->polygon_offset_fill &&
-	    (st->polygon_offset_units != 0 || st->polygon_offset_factor != 0)) {
-		p->depth_bias = true;
-		d->depth_bias = st->polygon_offset_units;
-		d->slope_scale = st->polygon_offset_factor;
-		d->bias_clamp = st->polygon_offset_clamp;
+}
+
+/*
+ * All of a draw's fixed-function state, built afresh into d (zeroed):
+ * false when the scissor leaves nothing to draw (a capturing draw still
+ * runs its vertices, rasterizing nothing).
+ */
+static bool fixed_function(const struct gles_context *ctx, const struct agx_render *r,
+			   struct agx_render_draw *d, bool capture)
+{
+	bool empty;
+
+	fixed_groups(ctx->state, r, d, FIXED_GROUPS, &empty);
+	if (empty) {
+		if (!capture)
+			return false;
+		d->state.rasterizer_discard = true;
 	}
 	return true;
 }
@@ -679,9 +705,26 @@ struct key_cache {
 	const struct agx_shader_var *point_size, *clip;
 };
 
+/*
+ * The last cached draw's words for the builder, kept from draw to draw:
+ * its fixed-function groups stay while their dirty bits are clear and
+ * the pass has the same depth and stencil targets (the depth and stencil
+ * groups) and size (the scissor, clamped to it); every other field is
+ * written by each draw.  Draws that capture, and the driver's draws,
+ * build theirs afresh.
+ */
+struct fixed_cache {
+	bool valid;
+	bool depth, stencil;	/* the pass's depth and stencil targets the ZS group saw */
+	unsigned width, height; /* the pass's size the scissor was clamped to */
+	bool empty;		/* the scissor leaves nothing to draw */
+	struct agx_render_draw draw;
+};
+
 /* Everything a draw needs that lives past the call: kept here so a retry starts afresh. */
 struct gles_draw_record {
 	struct key_cache cache;
+	struct fixed_cache fixed;
 	const struct gles_variant *vs, *fs;
 	uint32_t vu[MAX_UNIFORMS], fu[MAX_UNIFORMS];
 	uint8_t tex[GLES_STAGES][MAX_TEXTURES][AGX_TEXTURE_LENGTH];
@@ -869,6 +912,35 @@ static int link_stages(const struct gles_linked *l, struct gles_draw_record *rec
 }
 
 /*
+ * The cached draw's fixed-function state: the groups whose bits are set,
+ * or whose pass targets changed, built again (and their bits cleared),
+ * the others as the last draw left them.  False when the scissor leaves
+ * nothing to draw.
+ */
+static bool kept_fixed_function(struct gles_context *ctx, const struct agx_render *r,
+				struct fixed_cache *f)
+{
+	bool depth = r->pass.depth.surface.image.format != AGX_FORMAT_NONE;
+	bool stencil = r->pass.stencil.surface.image.format != AGX_FORMAT_NONE;
+	unsigned groups = f->valid ? ctx->dirty & FIXED_GROUPS : FIXED_GROUPS;
+
+	if (depth != f->depth || stencil != f->stencil)
+		groups |= GLES_DIRTY_ZS;
+	if (r->pass.width != f->width || r->pass.height != f->height)
+		groups |= GLES_DIRTY_SCISSOR;
+	if (groups) {
+		fixed_groups(ctx->state, r, &f->draw, groups, &f->empty);
+		f->valid = true;
+		f->depth = depth;
+		f->stencil = stencil;
+		f->width = r->pass.width;
+		f->height = r->pass.height;
+		ctx->dirty &= ~FIXED_GROUPS;
+	}
+	return !f->empty;
+}
+
+/*
  * Records the draw into the pass r: its uploads and the builder's words.
  * -ENOSPC when the pass or the slot's memory is full (the caller starts
  * another pass and tries again).
@@ -878,7 +950,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 {
 	const struct agx_shader_info *vi, *fi;
 	const struct agx_shader_var *clip;
-	struct agx_render_draw d;
+	struct agx_render_draw own, *d;
 	uint32_t min = c->first, max = c->first + (c->count ? c->count - 1 : 0);
 	bool restart = c->type && ctx->state->primitive_restart_fixed_index;
 	/* the driver's draws run under a state vector of their own: not the cache's */
@@ -892,9 +964,23 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	if (vi->num_uniforms > MAX_UNIFORMS || fi->num_uniforms > MAX_UNIFORMS)
 		return -EINVAL;
 
-	memset(&d, 0, sizeof(d));
-	if (!fixed_function(ctx, r, &d, c->capture))
-		return 0;
+	if (cached) {
+		d = &rec->fixed.draw;
+		if (!kept_fixed_function(ctx, r, &rec->fixed))
+			return 0;
+	} else {
+		d = &own;
+		memset(d, 0, sizeof(*d));
+		if (!fixed_function(ctx, r, d, c->capture))
+			return 0;
+	}
+	/* what is not fixed function, written for every draw (d may be the last one's) */
+	d->vs = d->fs = (struct agx_render_stage){ 0 };
+	d->draw = (struct agx_vdm_draw){ 0 };
+	d->restart_index = 0;
+	d->state.clip_distances = 0;
+	d->state.visibility = 0;
+	d->state.query = 0;
 	memset(rec->vu, 0, 4 * vi->num_uniforms);
 	memset(rec->fu, 0, 4 * fi->num_uniforms);
 
@@ -910,21 +996,21 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		if (eb) {
 			if ((err = gles_submit_map(ctx, &eb->bo, false, &va)) < 0)
 				return err;
-			d.draw.indices = va + (uintptr_t)c->indices;
+			d->draw.indices = va + (uintptr_t)c->indices;
 			cpu = gles_buffer_data(eb) + (uintptr_t)c->indices;
 		} else {
 			if ((err = gles_submit_upload(ctx, bytes, 16, &map, &va)) < 0)
 				return err;
 			memcpy(map, c->indices, (size_t)c->count * size);
-			d.draw.indices = va;
+			d->draw.indices = va;
 			cpu = c->indices;
 		}
-		d.draw.index_size = size;
-		d.draw.index_bytes = (uint32_t)bytes;
-		d.draw.restart = restart;
-		d.restart_index = fixed_restart_index(size);
+		d->draw.index_size = size;
+		d->draw.index_bytes = (uint32_t)bytes;
+		d->draw.restart = restart;
+		d->restart_index = fixed_restart_index(size);
 		/* client arrays copy what the indices reach: read them (a range is not trusted) */
-		index_range(c, cpu, restart, d.restart_index, &min, &max);
+		index_range(c, cpu, restart, d->restart_index, &min, &max);
 		if (min > max)
 			return 0; /* only restart indices */
 		/* the vertices are the indices plus the base vertex (a negative one's below 0:
@@ -938,8 +1024,8 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	    (err = vertex_attribs(ctx, vi, min, max, c->instances, c->base_instance, rec->vu)) <
 		0 ||
 	    (err = stage_uniforms(ctx, l, GLES_STAGE_FRAGMENT, fi, rec->fu)) < 0 ||
-	    (err = stage_textures(ctx, rec, GLES_STAGE_VERTEX, r, l, &d.vs, rec->vu)) < 0 ||
-	    (err = stage_textures(ctx, rec, GLES_STAGE_FRAGMENT, r, l, &d.fs, rec->fu)) < 0)
+	    (err = stage_textures(ctx, rec, GLES_STAGE_VERTEX, r, l, &d->vs, rec->vu)) < 0 ||
+	    (err = stage_textures(ctx, rec, GLES_STAGE_FRAGMENT, r, l, &d->fs, rec->fu)) < 0)
 		return err;
 	if (fi->blend_constant_uniform >= 0 && fi->blend_constant_uniform + 4 <= (int)MAX_UNIFORMS)
 		memcpy(rec->fu + fi->blend_constant_uniform, ctx->state->blend_color, 16);
@@ -963,44 +1049,44 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	if ((err = link_stages(l, rec, cached)) < 0)
 		return err;
 
-	d.vs.code_va = rec->vs->va;
-	d.vs.num_registers = vi->num_registers;
-	d.vs.uniforms = rec->vu;
-	d.vs.num_uniforms = vi->num_uniforms;
-	d.fs.code_va = rec->fs->va;
-	d.fs.num_registers = fi->num_registers;
-	d.fs.uniforms = rec->fu;
-	d.fs.num_uniforms = fi->num_uniforms;
-	d.vs_outputs = vi->num_vertex_outputs;
-	d.cf = rec->cache.cf;
-	d.num_cf = rec->cache.ncf;
-	d.cf_registers = rec->cache.cf_regs;
-	d.state.point_size = rec->cache.point_size != NULL;
+	d->vs.code_va = rec->vs->va;
+	d->vs.num_registers = vi->num_registers;
+	d->vs.uniforms = rec->vu;
+	d->vs.num_uniforms = vi->num_uniforms;
+	d->fs.code_va = rec->fs->va;
+	d->fs.num_registers = fi->num_registers;
+	d->fs.uniforms = rec->fu;
+	d->fs.num_uniforms = fi->num_uniforms;
+	d->vs_outputs = vi->num_vertex_outputs;
+	d->cf = rec->cache.cf;
+	d->num_cf = rec->cache.ncf;
+	d->cf_registers = rec->cache.cf_regs;
+	d->state.point_size = rec->cache.point_size != NULL;
 	/*
 	 * gl_PointCoord's t grows down GL's window (GLES 3.0.6 section 3.4.1),
 	 * that is from the PPP's lower left: row 0 is GL's bottom row
 	 */
-	d.state.point_sprite_uv10 = c->mode == GL_POINTS;
-	d.state.varying_words = vi->num_vertex_outputs - 4 - (d.state.point_size ? 1 : 0);
+	d->state.point_sprite_uv10 = c->mode == GL_POINTS;
+	d->state.varying_words = vi->num_vertex_outputs - 4 - (d->state.point_size ? 1 : 0);
 	if ((clip = rec->cache.clip)) {
 		/* a plane the shader has no distance for clips nothing (its distance is undefined)
 		 */
 		unsigned n = clip->array_size ? clip->array_size : 1;
 
-		d.state.varying_words -= n;
+		d->state.varying_words -= n;
 		for (unsigned i = 0; i < n && i < GLES_MAX_CLIP_DISTANCES; i++)
-			d.state.clip_distances |= (unsigned)ctx->state->clip_distance[i] << i;
+			d->state.clip_distances |= (unsigned)ctx->state->clip_distance[i] << i;
 	}
-	d.state.frag_coord_z = fi->frag_coord_z_cf >= 0;
+	d->state.frag_coord_z = fi->frag_coord_z_cf >= 0;
 	if (ctx->state->queries.active_samples) {
-		d.state.visibility = AGX_CMD_VISIBILITY_MODE_BOOLEAN;
-		d.state.query = ctx->state->queries.active_samples->counter;
+		d->state.visibility = AGX_CMD_VISIBILITY_MODE_BOOLEAN;
+		d->state.query = ctx->state->queries.active_samples->counter;
 	}
-	d.draw.primitive = primitive(c->mode);
-	d.draw.count = c->count;
-	d.draw.instances = c->instances;
-	d.draw.start = c->type ? (uint32_t)c->base_vertex : c->first;
-	return agx_render_draw(r, &d);
+	d->draw.primitive = primitive(c->mode);
+	d->draw.count = c->count;
+	d->draw.instances = c->instances;
+	d->draw.start = c->type ? (uint32_t)c->base_vertex : c->first;
+	return agx_render_draw(r, d);
 }
 
 /*

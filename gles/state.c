@@ -114,6 +114,7 @@ void gles_state_bind_drawable(struct gles_context *ctx, const struct gles_drawab
 	s->scissor[2] = (GLint)draw->width;
 	s->scissor[3] = (GLint)draw->height;
 	s->sized_to_surface = true;
+	ctx->dirty |= GLES_DIRTY_VIEWPORT | GLES_DIRTY_SCISSOR;
 }
 
 const struct gles_current_attrib *gles_state_current_attrib(const struct gles_context *ctx,
@@ -160,6 +161,27 @@ static bool *capability(struct gles_state *s, GLenum cap)
 	}
 }
 
+/*
+ * The state groups a capability is part of (context.h's GLES_DIRTY_*):
+ * every one is in the fragment key's, as the key reads enables.
+ */
+static unsigned capability_dirty(GLenum cap)
+{
+	switch (cap) {
+	case GL_CULL_FACE:
+	case GL_POLYGON_OFFSET_FILL:
+	case GL_RASTERIZER_DISCARD:
+		return GLES_DIRTY_FRAGMENT_KEY | GLES_DIRTY_RASTER;
+	case GL_DEPTH_TEST:
+	case GL_STENCIL_TEST:
+		return GLES_DIRTY_FRAGMENT_KEY | GLES_DIRTY_ZS;
+	case GL_SCISSOR_TEST:
+		return GLES_DIRTY_FRAGMENT_KEY | GLES_DIRTY_SCISSOR;
+	default:
+		return GLES_DIRTY_FRAGMENT_KEY;
+	}
+}
+
 static void set_capability(GLenum cap, bool value)
 {
 	struct gles_context *ctx = current();
@@ -173,7 +195,7 @@ static void set_capability(GLenum cap, bool value)
 		return;
 	}
 	*flag = value;
-	ctx->dirty |= GLES_DIRTY_FRAGMENT_KEY;
+	ctx->dirty |= capability_dirty(cap);
 }
 
 void gles_Enable(GLenum cap)
@@ -332,14 +354,17 @@ void gles_DepthFunc(GLenum func)
 		return;
 	}
 	ctx->state->depth_func = func;
+	ctx->dirty |= GLES_DIRTY_ZS;
 }
 
 void gles_DepthMask(GLboolean flag)
 {
 	struct gles_context *ctx = current();
 
-	if (ctx)
-		ctx->state->depth_mask = flag != GL_FALSE;
+	if (!ctx)
+		return;
+	ctx->state->depth_mask = flag != GL_FALSE;
+	ctx->dirty |= GLES_DIRTY_ZS;
 }
 
 void gles_DepthRangef(GLfloat n, GLfloat f)
@@ -351,6 +376,7 @@ void gles_DepthRangef(GLfloat n, GLfloat f)
 	/* Section 2.12.1: each is clamped to [0, 1] */
 	ctx->state->depth_range[0] = clamp01(n);
 	ctx->state->depth_range[1] = clamp01(f);
+	ctx->dirty |= GLES_DIRTY_VIEWPORT;
 }
 
 /* The faces a face argument names: bit 0 front, bit 1 back; 0 if it names none. */
@@ -386,6 +412,7 @@ void gles_StencilFuncSeparate(GLenum face, GLenum func, GLint ref, GLuint mask)
 		ctx->state->stencil[k].ref = ref;
 		ctx->state->stencil[k].value_mask = mask;
 	}
+	ctx->dirty |= GLES_DIRTY_ZS;
 }
 
 void gles_StencilFunc(GLenum func, GLint ref, GLuint mask)
@@ -407,6 +434,7 @@ void gles_StencilMaskSeparate(GLenum face, GLuint mask)
 	for (unsigned k = 0; k < 2; k++)
 		if (which & (1u << k))
 			ctx->state->stencil[k].write_mask = mask;
+	ctx->dirty |= GLES_DIRTY_ZS;
 }
 
 void gles_StencilMask(GLuint mask)
@@ -450,6 +478,7 @@ void gles_StencilOpSeparate(GLenum face, GLenum sfail, GLenum dpfail, GLenum dpp
 		ctx->state->stencil[k].depth_fail = dpfail;
 		ctx->state->stencil[k].depth_pass = dppass;
 	}
+	ctx->dirty |= GLES_DIRTY_ZS;
 }
 
 void gles_StencilOp(GLenum fail, GLenum zfail, GLenum zpass)
@@ -510,6 +539,7 @@ void gles_Viewport(GLint x, GLint y, GLsizei width, GLsizei height)
 	s->viewport[1] = y;
 	s->viewport[2] = width < GLES_MAX_VIEWPORT_WIDTH ? width : GLES_MAX_VIEWPORT_WIDTH;
 	s->viewport[3] = height < GLES_MAX_VIEWPORT_HEIGHT ? height : GLES_MAX_VIEWPORT_HEIGHT;
+	ctx->dirty |= GLES_DIRTY_VIEWPORT;
 }
 
 void gles_Scissor(GLint x, GLint y, GLsizei width, GLsizei height)
@@ -526,6 +556,7 @@ void gles_Scissor(GLint x, GLint y, GLsizei width, GLsizei height)
 	ctx->state->scissor[1] = y;
 	ctx->state->scissor[2] = width;
 	ctx->state->scissor[3] = height;
+	ctx->dirty |= GLES_DIRTY_SCISSOR;
 }
 
 void gles_PolygonOffset(GLfloat factor, GLfloat units)
@@ -537,6 +568,7 @@ void gles_PolygonOffset(GLfloat factor, GLfloat units)
 	ctx->state->polygon_offset_factor = factor;
 	ctx->state->polygon_offset_units = units;
 	ctx->state->polygon_offset_clamp = 0;
+	ctx->dirty |= GLES_DIRTY_RASTER;
 }
 
 /* EXT_polygon_offset_clamp: glPolygonOffset with the offset's magnitude bounded by |clamp|. */
@@ -549,6 +581,7 @@ void gles_PolygonOffsetClampEXT(GLfloat factor, GLfloat units, GLfloat clamp)
 	ctx->state->polygon_offset_factor = factor;
 	ctx->state->polygon_offset_units = units;
 	ctx->state->polygon_offset_clamp = clamp;
+	ctx->dirty |= GLES_DIRTY_RASTER;
 }
 
 void gles_LineWidth(GLfloat width)
@@ -563,6 +596,7 @@ void gles_LineWidth(GLfloat width)
 		return;
 	}
 	ctx->state->line_width = width;
+	ctx->dirty |= GLES_DIRTY_RASTER;
 }
 
 void gles_SampleCoverage(GLfloat value, GLboolean invert)
@@ -587,6 +621,7 @@ void gles_CullFace(GLenum mode)
 		return;
 	}
 	ctx->state->cull_face_mode = mode;
+	ctx->dirty |= GLES_DIRTY_RASTER;
 }
 
 void gles_FrontFace(GLenum mode)
@@ -600,6 +635,7 @@ void gles_FrontFace(GLenum mode)
 		return;
 	}
 	ctx->state->front_face = mode;
+	ctx->dirty |= GLES_DIRTY_RASTER;
 }
 
 void gles_Hint(GLenum target, GLenum mode)

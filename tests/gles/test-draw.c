@@ -1155,6 +1155,392 @@ static void state_between_draws(GLuint fb)
 	glDeleteTextures(2, tex);
 }
 
+/* A framebuffer of a colour renderbuffer and, unless ds_format is 0, a depth/stencil one. */
+static GLuint fixed_state_fb(GLuint rb[2], GLenum ds_format)
+{
+	GLuint fb;
+
+	glGenFramebuffers(1, &fb);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glGenRenderbuffers(ds_format ? 2 : 1, rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	if (ds_format) {
+		glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+		glRenderbufferStorage(GL_RENDERBUFFER, ds_format, W, H);
+		glFramebufferRenderbuffer(GL_FRAMEBUFFER,
+					  ds_format == GL_DEPTH_COMPONENT16
+					      ? GL_DEPTH_ATTACHMENT
+					      : GL_DEPTH_STENCIL_ATTACHMENT,
+					  GL_RENDERBUFFER, rb[1]);
+	}
+	return fb;
+}
+
+/*
+ * The fixed-function groups a draw keeps from the last one (the viewport
+ * and depth range, the scissor, depth and stencil, culling and polygon
+ * offset: draw.c's GLES_DIRTY_* groups) changed one setter at a time
+ * between draws of one pass, each change where it shows: a draw that the
+ * new state must let through, or stop, over the last one in the same
+ * cell.  Then the changes that come from elsewhere: another framebuffer
+ * (one without depth and stencil buffers, whose tests then pass), another
+ * program, another vertex array, another context made current and back,
+ * and the renderbuffer deleted and made again under its name without
+ * stencil.  Lines are not compared (read_back), so the line width is left
+ * out.
+ */
+static void fixed_state_between_draws(EGLDisplay dpy, EGLSurface surf, EGLContext ctx,
+				      GLuint colour_fb)
+{
+	static const char vs[] = "#version 300 es\n"
+				 "layout(location = 0) in vec2 pos;\n"
+				 "layout(location = 1) in vec4 col;\n"
+				 "uniform vec2 at;\n"
+				 "out vec4 v;\n"
+				 "void main() { gl_Position = vec4(pos + at, 0, 1); v = col; }\n";
+	static const char fs[] = "#version 300 es\n"
+				 "precision mediump float;\n"
+				 "in vec4 v;\n"
+				 "uniform vec4 tint;\n"
+				 "out vec4 o;\n"
+				 "void main() { o = v * tint; }\n";
+	static const char fs_flat[] = "#version 300 es\n"
+				      "precision mediump float;\n"
+				      "in vec4 v;\n"
+				      "uniform vec4 tint;\n"
+				      "out vec4 o;\n"
+				      "void main() { o = tint.bgra; }\n";
+	static const float pos[] = { -1, -1, -0.5f, -1, -1, -0.5f, -0.5f, -0.5f };
+	static const float col[] = { 1, 1, 1, 1, 1, 0.5f, 1, 1, 0.5f, 1, 1, 1, 1, 1, 0.5f, 1 };
+	static const float other[] = { 0.5f, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1 };
+	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE };
+	GLuint p = llvmpipe_program(vs, fs, NULL), p2, fb, rb[2], vao, vbo;
+	GLint at = glGetUniformLocation(p, "at"), tint = glGetUniformLocation(p, "tint");
+	EGLint config_id = 0, n = 0;
+	EGLConfig config;
+	EGLContext other_ctx = EGL_NO_CONTEXT;
+	unsigned cell = 0;
+
+#define TINT(r, g, b) glUniform4f(tint, r, g, b, 1)
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, pos);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, col);
+	fb = fixed_state_fb(rb, GL_DEPTH24_STENCIL8);
+	glViewport(0, 0, W, H);
+	clear();
+
+	/* the depth function: LESS passes, then GREATER fails, then LEQUAL passes */
+	glEnable(GL_DEPTH_TEST);
+	glDepthFunc(GL_LESS);
+	at_cell(at, cell++);
+	TINT(1, 0, 0);
+	quad();
+	glDepthFunc(GL_GREATER);
+	TINT(0, 1, 0);
+	quad();
+	at_cell(at, cell++);
+	TINT(0, 0, 1);
+	quad(); /* a fresh cell: GREATER than the cleared 1 fails here too */
+	glDepthFunc(GL_LEQUAL);
+	at_cell(at, cell - 2);
+	TINT(1, 1, 0);
+	quad();
+	/* the depth mask: no write, so EQUAL to the cleared depth then fails */
+	glDepthFunc(GL_LESS);
+	glDepthMask(GL_FALSE);
+	at_cell(at, cell++);
+	TINT(1, 0, 1);
+	quad();
+	glDepthMask(GL_TRUE);
+	glDepthFunc(GL_EQUAL);
+	TINT(0, 1, 1);
+	quad();
+	/* the depth range: far writes 0.75, then near's 0.25 passes LESS */
+	glDepthFunc(GL_LESS);
+	glDepthRangef(0.75f, 0.75f);
+	at_cell(at, cell++);
+	TINT(1, 0.5f, 0);
+	quad();
+	glDepthRangef(0.25f, 0.25f);
+	TINT(0, 0.5f, 1);
+	quad();
+	glDepthRangef(0, 1);
+	/* polygon offset: on and away, then towards the viewer passes LESS */
+	glEnable(GL_POLYGON_OFFSET_FILL);
+	glPolygonOffset(0, 1000);
+	at_cell(at, cell++);
+	TINT(0.5f, 1, 0);
+	quad();
+	glPolygonOffset(0, -1000);
+	TINT(0.5f, 0, 1);
+	quad();
+	/* and off: at 0.5 the draw is behind the last one's offset depth */
+	glDisable(GL_POLYGON_OFFSET_FILL);
+	TINT(1, 1, 1);
+	quad();
+	glPolygonOffset(0, 0);
+	/* the depth test off: whatever the function */
+	glDepthFunc(GL_NEVER);
+	glDisable(GL_DEPTH_TEST);
+	at_cell(at, cell++);
+	TINT(0.25f, 1, 0.5f);
+	quad();
+	glDepthFunc(GL_LESS);
+
+	/* the stencil function: ALWAYS writes 1, EQUAL 2 fails, EQUAL 1 passes */
+	glEnable(GL_STENCIL_TEST);
+	glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+	glStencilFunc(GL_ALWAYS, 1, 0xff);
+	at_cell(at, cell++);
+	TINT(1, 0, 0);
+	quad();
+	glStencilFunc(GL_EQUAL, 2, 0xff);
+	TINT(0, 1, 0);
+	quad();
+	at_cell(at, cell++);
+	TINT(0, 0, 1);
+	quad(); /* fails on the cleared 0 too */
+	glStencilFunc(GL_EQUAL, 1, 0xff);
+	at_cell(at, cell - 2);
+	TINT(1, 1, 0);
+	quad();
+	/* the stencil operation: REPLACE writes 3, INCR makes it 4, EQUAL 4 passes */
+	glStencilFunc(GL_ALWAYS, 3, 0xff);
+	at_cell(at, cell++);
+	TINT(1, 0, 1);
+	quad();
+	glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+	TINT(0, 1, 1);
+	quad();
+	glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+	glStencilFunc(GL_EQUAL, 4, 0xff);
+	TINT(1, 0.5f, 0);
+	quad();
+	/* the stencil write mask: nothing written, so EQUAL 0 still passes */
+	glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+	glStencilFunc(GL_ALWAYS, 5, 0xff);
+	glStencilMask(0);
+	at_cell(at, cell++);
+	TINT(0, 0.5f, 1);
+	quad();
+	glStencilMask(0xff);
+	glStencilFunc(GL_EQUAL, 0, 0xff);
+	TINT(0.5f, 1, 0);
+	quad();
+	/* the back face's function: the quad turned back-facing meets NEVER, then ALWAYS */
+	glStencilFuncSeparate(GL_FRONT, GL_ALWAYS, 0, 0xff);
+	glStencilFuncSeparate(GL_BACK, GL_NEVER, 0, 0xff);
+	at_cell(at, cell++);
+	TINT(0.5f, 0, 1);
+	quad();
+	glFrontFace(GL_CW);
+	TINT(1, 1, 1);
+	quad();
+	at_cell(at, cell++);
+	glStencilFuncSeparate(GL_BACK, GL_ALWAYS, 0, 0xff);
+	TINT(0.25f, 0.5f, 1);
+	quad();
+	glFrontFace(GL_CCW);
+	/* the stencil test off: whatever the function */
+	glStencilFunc(GL_NEVER, 0, 0xff);
+	glDisable(GL_STENCIL_TEST);
+	at_cell(at, cell++);
+	TINT(1, 0.25f, 0.5f);
+	quad();
+	glStencilFunc(GL_ALWAYS, 0, 0xff);
+	read_back("fixed_state_between_draws_zs", 3);
+
+	clear();
+	cell = 0;
+	/* the cull face only: BACK keeps the front-facing quad, FRONT drops it */
+	glEnable(GL_CULL_FACE);
+	at_cell(at, cell++);
+	TINT(0, 1, 0.5f);
+	quad();
+	glCullFace(GL_FRONT);
+	TINT(1, 0, 0);
+	quad();
+	glCullFace(GL_FRONT_AND_BACK);
+	at_cell(at, cell++);
+	quad();
+	glCullFace(GL_BACK);
+	glDisable(GL_CULL_FACE);
+	/* the scissor box only, the test on: the left half, then the right, then nothing */
+	glEnable(GL_SCISSOR_TEST);
+	glScissor((GLint)(cell % 4) * 8, (GLint)(cell / 4) * 8, 4, 8);
+	at_cell(at, cell);
+	TINT(0.5f, 0.5f, 1);
+	quad();
+	glScissor((GLint)(cell % 4) * 8 + 4, (GLint)(cell / 4) * 8, 4, 8);
+	TINT(1, 0.5f, 0.5f);
+	quad();
+	glScissor(0, 0, 0, 0);
+	TINT(0, 0, 0);
+	quad();
+	cell++;
+	/* a scissor that leaves nothing, then one that leaves the cell's lower half */
+	glScissor((GLint)(cell % 4) * 8, (GLint)(cell / 4) * 8, 8, 4);
+	at_cell(at, cell++);
+	TINT(0.5f, 1, 1);
+	quad();
+	glDisable(GL_SCISSOR_TEST);
+	/* the viewport's origin only: the last cell, drawn from a cell to its left */
+	glViewport(8, 0, W, H);
+	glUniform2f(at, ((float)(cell % 4) - 1) * 0.5f, (float)(cell / 4) * 0.5f);
+	TINT(1, 1, 0.5f);
+	quad();
+	glViewport(0, 0, W, H);
+	read_back("fixed_state_between_draws_raster", 3);
+
+	/*
+	 * Another framebuffer, with no depth or stencil buffer: the tests
+	 * pass there, and stop the draw again back here.
+	 */
+	clear();
+	glEnable(GL_DEPTH_TEST);
+	glDepthFunc(GL_NEVER);
+	glEnable(GL_STENCIL_TEST);
+	glStencilFunc(GL_NEVER, 0, 0xff);
+	cell = 0;
+	at_cell(at, cell++);
+	TINT(1, 0, 0);
+	quad(); /* stopped */
+	glBindFramebuffer(GL_FRAMEBUFFER, colour_fb);
+	clear();
+	TINT(0, 1, 0);
+	quad(); /* passes: no depth, no stencil */
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	at_cell(at, cell++);
+	TINT(0, 0, 1);
+	quad(); /* stopped again */
+	glDepthFunc(GL_ALWAYS);
+	glStencilFunc(GL_ALWAYS, 0, 0xff);
+	/* another program, the state the same: the depth test still on */
+	p2 = llvmpipe_program(vs, fs_flat, NULL);
+	at = glGetUniformLocation(p2, "at");
+	tint = glGetUniformLocation(p2, "tint");
+	glDepthFunc(GL_LESS);
+	at_cell(at, cell);
+	TINT(1, 0.5f, 0);
+	quad();
+	glUseProgram(p);
+	at = glGetUniformLocation(p, "at");
+	tint = glGetUniformLocation(p, "tint");
+	glDepthFunc(GL_GREATER);
+	TINT(0, 1, 1);
+	quad(); /* fails over the other program's draw */
+	cell++;
+	/* another vertex array (of a buffer's arrays: other colours), and back */
+	glGenVertexArrays(1, &vao);
+	glGenBuffers(1, &vbo);
+	glBindVertexArray(vao);
+	glBindBuffer(GL_ARRAY_BUFFER, vbo);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(pos) + sizeof(other), NULL, GL_STATIC_DRAW);
+	glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(pos), pos);
+	glBufferSubData(GL_ARRAY_BUFFER, sizeof(pos), sizeof(other), other);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+	glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, (const void *)sizeof(pos));
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glDepthFunc(GL_ALWAYS);
+	at_cell(at, cell++);
+	TINT(1, 1, 1);
+	quad();
+	glBindVertexArray(0);
+	at_cell(at, cell++);
+	quad();
+
+	/*
+	 * Another context made current, with state of its own changed and a
+	 * draw, then this one again: its state is its own, as it was.
+	 */
+	glEnable(GL_SCISSOR_TEST);
+	glScissor((GLint)(cell % 4) * 8, (GLint)(cell / 4) * 8, 4, 4);
+	at_cell(at, cell);
+	TINT(1, 0, 0.5f);
+	quad();
+	if (eglQueryContext(dpy, ctx, EGL_CONFIG_ID, &config_id)) {
+		const EGLint want[] = { EGL_CONFIG_ID, config_id, EGL_NONE };
+
+		if (eglChooseConfig(dpy, want, &config, 1, &n) && n)
+			other_ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ca);
+	}
+	if (other_ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, other_ctx)) {
+		fprintf(stderr, "workload: no second context (0x%x)\n", eglGetError());
+		exit(1);
+	}
+	{
+		GLuint q = llvmpipe_program(vs, fs, NULL);
+
+		glEnableVertexAttribArray(0);
+		glEnableVertexAttribArray(1);
+		glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, pos);
+		glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, other);
+		glUniform4f(glGetUniformLocation(q, "tint"), 1, 1, 1, 1);
+		glViewport(0, 0, 1, 1);
+		glDisable(GL_SCISSOR_TEST);
+		glEnable(GL_CULL_FACE);
+		glCullFace(GL_FRONT_AND_BACK);
+		glClear(GL_COLOR_BUFFER_BIT);
+		quad();
+		glFinish();
+	}
+	if (!eglMakeCurrent(dpy, surf, surf, ctx)) {
+		fprintf(stderr, "workload: the first context again (0x%x)\n", eglGetError());
+		exit(1);
+	}
+	eglDestroyContext(dpy, other_ctx);
+	TINT(0, 1, 0.5f);
+	at_cell(at, cell + 1);
+	quad(); /* the scissor still this context's: nothing in the next cell */
+	glScissor((GLint)(cell % 4) * 8 + 4, (GLint)(cell / 4) * 8, 4, 4);
+	at_cell(at, cell++);
+	quad();
+	glDisable(GL_SCISSOR_TEST);
+	cell++;
+
+	/*
+	 * The depth/stencil renderbuffer deleted and made again under its
+	 * name as depth only: the stencil test (on, NEVER) then passes.
+	 */
+	glStencilFunc(GL_NEVER, 0, 0xff);
+	at_cell(at, cell++);
+	TINT(0.5f, 0.5f, 1);
+	quad(); /* stopped */
+	glDeleteRenderbuffers(1, &rb[1]);
+	{
+		GLuint again;
+
+		glGenRenderbuffers(1, &again);
+		glBindRenderbuffer(GL_RENDERBUFFER, again);
+		glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
+		glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
+					  again);
+		rb[1] = again;
+	}
+	glClear(GL_DEPTH_BUFFER_BIT);
+	at_cell(at, cell++);
+	TINT(1, 0.5f, 1);
+	quad(); /* passes: no stencil buffer */
+	glDisable(GL_STENCIL_TEST);
+	glDisable(GL_DEPTH_TEST);
+	glStencilFunc(GL_ALWAYS, 0, 0xff);
+	glDepthFunc(GL_LESS);
+	read_back("fixed_state_between_draws_elsewhere", 3);
+	glBindFramebuffer(GL_FRAMEBUFFER, colour_fb);
+	read_back("fixed_state_between_draws_colour_fb", 3);
+	glDeleteRenderbuffers(2, rb);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteVertexArrays(1, &vao);
+	glDeleteBuffers(1, &vbo);
+#undef TINT
+}
+
 /* Depth and stencil, with a depth/stencil renderbuffer of format attached for them. */
 static void depth_stencil(GLenum format, const char *tag)
 {
@@ -2503,6 +2889,7 @@ static int workload(void)
 	astc_textures();
 	fixed_function();
 	state_between_draws(fb);
+	fixed_state_between_draws(dpy, surf, ctx, fb);
 	depth_stencil(GL_DEPTH24_STENCIL8, "d24s8");
 	depth_stencil(GL_DEPTH32F_STENCIL8, "d32fs8");
 	many_draws();
