@@ -190,10 +190,31 @@ static void write_element(struct gles_linked *l, const struct gles_uniform *u, u
 		base = (uint8_t *)l->stages[s].uniform_data + u->stage_offset[s] +
 		       (size_t)e * u->elem_stride;
 		if (kind == VALUE_FLOAT && scalar == GL_FLOAT && !transpose) {
-			/* floats into floats are their bits, a column's rows in a row */
-			for (unsigned c = 0; c < cols; c++)
-				memcpy(base + 16 * c, (const GLfloat *)values + first + c * rows,
-				       4 * (size_t)rows);
+			/*
+			 * Floats into floats are their bits, a column's rows in a
+			 * row: copies of a constant size, which the compiler makes
+			 * a move or two (a call to memcpy costs more than the copy).
+			 */
+			const GLfloat *from = (const GLfloat *)values + first;
+
+			for (unsigned c = 0; c < cols; c++, from += rows) {
+				uint8_t *to = base + 16 * c;
+
+				switch (rows) {
+				case 4:
+					memcpy(to, from, 16);
+					break;
+				case 3:
+					memcpy(to, from, 12);
+					break;
+				case 2:
+					memcpy(to, from, 8);
+					break;
+				default:
+					memcpy(to, from, 4);
+					break;
+				}
+			}
 			continue;
 		}
 		for (unsigned c = 0; c < cols; c++) {
