@@ -699,6 +699,7 @@ struct key_cache {
 	unsigned generation;
 	const struct gles_variant *vs, *fs;
 	struct agx_tilebuffer tib;
+	unsigned pass; /* the pass (gles_pass_serial) whose tilebuffer tib was seen the same in */
 	/* the link of vs and fs */
 	struct agx_cf_binding cf[AGX_RENDER_MAX_CF];
 	unsigned ncf, cf_regs;
@@ -823,11 +824,15 @@ static int choose_variants(struct gles_context *ctx, const struct agx_render *r,
 	unsigned generation = gles_variants_generation(ctx);
 	bool same = cached && k->linked == l && k->generation == generation;
 	bool vertex = same && k->vertex && !(ctx->dirty & GLES_DIRTY_VERTEX_KEY);
+	/* a pass's tilebuffer is the one it began with: compared once a pass */
+	unsigned pass = gles_pass_serial(ctx);
 	bool fragment = same && k->fragment && !(ctx->dirty & GLES_DIRTY_FRAGMENT_KEY) &&
-			!memcmp(&k->tib, &r->tib, sizeof(r->tib));
+			(k->pass == pass || !memcmp(&k->tib, &r->tib, sizeof(r->tib)));
 	struct agx_compile_options o;
 	int err;
 
+	if (fragment)
+		k->pass = pass;
 	if (vertex && fragment) {
 		rec->vs = k->vs;
 		rec->fs = k->fs;
@@ -870,6 +875,7 @@ static int choose_variants(struct gles_context *ctx, const struct agx_render *r,
 	k->vs = rec->vs;
 	k->fs = rec->fs;
 	memcpy(&k->tib, &r->tib, sizeof(r->tib));
+	k->pass = pass;
 	ctx->dirty &= ~(GLES_DIRTY_VERTEX_KEY | GLES_DIRTY_FRAGMENT_KEY);
 	return 0;
 }

@@ -529,7 +529,7 @@ void gles_framebuffer_draw_key(struct gles_context *ctx, unsigned i, struct gles
 	struct gles_image_target t;
 	bool have;
 
-	memset(key, 0, sizeof(*key));
+	*key = (struct gles_target_key){ 0 };
 	if (!gles_framebuffer_bound(ctx, false)) {
 		/* the default framebuffer's, as default_image would view them */
 		have = i == 0 ? ctx->objects->default_draw_buffer == GL_BACK &&
@@ -545,7 +545,7 @@ void gles_framebuffer_draw_key(struct gles_context *ctx, unsigned i, struct gles
 							&key->map, &key->format)
 			   : false;
 		if (!have)
-			memset(key, 0, sizeof(*key));
+			*key = (struct gles_target_key){ 0 };
 		return;
 	}
 	have = i < GLES_MAX_DRAW_BUFFERS    ? gles_framebuffer_color_target(ctx, false, i, &t)

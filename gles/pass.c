@@ -35,6 +35,9 @@ struct gles_pass {
 	struct agx_render r;
 	struct agx_render_pass desc;
 	struct surface_key key[SURFACES];
+	unsigned key_mask; /* the surfaces key[] has (bit i: a nonzero handle) */
+	/* counts the passes begun: a draw's fragment key holds while it stays (gles_pass_serial) */
+	unsigned serial;
 	/* the targets' layouts: a default framebuffer's image is refreshed by every lookup */
 	struct agx_layout layouts[SURFACES];
 	struct agx_tile_programs programs;
@@ -56,6 +59,21 @@ struct gles_pass {
 bool gles_pass_is_open(const struct gles_context *ctx)
 {
 	return ctx->pass && ctx->pass->open;
+}
+
+unsigned gles_pass_serial(const struct gles_context *ctx)
+{
+	return ctx->pass ? ctx->pass->serial : 0;
+}
+
+/* The surfaces of keys that have a target. */
+static unsigned mask_of(const struct surface_key *keys)
+{
+	unsigned mask = 0;
+
+	for (unsigned i = 0; i < SURFACES; i++)
+		mask |= keys[i].handle ? 1u << i : 0;
+	return mask;
 }
 
 static bool is_zls_format(enum agx_format f, bool stencil)
@@ -208,6 +226,7 @@ static int begin(struct gles_context *ctx, struct gles_pass *p)
 		return ret;
 	p->desc.tvb_size = tvb_size;
 	p->discard = (struct discard){ 0 };
+	p->serial++;
 	ret = agx_render_begin(&p->r, map, va, size, agx_device_info(ctx->dev)->usc_base, &p->desc);
 	if (ret < 0) {
 		refuse(p, "the render pass refused its targets");
@@ -264,23 +283,26 @@ static bool same_keys(const struct surface_key *a, const struct surface_key *b)
 
 /*
  * Whether the keys describe() would give the draw framebuffer's targets
- * are these, found without mapping their memory or making a pass of
- * them: what every draw checks.
+ * are these (mask: those with a target), found without mapping their
+ * memory or making a pass of them: what every draw checks.  Only the
+ * surfaces that can have a target now, or had one, are looked at.
  */
-static bool same_targets(struct gles_context *ctx, const struct surface_key *keys)
+static bool same_targets(struct gles_context *ctx, const struct surface_key *keys, unsigned mask)
 {
 	/* only the draw buffers that are not NONE can have a colour target */
 	unsigned look = gles_framebuffer_draw_buffers(ctx) | 3u << AGX_RENDER_MAX_TARGETS;
 	struct surface_key key;
 
-	for (unsigned i = 0; i < SURFACES; i++) {
-		if (!(look & 1u << i)) {
-			if (keys[i].handle)
-				return false;
-			continue;
-		}
+	if (mask & ~look)
+		return false; /* a target the framebuffer cannot have now */
+	for (; look; look &= look - 1) {
+		unsigned i = (unsigned)__builtin_ctz(look);
+
 		gles_framebuffer_draw_key(ctx, i, &key);
-		if (memcmp(&key, &keys[i], sizeof(key)))
+		/* field by field: a call to memcmp costs more than these */
+		if (key.handle != keys[i].handle || key.map != keys[i].map ||
+		    key.format != keys[i].format || key.level != keys[i].level ||
+		    key.layer != keys[i].layer)
 			return false;
 	}
 	return true;
@@ -297,7 +319,7 @@ static int open_over_targets(struct gles_context *ctx, struct gles_pass *p)
 	struct surface_key key[SURFACES];
 	int ret;
 
-	if (p->open && same_targets(ctx, p->key))
+	if (p->open && same_targets(ctx, p->key, p->key_mask))
 		return 1;
 	ret = describe(ctx, p, &desc, key);
 	return ret < 0 ? ret : p->open && same_keys(key, p->key);
@@ -322,7 +344,10 @@ struct agx_render *gles_pass_get(struct gles_context *ctx, int *err)
 	if (p->open && (*err = gles_submit_next(ctx)) < 0)
 		return NULL;
 	/* describe() again: the layouts it keeps are the new pass's */
-	if ((*err = describe(ctx, p, &p->desc, p->key)) < 0 || (*err = begin(ctx, p)) < 0)
+	if ((*err = describe(ctx, p, &p->desc, p->key)) < 0)
+		return NULL;
+	p->key_mask = mask_of(p->key);
+	if ((*err = begin(ctx, p)) < 0)
 		return NULL;
 	return &p->r;
 }
@@ -374,6 +399,7 @@ int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c)
 			return ret;
 		if ((ret = describe(ctx, p, &p->desc, p->key)) < 0)
 			return ret;
+		p->key_mask = mask_of(p->key);
 	}
 	for (unsigned i = 0; i < p->desc.num_colour; i++) {
 		struct agx_render_target *t = &p->desc.colour[i];

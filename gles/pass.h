@@ -70,6 +70,11 @@ int gles_pass_clear(struct gles_context *ctx, struct gles_pass_clear *c);
 void gles_pass_invalidate(struct gles_context *ctx, unsigned colour, bool depth, bool stencil);
 
 bool gles_pass_is_open(const struct gles_context *ctx);
+/*
+ * Counts the passes the context began: while it stays the same, the
+ * pass's tilebuffer is the one a draw last saw (0 before the first).
+ */
+unsigned gles_pass_serial(const struct gles_context *ctx);
 /* Ends the open pass into the job slot (gles_submit_render); 0 or a negative errno. */
 int gles_pass_end(struct gles_context *ctx);
 /* The context's pass state and tile-program cache go (its work has finished). */
