@@ -719,6 +719,7 @@ struct fixed_cache {
 	bool depth, stencil;	/* the pass's depth and stencil targets the ZS group saw */
 	unsigned width, height; /* the pass's size the scissor was clamped to */
 	bool empty;		/* the scissor leaves nothing to draw */
+	uint64_t key;		/* draw.state_key: counts the changes of draw's state */
 	struct agx_render_draw draw;
 };
 
@@ -919,12 +920,12 @@ static int link_stages(const struct gles_linked *l, struct gles_draw_record *rec
 
 /*
  * The cached draw's fixed-function state: the groups whose bits are set,
- * or whose pass targets changed, built again (and their bits cleared),
- * the others as the last draw left them.  False when the scissor leaves
- * nothing to draw.
+ * or whose pass targets changed, built again (and their bits cleared,
+ * *changed set), the others as the last draw left them.  False when the
+ * scissor leaves nothing to draw.
  */
 static bool kept_fixed_function(struct gles_context *ctx, const struct agx_render *r,
-				struct fixed_cache *f)
+				struct fixed_cache *f, bool *changed)
 {
 	bool depth = r->pass.depth.surface.image.format != AGX_FORMAT_NONE;
 	bool stencil = r->pass.stencil.surface.image.format != AGX_FORMAT_NONE;
@@ -942,6 +943,7 @@ static bool kept_fixed_function(struct gles_context *ctx, const struct agx_rende
 		f->width = r->pass.width;
 		f->height = r->pass.height;
 		ctx->dirty &= ~FIXED_GROUPS;
+		*changed = true;
 	}
 	return !f->empty;
 }
@@ -957,6 +959,10 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	const struct agx_shader_info *vi, *fi;
 	const struct agx_shader_var *clip;
 	struct agx_render_draw own, *d;
+	/* whether d's state (agx_render_draw.state_key's) is other than the last cached draw's */
+	bool changed = false;
+	unsigned clip_distances = 0, visibility = 0, query = 0, varying_words;
+	bool point_size, point_sprite_uv10, frag_coord_z;
 	uint32_t min = c->first, max = c->first + (c->count ? c->count - 1 : 0);
 	bool restart = c->type && ctx->state->primitive_restart_fixed_index;
 	/* the driver's draws run under a state vector of their own: not the cache's */
@@ -972,7 +978,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 
 	if (cached) {
 		d = &rec->fixed.draw;
-		if (!kept_fixed_function(ctx, r, &rec->fixed))
+		if (!kept_fixed_function(ctx, r, &rec->fixed, &changed))
 			return 0;
 	} else {
 		d = &own;
@@ -984,9 +990,6 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	d->vs = d->fs = (struct agx_render_stage){ 0 };
 	d->draw = (struct agx_vdm_draw){ 0 };
 	d->restart_index = 0;
-	d->state.clip_distances = 0;
-	d->state.visibility = 0;
-	d->state.query = 0;
 	memset(rec->vu, 0, 4 * vi->num_uniforms);
 	memset(rec->fu, 0, 4 * fi->num_uniforms);
 
@@ -1067,27 +1070,48 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	d->cf = rec->cache.cf;
 	d->num_cf = rec->cache.ncf;
 	d->cf_registers = rec->cache.cf_regs;
-	d->state.point_size = rec->cache.point_size != NULL;
+	point_size = rec->cache.point_size != NULL;
 	/*
 	 * gl_PointCoord's t grows down GL's window (GLES 3.0.6 section 3.4.1),
 	 * that is from the PPP's lower left: row 0 is GL's bottom row
 	 */
-	d->state.point_sprite_uv10 = c->mode == GL_POINTS;
-	d->state.varying_words = vi->num_vertex_outputs - 4 - (d->state.point_size ? 1 : 0);
+	point_sprite_uv10 = c->mode == GL_POINTS;
+	varying_words = vi->num_vertex_outputs - 4 - (point_size ? 1 : 0);
 	if ((clip = rec->cache.clip)) {
 		/* a plane the shader has no distance for clips nothing (its distance is undefined)
 		 */
 		unsigned n = clip->array_size ? clip->array_size : 1;
 
-		d->state.varying_words -= n;
+		varying_words -= n;
 		for (unsigned i = 0; i < n && i < GLES_MAX_CLIP_DISTANCES; i++)
-			d->state.clip_distances |= (unsigned)ctx->state->clip_distance[i] << i;
+			clip_distances |= (unsigned)ctx->state->clip_distance[i] << i;
 	}
-	d->state.frag_coord_z = fi->frag_coord_z_cf >= 0;
+	frag_coord_z = fi->frag_coord_z_cf >= 0;
 	if (ctx->state->queries.active_samples) {
-		d->state.visibility = AGX_CMD_VISIBILITY_MODE_BOOLEAN;
-		d->state.query = ctx->state->queries.active_samples->counter;
+		visibility = AGX_CMD_VISIBILITY_MODE_BOOLEAN;
+		query = ctx->state->queries.active_samples->counter;
 	}
+	/* the state fields the variants, the mode and the query give, set where they differ */
+	if (d->state.point_size != point_size || d->state.point_sprite_uv10 != point_sprite_uv10 ||
+	    d->state.varying_words != varying_words || d->state.clip_distances != clip_distances ||
+	    d->state.frag_coord_z != frag_coord_z || d->state.visibility != visibility ||
+	    d->state.query != query) {
+		d->state.point_size = point_size;
+		d->state.point_sprite_uv10 = point_sprite_uv10;
+		d->state.varying_words = varying_words;
+		d->state.clip_distances = clip_distances;
+		d->state.frag_coord_z = frag_coord_z;
+		d->state.visibility = visibility;
+		d->state.query = query;
+		changed = true;
+	}
+	/*
+	 * The key names the cached draw's state while it stays (a new one
+	 * each time it changes, never 0); the others' draws have none.
+	 */
+	if (cached && changed && !++rec->fixed.key)
+		rec->fixed.key = 1;
+	d->state_key = cached ? rec->fixed.key : 0;
 	d->draw.primitive = primitive(c->mode);
 	d->draw.count = c->count;
 	d->draw.instances = c->instances;

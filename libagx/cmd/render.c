@@ -771,7 +771,13 @@ _Static_assert(AGX_CMD_CF_BINDING_HEADER_LENGTH + 4 * 127 >= AGX_PPP_MAX_LENGTH,
 
 static int draw(struct agx_render *r, const struct agx_render_draw *d)
 {
-	struct agx_ppp_state ppp = d->state;
+	struct agx_ppp_state ppp;
+	const struct agx_ppp_state *q = &r->last.ppp;
+	/* the state the caller's key says is the last draw's: only the fields filled here differ */
+	bool kept = d->state_key && r->last.valid && d->state_key == r->last.state_key;
+	unsigned scissor_index = d->state.scissor_index, bias_index = d->state.bias_index;
+	unsigned cf_count = d->state.cf_count, fs_textures = d->state.fs_textures;
+	uint32_t cf_offset = d->state.cf;
 	/* the coefficient bindings' words (up to 127 bindings), then the PPP block's */
 	uint8_t words[AGX_CMD_CF_BINDING_HEADER_LENGTH + 4 * 127];
 	size_t need = AGX_VDM_VERTEX_LENGTH + AGX_VDM_RESTART_LENGTH + AGX_VDM_PPP_LENGTH +
@@ -790,7 +796,7 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 	if (r->head + need + AGX_VDM_TERMINATE_LENGTH > r->tail || r->draws >= AGX_RENDER_MAX_DRAWS)
 		return fail(r, -ENOSPC);
 
-	if (ppp.scissor) {
+	if (d->state.scissor) {
 		struct agx_cmd_scissor s = { .min_x = d->scissor[0],
 					     .min_y = d->scissor[1],
 					     .max_x = d->scissor[2],
@@ -807,9 +813,9 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 				 sizeof(raw));
 		if (at < 0)
 			return fail(r, -ENOSPC);
-		ppp.scissor_index = (unsigned)at;
+		scissor_index = (unsigned)at;
 	}
-	if (ppp.depth_bias) {
+	if (d->state.depth_bias) {
 		struct agx_cmd_depth_bias b = { .depth_bias = d->depth_bias,
 						.slope_scale = d->slope_scale,
 						.clamp = d->bias_clamp };
@@ -821,7 +827,7 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 				 sizeof(raw));
 		if (at < 0)
 			return fail(r, -ENOSPC);
-		ppp.bias_index = (unsigned)at;
+		bias_index = (unsigned)at;
 	}
 
 	/* what the last draw placed, unless this draw's differs */
@@ -845,16 +851,36 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 				return r->error;
 			new_cf = true;
 		}
-		ppp.cf = usc_offset(r, cf);
-		ppp.cf_count = d->num_cf;
-		ppp.fs_textures = d->fs.num_textures;
+		cf_offset = usc_offset(r, cf);
+		cf_count = d->num_cf;
+		fs_textures = d->fs.num_textures;
 	}
-	ppp.fs_pipeline = fs;
-	ppp.outputs = d->vs_outputs;
 	if (r->error || vs == ~0u || fs == ~0u)
 		return fail(r, -ENOSPC);
-	/* only the words that changed: none at all when nothing did */
-	n = agx_ppp_pack_changed(words, &ppp, r->last.valid ? &r->last.ppp : NULL);
+	/*
+	 * Only the words that changed: none at all when nothing did.  A kept
+	 * state differing only in the fragment shader's words (the usual draw
+	 * after a glUniform*) sends those, as agx_ppp_pack_changed() would,
+	 * without comparing the rest.
+	 */
+	kept = kept && fs && d->vs_outputs == q->outputs && scissor_index == q->scissor_index &&
+	       bias_index == q->bias_index && (cf_count != 0) == (q->cf_count != 0);
+	if (kept) {
+		n = fs == q->fs_pipeline && cf_offset == q->cf && cf_count == q->cf_count &&
+			    fs_textures == q->fs_textures
+			? 0
+			: agx_ppp_pack_shader(words, fs, cf_offset, cf_count, fs_textures);
+	} else {
+		ppp = d->state;
+		ppp.scissor_index = scissor_index;
+		ppp.bias_index = bias_index;
+		ppp.cf = cf_offset;
+		ppp.cf_count = cf_count;
+		ppp.fs_textures = fs_textures;
+		ppp.fs_pipeline = fs;
+		ppp.outputs = d->vs_outputs;
+		n = agx_ppp_pack_changed(words, &ppp, r->last.valid ? q : NULL);
+	}
 	if (n && !(pva = put(r, words, n, 16)))
 		return fail(r, -ENOSPC);
 	/* the data just taken from the tail must have left the draw's words their room */
@@ -885,7 +911,15 @@ static int draw(struct agx_render *r, const struct agx_render_draw *d)
 
 	/* the draw is whole: what it left is what the next one compares with */
 	r->last.valid = true;
-	r->last.ppp = ppp;
+	if (kept) {
+		r->last.ppp.fs_pipeline = fs;
+		r->last.ppp.cf = cf_offset;
+		r->last.ppp.cf_count = cf_count;
+		r->last.ppp.fs_textures = fs_textures;
+	} else {
+		r->last.ppp = ppp;
+	}
+	r->last.state_key = d->state_key;
 	r->last.vs = d->vs;
 	r->last.vs_uniforms = vs_uniforms;
 	r->last.vs_pipeline = vs;

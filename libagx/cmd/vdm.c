@@ -200,15 +200,16 @@ static bool only_shader_differs(const struct agx_ppp_state *p, const struct agx_
  */
 static _Atomic uint32_t shader_header;
 
-static size_t pack_shader(uint8_t *out, const struct agx_ppp_state *p)
+size_t agx_ppp_pack_shader(uint8_t *out, uint32_t fs_pipeline, uint32_t cf, unsigned cf_count,
+			   unsigned fs_textures)
 {
 	uint32_t word = atomic_load_explicit(&shader_header, memory_order_relaxed);
 	struct agx_cmd_ppp_fragment_shader_word_0 f0 = {
-		.cf_binding_count = p->cf_count,
-		.texture_state_register_count = p->fs_textures,
+		.cf_binding_count = cf_count,
+		.texture_state_register_count = fs_textures,
 	};
-	struct agx_cmd_ppp_fragment_shader_word_1 f1 = { .pipeline = p->fs_pipeline };
-	struct agx_cmd_ppp_fragment_shader_word_2 f2 = { .cf_bindings = p->cf };
+	struct agx_cmd_ppp_fragment_shader_word_1 f1 = { .pipeline = fs_pipeline };
+	struct agx_cmd_ppp_fragment_shader_word_2 f2 = { .cf_bindings = cf };
 	struct agx_cmd_ppp_fragment_shader_word_3 f3 = { 0 };
 
 	if (!word) {
@@ -238,7 +239,7 @@ size_t agx_ppp_pack_changed(uint8_t *out, const struct agx_ppp_state *p,
 		if (q->fs_pipeline == p->fs_pipeline && q->cf == p->cf &&
 		    q->cf_count == p->cf_count && q->fs_textures == p->fs_textures)
 			return 0;
-		return pack_shader(out, p);
+		return agx_ppp_pack_shader(out, p->fs_pipeline, p->cf, p->cf_count, p->fs_textures);
 	}
 
 	bool fs = p->fs_pipeline != 0, dbs = p->scissor || p->depth_bias;

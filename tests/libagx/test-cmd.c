@@ -9,12 +9,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "agx/cmd.h"
 #include "agx/layout.h"
+#include "agx/render.h"
 #include "agx_cmdbuf.h"
 #include "layout.h"
 #include "texture.h"
@@ -565,6 +567,139 @@ static void test_sampler(void **state)
 	assert_int_equal(d.max_lod, 144);
 }
 
+/* ---- a caller's state key (agx_render_draw.state_key) ---------------------------------- */
+
+#define KEY_USC_BASE  0x1000000000ull
+#define KEY_PASS_VA   (KEY_USC_BASE + 0x100000)
+#define KEY_PASS_SIZE (512u << 10)
+
+/* A pass over a 64x64 RGBA8 target in memory no GPU reads: the builder's words only. */
+static void key_pass_begin(struct agx_render *r, uint8_t *map, struct agx_layout *layout)
+{
+	struct agx_render_pass pass = {
+		.width = 64,
+		.height = 64,
+		.num_colour = 1,
+		.tvb = 0x40000000,
+		.tvb_size = 1u << 20,
+	};
+
+	*layout = (struct agx_layout){
+		.bytes_per_texel = 4, .width = 64, .height = 64, .levels = 1, .stride = 256
+	};
+	assert_true(agx_layout_init(layout));
+	pass.colour[0] = (struct agx_render_target){
+		.surface = { .image = { .format = AGX_FORMAT_R8G8B8A8_UNORM,
+					.dim = AGX_IMAGE_2D,
+					.layout = layout,
+					.address = 0x80000000,
+					.depth = 1 } },
+		.load = AGX_LOAD_RELOAD,
+		.store = AGX_STORE_STORE,
+	};
+	memset(map, 0, KEY_PASS_SIZE);
+	assert_int_equal(agx_render_begin(r, map, KEY_PASS_VA, KEY_PASS_SIZE, KEY_USC_BASE, &pass),
+			 0);
+}
+
+/*
+ * The draws of key_draws: one, its fragment uniform changed, nothing
+ * changed, the culling changed, the uniform again, the scissor changed,
+ * the fragment shader's textures changed.  keys[i] the i-th draw's key.
+ */
+#define KEY_DRAWS 7
+
+static void key_draws(struct agx_render *r, const uint64_t keys[KEY_DRAWS])
+{
+	static const struct agx_cf_binding cf[2] = {
+		{ 1, AGX_CMD_SHADE_MODEL_LINEAR, AGX_CMD_CF_SOURCE_VARYING, 0, 0 },
+		{ 4, AGX_CMD_SHADE_MODEL_PERSPECTIVE, AGX_CMD_CF_SOURCE_VARYING, 1, 1 },
+	};
+	uint32_t vu[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, fu[4] = { 0x3f800000, 0, 0, 0x3f800000 };
+	struct agx_render_draw d = {
+		.vs = { .code_va = KEY_USC_BASE + 0x1000,
+			.num_registers = 8,
+			.uniforms = vu,
+			.num_uniforms = 8 },
+		.fs = { .code_va = KEY_USC_BASE + 0x2000,
+			.num_registers = 8,
+			.uniforms = fu,
+			.num_uniforms = 4 },
+		.vs_outputs = 8,
+		.cf = cf,
+		.num_cf = 2,
+		.cf_registers = 5,
+		.state = { .translate = { 32, 32, 0 },
+			   .scale = { 32, 32, 1 },
+			   .provoking = 2,
+			   .depth_clip = true,
+			   .depth_func = AGX_CMD_ZS_FUNC_ALWAYS,
+			   .line_width = 1,
+			   .varying_words = 4,
+			   .scissor = true },
+		.scissor = { 0, 0, 32, 32 },
+		.draw = { .primitive = AGX_CMD_PRIMITIVE_TRIANGLES, .count = 3, .instances = 1 },
+	};
+
+	for (unsigned i = 0; i < KEY_DRAWS; i++) {
+		switch (i) {
+		case 1:
+		case 4:
+			fu[1] += 0x100;
+			break;
+		case 3:
+			d.state.cull_back = true;
+			break;
+		case 5:
+			d.scissor[2] = 48;
+			break;
+		case 6:
+			d.fs.textures = d.fs.samplers = KEY_USC_BASE + 0x3000;
+			d.fs.num_textures = d.fs.num_samplers = 1;
+			break;
+		}
+		d.state_key = keys[i];
+		assert_int_equal(agx_render_draw(r, &d), 0);
+	}
+}
+
+/* Whether two passes hold the same words: the stream at the head, the data at the tail. */
+static bool same_pass(const struct agx_render *a, const struct agx_render *b)
+{
+	return a->head == b->head && a->tail == b->tail && !memcmp(a->map, b->map, a->head) &&
+	       !memcmp(a->map + a->tail, b->map + b->tail, KEY_PASS_SIZE - a->tail);
+}
+
+/*
+ * Draws whose caller names their state with a key take the path that
+ * compares only the fields the builder fills: the same words as draws
+ * compared group by group.  A key reused for changed state is trusted
+ * (other words): the builder does not compare what the key covers.
+ */
+static void test_render_state_key(void **state)
+{
+	static const uint64_t none[KEY_DRAWS] = { 0 };
+	static const uint64_t keys[KEY_DRAWS] = { 5, 5, 5, 6, 6, 7, 7 };
+	static const uint64_t lie[KEY_DRAWS] = { 5, 5, 5, 5, 5, 7, 7 };
+	static struct agx_render r[3];
+	uint8_t *map[3];
+	struct agx_layout layout[3];
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		map[i] = aligned_alloc(64, KEY_PASS_SIZE);
+		assert_non_null(map[i]);
+		key_pass_begin(&r[i], map[i], &layout[i]);
+	}
+	key_draws(&r[0], none);
+	key_draws(&r[1], keys);
+	key_draws(&r[2], lie);
+	assert_true(same_pass(&r[0], &r[1]));
+	assert_false(same_pass(&r[0], &r[2]));
+	for (unsigned i = 0; i < 3; i++)
+		free(map[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -572,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_vdm_draw),
 		cmocka_unit_test(test_ppp),
 		cmocka_unit_test(test_ppp_changed),
+		cmocka_unit_test(test_render_state_key),
 		cmocka_unit_test(test_texture_descriptors),
 		cmocka_unit_test(test_layouts_agree),
 		cmocka_unit_test(test_pbe_descriptors),

@@ -233,6 +233,14 @@ size_t agx_ppp_pack(uint8_t *out, const struct agx_ppp_state *p);
  */
 size_t agx_ppp_pack_changed(uint8_t *out, const struct agx_ppp_state *p,
 			    const struct agx_ppp_state *prev);
+/*
+ * The block of a state that differs from the previous block's only in
+ * the fragment shader's words: fs_pipeline (nonzero), cf, cf_count
+ * (zero in both states or in neither) and fs_textures -- what
+ * agx_ppp_pack_changed() gives for such a state, without comparing.
+ */
+size_t agx_ppp_pack_shader(uint8_t *out, uint32_t fs_pipeline, uint32_t cf, unsigned cf_count,
+			   unsigned fs_textures);
 
 /* --- coefficient bindings -------------------------------------------------------------------- */
 

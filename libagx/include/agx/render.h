@@ -218,6 +218,13 @@ struct agx_render_draw {
 	 * cf_count, fs_textures, outputs, scissor_index and bias_index.
 	 */
 	struct agx_ppp_state state;
+	/*
+	 * Nonzero: the caller's name for state, scissor and the depth bias
+	 * as they are -- a draw with the same key as the render's last draw
+	 * promises they are that draw's, and the builder compares only the
+	 * PPP fields it fills itself.  0: compared word group by word group.
+	 */
+	uint64_t state_key;
 	/* with state.scissor: the rectangle, min inclusive, max exclusive */
 	unsigned scissor[4]; /* min x, min y, max x, max y */
 	/* with state.depth_bias: GL's polygon offset */
@@ -256,6 +263,7 @@ struct agx_render {
 	struct agx_render_last {
 		bool valid;
 		struct agx_ppp_state ppp;
+		uint64_t state_key;		/* the draw's agx_render_draw.state_key */
 		struct agx_render_stage vs, fs; /* uniforms: unused (compared at vs_uniforms) */
 		uint64_t vs_uniforms, fs_uniforms;
 		uint32_t vs_pipeline, fs_pipeline; /* from usc_base */
