@@ -919,13 +919,25 @@ static int link_stages(const struct gles_linked *l, struct gles_draw_record *rec
 }
 
 /*
+ * The kept state changed: a new key names it (never 0), at once -- a draw
+ * that records nothing after changing it (an empty scissor, only restart
+ * indices, an error) must not leave the next draw the old key.
+ */
+static void new_state_key(struct fixed_cache *f)
+{
+	if (!++f->key)
+		f->key = 1;
+	f->draw.state_key = f->key;
+}
+
+/*
  * The cached draw's fixed-function state: the groups whose bits are set,
- * or whose pass targets changed, built again (and their bits cleared,
- * *changed set), the others as the last draw left them.  False when the
- * scissor leaves nothing to draw.
+ * or whose pass targets changed, built again (and their bits cleared, a
+ * new state key taken), the others as the last draw left them.  False
+ * when the scissor leaves nothing to draw.
  */
 static bool kept_fixed_function(struct gles_context *ctx, const struct agx_render *r,
-				struct fixed_cache *f, bool *changed)
+				struct fixed_cache *f)
 {
 	bool depth = r->pass.depth.surface.image.format != AGX_FORMAT_NONE;
 	bool stencil = r->pass.stencil.surface.image.format != AGX_FORMAT_NONE;
@@ -943,7 +955,7 @@ static bool kept_fixed_function(struct gles_context *ctx, const struct agx_rende
 		f->width = r->pass.width;
 		f->height = r->pass.height;
 		ctx->dirty &= ~FIXED_GROUPS;
-		*changed = true;
+		new_state_key(f);
 	}
 	return !f->empty;
 }
@@ -959,8 +971,6 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	const struct agx_shader_info *vi, *fi;
 	const struct agx_shader_var *clip;
 	struct agx_render_draw own, *d;
-	/* whether d's state (agx_render_draw.state_key's) is other than the last cached draw's */
-	bool changed = false;
 	unsigned clip_distances = 0, visibility = 0, query = 0, varying_words;
 	bool point_size, point_sprite_uv10, frag_coord_z;
 	uint32_t min = c->first, max = c->first + (c->count ? c->count - 1 : 0);
@@ -978,7 +988,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 
 	if (cached) {
 		d = &rec->fixed.draw;
-		if (!kept_fixed_function(ctx, r, &rec->fixed, &changed))
+		if (!kept_fixed_function(ctx, r, &rec->fixed))
 			return 0;
 	} else {
 		d = &own;
@@ -1103,15 +1113,10 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 		d->state.frag_coord_z = frag_coord_z;
 		d->state.visibility = visibility;
 		d->state.query = query;
-		changed = true;
+		/* the key names the cached draw's state while it stays; the others' have none */
+		if (cached)
+			new_state_key(&rec->fixed);
 	}
-	/*
-	 * The key names the cached draw's state while it stays (a new one
-	 * each time it changes, never 0); the others' draws have none.
-	 */
-	if (cached && changed && !++rec->fixed.key)
-		rec->fixed.key = 1;
-	d->state_key = cached ? rec->fixed.key : 0;
 	d->draw.primitive = primitive(c->mode);
 	d->draw.count = c->count;
 	d->draw.instances = c->instances;

@@ -1215,6 +1215,7 @@ static void fixed_state_between_draws(EGLDisplay dpy, EGLSurface surf, EGLContex
 	static const float pos[] = { -1, -1, -0.5f, -1, -1, -0.5f, -0.5f, -0.5f };
 	static const float col[] = { 1, 1, 1, 1, 1, 0.5f, 1, 1, 0.5f, 1, 1, 1, 1, 1, 0.5f, 1 };
 	static const float other[] = { 0.5f, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1 };
+	static const GLushort restart_only[] = { 0xffff, 0xffff, 0xffff, 0xffff };
 	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE };
 	GLuint p = llvmpipe_program(vs, fs, NULL), p2, fb, rb[2], vao, vbo;
 	GLint at = glGetUniformLocation(p, "at"), tint = glGetUniformLocation(p, "tint");
@@ -1367,6 +1368,18 @@ static void fixed_state_between_draws(EGLDisplay dpy, EGLSurface surf, EGLContex
 	glCullFace(GL_FRONT_AND_BACK);
 	at_cell(at, cell++);
 	quad();
+	/* a change, a draw that draws nothing (restart indices only), then one that has the change
+	 */
+	glCullFace(GL_BACK);
+	at_cell(at, cell++);
+	TINT(1, 0.75f, 0.25f);
+	quad();
+	glCullFace(GL_FRONT);
+	glEnable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+	glDrawElements(GL_TRIANGLE_STRIP, 4, GL_UNSIGNED_SHORT, restart_only);
+	glDisable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+	TINT(0, 0, 1);
+	quad(); /* culled: the first colour stays */
 	glCullFace(GL_BACK);
 	glDisable(GL_CULL_FACE);
 	/* the scissor box only, the test on: the left half, then the right, then nothing */
