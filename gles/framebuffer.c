@@ -511,15 +511,20 @@ static bool default_image(struct gles_context *ctx, bool read, enum gles_default
 	return ok;
 }
 
-unsigned gles_framebuffer_draw_buffers(struct gles_context *ctx)
+unsigned gles_framebuffer_draw_surfaces(struct gles_context *ctx)
 {
 	struct gles_framebuffer *fb = gles_framebuffer_bound(ctx, false);
+	const struct gles_drawable *d = ctx->draw;
 	unsigned mask = 0;
 
 	if (!fb)
-		return ctx->objects->default_draw_buffer != GL_NONE ? 1u : 0u;
+		return (ctx->objects->default_draw_buffer != GL_NONE ? 1u : 0u) |
+		       (d && d->depth_bits ? 1u << GLES_MAX_DRAW_BUFFERS : 0u) |
+		       (d && d->stencil_bits ? 2u << GLES_MAX_DRAW_BUFFERS : 0u);
 	for (unsigned i = 0; i < GLES_MAX_DRAW_BUFFERS; i++)
 		mask |= fb->draw_buffers[i] != GL_NONE ? 1u << i : 0u;
+	mask |= fb->att[GLES_ATTACH_DEPTH].type != GL_NONE ? 1u << GLES_MAX_DRAW_BUFFERS : 0u;
+	mask |= fb->att[GLES_ATTACH_STENCIL].type != GL_NONE ? 2u << GLES_MAX_DRAW_BUFFERS : 0u;
 	return mask;
 }
 

@@ -360,11 +360,13 @@ GLenum gles_framebuffer_status(struct gles_context *ctx, bool read);
  * the next lookup or eglMakeCurrent.
  */
 /*
- * The draw buffers of the draw framebuffer that are not GL_NONE (bit i:
- * GL_DRAW_BUFFERi): those that gles_framebuffer_color_target may find an
- * image for.
+ * The surfaces of the draw framebuffer that may have an image: its draw
+ * buffers that are not GL_NONE (bit i: GL_DRAW_BUFFERi, those that
+ * gles_framebuffer_color_target may find an image for), then depth (bit
+ * GLES_MAX_DRAW_BUFFERS) and stencil (the next) when it has an attachment
+ * or, the default framebuffer, a drawable with the bits for them.
  */
-unsigned gles_framebuffer_draw_buffers(struct gles_context *ctx);
+unsigned gles_framebuffer_draw_surfaces(struct gles_context *ctx);
 /*
  * What surface i of the draw framebuffer (colour 0..7, then depth and
  * stencil) is over: the image's BO handle (0: no surface) and map, its

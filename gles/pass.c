@@ -289,8 +289,8 @@ static bool same_keys(const struct surface_key *a, const struct surface_key *b)
  */
 static bool same_targets(struct gles_context *ctx, const struct surface_key *keys, unsigned mask)
 {
-	/* only the draw buffers that are not NONE can have a colour target */
-	unsigned look = gles_framebuffer_draw_buffers(ctx) | 3u << AGX_RENDER_MAX_TARGETS;
+	/* only draw buffers that are not NONE, and attached depth and stencil, have targets */
+	unsigned look = gles_framebuffer_draw_surfaces(ctx);
 	struct surface_key key;
 
 	if (mask & ~look)
