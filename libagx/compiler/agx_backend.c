@@ -41,6 +41,8 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 	/* after blending's stores: they are the colour stores the tests must precede */
 	agx_pass(shader, agx_lower_tests);
 	agx_ir_shader_dump(fp, "agx_lower_tests", shader);
+	agx_pass_options(shader, agx_lower_robust, options);
+	agx_ir_shader_dump(fp, "agx_lower_robust", shader);
 	agx_pass(shader, agx_lower_io);
 	agx_ir_shader_dump(fp, "agx_lower_io", shader);
 	agx_pass(shader, agx_lower_alu);

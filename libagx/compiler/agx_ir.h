@@ -662,5 +662,7 @@ bool agx_lower_coverage(
     const struct agx_compile_options *options); /* alpha to coverage, GL's mask */
 bool agx_lower_cull(struct agx_ir_shader *shader,
 		    const struct agx_compile_options *options); /* cull distances: a discard */
+bool agx_lower_robust(struct agx_ir_shader *shader,
+		      const struct agx_compile_options *options); /* robust access: bounded reads */
 
 #endif

@@ -138,6 +138,12 @@ enum agx_ir_op_flag {
  * for SSBOs.  load_ssbo_size is the size in bytes of the buffer range
  * bound at a storage block binding (what .length() of a runtime-sized
  * array divides); lowering reads it from a uniform register.
+ * load_ubo_size is the same of a uniform block binding, for robust
+ * buffer access (agx_lower_robust bounds load_ubo by it).  load_attrib is
+ * load_input of a vertex shader's attribute from the array's element in
+ * its source rather than the vertex's (or instance's) own, and
+ * load_attrib_limit the number of elements the array's buffer holds
+ * (agx_lower_robust makes both; agx_lower_io places and fetches them).
  *
  * Textures (GLES 3.0 section 3.8): texture_sample filters, texture_load
  * fetches a texel at integer coordinates (texelFetch); each gives one
@@ -248,6 +254,7 @@ enum agx_ir_op_flag {
 	X(load_ssbo,         V,    1, (I32),     1, (binding),   0)                         \
 	X(store_ssbo,        NONE, 2, (V, I32),  1, (binding),   SIDE_EFFECTS)              \
 	X(load_ssbo_size,    I32,  0, (),        1, (binding),   PURE)                      \
+	X(load_ubo_size,     I32,  0, (),        1, (binding),   PURE)                      \
 	/* compute: more system values, threadgroup memory, barriers */                    \
 	X(load_local_index,  I32,  0, (),        0, (),          PURE)                      \
 	X(load_num_workgroups, I32, 0, (),       1, (component), PURE)                      \
@@ -261,6 +268,8 @@ enum agx_ir_op_flag {
 	X(cmpxchg_shared,    I32,  3, (I32, I32, I32), 0, (),    SIDE_EFFECTS)              \
 	/* graphics I/O: a location and a component of the interface (agx_ir_var) */       \
 	X(load_input,        V,    0, (),        2, (location, component), PURE)            \
+	X(load_attrib,       V,    1, (I32),     2, (location, component), PURE)            \
+	X(load_attrib_limit, I32,  0, (),        1, (location),  PURE)                      \
 	X(store_output,      NONE, 1, (V),       2, (location, component), SIDE_EFFECTS)    \
 	X(store_xfb,         NONE, 1, (V),       2, (buffer, word), SIDE_EFFECTS)           \
 	X(load_frag_coord,   F32,  0, (),        1, (component), PURE)                      \

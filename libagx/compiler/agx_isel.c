@@ -1323,9 +1323,11 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	default:
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||
 		    op == AGX_IR_OP_load_ssbo || op == AGX_IR_OP_store_ssbo ||
-		    op == AGX_IR_OP_load_ssbo_size || op == AGX_IR_OP_atomic_ssbo ||
-		    op == AGX_IR_OP_cmpxchg_ssbo || op == AGX_IR_OP_load_num_workgroups ||
-		    op == AGX_IR_OP_load_blend_constant || op == AGX_IR_OP_store_xfb)
+		    op == AGX_IR_OP_load_ssbo_size || op == AGX_IR_OP_load_ubo_size ||
+		    op == AGX_IR_OP_load_attrib || op == AGX_IR_OP_load_attrib_limit ||
+		    op == AGX_IR_OP_atomic_ssbo || op == AGX_IR_OP_cmpxchg_ssbo ||
+		    op == AGX_IR_OP_load_num_workgroups || op == AGX_IR_OP_load_blend_constant ||
+		    op == AGX_IR_OP_store_xfb)
 			return mir_fail(s->p, -ENOTSUP,
 					"%s was left unlowered: no variable or register places it",
 					agx_ir_op_info(op)->name);

@@ -20,6 +20,12 @@
  * a load_global_const at vertex_id * stride + the component's word; its
  * outputs get their 32-bit output slots, a fragment shader's inputs their
  * coefficient registers (var.slot), which selection reads.
+ *
+ * Robust access (agx_lower_robust, before this pass) marks the uniform
+ * blocks and attributes it bounds sized: they get a size register each
+ * (an element count per location for an attribute), which
+ * load_ubo_size and load_attrib_limit read; load_attrib fetches the
+ * element its source names.
  */
 #include <string.h>
 
@@ -233,13 +239,14 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 
 	/*
 	 * 1b. the bound size of each storage block whose .length() is read,
-	 * one register per element (the translator marks them: var.sized)
+	 * and of each uniform block robust access bounds, one register per
+	 * element (the translator and agx_lower_robust mark them: var.sized)
 	 */
 	for (unsigned i = 0; i < shader->num_vars; i++) {
 		struct agx_ir_var *var = &shader->vars[i];
 		unsigned regs = block_count(var);
 
-		if (var->kind != AGX_IR_VAR_SSBO || !var->sized)
+		if (!is_block(var) || !var->sized)
 			continue;
 		if (p->next + regs > UNIFORM_BUDGET) {
 			set_int(&var->size_uniform, -1, p);
@@ -299,18 +306,23 @@ static void place(struct agx_ir_shader *shader, struct placement *p)
 	 * each location a var covers (a matrix's columns are arrays of their
 	 * own in GL): the array's address rounded down to a word (an even
 	 * pair), the stride in bytes, and the byte offset of vertex 0's
-	 * element from that address.
+	 * element from that address.  After them, for an attribute robust
+	 * access bounds (agx_lower_robust marks it sized), one register per
+	 * location: the number of elements its buffer holds.
 	 */
 	for (struct agx_ir_var *var; shader->stage == AGX_IR_STAGE_VERTEX &&
 				     (var = next_by_location(shader, AGX_IR_VAR_INPUT, p));) {
-		unsigned pair = (p->next + 1) & ~1u, regs = 4 * agx_io_locations(var);
+		unsigned pair = (p->next + 1) & ~1u, regs = 4 * agx_io_locations(var),
+			 limits = var->sized ? agx_io_locations(var) : 0;
 
-		if (pair + regs > UNIFORM_BUDGET) {
+		if (pair + regs + limits > UNIFORM_BUDGET) {
 			set_int(&var->uniform, -1, p); /* none left */
+			set_int(&var->size_uniform, -1, p);
 			continue;
 		}
 		set_int(&var->uniform, (int)pair, p);
-		p->next = pair + regs;
+		set_int(&var->size_uniform, limits ? (int)(pair + regs) : -1, p);
+		p->next = pair + regs + limits;
 	}
 
 	/* 5. the blend constant, when blending reads it: red, green, blue, alpha */
@@ -417,7 +429,8 @@ static struct agx_ir_value field(struct agx_builder *b, struct agx_ir_value v,
 
 /*
  * Component c of attribute array a for this vertex (or instance, with a
- * divisor), its four uniform registers from regs (place(), step 4):
+ * divisor), or for element *element when it is not NULL (load_attrib),
+ * its four uniform registers from regs (place(), step 4):
  * fetched as the words that hold it, its bits taken out, and converted
  * as GLES 3.0 section 2.8 says -- to float (normalized by equations 2.1
  * and 2.2, or as integers), or kept an integer for glVertexAttribIPointer.
@@ -425,7 +438,8 @@ static struct agx_ir_value field(struct agx_builder *b, struct agx_ir_value v,
  * are at its own alignment (the GL layer repacks arrays that are not).
  */
 static struct agx_ir_value fetch(struct agx_builder *b, const struct agx_vertex_attrib *a,
-				 unsigned regs, unsigned c, enum agx_ir_type type)
+				 unsigned regs, unsigned c, enum agx_ir_type type,
+				 const struct agx_ir_value *element)
 {
 	enum agx_vertex_type t = a->type;
 	bool packed =
@@ -441,8 +455,11 @@ static struct agx_ir_value fetch(struct agx_builder *b, const struct agx_vertex_
 		x = as_int ? agx_imm_u32(c == 3) : agx_imm_f32(c == 3 ? 1.0f : 0.0f);
 		return x.type == type ? x : agx_bitcast(b, type, x);
 	}
-	index = a->divisor ? agx_udiv(b, agx_load_instance_id(b), agx_imm_u32(a->divisor))
-			   : agx_load_vertex_id(b);
+	if (element)
+		index = *element;
+	else
+		index = a->divisor ? agx_udiv(b, agx_load_instance_id(b), agx_imm_u32(a->divisor))
+				   : agx_load_vertex_id(b);
 	at = agx_imul(b, index, agx_uniform_reg(b, AGX_IR_TYPE_I32, regs + 2));
 	at = agx_iadd(b, agx_uniform_reg(b, AGX_IR_TYPE_I32, regs + 3), at);
 	if (!packed && c)
@@ -530,7 +547,8 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 		*v = agx_uniform_reg(b, type,
 				     (uint32_t)shader->num_workgroups_uniform + instr->imm[0]);
 		return true;
-	case AGX_IR_OP_load_input: {
+	case AGX_IR_OP_load_input:
+	case AGX_IR_OP_load_attrib: {
 		const struct agx_ir_var *var = agx_io_var(shader, AGX_IR_VAR_INPUT, instr->imm[0]);
 		unsigned loc = instr->imm[0];
 
@@ -538,7 +556,18 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 		    agx_ir_type_bits(type) != 32 || loc >= AGX_MAX_VERTEX_ATTRIBS)
 			return false;
 		*v = fetch(b, &shader->attribs[loc],
-			   (unsigned)var->uniform + 4 * (loc - var->location), instr->imm[1], type);
+			   (unsigned)var->uniform + 4 * (loc - var->location), instr->imm[1], type,
+			   instr->op == AGX_IR_OP_load_attrib ? &s0 : NULL);
+		return true;
+	}
+	case AGX_IR_OP_load_attrib_limit: {
+		const struct agx_ir_var *var = agx_io_var(shader, AGX_IR_VAR_INPUT, instr->imm[0]);
+
+		if (shader->stage != AGX_IR_STAGE_VERTEX || !var || !var->sized ||
+		    var->size_uniform < 0)
+			return false;
+		*v = agx_uniform_reg(b, AGX_IR_TYPE_I32,
+				     (uint32_t)var->size_uniform + instr->imm[0] - var->location);
 		return true;
 	}
 	case AGX_IR_OP_store_xfb: {
@@ -567,10 +596,13 @@ static bool lower(struct agx_builder *b, struct agx_ir_shader *shader, const str
 				     (uint32_t)shader->blend_constant_uniform + instr->imm[0]);
 		return true;
 	case AGX_IR_OP_load_ssbo_size:
+	case AGX_IR_OP_load_ubo_size:
 		for (unsigned i = 0; i < shader->num_vars; i++) {
 			const struct agx_ir_var *var = &shader->vars[i];
+			enum agx_ir_var_kind kind =
+			    instr->op == AGX_IR_OP_load_ubo_size ? AGX_IR_VAR_UBO : AGX_IR_VAR_SSBO;
 
-			if (var->kind != AGX_IR_VAR_SSBO || !var->sized || var->size_uniform < 0 ||
+			if (var->kind != kind || !var->sized || var->size_uniform < 0 ||
 			    instr->imm[0] < var->binding ||
 			    instr->imm[0] - var->binding >= block_count(var))
 				continue;

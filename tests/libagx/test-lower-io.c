@@ -575,6 +575,57 @@ static void test_io_vertex(void **state)
 }
 
 /*
+ * Robust access's bounds (agx_lower_robust marks the vars sized): a
+ * uniform block's bound size in a register after the blocks' pairs, as a
+ * storage block's; an attribute's element count after its four
+ * registers, one per location; load_attrib fetches the element its
+ * source names instead of the vertex's.
+ */
+static void test_io_robust_bounds(void **state)
+{
+	struct agx_ir_function *f;
+	struct agx_builder b;
+	struct agx_ir_shader *in = shader_new(&f, &b), *want;
+	struct agx_ir_value size, limit, e, at, word;
+	unsigned ubo, a, plain;
+
+	(void)state;
+	in->stage = AGX_IR_STAGE_VERTEX;
+	ubo = add_var(in, AGX_IR_VAR_UBO, "U", 0, 0);
+	a = add_io(in, AGX_IR_VAR_INPUT, "a", "vec4", 4, 0);
+	plain = add_io(in, AGX_IR_VAR_INPUT, "b", "vec4", 4, 1);
+	in->vars[ubo].sized = true;
+	in->vars[a].sized = true;
+	size = agx_load_ubo_size(&b, 0);
+	limit = agx_load_attrib_limit(&b, 0);
+	e = agx_iadd(&b, size, limit);
+	agx_store_output(&b, agx_load_attrib(&b, AGX_IR_TYPE_F32, e, 0, 1),
+			 AGX_IR_LOCATION_POSITION, 0);
+
+	want = shader_new(&f, &b);
+	want->stage = AGX_IR_STAGE_VERTEX;
+	size = agx_uniform_reg(&b, AGX_IR_TYPE_I32, 2);
+	limit = agx_uniform_reg(&b, AGX_IR_TYPE_I32, 8);
+	e = agx_iadd(&b, size, limit);
+	at = agx_imul(&b, e, agx_uniform_reg(&b, AGX_IR_TYPE_I32, 6));
+	at = agx_iadd(&b, agx_uniform_reg(&b, AGX_IR_TYPE_I32, 7), at);
+	at = agx_iadd(&b, at, agx_imm_u32(4));
+	word = agx_load_global_const(&b, AGX_IR_TYPE_I32, agx_ushr(&b, at, agx_imm_u32(2)), 4);
+	agx_store_output(&b, agx_bitcast(&b, AGX_IR_TYPE_F32, word), AGX_IR_LOCATION_POSITION, 0);
+	run(in, want, true);
+
+	assert_placements(in, 14, -1, -1);
+	assert_int_equal(in->vars[ubo].uniform, 0);
+	assert_int_equal(in->vars[ubo].size_uniform, 2);
+	assert_int_equal(in->vars[a].uniform, 4); /* u3 skipped: pairs are even */
+	assert_int_equal(in->vars[a].size_uniform, 8);
+	assert_int_equal(in->vars[plain].uniform, 10);
+	assert_int_equal(in->vars[plain].size_uniform, -1);
+	assert_false(agx_pass(in, agx_lower_io));
+	agx_ir_shader_destroy(in);
+}
+
+/*
  * GL_APPLE_clip_distance's distances (an array of floats at
  * AGX_IR_LOCATION_CLIP_DISTANCE) take the last slots: after the point
  * size when there is one, after the varyings when not.
@@ -658,7 +709,7 @@ int main(void)
 		cmocka_unit_test(test_io_unplaceable),	  cmocka_unit_test(test_io_idempotent),
 		cmocka_unit_test(test_io_vertex),	  cmocka_unit_test(test_io_clip_distances),
 		cmocka_unit_test(test_io_fragment),	  cmocka_unit_test(test_io_texture_size),
-		cmocka_unit_test(test_io_ssbo_size),
+		cmocka_unit_test(test_io_ssbo_size),	  cmocka_unit_test(test_io_robust_bounds),
 	};
 
 	return cmocka_run_group_tests_name("lower_io", tests, NULL, NULL);

@@ -184,6 +184,16 @@ struct agx_compile_options {
 	 * discarded where the primitive has one negative at every vertex.
 	 */
 	unsigned cull_distances;
+	/*
+	 * Robust buffer access (GL_KHR_robustness): a vertex attribute read
+	 * of an element past what its buffer holds, and a uniform block read
+	 * past the range bound at its binding, give zeros and touch no
+	 * memory outside the buffer (agx_lower_robust.c).  The bounds come in
+	 * uniform registers the reflection names (agx_shader_var.size_uniform
+	 * of the inputs and the uniform blocks).  Off, the reads are not
+	 * checked and cost nothing more.
+	 */
+	bool robust_access;
 	/* Vertex shaders: the array behind each attribute location. */
 	struct agx_vertex_attrib attribs[AGX_MAX_VERTEX_ATTRIBS];
 	/*
@@ -280,9 +290,15 @@ struct agx_shader_var {
 	/* A fragment shader's input: its first coefficient register; else -1. */
 	int cf;
 	/*
-	 * A storage block whose .length() the shader reads: the 32-bit
-	 * uniform register the driver fills with the size in bytes of the
-	 * range it binds (one per element of an array of blocks); else -1.
+	 * A storage block whose .length() the shader reads, or (robust_access)
+	 * a uniform block: the 32-bit uniform register the driver fills with
+	 * the size in bytes of the range it binds (one per element of an
+	 * array of blocks).  A vertex shader's input under robust_access: the
+	 * register of the number of elements of the array at its location
+	 * that the buffer holds (one per location it covers), the elements n
+	 * with offset + n * stride + the element's bytes <= the buffer's
+	 * size, counted from the element the shader's vertex (or instance) 0
+	 * reads.  Else -1.
 	 */
 	int size_uniform;
 };
