@@ -103,6 +103,7 @@ static void vertex_key(const struct gles_context *ctx, const struct agx_shader_i
 	const struct gles_vertex_array *vao = ctx->objects->vao;
 
 	memset(o, 0, sizeof(*o));
+	o->robust_access = ctx->robust_access;
 	for (unsigned i = 0; i < info->num_vars; i++) {
 		const struct agx_shader_var *v = &info->vars[i];
 
@@ -211,6 +212,7 @@ static void fragment_key(const struct gles_context *ctx, const struct agx_render
 	/* the key is compared byte by byte (variants.c): fields are set one by one, never copied */
 	memset(o, 0, sizeof(*o));
 	agx_tilebuffer_compile_options(&r->tib, o);
+	o->robust_access = ctx->robust_access;
 	/*
 	 * Section 4.1.3's coverage operations, on multisampled targets only;
 	 * glSampleCoverage keeps value x samples of them, from the first
@@ -418,6 +420,128 @@ static int vertex_attribs(struct gles_context *ctx, const struct agx_shader_info
 			if (ret < 0)
 				return ret;
 			agx_render_set_attrib(info, u, v->location + k, address, stride);
+		}
+	}
+	return 0;
+}
+
+/* ---- robust buffer access ------------------------------------------------------------- */
+
+/*
+ * The elements an attribute array's buffer holds from the one the
+ * shader's element 0 is (attrib_source's address): those whose bytes all
+ * lie in the buffer.  What the draw copied of client memory, all of what
+ * it reads; a constant, any.
+ */
+static uint32_t attrib_limit(const struct gles_context *ctx, unsigned loc, uint32_t min,
+			     uint32_t max, uint32_t instances, uint32_t base_instance)
+{
+	const struct gles_vertex_attrib_array *a = &ctx->objects->vao->attribs[loc];
+	uint64_t stride = array_stride(a), bytes = element_bytes(a), origin, n;
+
+	if (!a->enabled || (a->buffer && !a->buffer->bo.size) || !stride)
+		return UINT32_MAX; /* a constant, or zeros at stride 0 (attrib_source) */
+	if (!a->buffer) {
+		/* the copy: elements [base_instance, last] as 0.., or [min, max] as themselves */
+		if (a->divisor)
+			return instances ? (instances - 1) / a->divisor + 1 : 1;
+		return max + 1;
+	}
+	origin = (uintptr_t)a->pointer + (a->divisor ? (uint64_t)base_instance * stride : 0);
+	if (origin + bytes > (uint64_t)a->buffer->size)
+		return 0;
+	n = ((uint64_t)a->buffer->size - origin - bytes) / stride + 1;
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+/* The bytes of the range bound at a uniform buffer binding that lie in its buffer. */
+static uint32_t ubo_size(const struct gles_buffer_range *range)
+{
+	const struct gles_buffer_object *buf = range->buffer;
+	uint64_t avail;
+
+	if (!buf || !buf->bo.size || range->offset < 0 || range->offset >= buf->size)
+		return 0;
+	avail = (uint64_t)(buf->size - range->offset);
+	if (range->size > 0 && (uint64_t)range->size < avail)
+		avail = (uint64_t)range->size;
+	return avail > UINT32_MAX ? UINT32_MAX : (uint32_t)avail;
+}
+
+/* 64 zero bytes for this draw, made the first time: the largest element (4 words) read there. */
+static int zeros_va(struct gles_context *ctx, uint64_t *va)
+{
+	void *map;
+	int ret;
+
+	if (*va)
+		return 0;
+	if ((ret = gles_submit_upload(ctx, 64, 16, &map, va)) < 0)
+		return ret;
+	memset(map, 0, 64);
+	return 0;
+}
+
+/*
+ * A robust context's bounds (agx_lower_robust.c): each attribute's
+ * element count and each uniform block's bound size in the registers the
+ * variants' reflection names.  An array or a block that holds nothing is
+ * pointed at zeros instead, since the shader reads its first element in
+ * place of one out of range.  Runs after vertex_attribs and
+ * stage_uniforms, whose addresses it may replace.
+ */
+static int robust_bounds(struct gles_context *ctx, const struct gles_linked *l,
+			 const struct agx_shader_info *vi, const struct agx_shader_info *fi,
+			 uint32_t min, uint32_t max, uint32_t instances, uint32_t base_instance,
+			 uint32_t *vu, uint32_t *fu)
+{
+	const struct agx_shader_info *infos[GLES_STAGES] = {
+		[GLES_STAGE_VERTEX] = vi, [GLES_STAGE_FRAGMENT] = fi
+	};
+	uint32_t *regs[GLES_STAGES] = { [GLES_STAGE_VERTEX] = vu, [GLES_STAGE_FRAGMENT] = fu };
+	uint64_t zeros = 0;
+	int ret;
+
+	for (unsigned i = 0; i < vi->num_vars; i++) {
+		const struct agx_shader_var *v = &vi->vars[i];
+
+		if (v->kind != AGX_SHADER_INPUT || v->uniform < 0 || v->size_uniform < 0)
+			continue;
+		for (unsigned k = 0; k < (v->locations ? v->locations : 1); k++) {
+			unsigned loc = v->location + k, reg = (unsigned)v->size_uniform + k;
+			uint32_t n;
+
+			if (loc >= GLES_MAX_VERTEX_ATTRIBS || reg >= MAX_UNIFORMS)
+				continue;
+			n = attrib_limit(ctx, loc, min, max, instances, base_instance);
+			vu[reg] = n;
+			if (n)
+				continue;
+			if ((ret = zeros_va(ctx, &zeros)) < 0)
+				return ret;
+			agx_render_set_attrib(vi, vu, loc, zeros, 0);
+		}
+	}
+	for (unsigned s = 0; s < GLES_STAGES; s++) {
+		for (unsigned b = 0; b < l->num_blocks; b++) {
+			const struct gles_uniform_block *blk = &l->blocks[b];
+			int var = blk->stage_var[s];
+			const struct agx_shader_var *v;
+			uint32_t size;
+
+			if (var < 0 || (unsigned)var >= infos[s]->num_vars ||
+			    blk->binding >= GLES_MAX_UNIFORM_BUFFER_BINDINGS)
+				continue;
+			v = &infos[s]->vars[var];
+			if (v->size_uniform < 0 || v->size_uniform >= MAX_UNIFORMS)
+				continue;
+			size = ubo_size(&ctx->objects->uniform_ranges[blk->binding]);
+			regs[s][v->size_uniform] = size;
+			if (size)
+				continue;
+			if ((ret = zeros_va(ctx, &zeros)) < 0)
+				return ret;
+			set_pair(regs[s], v->uniform, zeros);
 		}
 	}
 	return 0;
@@ -1045,6 +1169,9 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	    (err = stage_uniforms(ctx, l, GLES_STAGE_FRAGMENT, fi, rec->fu)) < 0 ||
 	    (err = stage_textures(ctx, rec, GLES_STAGE_VERTEX, r, l, &d->vs, rec->vu)) < 0 ||
 	    (err = stage_textures(ctx, rec, GLES_STAGE_FRAGMENT, r, l, &d->fs, rec->fu)) < 0)
+		return err;
+	if (ctx->robust_access && (err = robust_bounds(ctx, l, vi, fi, min, max, c->instances,
+						       c->base_instance, rec->vu, rec->fu)) < 0)
 		return err;
 	if (fi->blend_constant_uniform >= 0 && fi->blend_constant_uniform + 4 <= (int)MAX_UNIFORMS)
 		memcpy(rec->fu + fi->blend_constant_uniform, ctx->state->blend_color, 16);

@@ -48,12 +48,15 @@ struct gles_variants {
 /*
  * The bytes of the options a stage's key is: the vertex stage's fields
  * (attribute arrays, clip z, transform feedback) or the fragment stage's
- * (render targets).  The rest are zero in every key of the stage, so
- * only these are hashed and compared -- the draw's cheapest test.
+ * (render targets); robust_access, between them, is in both.  The rest
+ * are zero in every key of the stage, so only these are hashed and
+ * compared -- the draw's cheapest test.
  */
 _Static_assert(offsetof(struct agx_compile_options, rt) <
 		       offsetof(struct agx_compile_options, num_rts) &&
 		   offsetof(struct agx_compile_options, num_rts) <
+		       offsetof(struct agx_compile_options, robust_access) &&
+		   offsetof(struct agx_compile_options, robust_access) <
 		       offsetof(struct agx_compile_options, attribs) &&
 		   offsetof(struct agx_compile_options, attribs) <
 		       offsetof(struct agx_compile_options, depth_zero_to_one) &&
@@ -64,8 +67,9 @@ _Static_assert(offsetof(struct agx_compile_options, rt) <
 static void key_bytes(unsigned stage, const struct agx_compile_options *o, const uint8_t **b,
 		      size_t *n)
 {
-	size_t from = stage == GLES_STAGE_VERTEX ? offsetof(struct agx_compile_options, attribs)
-						 : offsetof(struct agx_compile_options, rt);
+	size_t from = stage == GLES_STAGE_VERTEX
+			  ? offsetof(struct agx_compile_options, robust_access)
+			  : offsetof(struct agx_compile_options, rt);
 	size_t to =
 	    stage == GLES_STAGE_VERTEX ? sizeof(*o) : offsetof(struct agx_compile_options, attribs);
 
