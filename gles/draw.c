@@ -433,8 +433,8 @@ static int vertex_attribs(struct gles_context *ctx, const struct agx_shader_info
  * lie in the buffer.  What the draw copied of client memory, all of what
  * it reads; a constant, any.
  */
-static uint32_t attrib_limit(const struct gles_context *ctx, unsigned loc, uint32_t min,
-			     uint32_t max, uint32_t instances, uint32_t base_instance)
+static uint32_t attrib_limit(const struct gles_context *ctx, unsigned loc, uint32_t max,
+			     uint32_t instances, uint32_t base_instance)
 {
 	const struct gles_vertex_attrib_array *a = &ctx->objects->vao->attribs[loc];
 	uint64_t stride = array_stride(a), bytes = element_bytes(a), origin, n;
@@ -492,8 +492,8 @@ static int zeros_va(struct gles_context *ctx, uint64_t *va)
  */
 static int robust_bounds(struct gles_context *ctx, const struct gles_linked *l,
 			 const struct agx_shader_info *vi, const struct agx_shader_info *fi,
-			 uint32_t min, uint32_t max, uint32_t instances, uint32_t base_instance,
-			 uint32_t *vu, uint32_t *fu)
+			 uint32_t max, uint32_t instances, uint32_t base_instance, uint32_t *vu,
+			 uint32_t *fu)
 {
 	const struct agx_shader_info *infos[GLES_STAGES] = {
 		[GLES_STAGE_VERTEX] = vi, [GLES_STAGE_FRAGMENT] = fi
@@ -513,7 +513,7 @@ static int robust_bounds(struct gles_context *ctx, const struct gles_linked *l,
 
 			if (loc >= GLES_MAX_VERTEX_ATTRIBS || reg >= MAX_UNIFORMS)
 				continue;
-			n = attrib_limit(ctx, loc, min, max, instances, base_instance);
+			n = attrib_limit(ctx, loc, max, instances, base_instance);
 			vu[reg] = n;
 			if (n)
 				continue;
@@ -1170,7 +1170,7 @@ static int record(struct gles_context *ctx, struct agx_render *r, struct gles_li
 	    (err = stage_textures(ctx, rec, GLES_STAGE_VERTEX, r, l, &d->vs, rec->vu)) < 0 ||
 	    (err = stage_textures(ctx, rec, GLES_STAGE_FRAGMENT, r, l, &d->fs, rec->fu)) < 0)
 		return err;
-	if (ctx->robust_access && (err = robust_bounds(ctx, l, vi, fi, min, max, c->instances,
+	if (ctx->robust_access && (err = robust_bounds(ctx, l, vi, fi, max, c->instances,
 						       c->base_instance, rec->vu, rec->fu)) < 0)
 		return err;
 	if (fi->blend_constant_uniform >= 0 && fi->blend_constant_uniform + 4 <= (int)MAX_UNIFORMS)
