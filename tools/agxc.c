@@ -57,7 +57,9 @@ static void usage(FILE *f)
 	       "  --disasm          print its listing\n"
 	       "  --ir              print the IR after translation and after each pass\n"
 	       "  --reflect         print what a driver needs to run it, as JSON\n"
-	       "  --max-registers N use at most N 32-bit registers, spilling the rest\n");
+	       "  --max-registers N use at most N 32-bit registers, spilling the rest\n"
+	       "  --robust          robust buffer access: attribute and uniform block reads\n"
+	       "                    bounded by what their buffers hold\n");
 }
 
 static bool stage_from_name(const char *s, enum agx_glsl_stage *stage)
@@ -326,13 +328,14 @@ int main(int argc, char **argv)
 		{ "ir", no_argument, NULL, 'i' },
 		{ "reflect", no_argument, NULL, 'r' },
 		{ "max-registers", required_argument, NULL, 'm' },
+		{ "robust", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	enum mode mode = MODE_MESSAGES;
 	enum agx_glsl_stage stage;
 	const char *out_path = NULL, *expect = NULL, *path;
-	bool have_stage = false, have_mode = false, link = false;
+	bool have_stage = false, have_mode = false, link = false, robust = false;
 	unsigned show = 0, max_registers = 0;
 	char *end;
 	struct agx_glsl_result result;
@@ -384,6 +387,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'b':
+			robust = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -397,12 +403,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
-	/* -o, a listing, the IR, reflection or a budget without another mode: compile */
-	if (!have_mode && (show || max_registers || out_path))
+	/* -o, a listing, the IR, reflection, a budget or --robust without another mode: compile */
+	if (!have_mode && (show || max_registers || robust || out_path))
 		mode = MODE_COMPILE;
-	if (mode != MODE_COMPILE && (show || max_registers)) {
-		fprintf(stderr, "agxc: --disasm, --ir, --reflect and --max-registers compile; "
-				"they go with no other mode\n");
+	if (mode != MODE_COMPILE && (show || max_registers || robust)) {
+		fprintf(stderr, "agxc: --disasm, --ir, --reflect, --max-registers and --robust "
+				"compile; they go with no other mode\n");
 		return 2;
 	}
 	if (mode == MODE_COMPILE && out_path && !strcmp(out_path, "-") && show) {
@@ -452,7 +458,8 @@ int main(int argc, char **argv)
 	}
 	if (mode == MODE_COMPILE) {
 		struct agx_compile_options opts = { .max_registers = max_registers,
-						    .ir_dump = show & SHOW_IR ? stdout : NULL };
+						    .ir_dump = show & SHOW_IR ? stdout : NULL,
+						    .robust_access = robust };
 
 		status = compile(path, stage, source, length, &opts, out_path, show);
 		free(source);

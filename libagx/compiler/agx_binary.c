@@ -127,6 +127,9 @@ static json_object *var_json(struct builder *b, const struct agx_shader_var *var
 			add_int(b, obj, "slot", var->slot);
 		if (var->cf >= 0)
 			add_int(b, obj, "cf", var->cf);
+		/* robust access's element count registers of an attribute */
+		if (var->size_uniform >= 0)
+			add_int(b, obj, "size_uniform", var->size_uniform);
 		break;
 	case AGX_SHADER_UNIFORM:
 		add_int(b, obj, "location", var->location);

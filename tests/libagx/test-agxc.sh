@@ -2,7 +2,8 @@
 # test-agxc.sh AGXC SHADER-DIR [SPIRV-VAL]: agxc's verdicts on the test
 # shaders (--check, and --check --expect as piglit's glslparsertest),
 # --lowered, --spirv (checked by spirv-val when given), standard input,
-# compiling (-o, --disasm, --reflect, --ir, --max-registers, SPIR-V in),
+# compiling (-o, --disasm, --reflect, --ir, --max-registers, --robust,
+# SPIR-V in),
 # and its refusals.  TAP on stdout.
 set -u
 agxc=$1
@@ -162,6 +163,26 @@ void main() { b.v = textureGather(t, vec2(0.5)); }
 EOF
 run "what the compiler does not do fails with why" 1 --disasm "$dir/gather.comp"
 has "it says what it lacks" "not GLSL ES 3.00's"
+# --robust: the attribute's and the block's bounds get registers, which
+# the reflection names; without it they have none
+cat >"$dir/robust.vert" <<'EOF'
+#version 300 es
+in vec4 a;
+layout(std140) uniform U { vec4 c[4]; };
+void main() { gl_Position = a + c[gl_VertexID & 3]; }
+EOF
+run "--robust compiles" 0 --robust --reflect "$dir/robust.vert"
+has "the attribute's element count register" '"size_uniform": '
+n_robust=$(grep -c '"size_uniform"' "$out")
+run "without --robust" 0 --reflect "$dir/robust.vert"
+if [ "$n_robust" -eq 2 ] && ! grep -qF '"size_uniform"' "$out"; then
+	ok "only --robust places two bounds, the attribute's and the block's"
+else
+	echo "size_uniform: $n_robust with --robust" >>"$out"
+	not_ok "only --robust places two bounds, the attribute's and the block's"
+fi
+run "--robust with --check is refused" 2 --robust --check "$dir/robust.vert"
 run "--help" 0 --help
 has "--help offers the compiling options" "--max-registers"
+has "--help offers --robust" "--robust"
 echo "1..$n"
