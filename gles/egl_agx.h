@@ -14,9 +14,12 @@
 
 #include "context.h"
 
+/* A window surface's colour buffers besides the one rendered to. */
+#define GLES_MAX_SPARE_COLORS 3
+
 /* The largest pbuffer (and window surface), and what the configs say of it. */
 #define GLES_MAX_PBUFFER_SIZE 16384
-/* The configs of one display: the four formats, and two more on an X11 screen of depth 32. */
+/* The configs of one display: the base ones, and more on an X11 screen of depth 32. */
 #define GLES_MAX_CONFIGS 32
 
 /*
@@ -41,7 +44,7 @@ struct gles_config {
 	EGLint red, green, blue, alpha, depth, stencil;
 	/* the surface's buffers: depth NONE, Z16, Z24 or Z32_FLOAT (with S8_UINT stencil) */
 	enum gles_surface_format color_format, depth_format, stencil_format;
-	EGLint surface_type;	       /* EGL_PBUFFER_BIT, and EGL_WINDOW_BIT on an X11 screen */
+	EGLint surface_type;	       /* EGL_PBUFFER_BIT, and EGL_WINDOW_BIT where windows exist */
 	EGLint visual_id, visual_type; /* the X visual of its windows; 0 and EGL_NONE if none */
 	uint32_t window_fourcc;	       /* the DRM format its windows' visuals take, 0 if none */
 };
@@ -55,8 +58,72 @@ struct gles_thread {
 struct gles_display;
 struct gles_egl_sync;
 struct gles_egl_image;
-struct gles_x11;
 struct agx_present_target;
+struct agx_present_image;
+struct gles_surface;
+
+/*
+ * A window platform's side of EGL: one table per platform, one file each
+ * (egl_platform_*.c), as Mesa's egl/drivers/dri2/platform_*.c are split.
+ * Everything else in the egl_*.c files is the same on every platform and
+ * reaches the native display and its windows only through this table.
+ * Calls come under the EGL lock.  The window functions are NULL on a
+ * platform without windows (surfaceless).
+ */
+struct gles_platform_ops {
+	const char *name;
+	EGLenum platform; /* eglGetPlatformDisplay's name of it */
+	/*
+	 * eglGetPlatformDisplay: the display of native and attribs (the lock
+	 * not held), or EGL_NO_DISPLAY with the error set.
+	 */
+	EGLDisplay (*get_display)(void *native, const EGLAttrib *attribs);
+	/* eglInitialize: opens the native display (0 or -errno, said on stderr); NULL: none */
+	int (*open)(struct gles_display *dpy);
+	/* eglTerminate: lets go of what open made (surfaces may still hold it) */
+	void (*close)(struct gles_display *dpy);
+	/* eglInitialize, after the base configs: gives those with windows EGL_WINDOW_BIT */
+	void (*init_configs)(struct gles_display *dpy);
+	/*
+	 * The native window the application passed (by_pointer: to the
+	 * eglCreatePlatformWindowSurface functions, which take a pointer)
+	 * as the handle surfaces keep: EGL_SUCCESS, or EGL_BAD_NATIVE_WINDOW
+	 * when it is none at all.
+	 */
+	EGLint (*window_handle)(void *native, bool by_pointer, uintptr_t *handle);
+	/*
+	 * Attaches surf (its config able to have windows, its attributes
+	 * parsed, surf->window set) to its window and makes its presentation
+	 * target: EGL_SUCCESS with the window's size, or the EGL error.
+	 */
+	EGLint (*window_create)(struct gles_surface *surf, unsigned *width, unsigned *height);
+	/* The surface is freed: whatever window_create made goes. */
+	void (*window_destroy)(struct gles_surface *surf);
+	/* The window's size now (eglSwapBuffers follows it): EGL_SUCCESS or the error. */
+	EGLint (*window_size)(struct gles_surface *surf, unsigned *width, unsigned *height);
+	/*
+	 * Shows a finished frame (its render fence signalled): EGL_SUCCESS
+	 * or the error; paced by the surface's swap interval where the
+	 * platform can pace.
+	 */
+	EGLint (*window_present)(struct gles_surface *surf, const struct agx_present_image *image);
+	/*
+	 * Whether the frame in colour buffer fd is still the compositor's
+	 * (wait: until it is not): a surface renders into another one
+	 * meanwhile.  NULL: a presented frame is copied at once.
+	 */
+	bool (*window_busy)(struct gles_surface *surf, int fd, bool wait);
+	/* A colour buffer is about to be freed: the target lets go of it. */
+	void (*window_forget)(struct gles_surface *surf, int fd);
+	/*
+	 * eglCreatePixmapSurface's error before the config is looked at, or
+	 * EGL_SUCCESS: then a valid config has no pixmaps (EGL_BAD_MATCH).
+	 */
+	EGLint pixmap_error;
+};
+
+extern const struct gles_platform_ops gles_platform_surfaceless_ops;
+extern const struct gles_platform_ops gles_platform_x11_ops;
 
 struct gles_surface {
 	struct gles_surface *next; /* on its display's list while its handle is valid */
@@ -67,10 +134,20 @@ struct gles_surface {
 	struct gles_device *dev;
 	struct gles_thread *bound_to; /* the thread whose current context uses it */
 	EGLint type;		      /* EGL_PBUFFER_BIT or EGL_WINDOW_BIT */
-	/* a window surface: its X window, the connection, and where its frames go */
-	uint32_t window;
-	struct gles_x11 *x11;
+	/*
+	 * A window surface: its native window (the platform's window_handle:
+	 * an X11 Window), the platform's state of it, and where its frames go.
+	 */
+	uintptr_t window;
+	void *platform_window;
 	struct agx_present_target *present;
+	/*
+	 * Colour buffers besides drawable.color that a compositor still
+	 * holding the last frame lets the surface render into meanwhile
+	 * (window_busy); on platforms that copy at once there are none.
+	 */
+	struct gles_buffer spare_colors[GLES_MAX_SPARE_COLORS];
+	unsigned num_spare_colors;
 	EGLint render_buffer; /* EGL_RENDER_BUFFER as asked for */
 	EGLint largest_pbuffer, texture_format, texture_target, mipmap_texture, mipmap_level;
 	EGLint gl_colorspace, vg_colorspace, vg_alpha_format;
@@ -91,8 +168,8 @@ struct gles_egl_context {
 };
 
 struct gles_display {
-	/* EGL_PLATFORM_SURFACELESS_MESA, EGL_PLATFORM_X11_KHR, or EGL_NONE: the default display */
-	EGLenum platform;
+	/* its platform; the default display (eglGetDisplay) has the surfaceless one's */
+	const struct gles_platform_ops *ops;
 	bool initialized;
 	struct gles_device *dev;
 	struct gles_surface *surfaces;
@@ -102,11 +179,14 @@ struct gles_display {
 	/* set by eglInitialize; the handles stay valid (contexts past eglTerminate keep them) */
 	struct gles_config configs[GLES_MAX_CONFIGS];
 	unsigned num_configs;
-	/* X11: the native Display (NULL: EGL_DEFAULT_DISPLAY), the screen asked for (-1: its
-	 * default), the connection while initialized, the next X11 display */
+	/*
+	 * A native display's: the native display (NULL: EGL_DEFAULT_DISPLAY),
+	 * the screen asked for (-1: its default), what the platform's open
+	 * made while initialized, the next native display
+	 */
 	void *native;
 	EGLint screen;
-	struct gles_x11 *x11;
+	void *platform;
 	struct gles_display *next;
 };
 
@@ -154,14 +234,26 @@ EGLBoolean gles_egl_error(EGLint error);
 struct gles_display *gles_egl_display(EGLDisplay handle, bool initialized);
 /* The i-th display (for walking them all), NULL past the last. */
 struct gles_display *gles_egl_display_at(unsigned i);
+/*
+ * The display of ops' platform for native and screen, made the first
+ * time they are asked for (EGL 1.5 section 3.2: the same arguments give
+ * the same display): the handle, or EGL_NO_DISPLAY with EGL_BAD_ALLOC.
+ * Takes the lock.
+ */
+EGLDisplay gles_egl_native_display(const struct gles_platform_ops *ops, void *native,
+				   EGLint screen);
+/* The one display of the surfaceless platform. */
+EGLDisplay gles_egl_surfaceless_display(void);
 void gles_device_unref(struct gles_device *dev);
 /* The client API bound in the calling thread (libEGL keeps it: eglBindAPI). */
 EGLenum gles_egl_current_api(void);
 
 /* ---- egl_config.c ----------------------------------------------------------------------- */
 
-/* Fills dpy's configs (eglInitialize; an X11 display's connection is open). */
+/* Fills dpy's configs (eglInitialize; the native display is open). */
 void gles_egl_configs_init(struct gles_display *dpy);
+/* The configs every display has (pbuffers only), in their order: n of them. */
+const struct gles_config *gles_egl_base_configs(unsigned *n);
 /* The config of dpy named by handle, NULL (EGL_BAD_CONFIG set) if it is none. */
 const struct gles_config *gles_egl_config(const struct gles_display *dpy, EGLConfig handle);
 /* EGL 1.5 section 2.2: the same colour, depth and stencil buffers. */
@@ -207,20 +299,6 @@ EGLBoolean gles_egl_release_tex_image(EGLDisplay dpy, EGLSurface surface, EGLint
 EGLBoolean gles_egl_copy_buffers(EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType target);
 EGLBoolean gles_egl_swap_buffers(EGLDisplay dpy, EGLSurface surface);
 EGLBoolean gles_egl_swap_interval(EGLDisplay dpy, EGLint interval);
-
-/* ---- egl_x11.c: an X11 display's connection ------------------------------------------- */
-
-/*
- * Connects to native (an Xlib Display; NULL: $DISPLAY's server) for screen
- * (-1: the default one): 0, or a negative errno with the reason on stderr.
- */
-int gles_x11_open(void *native, EGLint screen, struct gles_x11 **out);
-struct gles_x11 *gles_x11_ref(struct gles_x11 *x);
-/* Under the EGL lock; NULL is a no-op. */
-void gles_x11_unref(struct gles_x11 *x);
-void *gles_x11_connection(const struct gles_x11 *x); /* an xcb_connection_t */
-int gles_x11_screen(const struct gles_x11 *x);
-uint32_t gles_x11_root(const struct gles_x11 *x);
 
 /* ---- egl_context.c ---------------------------------------------------------------------- */
 

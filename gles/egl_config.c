@@ -1,20 +1,14 @@
 /*
  * egl_config.c: the frame buffer configurations -- RGBA8888 and RGB565,
  * each without and with a 24-bit depth and 8-bit stencil buffer, for
- * OpenGL ES 2 and 3 contexts and pbuffer surfaces, and on an X11 screen
- * window surfaces of the visuals compositor-bridge presents to -- and
+ * OpenGL ES 2 and 3 contexts and pbuffer surfaces, and window surfaces
+ * where the display's platform gives them (egl_platform_*.c) -- and
  * eglGetConfigs, eglChooseConfig (EGL 1.5 section 3.4.1: its matching and
  * sorting rules) and eglGetConfigAttrib.
  */
 #include <stdlib.h>
 
-#include <drm_fourcc.h>
-
-#include "agx/present.h"
 #include "egl_agx.h"
-
-/* The core protocol's TrueColor visual class (X.h), EGL_NATIVE_VISUAL_TYPE of X11 configs. */
-#define X11_TRUE_COLOR 4
 
 /*
  * Every display's pbuffer configs: RGBA8888 and RGB565, each with no depth
@@ -58,58 +52,20 @@ static const struct gles_config base_configs[] = {
 
 #define NUM_BASE_CONFIGS (sizeof(base_configs) / sizeof(base_configs[0]))
 
-/* Gives c windows of the screen's visual for frames of fourcc, if the screen has one. */
-static bool add_windows(struct gles_display *dpy, struct gles_config *c, uint32_t fourcc)
+const struct gles_config *gles_egl_base_configs(unsigned *n)
 {
-	uint32_t visual;
-	uint8_t depth;
-
-	if (agx_present_x11_find_visual(gles_x11_connection(dpy->x11), gles_x11_screen(dpy->x11),
-					fourcc, &visual, &depth) < 0)
-		return false;
-	c->surface_type |= EGL_WINDOW_BIT;
-	c->visual_id = (EGLint)visual;
-	c->visual_type = X11_TRUE_COLOR;
-	c->window_fourcc = fourcc;
-	return true;
+	*n = NUM_BASE_CONFIGS;
+	return base_configs;
 }
 
-/*
- * An X11 screen's configs: RGBA8888 and RGB888 windows of its depth-24
- * TrueColor visual (RGBA8888's alpha is rendered to but not shown: the
- * window has none), RGB565 windows only of a depth-16 visual, and, where
- * the screen has a depth-32 ARGB visual, configs 26 on: the RGBA8888 ones again,
- * with windows whose alpha reaches the window (for a compositing manager
- * to blend with).
- * Configs without a visual are pbuffer configs, as on the other displays.
- */
+/* The base configs, and those the platform gives windows (egl_platform_*.c). */
 void gles_egl_configs_init(struct gles_display *dpy)
 {
 	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++)
 		dpy->configs[i] = base_configs[i];
 	dpy->num_configs = NUM_BASE_CONFIGS;
-	if (dpy->platform != EGL_PLATFORM_X11_KHR)
-		return;
-	/* windows of the fixed-point 8-bit and 5:6:5 configs; the deeper ones are pbuffers only */
-	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++) {
-		enum gles_surface_format f = dpy->configs[i].color_format;
-
-		if (f == GLES_FORMAT_RGBA8_UNORM || f == GLES_FORMAT_RGBX8_UNORM)
-			add_windows(dpy, &dpy->configs[i], DRM_FORMAT_XRGB8888);
-		else if (f == GLES_FORMAT_B5G6R5_UNORM)
-			add_windows(dpy, &dpy->configs[i], DRM_FORMAT_RGB565);
-	}
-	for (unsigned i = 0; i < NUM_BASE_CONFIGS; i++) {
-		struct gles_config *c = &dpy->configs[dpy->num_configs];
-
-		if (base_configs[i].color_format != GLES_FORMAT_RGBA8_UNORM)
-			continue;
-		*c = base_configs[i];
-		c->id = (EGLint)dpy->num_configs + 1;
-		if (!add_windows(dpy, c, DRM_FORMAT_ARGB8888))
-			break;
-		dpy->num_configs++;
-	}
+	if (dpy->ops->init_configs)
+		dpy->ops->init_configs(dpy);
 }
 
 const struct gles_config *gles_egl_config(const struct gles_display *dpy, EGLConfig handle)
@@ -298,7 +254,7 @@ static bool valid_request(EGLint attribute, EGLint value)
 	case EGL_TRANSPARENT_TYPE:
 		return value == EGL_NONE || value == EGL_TRANSPARENT_RGB;
 	case EGL_MATCH_NATIVE_PIXMAP:
-		/* a native pixmap handle or EGL_NONE: neither platform has pixmaps */
+		/* a native pixmap handle or EGL_NONE: no platform has pixmaps */
 		return value == EGL_NONE;
 	case EGL_CONFORMANT:
 	case EGL_RENDERABLE_TYPE:

@@ -3,8 +3,8 @@
  * callbacks it gives libEGL, the table of the EGL functions it serves --
  * and what belongs to no object: the lock, each thread's EGL error, the
  * displays (the surfaceless platform's, the default one, and one for each
- * X11 display and screen asked for), eglInitialize, eglTerminate and
- * eglQueryString.
+ * native display and screen asked for, whose platforms' tables
+ * egl_platform_*.c fill), eglInitialize, eglTerminate and eglQueryString.
  *
  * libEGL owns the EGL entry points the application calls, looks up the
  * vendor of each display, and calls our functions through the table that
@@ -29,15 +29,29 @@ static const __EGLapiExports *glvnd;
 
 /* The two displays, each opening its own connection to the stack when initialized. */
 static struct gles_display displays[] = {
-	{ .platform = EGL_PLATFORM_SURFACELESS_MESA },
-	{ .platform = EGL_NONE },
+	{ .ops = &gles_platform_surfaceless_ops },
+	{ .ops = &gles_platform_surfaceless_ops },
 };
+/* displays[0] is the surfaceless platform's, displays[1] eglGetDisplay(EGL_DEFAULT_DISPLAY) */
+#define SURFACELESS_DISPLAY (&displays[0])
+#define DEFAULT_DISPLAY	    (&displays[1])
+
 /*
- * The X11 displays, one per native display and screen attribute asked for,
- * under the EGL lock.  EGL displays are never destroyed (EGL 1.5 section
- * 3.2: eglTerminate only makes them uninitialized), so neither are these.
+ * The window platforms, in the order eglGetPlatformDisplay looks: one
+ * table each (egl_platform_*.c).
  */
-static struct gles_display *x11_displays;
+static const struct gles_platform_ops *const platforms[] = {
+	&gles_platform_surfaceless_ops,
+	&gles_platform_x11_ops,
+};
+
+/*
+ * The native displays, one per platform, native display and screen asked
+ * for, under the EGL lock.  EGL displays are never destroyed (EGL 1.5
+ * section 3.2: eglTerminate only makes them uninitialized), so neither
+ * are these.
+ */
+static struct gles_display *native_displays;
 
 /*
  * Client extensions (those of EGL_NO_DISPLAY; libEGL keeps the ones it
@@ -92,7 +106,7 @@ struct gles_display *gles_egl_display_at(unsigned i)
 
 	if (i < NUM_STATIC_DISPLAYS)
 		return &displays[i];
-	for (dpy = x11_displays, i -= NUM_STATIC_DISPLAYS; dpy && i; dpy = dpy->next, i--)
+	for (dpy = native_displays, i -= NUM_STATIC_DISPLAYS; dpy && i; dpy = dpy->next, i--)
 		;
 	return dpy;
 }
@@ -124,72 +138,50 @@ void gles_device_unref(struct gles_device *dev)
 
 /* ---- displays ---------------------------------------------------------------------------- */
 
-/*
- * EGL_KHR_platform_x11 (and EXT, the same numbers): native is an Xlib
- * Display or EGL_DEFAULT_DISPLAY ($DISPLAY, connected to by
- * eglInitialize), the one attribute the screen.  The same arguments give
- * the same display (EGL 1.5 section 3.2).
- */
-static EGLDisplay get_x11_display(void *native, const EGLAttrib *attribs)
+EGLDisplay gles_egl_native_display(const struct gles_platform_ops *ops, void *native, EGLint screen)
 {
 	struct gles_display *dpy;
-	EGLint screen = -1;
 
-	for (const EGLAttrib *a = attribs; a && a[0] != EGL_NONE; a += 2) {
-		if (a[0] != EGL_PLATFORM_X11_SCREEN_KHR || a[1] < 0 || a[1] > INT32_MAX) {
-			gles_egl_error(EGL_BAD_ATTRIBUTE);
-			return EGL_NO_DISPLAY;
-		}
-		screen = (EGLint)a[1];
-	}
 	gles_egl_lock();
-	for (dpy = x11_displays; dpy; dpy = dpy->next)
-		if (dpy->native == native && dpy->screen == screen)
+	for (dpy = native_displays; dpy; dpy = dpy->next)
+		if (dpy->ops == ops && dpy->native == native && dpy->screen == screen)
 			break;
 	if (!dpy && (dpy = calloc(1, sizeof(*dpy)))) {
-		dpy->platform = EGL_PLATFORM_X11_KHR;
+		dpy->ops = ops;
 		dpy->native = native;
 		dpy->screen = screen;
-		dpy->next = x11_displays;
-		x11_displays = dpy;
+		dpy->next = native_displays;
+		native_displays = dpy;
 	}
 	gles_egl_unlock();
 	gles_egl_error(dpy ? EGL_SUCCESS : EGL_BAD_ALLOC);
 	return dpy ? (EGLDisplay)dpy : EGL_NO_DISPLAY;
 }
 
+/* EGL_MESA_platform_surfaceless's one display (its get_display). */
+EGLDisplay gles_egl_surfaceless_display(void)
+{
+	return (EGLDisplay)SURFACELESS_DISPLAY;
+}
+
 /*
  * libEGL's eglGetPlatformDisplay and eglGetDisplay: platform EGL_NONE is
  * eglGetDisplay(EGL_DEFAULT_DISPLAY), the only native display libEGL asks
- * every vendor about; eglGetDisplay of an X11 Display comes as
- * EGL_PLATFORM_X11_KHR, libEGL having recognized it.
+ * every vendor about; eglGetDisplay of a native display libEGL recognizes
+ * (an X11 Display) comes with that display's platform.
  */
 static EGLDisplay get_platform_display(EGLenum platform, void *native, const EGLAttrib *attribs)
 {
-	switch (platform) {
-	case EGL_PLATFORM_X11_KHR:
-		return get_x11_display(native, attribs);
-	case EGL_PLATFORM_SURFACELESS_MESA:
-		/* EGL_MESA_platform_surfaceless: native_display must be EGL_DEFAULT_DISPLAY */
-		if (native != EGL_DEFAULT_DISPLAY) {
-			gles_egl_error(EGL_BAD_PARAMETER);
-			return EGL_NO_DISPLAY;
-		}
-		/* the platform defines no display attributes */
-		if (attribs && attribs[0] != EGL_NONE) {
-			gles_egl_error(EGL_BAD_ATTRIBUTE);
-			return EGL_NO_DISPLAY;
-		}
-		gles_egl_error(EGL_SUCCESS);
-		return (EGLDisplay)&displays[0];
-	case EGL_NONE:
+	if (platform == EGL_NONE) {
 		/* not ours: libEGL goes on to the next vendor, and sees no error from us */
 		gles_egl_error(EGL_SUCCESS);
-		return native == EGL_DEFAULT_DISPLAY ? (EGLDisplay)&displays[1] : EGL_NO_DISPLAY;
-	default:
-		gles_egl_error(EGL_BAD_PARAMETER);
-		return EGL_NO_DISPLAY;
+		return native == EGL_DEFAULT_DISPLAY ? (EGLDisplay)DEFAULT_DISPLAY : EGL_NO_DISPLAY;
 	}
+	for (unsigned i = 0; i < sizeof(platforms) / sizeof(platforms[0]); i++)
+		if (platforms[i]->platform == platform)
+			return platforms[i]->get_display(native, attribs);
+	gles_egl_error(EGL_BAD_PARAMETER);
+	return EGL_NO_DISPLAY;
 }
 
 static int open_device(struct gles_device **out)
@@ -226,14 +218,13 @@ static EGLBoolean initialize(EGLDisplay handle, EGLint *major, EGLint *minor)
 		goto fail;
 	/* EGL 1.5 section 3.2: initializing an initialized display only returns the version */
 	if (!dpy->initialized) {
-		if (dpy->platform == EGL_PLATFORM_X11_KHR &&
-		    gles_x11_open(dpy->native, dpy->screen, &dpy->x11) < 0) {
+		if (dpy->ops->open && dpy->ops->open(dpy) < 0) {
 			gles_egl_error(EGL_NOT_INITIALIZED);
 			goto fail;
 		}
 		if (open_device(&dpy->dev) < 0) {
-			gles_x11_unref(dpy->x11);
-			dpy->x11 = NULL;
+			if (dpy->ops->close)
+				dpy->ops->close(dpy);
 			gles_egl_error(EGL_NOT_INITIALIZED);
 			goto fail;
 		}
@@ -278,9 +269,9 @@ static EGLBoolean terminate(EGLDisplay handle)
 		gles_egl_images_terminate(dpy);
 		gles_device_unref(dpy->dev);
 		dpy->dev = NULL;
-		/* window surfaces still current keep the connection */
-		gles_x11_unref(dpy->x11);
-		dpy->x11 = NULL;
+		/* window surfaces still current keep what they need of the native display */
+		if (dpy->ops->close)
+			dpy->ops->close(dpy);
 		dpy->initialized = false;
 	}
 	gles_egl_unlock();

@@ -1,15 +1,17 @@
 /*
- * egl_surface.c: EGL surfaces.  A pbuffer, or a window surface of an X11
- * display, is a linear colour image (RGBA8 or RGB565) and, when its config
- * has them, a twiddled Z32F depth image and a twiddled S8 stencil image
- * (what the ZLS renders to), in BOs of the display's device; a
- * window's eglSwapBuffers waits for the frame's GPU work and hands the
- * colour image to compositor-bridge's x11 target (agx/present.h), then
+ * egl_surface.c: EGL surfaces.  A pbuffer, or a window surface, is a
+ * linear colour image (RGBA8 or RGB565) and, when its config has them, a
+ * twiddled Z32F depth image and a twiddled S8 stencil image (what the ZLS
+ * renders to), in BOs of the display's device; a window's eglSwapBuffers
+ * waits for the frame's GPU work and hands the colour image to the
+ * display's platform (its gles_platform_ops, egl_platform_*.c), renders
+ * the next frame into a colour buffer the compositor does not hold, then
  * follows the window's size.  No platform has pixmaps: the functions that
- * take them fail as the spec says for configs without them.
+ * take them fail as each platform's spec says.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <drm_fourcc.h>
 
@@ -55,12 +57,28 @@ static void free_buffers(struct gles_device *dev, struct gles_drawable *d)
 	free_buffer(dev, &d->stencil);
 }
 
+/* The spare colour buffers go, their frames forgotten by the target first. */
+static void free_spare_colors(struct gles_surface *surf)
+{
+	for (unsigned i = 0; i < surf->num_spare_colors; i++) {
+		struct gles_buffer *b = &surf->spare_colors[i];
+
+		if (b->bo.size && surf->dpy->ops->window_forget)
+			surf->dpy->ops->window_forget(surf, b->bo.fd);
+		gles_submit_forget_bo(surf->dev->agx, &b->bo);
+		free_buffer(surf->dev, b);
+	}
+	surf->num_spare_colors = 0;
+}
+
 void gles_surface_unref(struct gles_surface *surf)
 {
 	if (!surf || --surf->refs)
 		return;
-	agx_present_destroy(surf->present);
-	gles_x11_unref(surf->x11);
+	if (surf->type == EGL_WINDOW_BIT) {
+		free_spare_colors(surf);
+		surf->dpy->ops->window_destroy(surf);
+	}
 	free_buffers(surf->dev, &surf->drawable);
 	gles_device_unref(surf->dev);
 	free(surf);
@@ -354,52 +372,35 @@ static EGLint parse_window(struct gles_surface *surf, struct attrib_list attribs
 	return EGL_SUCCESS;
 }
 
-/* The EGL error of a compositor-bridge failure on a window. */
-static EGLint window_error(int ret)
-{
-	/* -ENOENT: the window is gone; -EPIPE: so is the connection to its server */
-	return ret == -ENOENT || ret == -EPIPE ? EGL_BAD_NATIVE_WINDOW : EGL_BAD_ALLOC;
-}
-
 /*
- * EGL 1.5 section 3.5.1 on an X11 display: the Window is win, or for the
- * platform functions the one win_ptr points to (read only on an X11
- * display: elsewhere it may point to anything).  The config must
- * have windows and the window its visual (EGL_BAD_MATCH), the window must
- * exist (EGL_BAD_NATIVE_WINDOW) and have no other surface (EGL_BAD_ALLOC).
- * The surface is as large as the window now, and follows it at each swap.
+ * EGL 1.5 section 3.5.1: the native window is win, or for the platform
+ * functions (by_pointer) what win points to on platforms whose windows
+ * are not pointers.  The config must have windows (EGL_BAD_MATCH); the
+ * platform checks the window.  The surface is as large as the window now,
+ * and follows it at each swap.
  */
-static EGLSurface create_window(EGLDisplay handle, EGLConfig config, bool platform,
-				const void *win_ptr, unsigned long win, struct attrib_list attribs)
+static EGLSurface create_window(EGLDisplay handle, EGLConfig config, bool by_pointer, void *win,
+				struct attrib_list attribs)
 {
-	struct agx_present_config present = { .backend = AGX_PRESENT_X11 };
-	struct agx_present_x11_window w;
 	struct gles_surface *surf = NULL;
 	const struct gles_config *c;
 	struct gles_display *dpy;
+	unsigned w = 0, h = 0;
+	uintptr_t window;
 	EGLint err;
-	int ret;
 
 	gles_egl_lock();
 	if (!(dpy = gles_egl_display(handle, true)))
 		goto fail;
-	/*
-	 * The surfaceless platform has no windows by its definition, and its
-	 * spec (EGL_MESA_platform_surfaceless) makes window surfaces fail with
-	 * EGL_BAD_NATIVE_WINDOW on its displays whatever the config (piglit's
-	 * egl_mesa_platform_surfaceless); the default display is the same device.
-	 */
-	if (dpy->platform != EGL_PLATFORM_X11_KHR) {
+	/* a platform without windows: surfaceless (egl_platform_surfaceless.c) */
+	if (!dpy->ops->window_create) {
 		gles_egl_error(EGL_BAD_NATIVE_WINDOW);
 		goto fail;
 	}
 	if (!(c = gles_egl_config(dpy, config)))
 		goto fail;
-	/* EGL_KHR_platform_x11: native_window points to a Window */
-	if (platform)
-		win = win_ptr ? *(const unsigned long *)win_ptr : 0;
-	if (win == 0 || win > UINT32_MAX) {
-		gles_egl_error(EGL_BAD_NATIVE_WINDOW);
+	if ((err = dpy->ops->window_handle(win, by_pointer, &window)) != EGL_SUCCESS) {
+		gles_egl_error(err);
 		goto fail;
 	}
 	if (!(c->surface_type & EGL_WINDOW_BIT)) {
@@ -415,7 +416,7 @@ static EGLSurface create_window(EGLDisplay handle, EGLConfig config, bool platfo
 		.dpy = dpy,
 		.config = c,
 		.type = EGL_WINDOW_BIT,
-		.window = (uint32_t)win,
+		.window = window,
 		.render_buffer = EGL_BACK_BUFFER,
 		.largest_pbuffer = EGL_FALSE,
 		.texture_format = EGL_NO_TEXTURE,
@@ -438,47 +439,16 @@ static EGLSurface create_window(EGLDisplay handle, EGLConfig config, bool platfo
 		gles_egl_error(err);
 		goto fail;
 	}
-	ret = agx_present_x11_window_info(gles_x11_connection(dpy->x11), surf->window, &w);
-	if (ret < 0) {
-		gles_egl_error(EGL_BAD_NATIVE_WINDOW);
-		goto fail;
-	}
-	/*
-	 * The window's visual must store pixels as the config's does: the
-	 * config's EGL_NATIVE_VISUAL_ID, or another visual of the screen with
-	 * the same depth and channels (a screen may have several).  Visual
-	 * ids are the screen's own: another screen's window is no match.
-	 */
-	if (w.root != gles_x11_root(dpy->x11) || !w.fourcc || w.fourcc != c->window_fourcc) {
-		gles_egl_error(EGL_BAD_MATCH);
-		goto fail;
-	}
-	for (struct gles_surface *s = dpy->surfaces; s; s = s->next) {
-		if (s->type == EGL_WINDOW_BIT && s->window == surf->window) {
-			gles_egl_error(EGL_BAD_ALLOC);
-			goto fail;
-		}
-	}
-	if (w.width > GLES_MAX_PBUFFER_SIZE || w.height > GLES_MAX_PBUFFER_SIZE) {
-		gles_egl_error(EGL_BAD_ALLOC);
-		goto fail;
-	}
 	surf->dev = dpy->dev;
-	if (alloc_images(surf, w.width, w.height) < 0) {
-		surf->dev = NULL;
+	if ((err = dpy->ops->window_create(surf, &w, &h)) != EGL_SUCCESS) {
+		gles_egl_error(err);
+		goto fail;
+	}
+	if (alloc_images(surf, w, h) < 0) {
+		dpy->ops->window_destroy(surf);
 		gles_egl_error(EGL_BAD_ALLOC);
 		goto fail;
 	}
-	present.x11_connection = gles_x11_connection(dpy->x11);
-	present.x11_window = surf->window;
-	ret = agx_present_create(&present, &surf->present);
-	if (ret < 0) {
-		free_buffers(surf->dev, &surf->drawable);
-		surf->dev = NULL;
-		gles_egl_error(window_error(ret));
-		goto fail;
-	}
-	surf->x11 = gles_x11_ref(dpy->x11);
 	dpy->dev->refs++;
 	surf->refs = 1;
 	surf->valid = true;
@@ -497,7 +467,7 @@ fail:
 EGLSurface gles_egl_create_window_surface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType win,
 					  const EGLint *attribs)
 {
-	return create_window(dpy, config, false, NULL, (unsigned long)win,
+	return create_window(dpy, config, false, (void *)(uintptr_t)win,
 			     (struct attrib_list){ .ints = attribs });
 }
 
@@ -506,30 +476,31 @@ EGLSurface gles_egl_create_platform_window_surface(EGLDisplay dpy, EGLConfig con
 {
 	static const EGLAttrib none[] = { EGL_NONE };
 
-	return create_window(dpy, config, true, win, 0,
+	return create_window(dpy, config, true, win,
 			     (struct attrib_list){ .wide = attribs ? attribs : none });
 }
 
 EGLSurface gles_egl_create_platform_window_surface_ext(EGLDisplay dpy, EGLConfig config, void *win,
 						       const EGLint *attribs)
 {
-	return create_window(dpy, config, true, win, 0, (struct attrib_list){ .ints = attribs });
+	return create_window(dpy, config, true, win, (struct attrib_list){ .ints = attribs });
 }
 
 /*
- * Pixmaps: no platform has them.  The surfaceless platform's spec makes
- * them EGL_BAD_NATIVE_PIXMAP whatever the config (as for windows above),
- * and the default display is the same device; on an X11 display no config
- * has EGL_PIXMAP_BIT (EGL_BAD_MATCH, once the config is valid).
+ * Pixmaps: no platform has them.  Each platform's spec says what asking
+ * for one is (its pixmap_error): the surfaceless platform's makes them
+ * EGL_BAD_NATIVE_PIXMAP whatever the config, and the default display is
+ * the same device; on an X11 display no config has EGL_PIXMAP_BIT
+ * (EGL_BAD_MATCH, once the config is valid).
  */
-static EGLSurface native_surface(EGLDisplay handle, EGLConfig config, EGLint error)
+static EGLSurface native_surface(EGLDisplay handle, EGLConfig config)
 {
 	struct gles_display *dpy;
 
 	gles_egl_lock();
 	if ((dpy = gles_egl_display(handle, true))) {
-		if (dpy->platform != EGL_PLATFORM_X11_KHR)
-			gles_egl_error(error);
+		if (dpy->ops->pixmap_error != EGL_SUCCESS)
+			gles_egl_error(dpy->ops->pixmap_error);
 		else if (gles_egl_config(dpy, config))
 			gles_egl_error(EGL_BAD_MATCH);
 	}
@@ -542,7 +513,7 @@ EGLSurface gles_egl_create_pixmap_surface(EGLDisplay dpy, EGLConfig config,
 {
 	(void)pixmap;
 	(void)attribs;
-	return native_surface(dpy, config, EGL_BAD_NATIVE_PIXMAP);
+	return native_surface(dpy, config);
 }
 
 EGLSurface gles_egl_create_platform_pixmap_surface(EGLDisplay dpy, EGLConfig config, void *pixmap,
@@ -550,7 +521,7 @@ EGLSurface gles_egl_create_platform_pixmap_surface(EGLDisplay dpy, EGLConfig con
 {
 	(void)pixmap;
 	(void)attribs;
-	return native_surface(dpy, config, EGL_BAD_NATIVE_PIXMAP);
+	return native_surface(dpy, config);
 }
 
 EGLSurface gles_egl_create_platform_pixmap_surface_ext(EGLDisplay dpy, EGLConfig config,
@@ -558,7 +529,7 @@ EGLSurface gles_egl_create_platform_pixmap_surface_ext(EGLDisplay dpy, EGLConfig
 {
 	(void)pixmap;
 	(void)attribs;
-	return native_surface(dpy, config, EGL_BAD_NATIVE_PIXMAP);
+	return native_surface(dpy, config);
 }
 
 /*
@@ -772,43 +743,86 @@ static EGLint present_window(struct gles_surface *surf)
 								 : DRM_FORMAT_RGB565,
 		/* row 0 is window y = 0, the bottom row (clear.c) */
 		.bottom_up = true,
+		.swap_interval = (unsigned)surf->swap_interval,
 	};
-	int ret = agx_present_frame(surf->present, &image);
 
-	return ret < 0 ? window_error(ret) : EGL_SUCCESS;
+	return surf->dpy->ops->window_present(surf, &image);
+}
+
+/*
+ * After a frame went to a compositor that still holds it (window_busy):
+ * the next frame is rendered into a colour buffer it has let go of, a new
+ * one while there are fewer than GLES_MAX_SPARE_COLORS spares, or else
+ * the one the compositor lets go of first.  EGL_BUFFER_DESTROYED: the
+ * next frame need not see this one.  EGL_SUCCESS or the error.
+ */
+static EGLint next_color(struct gles_surface *surf)
+{
+	const struct gles_platform_ops *ops = surf->dpy->ops;
+	struct gles_drawable *d = &surf->drawable;
+	struct gles_buffer tmp;
+	unsigned i;
+
+	if (!ops->window_busy || !d->color.bo.size ||
+	    !ops->window_busy(surf, d->color.bo.fd, false))
+		return EGL_SUCCESS;
+	for (i = 0; i < surf->num_spare_colors; i++)
+		if (!ops->window_busy(surf, surf->spare_colors[i].bo.fd, false))
+			break;
+	if (i == surf->num_spare_colors && i < GLES_MAX_SPARE_COLORS) {
+		if (alloc_buffer(surf->dev, d->color.format, d->width, d->height,
+				 &surf->spare_colors[i]) < 0)
+			return EGL_BAD_ALLOC;
+		surf->num_spare_colors++;
+	} else if (i == surf->num_spare_colors) {
+		/* the oldest frame first: spare 0 is the one presented longest ago */
+		i = 0;
+		if (ops->window_busy(surf, surf->spare_colors[0].bo.fd, true))
+			return EGL_BAD_NATIVE_WINDOW;
+	}
+	/* the spares stay in the order they were presented in: this one goes last */
+	tmp = surf->spare_colors[i];
+	memmove(&surf->spare_colors[i], &surf->spare_colors[i + 1],
+		(surf->num_spare_colors - i - 1) * sizeof(tmp));
+	surf->spare_colors[surf->num_spare_colors - 1] = d->color;
+	d->color = tmp;
+	return EGL_SUCCESS;
 }
 
 /*
  * EGL 1.5 section 3.10.1.1: after a swap the surface is as large as its
  * window is now.  New BOs for the new size (EGL_BUFFER_DESTROYED: the
  * contents need not survive), the old ones let go of by every context that
- * mapped them first; the GL side reads the size and the buffers from the
- * drawable.  EGL_SUCCESS or the error; on an error the surface stays as it
- * was.
+ * mapped them and by the presentation target first; the GL side reads the
+ * size and the buffers from the drawable.  EGL_SUCCESS or the error; on an
+ * error the surface stays as it was.
  */
 static EGLint follow_window(struct gles_surface *surf)
 {
+	const struct gles_platform_ops *ops = surf->dpy->ops;
 	struct gles_drawable *d = &surf->drawable;
 	struct gles_drawable old = *d;
-	struct agx_present_x11_window w;
-	int ret;
+	unsigned w, h;
+	EGLint err;
 
-	ret = agx_present_x11_window_info(gles_x11_connection(surf->x11), surf->window, &w);
-	if (ret < 0)
-		return window_error(ret);
-	if (w.width == d->width && w.height == d->height)
+	if ((err = ops->window_size(surf, &w, &h)) != EGL_SUCCESS)
+		return err;
+	if (w == d->width && h == d->height)
 		return EGL_SUCCESS;
-	if (w.width > GLES_MAX_PBUFFER_SIZE || w.height > GLES_MAX_PBUFFER_SIZE)
+	if (w > GLES_MAX_PBUFFER_SIZE || h > GLES_MAX_PBUFFER_SIZE)
 		return EGL_BAD_ALLOC;
-	if (alloc_images(surf, w.width, w.height) < 0) {
+	if (alloc_images(surf, w, h) < 0) {
 		*d = old;
 		return EGL_BAD_ALLOC;
 	}
+	free_spare_colors(surf);
 	for (unsigned i = 0; i < 3; i++) {
 		struct gles_buffer *b = i == 0 ? &old.color : i == 1 ? &old.depth : &old.stencil;
 
 		if (!b->bo.size)
 			continue;
+		if (i == 0 && ops->window_forget)
+			ops->window_forget(surf, b->bo.fd);
 		gles_submit_forget_bo(surf->dev->agx, &b->bo);
 		free_buffer(surf->dev, b);
 	}
@@ -840,6 +854,8 @@ EGLBoolean gles_egl_swap_buffers(EGLDisplay dpy, EGLSurface surface)
 	err = present_window(surf);
 	if (err == EGL_SUCCESS)
 		err = follow_window(surf);
+	if (err == EGL_SUCCESS)
+		err = next_color(surf);
 	return unlock_with(err);
 }
 

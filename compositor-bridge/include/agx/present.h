@@ -58,6 +58,12 @@ struct agx_present_image {
 	uint32_t width, height;
 	uint32_t fourcc;
 	bool bottom_up; /* row 0 is the bottom row (GL's default framebuffer), not the top */
+	/*
+	 * EGL's swap interval: 1 waits until the compositor has shown the
+	 * last frame before this one goes (wayland: its frame callback), 0
+	 * never waits.  Targets without a compositor's pacing ignore it.
+	 */
+	unsigned swap_interval;
 };
 
 /* What a target did with the frames so far (for logs and tests). */
