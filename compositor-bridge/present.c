@@ -37,6 +37,8 @@ static const struct agx_present_ops *backend_ops(enum agx_present_backend backen
 		return &agx_present_headless_ops;
 	case AGX_PRESENT_X11:
 		return &agx_present_x11_ops;
+	case AGX_PRESENT_WAYLAND:
+		return &agx_present_wayland_ops;
 	}
 	return NULL;
 }
@@ -117,4 +119,15 @@ int agx_present_frame(struct agx_present_target *target, const struct agx_presen
 void agx_present_get_info(const struct agx_present_target *target, struct agx_present_info *info)
 {
 	*info = target->info;
+}
+
+int agx_present_busy(struct agx_present_target *target, int fd, bool wait)
+{
+	return target->ops->busy ? target->ops->busy(target, fd, wait) : 0;
+}
+
+void agx_present_forget(struct agx_present_target *target, int fd)
+{
+	if (target->ops->forget)
+		target->ops->forget(target, fd);
 }

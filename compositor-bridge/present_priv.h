@@ -18,10 +18,14 @@ struct agx_present_ops {
 	/* pixels: row 0 of the image at image->offset in the caller's (or our) mapping */
 	int (*frame)(struct agx_present_target *target, const struct agx_present_image *image,
 		     const uint8_t *pixels);
+	/* NULL for targets that copy a frame at once: nothing is ever busy, nothing kept */
+	int (*busy)(struct agx_present_target *target, int fd, bool wait);
+	void (*forget)(struct agx_present_target *target, int fd);
 };
 
 extern const struct agx_present_ops agx_present_headless_ops;
 extern const struct agx_present_ops agx_present_x11_ops;
+extern const struct agx_present_ops agx_present_wayland_ops;
 
 struct agx_present_target {
 	const struct agx_present_ops *ops;

@@ -124,6 +124,7 @@ struct gles_platform_ops {
 
 extern const struct gles_platform_ops gles_platform_surfaceless_ops;
 extern const struct gles_platform_ops gles_platform_x11_ops;
+extern const struct gles_platform_ops gles_platform_wayland_ops;
 
 struct gles_surface {
 	struct gles_surface *next; /* on its display's list while its handle is valid */

@@ -43,6 +43,7 @@ static struct gles_display displays[] = {
 static const struct gles_platform_ops *const platforms[] = {
 	&gles_platform_surfaceless_ops,
 	&gles_platform_x11_ops,
+	&gles_platform_wayland_ops,
 };
 
 /*
@@ -60,7 +61,8 @@ static struct gles_display *native_displays;
  */
 static const char client_extensions[] = "EGL_EXT_client_extensions EGL_EXT_platform_base";
 static const char platform_extensions[] =
-    "EGL_EXT_platform_x11 EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
+    "EGL_EXT_platform_wayland EGL_EXT_platform_x11 EGL_KHR_platform_wayland "
+    "EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 static const char display_extensions[] =
     "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float "
     "EGL_KHR_create_context "

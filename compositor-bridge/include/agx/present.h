@@ -7,13 +7,16 @@
  *
  * Fences: the caller waits for the render fence of the work that wrote
  * the frame (agx_device_wait, or the GL context's finish) and then calls
- * agx_present_frame, which reads the image at once.  When it returns, the
- * target reads the caller's memory no more: the frame may be rendered
- * over again.
+ * agx_present_frame.  The headless and x11 targets read the image at
+ * once: when it returns they read the caller's memory no more, and the
+ * frame may be rendered over again.  The wayland target hands the memfd
+ * itself to the compositor, which reads it until it lets go: the caller
+ * renders into a memfd only while agx_present_busy says it is not held.
  *
- * Backends (docs/compositor-bridge.md): headless (one PNG file per frame)
- * and x11 (MIT-SHM from the memfd, or PutImage).  Every function returns 0
- * or a negative errno; agx_present_error() says why in words.
+ * Backends (docs/compositor-bridge.md): headless (one PNG file per frame),
+ * x11 (MIT-SHM from the memfd, or PutImage) and wayland (wl_shm from the
+ * memfd).  Every function returns 0 or a negative errno;
+ * agx_present_error() says why in words.
  */
 #ifndef AGX_PRESENT_H
 #define AGX_PRESENT_H
@@ -24,6 +27,7 @@
 enum agx_present_backend {
 	AGX_PRESENT_HEADLESS,
 	AGX_PRESENT_X11,
+	AGX_PRESENT_WAYLAND,
 };
 
 enum agx_present_flags {
@@ -46,6 +50,14 @@ struct agx_present_config {
 	 */
 	void *x11_connection;
 	uint32_t x11_window;
+	/*
+	 * wayland: a struct wl_display * (the caller's, connected while the
+	 * target lives) and a struct wl_surface * of it, which the target
+	 * attaches buffers to and commits (set_buffer_transform too) and the
+	 * caller gives a role.
+	 */
+	void *wl_display;
+	void *wl_surface;
 };
 
 /* One frame: width x height pixels of fourcc, rows stride bytes apart from offset in fd. */
@@ -64,6 +76,8 @@ struct agx_present_image {
 	 * never waits.  Targets without a compositor's pacing ignore it.
 	 */
 	unsigned swap_interval;
+	/* wayland: wl_surface.attach's x and y, the move of the surface's top left at this frame */
+	int32_t dx, dy;
 };
 
 /* What a target did with the frames so far (for logs and tests). */
@@ -72,8 +86,8 @@ struct agx_present_info {
 	uint32_t fourcc;	/* the destination's format: the window's, or the file's */
 	bool shm;		/* x11: MIT-SHM is in use (false: PutImage) */
 	uint64_t frames;	/* presented */
-	uint64_t shm_direct;	/* x11: put straight from the frame's memfd */
-	uint64_t shm_converted; /* x11: converted into the target's own shared memory first */
+	uint64_t shm_direct;	/* x11, wayland: shown straight from the frame's memfd */
+	uint64_t shm_converted; /* x11, wayland: converted into the target's own shared memory */
 	uint64_t put_image;	/* x11: sent in PutImage requests */
 	uint64_t put_requests;	/* x11: PutImage requests (a frame larger than one takes more) */
 };
@@ -86,6 +100,14 @@ void agx_present_destroy(struct agx_present_target *target);
 /* Shows one frame (see the fence rule above). */
 int agx_present_frame(struct agx_present_target *target, const struct agx_present_image *image);
 void agx_present_get_info(const struct agx_present_target *target, struct agx_present_info *info);
+/*
+ * Whether the target (its compositor) still holds a frame from memfd fd:
+ * 1 held, 0 not (never, for targets that copy at once), or a negative
+ * errno.  wait: until it is let go of (0), or the connection fails.
+ */
+int agx_present_busy(struct agx_present_target *target, int fd, bool wait);
+/* The caller frees memfd fd: the target lets go of everything it made of it. */
+void agx_present_forget(struct agx_present_target *target, int fd);
 
 /*
  * Whether frames may have this format: DRM_FORMAT_ABGR8888 (bytes R, G,
