@@ -509,7 +509,15 @@ static int wayland_frame(struct agx_present_target *target, const struct agx_pre
 		wl_surface_set_buffer_transform(w->surface, transform);
 		w->current_transform = transform;
 	}
-	wl_surface_attach(w->surface, b->buffer, image->dx, image->dy);
+	/* version 5 moves the surface by wl_surface.offset; its attach must say 0, 0 */
+	if (wl_proxy_get_version((struct wl_proxy *)w->surface) >=
+	    WL_SURFACE_OFFSET_SINCE_VERSION) {
+		if (image->dx || image->dy)
+			wl_surface_offset(w->surface, image->dx, image->dy);
+		wl_surface_attach(w->surface, b->buffer, 0, 0);
+	} else {
+		wl_surface_attach(w->surface, b->buffer, image->dx, image->dy);
+	}
 	if (wl_proxy_get_version((struct wl_proxy *)w->surface) >=
 	    WL_SURFACE_DAMAGE_BUFFER_SINCE_VERSION)
 		wl_surface_damage_buffer(w->surface, 0, 0, INT32_MAX, INT32_MAX);
