@@ -11,9 +11,6 @@
  * waiting for frame callbacks that never come, and a wl_egl_window
  * destroyed before its surface.  Skipped without weston.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -31,208 +26,28 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
-#include <png.h>
 #include <wayland-client.h>
 #include <wayland-egl.h>
 
 #include "llvmpipe.h"
 #include "stack.h"
-#include "xdg-shell-client-protocol.h"
+#include "weston.h"
 
 #define assert_egl_error(expected) assert_int_equal(eglGetError(), (expected))
 #define SIZE			   64
 
-/* ---- a client of the compositor ---------------------------------------------------------- */
-
-struct client {
-	struct wl_display *display;
-	struct wl_compositor *compositor;
-	struct xdg_wm_base *wm;
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *toplevel;
-	bool configured;
-};
-
-static void wm_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
-{
-	(void)data;
-	xdg_wm_base_pong(wm, serial);
-}
-
-static const struct xdg_wm_base_listener wm_listener = { .ping = wm_ping };
-
-static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
-			    const char *interface, uint32_t version)
-{
-	struct client *c = data;
-
-	(void)version;
-	if (!strcmp(interface, wl_compositor_interface.name))
-		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	else if (!strcmp(interface, xdg_wm_base_interface.name)) {
-		c->wm = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-		xdg_wm_base_add_listener(c->wm, &wm_listener, c);
-	}
-}
-
-static void registry_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-	(void)data;
-	(void)registry;
-	(void)name;
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = registry_global,
-	.global_remove = registry_remove,
-};
-
-static void xdg_surface_configure(void *data, struct xdg_surface *s, uint32_t serial)
-{
-	struct client *c = data;
-
-	xdg_surface_ack_configure(s, serial);
-	c->configured = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = { .configure =
-								      xdg_surface_configure };
-
-static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
-			       struct wl_array *states)
-{
-	(void)data, (void)t, (void)w, (void)h, (void)states;
-}
-
-static void toplevel_close(void *data, struct xdg_toplevel *t)
-{
-	(void)data, (void)t;
-}
-
-static const struct xdg_toplevel_listener toplevel_listener = {
-	.configure = toplevel_configure,
-	.close = toplevel_close,
-};
-
-/* Connects to $WAYLAND_DISPLAY; a surface, and with a role (mapped) a fullscreen toplevel. */
-static bool client_open(struct client *c, bool role)
-{
-	struct wl_registry *registry;
-
-	memset(c, 0, sizeof(*c));
-	c->display = wl_display_connect(NULL);
-	if (!c->display)
-		return false;
-	registry = wl_display_get_registry(c->display);
-	wl_registry_add_listener(registry, &registry_listener, c);
-	wl_display_roundtrip(c->display);
-	wl_registry_destroy(registry);
-	if (!c->compositor || !c->wm)
-		return false;
-	c->surface = wl_compositor_create_surface(c->compositor);
-	if (!role)
-		return true;
-	c->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm, c->surface);
-	xdg_surface_add_listener(c->xdg_surface, &xdg_surface_listener, c);
-	c->toplevel = xdg_surface_get_toplevel(c->xdg_surface);
-	xdg_toplevel_add_listener(c->toplevel, &toplevel_listener, c);
-	xdg_toplevel_set_fullscreen(c->toplevel, NULL);
-	wl_surface_commit(c->surface);
-	while (!c->configured)
-		if (wl_display_dispatch(c->display) < 0)
-			return false;
-	return true;
-}
-
-static void client_close(struct client *c)
-{
-	if (c->toplevel)
-		xdg_toplevel_destroy(c->toplevel);
-	if (c->xdg_surface)
-		xdg_surface_destroy(c->xdg_surface);
-	if (c->surface)
-		wl_surface_destroy(c->surface);
-	if (c->wm)
-		xdg_wm_base_destroy(c->wm);
-	if (c->compositor)
-		wl_compositor_destroy(c->compositor);
-	if (c->display)
-		wl_display_disconnect(c->display);
-}
-
-static void frame_done(void *data, struct wl_callback *cb, uint32_t time)
-{
-	(void)time;
-	*(bool *)data = true;
-	wl_callback_destroy(cb);
-}
-
-static const struct wl_callback_listener frame_listener = { .done = frame_done };
+/* ---- the scene ------------------------------------------------------------------------------- */
 
 /*
  * eglSwapBuffers, then waits until weston has repainted with the frame:
  * the frame callback requested before the swap's commit is done.
  */
-static bool swap_shown(struct client *c, EGLDisplay dpy, EGLSurface surf)
+static bool swap_shown(struct test_wl_client *c, EGLDisplay dpy, EGLSurface surf)
 {
-	bool done = false;
-	struct wl_callback *cb = wl_surface_frame(c->surface);
+	bool done;
 
-	wl_callback_add_listener(cb, &frame_listener, &done);
-	if (!eglSwapBuffers(dpy, surf))
-		return false;
-	while (!done)
-		if (wl_display_dispatch(c->display) < 0)
-			return false;
-	return true;
-}
-
-/*
- * What weston shows: weston-screenshooter's PNG of its output, as RGBA
- * rows top first, in *w x *h (malloc'ed), NULL if it failed.
- */
-static uint8_t *screenshot(unsigned *w, unsigned *h)
-{
-	char dir[] = "/tmp/agx-wayland-shot-XXXXXX", path[512] = "";
-	uint8_t *pixels = NULL;
-	png_image image = { .version = PNG_IMAGE_VERSION };
-	struct dirent *e;
-	int status;
-	pid_t pid;
-	DIR *d;
-
-	if (!mkdtemp(dir))
-		return NULL;
-	pid = fork();
-	if (pid == 0) {
-		if (chdir(dir) < 0)
-			_exit(127);
-		dup2(2, 1);
-		execlp("weston-screenshooter", "weston-screenshooter", (char *)NULL);
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
-	d = opendir(dir);
-	while (d && (e = readdir(d)))
-		if (strstr(e->d_name, ".png"))
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-	if (d)
-		closedir(d);
-	if (path[0] && png_image_begin_read_from_file(&image, path)) {
-		image.format = PNG_FORMAT_RGBA;
-		pixels = malloc(PNG_IMAGE_SIZE(image));
-		if (pixels && !png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
-			free(pixels);
-			pixels = NULL;
-		}
-		*w = image.width;
-		*h = image.height;
-	}
-	if (path[0])
-		unlink(path);
-	rmdir(dir);
-	return pixels;
+	test_wl_client_frame(c, &done);
+	return eglSwapBuffers(dpy, surf) && test_wl_client_wait(c, &done);
 }
 
 static EGLConfig window_config(EGLDisplay dpy, EGLint alpha)
@@ -293,7 +108,7 @@ static int workload(void)
 {
 	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE };
 	struct wl_egl_window *win;
-	struct client c;
+	struct test_wl_client c;
 	EGLDisplay dpy;
 	EGLConfig config;
 	EGLSurface surf;
@@ -301,7 +116,7 @@ static int workload(void)
 	unsigned w = 0, h = 0;
 	uint8_t *shot;
 
-	if (!client_open(&c, true))
+	if (!test_wl_client_open(&c, 4, true))
 		return 1;
 	dpy = eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR, c.display, NULL);
 	if (!eglInitialize(dpy, NULL, NULL) || !(config = window_config(dpy, 8)))
@@ -313,7 +128,8 @@ static int workload(void)
 	    !eglMakeCurrent(dpy, surf, surf, ctx))
 		return 1;
 	draw_scene();
-	if (!swap_shown(&c, dpy, surf) || !(shot = screenshot(&w, &h)) || w != SIZE || h != SIZE)
+	if (!swap_shown(&c, dpy, surf) || !(shot = test_weston_screenshot(&w, &h)) || w != SIZE ||
+	    h != SIZE)
 		return 1;
 	for (unsigned y = 0; y < h; y++) {
 		char name[64];
@@ -327,7 +143,7 @@ static int workload(void)
 	eglDestroySurface(dpy, surf);
 	wl_egl_window_destroy(win);
 	eglTerminate(dpy);
-	client_close(&c);
+	test_wl_client_close(&c);
 	return 0;
 }
 
@@ -337,9 +153,8 @@ static struct test_stack_options options;
 
 struct fixture {
 	struct test_stack stack;
+	struct test_weston weston;
 	bool have_weston;
-	pid_t weston;
-	char runtime[64];
 };
 
 static struct fixture *fx;
@@ -362,7 +177,7 @@ static void test_display(void **state)
 {
 	const EGLAttrib bad[] = { EGL_WIDTH, 1, EGL_NONE };
 	const char *ext;
-	struct client c;
+	struct test_wl_client c;
 	EGLDisplay dpy;
 
 	(void)state;
@@ -370,7 +185,7 @@ static void test_display(void **state)
 	ext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
 	assert_non_null(strstr(ext, "EGL_KHR_platform_wayland"));
 	assert_non_null(strstr(ext, "EGL_EXT_platform_wayland"));
-	assert_true(client_open(&c, false));
+	assert_true(test_wl_client_open(&c, 4, false));
 	assert_ptr_equal(eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR, c.display, bad),
 			 EGL_NO_DISPLAY);
 	assert_egl_error(EGL_BAD_ATTRIBUTE);
@@ -381,7 +196,7 @@ static void test_display(void **state)
 	assert_true(eglInitialize(dpy, NULL, NULL));
 	assert_string_equal(eglQueryString(dpy, EGL_VENDOR), "AGX driver stack");
 	assert_true(eglTerminate(dpy));
-	client_close(&c);
+	test_wl_client_close(&c);
 }
 
 /* EGL 1.5 section 3.5.1 and EGL_KHR_platform_wayland's errors of window surfaces. */
@@ -391,12 +206,12 @@ static void test_window_errors(void **state)
 	EGLConfig config, pbuffer_config = NULL, all[64];
 	EGLSurface surf;
 	EGLint n = 0, type = 0;
-	struct client c;
+	struct test_wl_client c;
 	EGLDisplay dpy;
 
 	(void)state;
 	SKIP_WITHOUT_WESTON();
-	assert_true(client_open(&c, false));
+	assert_true(test_wl_client_open(&c, 4, false));
 	dpy = eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR, c.display, NULL);
 	assert_true(eglInitialize(dpy, NULL, NULL));
 	assert_non_null(config = window_config(dpy, 8));
@@ -437,12 +252,12 @@ static void test_window_errors(void **state)
 	assert_true(eglDestroySurface(dpy, surf));
 	wl_egl_window_destroy(win);
 	assert_true(eglTerminate(dpy));
-	client_close(&c);
+	test_wl_client_close(&c);
 }
 
 /* Makes a current context on a new window surface of c's surface. */
-static EGLSurface window_current(struct client *c, EGLDisplay *dpy, struct wl_egl_window **win,
-				 EGLContext *ctx, int w, int h)
+static EGLSurface window_current(struct test_wl_client *c, EGLDisplay *dpy,
+				 struct wl_egl_window **win, EGLContext *ctx, int w, int h)
 {
 	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE };
 	EGLConfig config;
@@ -488,7 +303,7 @@ static void test_resize(void **state)
 	unsigned w = 0, h = 0;
 	EGLSurface surf;
 	EGLContext ctx;
-	struct client c;
+	struct test_wl_client c;
 	EGLDisplay dpy;
 	uint8_t *shot;
 	EGLint v = 0;
@@ -496,7 +311,7 @@ static void test_resize(void **state)
 
 	(void)state;
 	SKIP_WITHOUT_WESTON();
-	assert_true(client_open(&c, true));
+	assert_true(test_wl_client_open(&c, 4, true));
 	surf = window_current(&c, &dpy, &win, &ctx, SIZE, SIZE);
 	glClearColor(1, 0, 0, 1);
 	glClear(GL_COLOR_BUFFER_BIT);
@@ -527,7 +342,7 @@ static void test_resize(void **state)
 	wl_egl_window_get_attached_size(win, &aw, &ah);
 	assert_int_equal(aw, 32);
 	assert_int_equal(ah, 16);
-	shot = screenshot(&w, &h);
+	shot = test_weston_screenshot(&w, &h);
 	assert_non_null(shot);
 	assert_int_equal(w, SIZE);
 	/* the surface's 32x16 at (16, 24): outside it black */
@@ -542,7 +357,7 @@ static void test_resize(void **state)
 	free(shot);
 	release(dpy, surf, ctx);
 	wl_egl_window_destroy(win);
-	client_close(&c);
+	test_wl_client_close(&c);
 }
 
 /*
@@ -557,19 +372,18 @@ static void test_swap_interval(void **state)
 	struct wl_egl_window *win;
 	EGLSurface surf;
 	EGLContext ctx;
-	struct client c;
+	struct test_wl_client c;
 	EGLDisplay dpy;
 
 	(void)state;
 	SKIP_WITHOUT_WESTON();
-	assert_true(client_open(&c, true));
+	assert_true(test_wl_client_open(&c, 4, true));
 	surf = window_current(&c, &dpy, &win, &ctx, SIZE, SIZE);
 	assert_true(eglSwapInterval(dpy, 1));
 	for (unsigned i = 0; i < 4; i++) {
-		struct wl_callback *cb = wl_surface_frame(c.surface);
-		bool done = false;
+		bool done;
 
-		wl_callback_add_listener(cb, &frame_listener, &done);
+		test_wl_client_frame(&c, &done);
 		glClearColor(0, (float)i / 4, 0, 1);
 		glClear(GL_COLOR_BUFFER_BIT);
 		assert_true(eglSwapBuffers(dpy, surf));
@@ -580,9 +394,9 @@ static void test_swap_interval(void **state)
 	}
 	release(dpy, surf, ctx);
 	wl_egl_window_destroy(win);
-	client_close(&c);
+	test_wl_client_close(&c);
 
-	assert_true(client_open(&c, false));
+	assert_true(test_wl_client_open(&c, 4, false));
 	surf = window_current(&c, &dpy, &win, &ctx, SIZE, SIZE);
 	assert_true(eglSwapInterval(dpy, 0));
 	for (unsigned i = 0; i < 3; i++) {
@@ -591,7 +405,7 @@ static void test_swap_interval(void **state)
 	}
 	release(dpy, surf, ctx);
 	wl_egl_window_destroy(win);
-	client_close(&c);
+	test_wl_client_close(&c);
 }
 
 /* A wl_egl_window destroyed first: the surface's swaps fail, the rest of it works. */
@@ -600,13 +414,13 @@ static void test_window_destroyed(void **state)
 	struct wl_egl_window *win;
 	EGLSurface surf;
 	EGLContext ctx;
-	struct client c;
+	struct test_wl_client c;
 	EGLDisplay dpy;
 	EGLint v = 0;
 
 	(void)state;
 	SKIP_WITHOUT_WESTON();
-	assert_true(client_open(&c, true));
+	assert_true(test_wl_client_open(&c, 4, true));
 	surf = window_current(&c, &dpy, &win, &ctx, SIZE, SIZE);
 	glClear(GL_COLOR_BUFFER_BIT);
 	assert_true(eglSwapBuffers(dpy, surf));
@@ -617,75 +431,14 @@ static void test_window_destroyed(void **state)
 	assert_true(eglQuerySurface(dpy, surf, EGL_WIDTH, &v));
 	assert_int_equal(v, SIZE);
 	release(dpy, surf, ctx);
-	client_close(&c);
-}
-
-/* Starts weston on a socket of its own; whether it listens within 10 s. */
-static bool start_weston(void)
-{
-	char socket[64], path[160];
-
-	snprintf(fx->runtime, sizeof(fx->runtime), "/tmp/agx-weston-XXXXXX");
-	if (!mkdtemp(fx->runtime))
-		return false;
-	snprintf(socket, sizeof(socket), "agx-test-%d", (int)getpid());
-	setenv("XDG_RUNTIME_DIR", fx->runtime, 1);
-	fx->weston = fork();
-	if (fx->weston == 0) {
-		char sock_arg[96];
-		int null = open("/dev/null", O_WRONLY);
-
-		snprintf(sock_arg, sizeof(sock_arg), "--socket=%s", socket);
-		if (!getenv("AGX_TEST_WESTON_LOG")) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		execlp("weston", "weston", "--backend=headless-backend.so", "--use-pixman",
-		       "--width=64", "--height=64", "--idle-time=0", "--debug", sock_arg,
-		       (char *)NULL);
-		_exit(127);
-	}
-	if (fx->weston < 0)
-		return false;
-	setenv("WAYLAND_DISPLAY", socket, 1);
-	snprintf(path, sizeof(path), "%s/%s", fx->runtime, socket);
-	for (unsigned i = 0; i < 200; i++) {
-		struct wl_display *d;
-		int status;
-
-		if (waitpid(fx->weston, &status, WNOHANG) == fx->weston) {
-			fx->weston = 0;
-			return false;
-		}
-		if (access(path, F_OK) == 0 && (d = wl_display_connect(NULL))) {
-			wl_display_disconnect(d);
-			/* desktop-shell's client is up once weston has an xdg_wm_base to give */
-			usleep(500 * 1000);
-			return true;
-		}
-		usleep(50 * 1000);
-	}
-	return false;
-}
-
-static void stop_weston(void)
-{
-	char cmd[128];
-
-	if (fx->weston > 0) {
-		kill(fx->weston, SIGTERM);
-		waitpid(fx->weston, NULL, 0);
-	}
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->runtime);
-	if (system(cmd) != 0)
-		print_message("# cannot remove %s\n", fx->runtime);
+	test_wl_client_close(&c);
 }
 
 static int setup(void **state)
 {
 	fx = calloc(1, sizeof(*fx));
 	assert_non_null(fx);
-	fx->have_weston = start_weston();
+	fx->have_weston = test_weston_start(&fx->weston, SIZE, SIZE);
 	if (!fx->have_weston) {
 		print_message("# weston does not start: every test skips\n");
 		*state = fx;
@@ -707,7 +460,7 @@ static int teardown(void **state)
 		eglReleaseThread();
 		clean = test_stack_stop(&fx->stack);
 	}
-	stop_weston();
+	test_weston_stop(&fx->weston);
 	free(fx);
 	assert_true(clean);
 	return 0;
