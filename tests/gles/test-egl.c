@@ -96,11 +96,13 @@ static void test_client_extensions(void **state)
 	assert_non_null(ext);
 	assert_non_null(strstr(ext, "EGL_MESA_platform_surfaceless"));
 	assert_non_null(strstr(ext, "EGL_EXT_platform_base"));
-	/* X11 displays are test-egl-x11's */
+	/* X11 displays are test-egl-x11's, Wayland ones test-egl-wayland's */
 	assert_non_null(strstr(ext, "EGL_KHR_platform_x11"));
+	assert_non_null(strstr(ext, "EGL_KHR_platform_wayland"));
+	assert_non_null(strstr(ext, "EGL_EXT_platform_wayland"));
 	/* no platform this vendor lacks */
-	assert_null(strstr(ext, "EGL_EXT_platform_wayland"));
 	assert_null(strstr(ext, "EGL_KHR_platform_gbm"));
+	assert_null(strstr(ext, "EGL_EXT_platform_device"));
 }
 
 static void test_displays(void **state)

@@ -4,9 +4,11 @@
 # state directory of its own, __EGL_VENDOR_LIBRARY_FILENAMES naming the
 # build tree's vendor file -- finds libEGL_agx on the surfaceless platform:
 # its vendor, version, client APIs, extensions and the 25 configs, and no
-# other vendor's platforms.  eglinfo also goes through the X11 platform,
-# which the client extensions name: on an Xvfb of the test's own, or, with
-# no Xvfb, failing to initialize it (test-es2info.sh checks that section).
+# other vendor's platforms.  eglinfo also goes through the X11 and Wayland
+# platforms, which the client extensions name: X11 on an Xvfb of the
+# test's own, or, with no Xvfb, failing to initialize it (test-es2info.sh
+# checks that section); Wayland failing to, with no compositor
+# (test-egl-wayland has one).
 # PRELOAD: the sanitizer runtime an uninstrumented eglinfo needs to load a
 # sanitized libEGL_agx.  TAP on stdout.
 set -u
@@ -34,6 +36,8 @@ cleanup() {
 trap cleanup EXIT
 
 echo "1..10"
+# a compositor that is not there, whatever the environment has
+export WAYLAND_DISPLAY="$dir/no-compositor"
 if xvfb_start "$dir" -screen 0 256x256x24; then
 	x11=1
 else
@@ -46,13 +50,18 @@ else
 	"$stack" run -- "$eglinfo" >"$out" 2>&1
 fi
 status=$?
+# no compositor: eglinfo says so in the Wayland section and exits with 1
+[ "$status" = 1 ] &&
+	sed -n '/^Wayland platform:/{n;p;}' "$out" | grep -qx "eglinfo: eglInitialize failed"
+wayland_failed=$?
 if [ "$x11" = 1 ]; then
-	check $status "agx-stack run -- eglinfo exits with 0"
+	[ "$wayland_failed" = 0 ] && ! sed -n '/^X11 platform:/{n;p;}' "$out" | grep -q failed
+	check $? "agx-stack run -- eglinfo fails only for the Wayland platform (no compositor)"
 else
-	# no X server: eglinfo says so in the X11 section and exits with 1
-	[ "$status" = 1 ] &&
+	# no X server either: the X11 section says so too
+	[ "$wayland_failed" = 0 ] &&
 		sed -n '/^X11 platform:/{n;p;}' "$out" | grep -qx "eglinfo: eglInitialize failed"
-	check $? "agx-stack run -- eglinfo fails only for the X11 platform (no Xvfb, no X server)"
+	check $? "agx-stack run -- eglinfo fails only for the X11 and Wayland platforms (no servers)"
 fi
 
 # the surfaceless platform's section: from its heading to the end
@@ -64,10 +73,12 @@ client=$(sed -n '/^EGL client extensions string:/,/^$/p' "$out")
 
 printf '%s\n' "$client" | grep -qw EGL_MESA_platform_surfaceless
 check $? "the client extensions name the surfaceless platform"
-printf '%s\n' "$client" | grep -qw EGL_KHR_platform_x11
-check $? "the client extensions name the X11 platform"
+printf '%s\n' "$client" | grep -qw EGL_KHR_platform_x11 &&
+	printf '%s\n' "$client" | grep -qw EGL_KHR_platform_wayland
+check $? "the client extensions name the X11 and Wayland platforms"
 # only libEGL_agx is loaded: no other vendor's platforms
-! printf '%s\n' "$client" | grep -qw -e EGL_KHR_platform_wayland -e EGL_KHR_platform_gbm
+! printf '%s\n' "$client" | grep -qw -e EGL_KHR_platform_gbm -e EGL_MESA_platform_gbm \
+	-e EGL_EXT_platform_device
 check $? "no platform of another vendor"
 has "EGL API version: 1.5"
 check $? "EGL 1.5"
