@@ -392,6 +392,23 @@ static void test_swap_interval(void **state)
 		wl_display_dispatch_pending(c.display);
 		assert_true(done);
 	}
+	/* the frames after those, in whichever colour buffer weston has let go of, show as drawn */
+	for (unsigned i = 0; i < 3; i++) {
+		static const uint32_t colors[] = { 0xff00ff, 0x00ffff, 0xffff00 };
+		unsigned w = 0, h = 0, bad = 0;
+		uint8_t *shot;
+
+		glClearColor(colors[i] >> 16 & 1, colors[i] >> 8 & 1, colors[i] & 1, 1);
+		glClear(GL_COLOR_BUFFER_BIT);
+		assert_true(swap_shown(&c, dpy, surf));
+		shot = test_weston_screenshot(&w, &h);
+		assert_non_null(shot);
+		assert_int_equal(w * h, SIZE * SIZE);
+		for (unsigned p = 0; p < w * h; p++)
+			bad += shot_pixel(shot, w, p % w, p / w) != colors[i];
+		free(shot);
+		assert_int_equal(bad, 0);
+	}
 	release(dpy, surf, ctx);
 	wl_egl_window_destroy(win);
 	test_wl_client_close(&c);
