@@ -176,6 +176,7 @@ static void test_llvmpipe(void **state)
 static void test_display(void **state)
 {
 	const EGLAttrib bad[] = { EGL_WIDTH, 1, EGL_NONE };
+	char name[128];
 	const char *ext;
 	struct test_wl_client c;
 	EGLDisplay dpy;
@@ -197,6 +198,17 @@ static void test_display(void **state)
 	assert_string_equal(eglQueryString(dpy, EGL_VENDOR), "AGX driver stack");
 	assert_true(eglTerminate(dpy));
 	test_wl_client_close(&c);
+	/* EGL_DEFAULT_DISPLAY: our own connection to $WAYLAND_DISPLAY's compositor, if there is one
+	 */
+	dpy = eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR, EGL_DEFAULT_DISPLAY, NULL);
+	assert_ptr_not_equal(dpy, EGL_NO_DISPLAY);
+	strcpy(name, getenv("WAYLAND_DISPLAY"));
+	setenv("WAYLAND_DISPLAY", "/nonexistent/wayland-socket", 1);
+	assert_false(eglInitialize(dpy, NULL, NULL));
+	assert_egl_error(EGL_NOT_INITIALIZED);
+	setenv("WAYLAND_DISPLAY", name, 1);
+	assert_true(eglInitialize(dpy, NULL, NULL));
+	assert_true(eglTerminate(dpy));
 }
 
 /* EGL 1.5 section 3.5.1 and EGL_KHR_platform_wayland's errors of window surfaces. */
