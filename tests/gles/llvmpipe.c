@@ -205,11 +205,23 @@ void llvmpipe_compare(const struct test_stack *s, size_t min_records)
 	assert_int_equal(differ, 0);
 }
 
-bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
-			   EGLint w, EGLint h, EGLSurface *surf_out, EGLContext *ctx_out)
+void llvmpipe_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "workload: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+EGLConfig llvmpipe_config(EGLDisplay dpy, EGLint surface_type, EGLint major, EGLint r, EGLint g,
+			  EGLint b, EGLint a)
 {
 	const EGLint attribs[] = { EGL_SURFACE_TYPE,
-				   EGL_PBUFFER_BIT,
+				   surface_type,
 				   EGL_RENDERABLE_TYPE,
 				   major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES3_BIT,
 				   EGL_RED_SIZE,
@@ -221,14 +233,11 @@ bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint 
 				   EGL_ALPHA_SIZE,
 				   a,
 				   EGL_NONE };
-	const EGLint pb[] = { EGL_WIDTH, w, EGL_HEIGHT, h, EGL_NONE };
-	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, 0,
-			      EGL_NONE };
 	EGLConfig configs[64];
 	EGLint n = 0;
 
 	if (!eglChooseConfig(dpy, attribs, configs, 64, &n))
-		return false;
+		return NULL;
 	for (EGLint i = 0; i < n; i++) {
 		EGLint v[4];
 
@@ -236,14 +245,26 @@ bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint 
 		eglGetConfigAttrib(dpy, configs[i], EGL_GREEN_SIZE, &v[1]);
 		eglGetConfigAttrib(dpy, configs[i], EGL_BLUE_SIZE, &v[2]);
 		eglGetConfigAttrib(dpy, configs[i], EGL_ALPHA_SIZE, &v[3]);
-		if (v[0] != r || v[1] != g || v[2] != b || v[3] != a)
-			continue;
-		*surf_out = eglCreatePbufferSurface(dpy, configs[i], pb);
-		*ctx_out = eglCreateContext(dpy, configs[i], EGL_NO_CONTEXT, ca);
-		return *surf_out != EGL_NO_SURFACE && *ctx_out != EGL_NO_CONTEXT &&
-		       eglMakeCurrent(dpy, *surf_out, *surf_out, *ctx_out);
+		if (v[0] == r && v[1] == g && v[2] == b && v[3] == a)
+			return configs[i];
 	}
-	return false;
+	return NULL;
+}
+
+bool llvmpipe_make_current(EGLDisplay dpy, EGLint r, EGLint g, EGLint b, EGLint a, EGLint major,
+			   EGLint w, EGLint h, EGLSurface *surf_out, EGLContext *ctx_out)
+{
+	const EGLint pb[] = { EGL_WIDTH, w, EGL_HEIGHT, h, EGL_NONE };
+	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, 0,
+			      EGL_NONE };
+	EGLConfig config = llvmpipe_config(dpy, EGL_PBUFFER_BIT, major, r, g, b, a);
+
+	if (!config)
+		return false;
+	*surf_out = eglCreatePbufferSurface(dpy, config, pb);
+	*ctx_out = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ca);
+	return *surf_out != EGL_NO_SURFACE && *ctx_out != EGL_NO_CONTEXT &&
+	       eglMakeCurrent(dpy, *surf_out, *surf_out, *ctx_out);
 }
 
 static GLuint shader(GLenum type, const char *src)

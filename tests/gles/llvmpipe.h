@@ -35,6 +35,17 @@ void llvmpipe_record_error(const char *name);
  */
 void llvmpipe_compare(const struct test_stack *s, size_t min_records);
 
+/* Ends the workload (exit 1) with a message on stderr, for what leaves nothing to compare. */
+void llvmpipe_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * The first config of exactly these colour sizes among those with
+ * surface_type (EGL_PBUFFER_BIT, EGL_WINDOW_BIT) and renderable as
+ * OpenGL ES major.0; NULL if none.
+ */
+EGLConfig llvmpipe_config(EGLDisplay dpy, EGLint surface_type, EGLint major, EGLint r, EGLint g,
+			  EGLint b, EGLint a);
+
 /*
  * A pbuffer of w x h of the first config with exactly these colour sizes
  * (eglChooseConfig's order differs between vendors: with no sizes asked

@@ -106,19 +106,6 @@ static bool ours(void)
 	return v && !strcmp(v, "AGX driver stack");
 }
 
-static void fail_workload(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail_workload(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "workload: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
 static void read_pixels(uint8_t *px)
 {
 	memset(px, 0xcd, W * H * 4);
@@ -289,7 +276,7 @@ static void limits(void)
 		snprintf(name, sizeof(name), "%slimit_0x%x", i ? "#" : "", which[i]);
 		llvmpipe_record(name, &v, sizeof(v));
 		if (ours() && v != 8)
-			fail_workload("limit 0x%x is %d, not 8", which[i], v);
+			llvmpipe_fail("limit 0x%x is %d, not 8", which[i], v);
 		glGetError();
 	}
 	glGetIntegerv(GL_NUM_EXTENSIONS, &n);
@@ -385,7 +372,7 @@ static int workload(void)
 		same = !memcmp(with, without, sizeof(with));
 		llvmpipe_record("#disabled_clip_distance_clips_nothing", &same, sizeof(same));
 		if (ours() && !same)
-			fail_workload("a disabled clip distance clipped");
+			llvmpipe_fail("a disabled clip distance clipped");
 		glDeleteProgram(noclip);
 	}
 

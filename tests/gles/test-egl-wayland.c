@@ -52,35 +52,7 @@ static bool swap_shown(struct test_wl_client *c, EGLDisplay dpy, EGLSurface surf
 
 static EGLConfig window_config(EGLDisplay dpy, EGLint alpha)
 {
-	const EGLint attribs[] = { EGL_SURFACE_TYPE,
-				   EGL_WINDOW_BIT,
-				   EGL_RENDERABLE_TYPE,
-				   EGL_OPENGL_ES3_BIT,
-				   EGL_RED_SIZE,
-				   8,
-				   EGL_GREEN_SIZE,
-				   8,
-				   EGL_BLUE_SIZE,
-				   8,
-				   EGL_ALPHA_SIZE,
-				   alpha,
-				   EGL_NONE };
-	EGLConfig configs[64];
-	EGLint n = 0;
-
-	if (!eglChooseConfig(dpy, attribs, configs, 64, &n))
-		return NULL;
-	for (EGLint i = 0; i < n; i++) {
-		EGLint v[4];
-
-		eglGetConfigAttrib(dpy, configs[i], EGL_RED_SIZE, &v[0]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_GREEN_SIZE, &v[1]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_BLUE_SIZE, &v[2]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_ALPHA_SIZE, &v[3]);
-		if (v[0] == 8 && v[1] == 8 && v[2] == 8 && v[3] == alpha)
-			return configs[i];
-	}
-	return NULL;
+	return llvmpipe_config(dpy, EGL_WINDOW_BIT, 3, 8, 8, 8, alpha);
 }
 
 /* An asymmetric scene: a clear, and a triangle in the top half, red at its top. */

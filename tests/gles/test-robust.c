@@ -96,52 +96,14 @@ static const char fs_fetch[] = "#version 300 es\n"
 			       "void main() { o = texelFetch(t, ivec2(cell % 8, cell / 8), 0); }\n";
 static const char *const names[] = { "col", NULL };
 
-static void fail_workload(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail_workload(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "workload: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
 /* The first config of exactly RGBA8 for ES 3 pbuffers (as llvmpipe_make_current picks). */
 static EGLConfig rgba8_config(EGLDisplay dpy)
 {
-	const EGLint attribs[] = { EGL_SURFACE_TYPE,
-				   EGL_PBUFFER_BIT,
-				   EGL_RENDERABLE_TYPE,
-				   EGL_OPENGL_ES3_BIT,
-				   EGL_RED_SIZE,
-				   8,
-				   EGL_GREEN_SIZE,
-				   8,
-				   EGL_BLUE_SIZE,
-				   8,
-				   EGL_ALPHA_SIZE,
-				   8,
-				   EGL_NONE };
-	EGLConfig configs[64];
-	EGLint n = 0;
+	EGLConfig config = llvmpipe_config(dpy, EGL_PBUFFER_BIT, 3, 8, 8, 8, 8);
 
-	if (!eglChooseConfig(dpy, attribs, configs, 64, &n))
-		fail_workload("eglChooseConfig: 0x%x", eglGetError());
-	for (EGLint i = 0; i < n; i++) {
-		EGLint v[4];
-
-		eglGetConfigAttrib(dpy, configs[i], EGL_RED_SIZE, &v[0]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_GREEN_SIZE, &v[1]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_BLUE_SIZE, &v[2]);
-		eglGetConfigAttrib(dpy, configs[i], EGL_ALPHA_SIZE, &v[3]);
-		if (v[0] == 8 && v[1] == 8 && v[2] == 8 && v[3] == 8)
-			return configs[i];
-	}
-	fail_workload("no RGBA8 config");
-	return NULL;
+	if (!config)
+		llvmpipe_fail("no RGBA8 config (0x%x)", eglGetError());
+	return config;
 }
 
 struct surface_context {
@@ -170,14 +132,14 @@ static struct surface_context context_new(EGLDisplay dpy, EGLConfig config, bool
 	sc.surf = eglCreatePbufferSurface(dpy, config, pb);
 	sc.ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ca);
 	if (sc.surf == EGL_NO_SURFACE || sc.ctx == EGL_NO_CONTEXT)
-		fail_workload("no %s context (0x%x)", robust ? "robust" : "plain", eglGetError());
+		llvmpipe_fail("no %s context (0x%x)", robust ? "robust" : "plain", eglGetError());
 	return sc;
 }
 
 static void make_current(EGLDisplay dpy, const struct surface_context *sc)
 {
 	if (!eglMakeCurrent(dpy, sc->surf, sc->surf, sc->ctx))
-		fail_workload("eglMakeCurrent: 0x%x", eglGetError());
+		llvmpipe_fail("eglMakeCurrent: 0x%x", eglGetError());
 	glViewport(0, 0, W, H);
 }
 
