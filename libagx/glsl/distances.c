@@ -56,43 +56,111 @@ static bool is(const struct agx_glsl_tokens *tokens, size_t k, const char *s)
 	return k < tokens->count && agx_glsl_token_is(&tokens->v[k], s);
 }
 
-static bool same(const struct agx_glsl_token *a, const struct agx_glsl_token *b)
+/* A declaration "const [precision] int NAME = NUMBER ;": NAME's token and the value. */
+struct constant {
+	const struct agx_glsl_token *name;
+	size_t at; /* the name's token index: the first declaration of a name wins */
+	long value;
+};
+
+/* The shader's integer constants, sorted by name, so that an index looks one up by halves. */
+struct constants {
+	struct constant *v;
+	size_t count;
+};
+
+static int compare_names(const struct agx_glsl_token *a, const struct agx_glsl_token *b)
 {
-	return a->length == b->length && !memcmp(a->text, b->text, a->length);
+	if (a->length != b->length)
+		return a->length < b->length ? -1 : 1;
+	return memcmp(a->text, b->text, a->length);
 }
 
-/* The value of "const [precision] int NAME = NUMBER", name at token k; -1 if none. */
-static long constant(const struct agx_glsl_tokens *tokens, size_t k)
+static int compare_constants(const void *pa, const void *pb)
 {
-	for (size_t i = 0; i < tokens->count; i++) {
-		size_t j;
-		long p;
+	const struct constant *a = pa, *b = pb;
+	int c = compare_names(a->name, b->name);
 
-		if (i == k || !same(&tokens->v[i], &tokens->v[k]))
-			continue;
-		p = prev(tokens, (long)i);
-		if (p < 0 || !agx_glsl_token_is(&tokens->v[p], "int"))
-			continue;
+	return c ? c : a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Whether tokens[i] is the NAME of such a declaration; then *value is its NUMBER. */
+static bool constant_at(const struct agx_glsl_tokens *tokens, size_t i, long *value)
+{
+	size_t j;
+	long p;
+
+	if (tokens->v[i].kind != AGX_GLSL_TOKEN_IDENT)
+		return false;
+	p = prev(tokens, (long)i);
+	if (p < 0 || !agx_glsl_token_is(&tokens->v[p], "int"))
+		return false;
+	p = prev(tokens, p);
+	if (p >= 0 && (agx_glsl_token_is(&tokens->v[p], "highp") ||
+		       agx_glsl_token_is(&tokens->v[p], "mediump") ||
+		       agx_glsl_token_is(&tokens->v[p], "lowp")))
 		p = prev(tokens, p);
-		if (p >= 0 && (agx_glsl_token_is(&tokens->v[p], "highp") ||
-			       agx_glsl_token_is(&tokens->v[p], "mediump") ||
-			       agx_glsl_token_is(&tokens->v[p], "lowp")))
-			p = prev(tokens, p);
-		if (p < 0 || !agx_glsl_token_is(&tokens->v[p], "const"))
+	if (p < 0 || !agx_glsl_token_is(&tokens->v[p], "const"))
+		return false;
+	j = next(tokens, i + 1);
+	if (!is(tokens, j, "="))
+		return false;
+	j = next(tokens, j + 1);
+	if (j >= tokens->count || tokens->v[j].kind != AGX_GLSL_TOKEN_NUMBER ||
+	    !is(tokens, next(tokens, j + 1), ";"))
+		return false;
+	*value = agx_glsl_token_number(&tokens->v[j]);
+	return true;
+}
+
+/* One pass over the tokens; -ENOMEM is the only error. */
+static int constants_find(const struct agx_glsl_tokens *tokens, struct constants *c)
+{
+	size_t cap = 0;
+	long value;
+
+	c->v = NULL;
+	c->count = 0;
+	for (size_t i = 0; i < tokens->count; i++) {
+		if (!constant_at(tokens, i, &value))
 			continue;
-		j = next(tokens, i + 1);
-		if (!is(tokens, j, "="))
-			continue;
-		j = next(tokens, j + 1);
-		if (j < tokens->count && tokens->v[j].kind == AGX_GLSL_TOKEN_NUMBER &&
-		    is(tokens, next(tokens, j + 1), ";"))
-			return agx_glsl_token_number(&tokens->v[j]);
+		if (c->count == cap) {
+			struct constant *v;
+
+			cap = cap ? cap * 2 : 16;
+			if (!(v = realloc(c->v, cap * sizeof(*v)))) {
+				free(c->v);
+				c->v = NULL;
+				return -ENOMEM;
+			}
+			c->v = v;
+		}
+		c->v[c->count++] = (struct constant){ &tokens->v[i], i, value };
 	}
-	return -1;
+	if (c->count)
+		qsort(c->v, c->count, sizeof(c->v[0]), compare_constants);
+	return 0;
+}
+
+/* The value of the constant named like name; -1 if none. */
+static long constant(const struct constants *c, const struct agx_glsl_token *name)
+{
+	size_t lo = 0, hi = c->count;
+
+	/* the first of equal names: the lowest index where the name is not less */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (compare_names(c->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->count && !compare_names(c->v[lo].name, name) ? c->v[lo].value : -1;
 }
 
 /* The constant index of "[ INDEX ]" from token k, or -1. */
-static long index_at(const struct agx_glsl_tokens *tokens, size_t k)
+static long index_at(const struct agx_glsl_tokens *tokens, const struct constants *c, size_t k)
 {
 	size_t j = next(tokens, k + 1), end = next(tokens, j + 1);
 	const struct agx_glsl_token *t = j < tokens->count ? &tokens->v[j] : NULL;
@@ -101,10 +169,11 @@ static long index_at(const struct agx_glsl_tokens *tokens, size_t k)
 		return -1;
 	if (t->kind == AGX_GLSL_TOKEN_NUMBER)
 		return agx_glsl_token_number(t);
-	return t->kind == AGX_GLSL_TOKEN_IDENT ? constant(tokens, j) : -1;
+	return t->kind == AGX_GLSL_TOKEN_IDENT ? constant(c, t) : -1;
 }
 
-static void find_sizes(const struct agx_glsl_tokens *tokens, struct array *a)
+static void find_sizes(const struct agx_glsl_tokens *tokens, const struct constants *c,
+		       struct array *a)
 {
 	long redeclared = -1;
 
@@ -123,7 +192,7 @@ static void find_sizes(const struct agx_glsl_tokens *tokens, struct array *a)
 			a->marker = (long)next(tokens, j + 1);
 			continue;
 		}
-		i = is(tokens, j, "[") ? index_at(tokens, j) : -1;
+		i = is(tokens, j, "[") ? index_at(tokens, c, j) : -1;
 		if (p >= 0 && agx_glsl_token_is(&tokens->v[p], "float")) {
 			redeclared = i; /* the shader's own declaration */
 			continue;
@@ -148,6 +217,7 @@ int agx_glsl_size_distances(char **code, char **error)
 	struct array arrays[2] = { { "agx_ClipDistance", "gl_ClipDistance", 0, 0, 0 },
 				   { "agx_CullDistance", "gl_CullDistance", 0, 0, 0 } };
 	struct agx_glsl_tokens tokens;
+	struct constants constants = { 0 };
 	struct agx_glsl_text o = { 0 };
 	long drop_from[2] = { -1, -1 }, drop_to[2] = { -1, -1 };
 	int ret = 0;
@@ -157,10 +227,12 @@ int agx_glsl_size_distances(char **code, char **error)
 		return 0;
 	if ((ret = agx_glsl_tokenize(*code, strlen(*code), &tokens)))
 		return ret;
+	if ((ret = constants_find(&tokens, &constants)) < 0)
+		goto out;
 	for (int i = 0; i < 2; i++) {
 		struct array *a = &arrays[i];
 
-		find_sizes(&tokens, a);
+		find_sizes(&tokens, &constants, a);
 		if (a->marker >= 0 && a->unknown >= 0) {
 			*error =
 			    error_at(&tokens.v[a->unknown], a->builtin,
@@ -227,6 +299,7 @@ int agx_glsl_size_distances(char **code, char **error)
 	o.v = NULL;
 out:
 	free(o.v);
+	free(constants.v);
 	agx_glsl_tokens_finish(&tokens);
 	return ret;
 }
