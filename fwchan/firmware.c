@@ -110,7 +110,7 @@ static void publish(struct fw_channel *c)
 
 static void doorbell(struct firmware *fw, uint64_t msg_word)
 {
-	if (!rtkit_send(fw->rtkit, EP_DOORBELL, msg_word))
+	if (!rtkit_ring(fw->rtkit, EP_DOORBELL, msg_word))
 		agx_err("firmware: the mailbox is full; a doorbell was lost");
 }
 

@@ -68,6 +68,15 @@ bool rtkit_send(struct rtkit *r, uint8_t endpoint, uint64_t msg)
 	return true;
 }
 
+bool rtkit_ring(struct rtkit *r, uint8_t endpoint, uint64_t msg)
+{
+	for (unsigned i = r->out_tail; i != r->out_head; i++)
+		if (r->out[i % RTKIT_OUT_QUEUE].msg == msg &&
+		    r->out[i % RTKIT_OUT_QUEUE].ep == endpoint)
+			return true;
+	return rtkit_send(r, endpoint, msg);
+}
+
 static void send_raw(struct rtkit *r, uint8_t ep, const uint8_t raw[8])
 {
 	if (!rtkit_send(r, ep, word(raw)))

@@ -61,6 +61,13 @@ void rtkit_fini(struct rtkit *r);
 void rtkit_boot(struct rtkit *r);
 /* Queues a message (in order) and rings the doorbell; false if even the queue is full. */
 bool rtkit_send(struct rtkit *r, uint8_t endpoint, uint64_t msg);
+/*
+ * A doorbell: says "look at this channel", so one already waiting in the
+ * queue covers this one too (the firmware reads every entry published
+ * before it takes the message).  Queued unless that one is there; false
+ * only if the queue is full of other messages.
+ */
+bool rtkit_ring(struct rtkit *r, uint8_t endpoint, uint64_t msg);
 bool rtkit_ping(struct rtkit *r, uint64_t cookie);
 /* Takes every message waiting in the ring (the IRQ handler; also after a reset). */
 void rtkit_drain(struct rtkit *r);

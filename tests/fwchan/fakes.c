@@ -55,3 +55,8 @@ bool rtkit_send(struct rtkit *r, uint8_t endpoint, uint64_t msg)
 	fake_mailbox_messages++;
 	return true;
 }
+
+bool rtkit_ring(struct rtkit *r, uint8_t endpoint, uint64_t msg)
+{
+	return rtkit_send(r, endpoint, msg);
+}
