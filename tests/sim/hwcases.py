@@ -94,11 +94,12 @@ def show_failure(disasm, case, result, expected):
 def read_known(path):
     known = {}
     if os.path.exists(path):
-        for line in open(path):
-            line = line.strip()
-            if line and not line.startswith('#'):
-                cid, _, why = line.partition(' ')
-                known[cid] = why.strip()
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith('#'):
+                    cid, _, why = line.partition(' ')
+                    known[cid] = why.strip()
     return known
 
 

@@ -191,24 +191,24 @@ def exec_imadd(m, f):
         write(m, d, l, r)
 
 
-def _bfi(a, b, c, mask, a_bits):
+def _bfi(a, b, c, mask):
     return (a & ~(mask << c)) | ((b & mask) << c)
 
 
-def _bfeil(a, b, c, mask, a_bits):
+def _bfeil(a, b, c, mask):
     return (a & ~mask) | ((b >> c) & mask)
 
 
-def _extr(a, b, c, mask, a_bits):
+def _extr(a, b, c, mask):
     return (((b << 32) | a) >> c) & mask
 
 
-def _shlhi(a, b, c, mask, a_bits):
+def _shlhi(a, b, c, mask):
     shifted = mask << max(c - 32, 0)
     return (((b << c) >> 32) & shifted) | (a & ~shifted)
 
 
-def _shrhi(a, b, c, mask, a_bits):
+def _shrhi(a, b, c, mask):
     shifted = (mask << 32) >> min(c, 32)
     return (((b << 32) >> c) & shifted) | (a & ~shifted)
 
@@ -230,7 +230,7 @@ def exec_shift(m, f):
         else:
             c = read(m, src(f, 'C'), l) & 0x7f
             mask = (1 << f['m']) - 1 if f['m'] else 0xffffffff
-            r = SHIFT_OPS[op](a, b, c, mask, a_op[2])
+            r = SHIFT_OPS[op](a, b, c, mask)
         write(m, d, l, r)
 
 
