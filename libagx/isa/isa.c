@@ -715,6 +715,29 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->index = f->value;
 		v->imm = f->value;
 		return true;
+	case AGX_KIND_PDST:
+		/* applegpu PairedALUDstDesc: the first of two halves or of two r32 */
+		v->type = AGX_VALUE_REG;
+		v->cache = f->type & 1;
+		v->count = 2;
+		v->bits = (f->type & 2) ? 32 : 16;
+		v->index = v->bits == 32 ? f->value >> 1 : f->value;
+		return v->bits == 16 || !(f->value & 1);
+	case AGX_KIND_PFSRC:
+		/* applegpu PairedFloatSrcDesc; a pair of uniforms or immediates is not known */
+		if (!alu_src(v, f->value, f->type, type_bits, 32) || v->type != AGX_VALUE_REG)
+			return false;
+		v->count = 2;
+		v->abs = f->mod & 1;
+		v->neg = f->mod & 2;
+		return true;
+	case AGX_KIND_ASYNCTUPLE:
+		/* applegpu AsyncMemoryBaseDesc: the field is the first 32-bit register itself */
+		v->type = f->type ? AGX_VALUE_UNIFORM : AGX_VALUE_REG;
+		v->bits = 32;
+		v->index = f->value;
+		v->count = named_field(in, "F") ? 5 : 3;
+		return true;
 	case AGX_KIND_ENUM:
 		v->type = AGX_VALUE_TEXT;
 		for (unsigned k = 0; k < o->enumeration->count; k++)
@@ -1234,6 +1257,29 @@ static bool encode_src(const struct agx_isa_value *v, unsigned type_bits, unsign
 	return f->value <= 0xff;
 }
 
+/* A register pair (pdst, pfsrc) named by its first register, with the flags parsed off it. */
+static int encode_pair(struct parser *p, const struct agx_isa_operand_desc *o,
+		       struct agx_isa_fields *f, const struct agx_isa_value *v,
+		       const struct agx_isa_value *flags, const char *text)
+{
+	bool dst = o->kind == AGX_KIND_PDST;
+	unsigned value = v->bits == 32 ? v->index << 1 : v->index;
+
+	if (flags->sx || (flags->cache && flags->discard) ||
+	    (dst && (flags->discard || flags->abs || flags->neg)))
+		return fail(p, "modifier not allowed on '%s'", text);
+	if (!fits(&o->value, value) || value > 0xff)
+		return fail(p, "register out of range");
+	f->value = value;
+	if (dst) {
+		f->type = (flags->cache ? 1u : 0u) | (v->bits == 32 ? 2u : 0u);
+		return 0;
+	}
+	f->type = (v->bits == 32 ? 8u : 0u) | hint_bits(flags);
+	f->mod = (flags->abs ? 1u : 0u) | (flags->neg ? 2u : 0u);
+	return 0;
+}
+
 /* Parses operand string s for operand i; fills in->operands[i]. */
 static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i, const char *text,
 			 int64_t pc)
@@ -1288,7 +1334,9 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		}
 		if (w < 64 && (n < -((int64_t)1 << (w - 1)) || n >= ((int64_t)1 << (w - 1))))
 			return fail(p, "branch target out of range");
-		f->value = (uint32_t)n;
+		/* a field narrower than 32 bits keeps only its own bits (jmp_if_skipping_doorbell)
+		 */
+		f->value = w < 32 ? (uint32_t)n & ((1u << w) - 1) : (uint32_t)n;
 		return 0;
 	}
 	case AGX_KIND_SHIFT:
@@ -1457,6 +1505,22 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		f->count = (v.count / per) & 3;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	}
+	case AGX_KIND_PDST:
+	case AGX_KIND_PFSRC: {
+		struct agx_isa_value flags = { 0 };
+
+		take_flags(s, &flags);
+		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG || v.count != 2)
+			return fail(p, "'%s' is no register pair", text);
+		return encode_pair(p, o, f, &v, &flags, text);
+	}
+	case AGX_KIND_ASYNCTUPLE:
+		if (!parse_tuple(s, &v) || v.bits != 32)
+			return fail(p, "'%s' is no tuple of 32-bit registers or uniforms", s);
+		f->type = v.type == AGX_VALUE_UNIFORM;
+		f->value = v.index;
+		p->tuple_len[i] = v.count;
+		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	case AGX_KIND_MEMREG:
 	case AGX_KIND_TGREG:
 		if (!parse_tuple(s, &v) || v.type != AGX_VALUE_REG)
@@ -1693,6 +1757,7 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		     d->operands[i].kind == AGX_KIND_TGREG ||
 		     d->operands[i].kind == AGX_KIND_ATOMSRC ||
 		     d->operands[i].kind == AGX_KIND_ZSREG ||
+		     d->operands[i].kind == AGX_KIND_ASYNCTUPLE ||
 		     d->operands[i].kind == AGX_KIND_COORDS ||
 		     (d->operands[i].kind == AGX_KIND_LOD && v.type != AGX_VALUE_IMM)) &&
 		    v.count != p->tuple_len[i])

@@ -67,6 +67,9 @@ enum agx_isa_kind {
 	AGX_KIND_GPR16,	     /* a 16-bit register, its number in the field */
 	AGX_KIND_IMMR16,     /* an 8-bit immediate (type 1) or an r16 (type 0) */
 	AGX_KIND_ZSREG,	     /* depth (r32, type 1), stencil (r16, type 2) or both (3 halves) */
+	AGX_KIND_PDST,	     /* a destination pair: two halves, or two r32 (type bit 1) */
+	AGX_KIND_PFSRC,	     /* a float source pair of registers, with abs/neg */
+	AGX_KIND_ASYNCTUPLE, /* 3 or 5 32-bit registers or uniforms (type 1), by copy kind F */
 };
 
 enum agx_isa_class {
