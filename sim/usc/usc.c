@@ -78,6 +78,11 @@ struct usc_program {
 
 /* --- decoding ------------------------------------------------------------------- */
 
+static inline uint64_t sext(uint64_t v, unsigned bits)
+{
+	return bits >= 64 ? v : (uint64_t)((int64_t)(v << (64 - bits)) >> (64 - bits));
+}
+
 /* The micro-op at a byte offset, or -1 if no instruction starts there; the end is `count`. */
 static int uop_at(const struct usc_program *p, uint32_t offset)
 {
@@ -176,6 +181,7 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 		case AGX_KIND_DST64:
 		case AGX_KIND_DST16:
 		case AGX_KIND_DST32:
+		case AGX_KIND_PDST: /* the first of the pair */
 			u->d.bits = (uint8_t)v.bits;
 			u->d.index = (uint16_t)v.index;
 			break;
@@ -197,10 +203,15 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 		case AGX_KIND_SR:
 			u->sr = f->value;
 			break;
-		case AGX_KIND_BRANCH:
-			/* resolved to a micro-op index once all are decoded */
-			u->n = f->value;
+		case AGX_KIND_BRANCH: {
+			/* resolved to a micro-op index once all are decoded; signed, any width */
+			unsigned w = 0;
+
+			for (unsigned k = 0; k < o->value.count; k++)
+				w += o->value.part[k].width;
+			u->n = w < 32 ? (uint32_t)sext(f->value, w) : f->value;
 			break;
+		}
 		case AGX_KIND_MEMREG:
 		case AGX_KIND_TGREG:
 		case AGX_KIND_ATOMSRC:
@@ -479,11 +490,6 @@ static unsigned src_bits(const struct src *src)
 	default:
 		return 16;
 	}
-}
-
-static inline uint64_t sext(uint64_t v, unsigned bits)
-{
-	return bits >= 64 ? v : (uint64_t)((int64_t)(v << (64 - bits)) >> (64 - bits));
 }
 
 /* Integer lanes, zero- or (sx) sign-extended to 64 bits. */
@@ -1202,6 +1208,27 @@ static void exec_ballot(struct usc_state *s, const struct uop *u)
 	write_int(s, &u->d, r);
 }
 
+/*
+ * The quad forms beyond quad_shuffle: applegpu gives them no exec, so each
+ * lane reads as Metal's quad_shuffle_up/_down/_rotate_up/_xor define (lanes
+ * within the quad; past its edge a lane keeps its own value).
+ */
+static uint64_t quad_shuffle(enum agx_op op, const uint64_t a[L], unsigned l, uint64_t idx)
+{
+	unsigned q = l & 3, base = l & ~3u;
+
+	switch (op) {
+	case AGX_OP_QUAD_SHUFFLE_UP:
+		return idx <= q ? a[base | (q - (unsigned)idx)] : a[l];
+	case AGX_OP_QUAD_SHUFFLE_DOWN:
+		return q + idx < 4 ? a[base | (q + (unsigned)idx)] : a[l];
+	case AGX_OP_QUAD_SHUFFLE_ROTATE_UP:
+		return a[base | ((q - (unsigned)idx) & 3)];
+	default: /* quad_shuffle_xor */
+		return a[base | ((l ^ idx) & 3)];
+	}
+}
+
 /* applegpu's exec for simd_shuffle*: lanes of a quad combine their indices. */
 static void exec_shuffle(struct usc_state *s, const struct uop *u)
 {
@@ -1226,6 +1253,7 @@ static void exec_shuffle(struct usc_state *s, const struct uop *u)
 				from = (i + k) & 3;
 				break;
 			case AGX_OP_SIMD_SHUFFLE_UP:
+			case AGX_OP_SIMD_SHUFFLE_ROTATE_UP:
 				from = (i - k) & 3;
 				break;
 			default:
@@ -1251,15 +1279,108 @@ static void exec_shuffle(struct usc_state *s, const struct uop *u)
 		case AGX_OP_SIMD_SHUFFLE_XOR:
 			r[l] = (l ^ idx) < L ? quad[((l ^ idx) & 31) >> 2][l & 3] : a[l];
 			break;
+		case AGX_OP_SIMD_SHUFFLE_ROTATE_UP:
+			r[l] = quad[((l - idx) & 31) >> 2][l & 3];
+			break;
 		case AGX_OP_QUAD_SHUFFLE:
 			r[l] = a[(l & ~3u) | (idx & 3)];
 			break;
-		default: /* quad_shuffle_xor */
-			r[l] = a[(l & ~3u) | ((l ^ idx) & 3)];
+		default:
+			r[l] = quad_shuffle(u->op, a, l, idx);
 			break;
 		}
 	}
 	write_int(s, &u->d, r);
+}
+
+/* Bits of x to the even positions, of y to the odd (Mesa nir_interleave_agx). */
+static uint32_t interleave16(uint32_t x, uint32_t y)
+{
+	uint32_t r = 0;
+
+	for (unsigned i = 0; i < 16; i++)
+		r |= ((x >> i) & 1) << (2 * i) | ((y >> i) & 1) << (2 * i + 1);
+	return r;
+}
+
+static void exec_intl(struct usc_state *s, const struct uop *u)
+{
+	uint64_t a[L], b[L], r[L];
+
+	read_int(s, &u->a, a);
+	read_int(s, &u->b, b);
+	for (unsigned l = 0; l < L; l++)
+		r[l] = interleave16((uint32_t)a[l] & 0xffff, (uint32_t)b[l] & 0xffff);
+	write_int(s, &u->d, r);
+}
+
+/*
+ * Element e (0 or 1) of lane l in the 8x8 simdgroup_matrix: four 4x4
+ * quadrants of eight lanes, each lane two neighbours in a row (Metal's
+ * layout as metal-flash-attention's morton_order gives it, after Apple
+ * patent US11256518B2).
+ */
+static void matrix_position(unsigned l, unsigned e, unsigned *row, unsigned *col)
+{
+	*row = (l >> 4) * 4 + ((l >> 1) & 3);
+	*col = ((l >> 3) & 1) * 4 + (l & 1) * 2 + e;
+}
+
+/* A whole matrix from a pair operand, every lane's elements (as shuffles read them). */
+static void read_matrix(const struct usc_state *s, const struct src *x, double m[8][8])
+{
+	for (unsigned e = 0; e < 2; e++) {
+		struct src el = *x;
+		union lanes v;
+
+		el.index += e; /* the next half, or the next 32-bit register */
+		read_float_lanes(s, &el, &v);
+		for (unsigned l = 0; l < L; l++) {
+			unsigned row, col;
+
+			matrix_position(l, e, &row, &col);
+			m[row][col] = v.f[l];
+		}
+	}
+}
+
+/*
+ * D = A x B + C over the SIMD group.  How the matrix unit rounds is not
+ * public: each element is computed in double (the products exactly) and
+ * rounded once, to f32 (denormals flushed) or f16 as the opcode says.
+ */
+static bool exec_matrix(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	bool wide = u->op == AGX_OP_SIMD_MATRIX_FMADD32;
+	double a[8][8], b[8][8], c[8][8];
+
+	if (u->d.bits != (wide ? 32 : 16)) {
+		res->status = USC_BAD_INSTR;
+		snprintf(res->message, sizeof(res->message),
+			 "%s into %u-bit registers is not simulated", u->desc->name, u->d.bits);
+		return false;
+	}
+	read_matrix(s, &u->a, a);
+	read_matrix(s, &u->b, b);
+	read_matrix(s, &u->c, c);
+	for (unsigned e = 0; e < 2; e++) {
+		struct dst d = u->d;
+		uint64_t r[L];
+
+		d.index += e;
+		for (unsigned l = 0; l < L; l++) {
+			unsigned row, col;
+			double sum;
+
+			matrix_position(l, e, &row, &col);
+			sum = c[row][col];
+			for (unsigned k = 0; k < 8; k++)
+				sum += a[row][k] * b[k][col];
+			r[l] = wide ? finish_f32((float)sum, false) : fp16_from_double(sum);
+		}
+		write_int(s, &d, r);
+	}
+	return true;
 }
 
 /* One step of a simd_op: a op b on values of the destination's size. */
@@ -2774,6 +2895,44 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 		}
 		case AGX_OP_WAIT: /* loads complete at issue here */
 			break;
+		case AGX_OP_MEMORY_BARRIER:
+		case AGX_OP_MEMORY_BARRIER_2:
+		case AGX_OP_MEMORY_BARRIER_3:
+		case AGX_OP_DEVICE_BARRIER_1:
+		case AGX_OP_DEVICE_BARRIER_2:
+		case AGX_OP_IMAGE_BARRIER_1:
+		case AGX_OP_IMAGE_BARRIER_2:
+		case AGX_OP_IMAGE_BARRIER_3:
+		case AGX_OP_IMAGE_BARRIER_4:
+		case AGX_OP_FLUSH_MEMORY_TO_TEXTURE:
+		case AGX_OP_UNKNOWN_BARRIER_1:
+		case AGX_OP_UNKNOWN_BARRIER_2:
+			/*
+			 * Every access reaches memory when it is issued, in program
+			 * order, with no cache in between (textures read the same
+			 * memory): all that is left to order is the host's reordering
+			 * against the other cores' threads.
+			 */
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			break;
+		case AGX_OP_DOORBELL:
+		case AGX_OP_JMP_IF_SKIPPING_DOORBELL:
+			/* nothing public says who hears it or when it is skipped */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: doorbells are not simulated (their receiver is "
+				 "not public)",
+				 u->desc->name, u->offset);
+			return res;
+		case AGX_OP_ASYNC_LOAD:
+		case AGX_OP_ASYNC_STORE:
+			/* applegpu leaves what A's registers hold open */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: async copies are not simulated (their operands' "
+				 "layout is not public)",
+				 u->desc->name, u->offset);
+			return res;
 		case AGX_OP_THREADGROUP_BARRIER:
 			if (s->yield_at_barrier) {
 				res.status = USC_BARRIER;
@@ -2793,7 +2952,19 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 		case AGX_OP_SIMD_SHUFFLE_DOWN:
 		case AGX_OP_QUAD_SHUFFLE:
 		case AGX_OP_QUAD_SHUFFLE_XOR:
+		case AGX_OP_QUAD_SHUFFLE_UP:
+		case AGX_OP_QUAD_SHUFFLE_DOWN:
+		case AGX_OP_QUAD_SHUFFLE_ROTATE_UP:
+		case AGX_OP_SIMD_SHUFFLE_ROTATE_UP:
 			exec_shuffle(s, u);
+			break;
+		case AGX_OP_INTL:
+			exec_intl(s, u);
+			break;
+		case AGX_OP_SIMD_MATRIX_FMADD16:
+		case AGX_OP_SIMD_MATRIX_FMADD32:
+			if (!exec_matrix(s, u, &res))
+				return res;
 			break;
 		case AGX_OP_SIMD_OP:
 			exec_simd_op(s, u);

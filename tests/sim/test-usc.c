@@ -852,6 +852,160 @@ static void test_simd_reductions(void **state)
 	free(s);
 }
 
+/*
+ * The shuffles beyond test_simd.  simd_shuffle_rotate_up follows applegpu's
+ * exec; with one delta for the whole SIMD group that is Metal's
+ * simd_shuffle_rotate_up, lane l reading lane (l - delta) mod 32.  The quad
+ * forms have no applegpu exec and follow Metal: within the quad, lane q
+ * reads q - delta (up) or q + delta (down), keeping its own value past the
+ * quad's edge, or (q - delta) mod 4 (rotate_up).
+ */
+static void test_shuffle_forms(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = 1000 + l;
+		s->r[2][l] = l % 2;
+		s->r[7][l] = 77;
+	}
+	run_ok("simd_shuffle_rotate_up r3, r1, 3\n"
+	       "quad_shuffle_up r4, r1, 1\n"
+	       "quad_shuffle_down r5, r1, 2\n"
+	       "quad_shuffle_rotate_up r6, r1, 3\n"
+	       /* only even lanes execute; they still read the odd lanes' values */
+	       "if_icmp r0l, ueq, r2, 0, 1\n"
+	       "simd_shuffle_rotate_up r7, r1, 1\n"
+	       "pop_exec r0l, 1\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		unsigned q = l % 4, quad = l - q;
+
+		assert_int_equal(s->r[3][l], 1000 + (l + L - 3) % L);
+		assert_int_equal(s->r[4][l], 1000 + (q >= 1 ? l - 1 : l));
+		assert_int_equal(s->r[5][l], 1000 + (q + 2 < 4 ? l + 2 : l));
+		assert_int_equal(s->r[6][l], 1000 + quad + (q + 4 - 3) % 4);
+		assert_int_equal(s->r[7][l], l % 2 ? 77u : 1000 + (l + L - 1) % L);
+	}
+	free(s);
+}
+
+/* Morton code by spreading bits with masks, not bit by bit as the simulator does. */
+static uint32_t ref_spread(uint32_t x)
+{
+	x &= 0xffff;
+	x = (x | x << 8) & 0x00ff00ffu;
+	x = (x | x << 4) & 0x0f0f0f0fu;
+	x = (x | x << 2) & 0x33333333u;
+	x = (x | x << 1) & 0x55555555u;
+	return x;
+}
+
+/* intl: A's bits to the even positions, B's to the odd (Mesa nir_interleave_agx). */
+static void test_intl(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = l < 4 ? (uint32_t[]){ 0, 0xffff, 0xffff0000u, 0x00015555u }[l] : rnd();
+		s->r[2][l] = 0xdeadbeef;
+	}
+	run_ok("intl r3, r1l, r1h\nintl r2l, r1h, 3\nstop", s);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t lo = s->r[1][l] & 0xffff, hi = s->r[1][l] >> 16;
+
+		assert_int_equal(s->r[3][l], ref_spread(lo) | ref_spread(hi) << 1);
+		/* a 16-bit destination keeps the low half; the high half is untouched */
+		assert_int_equal(s->r[2][l],
+				 0xdead0000u | ((ref_spread(hi) | ref_spread(3) << 1) & 0xffff));
+	}
+	free(s);
+}
+
+/*
+ * Where element e (0, 1) of lane l sits in the 8x8 simdgroup_matrix, as
+ * metal-flash-attention's morton_order writes it (from Apple patent
+ * US11256518B2): quad q = l / 4; row 4 * (q / 4) + (l / 2) % 4, column
+ * 2 * (q & 2) + 2 * (l % 2) + e.
+ */
+static void ref_matrix_slot(unsigned l, unsigned e, unsigned *row, unsigned *col)
+{
+	unsigned q = l / 4;
+
+	*row = (q / 4) * 4 + (l / 2) % 4;
+	*col = (q & 2) * 2 + (l % 2) * 2 + e;
+}
+
+static int mat_a(unsigned r, unsigned c)
+{
+	return (int)((r * 8 + c) % 7) - 3;
+}
+
+static int mat_b(unsigned r, unsigned c)
+{
+	return (int)((r + 2 * c) % 5) - 2;
+}
+
+static int mat_c(unsigned r, unsigned c)
+{
+	return (int)r - (int)c;
+}
+
+/* D = A x B + C, every term a small integer, so the result is exact in f16 and f32. */
+static int mat_d(unsigned r, unsigned c, int sign_a)
+{
+	int sum = mat_c(r, c);
+
+	for (unsigned k = 0; k < 8; k++)
+		sum += sign_a * mat_a(r, k) * mat_b(k, c);
+	return sum;
+}
+
+static void test_matrix_fmadd(void **state)
+{
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	/* f32: pairs r10_r11 (A), r12_r13 (B), r14_r15 (C); f16: pairs of halves r16.. */
+	for (unsigned l = 0; l < L; l++) {
+		for (unsigned e = 0; e < 2; e++) {
+			unsigned row, col;
+
+			ref_matrix_slot(l, e, &row, &col);
+			s->r[10 + e][l] = fbits((float)mat_a(row, col));
+			s->r[12 + e][l] = fbits((float)mat_b(row, col));
+			s->r[14 + e][l] = fbits((float)mat_c(row, col));
+			s->r[16][l] |= (uint32_t)ref_half(mat_a(row, col)) << (16 * e);
+			s->r[17][l] |= (uint32_t)ref_half(mat_b(row, col)) << (16 * e);
+			s->r[18][l] |= (uint32_t)ref_half(mat_c(row, col)) << (16 * e);
+		}
+	}
+	run_ok("simd_matrix_fmadd32 r20_r21, r10_r11, r12_r13, r14_r15\n"
+	       "simd_matrix_fmadd32 r22_r23, r10_r11.neg, r12_r13, r14_r15\n"
+	       "simd_matrix_fmadd16 r24l_r24h, r16l_r16h, r17l_r17h, r18l_r18h\n"
+	       "stop",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		for (unsigned e = 0; e < 2; e++) {
+			unsigned row, col;
+
+			ref_matrix_slot(l, e, &row, &col);
+			assert_int_equal(s->r[20 + e][l], fbits((float)mat_d(row, col, 1)));
+			assert_int_equal(s->r[22 + e][l], fbits((float)mat_d(row, col, -1)));
+			assert_int_equal((s->r[24][l] >> (16 * e)) & 0xffff,
+					 ref_half(mat_d(row, col, 1)));
+		}
+	}
+	/* the f32 form into halves is not something anyone has described */
+	assert_int_equal(
+	    run("simd_matrix_fmadd32 r24l_r24h, r10_r11, r12_r13, r14_r15\nstop", s).status,
+	    USC_BAD_INSTR);
+	free(s);
+}
+
 static void test_special_registers(void **state)
 {
 	struct usc_state *s = new_state(20);
@@ -993,6 +1147,51 @@ static void test_device_memory(void **state)
 	assert_int_equal(r.status, USC_FAULT);
 	assert_int_equal(r.fault_address, f->base + 5000 * 4);
 	assert_false(r.fault_write);
+	free(s);
+	free(f);
+}
+
+/*
+ * Memory barriers order a SIMD group's accesses: a value stored before one
+ * is what a load after it sees.  Doorbells and async copies are decoded but
+ * end the run with a named error: what they do is not public enough.
+ */
+static void test_barriers_and_unsimulated(void **state)
+{
+	static const char *const barriers[] = {
+		"memory_barrier",	   "memory_barrier_2",	"memory_barrier_3",
+		"device_barrier_1",	   "device_barrier_2",	"image_barrier_1",
+		"image_barrier_2",	   "image_barrier_3",	"image_barrier_4",
+		"flush_memory_to_texture", "unknown_barrier_1", "unknown_barrier_2",
+	};
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	struct usc_result r;
+	char text[256];
+
+	(void)state;
+	for (unsigned b = 0; b < sizeof(barriers) / sizeof(barriers[0]); b++) {
+		for (unsigned l = 0; l < L; l++) {
+			s->r[4][l] = 0x5a000000u + b * 0x100 + l;
+			s->r[5][l] = 0;
+		}
+		snprintf(text, sizeof(text),
+			 "device_store 0, i32, x, r4, u8_u9, r1, unsigned, 0\n%s\n"
+			 "device_load 0, i32, x, r5, u8_u9, r1, unsigned\nwait 0\nstop",
+			 barriers[b]);
+		run_ok(text, s);
+		for (unsigned l = 0; l < L; l++)
+			assert_int_equal(s->r[5][l], 0x5a000000u + b * 0x100 + l);
+	}
+	r = run("doorbell 32\nstop", s);
+	assert_int_equal(r.status, USC_BAD_INSTR);
+	assert_non_null(strstr(r.message, "doorbell"));
+	r = run("jmp_if_skipping_doorbell pc+6\ndoorbell 48\nstop", s);
+	assert_int_equal(r.status, USC_BAD_INSTR);
+	assert_non_null(strstr(r.message, "jmp_if_skipping_doorbell"));
+	r = run("async_load copy_1d, r4_r5, r8_r9_r10\nstop", s);
+	assert_int_equal(r.status, USC_BAD_INSTR);
+	assert_non_null(strstr(r.message, "async_load"));
 	free(s);
 	free(f);
 }
@@ -2251,6 +2450,10 @@ int main(void)
 		cmocka_unit_test(test_exec_loops),
 		cmocka_unit_test(test_jumps_and_stops),
 		cmocka_unit_test(test_simd),
+		cmocka_unit_test(test_shuffle_forms),
+		cmocka_unit_test(test_intl),
+		cmocka_unit_test(test_matrix_fmadd),
+		cmocka_unit_test(test_barriers_and_unsimulated),
 		cmocka_unit_test(test_simd_reductions),
 		cmocka_unit_test(test_special_registers),
 		cmocka_unit_test(test_device_memory),
