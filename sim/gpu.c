@@ -199,6 +199,7 @@ static bool failed(struct worker *w, const struct usc_result *r, uint64_t progra
 	case USC_BAD_INSTR:
 	case USC_BAD_BRANCH:
 	case USC_TRAP:
+	case USC_ORDER:
 		end_job(w->gpu, job, SIM_GPU_ILLEGAL, AGX_UAT_FAULT_UNIT_USC, &where, r->message);
 		return true;
 	}

@@ -902,6 +902,13 @@ struct frag_ctx {
 	const struct sim_draw_state *state;
 	float z[3];  /* the plane of window z, from the 32x32 block's corner */
 	double bias; /* the triangle's depth bias */
+	/*
+	 * Pixel order (usc.h): for each 8x4 block of the tile, the lanes whose
+	 * pixel a draw's fragment has used the tilebuffer or the depth and
+	 * stencil of since the load program, and the state of the run.
+	 */
+	uint32_t used[32 * 32 / LANES][USC_PIXEL_RESOURCES];
+	struct usc_pixel_order order;
 };
 
 /* --- the ISP: depth and stencil tests ------------------------------------------------- */
@@ -1137,6 +1144,24 @@ static void bounds(struct tri *t, const struct frag_ctx *f)
 	}
 }
 
+/*
+ * A draw's fragments of block b start: what earlier fragments of its
+ * pixels used is what their fences must cover (usc.h, pixel order).
+ */
+static struct usc_pixel_order *begin_order(struct frag_ctx *f, unsigned b)
+{
+	memset(&f->order, 0, sizeof(f->order));
+	memcpy(f->order.earlier, f->used[b], sizeof(f->order.earlier));
+	return &f->order;
+}
+
+/* ... and end: what they used, and the depth and stencil of every lane tested. */
+static void end_order(struct frag_ctx *f, unsigned b)
+{
+	f->used[b][USC_PIXEL_COLOUR] |= f->order.used[USC_PIXEL_COLOUR];
+	f->used[b][USC_PIXEL_ZS] |= f->order.used[USC_PIXEL_ZS] | f->io.tested;
+}
+
 /* Runs p over the tile's 8x4 blocks, lanes from cover(block); false when the job ended. */
 static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const struct tri *t,
 		       const struct sim_draw_state *s)
@@ -1210,6 +1235,7 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 		f->io.killed = present & ~covered;
 		f->io.tested = late ? 0 : covered;
 		f->io.zs_test = late ? zs_test : NULL;
+		f->io.order = s ? begin_order(f, b) : NULL;
 		st->fragment = &f->io;
 		if (!sim_gpu_core_run(f->core, p->program, p->program_va, st))
 			return false;
@@ -1222,6 +1248,8 @@ static bool run_blocks(struct frag_ctx *f, const struct sim_pipeline *p, const s
 			f->io.tested |= passed;
 			f->io.killed |= rest & ~passed;
 		}
+		if (s)
+			end_order(f, b);
 		if (s && s->visibility) {
 			unsigned n = 0;
 
@@ -1339,6 +1367,7 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	f.w = (uint32_t)c->width - f.io.x0 < f.tw ? (uint32_t)c->width - f.io.x0 : f.tw;
 	f.h = (uint32_t)c->height - f.io.y0 < f.th ? (uint32_t)c->height - f.io.y0 : f.th;
 	memset(f.io.tile, 0, (size_t)f.tw * f.th * f.samples * f.io.sample_size);
+	memset(f.used, 0, sizeof(f.used));
 	if (!zls_load(&f))
 		return;
 
@@ -1418,6 +1447,7 @@ static void fragment_unit(struct sim_gpu_core *core, void *arg, uint64_t unit)
 	st = sim_gpu_core_state(core, 0);
 	sim_gpu_core_prepare(core, st, r->pass_store, 1);
 	f.io.zs_test = NULL;
+	f.io.order = NULL;
 	st->fragment = &f.io;
 	if (!sim_gpu_core_run(core, r->pass_store->program, r->pass_store->program_va, st))
 		return;

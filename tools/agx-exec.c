@@ -242,8 +242,8 @@ static void load_state(const char *path, struct usc_state *s, struct memory *m, 
 
 static const char *status_name(enum usc_status st)
 {
-	static const char *const names[] = { "done",	   "fault", "limit",  "bad_instruction",
-					     "bad_branch", "trap",  "barrier" };
+	static const char *const names[] = { "done",	   "fault", "limit",   "bad_instruction",
+					     "bad_branch", "trap",  "barrier", "pixel_order" };
 
 	return names[st];
 }

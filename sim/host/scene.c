@@ -35,9 +35,14 @@ static const char sized_vertex_shader[] = FETCH "st_var 0, r12, 7\n"
 						"stop";
 #undef FETCH
 
-/* The colour, perspective-correct (cf1..cf4 over cf0, the W binding), into the tile. */
+/*
+ * The colour, perspective-correct (cf1..cf4 over cf0, the W binding), into
+ * the tile, after the earlier fragments of the pixel (wait_pix 0xc before a
+ * tile store, as Mesa's compiler waits).
+ */
 static const char colour_shader[] =
     "iter r0_r1_r2_r3, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
+    "wait_pix 12, 0\n"
     "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
     "stop";
 
@@ -50,6 +55,7 @@ static const char flat_shader[] = "ldcf r4_r5_r6, cf1\n"
 				  "iadd r2, r6, 0\n"
 				  "ldcf r4_r5_r6, cf4\n"
 				  "iadd r3, r6, 0\n"
+				  "wait_pix 12, 0\n"
 				  "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
 				  "stop";
 

@@ -2320,6 +2320,81 @@ static bool exec_varying(struct usc_state *s, const struct uop *u, struct usc_re
 	return true;
 }
 
+/* --- pixel order (usc.h, struct usc_pixel_order) ---------------------------------------- */
+
+/*
+ * The fence bits a use needs: those Mesa's compiler waits on before it
+ * (agx_compile.c: 0x1 before a late depth/stencil test, 0x8 before
+ * ld_tile, 0xc before st_tile).  What each bit orders on the hardware is
+ * not public.
+ */
+#define FENCES_ZS	  0x1u
+#define FENCES_TILE_READ  0x8u
+#define FENCES_TILE_WRITE 0xcu
+
+/* Of lanes, those that waited on every fence of bits (waited), and not signalled one since. */
+static uint32_t fenced(const struct usc_pixel_order *o, uint32_t lanes, unsigned bits, bool waited)
+{
+	for (unsigned b = 0; b < USC_PIXEL_FENCES; b++)
+		if ((bits >> b) & 1)
+			lanes &= o->waited[b] & (waited ? ~0u : ~o->signalled[b]);
+	return lanes;
+}
+
+/*
+ * lanes use resource r, which needs the fence bits: a lane whose pixel an
+ * earlier fragment used it on must have waited on them and not signalled
+ * one since, or on the hardware it might get there first.  False, with
+ * USC_ORDER, when one has not.
+ */
+static bool pixel_use(struct usc_state *s, const struct uop *u, uint32_t lanes,
+		      enum usc_pixel_resource r, unsigned bits, struct usc_result *res)
+{
+	static const char *const what[USC_PIXEL_RESOURCES] = { "tilebuffer", "depth and stencil" };
+	struct usc_fragment_io *f = s->fragment;
+	struct usc_pixel_order *o = f->order;
+	uint32_t bad;
+	unsigned l;
+
+	if (!o || !lanes)
+		return true;
+	o->used[r] |= lanes;
+	bad = lanes & o->earlier[r] & ~fenced(o, lanes, bits, false);
+	if (!bad)
+		return true;
+	l = (unsigned)__builtin_ctz(bad);
+	snprintf(res->message, sizeof(res->message),
+		 "%s %s 0x%x at pixel (%u, %u): an earlier fragment may still use its %s",
+		 u->desc->name,
+		 fenced(o, bad, bits, true) >> l & 1 ? "after signal_pix" : "without wait_pix",
+		 bits, f->x0 + f->px[l], f->y0 + f->py[l], what[r]);
+	res->status = USC_ORDER;
+	return false;
+}
+
+/*
+ * wait_pix / signal_pix: the executing lanes wait on, or release, the
+ * fences of the mask.  Every earlier fragment has ended by the time one
+ * runs here, so a wait goes on at once; the fences only record what the
+ * lane is allowed to use (pixel_use).
+ */
+static bool exec_pixel_fence(struct usc_state *s, const struct uop *u, struct usc_result *res)
+{
+	struct usc_pixel_order *o;
+
+	if (!s->fragment)
+		return graphics_only(u, "fragment", res);
+	o = s->fragment->order;
+	for (unsigned b = 0; o && b < USC_PIXEL_FENCES; b++)
+		if ((u->memmask >> b) & 1) {
+			if (u->op == AGX_OP_WAIT_PIX)
+				o->waited[b] |= s->exec;
+			else
+				o->signalled[b] |= s->exec;
+		}
+	return true;
+}
+
 /* Lanes sent to the depth/stencil test: those that fail are killed, the others tested. */
 static void test_lanes(struct usc_fragment_io *f, uint32_t lanes, const float *depth,
 		       const uint32_t *stencil)
@@ -2357,6 +2432,9 @@ static bool exec_sample_mask(struct usc_state *s, const struct uop *u, struct us
 		else if (t & live[l])
 			test |= bit;
 	}
+	/* killing alone needs no order: only the lanes it tests */
+	if (!pixel_use(s, u, test, USC_PIXEL_ZS, FENCES_ZS, res))
+		return false;
 	test_lanes(f, test, NULL, NULL);
 	return true;
 }
@@ -2384,6 +2462,8 @@ static bool exec_zs_emit(struct usc_state *s, const struct uop *u, struct usc_re
 			     : u->mode == 3 ? reg16(s, half + 2, l)
 					    : 0;
 	}
+	if (!pixel_use(s, u, test, USC_PIXEL_ZS, FENCES_ZS, res))
+		return false;
 	test_lanes(f, test, u->mode & 1 ? depth : NULL, u->mode & 2 ? stencil : NULL);
 	return true;
 }
@@ -2450,6 +2530,8 @@ static bool exec_tile(struct usc_state *s, const struct uop *u, struct usc_resul
 	unsigned size = packed ? 4 : format_size(u->format), offset = (unsigned)u->index.imm;
 	unsigned extent = packed ? 4 : size * (32 - (unsigned)__builtin_clz(u->memmask | 1));
 	uint64_t samples[L];
+	unsigned want[L];
+	uint32_t lanes = 0;
 
 	if (!f)
 		return graphics_only(u, "fragment", res);
@@ -2462,19 +2544,25 @@ static bool exec_tile(struct usc_state *s, const struct uop *u, struct usc_resul
 				  f->sample_size);
 	read_int(s, &u->b, samples);
 	for (unsigned l = 0; l < L; l++) {
+		/* a store writes the lane's live samples of the mask; a load reads its lowest */
+		want[l] =
+		    (unsigned)samples[l] & ((1u << f->samples) - 1) & (store ? f->cover[l] : 0xffu);
+		if (!((s->exec >> l) & 1) || (store && ((f->killed >> l) & 1)))
+			want[l] = 0;
+		if (!store)
+			want[l] &= -want[l];
+		lanes |= (uint32_t)(want[l] != 0) << l;
+	}
+	if (!pixel_use(s, u, lanes, USC_PIXEL_COLOUR, store ? FENCES_TILE_WRITE : FENCES_TILE_READ,
+		       res))
+		return false;
+	for (unsigned l = 0; l < L; l++) {
 		uint8_t *first =
 		    f->tile +
 		    ((size_t)f->py[l] * f->width + f->px[l]) * f->samples * f->sample_size + offset;
-		/* a store writes the lane's live samples of the mask; a load reads its lowest */
-		unsigned want =
-		    (unsigned)samples[l] & ((1u << f->samples) - 1) & (store ? f->cover[l] : 0xffu);
 
-		if (!((s->exec >> l) & 1) || !want || (store && ((f->killed >> l) & 1)))
-			continue;
-		if (!store)
-			want &= -want;
 		for (unsigned k = 0; k < f->samples; k++)
-			if ((want >> k) & 1)
+			if ((want[l] >> k) & 1)
 				tile_item(s, u, l, first + k * f->sample_size, store, packed, size);
 	}
 	return true;
@@ -3026,6 +3114,11 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			break;
 		case AGX_OP_IMGWBLK:
 			if (!exec_block_store(s, u, &res))
+				return res;
+			break;
+		case AGX_OP_WAIT_PIX:
+		case AGX_OP_SIGNAL_PIX:
+			if (!exec_pixel_fence(s, u, &res))
 				return res;
 			break;
 		default:

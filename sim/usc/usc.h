@@ -49,6 +49,36 @@ struct usc_vertex_io {
 	unsigned slots;
 };
 
+/*
+ * Pixel order (wait_pix, signal_pix; docs/isa.md, "Pixel order"): the
+ * fragments of a pixel must use its tilebuffer and test its depth and
+ * stencil late in the order of their primitives.  agx-sim runs a tile's
+ * fragments one SIMD group after the other, so a wait never has to
+ * wait; what it checks instead is that a fragment fenced itself where the
+ * hardware would need it.  Resources: the pixel's colour in the
+ * tilebuffer (ld_tile needs the fence bits 0x8, st_tile 0xc) and its
+ * late depth/stencil test (sample_mask that tests, zs_emit: 0x1) -- the
+ * bits Mesa's compiler waits on.  A lane that uses one where an earlier
+ * fragment of its pixel used it must have waited on its bits and not yet
+ * signalled them; else the run ends with USC_ORDER.
+ */
+enum usc_pixel_resource {
+	USC_PIXEL_COLOUR,
+	USC_PIXEL_ZS,
+	USC_PIXEL_RESOURCES,
+};
+
+#define USC_PIXEL_FENCES 10 /* the width of wait_pix's mask */
+
+struct usc_pixel_order {
+	/* lanes whose pixel an earlier fragment has used the resource of (the caller's) */
+	uint32_t earlier[USC_PIXEL_RESOURCES];
+	/* lanes that used it in this run, for the caller to carry to the next fragments */
+	uint32_t used[USC_PIXEL_RESOURCES];
+	/* lanes that waited on, and that signalled, each fence bit in this run */
+	uint32_t waited[USC_PIXEL_FENCES], signalled[USC_PIXEL_FENCES];
+};
+
 struct usc_fragment_io {
 	/*
 	 * The tilebuffer: width x height pixels, row by row, of samples
@@ -84,6 +114,8 @@ struct usc_fragment_io {
 	 */
 	uint32_t (*zs_test)(struct usc_fragment_io *io, uint32_t lanes, const float *depth,
 			    const uint32_t *stencil);
+	/* pixel order, checked when set (a draw's fragments); NULL for tile programs */
+	struct usc_pixel_order *order;
 };
 
 struct usc_state {
@@ -120,6 +152,7 @@ enum usc_status {
 	USC_BAD_BRANCH, /* a branch into the middle of an instruction */
 	USC_TRAP,	/* the trap instruction */
 	USC_BARRIER,	/* at a threadgroup barrier (yield_at_barrier); usc_run() again goes on */
+	USC_ORDER, /* a pixel's tilebuffer or depth/stencil used out of order (usc_pixel_order) */
 };
 
 struct usc_result {

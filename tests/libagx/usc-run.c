@@ -89,6 +89,8 @@ static const char *status_name(enum usc_status st)
 		return "trap";
 	case USC_BARRIER:
 		return "barrier";
+	case USC_ORDER:
+		return "out of pixel order";
 	}
 	return "?";
 }

@@ -1101,13 +1101,16 @@ static void test_shader_depth_and_discard(void **state)
 {
 	static const char own_depth[] =
 	    "mov_imm r0, 0x3dcccccd\n" /* 0.1 */
+	    "wait_pix 1, 0\n"
 	    "zs_emit 255, r0\n"
 	    "iter r4_r5_r6_r7, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
+	    "wait_pix 12, 0\n"
 	    "st_tile r4_r5_r6_r7, u8norm, 0, xyzw, 0, 255, 0\n"
 	    "stop";
 	static const char discard[] =
 	    "sample_mask 255, 0\n"
 	    "iter r4_r5_r6_r7, perspective, cf1, cf0, 0, forward, pixel, no_centroid, 0\n"
+	    "wait_pix 12, 0\n"
 	    "st_tile r4_r5_r6_r7, u8norm, 0, xyzw, 0, 255, 0\n"
 	    "stop";
 	struct fixture *f = *state;
@@ -1186,6 +1189,7 @@ static void test_points_and_lines(void **state)
 	    "iter r0_r1, no_perspective, cf5, 0, forward, pixel, no_centroid, 0\n"
 	    "mov_imm r2, 0\n"
 	    "mov_imm r3, 0x3f800000\n"
+	    "wait_pix 12, 0\n"
 	    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"
 	    "stop",
 	    0, 0, err, sizeof(err));
@@ -1339,6 +1343,110 @@ static void test_partial_renders(void **state)
 	render_scene(&g, &s);
 }
 
+/*
+ * Blending in the shader (ld_tile, add, st_tile) over two triangles that
+ * both cover every pixel: the second must read what the first stored.  With
+ * the fences Mesa's compiler emits, the tile is the clear colour plus twice
+ * the shader's; without them, or with one in the wrong place, the second
+ * fragment of each pixel reaches the tile unordered and the render stops
+ * with an illegal-instruction fault that says so (docs/isa.md, "Pixel order").
+ */
+#define BLEND_ADD                                                                                  \
+	"mov_imm r4, 0x3e800000\n"                                                                 \
+	"mov_imm r5, 0x3e000000\n"                                                                 \
+	"mov_imm r6, 0x3d800000\n"                                                                 \
+	"mov_imm r7, 0\n"                                                                          \
+	"fadd r0, r0, r4\n"                                                                        \
+	"fadd r1, r1, r5\n"                                                                        \
+	"fadd r2, r2, r6\n"                                                                        \
+	"fadd r3, r3, r7\n"
+#define LOAD  "ld_tile r0_r1_r2_r3, u8norm, 1, xyzw, 0, 255, 0\nwait 0\n"
+#define STORE "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\nstop"
+
+static uint8_t unorm8(double v)
+{
+	return (uint8_t)lround((v < 0 ? 0 : v > 1 ? 1 : v) * 255);
+}
+
+/* The render stops at a fragment out of pixel order, and the firmware's log says which. */
+static void expect_order_fault(struct gfx *g, struct scene *s, const char *shader, const char *why)
+{
+	struct agx_fw_work_render r;
+	struct agx_fw_event e;
+	char err[256], line[64];
+	bool said = false;
+
+	s->fs = sim_scene_pipeline(&g->sc, shader, 0, 0, err, sizeof(err));
+	assert_true(s->fs != ~0u);
+	r = scene_render(g, s);
+	assert_int_equal(submit(g, &r, NULL, &e), AGX_FW_RESULT_FAULT);
+	assert_int_equal(e.unit, AGX_UAT_FAULT_UNIT_USC);
+	assert_int_equal(e.reason, AGX_UAT_FAULT_REASON_ILLEGAL_INSTRUCTION);
+	while (sim_fwhost_log(&g->fh, line, sizeof(line)))
+		said |= strstr(line, why) != NULL;
+	if (!said)
+		fail_msg("no \"%s\" in the firmware's log", why);
+}
+
+static void test_pixel_order(void **state)
+{
+	static const struct vertex screen[] = {
+		{ { -1, -1, 0, 1 }, { 0, 0, 0, 1 } }, { { 3, -1, 0, 1 }, { 0, 0, 0, 1 } },
+		{ { -1, 3, 0, 1 }, { 0, 0, 0, 1 } },  { { -1, -1, 0, 1 }, { 0, 0, 0, 1 } },
+		{ { 3, -1, 0, 1 }, { 0, 0, 0, 1 } },  { { -1, 3, 0, 1 }, { 0, 0, 0, 1 } },
+	};
+	static const double clear[4] = { 0.25, 0.5, 0.75, 1 }, add[4] = { 0.25, 0.125, 0.0625, 0 };
+	struct fixture *f = *state;
+	struct gfx g;
+	struct scene s = { .width = 40,
+			   .height = 24,
+			   .tile_w = 32,
+			   .tile_h = 32,
+			   .v = screen,
+			   .num_vertices = 6,
+			   .primitive = AGX_CMD_PRIMITIVE_TRIANGLES,
+			   .count = 6 };
+	struct agx_fw_work_render r;
+	uint8_t want[4];
+	unsigned bad = 0;
+	char err[256];
+
+	/* what two blends leave, rounded to the tile's 8 bits after each */
+	for (unsigned k = 0; k < 4; k++) {
+		want[k] = unorm8(clear[k]);
+		for (unsigned i = 0; i < 2; i++)
+			want[k] = unorm8(want[k] / 255.0 + add[k]);
+	}
+	gpu_up(f, &g);
+	s.fs = sim_scene_pipeline(&g.sc, "wait_pix 8, 0\n" LOAD BLEND_ADD "wait_pix 4, 0\n" STORE,
+				  0, 0, err, sizeof(err));
+	assert_true(s.fs != ~0u);
+	r = scene_render(&g, &s);
+	assert_int_equal(submit(&g, &r, NULL, NULL), AGX_FW_RESULT_OK);
+	for (unsigned y = 0; y < s.height; y++)
+		for (unsigned x = 0; x < s.width; x++)
+			for (unsigned k = 0; k < 4; k++) {
+				int d = g.fb[y * stride(&s) + x * 4 + k] - want[k];
+
+				if ((d > 1 || d < -1) && bad++ < 5)
+					print_message("# pixel (%u, %u) channel %u: %u, want %u\n",
+						      x, y, k, g.fb[y * stride(&s) + x * 4 + k],
+						      want[k]);
+			}
+	assert_int_equal(bad, 0);
+
+	expect_order_fault(&g, &s, LOAD BLEND_ADD STORE, "ld_tile without wait_pix 0x8");
+	expect_order_fault(&g, &s, LOAD "wait_pix 12, 0\n" BLEND_ADD STORE,
+			   "ld_tile without wait_pix 0x8");
+	expect_order_fault(&g, &s, "wait_pix 8, 0\n" LOAD BLEND_ADD STORE,
+			   "st_tile without wait_pix 0xc");
+	expect_order_fault(&g, &s, "wait_pix 12, 0\n" LOAD BLEND_ADD "signal_pix 4, 0\n" STORE,
+			   "st_tile after signal_pix 0xc");
+}
+#undef BLEND_ADD
+#undef LOAD
+#undef STORE
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1356,6 +1464,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_bias_and_queries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_abort, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_partial_renders, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pixel_order, setup, teardown),
 	};
 
 	return fixture_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
