@@ -997,9 +997,9 @@ void gles_InvalidateSubFramebuffer(GLenum target, GLsizei numAttachments, const 
  * EXT_shader_framebuffer_fetch_non_coherent's barrier: the colour a shader
  * fetches after it reflects every draw before it.  Here every fetch is
  * already coherent, and this has nothing to do: a fetch reads the
- * tilebuffer (ld_tile), and agx-sim's fragment stage shades each tile's
- * primitives one after the other on one core, in submission order, the
- * order blending relies on too; a later pass reloads what an earlier one
+ * tilebuffer (ld_tile) after the shader's wait_pix, which orders it after
+ * the earlier fragments of the pixel, as blending is ordered too
+ * (agx_lower_pixel_order); a later pass reloads what an earlier one
  * stored.
  */
 void gles_FramebufferFetchBarrierEXT(void)

@@ -1,9 +1,9 @@
 /*
  * agx_backend.c: agx_backend_compile() of agx_compile.h -- the lowering
  * passes in order (transform feedback, GL's clip z, framebuffer fetch and
- * blending first: they make ops that agx_lower_io places), then the code generator
- * (agx_codegen.c) on the lowered IR, which refuses, with a reason, what
- * it cannot select.
+ * blending first: they make ops that agx_lower_io places; the pixel-order
+ * fences last), then the code generator (agx_codegen.c) on the lowered
+ * IR, which refuses, with a reason, what it cannot select.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,5 +50,8 @@ int agx_backend_compile(struct agx_ir_shader *shader, const struct agx_compile_o
 	/* lowering repeats itself (a division's corrections, address shifts): clean up again */
 	agx_optimize(shader, fp);
 	agx_ir_shader_dump(fp, "lowered", shader);
+	/* last: nothing moves a tile access across its wait after it */
+	agx_pass_options(shader, agx_lower_pixel_order, options);
+	agx_ir_shader_dump(fp, "agx_lower_pixel_order", shader);
 	return agx_codegen(shader, options, out, log);
 }

@@ -664,5 +664,7 @@ bool agx_lower_cull(struct agx_ir_shader *shader,
 		    const struct agx_compile_options *options); /* cull distances: a discard */
 bool agx_lower_robust(struct agx_ir_shader *shader,
 		      const struct agx_compile_options *options); /* robust access: bounded reads */
+bool agx_lower_pixel_order(struct agx_ir_shader *shader,
+			   const struct agx_compile_options *options); /* wait_pix, signal_pix */
 
 #endif

@@ -121,7 +121,10 @@ enum agx_ir_op_flag {
  * blend colour.  test_zs runs the fragment's depth and stencil tests now,
  * for the samples still live (agx_lower_tests places it);
  * discard_samples kills the samples of its mask (bit s: sample s), as
- * discard kills them all (agx_lower_coverage makes it).
+ * discard kills them all (agx_lower_coverage makes it).  wait_pix waits
+ * until the earlier fragments of the pixel have released the fences of
+ * its mask, signal_pix releases them (agx_lower_pixel_order places both;
+ * docs/isa.md, "Pixel order").
  * store_xfb writes a 32-bit word of the vertex's transform feedback
  * record in a buffer (agx_lower_xfb makes it, agx_lower_io addresses it).
  *
@@ -282,6 +285,8 @@ enum agx_ir_op_flag {
 	X(load_tile,         V,    0, (),        2, (location, component), 0)               \
 	X(load_tile_sample,  V,    0, (),        3, (location, component, sample), 0)       \
 	X(store_tile_sample, NONE, 1, (V),       3, (location, component, sample), SIDE_EFFECTS) \
+	X(wait_pix,          NONE, 0, (),        1, (mask),      SIDE_EFFECTS)              \
+	X(signal_pix,        NONE, 0, (),        1, (mask),      SIDE_EFFECTS)              \
 	X(load_framebuffer,  V,    0, (),        2, (location, component), PURE)            \
 	X(load_blend_constant, F32, 0, (),       1, (component), PURE)                      \
 	X(fddx,              F,    1, (F),       0, (),          PURE)                      \

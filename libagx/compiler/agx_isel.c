@@ -763,6 +763,13 @@ static int sel_graphics(struct isel *s, struct agx_ir_instr *in)
 		/* every live sample tested now; a tested or killed one stays so */
 		EMIT(s, "sample_mask", mir_imm(255), mir_imm(255));
 		return 0;
+	case AGX_IR_OP_wait_pix:
+	case AGX_IR_OP_signal_pix:
+		if (!in_stage(s, in, AGX_IR_STAGE_FRAGMENT))
+			return -ENOTSUP;
+		EMIT(s, in->op == AGX_IR_OP_wait_pix ? "wait_pix" : "signal_pix",
+		     mir_imm(in->imm[0]), mir_imm(0));
+		return 0;
 	default:
 		return mir_fail(s->p, -ENOTSUP, "%s cannot be selected",
 				agx_ir_op_info(in->op)->name);
@@ -1319,6 +1326,8 @@ static int sel_instr(struct isel *s, struct agx_ir_instr *in)
 	case AGX_IR_OP_discard:
 	case AGX_IR_OP_test_zs:
 	case AGX_IR_OP_discard_samples:
+	case AGX_IR_OP_wait_pix:
+	case AGX_IR_OP_signal_pix:
 		return sel_graphics(s, in);
 	default:
 		if (op == AGX_IR_OP_load_uniform || op == AGX_IR_OP_load_ubo ||
