@@ -2725,6 +2725,104 @@ static void test_frag_depth(void **state)
 }
 
 /*
+ * The instructions of the disassembly that use or fence the pixel's
+ * tilebuffer and depth/stencil test, in order: the mnemonic, and a fence's
+ * mask ("wait_pix 8").
+ */
+static void pixel_order_of(const struct agx_shader_binary *bin, char *out, size_t size)
+{
+	static const char *const ops[] = { "wait_pix", "signal_pix",  "ld_tile",
+					   "st_tile",  "sample_mask", "zs_emit" };
+	char *text = disasm(bin), *line = text, *next;
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (; *line; line = next + 1) {
+		next = strchr(line, '\n');
+		*next = '\0';
+		for (unsigned i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			size_t n = strlen(ops[i]);
+
+			if (strncmp(line, ops[i], n) || line[n] != ' ')
+				continue;
+			if (i < 2)
+				n = strcspn(line, ",");
+			len += (size_t)snprintf(out + len, size - len, "%s%.*s", len ? "; " : "",
+						(int)n, line);
+		}
+	}
+	free(text);
+}
+
+/*
+ * Compiled shaders fence their pixel (agx_lower_pixel_order): a blended
+ * colour waits on 0x8 before its loads and on 0x4 more before its stores;
+ * gl_FragDepth waits on 0x1, releases it after its test, then waits on
+ * 0xc for the colour; a discard only kills, and the test before the
+ * colour waits.  Run, a blend with its fences reads and writes the tile.
+ */
+static void test_pixel_fences(void **state)
+{
+	static const char blend_src[] = "#version 300 es\n"
+					"precision highp float;\n"
+					"out vec4 color;\n"
+					"void main() { color = vec4(0.25); }\n";
+	static const char depth_src[] = "#version 300 es\n"
+					"precision highp float;\n"
+					"out vec4 color;\n"
+					"void main() {\n"
+					"  gl_FragDepth = 0.25;\n"
+					"  color = vec4(1.0);\n"
+					"}\n";
+	static const char discard_src[] = "#version 300 es\n"
+					  "precision highp float;\n"
+					  "out vec4 color;\n"
+					  "void main() {\n"
+					  "  if (gl_FragCoord.x < 4.0) discard;\n"
+					  "  color = vec4(1.0);\n"
+					  "}\n";
+	static const float cf[1][3] = { { 0.0f, 0.0f, 1.0f } };
+	struct agx_compile_options o = { .num_rts = 1 };
+	struct agx_shader_binary bin;
+	struct gfx_memory mem = { 0 };
+	uint8_t tile[8 * 4 * 4];
+	struct usc_fragment_io f;
+	char seq[512];
+
+	(void)state;
+	o.rt[0].format = AGX_ISA_MEMFORMAT_U8NORM;
+	o.rt[0].blend = (struct agx_blend_rt){ .enable = true,
+					       .rgb_src = AGX_BLEND_ONE,
+					       .rgb_dst = AGX_BLEND_ONE,
+					       .alpha_src = AGX_BLEND_ONE,
+					       .alpha_dst = AGX_BLEND_ZERO };
+	glsl(AGX_SHADER_FRAGMENT, blend_src, &o, &bin);
+	pixel_order_of(&bin, seq, sizeof(seq));
+	assert_string_equal(seq,
+			    "wait_pix 8; ld_tile; ld_tile; ld_tile; ld_tile; wait_pix 4; st_tile; "
+			    "st_tile; st_tile; st_tile");
+	memset(tile, 0x20, sizeof(tile));
+	f = tile_io(tile, 4, cf, 1, 0, 0);
+	run_stage(&bin, NULL, 0, &mem, NULL, NULL, NULL, &f);
+	/* 0x20 + 0.25 (63.75) in red, green and blue; alpha the source's */
+	for (unsigned i = 0; i < sizeof(tile); i++)
+		assert_int_equal(tile[i], i % 4 == 3 ? 0x40 : 0x60);
+	agx_shader_binary_finish(&bin);
+
+	glsl(AGX_SHADER_FRAGMENT, depth_src, NULL, &bin);
+	pixel_order_of(&bin, seq, sizeof(seq));
+	assert_string_equal(seq, "wait_pix 1; zs_emit; signal_pix 1; wait_pix 12; st_tile; "
+				 "st_tile; st_tile; st_tile");
+	agx_shader_binary_finish(&bin);
+
+	glsl(AGX_SHADER_FRAGMENT, discard_src, NULL, &bin);
+	pixel_order_of(&bin, seq, sizeof(seq));
+	assert_string_equal(seq, "sample_mask; wait_pix 1; sample_mask; signal_pix 1; wait_pix 12; "
+				 "st_tile; st_tile; st_tile; st_tile");
+	agx_shader_binary_finish(&bin);
+}
+
+/*
  * Arrays of blocks and .length(): each element its own binding, pair and
  * buffer; the sizes the driver binds in the registers the reflection
  * names, and .length() what of each range is past the array's offset,
@@ -3061,6 +3159,7 @@ int main(void)
 		cmocka_unit_test(test_packed_targets),
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_frag_depth),
+		cmocka_unit_test(test_pixel_fences),
 		cmocka_unit_test(test_fragment_texture),
 		cmocka_unit_test(test_block_arrays_length),
 		cmocka_unit_test(test_bool_uniforms),
