@@ -2433,6 +2433,119 @@ static void test_texture_compare_offset(void **state)
 	free(f);
 }
 
+/*
+ * Pixel order (usc.h): one SIMD group of an 8x4 block whose lanes 0..15
+ * have pixels an earlier fragment used.  A use needs its fences there
+ * (st_tile 0xc, ld_tile 0x8, a test 0x1), not elsewhere; a kill needs
+ * none; a signalled fence no longer covers; outside a fragment the
+ * fences are illegal.
+ */
+static struct usc_result run_fragment(const char *text, struct usc_fragment_io *f,
+				      struct usc_pixel_order *o, uint32_t earlier_colour,
+				      uint32_t earlier_zs)
+{
+	struct usc_state *s = new_state(USC_LANES);
+	struct usc_result r;
+
+	memset(o, 0, sizeof(*o));
+	o->earlier[USC_PIXEL_COLOUR] = earlier_colour;
+	o->earlier[USC_PIXEL_ZS] = earlier_zs;
+	f->order = o;
+	f->killed = f->tested = 0;
+	memset(f->cover, 1, sizeof(f->cover));
+	s->fragment = f;
+	for (unsigned l = 0; l < USC_LANES; l++)
+		s->r[2][l] = 100 + l;
+	r = run(text, s);
+	free(s);
+	return r;
+}
+
+static void test_pixel_order(void **state)
+{
+	uint32_t tile[8 * 4];
+	struct usc_fragment_io f = { .tile = (uint8_t *)tile,
+				     .width = 8,
+				     .height = 4,
+				     .sample_size = 4,
+				     .samples = 1,
+				     .x0 = 64,
+				     .y0 = 32 };
+	struct usc_pixel_order o;
+	struct usc_result r;
+	struct usc_state *s;
+
+	(void)state;
+	for (unsigned l = 0; l < USC_LANES; l++) {
+		f.px[l] = (uint8_t)(l % 8);
+		f.py[l] = (uint8_t)(l / 8);
+	}
+	/* a store without its wait, where lane 4's pixel was used before */
+	r = run_fragment("st_tile r2, i32, 0, x, 0, 255, 0\nstop", &f, &o, 0xfff0, 0);
+	assert_int_equal(r.status, USC_ORDER);
+	assert_string_equal(r.message, "st_tile without wait_pix 0xc at pixel (68, 32): an "
+				       "earlier fragment may still use its tilebuffer");
+	/* the first fragment of its pixels needs no wait */
+	memset(tile, 0, sizeof(tile));
+	r = run_fragment("st_tile r2, i32, 0, x, 0, 255, 0\nstop", &f, &o, 0, 0);
+	assert_int_equal(r.status, USC_DONE);
+	assert_int_equal(o.used[USC_PIXEL_COLOUR], 0xffffffffu);
+	assert_int_equal(tile[9], 109);
+	/* with its wait, the store and the load after it go on */
+	r = run_fragment("wait_pix 12, 0\nst_tile r2, i32, 0, x, 0, 255, 0\n"
+			 "ld_tile r3, i32, 1, x, 0, 255, 0\nstop",
+			 &f, &o, 0xffff, 0);
+	assert_int_equal(r.status, USC_DONE);
+	/* a wait on 0x4 alone does not cover a store, nor 0x8 a store */
+	r = run_fragment("wait_pix 4, 0\nst_tile r2, i32, 0, x, 0, 255, 0\nstop", &f, &o, 0xffff,
+			 0);
+	assert_int_equal(r.status, USC_ORDER);
+	r = run_fragment("wait_pix 8, 0\nld_tile r3, i32, 1, x, 0, 255, 0\n"
+			 "st_tile r2, i32, 0, x, 0, 255, 0\nstop",
+			 &f, &o, 0xffff, 0);
+	assert_int_equal(r.status, USC_ORDER);
+	assert_int_equal(r.pc, 12);
+	/* released, then used */
+	r = run_fragment("wait_pix 12, 0\nsignal_pix 8, 0\nst_tile r2, i32, 0, x, 0, 255, 0\nstop",
+			 &f, &o, 0x1, 0);
+	assert_int_equal(r.status, USC_ORDER);
+	assert_string_equal(r.message, "st_tile after signal_pix 0xc at pixel (64, 32): an "
+				       "earlier fragment may still use its tilebuffer");
+	/* a kill needs no wait, a test does */
+	r = run_fragment("sample_mask 255, 0\nstop", &f, &o, 0, ~0u);
+	assert_int_equal(r.status, USC_DONE);
+	r = run_fragment("sample_mask 255, 255\nstop", &f, &o, 0, 0x100);
+	assert_int_equal(r.status, USC_ORDER);
+	assert_string_equal(r.message, "sample_mask without wait_pix 0x1 at pixel (64, 33): an "
+				       "earlier fragment may still use its depth and stencil");
+	r = run_fragment("wait_pix 1, 0\nsample_mask 255, 255\nstop", &f, &o, 0, ~0u);
+	assert_int_equal(r.status, USC_DONE);
+	assert_int_equal(o.used[USC_PIXEL_ZS], 0xffffffffu);
+	/* lanes that do not run wait on nothing: the others' use is still checked */
+	r = run_fragment("get_sr r4, sr52\n"
+			 "if_icmp r0l, ult, r4, 16, 1\n"
+			 "wait_pix 12, 0\n"
+			 "pop_exec r0l, 1\n"
+			 "st_tile r2, i32, 0, x, 0, 255, 0\nstop",
+			 &f, &o, 0x10000, 0);
+	assert_int_equal(r.status, USC_ORDER);
+	r = run_fragment("get_sr r4, sr52\n"
+			 "if_icmp r0l, ult, r4, 16, 1\n"
+			 "wait_pix 12, 0\n"
+			 "pop_exec r0l, 1\n"
+			 "st_tile r2, i32, 0, x, 0, 255, 0\nstop",
+			 &f, &o, 0x8000, 0);
+	assert_int_equal(r.status, USC_DONE);
+	/* unchecked without the order, illegal outside a fragment */
+	f.order = NULL;
+	s = new_state(USC_LANES);
+	s->fragment = &f;
+	run_ok("st_tile r2, i32, 0, x, 0, 255, 0\nstop", s);
+	s->fragment = NULL;
+	assert_int_equal(run("wait_pix 12, 0\nstop", s).status, USC_BAD_INSTR);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2461,6 +2574,7 @@ int main(void)
 		cmocka_unit_test(test_threadgroup_memory),
 		cmocka_unit_test(test_call_ret),
 		cmocka_unit_test(test_texture_load),
+		cmocka_unit_test(test_pixel_order),
 		cmocka_unit_test(test_texture_sample),
 		cmocka_unit_test(test_texture_cube_3d),
 		cmocka_unit_test(test_texture_compare_offset),
