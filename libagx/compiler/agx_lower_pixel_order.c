@@ -58,7 +58,7 @@ static bool reaches_target(const struct agx_compile_options *o, unsigned loc, un
 	return true;
 }
 
-/* The fences in needs before it; whether it is a late test (*test). */
+/* The fences `in` needs before it; whether it is a late test, or a spilled target's store. */
 static unsigned fences(const struct agx_ir_instr *in, const struct agx_compile_options *o,
 		       bool *test, bool *spilled)
 {
