@@ -332,6 +332,12 @@ static bool alu_src(struct agx_isa_value *v, uint32_t value, uint32_t t, unsigne
 	case 3:
 		v->bits = (t >> 2) == 3 ? 64 : 32;
 		v->index = value >> 1;
+		if (v->bits > max_bits && max_bits == 32) {
+			/* applegpu ALUSrcDesc.decode: 0b11 on a 32-bit source is a 32-bit
+			 * register (hwtest.py's imadd and iunary cases run it on an M1) */
+			v->bits = 32;
+			v->wide = true;
+		}
 		return !(value & 1) && v->bits <= max_bits;
 	default:
 		return false;
@@ -355,7 +361,10 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		if (f->type & 2) {
 			v->bits = (o->kind == AGX_KIND_DST64 && (f->value & 1)) ? 64 : 32;
 			v->index = f->value >> 1;
-			return v->bits == 64 || !(f->value & 1);
+			/* the low bit of a 32-bit destination is ignored (hwtest.py's
+			 * iadd and iunary cases with D = 13 write r6 on an M1) */
+			v->odd = v->bits == 32 && (f->value & 1);
+			return true;
 		}
 		v->bits = 16;
 		v->index = f->value;
@@ -364,6 +373,9 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 	case AGX_KIND_DST32:
 		v->type = AGX_VALUE_REG;
 		v->cache = f->type & 1;
+		/* a 16-bit float destination ignores its size bit (applegpu
+		 * FloatDst16Desc; hwtest.py's fmadd16 cases with Dt = 2) */
+		v->wide = (f->type & 2) != 0;
 		v->bits = o->kind == AGX_KIND_DST16 ? 16 : 32;
 		v->index = v->bits == 32 ? f->value >> 1 : f->value;
 		return v->bits == 16 || !(f->value & 1);
@@ -725,7 +737,8 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		return v->bits == 16 || !(f->value & 1);
 	case AGX_KIND_PFSRC:
 		/* applegpu PairedFloatSrcDesc; a pair of uniforms or immediates is not known */
-		if (!alu_src(v, f->value, f->type, type_bits, 32) || v->type != AGX_VALUE_REG)
+		if (!alu_src(v, f->value, f->type, type_bits, 32) || v->type != AGX_VALUE_REG ||
+		    v->wide)
 			return false;
 		v->count = 2;
 		v->abs = f->mod & 1;
@@ -737,6 +750,12 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->bits = 32;
 		v->index = f->value;
 		v->count = named_field(in, "F") ? 5 : 3;
+		return true;
+	case AGX_KIND_IGNORED:
+		v->type = AGX_VALUE_TEXT;
+		if (f->value)
+			snprintf(v->textbuf, sizeof(v->textbuf), "%s=0x%x", o->name, f->value);
+		v->text = v->textbuf;
 		return true;
 	case AGX_KIND_ENUM:
 		v->type = AGX_VALUE_TEXT;
@@ -807,6 +826,10 @@ static void put_flags(struct out *o, const struct agx_isa_value *v)
 		put(o, ".neg");
 	if (v->sx)
 		put(o, ".sx");
+	if (v->odd)
+		put(o, ".odd");
+	if (v->wide)
+		put(o, ".wide");
 }
 
 static void put_val(struct out *o, const struct agx_isa_value *v)
@@ -875,6 +898,8 @@ int agx_isa_print(const struct agx_isa_instr *in, int64_t pc, char *buf, size_t 
 			if (aliases[k].unary &&
 			    !(vals[3].type == AGX_VALUE_IMM && vals[3].imm == 0))
 				continue;
+			if (vals[4].text && vals[4].text[0])
+				break; /* ignored bits set: only the full form names them */
 			name = aliases[k].name;
 			first = 1;
 			last = aliases[k].unary ? 3 : 4;
@@ -1119,6 +1144,10 @@ static bool take_flags(char *s, struct agx_isa_value *v)
 			v->neg = true;
 		else if (!strcmp(f, "sx"))
 			v->sx = true;
+		else if (!strcmp(f, "odd"))
+			v->odd = true;
+		else if (!strcmp(f, "wide"))
+			v->wide = true;
 		else
 			return true; /* a decimal point, not a flag */
 		*dot = '\0';
@@ -1220,8 +1249,10 @@ static uint32_t hint_bits(const struct agx_isa_value *v)
 static bool encode_src(const struct agx_isa_value *v, unsigned type_bits, unsigned max_bits,
 		       struct agx_isa_fields *f)
 {
+	if (v->odd)
+		return false;
 	if (v->type == AGX_VALUE_IMM) {
-		if (v->imm < 0 || v->imm > 255 || v->cache || v->discard)
+		if (v->imm < 0 || v->imm > 255 || v->cache || v->discard || v->wide)
 			return false;
 		f->value = (uint32_t)v->imm;
 		f->type = 0;
@@ -1232,7 +1263,7 @@ static bool encode_src(const struct agx_isa_value *v, unsigned type_bits, unsign
 	if (v->type == AGX_VALUE_UNIFORM) {
 		unsigned idx = v->bits == 32 ? v->index << 1 : v->index;
 
-		if (v->bits == 64 || idx > 0x1ff || v->cache || v->discard)
+		if (v->bits == 64 || idx > 0x1ff || v->cache || v->discard || v->wide)
 			return false;
 		if (type_bits == 3) {
 			if (v->bits != 16)
@@ -1246,12 +1277,14 @@ static bool encode_src(const struct agx_isa_value *v, unsigned type_bits, unsign
 	}
 	if (v->type != AGX_VALUE_REG)
 		return false;
+	if (v->wide && (v->bits != 32 || max_bits != 32 || type_bits != 4))
+		return false;
 	if (type_bits == 3) {
 		if (v->bits != 16)
 			return false;
 		f->type = hint_bits(v);
 	} else {
-		f->type = (v->bits == 16 ? 0 : v->bits == 32 ? 8 : 12) | hint_bits(v);
+		f->type = (v->bits == 16 ? 0 : v->bits == 32 && !v->wide ? 8 : 12) | hint_bits(v);
 	}
 	f->value = v->bits == 16 ? v->index : v->index << 1;
 	return f->value <= 0xff;
@@ -1278,6 +1311,14 @@ static int encode_pair(struct parser *p, const struct agx_isa_operand_desc *o,
 	f->type = (v->bits == 32 ? 8u : 0u) | hint_bits(flags);
 	f->mod = (flags->abs ? 1u : 0u) | (flags->neg ? 2u : 0u);
 	return 0;
+}
+
+/* Whether an operand token is "NAME=...". */
+static bool named_token(const char *tok, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(tok, name, len) && tok[len] == '=';
 }
 
 /* Parses operand string s for operand i; fills in->operands[i]. */
@@ -1532,12 +1573,25 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		/* the count must agree with the mask; checked after all operands */
 		p->tuple_len[i] = v.count;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_IGNORED: {
+		size_t len = strlen(o->name);
+
+		if (!named_token(s, o->name) || !parse_integer(s + len + 1, &n) || n <= 0 ||
+		    n > 0xffffffffll || !fits(&o->value, (uint32_t)n))
+			return fail(p, "bad %s '%s'", o->name, s);
+		f->value = (uint32_t)n;
+		return 0;
+	}
 	default:
 		break;
 	}
 
 	/* Registers and immediates with flags. */
 	take_flags(s, &v);
+	if ((v.odd || v.wide) &&
+	    !(o->kind == AGX_KIND_DST || o->kind == AGX_KIND_DST16 || o->kind == AGX_KIND_SRC ||
+	      o->kind == AGX_KIND_MULSRC || o->kind == AGX_KIND_FSRC))
+		return fail(p, "'%s' cannot be encoded as %s", text, o->name);
 	if (parse_reg(s, &v)) {
 		v.count = 1;
 	} else if ((o->kind == AGX_KIND_FSRC || o->kind == AGX_KIND_FSRC16) && s[0] != 'r' &&
@@ -1566,12 +1620,15 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		    (o->kind == AGX_KIND_DST32 && v.bits != 32) ||
 		    (o->kind == AGX_KIND_DST && v.bits == 64))
 			return fail(p, "'%s' has the wrong size", text);
+		if ((v.odd && (o->kind != AGX_KIND_DST || v.bits != 32)) ||
+		    (v.wide && (o->kind != AGX_KIND_DST16 || type_bits != 2)))
+			return fail(p, "'%s' cannot be encoded as %s", text, o->name);
 		if (o->kind == AGX_KIND_DST16 || o->kind == AGX_KIND_DST32) {
-			f->type = v.cache;
+			f->type = v.cache | (v.wide ? 2 : 0);
 			f->value = v.bits == 32 ? v.index << 1 : v.index;
 		} else {
 			f->type = v.cache | (v.bits > 16 ? 2 : 0);
-			f->value = v.bits == 16 ? v.index : v.index << 1 | (v.bits == 64);
+			f->value = v.bits == 16 ? v.index : v.index << 1 | (v.bits == 64 || v.odd);
 		}
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
 	case AGX_KIND_R0L:
@@ -1730,6 +1787,8 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		/* lsl and mask are omitted when they are the default */
 		if ((kind == AGX_KIND_SHIFT && (k >= nops || strncmp(ops[k], "lsl ", 4))) ||
 		    (kind == AGX_KIND_MASK && (k >= nops || strncmp(ops[k], "mask ", 5))) ||
+		    (kind == AGX_KIND_IGNORED &&
+		     (k >= nops || !named_token(ops[k], d->operands[i].name))) ||
 		    (kind == AGX_KIND_CFPERSP && (k >= nops || strncmp(ops[k], "cf", 2))) ||
 		    (kind == AGX_KIND_TEXUREG &&
 		     (k >= nops || ops[k][0] != 'u' || !strchr(ops[k], '_'))) ||

@@ -224,6 +224,15 @@ static void test_assembler_errors(void **state)
 	expect_error("pop_exec r1l, 1", "expected r0l");
 	expect_error("threadgroup_barrier.sat", "no .sat form");
 	expect_error("and r0, r1", "takes 3 operands");
+	/* .odd only on 32-bit ALU destinations, .wide only where the hardware ignores it */
+	expect_error("popcount r6l.odd, 4", "cannot be encoded");
+	expect_error("iadd r0, r1.odd, r2", "cannot be encoded");
+	expect_error("popcount r6, r2l.wide", "cannot be encoded");
+	expect_error("iadd r0, r2.wide, r3", "cannot be encoded");
+	expect_error("mov_imm r0l.wide, 1", "cannot be encoded");
+	expect_error("device_load 0, i32, x, r0.odd, u8_u9, 0, signed", "");
+	expect_error("asr r0, r1, r2, C=0x1000", "bad C");
+	expect_error("asr r0, r1, r2, m=0x1, C=0x1", "fewer operands");
 }
 
 static void test_assembler_forms(void **state)
@@ -281,6 +290,9 @@ static void test_reserved_bits(void **state)
 	expect_not("f590", "memory_barrier");
 	/* jmp_if_skipping_doorbell's top byte */
 	expect_not("20000601", "jmp_if_skipping_doorbell");
+	/* a 32-bit source with an odd number stays refused, .wide or not */
+	expect_not("3e1b450a0000", "popcount");
+	expect_not("3e1b450b0000", "popcount");
 	/* async copies with a bit applegpu does not name */
 	expect_not("2510080000000001", "async_load");
 }

@@ -70,6 +70,7 @@ enum agx_isa_kind {
 	AGX_KIND_PDST,	     /* a destination pair: two halves, or two r32 (type bit 1) */
 	AGX_KIND_PFSRC,	     /* a float source pair of registers, with abs/neg */
 	AGX_KIND_ASYNCTUPLE, /* 3 or 5 32-bit registers or uniforms (type 1), by copy kind F */
+	AGX_KIND_IGNORED,    /* bits the hardware ignores: printed NAME=0x.. when not 0 */
 };
 
 enum agx_isa_class {
@@ -213,6 +214,14 @@ struct agx_isa_value {
 	unsigned count; /* registers in a tuple */
 	int64_t imm;
 	bool cache, discard, abs, neg, sx;
+	/*
+	 * Encodings the hardware reads the same as a plainer one (hwtest.py ran
+	 * them on an M1): "odd" a 32-bit destination whose number has its low
+	 * bit set, which is ignored; "wide" a register whose size field names a
+	 * wider register than the operand reads (a 64-bit type on a source of at
+	 * most 32 bits, the 32-bit bit on a 16-bit float destination).
+	 */
+	bool odd, wide;
 	const char *text;
 	char textbuf[48];
 };
