@@ -2831,6 +2831,50 @@ static bool exec_memory(struct usc_state *s, const struct uop *u, struct usc_res
 	return true;
 }
 
+/* --- calls ----------------------------------------------------------------------- */
+
+/*
+ * call rN: as call, the address of the next instruction into r1 of the
+ * executing lanes, then to the address rN holds.  applegpu
+ * (CallRegInstructionDesc) has Apple's compiler loop around it, as if the
+ * hardware took the lanes of one target at a time; how it picks them is
+ * not public, so lanes that disagree stop the run.  Without an executing
+ * lane there is no target and nothing happens, as for ret.
+ */
+static bool exec_call_register(const struct usc_program *p, struct usc_state *s,
+			       const struct uop *u, struct usc_result *res, unsigned *next)
+{
+	uint32_t to;
+	int target;
+
+	if (!s->exec)
+		return true;
+	to = s->r[u->d.index][__builtin_ctz(s->exec)];
+	for (unsigned l = 0; l < L; l++) {
+		if (((s->exec >> l) & 1) && s->r[u->d.index][l] != to) {
+			res->status = USC_BAD_INSTR;
+			snprintf(res->message, sizeof(res->message),
+				 "call at 0x%x: lanes call different addresses (0x%x, 0x%x); "
+				 "how the hardware splits them is not public",
+				 u->offset, to, s->r[u->d.index][l]);
+			return false;
+		}
+	}
+	target = uop_at(p, to);
+	if (target < 0) {
+		res->status = USC_BAD_BRANCH;
+		snprintf(res->message, sizeof(res->message),
+			 "call at 0x%x to 0x%x, not an instruction", u->offset, to);
+		return false;
+	}
+	/* the target was read first: "call r1" goes where r1 said */
+	for (unsigned l = 0; l < L; l++)
+		if ((s->exec >> l) & 1)
+			s->r[1][l] = u->offset + u->size;
+	*next = (unsigned)target;
+	return true;
+}
+
 /* --- the loop ------------------------------------------------------------------------ */
 
 /*
@@ -2981,6 +3025,18 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			next = (unsigned)target;
 			break;
 		}
+		case AGX_OP_CALL_1:
+			if (!exec_call_register(p, s, u, &res, &next))
+				return res;
+			break;
+		case AGX_OP_JMP_INCOMPLETE:
+			/* applegpu and AGX2.xml name it and its offset, nothing more */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "jmp_incomplete at 0x%x: not simulated (when it jumps is not "
+				 "public)",
+				 u->offset);
+			return res;
 		case AGX_OP_WAIT: /* loads complete at issue here */
 			break;
 		case AGX_OP_MEMORY_BARRIER:
@@ -3019,6 +3075,35 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			snprintf(res.message, sizeof(res.message),
 				 "%s at 0x%x: async copies are not simulated (their operands' "
 				 "layout is not public)",
+				 u->desc->name, u->offset);
+			return res;
+		case AGX_OP_STACK_ADJUST:
+		case AGX_OP_STACK_ADJUST_1:
+		case AGX_OP_STACK_GET_PTR:
+		case AGX_OP_STACK_MAP:
+		case AGX_OP_STACK_UNMAP:
+			/*
+			 * What the stack pointer counts in, what stack_get_ptr
+			 * returns and what mapping does are not public, and our
+			 * stack_load/store address each lane's stack from its start.
+			 */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: not simulated (its effect on the stack is not "
+				 "public)",
+				 u->desc->name, u->offset);
+			return res;
+		case AGX_OP_SIMD_SHUFFLE_ROTATE:
+		case AGX_OP_SIMD_SHUFFLE_ROTATE_XOR:
+		case AGX_OP_SIMD_SHUFFLE_ROTATE_DOWN:
+		case AGX_OP_QUAD_SHUFFLE_ROTATE:
+		case AGX_OP_QUAD_SHUFFLE_ROTATE_XOR:
+		case AGX_OP_QUAD_SHUFFLE_ROTATE_DOWN:
+			/* AGX2.xml allows the rotate bit here; nobody says what it does */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: not simulated (the rotating form of this "
+				 "shuffle has no public semantics)",
 				 u->desc->name, u->offset);
 			return res;
 		case AGX_OP_THREADGROUP_BARRIER:

@@ -1796,6 +1796,107 @@ static void test_call_ret(void **state)
 	free(s);
 }
 
+/*
+ * call rN: the target from the register, the return address in r1 of the
+ * executing lanes only.  The byte offsets are counted by hand: mov_imm of a
+ * 32-bit register is 6 bytes, call rN and stop 2.
+ */
+static void test_call_register(void **state)
+{
+	struct usc_state *s = new_state(L);
+	struct usc_result r;
+
+	(void)state;
+	for (unsigned l = 0; l < L; l++) {
+		s->r[1][l] = 0xdead0000u + l;
+		s->r[5][l] = 40 + l;
+	}
+	s->r[0][0] = 1; /* lane 0 does not execute */
+	/* 0: mov_imm, 6: call r7 (returns to 8), 8: stop, 10: the function */
+	run_ok("mov_imm r7, 10\n"
+	       "call r7\n"
+	       "stop\n"
+	       "iadd r5, r5, 1\n"
+	       "ret r1",
+	       s);
+	assert_int_equal(s->r[1][0], 0xdead0000u);
+	assert_int_equal(s->r[5][0], 40);
+	for (unsigned l = 1; l < L; l++) {
+		assert_int_equal(s->r[1][l], 8);
+		assert_int_equal(s->r[5][l], 41 + l);
+	}
+
+	/* call r1 jumps where r1 pointed before it took the return address */
+	s->r[0][0] = 0;
+	run_ok("mov_imm r1, 10\n"
+	       "call r1\n"
+	       "stop\n"
+	       "mov_imm r6, 7\n"
+	       "ret r1",
+	       s);
+	for (unsigned l = 0; l < L; l++) {
+		assert_int_equal(s->r[1][l], 8);
+		assert_int_equal(s->r[6][l], 7);
+	}
+
+	/* to the middle of an instruction */
+	r = run("mov_imm r7, 3\ncall r7\nstop", s);
+	assert_int_equal(r.status, USC_BAD_BRANCH);
+
+	/* lanes with different targets: how the hardware splits them is not public */
+	for (unsigned l = 0; l < L; l++)
+		s->r[7][l] = l < 16 ? 8 : 10;
+	r = run("call r7\nstop\nstop\nstop\nstop\nstop", s);
+	assert_int_equal(r.status, USC_BAD_INSTR);
+	assert_non_null(strstr(r.message, "different"));
+	/* the same with the odd lanes off: all executing lanes agree */
+	for (unsigned l = 0; l < L; l++)
+		s->r[7][l] = l % 2 ? 4 : 8;
+	run_ok("if_icmp r0l, ueq, r7, 8, 1\n"
+	       "call r7\n"
+	       "stop\n"
+	       "stop\n"
+	       "pop_exec r0l, 1\n"
+	       "stop",
+	       s);
+	free(s);
+}
+
+/* Encodings without public semantics stop the run with their name. */
+static void test_not_simulated(void **state)
+{
+	static const char *const programs[] = {
+		"jmp_incomplete pc+4\nstop\nstop",
+		"stack_adjust r5\nstop",
+		"stack_get_ptr r2, 0, 1, 0, 4, 0\nstop",
+		"stack_map r6, 0, 16\nstop",
+		"stack_unmap r4, 0, 16\nstop",
+		"simd_shuffle_rotate r1, r2, r0l\nstop",
+		"simd_shuffle_rotate_xor r1, r2, 1\nstop",
+		"simd_shuffle_rotate_down r1, r2, 3\nstop",
+		"quad_shuffle_rotate r1, r2, 2\nstop",
+		"quad_shuffle_rotate_xor r1, r2, 1\nstop",
+		"quad_shuffle_rotate_down r1, r2, 1\nstop",
+	};
+	struct usc_state *s = new_state(L);
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+		char name[32];
+		struct usc_result r;
+
+		for (unsigned l = 0; l < L; l++)
+			s->r[1][l] = 0x1234;
+		r = run(programs[i], s);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(programs[i], " "), programs[i]);
+		if (r.status != USC_BAD_INSTR || r.pc != 0 || !strstr(r.message, name))
+			fail_msg("%s: status %d at 0x%x: %s", name, r.status, r.pc, r.message);
+		for (unsigned l = 0; l < L; l++)
+			assert_int_equal(s->r[1][l], 0x1234); /* nothing written */
+	}
+	free(s);
+}
+
 /* uniform_store: the first executing lane's halves into the uniform file. */
 static void test_uniform_store(void **state)
 {
@@ -2573,6 +2674,8 @@ int main(void)
 		cmocka_unit_test(test_packed_formats),
 		cmocka_unit_test(test_threadgroup_memory),
 		cmocka_unit_test(test_call_ret),
+		cmocka_unit_test(test_call_register),
+		cmocka_unit_test(test_not_simulated),
 		cmocka_unit_test(test_texture_load),
 		cmocka_unit_test(test_pixel_order),
 		cmocka_unit_test(test_texture_sample),
