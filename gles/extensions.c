@@ -26,6 +26,7 @@
 	X("GL_EXT_float_blend")                                                                    \
 	X("GL_EXT_frag_depth")                                                                     \
 	X("GL_EXT_polygon_offset_clamp")                                                           \
+	X("GL_EXT_read_format_bgra")                                                               \
 	X("GL_EXT_robustness")                                                                     \
 	X("GL_EXT_shader_framebuffer_fetch")                                                       \
 	X("GL_EXT_shader_framebuffer_fetch_non_coherent")                                          \

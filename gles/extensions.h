@@ -77,6 +77,10 @@
 #ifndef GL_BGRA_EXT /* EXT_texture_format_BGRA8888 */
 #define GL_BGRA_EXT 0x80E1
 #endif
+#ifndef GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT /* EXT_read_format_bgra */
+#define GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT 0x8365
+#define GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT 0x8366
+#endif
 #ifndef GL_COMPRESSED_RGBA_ASTC_4x4_KHR /* KHR_texture_compression_astc_ldr */
 #define GL_COMPRESSED_RGBA_ASTC_4x4_KHR		  0x93B0
 #define GL_COMPRESSED_RGBA_ASTC_5x4_KHR		  0x93B1

@@ -389,7 +389,7 @@ bool gles_pixel_format_valid(GLenum format)
 	case GL_RED_INTEGER:
 	case GL_DEPTH_COMPONENT:
 	case GL_DEPTH_STENCIL:
-	case GL_BGRA_EXT: /* EXT_texture_format_BGRA8888: textures only (readpixels.c) */
+	case GL_BGRA_EXT: /* EXT_texture_format_BGRA8888, EXT_read_format_bgra */
 		return true;
 	default:
 		return false;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agx/format.h"
+#include "extensions.h"
 #include "pixels.h"
 #include "state.h"
 
@@ -28,6 +29,7 @@ static unsigned components(GLenum format)
 		return 3;
 	case GL_RGBA:
 	case GL_RGBA_INTEGER:
+	case GL_BGRA_EXT: /* EXT_read_format_bgra */
 		return 4;
 	case GL_DEPTH_COMPONENT: /* NV_read_depth */
 		return 1;
@@ -55,6 +57,8 @@ static unsigned type_size(GLenum type, bool *packed)
 	case GL_UNSIGNED_SHORT_5_6_5:
 	case GL_UNSIGNED_SHORT_4_4_4_4:
 	case GL_UNSIGNED_SHORT_5_5_5_1:
+	case GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT: /* EXT_read_format_bgra */
+	case GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT:
 		*packed = true;
 		return 2;
 	case GL_UNSIGNED_INT_2_10_10_10_REV:
@@ -109,13 +113,27 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-void gles_pixels_pack_float(GLenum format, GLenum type, const float rgba[4], uint8_t *out)
+void gles_pixels_pack_float(GLenum format, GLenum type, const float colour[4], uint8_t *out)
 {
 	unsigned n = components(format);
+	/* EXT_read_format_bgra: blue, green, red, alpha in that order */
+	const float bgra[4] = { colour[2], colour[1], colour[0], colour[3] };
+	const float *rgba = format == GL_BGRA_EXT ? bgra : colour;
 	uint32_t w;
 	uint16_t h;
 
 	switch (type) {
+	case GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT:
+		/* _REV: the first component (blue of BGRA) in the low bits */
+		h = (uint16_t)(unorm(rgba[0], 4) | unorm(rgba[1], 4) << 4 | unorm(rgba[2], 4) << 8 |
+			       unorm(rgba[3], 4) << 12);
+		memcpy(out, &h, 2);
+		return;
+	case GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT:
+		h = (uint16_t)(unorm(rgba[0], 5) | unorm(rgba[1], 5) << 5 |
+			       unorm(rgba[2], 5) << 10 | unorm(rgba[3], 1) << 15);
+		memcpy(out, &h, 2);
+		return;
 	case GL_UNSIGNED_SHORT_5_6_5:
 		h = (uint16_t)(unorm(rgba[0], 5) << 11 | unorm(rgba[1], 6) << 5 |
 			       unorm(rgba[2], 5));

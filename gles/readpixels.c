@@ -37,6 +37,12 @@ static bool accepted(const struct gles_format *f, GLenum format, GLenum type)
 		return true;
 	switch (f->component_type) {
 	case GL_UNSIGNED_NORMALIZED:
+		/* EXT_read_format_bgra: from a normalized fixed-point buffer */
+		if (format == GL_BGRA_EXT)
+			return type == GL_UNSIGNED_BYTE ||
+			       type == GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT ||
+			       type == GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT;
+		/* fallthrough */
 	case GL_SIGNED_NORMALIZED:
 		if (format == GL_RGBA && type == GL_UNSIGNED_BYTE)
 			return true;
@@ -141,9 +147,10 @@ static void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum 
 
 	if (!ctx)
 		return;
-	/* BGRA_EXT is a texture format here (no EXT_read_format_bgra) */
-	if (!gles_pixel_format_valid(format) || !gles_pixel_type_valid(type) ||
-	    format == GL_BGRA_EXT) {
+	/* EXT_read_format_bgra's two packed types are pixel types of ReadPixels alone */
+	if (!gles_pixel_format_valid(format) ||
+	    !(gles_pixel_type_valid(type) || type == GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT ||
+	      type == GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}

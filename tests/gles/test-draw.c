@@ -41,6 +41,8 @@
 #define GL_DECODE_EXT				 0x8A49
 #define GL_SKIP_DECODE_EXT			 0x8A4A
 #define GL_BGRA_EXT				 0x80E1 /* EXT_texture_format_BGRA8888 */
+#define GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT	 0x8365 /* EXT_read_format_bgra */
+#define GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT	 0x8366
 #define GL_COMPRESSED_RGB_S3TC_DXT1_EXT		 0x83F0
 #define GL_COMPRESSED_RGBA_S3TC_DXT1_EXT	 0x83F1
 #define GL_COMPRESSED_RGBA_S3TC_DXT3_EXT	 0x83F2
@@ -1915,6 +1917,24 @@ static void bgra_textures(GLuint main_fb)
 	clear();
 	glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 	read_back("bgra_target", 0);
+	/* EXT_read_format_bgra: the same pixels as BGRA, and in its two packed types */
+	{
+		static const GLenum types[] = { GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT,
+						GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT };
+		static uint8_t px_read[W * H * 4];
+		char name[40];
+
+		for (unsigned k = 0; k < 3; k++) {
+			memset(px_read, 0xcd, sizeof(px_read));
+			glReadPixels(0, 0, W, H, GL_BGRA_EXT, types[k], px_read);
+			snprintf(name, sizeof(name), "bgra_read_%u", k);
+			llvmpipe_record(name, px_read, (size_t)W * H * (k ? 2 : 4));
+			llvmpipe_record_error(name);
+		}
+		/* the packed types go with BGRA alone */
+		glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT, px_read);
+		llvmpipe_record_error("rgba_rev_type");
+	}
 	glBindFramebuffer(GL_FRAMEBUFFER, main_fb);
 	glDeleteFramebuffers(1, &fb);
 	glDeleteRenderbuffers(1, &rb);

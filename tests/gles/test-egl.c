@@ -650,7 +650,7 @@ static void test_robustness(void **state)
 /* ---- current contexts and GL ------------------------------------------------------------- */
 
 /* How many names check_es3_strings() lists. */
-#define NUM_GL_EXTENSIONS 38
+#define NUM_GL_EXTENSIONS 39
 
 /* GL_EXTENSIONS, word by word, is glGetStringi's list. */
 static void check_extension_list(void)
@@ -691,7 +691,8 @@ static void check_es3_strings(void)
 	    "GL_EXT_clip_cull_distance "
 	    "GL_EXT_color_buffer_float "
 	    "GL_EXT_discard_framebuffer GL_EXT_draw_buffers GL_EXT_float_blend GL_EXT_frag_depth "
-	    "GL_EXT_polygon_offset_clamp GL_EXT_robustness GL_EXT_shader_framebuffer_fetch "
+	    "GL_EXT_polygon_offset_clamp GL_EXT_read_format_bgra GL_EXT_robustness "
+	    "GL_EXT_shader_framebuffer_fetch "
 	    "GL_EXT_shader_framebuffer_fetch_non_coherent GL_EXT_texture_compression_rgtc "
 	    "GL_EXT_texture_compression_s3tc GL_EXT_texture_compression_s3tc_srgb "
 	    "GL_EXT_texture_format_BGRA8888 GL_EXT_texture_sRGB_decode "
