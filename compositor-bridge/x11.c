@@ -12,6 +12,13 @@
  * agx_present_frame returns the server has copied the frame, and an X
  * error comes back to us rather than to an Xlib error handler of the
  * application that owns the connection.
+ *
+ * A frame of swap interval 1 is paced by the Present extension: after the
+ * put, the target asks the server to tell it of the next MSC (NotifyMSC,
+ * the screen's next vertical refresh; Xvfb's is a 60 Hz timer) and waits
+ * for that CompleteNotify, so that no two frames are shown in one
+ * refresh.  Swap interval 0 never waits; a server without Present cannot
+ * pace, and the process says so once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +31,7 @@
 #include <unistd.h>
 
 #include <drm_fourcc.h>
+#include <xcb/present.h>
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
 
@@ -57,6 +65,9 @@ struct x11 {
 	struct segment staging;
 	uint8_t *staging_map;
 	uint64_t staging_size;
+	/* Present's CompleteNotify events for this window, on a queue of their own */
+	xcb_special_event_t *present_events;
+	uint32_t present_eid, present_serial;
 };
 
 /* ---- visuals ------------------------------------------------------------------------------ */
@@ -372,6 +383,80 @@ static struct segment *direct_segment(struct x11 *x, int fd)
 
 /* ---- the target ----------------------------------------------------------------------------- */
 
+/*
+ * Present: CompleteNotify events of the window selected into a special
+ * event queue of ours, which leaves the application's own event loop as
+ * it was.  Without the extension swaps are not paced.
+ */
+static void present_init(struct x11 *x)
+{
+	const xcb_query_extension_reply_t *ext = xcb_get_extension_data(x->conn, &xcb_present_id);
+	xcb_present_query_version_reply_t *version;
+	xcb_generic_error_t *err;
+
+	if (!ext || !ext->present) {
+		static bool said;
+
+		if (!said)
+			fprintf(stderr, "agx-present: the X server has no Present extension: "
+					"swaps are not paced to its refresh\n");
+		said = true;
+		return;
+	}
+	version = xcb_present_query_version_reply(
+	    x->conn, xcb_present_query_version(x->conn, XCB_PRESENT_MAJOR_VERSION, 0), NULL);
+	free(version);
+	x->present_eid = xcb_generate_id(x->conn);
+	err = xcb_request_check(
+	    x->conn, xcb_present_select_input_checked(x->conn, x->present_eid, x->window,
+						      XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY));
+	if (err) {
+		free(err);
+		return;
+	}
+	x->present_events =
+	    xcb_register_for_special_xge(x->conn, &xcb_present_id, x->present_eid, NULL);
+}
+
+static void present_finish(struct x11 *x)
+{
+	if (!x->present_events)
+		return;
+	/* checked: the window may be gone, and the error is ours, not Xlib's */
+	free(xcb_request_check(
+	    x->conn, xcb_present_select_input_checked(x->conn, x->present_eid, x->window, 0)));
+	xcb_unregister_for_special_event(x->conn, x->present_events);
+	x->present_events = NULL;
+}
+
+/* Waits for the screen's next MSC (vertical refresh) after the frame just put. */
+static int wait_refresh(struct x11 *x)
+{
+	uint32_t serial = ++x->present_serial;
+	xcb_generic_error_t *err;
+
+	/* target 0, divisor 1, remainder 0: the first MSC after the current one */
+	err = xcb_request_check(
+	    x->conn, xcb_present_notify_msc_checked(x->conn, x->window, serial, 0, 1, 0));
+	if (err)
+		return x_error(err, "PresentNotifyMSC");
+	for (;;) {
+		xcb_generic_event_t *ev = xcb_wait_for_special_event(x->conn, x->present_events);
+		const xcb_present_complete_notify_event_t *done = (const void *)ev;
+
+		if (!ev)
+			return present_fail(-EPIPE, "the X connection has failed");
+		if (done->event_type == XCB_PRESENT_EVENT_COMPLETE_NOTIFY &&
+		    done->kind == XCB_PRESENT_COMPLETE_KIND_NOTIFY_MSC && done->serial == serial) {
+			x->base.info.refresh_waits++;
+			x->base.info.msc = done->msc;
+			free(ev);
+			return 0;
+		}
+		free(ev);
+	}
+}
+
 static int x11_create(const struct agx_present_config *config, struct agx_present_target **out)
 {
 	xcb_connection_t *conn = config->x11_connection;
@@ -419,6 +504,7 @@ static int x11_create(const struct agx_present_config *config, struct agx_presen
 		if (!x->shm)
 			say_put_image(why);
 	}
+	present_init(x);
 	x->base.info.fourcc = x->format->fourcc;
 	x->base.info.shm = x->shm;
 	*out = &x->base;
@@ -432,6 +518,7 @@ static void x11_destroy(struct agx_present_target *target)
 	for (unsigned i = 0; i < DIRECT_SEGS; i++)
 		detach(x, &x->direct[i]);
 	detach(x, &x->staging);
+	present_finish(x);
 	xcb_free_gc(x->conn, x->gc);
 	xcb_flush(x->conn);
 	if (x->staging_map)
@@ -547,10 +634,8 @@ static bool direct_ok(const struct x11 *x, const struct agx_present_image *image
 	       (uint64_t)image->stride * image->height <= image->size - image->offset;
 }
 
-static int x11_frame(struct agx_present_target *target, const struct agx_present_image *image,
-		     const uint8_t *pixels)
+static int put_frame(struct x11 *x, const struct agx_present_image *image, const uint8_t *pixels)
 {
-	struct x11 *x = (struct x11 *)target;
 	unsigned bpp = x->format->bytes, pad = x->scanline_pad ? x->scanline_pad / 8 : 1;
 	uint64_t stride = ((uint64_t)image->width * bpp + pad - 1) / pad * pad;
 	struct segment *seg;
@@ -585,6 +670,17 @@ static int x11_frame(struct agx_present_target *target, const struct agx_present
 	ret = put_image(x, x->staging_map, stride, image->width, image->height);
 	if (ret == 0)
 		x->base.info.put_image++;
+	return ret;
+}
+
+static int x11_frame(struct agx_present_target *target, const struct agx_present_image *image,
+		     const uint8_t *pixels)
+{
+	struct x11 *x = (struct x11 *)target;
+	int ret = put_frame(x, image, pixels);
+
+	if (ret == 0 && image->swap_interval && x->present_events)
+		ret = wait_refresh(x);
 	return ret;
 }
 

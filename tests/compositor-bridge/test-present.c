@@ -517,6 +517,45 @@ static void test_x11_shm(void **state)
 	destroy_window(s->conn, win);
 }
 
+/*
+ * Swap interval 1 waits for the screen's next refresh after each frame
+ * (Xvfb's Present counts refreshes on a timer): every such frame ends at a
+ * later MSC than the one before.  Interval 0 never waits.
+ */
+static void test_x11_swap_interval(void **state)
+{
+	struct servers *s = *state;
+	const uint16_t w = 32, h = 24;
+	struct agx_present_target *t;
+	struct agx_present_info info;
+	uint64_t msc = 0;
+	struct frame f;
+	xcb_window_t win;
+
+	SKIP_WITHOUT_X(s);
+	win = make_window(s->conn, 0, screen_of(s->conn, 0)->root_visual, 24, w, h);
+	t = x11_target(s->conn, win, 0);
+	make_frame(&f, DRM_FORMAT_XRGB8888, w, h, w * 4, 0, false);
+	f.image.swap_interval = 1;
+	for (unsigned i = 1; i <= 3; i++) {
+		assert_int_equal(agx_present_frame(t, &f.image), 0);
+		agx_present_get_info(t, &info);
+		assert_int_equal(info.refresh_waits, i);
+		assert_true(info.msc > msc);
+		msc = info.msc;
+	}
+	f.image.swap_interval = 0;
+	assert_int_equal(agx_present_frame(t, &f.image), 0);
+	assert_int_equal(agx_present_frame(t, &f.image), 0);
+	agx_present_get_info(t, &info);
+	assert_int_equal(info.refresh_waits, 3);
+	assert_int_equal(info.frames, 5);
+	check_window(s->conn, win, DRM_FORMAT_XRGB8888, w, h, false);
+	free_frame(&f);
+	agx_present_destroy(t);
+	destroy_window(s->conn, win);
+}
+
 /* Depth 32: the frame's alpha reaches the window. */
 static void test_x11_depth32(void **state)
 {
@@ -723,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_bad_frames),
 		cmocka_unit_test(test_x11_visuals),
 		cmocka_unit_test(test_x11_shm),
+		cmocka_unit_test(test_x11_swap_interval),
 		cmocka_unit_test(test_x11_depth32),
 		cmocka_unit_test(test_x11_rgb565),
 		cmocka_unit_test(test_x11_no_shm_flag),

@@ -72,7 +72,8 @@ struct agx_present_image {
 	bool bottom_up; /* row 0 is the bottom row (GL's default framebuffer), not the top */
 	/*
 	 * EGL's swap interval: 1 waits until the compositor has shown the
-	 * last frame before this one goes (wayland: its frame callback), 0
+	 * last frame before this one goes (wayland: its frame callback; x11:
+	 * the screen's next refresh after the frame, through Present), 0
 	 * never waits.  Targets without a compositor's pacing ignore it.
 	 */
 	unsigned swap_interval;
@@ -90,6 +91,8 @@ struct agx_present_info {
 	uint64_t shm_converted; /* x11, wayland: converted into the target's own shared memory */
 	uint64_t put_image;	/* x11: sent in PutImage requests */
 	uint64_t put_requests;	/* x11: PutImage requests (a frame larger than one takes more) */
+	uint64_t refresh_waits; /* x11: frames followed by a wait for the next refresh */
+	uint64_t msc;		/* x11: the screen's MSC (refresh count) the last wait ended at */
 };
 
 struct agx_present_target;
