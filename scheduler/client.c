@@ -22,13 +22,48 @@
 #include "agxipc/server.h"
 #include "scheduler.h"
 
-struct sched_client *sched_client_create(struct scheduler *s, struct agx_ipc_conn *conn)
+/* The account of process pid, made with its first connection. */
+static struct sched_process *process_get(struct scheduler *s, pid_t pid)
+{
+	struct sched_process *p;
+
+	for (struct sched_link *l = s->processes.next; l != &s->processes; l = l->next) {
+		p = sched_container_of(l, struct sched_process, link);
+		if (p->pid == pid)
+			return p;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	sched_list_add_tail(&s->processes, &p->link);
+	return p;
+}
+
+int sched_client_create(struct scheduler *s, struct agx_ipc_conn *conn, struct sched_client **out)
 {
 	const struct ucred *peer = agx_ipc_conn_peer(conn);
-	struct sched_client *c = calloc(1, sizeof(*c));
+	struct sched_process *p = process_get(s, peer->pid);
+	struct sched_client *c;
 
-	if (!c)
-		return NULL;
+	if (!p)
+		return -ENOMEM;
+	if (p->connections >= SCHED_MAX_CONNS) {
+		agx_warn_ratelimited(peer->pid,
+				     "pid %d has %u connections, the most a process may have",
+				     (int)peer->pid, p->connections);
+		return -EDQUOT;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		if (!p->connections) {
+			sched_list_del(&p->link);
+			free(p);
+		}
+		return -ENOMEM;
+	}
+	p->connections++;
+	c->proc = p;
 	c->s = s;
 	c->conn = conn;
 	c->pid = peer->pid;
@@ -40,13 +75,25 @@ struct sched_client *sched_client_create(struct scheduler *s, struct agx_ipc_con
 	sched_list_init(&c->queues);
 	sched_list_init(&c->waits);
 	sched_list_init(&c->dirty_link);
-	for (unsigned p = 0; p < SCHED_PRIORITIES; p++) {
-		sched_list_init(&c->runnable[p]);
-		sched_list_init(&c->run_link[p]);
+	for (unsigned prio = 0; prio < SCHED_PRIORITIES; prio++) {
+		sched_list_init(&c->runnable[prio]);
+		sched_list_init(&c->run_link[prio]);
 	}
 	sched_list_add_tail(&s->clients, &c->link);
 	s->num_clients++;
-	return c;
+	*out = c;
+	return 0;
+}
+
+void sched_client_free(struct sched_client *c)
+{
+	struct sched_process *p = c->proc;
+
+	if (--p->connections == 0) {
+		sched_list_del(&p->link);
+		free(p);
+	}
+	free(c);
 }
 
 /* Everything the client held goes; work in flight finishes on its own, no one listening. */

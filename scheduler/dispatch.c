@@ -193,6 +193,7 @@ static void item_release(struct scheduler *s, struct sched_item *it)
 	q->inflight[it->pipe]--;
 	q->inflight_total--;
 	q->client->fw_items--;
+	q->client->proc->fw_items--;
 	s->fw_items--;
 	it->used = false;
 	it->gen++;
@@ -207,6 +208,7 @@ static void batch_end(struct scheduler *s, struct sched_batch *b)
 
 	s->reserved -= q->reserved;
 	q->client->reserved -= q->reserved;
+	q->client->proc->reserved -= q->reserved;
 	q->reserved = 0;
 	q->busy = false;
 	free(b->item_ids);
@@ -318,10 +320,12 @@ static void batch_send(struct scheduler *s, struct sched_batch *b)
 		q->inflight[cmd->pipe]++;
 		q->inflight_total++;
 		q->client->fw_items++;
+		q->client->proc->fw_items++;
 		s->fw_items++;
 		/* what was reserved is now an item */
 		q->reserved--;
 		q->client->reserved--;
+		q->client->proc->reserved--;
 		s->reserved--;
 		job->sent++;
 		b->item_ids[n] = id;
@@ -575,6 +579,7 @@ static void batch_start(struct scheduler *s, struct sched_queue *q, unsigned res
 	q->busy = true;
 	q->reserved = reserve;
 	q->client->reserved += reserve;
+	q->client->proc->reserved += reserve;
 	s->reserved += reserve;
 	b->queue = q;
 	if (vm->slot_valid && vm->bound > vm->reported &&
@@ -715,8 +720,8 @@ static enum consider consider(struct scheduler *s, struct sched_queue *q)
 		return HELD;
 	/* every item at fwchan or reserved for a batch on its way counts against the limits */
 	room = SCHED_FW_ITEMS - (int)(s->fw_items + s->reserved);
-	if (SCHED_FW_ITEMS_CLIENT - (int)(c->fw_items + c->reserved) < room)
-		room = SCHED_FW_ITEMS_CLIENT - (int)(c->fw_items + c->reserved);
+	if (SCHED_FW_ITEMS_CLIENT - (int)(c->proc->fw_items + c->proc->reserved) < room)
+		room = SCHED_FW_ITEMS_CLIENT - (int)(c->proc->fw_items + c->proc->reserved);
 	if (room > SCHED_BATCH_ITEMS)
 		room = SCHED_BATCH_ITEMS;
 	if (room <= 0)

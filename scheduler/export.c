@@ -74,8 +74,10 @@ static void export_free(struct sched_export *e)
 		e->status = -ECANCELED;
 	}
 	end_imports(e);
-	if (e->client)
+	if (e->client) {
 		e->client->exports--;
+		e->client->proc->exports--;
+	}
 	event_free(e->hangup);
 	close(e->fd);
 	sched_list_del(&e->link);
@@ -119,7 +121,7 @@ int sched_export(struct sched_client *c, uint32_t handle, uint64_t value, int *o
 
 	if (!o)
 		return -ENOENT;
-	if (c->exports >= SCHED_MAX_EXPORTS || num_exports >= MAX_EXPORTS)
+	if (c->proc->exports >= SCHED_MAX_EXPORTS || num_exports >= MAX_EXPORTS)
 		return -EDQUOT;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -144,6 +146,7 @@ int sched_export(struct sched_client *c, uint32_t handle, uint64_t value, int *o
 	e->dev = st.st_dev;
 	e->ino = st.st_ino;
 	c->exports++;
+	c->proc->exports++;
 	num_exports++;
 	sched_list_add_tail(&s->exports, &e->link);
 	if (sched_syncobj_wait(o, value, &e->wait, reached, &status))
@@ -220,8 +223,10 @@ void sched_exports_forget_client(struct scheduler *s, struct sched_client *c)
 	for (struct sched_link *l = s->exports.next; l != &s->exports; l = l->next) {
 		struct sched_export *e = sched_container_of(l, struct sched_export, link);
 
-		if (e->client == c)
+		if (e->client == c) {
+			c->proc->exports--;
 			e->client = NULL;
+		}
 	}
 }
 

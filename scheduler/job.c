@@ -50,7 +50,6 @@ int sched_queue_create(struct sched_client *c, uint32_t vm, unsigned priority, u
 {
 	struct scheduler *s = c->s;
 	struct sched_queue *q;
-	unsigned count = 0;
 
 	if (priority >= SCHED_PRIORITIES)
 		return refuse(why, size, -EINVAL, "priority %u: there are %d", priority,
@@ -58,10 +57,9 @@ int sched_queue_create(struct sched_client *c, uint32_t vm, unsigned priority, u
 	if (priority == AGX__WORK__PRIORITY__PRIORITY_REALTIME && !may_use_realtime(c))
 		return refuse(why, size, -EPERM,
 			      "PRIORITY_REALTIME is for root and the realtime group only");
-	for (struct sched_link *l = c->queues.next; l != &c->queues; l = l->next)
-		count++;
-	if (count >= SCHED_MAX_QUEUES)
-		return refuse(why, size, -EDQUOT, "a client may have %d queues", SCHED_MAX_QUEUES);
+	/* queues not yet freed (destroyed ones still running count), all connections' */
+	if (c->proc->queue_objs >= SCHED_MAX_QUEUES)
+		return refuse(why, size, -EDQUOT, "a process may have %d queues", SCHED_MAX_QUEUES);
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return refuse(why, size, -ENOMEM, "out of memory");
@@ -72,6 +70,7 @@ int sched_queue_create(struct sched_client *c, uint32_t vm, unsigned priority, u
 	}
 	q->client = c;
 	c->queue_objs++;
+	c->proc->queue_objs++;
 	q->id = c->next_queue_id++;
 	q->priority = priority;
 	sched_list_init(&q->jobs);
@@ -123,6 +122,7 @@ void sched_bury(struct scheduler *s)
 			event_free(q->ctx_timer);
 		free(q);
 		c->queue_objs--;
+		c->proc->queue_objs--;
 		sched_client_maybe_free(c);
 	}
 	while (!sched_list_empty(&s->dead_clients)) {
@@ -130,7 +130,7 @@ void sched_bury(struct scheduler *s)
 		    sched_container_of(s->dead_clients.next, struct sched_client, link);
 
 		sched_list_del(&c->link);
-		free(c);
+		sched_client_free(c);
 	}
 }
 
@@ -265,6 +265,7 @@ static void finish_ready(struct sched_queue *q)
 					     job->status);
 		job_free(job);
 		c->jobs--;
+		c->proc->jobs--;
 	}
 	sched_queue_maybe_free(q);
 	sched_client_maybe_free(c);
@@ -416,11 +417,11 @@ int sched_submit(struct sched_client *c, const Agx__Scheduler__Submit *sub, uint
 		/* the context is lost, not the device: the client's other queues go on */
 		return refuse(why, size, -ECANCELED, "queue %u was reset (QUERY_STATUS says how)",
 			      q->id);
-	if (c->jobs >= SCHED_MAX_JOBS)
+	if (c->proc->jobs >= SCHED_MAX_JOBS)
 		return refuse(why, size, -EBUSY,
-			      "%u jobs of this client are unfinished, the most it may have; wait "
-			      "for one",
-			      c->jobs);
+			      "%u jobs of this process are unfinished, the most it may have; "
+			      "wait for one",
+			      c->proc->jobs);
 	ret = check_commands(sub, why, size);
 	if (ret == 0)
 		ret = check_points(c, sub, why, size);
@@ -470,6 +471,7 @@ int sched_submit(struct sched_client *c, const Agx__Scheduler__Submit *sub, uint
 	if (!q->cursor)
 		q->cursor = job;
 	c->jobs++;
+	c->proc->jobs++;
 	c->s->queue_depth[q->priority]++;
 	c->s->job_waits += sub->n_waits;
 	/* dependencies last: one already reached may make the job runnable at once */

@@ -60,6 +60,7 @@ int scheduler_init(struct scheduler *s, struct event_base *base, const struct sc
 	s->base = base;
 	s->started_s = sched_now_s();
 	sched_list_init(&s->clients);
+	sched_list_init(&s->processes);
 	sched_list_init(&s->queues);
 	sched_list_init(&s->vms);
 	sched_list_init(&s->dirty);

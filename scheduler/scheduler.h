@@ -36,14 +36,19 @@ struct metrics_http;
 #define SCHED_PRIORITIES 4 /* agx.work.Priority: low, normal, high, realtime */
 #define SCHED_PIPES	 2 /* what the firmware runs in order apart: compute, render */
 
-/* Limits (docs/scheduler.md, "Limits"). */
-#define SCHED_MAX_QUEUES      4096 /* per client: a queue each GL context that drew */
-#define SCHED_MAX_JOBS	      4096 /* unfinished jobs per client */
+/*
+ * Limits (docs/scheduler.md, "Limits").  "Per process" counts every
+ * connection of one client process (its SO_PEERCRED pid) together, so
+ * that more connections do not buy a process more.
+ */
+#define SCHED_MAX_QUEUES      4096 /* per process: a queue each GL context that drew */
+#define SCHED_MAX_JOBS	      4096 /* unfinished jobs per process */
 #define SCHED_MAX_COMMANDS    64   /* per submission */
 #define SCHED_MAX_POINTS      64   /* waits, signals per submission; points per wait */
-#define SCHED_MAX_EXPORTS     1024 /* live exported points per client */
+#define SCHED_MAX_EXPORTS     1024 /* live exported points per process */
+#define SCHED_MAX_CONNS	      128  /* connections per process, of the socket's 1,024 */
 #define SCHED_FW_ITEMS	      512  /* items at fwchan at once, all clients */
-#define SCHED_FW_ITEMS_CLIENT 128  /* items at fwchan at once, one client */
+#define SCHED_FW_ITEMS_CLIENT 128  /* items at fwchan at once, one process */
 #define SCHED_BATCH_ITEMS     64   /* items in one FWCHAN_SUBMIT */
 #define SCHED_REPORT_DELAY_US 1000 /* completions reach memmgr at most this late */
 #define SCHED_JOIN_WINDOW_US  5000 /* a seqno takes batches for this long after its bind */
@@ -199,9 +204,18 @@ struct sched_handle {
 	uint32_t slot;
 };
 
+/* What all connections of one client process hold together, counted against the limits. */
+struct sched_process {
+	struct sched_link link; /* scheduler.processes */
+	pid_t pid;
+	unsigned connections; /* its clients not yet freed */
+	unsigned jobs, queue_objs, exports, fw_items, reserved;
+};
+
 struct sched_client {
 	struct sched_link link; /* scheduler.clients */
 	struct scheduler *s;
+	struct sched_process *proc;
 	struct agx_ipc_conn *conn;
 	pid_t pid;
 	uid_t uid;
@@ -245,6 +259,7 @@ struct scheduler {
 	bool fw_ready; /* false while the firmware recovers */
 	bool quitting;
 	struct sched_link clients;
+	struct sched_link processes;
 	struct sched_link queues;
 	struct sched_link vms;
 	struct sched_link runnable[SCHED_PRIORITIES]; /* clients with work to send */
@@ -289,7 +304,10 @@ void sched_turn_later(struct scheduler *s);
 void scheduler_fail(struct scheduler *s);
 
 /* --- client.c --- */
-struct sched_client *sched_client_create(struct scheduler *s, struct agx_ipc_conn *conn);
+/* A new connection of its process; -EDQUOT past SCHED_MAX_CONNS, -ENOMEM. */
+int sched_client_create(struct scheduler *s, struct agx_ipc_conn *conn, struct sched_client **out);
+/* The client's memory, after it is gone and nothing of it runs (job.c's sched_bury). */
+void sched_client_free(struct sched_client *c);
 void sched_client_destroy(struct sched_client *c);
 /* A gone client with nothing left running goes (at the turn's end). */
 void sched_client_maybe_free(struct sched_client *c);

@@ -293,10 +293,11 @@ static int dispatch(struct agx_ipc_request *req, void *data)
 
 static int connect_client(struct agx_ipc_conn *conn, void *data)
 {
-	struct sched_client *c = sched_client_create(data, conn);
+	struct sched_client *c;
+	int ret = sched_client_create(data, conn, &c);
 
-	if (!c)
-		return -ENOMEM;
+	if (ret < 0)
+		return ret;
 	agx_ipc_conn_set_data(conn, c);
 	return 0;
 }

@@ -987,6 +987,72 @@ static void test_device_lost(void **state)
 	tc_fini(&c);
 }
 
+/* --- limits per process ---------------------------------------------------------------- */
+
+#define PROC_CONNS  128	 /* SCHED_MAX_CONNS */
+#define PROC_QUEUES 4096 /* SCHED_MAX_QUEUES */
+
+/*
+ * One process's connections share its limits: it gets PROC_CONNS
+ * connections and no more (QUOTA_EXCEEDED), one again when it closes one;
+ * its queues over two connections stop at PROC_QUEUES together, not each.
+ * Afterwards another process connects and its job is done.
+ */
+static int many_connections(const struct test_stack *d, int arg)
+{
+	static struct agx_sched *conns[PROC_CONNS + 1];
+	struct tc c;
+	uint32_t q;
+	int ret;
+
+	(void)arg;
+	CHECK(child_client(d, &c) == 0, 2); /* the first connection, with a VM and a queue */
+	conns[0] = c.s;
+	for (unsigned i = 1; i < PROC_CONNS; i++)
+		CHECK(agx_sched_connect(d->sched, "many", &conns[i]) == 0, 3);
+	ret = agx_sched_connect(d->sched, "one-too-many", &conns[PROC_CONNS]);
+	CHECK(ret == -EDQUOT, 4);
+	agx_sched_disconnect(conns[PROC_CONNS - 1]);
+	/* the scheduler frees the client at its loop turn's end: try for a while */
+	for (unsigned tries = 0; tries < 1000; tries++) {
+		ret = agx_sched_connect(d->sched, "again", &conns[PROC_CONNS - 1]);
+		if (ret != -EDQUOT)
+			break;
+		usleep(1000);
+	}
+	CHECK(ret == 0, 5);
+	/* queues: the first connection has one; the rest, alternately on two connections */
+	for (unsigned i = 1; i < PROC_QUEUES; i++)
+		CHECK(agx_sched_queue_create(conns[i % 2], c.vm, AGX_PRIORITY_NORMAL, &q) == 0, 6);
+	CHECK(agx_sched_queue_create(conns[2], c.vm, AGX_PRIORITY_NORMAL, &q) == -EDQUOT, 7);
+	CHECK(strstr(agx_sched_error(conns[2]), "a process may have") != NULL, 8);
+	for (unsigned i = 1; i < PROC_CONNS; i++)
+		agx_sched_disconnect(conns[i]);
+	tc_fini(&c);
+	return 0;
+}
+
+static void test_process_limits(void **state)
+{
+	pid_t pid = spawn(*state, many_connections, 0);
+	int status = reap(pid);
+	struct agx_sched_cmd cmd;
+	uint32_t t;
+	struct tc c;
+
+	if (status)
+		fail_msg("the process of many connections: status %d", status);
+	/* another process is served as ever */
+	tc_init(*state, &c, AGX_PRIORITY_NORMAL);
+	t = syncobj(&c);
+	memset(buf(&c, 0), 0, 3 * BUF_SIZE);
+	cmd = sum(&c, buf_va(&c, 1), buf_va(&c, 2), buf_va(&c, 0), 7);
+	submit(&c, c.queue, &cmd, NULL, 0, &(struct agx_sched_point){ t, 1 }, 1);
+	assert_int_equal(wait_point(&c, t, 1), 0);
+	expect_words(buf(&c, 0), 7);
+	tc_fini(&c);
+}
+
 /* --- more contexts than the firmware holds ------------------------------------------------ */
 
 #define FLOOD_CONNS   48 /* x 64 queues: 3,072 contexts, more than fwchan's table and memory */
@@ -1167,6 +1233,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fairness),
 		cmocka_unit_test(test_device_lost),
 		cmocka_unit_test(test_context_flood),
+		cmocka_unit_test(test_process_limits),
 		cmocka_unit_test(test_idle_connections),
 	};
 
