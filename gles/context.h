@@ -70,8 +70,17 @@ struct gles_buffer {
  */
 struct gles_drawable {
 	unsigned width, height;
+	/*
+	 * Single-sampled, linear: what a window presents.  With samples (a
+	 * multisampled config: 4) the GL draws into ms_color instead --
+	 * twiddled in its sample grid, as multisampled renderbuffers are
+	 * (image.h) -- and color is its resolve (gles_drawable_resolve),
+	 * made at eglSwapBuffers; reads resolve as they read.
+	 */
 	struct gles_buffer color;
-	/* format NONE when the config has neither (configs have both or none) */
+	unsigned samples;
+	struct gles_buffer ms_color;
+	/* format NONE when the config has neither; multisampled with samples */
 	struct gles_buffer depth, stencil;
 	unsigned red_bits, green_bits, blue_bits, alpha_bits, depth_bits, stencil_bits;
 };

@@ -301,7 +301,9 @@ static const struct gles_format *copy_source(struct gles_context *ctx, struct gl
 		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
 		return NULL;
 	}
-	if (gles_framebuffer_samples(ctx, true) || !(f = gles_framebuffer_read_format(ctx)) ||
+	/* a multisampled default framebuffer is copied resolved (source_read) */
+	if ((gles_framebuffer_bound(ctx, true) && gles_framebuffer_samples(ctx, true)) ||
+	    !(f = gles_framebuffer_read_format(ctx)) ||
 	    !gles_framebuffer_color_target(ctx, true, 0, t)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return NULL;

@@ -20,7 +20,9 @@
 /* The largest pbuffer (and window surface), and what the configs say of it. */
 #define GLES_MAX_PBUFFER_SIZE 16384
 /* The configs of one display: the base ones, and more on an X11 screen of depth 32. */
-#define GLES_MAX_CONFIGS 32
+#define GLES_MAX_CONFIGS 64
+/* EGL_CONFIG_ID of the first 4x config: the single-sampled ones' ids plus 30 (egl_config.c). */
+#define GLES_FIRST_MULTISAMPLE_CONFIG 31
 
 /*
  * The stack's device as one initialized display uses it.  Contexts and
@@ -47,6 +49,8 @@ struct gles_config {
 	EGLint surface_type;	       /* EGL_PBUFFER_BIT, and EGL_WINDOW_BIT where windows exist */
 	EGLint visual_id, visual_type; /* the X visual of its windows; 0 and EGL_NONE if none */
 	uint32_t window_fourcc;	       /* the DRM format its windows' visuals take, 0 if none */
+	/* EGL_SAMPLES: 0, or 4 (the surface's colour, depth and stencil multisampled) */
+	EGLint samples;
 };
 
 /* The calling thread's EGL state. */

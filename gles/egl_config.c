@@ -1,6 +1,6 @@
 /*
- * egl_config.c: the frame buffer configurations -- RGBA8888 and RGB565,
- * each without and with a 24-bit depth and 8-bit stencil buffer, for
+ * egl_config.c: the frame buffer configurations -- five colour formats by
+ * five depth and stencil combinations, single-sampled and 4x, for
  * OpenGL ES 2 and 3 contexts and pbuffer surfaces, and window surfaces
  * where the display's platform gives them (egl_platform_*.c) -- and
  * eglGetConfigs, eglChooseConfig (EGL 1.5 section 3.4.1: its matching and
@@ -21,33 +21,43 @@
  * stencil it did not ask for as unusable).  A 24-bit depth is stored as
  * DEPTH_COMPONENT24 and DEPTH24_STENCIL8 are (formats.c): a Z32F depth
  * buffer, and an S8 stencil buffer, which the ZLS renders to; a 32-bit
- * one is a DEPTH_COMPONENT32F buffer.
+ * one is a DEPTH_COMPONENT32F buffer.  Then the same 25 again with 4
+ * samples (31 to 55; 26 to 30 are the X11 platform's): every one of them
+ * fits a multisampled tile (RGBA16F, the widest, is 32 bytes a pixel at
+ * 4x: agx_tilebuffer_layout), and 4x is the most the render path takes
+ * (GLES_MAX_SAMPLES).
  */
-#define CONFIG(id, r, g, b, a, depth, stencil, cf, df, sf)                                         \
+#define CONFIG_S(id_, r, g, b, a, depth_, stencil_, cf, df, sf, samples_)                          \
 	{                                                                                          \
-		id, r, g, b, a, depth, stencil, GLES_FORMAT_##cf, GLES_FORMAT_##df,                \
-		    GLES_FORMAT_##sf, EGL_PBUFFER_BIT, 0, EGL_NONE, 0                              \
+		.id = (id_), .red = (r), .green = (g), .blue = (b), .alpha = (a),                  \
+		.depth = (depth_), .stencil = (stencil_), .color_format = GLES_FORMAT_##cf,        \
+		.depth_format = GLES_FORMAT_##df, .stencil_format = GLES_FORMAT_##sf,              \
+		.surface_type = EGL_PBUFFER_BIT, .visual_type = EGL_NONE, .samples = (samples_)    \
 	}
-#define CONFIGS_OF(id, r, g, b, a, cf)                                                             \
-	CONFIG(id, r, g, b, a, 0, 0, cf, NONE, NONE),                                              \
-	    CONFIG(id + 1, r, g, b, a, 24, 8, cf, Z32_FLOAT, S8_UINT),                             \
-	    CONFIG(id + 2, r, g, b, a, 16, 0, cf, Z16_UNORM, NONE),                                \
-	    CONFIG(id + 3, r, g, b, a, 24, 0, cf, Z24_FLOAT, NONE),                                \
-	    CONFIG(id + 4, r, g, b, a, 32, 0, cf, D32_FLOAT, NONE)
+#define CONFIGS_OF_S(id, r, g, b, a, cf, s)                                                        \
+	CONFIG_S(id, r, g, b, a, 0, 0, cf, NONE, NONE, s),                                         \
+	    CONFIG_S(id + 1, r, g, b, a, 24, 8, cf, Z32_FLOAT, S8_UINT, s),                        \
+	    CONFIG_S(id + 2, r, g, b, a, 16, 0, cf, Z16_UNORM, NONE, s),                           \
+	    CONFIG_S(id + 3, r, g, b, a, 24, 0, cf, Z24_FLOAT, NONE, s),                           \
+	    CONFIG_S(id + 4, r, g, b, a, 32, 0, cf, D32_FLOAT, NONE, s)
+/* The 25 of one sample count, their ids from base up (1 single-sampled, 31 4x). */
+#define CONFIG_SET(base, s)                                                                        \
+	CONFIG_S(base, 8, 8, 8, 8, 0, 0, RGBA8_UNORM, NONE, NONE, s),                              \
+	    CONFIG_S(base + 1, 8, 8, 8, 8, 24, 8, RGBA8_UNORM, Z32_FLOAT, S8_UINT, s),             \
+	    CONFIG_S(base + 2, 5, 6, 5, 0, 0, 0, B5G6R5_UNORM, NONE, NONE, s),                     \
+	    CONFIG_S(base + 3, 5, 6, 5, 0, 24, 8, B5G6R5_UNORM, Z32_FLOAT, S8_UINT, s),            \
+	    CONFIG_S(base + 4, 8, 8, 8, 8, 16, 0, RGBA8_UNORM, Z16_UNORM, NONE, s),                \
+	    CONFIG_S(base + 5, 8, 8, 8, 8, 24, 0, RGBA8_UNORM, Z24_FLOAT, NONE, s),                \
+	    CONFIG_S(base + 6, 5, 6, 5, 0, 16, 0, B5G6R5_UNORM, Z16_UNORM, NONE, s),               \
+	    CONFIG_S(base + 7, 5, 6, 5, 0, 24, 0, B5G6R5_UNORM, Z24_FLOAT, NONE, s),               \
+	    CONFIGS_OF_S(base + 8, 8, 8, 8, 0, RGBX8_UNORM, s),                                    \
+	    CONFIGS_OF_S(base + 13, 10, 10, 10, 2, RGB10A2_UNORM, s),                              \
+	    CONFIGS_OF_S(base + 18, 16, 16, 16, 16, RGBA16_FLOAT, s),                              \
+	    CONFIG_S(base + 23, 8, 8, 8, 8, 32, 0, RGBA8_UNORM, D32_FLOAT, NONE, s),               \
+	    CONFIG_S(base + 24, 5, 6, 5, 0, 32, 0, B5G6R5_UNORM, D32_FLOAT, NONE, s)
 static const struct gles_config base_configs[] = {
-	CONFIG(1, 8, 8, 8, 8, 0, 0, RGBA8_UNORM, NONE, NONE),
-	CONFIG(2, 8, 8, 8, 8, 24, 8, RGBA8_UNORM, Z32_FLOAT, S8_UINT),
-	CONFIG(3, 5, 6, 5, 0, 0, 0, B5G6R5_UNORM, NONE, NONE),
-	CONFIG(4, 5, 6, 5, 0, 24, 8, B5G6R5_UNORM, Z32_FLOAT, S8_UINT),
-	CONFIG(5, 8, 8, 8, 8, 16, 0, RGBA8_UNORM, Z16_UNORM, NONE),
-	CONFIG(6, 8, 8, 8, 8, 24, 0, RGBA8_UNORM, Z24_FLOAT, NONE),
-	CONFIG(7, 5, 6, 5, 0, 16, 0, B5G6R5_UNORM, Z16_UNORM, NONE),
-	CONFIG(8, 5, 6, 5, 0, 24, 0, B5G6R5_UNORM, Z24_FLOAT, NONE),
-	CONFIGS_OF(9, 8, 8, 8, 0, RGBX8_UNORM),
-	CONFIGS_OF(14, 10, 10, 10, 2, RGB10A2_UNORM),
-	CONFIGS_OF(19, 16, 16, 16, 16, RGBA16_FLOAT),
-	CONFIG(24, 8, 8, 8, 8, 32, 0, RGBA8_UNORM, D32_FLOAT, NONE),
-	CONFIG(25, 5, 6, 5, 0, 32, 0, B5G6R5_UNORM, D32_FLOAT, NONE),
+	CONFIG_SET(1, 0),
+	CONFIG_SET(GLES_FIRST_MULTISAMPLE_CONFIG, 4),
 };
 
 #define NUM_BASE_CONFIGS (sizeof(base_configs) / sizeof(base_configs[0]))
@@ -81,7 +91,7 @@ bool gles_configs_compatible(const struct gles_config *a, const struct gles_conf
 {
 	return a->color_format == b->color_format && a->red == b->red && a->green == b->green &&
 	       a->blue == b->blue && a->alpha == b->alpha && a->depth == b->depth &&
-	       a->stencil == b->stencil;
+	       a->stencil == b->stencil && a->samples == b->samples;
 }
 
 /* A config's value of attribute (EGL 1.5 table 3.1); false if it is no config attribute. */
@@ -159,11 +169,15 @@ static bool config_value(const struct gles_config *c, EGLint attribute, EGLint *
 	case EGL_MAX_SWAP_INTERVAL:
 		*value = 1;
 		break;
+	case EGL_SAMPLE_BUFFERS:
+		*value = c->samples ? 1 : 0;
+		break;
+	case EGL_SAMPLES:
+		*value = c->samples;
+		break;
 	case EGL_LUMINANCE_SIZE:
 	case EGL_ALPHA_MASK_SIZE:
 	case EGL_LEVEL:
-	case EGL_SAMPLE_BUFFERS:
-	case EGL_SAMPLES:
 	case EGL_TRANSPARENT_RED_VALUE:
 	case EGL_TRANSPARENT_GREEN_VALUE:
 	case EGL_TRANSPARENT_BLUE_VALUE:

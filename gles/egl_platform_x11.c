@@ -156,10 +156,10 @@ static bool add_windows(struct gles_display *dpy, struct gles_config *c, uint32_
  * An X11 screen's configs: RGBA8888 and RGB888 windows of its depth-24
  * TrueColor visual (RGBA8888's alpha is rendered to but not shown: the
  * window has none), RGB565 windows only of a depth-16 visual, and, where
- * the screen has a depth-32 ARGB visual, configs 26 on: the RGBA8888 ones
- * again, with windows whose alpha reaches the window (for a compositing
- * manager to blend with).  Configs without a visual are pbuffer configs,
- * as on the other displays.
+ * the screen has a depth-32 ARGB visual, configs 26 to 30 (and their 4x
+ * twins, 56 to 60): the RGBA8888 ones again, with windows whose alpha
+ * reaches the window (for a compositing manager to blend with).  Configs without a visual are
+ * pbuffer configs, as on the other displays.
  */
 static void x11_init_configs(struct gles_display *dpy)
 {
@@ -175,13 +175,16 @@ static void x11_init_configs(struct gles_display *dpy)
 		else if (f == GLES_FORMAT_B5G6R5_UNORM)
 			add_windows(dpy, &dpy->configs[i], DRM_FORMAT_RGB565);
 	}
-	for (unsigned i = 0; i < num_base && dpy->num_configs < GLES_MAX_CONFIGS; i++) {
+	for (unsigned i = 0, k[2] = { 0, 0 }; i < num_base && dpy->num_configs < GLES_MAX_CONFIGS;
+	     i++) {
 		struct gles_config *c = &dpy->configs[dpy->num_configs];
+		bool ms = base[i].samples != 0;
 
 		if (base[i].color_format != GLES_FORMAT_RGBA8_UNORM)
 			continue;
 		*c = base[i];
-		c->id = (EGLint)dpy->num_configs + 1;
+		/* 26 to 30 single-sampled, 56 to 60 their 4x twins: after each set's base ids */
+		c->id = (ms ? GLES_FIRST_MULTISAMPLE_CONFIG + 25 : 26) + (EGLint)k[ms]++;
 		if (!add_windows(dpy, c, DRM_FORMAT_ARGB8888))
 			break;
 		dpy->num_configs++;

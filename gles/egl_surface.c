@@ -18,6 +18,7 @@
 #include "agx/layout.h"
 #include "agx/present.h"
 #include "egl_agx.h"
+#include "image.h"
 #include "submit.h"
 
 #define ALIGN(x, a) (((x) + (a)-1) / (a) * (a))
@@ -53,6 +54,7 @@ static void free_buffer(struct gles_device *dev, struct gles_buffer *buf)
 static void free_buffers(struct gles_device *dev, struct gles_drawable *d)
 {
 	free_buffer(dev, &d->color);
+	free_buffer(dev, &d->ms_color);
 	free_buffer(dev, &d->depth);
 	free_buffer(dev, &d->stencil);
 }
@@ -113,28 +115,33 @@ static unsigned bytes_per_pixel(enum gles_surface_format format)
 }
 
 /*
- * An image of format, w x h, in a new BO (none for a 0x0 surface): 0 or
- * -errno.  Colour is linear, rows 16-byte aligned, as the PBE writes
- * linear images (Mesa's ail) and compositor-bridge reads them; depth and
- * stencil are twiddled, the only layout the ZLS renders to.
+ * An image of format, w x h, of samples (0: one), in a new BO (none for a
+ * 0x0 surface): 0 or -errno.  Single-sampled colour is linear, rows
+ * 16-byte aligned, as the PBE writes linear images (Mesa's ail) and
+ * compositor-bridge reads them; depth and stencil are twiddled, the only
+ * layout the ZLS renders to, and so is every multisampled buffer, laid
+ * out in its sample grid as multisampled renderbuffers are (image.h).
  */
 static int alloc_buffer(struct gles_device *dev, enum gles_surface_format format, unsigned w,
-			unsigned h, struct gles_buffer *buf)
+			unsigned h, unsigned samples, struct gles_buffer *buf)
 {
 	bool color = gles_surface_format_is_color(format);
+	unsigned sx, sy;
 	struct agx_layout layout = {
-		.twiddled = !color,
+		.twiddled = !color || samples,
 		.bytes_per_texel = bytes_per_pixel(format),
-		.width = w,
-		.height = h,
 		.levels = 1,
 	};
+
+	agx_sample_grid(samples, &sx, &sy);
+	layout.width = w * sx;
+	layout.height = h * sy;
 
 	buf->format = format;
 	buf->bo.size = 0;
 	if (format == GLES_FORMAT_NONE || !w || !h)
 		return 0;
-	if (color)
+	if (!layout.twiddled)
 		layout.stride = ALIGN((uint64_t)w * layout.bytes_per_texel, 16);
 	if (!agx_layout_init(&layout))
 		return -EINVAL;
@@ -151,11 +158,15 @@ static int alloc_images(struct gles_surface *surf, unsigned w, unsigned h)
 
 	d->width = w;
 	d->height = h;
+	d->samples = (unsigned)c->samples;
 	/* a failure frees what this call made, never the buffers a resize still has */
-	d->depth.bo.size = d->stencil.bo.size = 0;
-	if ((ret = alloc_buffer(surf->dev, c->color_format, w, h, &d->color)) < 0 ||
-	    (ret = alloc_buffer(surf->dev, c->depth_format, w, h, &d->depth)) < 0 ||
-	    (ret = alloc_buffer(surf->dev, c->stencil_format, w, h, &d->stencil)) < 0)
+	d->ms_color.bo.size = d->depth.bo.size = d->stencil.bo.size = 0;
+	d->ms_color.format = GLES_FORMAT_NONE;
+	if ((ret = alloc_buffer(surf->dev, c->color_format, w, h, 0, &d->color)) < 0 ||
+	    (c->samples && (ret = alloc_buffer(surf->dev, c->color_format, w, h, d->samples,
+					       &d->ms_color)) < 0) ||
+	    (ret = alloc_buffer(surf->dev, c->depth_format, w, h, d->samples, &d->depth)) < 0 ||
+	    (ret = alloc_buffer(surf->dev, c->stencil_format, w, h, d->samples, &d->stencil)) < 0)
 		free_buffers(surf->dev, d);
 	return ret;
 }
@@ -770,7 +781,7 @@ static EGLint next_color(struct gles_surface *surf)
 		if (!ops->window_busy(surf, surf->spare_colors[i].bo.fd, false))
 			break;
 	if (i == surf->num_spare_colors && i < GLES_MAX_SPARE_COLORS) {
-		if (alloc_buffer(surf->dev, d->color.format, d->width, d->height,
+		if (alloc_buffer(surf->dev, d->color.format, d->width, d->height, 0,
 				 &surf->spare_colors[i]) < 0)
 			return EGL_BAD_ALLOC;
 		surf->num_spare_colors++;
@@ -816,8 +827,11 @@ static EGLint follow_window(struct gles_surface *surf)
 		return EGL_BAD_ALLOC;
 	}
 	free_spare_colors(surf);
-	for (unsigned i = 0; i < 3; i++) {
-		struct gles_buffer *b = i == 0 ? &old.color : i == 1 ? &old.depth : &old.stencil;
+	for (unsigned i = 0; i < 4; i++) {
+		struct gles_buffer *b = i == 0	 ? &old.color
+					: i == 1 ? &old.depth
+					: i == 2 ? &old.stencil
+						 : &old.ms_color;
 
 		if (!b->bo.size)
 			continue;
@@ -851,6 +865,8 @@ EGLBoolean gles_egl_swap_buffers(EGLDisplay dpy, EGLSurface surface)
 	}
 	/* the caller of compositor-bridge waits for the render fence: finish does */
 	gles_context_finish(ctx->gl);
+	/* a multisampled surface shows its resolve (EGL 1.5 section 3.10.1: at the swap) */
+	gles_drawable_resolve(&surf->drawable);
 	err = present_window(surf);
 	if (err == EGL_SUCCESS)
 		err = follow_window(surf);

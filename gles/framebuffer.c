@@ -636,9 +636,13 @@ bool gles_framebuffer_size(struct gles_context *ctx, bool read, unsigned *w, uns
 unsigned gles_framebuffer_samples(struct gles_context *ctx, bool read)
 {
 	struct gles_framebuffer *fb = gles_framebuffer_bound(ctx, read);
+	const struct gles_drawable *d = read ? ctx->read : ctx->draw;
 
-	if (!fb || fbo_status(fb) != GL_FRAMEBUFFER_COMPLETE)
-		return 0; /* the pbuffers have no multisampling */
+	/* the default framebuffer: its surface's config's (EGL_SAMPLES) */
+	if (!fb)
+		return d ? d->samples : 0;
+	if (fbo_status(fb) != GL_FRAMEBUFFER_COMPLETE)
+		return 0;
 	for (unsigned i = 0; i < GLES_ATTACH_COUNT; i++) {
 		const struct gles_format *f;
 		unsigned w, h, s;

@@ -127,8 +127,13 @@ bool gles_surface_format_image(enum gles_surface_format f, enum agx_format *form
 /* Whether a surface buffer can be viewed: it has storage, laid out at the drawable's size. */
 static bool viewable(const struct gles_drawable *d, const struct gles_buffer *buf)
 {
-	/* the layout's size is the drawable's, or clears would reach past the BO */
-	return buf->bo.size && buf->layout.width == d->width && buf->layout.height == d->height;
+	unsigned sx, sy;
+
+	/* the layout's size is the drawable's (its sample grid's), or clears would reach past
+	 * the BO */
+	agx_sample_grid(d->samples, &sx, &sy);
+	return buf->bo.size && buf->layout.width == d->width * sx &&
+	       buf->layout.height == d->height * sy;
 }
 
 /* A one-level image over a surface buffer's BO, in its layout, owned by the surface. */
@@ -148,7 +153,7 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 	if (out->bo.handle == buf->bo.handle && out->bo.map == buf->bo.map &&
 	    out->bo.size == buf->bo.size && out->bo.fd == buf->bo.fd && out->format == format &&
 	    out->internalformat == internalformat && out->width == d->width &&
-	    out->height == d->height && out->levels == 1 &&
+	    out->height == d->height && out->levels == 1 && out->samples == d->samples &&
 	    !memcmp(&out->layout, &buf->layout, sizeof(out->layout)))
 		return true;
 	*out = (struct gles_image){
@@ -160,9 +165,16 @@ static bool view(const struct gles_drawable *d, const struct gles_buffer *buf,
 		.height = d->height,
 		.depth = 1,
 		.levels = 1,
+		.samples = d->samples,
 		.layers = 1,
 	};
 	return true;
+}
+
+/* The buffer the GL renders colour to: the multisampled one where there is one. */
+static const struct gles_buffer *drawn_color(const struct gles_drawable *d)
+{
+	return d->samples ? &d->ms_color : &d->color;
 }
 
 bool gles_drawable_view_key(const struct gles_drawable *d, unsigned which, uint32_t *handle,
@@ -175,7 +187,7 @@ bool gles_drawable_view_key(const struct gles_drawable *d, unsigned which, uint3
 		return false;
 	buf = which == GLES_DEFAULT_DEPTH     ? &d->depth
 	      : which == GLES_DEFAULT_STENCIL ? &d->stencil
-					      : &d->color;
+					      : drawn_color(d);
 	if (!gles_surface_format_image(buf->format, format, &internalformat) || !viewable(d, buf))
 		return false;
 	*handle = buf->bo.handle;
@@ -185,7 +197,7 @@ bool gles_drawable_view_key(const struct gles_drawable *d, unsigned which, uint3
 
 bool gles_drawable_color_image(const struct gles_drawable *d, struct gles_image *out)
 {
-	return d && view(d, &d->color, out);
+	return d && view(d, drawn_color(d), out);
 }
 
 bool gles_drawable_depth_image(const struct gles_drawable *d, struct gles_image *out)
@@ -196,4 +208,45 @@ bool gles_drawable_depth_image(const struct gles_drawable *d, struct gles_image 
 bool gles_drawable_stencil_image(const struct gles_drawable *d, struct gles_image *out)
 {
 	return d && view(d, &d->stencil, out);
+}
+
+void gles_image_resolve_texel(const struct gles_image *img, unsigned x, unsigned y, uint8_t *out)
+{
+	enum agx_format hw = agx_format_linear(img->format);
+	const struct agx_format_info *info = agx_format_info(hw);
+	float sum[4] = { 0 }, one[4];
+
+	if (!img->samples) {
+		memcpy(out, gles_image_texel(img, 0, 0, x, y), info->bytes);
+		return;
+	}
+	/* integers, depth and stencil are not averaged: sample 0, as blits resolve them */
+	if (info->kind != AGX_FORMAT_KIND_FLOAT ||
+	    !agx_format_unpack_float(hw, gles_image_sample(img, x, y, 0), one)) {
+		memcpy(out, gles_image_sample(img, x, y, 0), info->bytes);
+		return;
+	}
+	for (unsigned s = 0; s < img->samples; s++) {
+		agx_format_unpack_float(hw, gles_image_sample(img, x, y, s), one);
+		for (unsigned c = 0; c < 4; c++)
+			sum[c] += one[c];
+	}
+	for (unsigned c = 0; c < 4; c++)
+		sum[c] /= (float)img->samples;
+	agx_format_pack_float(hw, sum, out);
+}
+
+bool gles_drawable_resolve(const struct gles_drawable *d)
+{
+	struct gles_image ms = { 0 }, ss = { 0 };
+	const struct gles_drawable single = { .width = d->width, .height = d->height };
+
+	if (!d->samples)
+		return true;
+	if (!view(d, &d->ms_color, &ms) || !view(&single, &d->color, &ss))
+		return false;
+	for (unsigned y = 0; y < d->height; y++)
+		for (unsigned x = 0; x < d->width; x++)
+			gles_image_resolve_texel(&ms, x, y, gles_image_texel(&ss, 0, 0, x, y));
+	return true;
 }

@@ -124,6 +124,21 @@ static inline uint8_t *gles_image_sample(const struct gles_image *img, unsigned 
 }
 
 /*
+ * Pixel (x, y) of level 0 of img, resolved into out in img's format: a
+ * multisampled image's samples averaged (colour formats of normalized and
+ * float channels; others take sample 0), else the texel as it is.  The
+ * caller checks the bounds and that the GPU is done with the image.
+ */
+void gles_image_resolve_texel(const struct gles_image *img, unsigned x, unsigned y, uint8_t *out);
+
+/*
+ * A multisampled drawable's resolve: ms_color averaged into color, which
+ * windows present (the caller has waited for the GPU).  True, or false
+ * when its buffers have no storage; nothing to do for one sample.
+ */
+bool gles_drawable_resolve(const struct gles_drawable *d);
+
+/*
  * The default framebuffer's buffers as images: the drawable's colour,
  * depth (Z32F) or stencil (S8) buffer.  False (and *out untouched) when
  * the drawable has no such buffer or it has no storage (a 0x0 pbuffer).

@@ -167,7 +167,11 @@ static void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum 
 	 * NV_read_depth's DEPTH_COMPONENT), or a combination not accepted
 	 */
 	depth = format == GL_DEPTH_COMPONENT;
-	if (gles_framebuffer_samples(ctx, true) ||
+	/*
+	 * Section 4.3.2 refuses a multisampled framebuffer object; a
+	 * multisampled default framebuffer is read resolved.
+	 */
+	if ((gles_framebuffer_bound(ctx, true) && gles_framebuffer_samples(ctx, true)) ||
 	    (depth ? !gles_framebuffer_depth_target(ctx, true, &t) || !depth_type(&t, type)
 		   : !(f = gles_framebuffer_read_format(ctx)) ||
 			 !gles_framebuffer_color_target(ctx, true, 0, &t) ||
@@ -223,8 +227,17 @@ static void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum 
 
 				if (wx < 0 || wx >= w)
 					continue;
-				const uint8_t *texel = gles_image_texel(img, t.level, t.layer,
-									(unsigned)wx, (unsigned)wy);
+				const uint8_t *texel;
+				uint8_t resolved[16];
+
+				if (img->samples) {
+					gles_image_resolve_texel(img, (unsigned)wx, (unsigned)wy,
+								 resolved);
+					texel = resolved;
+				} else {
+					texel = gles_image_texel(img, t.level, t.layer,
+								 (unsigned)wx, (unsigned)wy);
+				}
 				uint8_t *out = dst + pl.first + (size_t)j * pl.row_stride +
 					       (size_t)i * pl.pixel_bytes;
 				float z = 0;

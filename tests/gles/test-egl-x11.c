@@ -33,8 +33,11 @@
 
 #define assert_egl_error(expected) assert_int_equal(eglGetError(), (expected))
 /* an X11 display's configs: the 25 pbuffer ones, then from ARGB on the 32-bit visual's */
-#define X11_CONFIGS 30
+#define X11_CONFIGS 60
 #define ARGB	    26
+/* ARGB's twins of 4 samples, and where the ARGB ones are in eglGetConfigs's list */
+#define ARGB_MS 56
+#define ARGB_AT 50
 
 static struct test_stack_options options;
 
@@ -323,40 +326,59 @@ static void test_configs(void **state)
 	const EGLint true_color[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
 				      EGL_NATIVE_VISUAL_TYPE, TrueColor, EGL_NONE };
 	EGLDisplay dpy, dpy16;
-	EGLConfig configs[32];
+	EGLConfig configs[64];
 	XVisualInfo *v;
 	EGLint n;
 
 	(void)state;
 	SKIP_WITHOUT_X();
 	dpy = screen_display(0);
-	/* the 25 pbuffer configs, then the RGBA8888 ones (1, 2, 5, 6, 24) again for the 32-bit
-	 * visual */
-	assert_true(eglGetConfigs(dpy, configs, 32, &n));
+	/*
+	 * the 25 pbuffer configs and their 4x twins (31 to 55), then the
+	 * RGBA8888 ones (1, 2, 5, 6, 24) again for the 32-bit visual (26 to
+	 * 30), and their twins (56 to 60)
+	 */
+	assert_true(eglGetConfigs(dpy, configs, 64, &n));
 	assert_int_equal(n, X11_CONFIGS);
 	for (int i = 0; i < n; i++)
-		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_ID), i + 1);
-	for (int i = ARGB - 1; i < X11_CONFIGS; i++)
+		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_ID), i < 25	 ? i + 1
+										: i < 50 ? i + 6
+										: i < 55 ? i - 24
+											 : i + 1);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(config_attrib(dpy, configs[i], EGL_SAMPLES),
+				 (i >= 25 && i < 50) || i >= 55 ? 4 : 0);
+	for (int i = ARGB_AT; i < X11_CONFIGS; i++)
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_ALPHA_SIZE), 8);
-	assert_int_equal(config_attrib(dpy, configs[ARGB], EGL_DEPTH_SIZE), 24);
-	assert_int_equal(config_attrib(dpy, configs[ARGB], EGL_STENCIL_SIZE), 8);
-	assert_int_equal(config_attrib(dpy, configs[ARGB + 1], EGL_DEPTH_SIZE), 16);
-	assert_int_equal(config_attrib(dpy, configs[ARGB + 2], EGL_STENCIL_SIZE), 0);
-	assert_int_equal(config_attrib(dpy, configs[ARGB + 3], EGL_DEPTH_SIZE), 32);
+	for (int k = 0; k < 2; k++) {
+		int at = ARGB_AT + 5 * k;
+
+		assert_int_equal(config_attrib(dpy, configs[at + 1], EGL_DEPTH_SIZE), 24);
+		assert_int_equal(config_attrib(dpy, configs[at + 1], EGL_STENCIL_SIZE), 8);
+		assert_int_equal(config_attrib(dpy, configs[at + 2], EGL_DEPTH_SIZE), 16);
+		assert_int_equal(config_attrib(dpy, configs[at + 3], EGL_STENCIL_SIZE), 0);
+		assert_int_equal(config_attrib(dpy, configs[at + 4], EGL_DEPTH_SIZE), 32);
+	}
 	for (EGLint id = 1; id <= 25; id++) {
 		bool rgb565 = id == 3 || id == 4 || id == 7 || id == 8 || id == 25;
 
-		/* RGB10_A2 and half float (14 to 23) have no windows */
+		/* RGB10_A2 and half float (14 to 23) have no windows, nor their twins */
 		if (id >= 14 && id <= 23) {
 			assert_int_equal(
 			    config_attrib(dpy, config_by_id(dpy, id), EGL_SURFACE_TYPE),
 			    EGL_PBUFFER_BIT);
+			assert_int_equal(
+			    config_attrib(dpy, config_by_id(dpy, id + 30), EGL_SURFACE_TYPE),
+			    EGL_PBUFFER_BIT);
 			continue;
 		}
 		check_window_config(dpy, 0, id, rgb565 ? 16 : 24, rgb565 ? 0xf800 : 0xff0000);
+		check_window_config(dpy, 0, id + 30, rgb565 ? 16 : 24, rgb565 ? 0xf800 : 0xff0000);
 	}
-	for (EGLint id = ARGB; id <= X11_CONFIGS; id++)
+	for (EGLint id = ARGB; id < ARGB + 5; id++) {
 		check_window_config(dpy, 0, id, 32, 0xff0000);
+		check_window_config(dpy, 0, id + 30, 32, 0xff0000);
+	}
 	/* the screen's own visual where it fits: windows that name none get it */
 	assert_int_equal(config_attrib(dpy, configs[0], EGL_NATIVE_VISUAL_ID),
 			 (EGLint)XVisualIDFromVisual(DefaultVisual(fx->x, 0)));
@@ -370,9 +392,9 @@ static void test_configs(void **state)
 	v = config_visual(dpy, configs[0]);
 	assert_int_equal(v->depth, 24);
 	XFree(v);
-	/* windows: RGBA8888 1, 2, 5, 6, 24; RGB888 9 to 13; ARGB 26 to 30 */
-	assert_true(eglChooseConfig(dpy, true_color, configs, 32, &n));
-	assert_int_equal(n, 15);
+	/* windows: RGBA8888 1, 2, 5, 6, 24; RGB888 9 to 13; ARGB 26 to 30; and their twins */
+	assert_true(eglChooseConfig(dpy, true_color, configs, 64, &n));
+	assert_int_equal(n, 30);
 	for (int i = 0; i < n; i++)
 		assert_true(config_attrib(dpy, configs[i], EGL_SURFACE_TYPE) & EGL_WINDOW_BIT);
 
@@ -385,7 +407,8 @@ static void test_configs(void **state)
 	check_window_config(dpy16, 1, 7, 16, 0xf800);
 	check_window_config(dpy16, 1, 8, 16, 0xf800);
 	check_window_config(dpy16, 1, 25, 16, 0xf800);
-	if (n > 25)
+	check_window_config(dpy16, 1, 33, 16, 0xf800);
+	if (n > 50)
 		check_window_config(dpy16, 1, ARGB, 32, 0xff0000);
 	/* the surfaceless platform has pbuffers only, as before */
 	{
@@ -394,7 +417,7 @@ static void test_configs(void **state)
 
 		assert_true(eglInitialize(sl, NULL, NULL));
 		assert_true(eglGetConfigs(sl, NULL, 0, &n));
-		assert_int_equal(n, 25);
+		assert_int_equal(n, 50);
 		assert_int_equal(config_attrib(sl, config_by_id(sl, 1), EGL_SURFACE_TYPE),
 				 EGL_PBUFFER_BIT);
 		assert_int_equal(config_attrib(sl, config_by_id(sl, 1), EGL_NATIVE_VISUAL_ID), 0);
@@ -510,8 +533,12 @@ static void test_window_surface(void **state)
 
 static const float red[4] = { 1, 0, 0, 1 }, blue[4] = { 0, 0, 1, 1 }, green[4] = { 0, 1, 0, 1 };
 
-/* Depth 24: the GPU's clears, shown by eglSwapBuffers; then the window grows. */
-static void test_swap_presents(void **state)
+/*
+ * Depth 24: the GPU's clears, shown by eglSwapBuffers; then the window
+ * grows.  Config id: 2 (with depth and stencil), or its 4x twin 32, whose
+ * swap shows the resolve of its multisampled colour buffer.
+ */
+static void swap_presents(EGLint id)
 {
 	EGLDisplay dpy;
 	EGLConfig config;
@@ -521,10 +548,8 @@ static void test_swap_presents(void **state)
 	Window win;
 	uint8_t rgba[4];
 
-	(void)state;
-	SKIP_WITHOUT_X();
 	dpy = screen_display(0);
-	config = config_by_id(dpy, 2); /* with depth and stencil */
+	config = config_by_id(dpy, id);
 	v = config_visual(dpy, config);
 	win = make_window(v, 64, 48);
 	surf = eglCreateWindowSurface(dpy, config, win, NULL);
@@ -566,6 +591,20 @@ static void test_swap_presents(void **state)
 	assert_true(eglDestroySurface(dpy, surf));
 	XDestroyWindow(fx->x, win);
 	XFree(v);
+}
+
+static void test_swap_presents(void **state)
+{
+	(void)state;
+	SKIP_WITHOUT_X();
+	swap_presents(2);
+}
+
+static void test_swap_multisampled(void **state)
+{
+	(void)state;
+	SKIP_WITHOUT_X();
+	swap_presents(32);
 }
 
 /* Depth 32: the alpha the GPU wrote reaches the window. */
@@ -754,10 +793,11 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_platform),       cmocka_unit_test(test_configs),
-		cmocka_unit_test(test_window_surface), cmocka_unit_test(test_swap_presents),
-		cmocka_unit_test(test_swap_depth32),   cmocka_unit_test(test_swap_rgb565),
-		cmocka_unit_test(test_window_gone),    cmocka_unit_test(test_terminate_current),
+		cmocka_unit_test(test_platform),	  cmocka_unit_test(test_configs),
+		cmocka_unit_test(test_window_surface),	  cmocka_unit_test(test_swap_presents),
+		cmocka_unit_test(test_swap_multisampled), cmocka_unit_test(test_swap_depth32),
+		cmocka_unit_test(test_swap_rgb565),	  cmocka_unit_test(test_window_gone),
+		cmocka_unit_test(test_terminate_current),
 	};
 
 	if (!getenv("__EGL_VENDOR_LIBRARY_FILENAMES")) {

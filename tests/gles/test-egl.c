@@ -188,15 +188,22 @@ static void test_initialize(void **state)
 
 /* ---- configs ------------------------------------------------------------------------------ */
 
-#define NCONFIGS 25
+/* 25 single-sampled, then their 4x twins (ids + 30) */
+#define NCONFIGS 50
+/*
+ * The fixed-point ones in section 3.4.1.2's order: the smaller buffer
+ * first, then single-sampled before 4x, then the smaller depth, stencil, id
+ */
 #define ALL                                                                                        \
-	(const EGLint[]){ 3, 7, 8, 4, 25, 9, 11, 12, 10, 13, 1, 14, 5, 16, 6, 17, 2, 15, 18, 24 }, \
-	    20
+	(const EGLint[]){ 3,  7,  8,  4,  25, 33, 37, 38, 34, 55, 9,  11, 12, 10,                  \
+			  13, 39, 41, 42, 40, 43, 1,  14, 5,  16, 6,  17, 2,  15,                  \
+			  18, 24, 31, 44, 35, 46, 36, 47, 32, 45, 48, 54 },                        \
+	    40
 
 static void test_configs(void **state)
 {
 	/* id, red, green, blue, alpha, depth, stencil, buffer size */
-	static const EGLint expected[NCONFIGS][8] = {
+	static const EGLint expected[25][8] = {
 		{ 1, 8, 8, 8, 8, 0, 0, 32 },	   { 2, 8, 8, 8, 8, 24, 8, 32 },
 		{ 3, 5, 6, 5, 0, 0, 0, 16 },	   { 4, 5, 6, 5, 0, 24, 8, 16 },
 		{ 5, 8, 8, 8, 8, 16, 0, 32 },	   { 6, 8, 8, 8, 8, 24, 0, 32 },
@@ -215,7 +222,7 @@ static void test_configs(void **state)
 					  EGL_BLUE_SIZE,    EGL_ALPHA_SIZE, EGL_DEPTH_SIZE,
 					  EGL_STENCIL_SIZE, EGL_BUFFER_SIZE };
 	EGLDisplay dpy = initialized();
-	EGLConfig configs[32];
+	EGLConfig configs[64];
 	EGLint n = 0, value;
 
 	(void)state;
@@ -223,25 +230,28 @@ static void test_configs(void **state)
 	assert_int_equal(n, NCONFIGS);
 	assert_true(eglGetConfigs(dpy, configs, 2, &n));
 	assert_int_equal(n, 2);
-	assert_true(eglGetConfigs(dpy, configs, 32, &n));
+	assert_true(eglGetConfigs(dpy, configs, 64, &n));
 	assert_int_equal(n, NCONFIGS);
-	assert_false(eglGetConfigs(dpy, configs, 32, NULL));
+	assert_false(eglGetConfigs(dpy, configs, 64, NULL));
 	assert_egl_error(EGL_BAD_PARAMETER);
 	for (int i = 0; i < NCONFIGS; i++) {
-		/* EGL_EXT_pixel_format_float: the half-float configs 19 to 23 */
+		bool ms = i >= 25;
+
+		/* EGL_EXT_pixel_format_float: the half-float configs 19 to 23 (49 to 53) */
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_COLOR_COMPONENT_TYPE_EXT),
-				 i >= 18 && i <= 22 ? EGL_COLOR_COMPONENT_TYPE_FLOAT_EXT
-						    : EGL_COLOR_COMPONENT_TYPE_FIXED_EXT);
+				 i % 25 >= 18 && i % 25 <= 22 ? EGL_COLOR_COMPONENT_TYPE_FLOAT_EXT
+							      : EGL_COLOR_COMPONENT_TYPE_FIXED_EXT);
 		for (int c = 0; c < 8; c++)
 			assert_int_equal(config_attrib(dpy, configs[i], columns[c]),
-					 expected[i][c]);
+					 expected[i % 25][c] + (c == 0 && ms ? 30 : 0));
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_RENDERABLE_TYPE),
 				 EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT);
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_SURFACE_TYPE), EGL_PBUFFER_BIT);
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_COLOR_BUFFER_TYPE),
 				 EGL_RGB_BUFFER);
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_CAVEAT), EGL_NONE);
-		assert_int_equal(config_attrib(dpy, configs[i], EGL_SAMPLES), 0);
+		assert_int_equal(config_attrib(dpy, configs[i], EGL_SAMPLES), ms ? 4 : 0);
+		assert_int_equal(config_attrib(dpy, configs[i], EGL_SAMPLE_BUFFERS), ms ? 1 : 0);
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_MAX_PBUFFER_WIDTH), 16384);
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_NATIVE_RENDERABLE), EGL_FALSE);
 	}
@@ -254,12 +264,12 @@ static void test_configs(void **state)
 /* eglChooseConfig(attribs) gives exactly the config ids of want, in that order. */
 static void choose(EGLDisplay dpy, const EGLint *attribs, const EGLint *want, int count)
 {
-	EGLConfig configs[32];
+	EGLConfig configs[64];
 	EGLint n = -1;
 
 	assert_true(eglChooseConfig(dpy, attribs, NULL, 0, &n));
 	assert_int_equal(n, count);
-	assert_true(eglChooseConfig(dpy, attribs, configs, 32, &n));
+	assert_true(eglChooseConfig(dpy, attribs, configs, 64, &n));
 	assert_int_equal(n, count);
 	for (int i = 0; i < count; i++)
 		assert_int_equal(config_attrib(dpy, configs[i], EGL_CONFIG_ID), want[i]);
@@ -284,34 +294,44 @@ static void test_choose_config(void **state)
 	choose(dpy, (const EGLint[]){ PB, EGL_NONE }, ALL);
 	/* red asked for: more red bits first (RGB10_A2's), then the smaller buffer */
 	choose(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, 1, EGL_NONE },
-	       (const EGLint[]){ 14, 16, 17, 15, 18, 9, 11, 12, 10, 13,
-				 1,  5,	 6,  2,	 24, 3, 7,  8,	4,  25 },
-	       20);
+	       (const EGLint[]){ 14, 16, 17, 15, 18, 44, 46, 47, 45, 48, 9,  11, 12, 10,
+				 13, 39, 41, 42, 40, 43, 1,  5,	 6,  2,	 24, 31, 35, 36,
+				 32, 54, 3,  7,	 8,  4,	 25, 33, 37, 38, 34, 55 },
+	       40);
 	/* half floats when asked for, or after the others when either will do */
 	choose(dpy,
 	       (const EGLint[]){ PB, EGL_COLOR_COMPONENT_TYPE_EXT,
 				 EGL_COLOR_COMPONENT_TYPE_FLOAT_EXT, EGL_NONE },
-	       (const EGLint[]){ 19, 21, 22, 20, 23 }, 5);
+	       (const EGLint[]){ 19, 21, 22, 20, 23, 49, 51, 52, 50, 53 }, 10);
 	choose(dpy, (const EGLint[]){ PB, EGL_COLOR_COMPONENT_TYPE_EXT, EGL_DONT_CARE, EGL_NONE },
-	       (const EGLint[]){ 3,  7, 8,  4, 25, 9,  11, 12, 10, 13, 1,  14, 5,
-				 16, 6, 17, 2, 15, 18, 24, 19, 21, 22, 20, 23 },
-	       25);
+	       (const EGLint[]){ 3,  7,	 8,  4,	 25, 33, 37, 38, 34, 55, 9,  11, 12, 10, 13, 39, 41,
+				 42, 40, 43, 1,	 14, 5,	 16, 6,	 17, 2,	 15, 18, 24, 31, 44, 35, 46,
+				 36, 47, 32, 45, 48, 54, 19, 21, 22, 20, 23, 49, 51, 52, 50, 53 },
+	       50);
 	choose(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, EGL_DONT_CARE, EGL_NONE }, ALL);
 	/* alpha: RGBA8888's 8 bits before RGB10_A2's 2 */
 	choose(dpy, (const EGLint[]){ PB, EGL_ALPHA_SIZE, 1, EGL_NONE },
-	       (const EGLint[]){ 1, 5, 6, 2, 24, 14, 16, 17, 15, 18 }, 10);
+	       (const EGLint[]){ 1,  5,	 6,  2,	 24, 31, 35, 36, 32, 54,
+				 14, 16, 17, 15, 18, 44, 46, 47, 45, 48 },
+	       20);
 	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 1, EGL_NONE },
-	       (const EGLint[]){ 7, 8, 4, 25, 11, 12, 10, 13, 5, 16, 6, 17, 2, 15, 18, 24 }, 16);
+	       (const EGLint[]){ 7, 8,	4, 25, 37, 38, 34, 55, 11, 12, 10, 13, 41, 42, 40, 43,
+				 5, 16, 6, 17, 2,  15, 18, 24, 35, 46, 36, 47, 32, 45, 48, 54 },
+	       32);
 	/* a depth buffer and no stencil, as glmark2 asks (by score, of every ES2 config) */
 	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 17, EGL_STENCIL_SIZE, 0, EGL_NONE },
-	       (const EGLint[]){ 8, 4, 25, 12, 10, 13, 6, 17, 2, 15, 18, 24 }, 12);
+	       (const EGLint[]){ 8, 4,	25, 38, 34, 55, 12, 10, 13, 42, 40, 43,
+				 6, 17, 2,  15, 18, 24, 36, 47, 32, 45, 48, 54 },
+	       24);
 	choose(dpy, (const EGLint[]){ PB, EGL_GREEN_SIZE, 6, EGL_STENCIL_SIZE, 8, EGL_NONE },
-	       (const EGLint[]){ 15, 10, 2, 4 }, 4);
+	       (const EGLint[]){ 15, 45, 10, 40, 2, 32, 4, 34 }, 8);
 	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 25, EGL_NONE },
-	       (const EGLint[]){ 25, 13, 18, 24 }, 4);
+	       (const EGLint[]){ 25, 55, 13, 43, 18, 24, 48, 54 }, 8);
 	choose(dpy, (const EGLint[]){ PB, EGL_DEPTH_SIZE, 33, EGL_NONE }, NULL, 0);
 	choose(dpy, (const EGLint[]){ PB, EGL_BUFFER_SIZE, 24, EGL_NONE },
-	       (const EGLint[]){ 9, 11, 12, 10, 13, 1, 14, 5, 16, 6, 17, 2, 15, 18, 24 }, 15);
+	       (const EGLint[]){ 9,  11, 12, 10, 13, 39, 41, 42, 40, 43, 1,  14, 5,  16, 6,
+				 17, 2,	 15, 18, 24, 31, 44, 35, 46, 36, 47, 32, 45, 48, 54 },
+	       30);
 	choose(dpy, (const EGLint[]){ PB, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE }, ALL);
 	choose(dpy, (const EGLint[]){ PB, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE }, NULL, 0);
 	choose(dpy,
@@ -322,7 +342,21 @@ static void test_choose_config(void **state)
 	choose(dpy, (const EGLint[]){ PB, EGL_COLOR_BUFFER_TYPE, EGL_LUMINANCE_BUFFER, EGL_NONE },
 	       NULL, 0);
 	choose(dpy, (const EGLint[]){ PB, EGL_LEVEL, 1, EGL_NONE }, NULL, 0);
-	choose(dpy, (const EGLint[]){ PB, EGL_SAMPLE_BUFFERS, 1, EGL_NONE }, NULL, 0);
+	/* multisampled: the 4x configs, in the same order; 8x: none */
+	choose(dpy, (const EGLint[]){ PB, EGL_SAMPLE_BUFFERS, 1, EGL_NONE },
+	       (const EGLint[]){ 33, 37, 38, 34, 55, 39, 41, 42, 40, 43,
+				 31, 44, 35, 46, 36, 47, 32, 45, 48, 54 },
+	       20);
+	choose(dpy, (const EGLint[]){ PB, EGL_SAMPLES, 4, EGL_NONE },
+	       (const EGLint[]){ 33, 37, 38, 34, 55, 39, 41, 42, 40, 43,
+				 31, 44, 35, 46, 36, 47, 32, 45, 48, 54 },
+	       20);
+	choose(dpy, (const EGLint[]){ PB, EGL_SAMPLES, 8, EGL_NONE }, NULL, 0);
+	choose(dpy, (const EGLint[]){ PB, EGL_SAMPLE_BUFFERS, 2, EGL_NONE }, NULL, 0);
+	choose(dpy,
+	       (const EGLint[]){ PB, EGL_SAMPLES, 4, EGL_RED_SIZE, 8, EGL_ALPHA_SIZE, 8,
+				 EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8, EGL_NONE },
+	       (const EGLint[]){ 32 }, 1);
 	choose(dpy, (const EGLint[]){ PB, EGL_MIN_SWAP_INTERVAL, 0, EGL_NONE }, ALL);
 	choose(dpy, (const EGLint[]){ PB, EGL_SURFACE_TYPE, EGL_DONT_CARE, EGL_NONE }, ALL);
 	/* transparent values count only for a transparent config */
@@ -337,6 +371,7 @@ static void test_choose_config(void **state)
 	       (const EGLint[]){ EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_CONFIG_ID, 2, EGL_NONE },
 	       (const EGLint[]){ 2 }, 1);
 	choose(dpy, (const EGLint[]){ EGL_CONFIG_ID, 26, EGL_NONE }, NULL, 0);
+	choose(dpy, (const EGLint[]){ EGL_CONFIG_ID, 31, EGL_NONE }, (const EGLint[]){ 31 }, 1);
 	/* room for one: the best one */
 	assert_true(eglChooseConfig(dpy, (const EGLint[]){ PB, EGL_RED_SIZE, 1, EGL_NONE }, &config,
 				    1, &n));
@@ -470,6 +505,81 @@ static EGLint query_context(EGLDisplay dpy, EGLContext ctx, EGLint attribute)
 
 	assert_true(eglQueryContext(dpy, ctx, attribute, &value));
 	return value;
+}
+
+/*
+ * A 4x pbuffer's default framebuffer: GL_SAMPLES 4 and GL_SAMPLE_BUFFERS
+ * 1; glReadPixels and glCopyTexImage2D read it (section 4.3.2 and 3.8.5
+ * refuse only a multisampled framebuffer object); a blit into it is
+ * GL_INVALID_OPERATION (section 4.3.3: a multisampled draw framebuffer),
+ * a resolving blit out of it must copy the same rectangle into the same
+ * format.  gles-configs compares its pixels with llvmpipe's.
+ */
+static void test_multisampled_pbuffer(void **state)
+{
+	const EGLint attribs[] = { PB, EGL_SAMPLES,    4, EGL_RED_SIZE, 8, EGL_ALPHA_SIZE,
+				   8,  EGL_DEPTH_SIZE, 0, EGL_NONE };
+	const EGLint pb[] = { EGL_WIDTH, 8, EGL_HEIGHT, 8, EGL_NONE };
+	const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE };
+	EGLDisplay dpy = initialized();
+	EGLConfig config;
+	EGLSurface surf;
+	EGLContext ctx;
+	GLuint fb, rb, tex;
+	GLint v = -1;
+	uint8_t px[8 * 8 * 4];
+	EGLint n;
+
+	(void)state;
+	assert_true(eglChooseConfig(dpy, attribs, &config, 1, &n));
+	assert_int_equal(n, 1);
+	assert_int_equal(config_attrib(dpy, config, EGL_CONFIG_ID), 31);
+	surf = eglCreatePbufferSurface(dpy, config, pb);
+	ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ca);
+	assert_ptr_not_equal(surf, EGL_NO_SURFACE);
+	assert_ptr_not_equal(ctx, EGL_NO_CONTEXT);
+	assert_true(eglMakeCurrent(dpy, surf, surf, ctx));
+	glGetIntegerv(GL_SAMPLES, &v);
+	assert_int_equal(v, 4);
+	glGetIntegerv(GL_SAMPLE_BUFFERS, &v);
+	assert_int_equal(v, 1);
+	glClearColor(1, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	memset(px, 0, sizeof(px));
+	glReadPixels(0, 0, 8, 8, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	assert_int_equal(glGetError(), GL_NO_ERROR);
+	for (unsigned i = 0; i < 8 * 8; i++)
+		assert_memory_equal(&px[i * 4], ((const uint8_t[]){ 0xff, 0, 0, 0xff }), 4);
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glCopyTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 0, 0, 8, 8, 0);
+	assert_int_equal(glGetError(), GL_NO_ERROR);
+	/* an FBO of the same format: a resolve out of the default framebuffer, not into it */
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 8, 8);
+	glGenFramebuffers(1, &fb);
+	glBindFramebuffer(GL_FRAMEBUFFER, fb);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	glGetIntegerv(GL_SAMPLES, &v);
+	assert_int_equal(v, 0);
+	glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+	glBlitFramebuffer(0, 0, 8, 8, 0, 0, 8, 8, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	assert_int_equal(glGetError(), GL_NO_ERROR);
+	glBlitFramebuffer(0, 0, 8, 8, 1, 0, 9, 8, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	assert_int_equal(glGetError(), GL_INVALID_OPERATION);
+	glBindFramebuffer(GL_READ_FRAMEBUFFER, fb);
+	glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+	glBlitFramebuffer(0, 0, 8, 8, 0, 0, 8, 8, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	assert_int_equal(glGetError(), GL_INVALID_OPERATION);
+	glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	glDeleteFramebuffers(1, &fb);
+	glDeleteRenderbuffers(1, &rb);
+	glDeleteTextures(1, &tex);
+	assert_true(eglSwapBuffers(dpy, surf));
+	assert_true(eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+	assert_true(eglDestroyContext(dpy, ctx));
+	assert_true(eglDestroySurface(dpy, surf));
 }
 
 static void test_contexts(void **state)
@@ -1206,6 +1316,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_choose_config),
 		cmocka_unit_test(test_pbuffer),
+		cmocka_unit_test(test_multisampled_pbuffer),
 		cmocka_unit_test(test_contexts),
 		cmocka_unit_test(test_share_lists),
 		cmocka_unit_test(test_robustness),

@@ -3,7 +3,7 @@
 # unmodified, run by 'agx-stack run' as './agx run' does -- the stack in a
 # state directory of its own, __EGL_VENDOR_LIBRARY_FILENAMES naming the
 # build tree's vendor file -- finds libEGL_agx on the surfaceless platform:
-# its vendor, version, client APIs, extensions and the 25 configs, and no
+# its vendor, version, client APIs, extensions and the 50 configs, and no
 # other vendor's platforms.  eglinfo also goes through the X11 and Wayland
 # platforms, which the client extensions name: X11 on an Xvfb of the
 # test's own, or, with no Xvfb, failing to initialize it (test-es2info.sh
@@ -93,9 +93,10 @@ exts=$(printf '%s\n' "$section" | sed -n '/^EGL extensions string:/,/^[^ ]/p' | 
 	tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
 [ "$exts" = "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_surfaceless_context EGL_KHR_wait_sync" ]
 check $? "our display extensions, and only those"
-# the 25 configurations, pbuffers only: id, buffer size, r g b a, depth, stencil
+# the 50 configurations, pbuffers only: id, buffer size, r g b a, depth,
+# stencil, samples -- the 25 single-sampled ones, then their 4x twins
 configs=$(printf '%s\n' "$section" | grep -E '^0x[0-9a-f][0-9a-f] ' |
-	awk '{ print $1, $2, $4, $5, $6, $7, $8, $9, $NF }' | tr '\n' ';')
-[ "$configs" = "0x01 32 8 8 8 8 0 0 pb;0x02 32 8 8 8 8 24 8 pb;0x03 16 5 6 5 0 0 0 pb;0x04 16 5 6 5 0 24 8 pb;0x05 32 8 8 8 8 16 0 pb;0x06 32 8 8 8 8 24 0 pb;0x07 16 5 6 5 0 16 0 pb;0x08 16 5 6 5 0 24 0 pb;0x09 24 8 8 8 0 0 0 pb;0x0a 24 8 8 8 0 24 8 pb;0x0b 24 8 8 8 0 16 0 pb;0x0c 24 8 8 8 0 24 0 pb;0x0d 24 8 8 8 0 32 0 pb;0x0e 32 10 10 10 2 0 0 pb;0x0f 32 10 10 10 2 24 8 pb;0x10 32 10 10 10 2 16 0 pb;0x11 32 10 10 10 2 24 0 pb;0x12 32 10 10 10 2 32 0 pb;0x13 64 16 16 16 16 0 0 pb;0x14 64 16 16 16 16 24 8 pb;0x15 64 16 16 16 16 16 0 pb;0x16 64 16 16 16 16 24 0 pb;0x17 64 16 16 16 16 32 0 pb;0x18 32 8 8 8 8 32 0 pb;0x19 16 5 6 5 0 32 0 pb;" ]
-check $? "the 25 configs (got: $configs)"
+	awk '{ print $1, $2, $4, $5, $6, $7, $8, $9, $10, $NF }' | tr '\n' ';')
+[ "$configs" = "0x01 32 8 8 8 8 0 0 0 pb;0x02 32 8 8 8 8 24 8 0 pb;0x03 16 5 6 5 0 0 0 0 pb;0x04 16 5 6 5 0 24 8 0 pb;0x05 32 8 8 8 8 16 0 0 pb;0x06 32 8 8 8 8 24 0 0 pb;0x07 16 5 6 5 0 16 0 0 pb;0x08 16 5 6 5 0 24 0 0 pb;0x09 24 8 8 8 0 0 0 0 pb;0x0a 24 8 8 8 0 24 8 0 pb;0x0b 24 8 8 8 0 16 0 0 pb;0x0c 24 8 8 8 0 24 0 0 pb;0x0d 24 8 8 8 0 32 0 0 pb;0x0e 32 10 10 10 2 0 0 0 pb;0x0f 32 10 10 10 2 24 8 0 pb;0x10 32 10 10 10 2 16 0 0 pb;0x11 32 10 10 10 2 24 0 0 pb;0x12 32 10 10 10 2 32 0 0 pb;0x13 64 16 16 16 16 0 0 0 pb;0x14 64 16 16 16 16 24 8 0 pb;0x15 64 16 16 16 16 16 0 0 pb;0x16 64 16 16 16 16 24 0 0 pb;0x17 64 16 16 16 16 32 0 0 pb;0x18 32 8 8 8 8 32 0 0 pb;0x19 16 5 6 5 0 32 0 0 pb;0x1f 32 8 8 8 8 0 0 4 pb;0x20 32 8 8 8 8 24 8 4 pb;0x21 16 5 6 5 0 0 0 4 pb;0x22 16 5 6 5 0 24 8 4 pb;0x23 32 8 8 8 8 16 0 4 pb;0x24 32 8 8 8 8 24 0 4 pb;0x25 16 5 6 5 0 16 0 4 pb;0x26 16 5 6 5 0 24 0 4 pb;0x27 24 8 8 8 0 0 0 4 pb;0x28 24 8 8 8 0 24 8 4 pb;0x29 24 8 8 8 0 16 0 4 pb;0x2a 24 8 8 8 0 24 0 4 pb;0x2b 24 8 8 8 0 32 0 4 pb;0x2c 32 10 10 10 2 0 0 4 pb;0x2d 32 10 10 10 2 24 8 4 pb;0x2e 32 10 10 10 2 16 0 4 pb;0x2f 32 10 10 10 2 24 0 4 pb;0x30 32 10 10 10 2 32 0 4 pb;0x31 64 16 16 16 16 0 0 4 pb;0x32 64 16 16 16 16 24 8 4 pb;0x33 64 16 16 16 16 16 0 4 pb;0x34 64 16 16 16 16 24 0 4 pb;0x35 64 16 16 16 16 32 0 4 pb;0x36 32 8 8 8 8 32 0 4 pb;0x37 16 5 6 5 0 32 0 4 pb;" ]
+check $? "the 50 configs (got: $configs)"
 exit $failed

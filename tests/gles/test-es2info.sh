@@ -85,34 +85,47 @@ check $? "an X11 platform section with our vendor string"
 # id, the 32-bit visual id, its class (TC: TrueColor), and the surfaces:
 # RGBA8888 and RGB888 windows of the 24-bit visual (1, 2, 5, 6, 9 to 13,
 # 24) and RGBA8888 ones of a 32-bit one (26 to 30); RGB565 pbuffers only
-# (no 16-bit visual on this screen), RGB10_A2 and half float pbuffers only
+# (no 16-bit visual on this screen), RGB10_A2 and half float pbuffers only;
+# then the 4x twins of each: 31 to 55 of 1 to 25, 56 to 60 of 26 to 30
+# (eglGetConfigs's order: 1 to 25, 31 to 55, 26 to 30, 56 to 60)
 configs=$(printf '%s\n' "$section" | grep -E '^0x[0-9a-f][0-9a-f] ' |
 	awk '{ n = length($12); print $1, $2, $4, $5, $6, $7, $8, $9, substr($12, 1, n - 2),
-		substr($12, n - 1), $NF }')
-summary=$(printf '%s\n' "$configs" | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11 }' |
+		substr($12, n - 1), $NF, $10 }')
+summary=$(printf '%s\n' "$configs" | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8, $12, $10, $11 }' |
 	tr '\n' ';')
-want="0x01 32 8 8 8 8 0 0 TC win,pb;0x02 32 8 8 8 8 24 8 TC win,pb;0x03 16 5 6 5 0 0 0 -- pb;\
-0x04 16 5 6 5 0 24 8 -- pb;0x05 32 8 8 8 8 16 0 TC win,pb;0x06 32 8 8 8 8 24 0 TC win,pb;\
-0x07 16 5 6 5 0 16 0 -- pb;0x08 16 5 6 5 0 24 0 -- pb;0x09 24 8 8 8 0 0 0 TC win,pb;\
-0x0a 24 8 8 8 0 24 8 TC win,pb;0x0b 24 8 8 8 0 16 0 TC win,pb;\
-0x0c 24 8 8 8 0 24 0 TC win,pb;0x0d 24 8 8 8 0 32 0 TC win,pb;\
-0x0e 32 10 10 10 2 0 0 -- pb;0x0f 32 10 10 10 2 24 8 -- pb;0x10 32 10 10 10 2 16 0 -- pb;\
-0x11 32 10 10 10 2 24 0 -- pb;0x12 32 10 10 10 2 32 0 -- pb;0x13 64 16 16 16 16 0 0 -- pb;\
-0x14 64 16 16 16 16 24 8 -- pb;0x15 64 16 16 16 16 16 0 -- pb;\
-0x16 64 16 16 16 16 24 0 -- pb;0x17 64 16 16 16 16 32 0 -- pb;\
-0x18 32 8 8 8 8 32 0 TC win,pb;0x19 16 5 6 5 0 32 0 -- pb;0x1a 32 8 8 8 8 0 0 TC win,pb;\
-0x1b 32 8 8 8 8 24 8 TC win,pb;0x1c 32 8 8 8 8 16 0 TC win,pb;\
-0x1d 32 8 8 8 8 24 0 TC win,pb;0x1e 32 8 8 8 8 32 0 TC win,pb;"
+want="0x01 32 8 8 8 8 0 0 0 TC win,pb;0x02 32 8 8 8 8 24 8 0 TC win,pb;\
+0x03 16 5 6 5 0 0 0 0 -- pb;0x04 16 5 6 5 0 24 8 0 -- pb;0x05 32 8 8 8 8 16 0 0 TC win,pb;\
+0x06 32 8 8 8 8 24 0 0 TC win,pb;0x07 16 5 6 5 0 16 0 0 -- pb;0x08 16 5 6 5 0 24 0 0 -- pb;\
+0x09 24 8 8 8 0 0 0 0 TC win,pb;0x0a 24 8 8 8 0 24 8 0 TC win,pb;0x0b 24 8 8 8 0 16 0 0 TC win,pb;\
+0x0c 24 8 8 8 0 24 0 0 TC win,pb;0x0d 24 8 8 8 0 32 0 0 TC win,pb;0x0e 32 10 10 10 2 0 0 0 -- pb;\
+0x0f 32 10 10 10 2 24 8 0 -- pb;0x10 32 10 10 10 2 16 0 0 -- pb;0x11 32 10 10 10 2 24 0 0 -- pb;\
+0x12 32 10 10 10 2 32 0 0 -- pb;0x13 64 16 16 16 16 0 0 0 -- pb;0x14 64 16 16 16 16 24 8 0 -- pb;\
+0x15 64 16 16 16 16 16 0 0 -- pb;0x16 64 16 16 16 16 24 0 0 -- pb;\
+0x17 64 16 16 16 16 32 0 0 -- pb;0x18 32 8 8 8 8 32 0 0 TC win,pb;0x19 16 5 6 5 0 32 0 0 -- pb;\
+0x1f 32 8 8 8 8 0 0 4 TC win,pb;0x20 32 8 8 8 8 24 8 4 TC win,pb;0x21 16 5 6 5 0 0 0 4 -- pb;\
+0x22 16 5 6 5 0 24 8 4 -- pb;0x23 32 8 8 8 8 16 0 4 TC win,pb;0x24 32 8 8 8 8 24 0 4 TC win,pb;\
+0x25 16 5 6 5 0 16 0 4 -- pb;0x26 16 5 6 5 0 24 0 4 -- pb;0x27 24 8 8 8 0 0 0 4 TC win,pb;\
+0x28 24 8 8 8 0 24 8 4 TC win,pb;0x29 24 8 8 8 0 16 0 4 TC win,pb;\
+0x2a 24 8 8 8 0 24 0 4 TC win,pb;0x2b 24 8 8 8 0 32 0 4 TC win,pb;0x2c 32 10 10 10 2 0 0 4 -- pb;\
+0x2d 32 10 10 10 2 24 8 4 -- pb;0x2e 32 10 10 10 2 16 0 4 -- pb;0x2f 32 10 10 10 2 24 0 4 -- pb;\
+0x30 32 10 10 10 2 32 0 4 -- pb;0x31 64 16 16 16 16 0 0 4 -- pb;0x32 64 16 16 16 16 24 8 4 -- pb;\
+0x33 64 16 16 16 16 16 0 4 -- pb;0x34 64 16 16 16 16 24 0 4 -- pb;\
+0x35 64 16 16 16 16 32 0 4 -- pb;0x36 32 8 8 8 8 32 0 4 TC win,pb;0x37 16 5 6 5 0 32 0 4 -- pb;\
+0x1a 32 8 8 8 8 0 0 0 TC win,pb;0x1b 32 8 8 8 8 24 8 0 TC win,pb;0x1c 32 8 8 8 8 16 0 0 TC win,pb;\
+0x1d 32 8 8 8 8 24 0 0 TC win,pb;0x1e 32 8 8 8 8 32 0 0 TC win,pb;0x38 32 8 8 8 8 0 0 4 TC win,pb;\
+0x39 32 8 8 8 8 24 8 4 TC win,pb;0x3a 32 8 8 8 8 16 0 4 TC win,pb;\
+0x3b 32 8 8 8 8 24 0 4 TC win,pb;0x3c 32 8 8 8 8 32 0 4 TC win,pb;"
 [ "$summary" = "$want" ]
 check $? "the window and pbuffer configs (got: $summary)"
 # the 24-bit visual's configs share it, 26 to 30 another one, the others none
+# (the k-th config listed: 26 to 30 are the 51st to 55th)
 visuals=$(printf '%s\n' "$configs" | awk '{ print $9 }' | tr '\n' ' ')
 ok=0 k=0
 for v in $visuals; do
 	k=$((k + 1))
 	case $k in
 	1) v24=$v ;;
-	26) v32=$v ;;
+	51) v32=$v ;;
 	esac
 done
 k=0
@@ -120,11 +133,12 @@ for v in $visuals; do
 	k=$((k + 1))
 	case $k in
 	1 | 2 | 5 | 6 | 9 | 10 | 11 | 12 | 13 | 24) [ "$v" = "$v24" ] || ok=1 ;;
-	26 | 27 | 28 | 29 | 30) [ "$v" = "$v32" ] || ok=1 ;;
+	26 | 27 | 30 | 31 | 34 | 35 | 36 | 37 | 38 | 49) [ "$v" = "$v24" ] || ok=1 ;;
+	5[1-9] | 60) [ "$v" = "$v32" ] || ok=1 ;;
 	*) [ "$v" = 0x00 ] || ok=1 ;;
 	esac
 done
-[ "$ok" -eq 0 ] && [ "$k" -eq 30 ] && [ "$v24" != 0x00 ] && [ "$v32" != 0x00 ] &&
+[ "$ok" -eq 0 ] && [ "$k" -eq 60 ] && [ "$v24" != 0x00 ] && [ "$v32" != 0x00 ] &&
 	[ "$v24" != "$v32" ]
 check $? "the visuals of the window configs (got: $visuals)"
 exit $failed
