@@ -161,7 +161,8 @@ void gles_context_finish(struct gles_context *ctx)
  */
 GLenum gles_GetError(void)
 {
-	struct gles_context *ctx = gles_current();
+	/* KHR_robustness: glGetError works in a lost context */
+	struct gles_context *ctx = gles_current_context;
 	GLenum err;
 
 	if (!ctx)
@@ -182,15 +183,22 @@ GLenum gles_GetError(void)
  */
 GLenum gles_GetGraphicsResetStatusEXT(void)
 {
-	struct gles_context *ctx = gles_current();
+	/* it works in a lost context too (KHR_robustness) */
+	struct gles_context *ctx = gles_current_context;
 	enum agx_queue_status status;
 
 	if (!ctx || !ctx->lose_context_on_reset)
 		return GL_NO_ERROR;
 	gles_submit_reset_status(ctx, &status);
-	switch (status) {
-	case AGX_QUEUE_OK:
+	if (status == AGX_QUEUE_OK)
 		return GL_NO_ERROR;
+	/*
+	 * KHR_robustness: the context is lost from now on (the reset is
+	 * known to it from here: the scheduler's verdict is asked for, not
+	 * pushed), for good -- the same status every time after.
+	 */
+	ctx->lost = true;
+	switch (status) {
 	case AGX_QUEUE_GUILTY_RESET:
 		return GL_GUILTY_CONTEXT_RESET_EXT;
 	case AGX_QUEUE_INNOCENT_RESET:
@@ -198,6 +206,17 @@ GLenum gles_GetGraphicsResetStatusEXT(void)
 	default:
 		return GL_UNKNOWN_CONTEXT_RESET_EXT;
 	}
+}
+
+/* KHR_robustness's name of it: the same tokens (GL_GUILTY_CONTEXT_RESET_KHR ...). */
+GLenum gles_GetGraphicsResetStatusKHR(void)
+{
+	return gles_GetGraphicsResetStatusEXT();
+}
+
+void gles_context_lost_command(struct gles_context *ctx)
+{
+	gles_error(ctx, GL_CONTEXT_LOST_KHR);
 }
 
 const GLubyte *gles_GetString(GLenum name)

@@ -131,6 +131,13 @@ struct gles_context {
 	unsigned major, minor; /* GL_MAJOR_VERSION, GL_MINOR_VERSION: 3.0 */
 	bool robust_access, lose_context_on_reset, debug;
 	/*
+	 * KHR_robustness: lost to a reset (with lose_context_on_reset, once
+	 * glGetGraphicsResetStatus* has reported it): every GL command but
+	 * the few the extension names records GL_CONTEXT_LOST and does
+	 * nothing (gles_current() gives them no context).
+	 */
+	bool lost;
+	/*
 	 * KHR_parallel_shader_compile's GL_MAX_SHADER_COMPILER_THREADS_KHR:
 	 * kept as the application sets it; compiles here finish within the
 	 * call that starts them, so no count changes what happens.
@@ -199,9 +206,26 @@ void gles_context_make_current(struct gles_context *ctx, const struct gles_drawa
 /* The calling thread's current context, NULL if none. */
 extern __thread struct gles_context *gles_current_context;
 
+/* A command of a lost context: GL_CONTEXT_LOST recorded (context.c). */
+void gles_context_lost_command(struct gles_context *ctx);
+
+/*
+ * The context a GL command runs in: the current one, or NULL when there
+ * is none or it is lost (KHR_robustness: the command then records
+ * GL_CONTEXT_LOST and has no effect -- every entry point returns at once
+ * without a context).  The commands KHR_robustness exempts (glGetError,
+ * glGetGraphicsResetStatus*, and the three that report completion) read
+ * gles_current_context themselves.
+ */
 static inline struct gles_context *gles_current(void)
 {
-	return gles_current_context;
+	struct gles_context *ctx = gles_current_context;
+
+	if (__builtin_expect(ctx && ctx->lost, 0)) {
+		gles_context_lost_command(ctx);
+		return NULL;
+	}
+	return ctx;
 }
 
 /*

@@ -39,6 +39,7 @@
 	X("GL_INTEL_blackhole_render")                                                             \
 	X("GL_KHR_debug")                                                                          \
 	X("GL_KHR_parallel_shader_compile")                                                        \
+	X("GL_KHR_robustness")                                                                     \
 	X("GL_KHR_texture_compression_astc_ldr")                                                   \
 	X("GL_KHR_texture_compression_astc_sliced_3d")                                             \
 	X("GL_NV_read_depth")                                                                      \

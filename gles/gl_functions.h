@@ -358,6 +358,9 @@ void gles_ReadnPixelsEXT(GLint x, GLint y, GLsizei width, GLsizei height, GLenum
 			 GLenum type, GLsizei buf_size, void *pixels);
 void gles_GetnUniformfvEXT(GLuint program, GLint location, GLsizei buf_size, GLfloat *params);
 void gles_GetnUniformivEXT(GLuint program, GLint location, GLsizei buf_size, GLint *params);
+/* GL_KHR_robustness: the EXT functions under their KHR names, and these */
+GLenum gles_GetGraphicsResetStatusKHR(void);
+void gles_GetnUniformuivKHR(GLuint program, GLint location, GLsizei buf_size, GLuint *params);
 void gles_GetActiveUniform(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length,
 			   GLint *size, GLenum *type, GLchar *name);
 void gles_GetUniformIndices(GLuint program, GLsizei uniformCount, const GLchar *const *uniformNames,

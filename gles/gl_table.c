@@ -156,6 +156,8 @@ static const struct gl_proc procs[] = {
 	  (void *)gles_GetFramebufferAttachmentParameteriv },
 	{ "glGetGraphicsResetStatusEXT",
 	  (void *)gles_GetGraphicsResetStatusEXT }, /* EXT_robustness */
+	{ "glGetGraphicsResetStatusKHR",
+	  (void *)gles_GetGraphicsResetStatusKHR }, /* KHR_robustness */
 	{ "glGetInteger64i_v", (void *)gles_GetInteger64i_v },
 	{ "glGetInteger64v", (void *)gles_GetInteger64v },
 	{ "glGetIntegeri_v", (void *)gles_GetIntegeri_v },
@@ -194,9 +196,12 @@ static const struct gl_proc procs[] = {
 	{ "glGetVertexAttribPointerv", (void *)gles_GetVertexAttribPointerv },
 	{ "glGetVertexAttribfv", (void *)gles_GetVertexAttribfv },
 	{ "glGetVertexAttribiv", (void *)gles_GetVertexAttribiv },
-	/* GL_EXT_robustness */
+	/* GL_EXT_robustness, and GL_KHR_robustness's names of the same */
 	{ "glGetnUniformfvEXT", (void *)gles_GetnUniformfvEXT },
+	{ "glGetnUniformfvKHR", (void *)gles_GetnUniformfvEXT },
 	{ "glGetnUniformivEXT", (void *)gles_GetnUniformivEXT },
+	{ "glGetnUniformivKHR", (void *)gles_GetnUniformivEXT },
+	{ "glGetnUniformuivKHR", (void *)gles_GetnUniformuivKHR },
 	{ "glHint", (void *)gles_Hint },
 	{ "glInvalidateFramebuffer", (void *)gles_InvalidateFramebuffer },
 	{ "glInvalidateSubFramebuffer", (void *)gles_InvalidateSubFramebuffer },
@@ -234,6 +239,7 @@ static const struct gl_proc procs[] = {
 	{ "glReadBuffer", (void *)gles_ReadBuffer },
 	{ "glReadPixels", (void *)gles_ReadPixels },
 	{ "glReadnPixelsEXT", (void *)gles_ReadnPixelsEXT }, /* GL_EXT_robustness */
+	{ "glReadnPixelsKHR", (void *)gles_ReadnPixelsEXT }, /* GL_KHR_robustness */
 	{ "glReleaseShaderCompiler", (void *)gles_ReleaseShaderCompiler },
 	{ "glRenderbufferStorage", (void *)gles_RenderbufferStorage },
 	{ "glRenderbufferStorageMultisample", (void *)gles_RenderbufferStorageMultisample },

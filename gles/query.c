@@ -213,11 +213,18 @@ void gles_GetQueryiv(GLenum target, GLenum pname, GLint *params)
 
 void gles_GetQueryObjectuiv(GLuint id, GLenum pname, GLuint *params)
 {
-	struct gles_context *ctx = gles_current();
+	struct gles_context *ctx = gles_current_context;
 	struct gles_query *query;
 
 	if (!ctx)
 		return;
+	/* KHR_robustness: in a lost context a result is always available */
+	if (ctx->lost) {
+		gles_context_lost_command(ctx);
+		if (pname == GL_QUERY_RESULT_AVAILABLE && params)
+			*params = GL_TRUE;
+		return;
+	}
 	query = gles_names_lookup(&ctx->state->queries.names, id);
 	if (pname != GL_QUERY_RESULT && pname != GL_QUERY_RESULT_AVAILABLE) {
 		gles_error(ctx, GL_INVALID_ENUM);

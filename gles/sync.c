@@ -379,12 +379,17 @@ static int64_t wait_timeout(GLuint64 timeout)
 
 GLenum gles_ClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 {
-	struct gles_context *ctx = gles_current();
+	struct gles_context *ctx = gles_current_context;
 	struct sync_object *so;
 	GLenum ret;
 
 	if (!ctx)
 		return GL_WAIT_FAILED;
+	/* KHR_robustness: a lost context's waits end at once, as if satisfied */
+	if (ctx->lost) {
+		gles_context_lost_command(ctx);
+		return GL_CONDITION_SATISFIED;
+	}
 	if (flags & ~(GLbitfield)GL_SYNC_FLUSH_COMMANDS_BIT) {
 		gles_error(ctx, GL_INVALID_VALUE);
 		return GL_WAIT_FAILED;
@@ -444,12 +449,23 @@ void gles_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 
 void gles_GetSynciv(GLsync sync, GLenum pname, GLsizei bufSize, GLsizei *length, GLint *values)
 {
-	struct gles_context *ctx = gles_current();
+	struct gles_context *ctx = gles_current_context;
 	struct sync_object *so;
 	GLint value;
 
 	if (!ctx)
 		return;
+	/*
+	 * KHR_robustness: in a lost context SYNC_STATUS is SIGNALED whatever
+	 * the other parameters, so that no one polls for ever; other names
+	 * are left alone
+	 */
+	if (ctx->lost) {
+		gles_context_lost_command(ctx);
+		if (pname == GL_SYNC_STATUS && values)
+			*values = GL_SIGNALED;
+		return;
+	}
 	so = lookup_ref(ctx, sync);
 	if (!so) {
 		gles_error(ctx, GL_INVALID_VALUE);

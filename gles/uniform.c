@@ -477,6 +477,12 @@ void gles_GetnUniformivEXT(GLuint program, GLint location, GLsizei buf_size, GLi
 	get_uniform_n(program, location, VALUE_INT, buf_size, params);
 }
 
+/* KHR_robustness adds the unsigned one (ES 3.0's glGetUniformuiv bounded) */
+void gles_GetnUniformuivKHR(GLuint program, GLint location, GLsizei buf_size, GLuint *params)
+{
+	get_uniform_n(program, location, VALUE_UINT, buf_size, params);
+}
+
 /* ---- introspection ---------------------------------------------------------------------- */
 
 void gles_GetActiveUniform(GLuint pname, GLuint index, GLsizei buf_size, GLsizei *length,

@@ -807,7 +807,7 @@ static void check_es3_strings(void)
 	    "GL_EXT_texture_compression_s3tc GL_EXT_texture_compression_s3tc_srgb "
 	    "GL_EXT_texture_format_BGRA8888 GL_EXT_texture_sRGB_decode "
 	    "GL_EXT_unpack_subimage GL_INTEL_blackhole_render GL_KHR_debug "
-	    "GL_KHR_parallel_shader_compile GL_KHR_texture_compression_astc_ldr "
+	    "GL_KHR_parallel_shader_compile GL_KHR_robustness GL_KHR_texture_compression_astc_ldr "
 	    "GL_KHR_texture_compression_astc_sliced_3d GL_NV_read_depth GL_OES_EGL_image "
 	    "GL_OES_EGL_sync "
 	    "GL_OES_depth24 GL_OES_depth_texture GL_OES_element_index_uint "

@@ -1,11 +1,15 @@
 /*
- * test-robustness: GL_EXT_robustness through glvnd over the real stack --
+ * test-robustness: GL_EXT_robustness and GL_KHR_robustness through glvnd
+ * over the real stack --
  * the context's robustness state as EGL made it, glReadnPixelsEXT's and
  * glGetnUniform*EXT's bounds, and glGetGraphicsResetStatusEXT after a
  * context's shader faults on the GPU: the faulting context is told it was
  * guilty (when it asked to be told), a context that did nothing wrong is
  * told nothing and keeps drawing correctly, and one made without reset
- * notification is never told.
+ * notification is never told; then KHR_robustness's names of the same
+ * functions, glGetnUniformuivKHR, and its lost context: after the reset
+ * is reported every command records GL_CONTEXT_LOST and does nothing,
+ * but the three that report completion, glGetError and the status.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,11 +32,13 @@
 #define RESET_NOTIFICATION_STRATEGY 0x8256
 #define LOSE_CONTEXT_ON_RESET	    0x8252
 #define NO_RESET_NOTIFICATION	    0x8261
+#define CONTEXT_LOST		    0x0507
 #define SIZE			    16
 
 typedef GLenum (*get_status_fn)(void);
 typedef void (*readn_fn)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, GLsizei, void *);
 typedef void (*getn_fn)(GLuint, GLint, GLsizei, GLfloat *);
+typedef void (*getnu_fn)(GLuint, GLint, GLsizei, GLuint *);
 
 static struct test_stack_options options;
 static struct egl_stack fixture;
@@ -291,6 +297,117 @@ static void test_reset_status(void **state)
 	release(untold);
 }
 
+/* KHR_robustness: its names of EXT_robustness's functions, and glGetnUniformuivKHR. */
+static void test_khr_functions(void **state)
+{
+	readn_fn readn = (readn_fn)eglGetProcAddress("glReadnPixelsKHR");
+	getn_fn getn = (getn_fn)eglGetProcAddress("glGetnUniformfvKHR");
+	getnu_fn getnu = (getnu_fn)eglGetProcAddress("glGetnUniformuivKHR");
+	get_status_fn status = (get_status_fn)eglGetProcAddress("glGetGraphicsResetStatusKHR");
+	EGLContext c = context(true);
+	const float tint[4] = { 0.5f, 0.25f, 0.75f, 1.0f };
+	uint8_t px[SIZE * SIZE * 4];
+	GLfloat got[4];
+	GLuint u[2] = { 7, 7 }, p;
+
+	(void)state;
+	assert_non_null(readn);
+	assert_non_null(getn);
+	assert_non_null(getnu);
+	assert_non_null(status);
+	make_current(c);
+	assert_non_null(strstr((const char *)glGetString(GL_EXTENSIONS), "GL_KHR_robustness"));
+	assert_int_equal(status(), GL_NO_ERROR);
+	target();
+	p = program();
+	draw(p, 0, tint);
+	readn(0, 0, SIZE, SIZE, GL_RGBA, GL_UNSIGNED_BYTE, sizeof(px) - 1, px);
+	assert_gl_error(GL_INVALID_OPERATION);
+	readn(0, 0, SIZE, SIZE, GL_RGBA, GL_UNSIGNED_BYTE, sizeof(px), px);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(px[0], 128);
+	getn(p, glGetUniformLocation(p, "tint"), sizeof(got), got);
+	assert_gl_error(GL_NO_ERROR);
+	assert_true(got[1] == 0.25f);
+	/* the int uniform i (0 here) as an unsigned one: room for one value, or not */
+	getnu(p, glGetUniformLocation(p, "i"), sizeof(GLuint) - 1, u);
+	assert_gl_error(GL_INVALID_OPERATION);
+	assert_int_equal(u[0], 7);
+	getnu(p, glGetUniformLocation(p, "i"), sizeof(GLuint), u);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(u[0], 0);
+	assert_int_equal(u[1], 7);
+	getnu(p, glGetUniformLocation(p, "i"), -1, u);
+	assert_gl_error(GL_INVALID_VALUE);
+	glDeleteProgram(p);
+	release(c);
+}
+
+/*
+ * KHR_robustness section 2.6.3 (ES): once a LOSE_CONTEXT_ON_RESET context
+ * knows it was reset, its commands record CONTEXT_LOST and have no effect
+ * (nothing written through their pointers); glGetError and the status
+ * work; glGetSynciv's SYNC_STATUS is SIGNALED, glClientWaitSync returns
+ * CONDITION_SATISFIED and QUERY_RESULT_AVAILABLE is TRUE, each with the
+ * error.  A context of another share group goes on as before.
+ */
+static void test_context_lost(void **state)
+{
+	get_status_fn status = (get_status_fn)eglGetProcAddress("glGetGraphicsResetStatusKHR");
+	EGLContext lost = context(true), other = context(true);
+	const float red[4] = { 1, 0, 0, 1 };
+	GLint viewport[4] = { -1, -1, -1, -1 }, v = -1;
+	GLuint p, q, avail = 0;
+	GLsync sync;
+
+	(void)state;
+	make_current(lost);
+	target();
+	p = program();
+	glGenQueries(1, &q);
+	sync = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	assert_non_null(sync);
+	draw(p, 1 << 24, red); /* the GPU faults */
+	while (glGetError() != GL_NO_ERROR)
+		;
+	/* not lost before it is told */
+	glViewport(0, 0, 4, 4);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(status(), GUILTY_CONTEXT_RESET);
+	assert_gl_error(GL_NO_ERROR);
+	glClear(GL_COLOR_BUFFER_BIT);
+	assert_gl_error(CONTEXT_LOST);
+	glGetIntegerv(GL_VIEWPORT, viewport);
+	assert_gl_error(CONTEXT_LOST);
+	assert_int_equal(viewport[0], -1); /* untouched */
+	assert_null(glGetString(GL_VENDOR));
+	assert_gl_error(CONTEXT_LOST);
+	assert_null(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+	assert_gl_error(CONTEXT_LOST);
+	glGetSynciv(sync, GL_SYNC_STATUS, 1, NULL, &v);
+	assert_int_equal(v, GL_SIGNALED);
+	assert_gl_error(CONTEXT_LOST);
+	assert_int_equal(glClientWaitSync(sync, 0, 1000000000ull), GL_CONDITION_SATISFIED);
+	assert_gl_error(CONTEXT_LOST);
+	glGetQueryObjectuiv(q, GL_QUERY_RESULT_AVAILABLE, &avail);
+	assert_int_equal(avail, GL_TRUE);
+	assert_gl_error(CONTEXT_LOST);
+	/* only the first error waits for glGetError */
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_BLEND);
+	assert_gl_error(CONTEXT_LOST);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(status(), GUILTY_CONTEXT_RESET);
+	/* another share group's context is not lost */
+	make_current(other);
+	target();
+	glClear(GL_COLOR_BUFFER_BIT);
+	assert_gl_error(GL_NO_ERROR);
+	assert_int_equal(status(), GL_NO_ERROR);
+	release(other);
+	release(lost);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -311,9 +428,9 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_state),
-		cmocka_unit_test(test_bounded_reads),
-		cmocka_unit_test(test_reset_status),
+		cmocka_unit_test(test_state),	     cmocka_unit_test(test_bounded_reads),
+		cmocka_unit_test(test_reset_status), cmocka_unit_test(test_khr_functions),
+		cmocka_unit_test(test_context_lost),
 	};
 
 	if (!getenv("__EGL_VENDOR_LIBRARY_FILENAMES")) {
