@@ -293,7 +293,7 @@ static void test_initial_values(void **state)
 		check_int(GL_UNPACK_SKIP_IMAGES, 0);
 		check_int(GL_MAJOR_VERSION, 3);
 		check_int(GL_MINOR_VERSION, 0);
-		check_int(GL_NUM_EXTENSIONS, 39); /* test-egl checks the names */
+		check_int(GL_NUM_EXTENSIONS, 40); /* test-egl checks the names */
 		check_int(GL_POLYGON_OFFSET_CLAMP_EXT, 0);
 		/* EXT_shader_framebuffer_fetch: discard kills every sample of a fragment */
 		check_bools(0x8A52 /* GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT */, 1,
