@@ -78,8 +78,21 @@ struct release {
 	struct release *prev, *next;
 };
 
+/*
+ * What all the connections of one process hold together: the quota is a
+ * process's (its SO_PEERCRED pid), so that more connections do not buy
+ * more memory.  Made with its first client, freed with its last.
+ */
+struct process {
+	struct process *next;
+	pid_t pid;
+	unsigned clients;
+	uint64_t used;
+};
+
 struct memmgr_client {
 	struct memmgr *m;
+	struct process *proc;
 	pid_t pid;
 	uid_t uid;
 	bool privileged;
@@ -103,6 +116,7 @@ struct memmgr {
 	struct vm *kernel;
 	struct vm *vms;
 	struct bo *bos;
+	struct process *processes;
 	struct release *releases;
 	uint32_t next_vm;
 	uint64_t clock;
@@ -165,8 +179,10 @@ static void bo_unref(struct memmgr *m, struct bo *bo)
 			memmgr_dma_unmap(m->dev, bo->ext[i].paddr, bo->ext[i].size);
 		phys_free(&m->phys, bo->ext[i]);
 	}
-	if (bo->charged)
+	if (bo->charged) {
 		bo->charged->used -= bo->size;
+		bo->charged->proc->used -= bo->size;
+	}
 	if (m->num_closing < CLOSING_MEMFDS)
 		m->closing[m->num_closing++] = bo->fd;
 	else
@@ -598,8 +614,9 @@ struct memmgr *memmgr_create(struct memmgr_device *dev, const struct memmgr_tlb_
 	reserved = (reserved + MEMMGR_PAGE - 1) & ~(MEMMGR_PAGE - 1);
 	if (reserved < MEMMGR_PAGE)
 		reserved = MEMMGR_PAGE;
+	/* half the device by default: one process cannot take all of it */
 	if (!m->config.client_quota)
-		m->config.client_quota = dev->memory_size;
+		m->config.client_quota = dev->memory_size / 2;
 	if (phys_init(&m->phys, reserved, dev->memory_size & ~(MEMMGR_PAGE - 1)) < 0) {
 		free(m);
 		return NULL;
@@ -706,9 +723,24 @@ static struct fenced *fenced_new(struct memmgr *m, memmgr_done_fn done, void *co
 struct memmgr_client *memmgr_client_new(struct memmgr *m, pid_t pid, uid_t uid, bool privileged)
 {
 	struct memmgr_client *c = calloc(1, sizeof(*c));
+	struct process *p;
 
 	if (!c)
 		return NULL;
+	for (p = m->processes; p && p->pid != pid; p = p->next)
+		;
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p) {
+			free(c);
+			return NULL;
+		}
+		p->pid = pid;
+		p->next = m->processes;
+		m->processes = p;
+	}
+	p->clients++;
+	c->proc = p;
 	c->m = m;
 	c->pid = pid;
 	c->uid = uid;
@@ -739,9 +771,20 @@ void memmgr_client_gone(struct memmgr_client *c)
 		bo_unref(m, bo);
 	}
 	/* BOs still held elsewhere (imports, pending releases) stop counting against it */
-	for (struct bo *bo = m->bos; bo; bo = bo->next)
-		if (bo->charged == c)
+	for (struct bo *bo = m->bos; bo; bo = bo->next) {
+		if (bo->charged == c) {
+			c->proc->used -= bo->size;
 			bo->charged = NULL;
+		}
+	}
+	if (--c->proc->clients == 0) {
+		struct process **pp = &m->processes;
+
+		while (*pp != c->proc)
+			pp = &(*pp)->next;
+		*pp = c->proc->next;
+		free(c->proc);
+	}
 	free(c->handles);
 	free(c);
 }
@@ -761,15 +804,17 @@ static int create_checked(struct memmgr_client *c, uint64_t size, unsigned flags
 	if (flags & ~known || (flags & MEMMGR_BO_WRITEBACK && flags & MEMMGR_BO_UNCACHED))
 		return fail(why, -EINVAL,
 			    "flags %#x: bits not taken here, or writeback and uncached", flags);
-	if (c->used + size > quota)
+	if (c->proc->used + size > quota)
 		return fail(why, -EDQUOT,
-			    "quota: %" PRIu64 " bytes held, %" PRIu64 " asked, %" PRIu64 " allowed",
-			    c->used, size, quota);
+			    "quota: %" PRIu64 " bytes held by the process, %" PRIu64
+			    " asked, %" PRIu64 " allowed",
+			    c->proc->used, size, quota);
 	*out = bo_new(m, size, flags, why, &err);
 	if (!*out)
 		return err;
 	(*out)->charged = c;
 	c->used += size;
+	c->proc->used += size;
 	return 0;
 }
 
@@ -992,7 +1037,7 @@ int memmgr_vm_unbind(struct memmgr_client *c, uint32_t id, uint64_t va, uint64_t
 
 void memmgr_query(struct memmgr_client *c, struct memmgr_usage *u)
 {
-	u->used = c->used;
+	u->used = c->proc->used;
 	u->quota = c->privileged ? c->m->dev->memory_size : c->m->config.client_quota;
 	u->page_table_bytes = 0;
 	for (const struct vm *vm = c->m->vms; vm; vm = vm->next)

@@ -78,10 +78,11 @@ struct env {
 	char why[MEMMGR_WHY];
 };
 
+/* A memmgr on a fake device; quota 0: the whole device (memmgr's own default is half). */
 static struct env *env_new(uint64_t quota)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct memmgr_config config = { .client_quota = quota };
+	struct memmgr_config config = { .client_quota = quota ? quota : MEM_SIZE };
 
 	fakedev_init(&e->f, MEM_SIZE);
 	e->m = memmgr_create(&e->f.dev, &fakedev_tlb_ops, &e->f, &config);
@@ -454,6 +455,59 @@ static void test_quota_and_exhaustion(void **state)
 	assert_int_equal(memmgr_bo_close(e->c, h[5], e->why), 0);
 	h[5] = bo(e, PAGE, NULL);
 	env_free(e);
+
+	/*
+	 * the quota is the process's: a second connection of pid 1000 shares
+	 * it, one of pid 2000 has its own; what a gone client held goes back
+	 */
+	e = env_new(1 << 20);
+	{
+		struct memmgr_client *same = memmgr_client_new(e->m, 1000, 1000, false);
+		struct memmgr_client *other = memmgr_client_new(e->m, 2000, 2000, false);
+		struct memmgr_usage u;
+		uint32_t h2;
+
+		for (unsigned i = 0; i < 32; i++)
+			h[i] = bo(e, PAGE, NULL);
+		for (unsigned i = 0; i < 32; i++)
+			assert_int_equal(
+			    memmgr_bo_create(same, PAGE, 0, 0, &h2, &size, &fd, e->why), 0);
+		assert_int_equal(memmgr_bo_create(same, PAGE, 0, 0, &h2, &size, &fd, e->why),
+				 -EDQUOT);
+		assert_non_null(strstr(e->why, "process"));
+		assert_int_equal(memmgr_bo_create(e->c, PAGE, 0, 0, &h2, &size, &fd, e->why),
+				 -EDQUOT);
+		memmgr_query(same, &u);
+		assert_int_equal(u.used, 64 * PAGE);
+		for (unsigned i = 0; i < 64; i++)
+			assert_int_equal(
+			    memmgr_bo_create(other, PAGE, 0, 0, &h2, &size, &fd, e->why), 0);
+		memmgr_client_gone(same);
+		assert_int_equal(memmgr_bo_create(e->c, PAGE, 0, 0, &h2, &size, &fd, e->why), 0);
+		memmgr_query(e->c, &u);
+		assert_int_equal(u.used, 33 * PAGE);
+		memmgr_client_gone(other);
+	}
+	env_free(e);
+
+	/* by default a process may hold half the device */
+	{
+		struct memmgr_config config = { 0 };
+		struct fakedev f;
+		struct memmgr *m;
+		struct memmgr_client *c;
+		struct memmgr_usage u;
+
+		fakedev_init(&f, MEM_SIZE);
+		m = memmgr_create(&f.dev, &fakedev_tlb_ops, &f, &config);
+		assert_non_null(m);
+		c = memmgr_client_new(m, 1000, 1000, false);
+		memmgr_query(c, &u);
+		assert_int_equal(u.quota, MEM_SIZE / 2);
+		memmgr_client_gone(c);
+		memmgr_destroy(m);
+		fakedev_fini(&f);
+	}
 
 	/* device memory: another client cannot have what is not there */
 	e = env_new(0);
