@@ -604,6 +604,12 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->bits = 64;
 		v->index = f->value * 2;
 		return true;
+	case AGX_KIND_UPAIR:
+		/* the field counts pairs (Mesa cases.txt: 4 is "du8") */
+		v->type = AGX_VALUE_UNIFORM;
+		v->bits = 64;
+		v->index = f->value * 2;
+		return true;
 	case AGX_KIND_COORDS: {
 		unsigned count;
 		bool layer;
@@ -1422,8 +1428,9 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 			f->value = (uint32_t)n;
 			return 0;
 		}
+		/* tex_state_store's state register has no register form */
 		if (parse_reg(s, &v) && v.type == AGX_VALUE_REG && v.bits == 16 &&
-		    v.index <= 0xff) {
+		    v.index <= 0xff && fits(&o->type, 1)) {
 			f->type = 1;
 			f->value = v.index;
 			return 0;
@@ -1435,11 +1442,12 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 			f->value = (uint32_t)n;
 			return 0;
 		}
-		if (!strcmp(s, "0")) {
+		if (!strcmp(s, "0") && fits(&o->type, 2)) {
 			f->type = 2;
 			return 0;
 		}
-		if (parse_reg(s, &v) && v.type == AGX_VALUE_REG && v.bits != 64) {
+		if (parse_reg(s, &v) && v.type == AGX_VALUE_REG && v.bits != 64 &&
+		    fits(&o->type, 3)) {
 			f->type = v.bits == 16 ? 1 : 3;
 			f->value = v.bits == 16 ? v.index : v.index << 1;
 			if (f->value <= 0xff)
@@ -1450,6 +1458,12 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		if (!parse_reg(s, &v) || v.type != AGX_VALUE_UNIFORM || v.bits != 64 ||
 		    (v.index & 1) || !fits(&o->value, v.index / 2))
 			return fail(p, "bad bindless base '%s'", s);
+		f->value = v.index / 2;
+		return 0;
+	case AGX_KIND_UPAIR:
+		if (!parse_reg(s, &v) || v.type != AGX_VALUE_UNIFORM || v.bits != 64 ||
+		    (v.index & 1) || !fits(&o->value, v.index / 2))
+			return fail(p, "bad uniform pair '%s'", s);
 		f->value = v.index / 2;
 		return 0;
 	case AGX_KIND_COORDS:
@@ -1696,7 +1710,8 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 				return fail(p, "offset out of range");
 			f->type = 1;
 			f->value = (uint32_t)v.imm & 0xffff;
-			return 0;
+			/* tex_state_store's immediate has 8 bits */
+			return fits(&o->value, f->value) ? 0 : fail(p, "offset out of range");
 		}
 		if (v.type != AGX_VALUE_REG || v.bits != (o->kind == AGX_KIND_MEMINDEX ? 32u : 16u))
 			return fail(p, "'%s' cannot be an offset here", text);

@@ -70,6 +70,7 @@ enum agx_isa_kind {
 	AGX_KIND_PDST,	     /* a destination pair: two halves, or two r32 (type bit 1) */
 	AGX_KIND_PFSRC,	     /* a float source pair of registers, with abs/neg */
 	AGX_KIND_ASYNCTUPLE, /* 3 or 5 32-bit registers or uniforms (type 1), by copy kind F */
+	AGX_KIND_UPAIR,	     /* a 64-bit uniform pair u(2N)_u(2N+1), N in the field */
 	AGX_KIND_IGNORED,    /* bits the hardware ignores: printed NAME=0x.. when not 0 */
 };
 
