@@ -295,6 +295,17 @@ static void test_reserved_bits(void **state)
 	expect_not("3e1b450b0000", "popcount");
 	/* async copies with a bit applegpu does not name */
 	expect_not("2510080000000001", "async_load");
+	/* applegpu's placeholders keep their free, unnamed bits at zero */
+	expect_not("51000100", "unk51");
+	expect_not("b10100000000", "unkb1");
+	expect_not("520e80010000", "pop_exec2");
+	expect_not("75492101008400ff", "unk75");
+	/* AGX2.xml's state loads and uniform_store_unk: bits no field names */
+	expect_not("ed00300001000024", "tex_state_store");
+	expect_not("ad81100800000010", "sampler_state_store");
+	expect_not("c50000bd09843000", "uniform_store_unk");
+	/* a barrier Mesa names is not unkf59 */
+	expect_not("f596", "unkf59");
 }
 
 static void test_decoder_progress(void **state)
