@@ -3106,6 +3106,50 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 				 "shuffle has no public semantics)",
 				 u->desc->name, u->offset);
 			return res;
+		case AGX_OP_AFTER_SAMPLING1:
+		case AGX_OP_AFTER_SAMPLING2:
+		case AGX_OP_UNK30C0:
+		case AGX_OP_UNK40C0:
+		case AGX_OP_UNKC0000000:
+		case AGX_OP_UNK51:
+		case AGX_OP_UNKE800:
+		case AGX_OP_UNK0C00:
+		case AGX_OP_UNKB1:
+		case AGX_OP_UNK75:
+			/* applegpu.py lists these as TODO.* encodings, nothing more */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: not simulated (a placeholder: applegpu knows its "
+				 "encoding, not what it does)",
+				 u->desc->name, u->offset);
+			return res;
+		case AGX_OP_SR_THING:
+		case AGX_OP_POP_EXEC2:
+		case AGX_OP_UNKF59:
+			/* a known instruction's layout with a bit nobody has explained */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: not simulated (what its extra bits change is not "
+				 "public)",
+				 u->desc->name, u->offset);
+			return res;
+		case AGX_OP_UNIFORM_STORE_UNK:
+			/* Mesa agx_pack.c: only the 16-bit uniform_store works */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: not simulated (only uniform_store's 16-bit form "
+				 "has a known effect)",
+				 u->desc->name, u->offset);
+			return res;
+		case AGX_OP_TEX_STATE_STORE:
+		case AGX_OP_SAMPLER_STATE_STORE:
+			/* AGX2.xml gives the fields, not what the index counts or reads */
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x: not simulated (the unit of its index and the "
+				 "state it reads are not public)",
+				 u->desc->name, u->offset);
+			return res;
 		case AGX_OP_THREADGROUP_BARRIER:
 			if (s->yield_at_barrier) {
 				res.status = USC_BARRIER;

@@ -1897,6 +1897,63 @@ static void test_not_simulated(void **state)
 	free(s);
 }
 
+/*
+ * The encodings the table gained from applegpu's TODO.* placeholders and
+ * Mesa AGX2.xml's state and uniform stores: each stops the run with its name
+ * and the reason, and changes nothing.
+ */
+static void test_placeholders_not_simulated(void **state)
+{
+	static const struct {
+		const char *program, *reason;
+	} cases[] = {
+		{ "after_sampling1\nstop", "placeholder" },
+		{ "after_sampling2\nstop", "placeholder" },
+		{ "unk30c0 3735928559\nstop", "placeholder" },
+		{ "unk40c0\nstop", "placeholder" },
+		{ "unkc0000000\nstop", "placeholder" },
+		{ "unk51\nstop", "placeholder" },
+		{ "unke800\nstop", "placeholder" },
+		{ "unk0c00\nstop", "placeholder" },
+		{ "unkb1\nstop", "placeholder" },
+		{ "unk75 r1, -254, 1\nstop", "placeholder" },
+		{ "sr_thing r1, sr80\nstop", "extra bits" },
+		{ "pop_exec2 r0l, 1\nstop", "extra bits" },
+		{ "unkf59 0, 0\nstop", "extra bits" },
+		{ "uniform_store_unk 0, i16, xy, r2l_r2h, 4, signed, lsl 1, 0\nstop", "16-bit" },
+		{ "tex_state_store ts0, u8_u9, 64, 0\nstop", "index" },
+		{ "sampler_state_store ss1, u4_u5, r1, 0\nstop", "index" },
+	};
+	struct usc_state *s = new_state(L);
+	const uint16_t *halves = (const uint16_t *)s->u;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].program;
+		char name[32];
+		struct usc_result r;
+
+		for (unsigned l = 0; l < L; l++) {
+			s->r[0][l] = 0; /* r0l: every lane executes */
+			s->r[1][l] = 0x1234;
+			s->r[2][l] = 0xabcd0000u + l;
+		}
+		s->u[2] = 0x5555aaaau;
+		r = run(text, s);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(text, " \n"), text);
+		if (r.status != USC_BAD_INSTR || r.pc != 0 || !strstr(r.message, name) ||
+		    !strstr(r.message, cases[i].reason))
+			fail_msg("%s: status %d at 0x%x: %s", name, r.status, r.pc, r.message);
+		for (unsigned l = 0; l < L; l++) {
+			assert_int_equal(s->r[0][l], 0);
+			assert_int_equal(s->r[1][l], 0x1234);
+		}
+		assert_int_equal(halves[4], 0xaaaa); /* uniform half 4 is not written */
+		assert_int_equal(halves[5], 0x5555);
+	}
+	free(s);
+}
+
 /* uniform_store: the first executing lane's halves into the uniform file. */
 static void test_uniform_store(void **state)
 {
@@ -2676,6 +2733,7 @@ int main(void)
 		cmocka_unit_test(test_call_ret),
 		cmocka_unit_test(test_call_register),
 		cmocka_unit_test(test_not_simulated),
+		cmocka_unit_test(test_placeholders_not_simulated),
 		cmocka_unit_test(test_texture_load),
 		cmocka_unit_test(test_pixel_order),
 		cmocka_unit_test(test_texture_sample),
