@@ -757,6 +757,7 @@ bool agx_isa_operand_value(const struct agx_isa_instr *in, unsigned i, int64_t p
 		v->index = f->value;
 		v->count = named_field(in, "F") ? 5 : 3;
 		return true;
+	case AGX_KIND_OPT:
 	case AGX_KIND_IGNORED:
 		v->type = AGX_VALUE_TEXT;
 		if (f->value)
@@ -1587,6 +1588,7 @@ static int parse_operand(struct parser *p, struct agx_isa_instr *in, unsigned i,
 		/* the count must agree with the mask; checked after all operands */
 		p->tuple_len[i] = v.count;
 		return fits(&o->value, f->value) ? 0 : fail(p, "register out of range");
+	case AGX_KIND_OPT:
 	case AGX_KIND_IGNORED: {
 		size_t len = strlen(o->name);
 
@@ -1802,7 +1804,7 @@ static int parse_with(struct parser *p, const struct agx_isa_desc *d, bool alt, 
 		/* lsl and mask are omitted when they are the default */
 		if ((kind == AGX_KIND_SHIFT && (k >= nops || strncmp(ops[k], "lsl ", 4))) ||
 		    (kind == AGX_KIND_MASK && (k >= nops || strncmp(ops[k], "mask ", 5))) ||
-		    (kind == AGX_KIND_IGNORED &&
+		    ((kind == AGX_KIND_IGNORED || kind == AGX_KIND_OPT) &&
 		     (k >= nops || !named_token(ops[k], d->operands[i].name))) ||
 		    (kind == AGX_KIND_CFPERSP && (k >= nops || strncmp(ops[k], "cf", 2))) ||
 		    (kind == AGX_KIND_TEXUREG &&

@@ -12,7 +12,7 @@ import sys
 KINDS = """dst dst64 dst16 dst32 src src64 src16 addsrc mulsrc fsrc fsrc16 cmpsel
 icond fcond r0l imm simm branch shift mask tt sr memreg tgreg membase memindex
 tgbase tgindex enum varreg vartriple cf cfpersp samplemask texture sampler texureg
-coords lod cmpoff atomdst atomsrc gpr32 gpr16 immr16 zsreg pdst pfsrc asynctuple upair ignored""".split()
+coords lod cmpoff atomdst atomsrc gpr32 gpr16 immr16 zsreg pdst pfsrc asynctuple upair opt ignored""".split()
 SUBFIELDS = ("value", "type", "mod", "sx", "count")
 CLASSES = """mov ialu imul convert falu funary select exec control branch simd
 memory varying tile texture""".split()

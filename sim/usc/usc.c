@@ -43,6 +43,8 @@ struct dst {
 
 struct uop {
 	const struct agx_isa_desc *desc; /* NULL: bytes we cannot decode */
+	const char *opt_name;		 /* a set field whose effect is not public */
+	uint32_t opt_value;
 	enum agx_op op;
 	uint32_t offset;
 	uint8_t size;
@@ -186,6 +188,17 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 			u->d.index = (uint16_t)v.index;
 			break;
 		case AGX_KIND_R0L:
+			break;
+		case AGX_KIND_OPT:
+			/*
+			 * device_load's coherency only tunes caches, and agx-sim's
+			 * memory has none; any other such field stops the run.
+			 */
+			if (f->value && !u->opt_name &&
+			    !(d->op == AGX_OP_DEVICE_LOAD && !strcmp(name, "c"))) {
+				u->opt_name = name;
+				u->opt_value = f->value;
+			}
 			break;
 		case AGX_KIND_ICOND:
 		case AGX_KIND_FCOND:
@@ -2197,6 +2210,8 @@ static bool exec_image_write(struct usc_state *s, const struct uop *u, struct us
 
 	if (u->tex_kind > 1 || (u->coords & 1))
 		return texture_unsupported(u, "bindless state", res);
+	if (dim > 7) /* AGX2.xml's dimension 8, from bit 55 */
+		return texture_unsupported(u, "a multisampled array", res);
 	for (unsigned l = 0; l < L; l++) {
 		int32_t x = (int32_t)s->r[first][l],
 			y = count > 1 ? (int32_t)s->r[first + 1][l] : 0;
@@ -2908,6 +2923,14 @@ usc_run(const struct usc_program *p, struct usc_state *s, uint64_t max)
 			res.status = USC_BAD_INSTR;
 			snprintf(res.message, sizeof(res.message), "unknown instruction at 0x%x",
 				 u->offset);
+			return res;
+		}
+		if (u->opt_name) {
+			res.status = USC_BAD_INSTR;
+			snprintf(res.message, sizeof(res.message),
+				 "%s at 0x%x with %s=0x%x: not simulated (what the field does is "
+				 "not public)",
+				 u->desc->name, u->offset, u->opt_name, u->opt_value);
 			return res;
 		}
 		switch (u->op) {

@@ -1898,6 +1898,63 @@ static void test_not_simulated(void **state)
 }
 
 /*
+ * Fields the table gained as optional operands: device_load's coherency
+ * only tunes caches, so the load reads what the plain one reads; the others
+ * stop the run, naming the field.
+ */
+static void test_optional_fields(void **state)
+{
+	static const struct {
+		const char *program, *field;
+	} stops[] = {
+		{ "dfdx r0, r1, kill=0x1\nstop", "kill=0x1" },
+		{ "st_tile r4_r5_r6_r7, u8norm, 1, xyzw, 0, 1, 18, Creg=0x1\nstop", "Creg=0x1" },
+		{ "image_write r8_r9_r10_r11, u54_u55, r1, r6_r7, 0, tex_2d, coherent0, 0, "
+		  "coord16=0x1\nstop",
+		  "coord16=0x1" },
+		{ "imgwblk r0l, ts0, r0, 0, 0, tex_2d, u8norm, 0, lu=0x1\nstop", "lu=0x1" },
+		{ "image_write r8_r9_r10_r11, ts0, r6, 0, tex_2d_ms_array, coherent0, 0\nstop",
+		  "multisampled array" },
+	};
+	struct flat *f = malloc(sizeof(*f));
+	struct usc_state *s = memory_state(f);
+	struct usc_result r;
+
+	(void)state;
+	for (unsigned c = 0; c < 4; c++) {
+		char text[256];
+
+		for (unsigned l = 0; l < L; l++)
+			s->r[4][l] = 0;
+		snprintf(text, sizeof(text),
+			 "device_load 0, i32, x, r4, u8_u9, r1, unsigned%s\nwait 0\nstop",
+			 c ? (c == 1   ? ", c=0x1"
+			      : c == 2 ? ", c=0x2"
+				       : ", c=0x3")
+			   : "");
+		run_ok(text, s);
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t want;
+
+			memcpy(&want, f->bytes + 4 * l, 4);
+			assert_int_equal(s->r[4][l], want);
+		}
+	}
+	for (unsigned i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		for (unsigned l = 0; l < L; l++)
+			s->r[0][l] = 0x4321;
+		r = run(stops[i].program, s);
+		if (r.status != USC_BAD_INSTR || r.pc != 0 || !strstr(r.message, stops[i].field))
+			fail_msg("%s: status %d at 0x%x: %s", stops[i].program, r.status, r.pc,
+				 r.message);
+		for (unsigned l = 0; l < L; l++)
+			assert_int_equal(s->r[0][l], 0x4321);
+	}
+	free(s);
+	free(f);
+}
+
+/*
  * The encodings the table gained from applegpu's TODO.* placeholders and
  * Mesa AGX2.xml's state and uniform stores: each stops the run with its name
  * and the reason, and changes nothing.
@@ -2734,6 +2791,7 @@ int main(void)
 		cmocka_unit_test(test_call_register),
 		cmocka_unit_test(test_not_simulated),
 		cmocka_unit_test(test_placeholders_not_simulated),
+		cmocka_unit_test(test_optional_fields),
 		cmocka_unit_test(test_texture_load),
 		cmocka_unit_test(test_pixel_order),
 		cmocka_unit_test(test_texture_sample),

@@ -71,6 +71,7 @@ enum agx_isa_kind {
 	AGX_KIND_PFSRC,	     /* a float source pair of registers, with abs/neg */
 	AGX_KIND_ASYNCTUPLE, /* 3 or 5 32-bit registers or uniforms (type 1), by copy kind F */
 	AGX_KIND_UPAIR,	     /* a 64-bit uniform pair u(2N)_u(2N+1), N in the field */
+	AGX_KIND_OPT,	     /* a field whose effect is not public: NAME=0x.. when not 0 */
 	AGX_KIND_IGNORED,    /* bits the hardware ignores: printed NAME=0x.. when not 0 */
 };
 
