@@ -67,7 +67,8 @@ struct uop {
 	uint16_t tex, samp, coords, lod_reg;
 	/* varyings: coefficient registers, perspective division */
 	uint16_t cf, cf_persp;
-	bool persp, explicit_coords, centroid;
+	bool persp, explicit_coords, centroid, sample;
+	uint32_t sample_index; /* iter's q0 */
 };
 
 struct usc_program {
@@ -336,6 +337,10 @@ static void fill_uop(struct uop *u, const struct agx_isa_instr *in)
 				u->persp = f->value;
 			else if (!strcmp(name, "centroid"))
 				u->centroid = f->value;
+			else if (!strcmp(name, "sample"))
+				u->sample = f->value;
+			else if (!strcmp(name, "q0"))
+				u->sample_index = f->value;
 			else if (!strcmp(name, "explicit_coords"))
 				u->explicit_coords = f->value;
 			else if (!strcmp(name, "C")) /* tile coordinates: 0 is the pixel's own */
@@ -2302,6 +2307,14 @@ static bool exec_varying(struct usc_state *s, const struct uop *u, struct usc_re
 
 	if (!f)
 		return graphics_only(u, "fragment", res);
+	/* one sample per pixel: sample 0 is the centre, another is not simulated */
+	if (!ldcf && (u->sample_index || (u->sample && u->centroid))) {
+		snprintf(res->message, sizeof(res->message),
+			 "iter at 0x%x with a sample index (q0 %u%s) is not simulated", u->offset,
+			 u->sample_index, u->sample && u->centroid ? ", a register" : "");
+		res->status = USC_BAD_INSTR;
+		return false;
+	}
 	for (unsigned k = 0; k < count; k++)
 		if (!cf_bound(f, u->cf + k, res))
 			return false;

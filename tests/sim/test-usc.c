@@ -2676,6 +2676,28 @@ static struct usc_result run_fragment(const char *text, struct usc_fragment_io *
 	return r;
 }
 
+/* iter's sample index (AGX2.xml): with one sample per pixel, only 0 runs */
+static void test_iter_sample_index(void **state)
+{
+	static const char *const programs[] = {
+		"iter r4_r5, perspective, cf1, cf0, 6, forward, sample, centroid, 0\nstop",
+		"iter r4_r5, perspective, cf1, cf0, 2, forward, sample, no_centroid, 0\nstop",
+	};
+	uint32_t tile[8 * 4];
+	struct usc_fragment_io f = {
+		.tile = (uint8_t *)tile, .width = 8, .height = 4, .sample_size = 4, .samples = 1
+	};
+	struct usc_pixel_order o;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+		struct usc_result r = run_fragment(programs[i], &f, &o, 0, 0);
+
+		if (r.status != USC_BAD_INSTR || !strstr(r.message, "sample index"))
+			fail_msg("%s: status %d: %s", programs[i], r.status, r.message);
+	}
+}
+
 static void test_pixel_order(void **state)
 {
 	uint32_t tile[8 * 4];
@@ -2792,6 +2814,7 @@ int main(void)
 		cmocka_unit_test(test_not_simulated),
 		cmocka_unit_test(test_placeholders_not_simulated),
 		cmocka_unit_test(test_optional_fields),
+		cmocka_unit_test(test_iter_sample_index),
 		cmocka_unit_test(test_texture_load),
 		cmocka_unit_test(test_pixel_order),
 		cmocka_unit_test(test_texture_sample),
