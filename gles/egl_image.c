@@ -1,6 +1,7 @@
 /*
  * egl_image.c: EGLImages (EGL 1.5 section 3.9, EGL_KHR_image_base) of GL
- * textures (EGL_KHR_gl_texture_2D_image) -- eglCreateImage and
+ * textures (EGL_KHR_gl_texture_2D_image) and renderbuffers
+ * (EGL_KHR_gl_renderbuffer_image) -- eglCreateImage and
  * eglDestroyImage, their *KHR forms (EGLint attributes; libEGL reaches
  * them through egl_main.c's dispatch stubs) -- and what GL_OES_EGL_image's
  * target functions (texture.c, renderbuffer.c) look an image up with.
@@ -79,35 +80,50 @@ static bool parse_attrib(EGLAttrib name, EGLAttrib value, EGLAttrib *level)
 	}
 }
 
-/*
- * Section 3.9.1, for the one target implemented: EGL_GL_TEXTURE_2D from a
- * texture of ctx's share group.  Every other target (cube map faces, 3D
- * textures, renderbuffers, native pixmaps, dma-bufs ...) is
- * EGL_BAD_PARAMETER, as is an attribute that is none of the two above.
- */
-static EGLImage create_image(EGLDisplay handle, EGLContext ctx, EGLenum target,
-			     EGLClientBuffer buffer, const EGLAttrib *attribs,
-			     const EGLint *int_attribs)
+/* The GL targets: which object of a context's share group the image is made of. */
+static bool is_gl_target(EGLenum target)
 {
-	struct gles_display *dpy;
+	return target == EGL_GL_TEXTURE_2D || target == EGL_GL_RENDERBUFFER;
+}
+
+/* The EGL error of a source lookup's -errno (objects.h). */
+static EGLint source_error(int ret)
+{
+	return ret == -ERANGE	? EGL_BAD_MATCH
+	       : ret == -EBUSY	? EGL_BAD_ACCESS
+	       : ret == -ENOENT ? EGL_BAD_PARAMETER
+				: EGL_BAD_ALLOC;
+}
+
+/* img on dpy's list, its handle valid from now on. */
+static EGLImage add_image(struct gles_display *dpy, struct gles_egl_image *img)
+{
+	gles_egl_lock();
+	img->next = dpy->images;
+	dpy->images = img;
+	gles_egl_unlock();
+	return (EGLImage)img;
+}
+
+/*
+ * Section 3.9.1 for the GL targets: EGL_GL_TEXTURE_2D, a level of a 2D
+ * texture, and EGL_GL_RENDERBUFFER (EGL_KHR_gl_renderbuffer_image), from
+ * ctx's share group.  Their attributes are those of parse_attrib; the
+ * level means nothing to a renderbuffer, and is ignored there.
+ */
+static EGLImage create_gl_image(struct gles_display *dpy, EGLContext ctx, EGLenum target,
+				EGLClientBuffer buffer, const EGLAttrib *attribs,
+				const EGLint *int_attribs)
+{
 	struct gles_egl_context *c = NULL;
 	struct gles_share_group *group = NULL;
-	struct gles_egl_image *img;
+	struct gles_egl_image *img = NULL;
 	EGLAttrib level = 0;
 	EGLint err;
 	int ret;
 
+	/* a GL target needs a context of dpy: its share group holds the object */
 	gles_egl_lock();
-	if (!(dpy = gles_egl_display(handle, true))) {
-		gles_egl_unlock();
-		return EGL_NO_IMAGE;
-	}
-	if (target != EGL_GL_TEXTURE_2D) {
-		gles_egl_unlock();
-		gles_egl_error(EGL_BAD_PARAMETER);
-		return EGL_NO_IMAGE;
-	}
-	/* a GL target needs a context of dpy: its share group holds the texture */
 	for (c = dpy->contexts; c && (EGLContext)c != ctx; c = c->next)
 		;
 	/* the group outlives the context, which another thread may destroy meanwhile */
@@ -132,33 +148,52 @@ static EGLImage create_image(EGLDisplay handle, EGLContext ctx, EGLenum target,
 		err = EGL_BAD_PARAMETER;
 		goto fail;
 	}
+	/* before the source: an object made a sibling stays one */
 	if (!(img = calloc(1, sizeof(*img)))) {
 		err = EGL_BAD_ALLOC;
 		goto fail;
 	}
-	ret = level < 0 || level > INT32_MAX
-		  ? -ERANGE
-		  : gles_texture_image_source(group, (GLuint)(uintptr_t)buffer, (GLint)level,
-					      &img->src);
+	if (target == EGL_GL_RENDERBUFFER)
+		ret = gles_renderbuffer_image_source(group, (GLuint)(uintptr_t)buffer, &img->src);
+	else if (level < 0 || level > INT32_MAX)
+		ret = -ERANGE;
+	else
+		ret = gles_texture_image_source(group, (GLuint)(uintptr_t)buffer, (GLint)level,
+						&img->src);
 	if (ret < 0) {
-		free(img);
-		err = ret == -ERANGE   ? EGL_BAD_MATCH
-		      : ret == -EBUSY  ? EGL_BAD_ACCESS
-		      : ret == -ENOENT ? EGL_BAD_PARAMETER
-				       : EGL_BAD_ALLOC;
+		err = source_error(ret);
 		goto fail;
 	}
 	gles_share_group_unref(group);
-	gles_egl_lock();
-	img->next = dpy->images;
-	dpy->images = img;
-	gles_egl_unlock();
 	gles_egl_error(EGL_SUCCESS);
-	return (EGLImage)img;
+	return add_image(dpy, img);
 
 fail:
+	free(img);
 	gles_share_group_unref(group);
 	gles_egl_error(err);
+	return EGL_NO_IMAGE;
+}
+
+/*
+ * Section 3.9.1: the targets implemented are the GL ones above; every
+ * other (cube map faces, 3D textures, native pixmaps ...) is
+ * EGL_BAD_PARAMETER.
+ */
+static EGLImage create_image(EGLDisplay handle, EGLContext ctx, EGLenum target,
+			     EGLClientBuffer buffer, const EGLAttrib *attribs,
+			     const EGLint *int_attribs)
+{
+	struct gles_display *dpy;
+
+	gles_egl_lock();
+	dpy = gles_egl_display(handle, true);
+	gles_egl_unlock();
+	if (!dpy)
+		return EGL_NO_IMAGE;
+	if (is_gl_target(target))
+		return create_gl_image(dpy, ctx, target, buffer, attribs, int_attribs);
+	gles_egl_error(EGL_BAD_PARAMETER);
 	return EGL_NO_IMAGE;
 }
 

@@ -184,6 +184,17 @@ int gles_texture_image_source(struct gles_share_group *group, GLuint name, GLint
 			      struct gles_image_source *out);
 
 /*
+ * EGL_KHR_gl_renderbuffer_image's source: the renderbuffer named `name`
+ * in a share group, its storage shared from now on (it outlives the
+ * renderbuffer), with references for the caller.  0, or -ENOENT for
+ * EGL_BAD_PARAMETER (no such renderbuffer, a multisampled one, one without
+ * storage), -EBUSY for one already an EGLImage sibling (EGL_BAD_ACCESS),
+ * -ENOMEM.
+ */
+int gles_renderbuffer_image_source(struct gles_share_group *group, GLuint name,
+				   struct gles_image_source *out);
+
+/*
  * The storage of the EGLImage handle (of any display), with references
  * for the caller: false when handle is no EGLImage.
  */

@@ -2,9 +2,10 @@
  * renderbuffer.c: renderbuffer objects (GLES 3.0.6 section 4.4.2.1):
  * shared names, the one binding point, storage (an image, linear for
  * colour and twiddled for depth, stencil and multisampled images, those
- * in their sample grid: image.h) or an EGLImage's (GL_OES_EGL_image), and
- * its queries.
+ * in their sample grid: image.h) or an EGLImage's (GL_OES_EGL_image),
+ * EGLImages made of one (EGL_KHR_gl_renderbuffer_image), and its queries.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "context.h"
@@ -242,6 +243,73 @@ void gles_EGLImageTargetRenderbufferStorageOES(GLenum target, GLeglImageOES imag
 	r->width = src.width;
 	r->height = src.height;
 	r->samples = 0;
+}
+
+/* A heap image that takes over an embedded one's BO (the embedded one is left empty). */
+static struct gles_image *move_to_heap(struct gles_image *img)
+{
+	struct gles_image *heap;
+
+	if (!img->bo.size)
+		return NULL;
+	heap = malloc(sizeof(*heap));
+	if (!heap)
+		return NULL;
+	*heap = *img;
+	heap->refs = 1;
+	*img = (struct gles_image){ 0 };
+	return heap;
+}
+
+/*
+ * The renderbuffer's own storage becomes shared, as a target's is: its
+ * images move to the heap, where the renderbuffer and the EGLImage each
+ * hold a reference, so that the storage outlives whichever goes first.
+ */
+static int share_storage(struct gles_renderbuffer *r)
+{
+	struct gles_image *img, *stencil = NULL;
+
+	if (!(img = move_to_heap(&r->image)))
+		return -ENOMEM;
+	if (r->stencil.bo.size && !(stencil = move_to_heap(&r->stencil))) {
+		r->image = *img;
+		free(img);
+		return -ENOMEM;
+	}
+	r->egl = (struct gles_image_source){
+		.image = img,
+		.stencil = stencil,
+		.format = r->format,
+		.internalformat = r->internalformat,
+		.width = r->width,
+		.height = r->height,
+	};
+	return 0;
+}
+
+int gles_renderbuffer_image_source(struct gles_share_group *group, GLuint name,
+				   struct gles_image_source *out)
+{
+	struct gles_renderbuffer *r = NULL;
+	int ret;
+
+	pthread_mutex_lock(&group->objects->lock);
+	if (name)
+		r = gles_names_lookup(&group->objects->renderbuffers, name);
+	if (!r || r->samples || (!r->egl.image && !r->image.bo.size))
+		ret = -ENOENT; /* none, multisampled, or without storage */
+	else if (r->egl.image)
+		ret = -EBUSY; /* an image's source or target already */
+	else
+		ret = share_storage(r);
+	if (ret == 0) {
+		*out = r->egl;
+		gles_image_ref(out->image);
+		gles_image_ref(out->stencil);
+	}
+	pthread_mutex_unlock(&group->objects->lock);
+	return ret;
 }
 
 void gles_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei width, GLsizei height)

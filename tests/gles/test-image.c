@@ -8,8 +8,9 @@
  * context is drawn from (texelFetch, so the pixels compare exactly) and
  * rendered to, each side seeing the other's texels; a level past 0 of an
  * immutable texture; a renderbuffer target; the storage outliving the
- * image and its source; a target respecified, no longer shared; every
- * error the specs give for the target implemented.
+ * image and its source; a target respecified, no longer shared; a
+ * renderbuffer as the source (EGL_KHR_gl_renderbuffer_image); every error
+ * the specs give for the targets implemented.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -223,8 +224,8 @@ static void test_extensions(void **state)
 	(void)state;
 	assert_true(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_image_base"));
 	assert_true(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_gl_texture_2D_image"));
+	assert_true(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_gl_renderbuffer_image"));
 	/* what is not implemented is not listed */
-	assert_false(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_gl_renderbuffer_image"));
 	assert_false(
 	    lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_gl_texture_cubemap_image"));
 	assert_false(lists(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_image_pixmap"));
@@ -422,6 +423,213 @@ static void test_level_and_respecify(void **state)
 	assert_true(eglDestroyContext(dpy, a));
 }
 
+/* ---- renderbuffers (EGL_KHR_gl_renderbuffer_image) ---------------------------------- */
+
+static EGLImageKHR image_of_renderbuffer(EGLContext ctx, GLuint rb, const EGLint *attribs)
+{
+	return create_image(dpy, ctx, EGL_GL_RENDERBUFFER_KHR, (EGLClientBuffer)(uintptr_t)rb,
+			    attribs);
+}
+
+/* A framebuffer with renderbuffer rb as its colour attachment, bound. */
+static GLuint renderbuffer_fbo(GLuint rb)
+{
+	GLuint fbo;
+
+	glGenFramebuffers(1, &fbo);
+	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	return fbo;
+}
+
+/*
+ * A renderbuffer of context a, rendered to, is the image's source: a
+ * texture of context b (another share group) samples what a rendered, a
+ * draws into the renderbuffer after b rendered into its texture and sees
+ * b's pixels, and the storage outlives the renderbuffer's deletion and
+ * the image.  A renderbuffer named in a context sharing a's objects is
+ * one of a's; a depth/stencil renderbuffer's image (two images: Z32F and
+ * S8) is a depth/stencil attachment in b.
+ */
+static void test_renderbuffer_source(void **state)
+{
+	EGLContext a = context(EGL_NO_CONTEXT), b = context(EGL_NO_CONTEXT), c = context(a);
+	uint8_t got[N * N * 4];
+	EGLImageKHR img, ds_img;
+	GLuint rb, fbo, dst, ds, ds_dst, b_fbo, colour;
+
+	(void)state;
+	make_current(a);
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, N, N);
+	fbo = renderbuffer_fbo(rb);
+	glClearColor(10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glFinish();
+	/* made from the context sharing a's objects, not current */
+	img = image_of_renderbuffer(c, rb, NULL);
+	assert_ptr_not_equal(img, EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_SUCCESS);
+	/* the renderbuffer is a sibling now */
+	assert_ptr_equal(image_of_renderbuffer(a, rb, NULL), EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_BAD_ACCESS);
+	/* the renderbuffer keeps its size and format, and stays complete */
+	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	glReadPixels(0, 0, N, N, GL_RGBA, GL_UNSIGNED_BYTE, got);
+	assert_true(all(got, N * N, 10, 20, 30, 40));
+
+	/* b samples the renderbuffer's pixels */
+	make_current(b);
+	glGenTextures(1, &dst);
+	glBindTexture(GL_TEXTURE_2D, dst);
+	target_texture(GL_TEXTURE_2D, (GLeglImageOES)img);
+	assert_gl_error(GL_NO_ERROR);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	draw_texture(dst, N, N, got);
+	assert_true(all(got, N * N, 10, 20, 30, 40));
+	/* b renders into its texture: a reads it from the renderbuffer */
+	clear_texture(dst, 90, 80, 70, 60);
+	make_current(a);
+	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	glReadPixels(0, 0, N, N, GL_RGBA, GL_UNSIGNED_BYTE, got);
+	assert_true(all(got, N * N, 90, 80, 70, 60));
+	/* and a's rendering into the renderbuffer shows in b's draws */
+	glEnable(GL_SCISSOR_TEST);
+	glScissor(0, 0, N / 2, N);
+	glClearColor(1 / 255.0f, 2 / 255.0f, 3 / 255.0f, 4 / 255.0f);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glDisable(GL_SCISSOR_TEST);
+	glFinish();
+	make_current(b);
+	draw_texture(dst, N, N, got);
+	for (unsigned y = 0; y < N; y++)
+		for (unsigned x = 0; x < N; x++) {
+			const uint8_t *p = got + (y * N + x) * 4;
+
+			if (x < N / 2)
+				assert_true(p[0] == 1 && p[1] == 2 && p[2] == 3 && p[3] == 4);
+			else
+				assert_true(p[0] == 90 && p[1] == 80 && p[2] == 70 && p[3] == 60);
+		}
+
+	/* the renderbuffer and the image go: the texture keeps the storage */
+	make_current(a);
+	glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	glDeleteFramebuffers(1, &fbo);
+	glDeleteRenderbuffers(1, &rb);
+	glFinish();
+	assert_true(destroy_image(dpy, img));
+	make_current(b);
+	draw_texture(dst, N, N, got);
+	assert_int_equal(got[0], 1);
+	assert_int_equal(got[(N - 1) * 4], 90);
+
+	/* depth and stencil: both images go with it */
+	make_current(a);
+	glGenRenderbuffers(1, &ds);
+	glBindRenderbuffer(GL_RENDERBUFFER, ds);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, N, N);
+	ds_img = image_of_renderbuffer(a, ds, NULL);
+	assert_ptr_not_equal(ds_img, EGL_NO_IMAGE_KHR);
+	glDeleteRenderbuffers(1, &ds);
+	make_current(b);
+	glGenRenderbuffers(1, &ds_dst);
+	glBindRenderbuffer(GL_RENDERBUFFER, ds_dst);
+	target_renderbuffer(GL_RENDERBUFFER, (GLeglImageOES)ds_img);
+	assert_gl_error(GL_NO_ERROR);
+	glGenRenderbuffers(1, &colour);
+	glBindRenderbuffer(GL_RENDERBUFFER, colour);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, N, N);
+	b_fbo = renderbuffer_fbo(colour);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+				  ds_dst);
+	assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	glClearDepthf(0.5f);
+	glClearStencil(7);
+	glClear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	glFinish();
+	assert_gl_error(GL_NO_ERROR);
+	/* a target is a sibling too */
+	assert_ptr_equal(image_of_renderbuffer(b, ds_dst, NULL), EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_BAD_ACCESS);
+	assert_true(destroy_image(dpy, ds_img));
+	glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	glDeleteFramebuffers(1, &b_fbo);
+	glDeleteRenderbuffers(1, &colour);
+	glDeleteRenderbuffers(1, &ds_dst);
+	glDeleteTextures(1, &dst);
+	make_current(EGL_NO_CONTEXT);
+	assert_true(eglDestroyContext(dpy, a));
+	assert_true(eglDestroyContext(dpy, b));
+	assert_true(eglDestroyContext(dpy, c));
+}
+
+/* EGL_KHR_gl_renderbuffer_image's errors. */
+static void test_renderbuffer_errors(void **state)
+{
+	EGLContext ctx = context(EGL_NO_CONTEXT);
+	GLuint rb, unbound, empty, ms;
+	EGLImageKHR img;
+	int dummy;
+
+	(void)state;
+	make_current(ctx);
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+	glGenRenderbuffers(1, &unbound);
+	glGenRenderbuffers(1, &empty);
+	glBindRenderbuffer(GL_RENDERBUFFER, empty);
+	glGenRenderbuffers(1, &ms);
+	glBindRenderbuffer(GL_RENDERBUFFER, ms);
+	glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, 4, 4);
+	assert_gl_error(GL_NO_ERROR);
+
+	/* no context, none of dpy's */
+	assert_ptr_equal(image_of_renderbuffer(EGL_NO_CONTEXT, rb, NULL), EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_BAD_CONTEXT);
+	assert_ptr_equal(image_of_renderbuffer((EGLContext)&dummy, rb, NULL), EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_BAD_CONTEXT);
+	/*
+	 * Not a renderbuffer (0, no object, a name never bound), a
+	 * multisampled one, one without storage: EGL_BAD_PARAMETER.
+	 */
+	const GLuint bad[] = { 0, 4242, unbound, ms, empty };
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_ptr_equal(image_of_renderbuffer(ctx, bad[i], NULL), EGL_NO_IMAGE_KHR);
+		assert_egl_error(EGL_BAD_PARAMETER);
+	}
+	/* an attribute of none of the targets; the texture level means nothing here */
+	assert_ptr_equal(image_of_renderbuffer(ctx, rb, (const EGLint[]){ EGL_WIDTH, 4, EGL_NONE }),
+			 EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_BAD_PARAMETER);
+	img =
+	    image_of_renderbuffer(ctx, rb,
+				  (const EGLint[]){ EGL_GL_TEXTURE_LEVEL_KHR, 3,
+						    EGL_IMAGE_PRESERVED_KHR, EGL_TRUE, EGL_NONE });
+	assert_ptr_not_equal(img, EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_SUCCESS);
+	assert_ptr_equal(image_of_renderbuffer(ctx, rb, NULL), EGL_NO_IMAGE_KHR);
+	assert_egl_error(EGL_BAD_ACCESS);
+	/* new storage ends the share: the renderbuffer can be a source again */
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 8, 8);
+	assert_true(destroy_image(dpy, img));
+	img = image_of_renderbuffer(ctx, rb, NULL);
+	assert_ptr_not_equal(img, EGL_NO_IMAGE_KHR);
+	assert_true(destroy_image(dpy, img));
+
+	glDeleteRenderbuffers(1, &rb);
+	glDeleteRenderbuffers(1, &unbound);
+	glDeleteRenderbuffers(1, &empty);
+	glDeleteRenderbuffers(1, &ms);
+	make_current(EGL_NO_CONTEXT);
+	assert_true(eglDestroyContext(dpy, ctx));
+}
+
 /* ---- errors --------------------------------------------------------------------------- */
 
 /* EGL 1.5 section 3.9.1's and EGL_KHR_image_base's errors for the 2D texture target. */
@@ -465,8 +673,7 @@ static void test_create_errors(void **state)
 
 	/* targets not implemented */
 	static const EGLenum others[] = { EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X_KHR,
-					  EGL_GL_TEXTURE_3D_KHR, EGL_GL_RENDERBUFFER_KHR,
-					  EGL_NATIVE_PIXMAP_KHR, 0x1234 };
+					  EGL_GL_TEXTURE_3D_KHR, EGL_NATIVE_PIXMAP_KHR, 0x1234 };
 	for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		assert_ptr_equal(
 		    create_image(dpy, ctx, others[i], (EGLClientBuffer)(uintptr_t)tex, NULL),
@@ -677,9 +884,13 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_extensions),	    cmocka_unit_test(test_share_level),
-		cmocka_unit_test(test_level_and_respecify), cmocka_unit_test(test_create_errors),
+		cmocka_unit_test(test_extensions),
+		cmocka_unit_test(test_share_level),
+		cmocka_unit_test(test_level_and_respecify),
+		cmocka_unit_test(test_create_errors),
 		cmocka_unit_test(test_target_errors),
+		cmocka_unit_test(test_renderbuffer_source),
+		cmocka_unit_test(test_renderbuffer_errors),
 	};
 
 	if (!getenv("__EGL_VENDOR_LIBRARY_FILENAMES")) {
