@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agx_uat.h"
@@ -38,6 +39,10 @@ struct bo {
 	uint8_t token[MEMMGR_TOKEN_BYTES];
 	uint64_t kernel_va; /* a kernel allocation's address in the kernel VM */
 	bool lent; /* DMA-mapped: done at the first bind, as only bound memory is reachable */
+	/* the memfd's inode, found when an import by fd first asks (memmgr_bo_import_fd) */
+	bool identified;
+	dev_t st_dev;
+	ino_t st_ino;
 	struct bo *prev, *next;
 };
 
@@ -233,21 +238,30 @@ static uint64_t bo_paddr(const struct bo *bo, uint64_t offset, uint64_t *run)
 	return 0;
 }
 
-static struct bo *bo_new(struct memmgr *m, uint64_t size, unsigned flags, char *why, int *err)
+/*
+ * A BO of size bytes over memfd fd, which it owns from now on (closed on
+ * failure too), or over a fresh memfd when fd is -1.
+ */
+static struct bo *bo_new_fd(struct memmgr *m, uint64_t size, unsigned flags, int fd, char *why,
+			    int *err)
 {
 	struct bo *bo = calloc(1, sizeof(*bo));
 	int ret;
 
 	if (!bo) {
+		if (fd >= 0)
+			close(fd);
 		*err = fail(why, -ENOMEM, "out of host memory");
 		return NULL;
 	}
-	bo->fd = -1;
+	bo->fd = fd;
 	bo->size = size;
 	bo->flags = flags;
 	ret = phys_alloc(&m->phys, size, bo->ext,
 			 flags & MEMMGR_BO_CONTIGUOUS ? 1 : MEMMGR_MAX_EXTENTS, &bo->num_ext);
 	if (ret < 0) {
+		if (fd >= 0)
+			close(fd);
 		free(bo);
 		*err = fail(why, -ENOMEM,
 			    "device memory exhausted: %" PRIu64 " of %" PRIu64
@@ -256,12 +270,14 @@ static struct bo *bo_new(struct memmgr *m, uint64_t size, unsigned flags, char *
 		return NULL;
 	}
 	/* a fresh memfd reads as zero: no client ever sees another's data */
-	bo->fd = m->num_spare ? m->spare[--m->num_spare]
-			      : memfd_create("agx-bo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (bo->fd < 0 || ftruncate(bo->fd, (off_t)size) < 0 ||
-	    fcntl(bo->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
-		ret = fail(why, -errno, "memfd: %s", strerror(errno));
-		goto fail;
+	if (fd < 0) {
+		bo->fd = m->num_spare ? m->spare[--m->num_spare]
+				      : memfd_create("agx-bo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		if (bo->fd < 0 || ftruncate(bo->fd, (off_t)size) < 0 ||
+		    fcntl(bo->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+			ret = fail(why, -errno, "memfd: %s", strerror(errno));
+			goto fail;
+		}
 	}
 	bo->refs = 0;
 	LIST_ADD(m->bos, bo);
@@ -791,31 +807,47 @@ void memmgr_client_gone(struct memmgr_client *c)
 
 /* --- client requests ------------------------------------------------------------------ */
 
-static int create_checked(struct memmgr_client *c, uint64_t size, unsigned flags, unsigned known,
-			  uint64_t quota, struct bo **out, char *why)
+/* A new BO of the client's, charged to it, over memfd fd (-1: a fresh one), which it takes. */
+static int create_checked_fd(struct memmgr_client *c, uint64_t size, unsigned flags, unsigned known,
+			     uint64_t quota, int fd, struct bo **out, char *why)
 {
 	struct memmgr *m = c->m;
 	int err = 0;
 
-	if (!size || size > MEMMGR_MAX_BO_SIZE)
+	if (!size || size > MEMMGR_MAX_BO_SIZE) {
+		if (fd >= 0)
+			close(fd);
 		return fail(why, -EINVAL, "size %" PRIu64 " is not in 1..%llu", size,
 			    MEMMGR_MAX_BO_SIZE);
+	}
 	size = (size + MEMMGR_PAGE - 1) & ~(MEMMGR_PAGE - 1);
-	if (flags & ~known || (flags & MEMMGR_BO_WRITEBACK && flags & MEMMGR_BO_UNCACHED))
+	if (flags & ~known || (flags & MEMMGR_BO_WRITEBACK && flags & MEMMGR_BO_UNCACHED)) {
+		if (fd >= 0)
+			close(fd);
 		return fail(why, -EINVAL,
 			    "flags %#x: bits not taken here, or writeback and uncached", flags);
-	if (c->proc->used + size > quota)
+	}
+	if (c->proc->used + size > quota) {
+		if (fd >= 0)
+			close(fd);
 		return fail(why, -EDQUOT,
 			    "quota: %" PRIu64 " bytes held by the process, %" PRIu64
 			    " asked, %" PRIu64 " allowed",
 			    c->proc->used, size, quota);
-	*out = bo_new(m, size, flags, why, &err);
+	}
+	*out = bo_new_fd(m, size, flags, fd, why, &err);
 	if (!*out)
 		return err;
 	(*out)->charged = c;
 	c->used += size;
 	c->proc->used += size;
 	return 0;
+}
+
+static int create_checked(struct memmgr_client *c, uint64_t size, unsigned flags, unsigned known,
+			  uint64_t quota, struct bo **out, char *why)
+{
+	return create_checked_fd(c, size, flags, known, quota, -1, out, why);
 }
 
 int memmgr_bo_create(struct memmgr_client *c, uint64_t size, unsigned flags, uint32_t vm,
@@ -897,6 +929,112 @@ int memmgr_bo_import(struct memmgr_client *c, const uint8_t *token, size_t len, 
 		return ret;
 	*size = bo->size;
 	*fd = bo->fd;
+	return 0;
+}
+
+/* The BO whose memfd is the inode st names, if any: its identity looked up once, when asked. */
+static struct bo *bo_of_inode(struct memmgr *m, const struct stat *st)
+{
+	struct stat bs;
+
+	for (struct bo *bo = m->bos; bo; bo = bo->next) {
+		if (!bo->identified) {
+			if (fstat(bo->fd, &bs) < 0)
+				continue;
+			bo->st_dev = bs.st_dev;
+			bo->st_ino = bs.st_ino;
+			bo->identified = true;
+		}
+		if (bo->st_dev == st->st_dev && bo->st_ino == st->st_ino)
+			return bo;
+	}
+	return NULL;
+}
+
+/*
+ * Makes memfd fd (untrusted: the client's) fit to be a BO: sealable,
+ * readable and writable (the device writes it), not sealed against
+ * writes, grown to whole pages if it may grow, then sealed against
+ * shrinking and growing, so that its pages cannot vanish under the
+ * device.  Its size in *size.
+ */
+static int adopt_memfd(int fd, uint64_t *size, char *why)
+{
+	struct stat st;
+	int seals, fl;
+	uint64_t pages;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return fail(why, -EINVAL, "the fd is not a memfd");
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0)
+		return fail(why, -EINVAL, "the fd takes no seals: not a memfd");
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR)
+		return fail(why, -EACCES, "the memfd is not open for reading and writing");
+	if (seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
+		return fail(why, -EACCES, "the memfd is sealed against writes");
+	if (st.st_size <= 0 || (uint64_t)st.st_size > MEMMGR_MAX_BO_SIZE)
+		return fail(why, -EINVAL, "memfd size %lld is not in 1..%llu",
+			    (long long)st.st_size, MEMMGR_MAX_BO_SIZE);
+	pages = ((uint64_t)st.st_size + MEMMGR_PAGE - 1) & ~(MEMMGR_PAGE - 1);
+	if (pages != (uint64_t)st.st_size &&
+	    ((seals & F_SEAL_GROW) || ftruncate(fd, (off_t)pages) < 0))
+		return fail(why, -EINVAL,
+			    "memfd size %lld is not whole 16 KiB pages, and it cannot grow",
+			    (long long)st.st_size);
+	if ((seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW) &&
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0)
+		return fail(why, -EACCES, "the memfd cannot be sealed against resizing (%s)",
+			    strerror(errno));
+	*size = pages;
+	return 0;
+}
+
+int memmgr_bo_import_fd(struct memmgr_client *c, int fd, uint32_t *handle, uint64_t *size,
+			int *out_fd, char *why)
+{
+	struct stat st;
+	struct bo *bo;
+	uint64_t bytes = 0;
+	int ret;
+
+	if (fd < 0)
+		return fail(why, -EINVAL, "no fd came with the request");
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return fail(why, -EINVAL, "the fd is not a memfd");
+	}
+	/* one of ours (an export's memfd): a handle to it, as a token import gives */
+	bo = bo_of_inode(c->m, &st);
+	if (bo) {
+		close(fd);
+		if (bo->kernel_va || bo->private_vm)
+			return fail(why, -EPERM, "that memfd's BO is not shared");
+	} else {
+		ret = adopt_memfd(fd, &bytes, why);
+		if (ret < 0) {
+			close(fd);
+			return ret;
+		}
+		ret = create_checked_fd(c, bytes, MEMMGR_BO_WRITEBACK, MEMMGR_BO_WRITEBACK,
+					c->m->config.client_quota, fd, &bo, why);
+		if (ret < 0)
+			return ret;
+		bo->identified = true;
+		bo->st_dev = st.st_dev;
+		bo->st_ino = st.st_ino;
+	}
+	ret = handle_add(c, bo, handle, why);
+	if (ret < 0) {
+		if (!bo->refs) {
+			bo->refs = 1;
+			bo_unref(c->m, bo);
+		}
+		return ret;
+	}
+	*size = bo->size;
+	*out_fd = bo->fd;
 	return 0;
 }
 

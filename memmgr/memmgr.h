@@ -81,6 +81,13 @@ int memmgr_bo_export(struct memmgr_client *c, uint32_t handle, uint8_t token[MEM
 		     char *why);
 int memmgr_bo_import(struct memmgr_client *c, const uint8_t *token, size_t len, uint32_t *handle,
 		     uint64_t *size, int *fd, char *why);
+/*
+ * A handle to the BO of memfd fd, which memmgr takes (closed unless it
+ * becomes the BO's): a BO of memmgr's own when fd is its memfd, else a new
+ * BO over the client's memfd, charged to it (docs/memmgr.md, BO_IMPORT_FD).
+ */
+int memmgr_bo_import_fd(struct memmgr_client *c, int fd, uint32_t *handle, uint64_t *size,
+			int *out_fd, char *why);
 int memmgr_vm_create(struct memmgr_client *c, uint32_t *vm, char *why);
 
 /*

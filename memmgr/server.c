@@ -281,6 +281,13 @@ static int client_dispatch(struct agx_ipc_request *req, void *data)
 		    memmgr_bo_import(c, q->token.data, q->token.len, &r.handle, &r.size, &fd, why);
 		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, &fd, 1);
 	}
+	case AGX_IPC_MSG_MEMMGR_BO_IMPORT_FD: {
+		Agx__Memmgr__BoImportReply r = AGX__MEMMGR__BO_IMPORT_REPLY__INIT;
+
+		ret = memmgr_bo_import_fd(c, agx_ipc_msg_take_fd(&req->msg, 0), &r.handle, &r.size,
+					  &fd, why);
+		return ret < 0 ? reply_error(req, ret, why) : agx_ipc_reply(req, &r.base, &fd, 1);
+	}
 	case AGX_IPC_MSG_MEMMGR_VM_CREATE: {
 		Agx__Memmgr__VmCreateReply r = AGX__MEMMGR__VM_CREATE_REPLY__INIT;
 

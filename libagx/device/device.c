@@ -250,6 +250,11 @@ int agx_device_bo_import(struct agx_device *dev, const uint8_t token[AGX_MEMORY_
 	return MEM_CALL(dev, "BO import", agx_bo_import(dev->mem, token, bo));
 }
 
+int agx_device_bo_import_fd(struct agx_device *dev, int fd, struct agx_bo *bo)
+{
+	return MEM_CALL(dev, "BO import by fd", agx_bo_import_fd(dev->mem, fd, bo));
+}
+
 /* ---- address spaces: each VM's allocator ---------------------------------------------- */
 
 int agx_device_vm_create(struct agx_device *dev, struct agx_device_vm **out)

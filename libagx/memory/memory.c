@@ -19,12 +19,12 @@ struct agx_memory {
 	char error[AGX_IPC_MAX_ERROR_MESSAGE + 64];
 };
 
-static int call(struct agx_memory *mem, uint16_t type, const ProtobufCMessage *body,
-		struct agx_ipc_msg *reply)
+static int call_fds(struct agx_memory *mem, uint16_t type, const ProtobufCMessage *body,
+		    const int *fds, unsigned num_fds, struct agx_ipc_msg *reply)
 {
 	struct agx_ipc_error err = { 0 };
 	struct agx_ipc_msg local;
-	int ret = agx_ipc_client_call(mem->client, type, body, NULL, 0, reply ? reply : &local,
+	int ret = agx_ipc_client_call(mem->client, type, body, fds, num_fds, reply ? reply : &local,
 				      TIMEOUT_MS, &err);
 
 	if (ret < 0)
@@ -33,6 +33,12 @@ static int call(struct agx_memory *mem, uint16_t type, const ProtobufCMessage *b
 	else if (!reply)
 		agx_ipc_msg_finish(&local);
 	return ret;
+}
+
+static int call(struct agx_memory *mem, uint16_t type, const ProtobufCMessage *body,
+		struct agx_ipc_msg *reply)
+{
+	return call_fds(mem, type, body, NULL, 0, reply);
 }
 
 int agx_memory_connect(const char *socket, struct agx_memory **out)
@@ -162,6 +168,22 @@ int agx_bo_import(struct agx_memory *mem, const uint8_t token[AGX_MEMORY_TOKEN_B
 	m.token.data = (uint8_t *)token;
 	m.token.len = AGX_MEMORY_TOKEN_BYTES;
 	ret = call(mem, AGX_IPC_MSG_MEMMGR_BO_IMPORT, &m.base, &reply);
+	if (ret < 0)
+		return ret;
+	r = (const void *)reply.body;
+	return map_bo(mem, &reply, r->handle, r->size, bo);
+}
+
+int agx_bo_import_fd(struct agx_memory *mem, int fd, struct agx_bo *bo)
+{
+	Agx__Memmgr__BoImportFd m = AGX__MEMMGR__BO_IMPORT_FD__INIT;
+	const Agx__Memmgr__BoImportReply *r;
+	struct agx_ipc_msg reply;
+	int ret;
+
+	if (fd < 0)
+		return -EBADF;
+	ret = call_fds(mem, AGX_IPC_MSG_MEMMGR_BO_IMPORT_FD, &m.base, &fd, 1, &reply);
 	if (ret < 0)
 		return ret;
 	r = (const void *)reply.body;

@@ -1,12 +1,13 @@
 /*
  * make-seeds: seed sessions for fuzz-requests, written into DIR: a
- * client's life (BOs, a VM, binds, unbinds, export, import, query,
- * closes), and a privileged peer's (UAT info, kernel memory, faults, slots,
+ * client's life (BOs, a VM, binds, unbinds, export, import, an import by
+ * fd, query, closes), and a privileged peer's (UAT info, kernel memory, faults, slots,
  * completions).  In a fresh agx-memmgr the kernel VM is VM 1, so the
  * client's first VM is 2 and its first BO handle 1.
  *
  *   make-seeds DIR
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,20 @@ int main(int argc, char **argv)
 	bi.token.data = token;
 	bi.token.len = sizeof(token);
 	seed_add(&seed, AGX_IPC_MSG_MEMMGR_BO_IMPORT, &bi.base);
+	/*
+	 * BO_IMPORT_FD's frame: seeds carry no fds, and the encoder makes no
+	 * frame of a type without the fds its row says, so the frame is
+	 * QUERY's (an empty body too) given the type and fd count: memmgr
+	 * sees a frame whose fd did not come, and must refuse it.
+	 */
+	{
+		size_t at = seed.length + 2;
+		uint16_t type = AGX_IPC_MSG_MEMMGR_BO_IMPORT_FD;
+
+		seed_add(&seed, AGX_IPC_MSG_MEMMGR_QUERY, &q.base);
+		memcpy(seed.data + at + offsetof(struct agx_ipc_header, type), &type, 2);
+		seed.data[at + offsetof(struct agx_ipc_header, num_fds)] = 1;
+	}
 	seed_add(&seed, AGX_IPC_MSG_MEMMGR_QUERY, &q.base);
 	bx.handle = 1;
 	seed_add(&seed, AGX_IPC_MSG_MEMMGR_BO_CLOSE, &bx.base);

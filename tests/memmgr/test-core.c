@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -865,6 +867,108 @@ static void test_client_gone(void **state)
 	env_free(e);
 }
 
+/*
+ * BO_IMPORT_FD: a client's memfd becomes a BO over the same pages (grown
+ * to whole pages and sealed against resizing), the device reads what the
+ * client wrote; an fd that is one of memmgr's BOs' memfds names that BO;
+ * what cannot be a BO (no memfd, not writable, write-sealed, unsealable,
+ * empty, a partial page that cannot grow, a VM-private BO's) is refused.
+ */
+static void test_import_fd(void **state)
+{
+	struct env *e = env_new(0);
+	struct memmgr_client *other = memmgr_client_new(e->m, 1001, 1001, false);
+	static const char text[] = "pixels from the CPU";
+	struct memmgr_stats s, before;
+	struct stat st, bst;
+	uint32_t h, h2, vm, own, priv;
+	uint64_t size, va;
+	char got[sizeof(text)], path[64];
+	int mfd, fd, fd2, own_fd, bad, pipes[2];
+
+	(void)state;
+	mfd = memfd_create("client", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	assert_true(mfd >= 0);
+	assert_int_equal(ftruncate(mfd, 5000), 0);
+	assert_int_equal(pwrite(mfd, text, sizeof(text), 100), (ssize_t)sizeof(text));
+	memmgr_stats(e->m, &before);
+	assert_int_equal(memmgr_bo_import_fd(e->c, dup(mfd), &h, &size, &fd, e->why), 0);
+	assert_int_equal(size, PAGE);
+	assert_int_equal(fstat(mfd, &st), 0);
+	assert_int_equal(st.st_size, PAGE); /* grown to a page, the rest zero */
+	assert_int_equal(fcntl(mfd, F_GET_SEALS) & (F_SEAL_SHRINK | F_SEAL_GROW),
+			 F_SEAL_SHRINK | F_SEAL_GROW);
+	assert_int_equal(fstat(fd, &bst), 0);
+	assert_int_equal(bst.st_ino, st.st_ino);
+	memmgr_stats(e->m, &s);
+	assert_int_equal(s.bos, before.bos + 1);
+	/* the device sees the client's bytes where the GPU address leads */
+	assert_int_equal(memmgr_vm_create(e->c, &vm, e->why), 0);
+	assert_int_equal(
+	    memmgr_vm_bind(e->c, vm, h, 0, PAGE, 0x100000000ull, R | W, false, &va, e->why), 0);
+	{
+		struct walk w =
+		    walk(&e->f, memmgr_context_table(e->m), slot_of(e, vm, 1), 0x100000000ull);
+
+		assert_true(w.valid);
+		assert_true(fakedev_read(&e->f, w.pa + 100, got, sizeof(got)));
+		assert_memory_equal(got, text, sizeof(text));
+	}
+	/* the same memfd again, from another client: the same BO */
+	assert_int_equal(memmgr_bo_import_fd(other, dup(mfd), &h2, &size, &fd2, e->why), 0);
+	memmgr_stats(e->m, &s);
+	assert_int_equal(s.bos, before.bos + 1);
+	assert_int_equal(fd2, fd);
+	/* a BO of memmgr's by its memfd: that BO; a VM-private one's: refused */
+	own = bo(e, 2 * PAGE, &own_fd);
+	assert_int_equal(memmgr_bo_import_fd(other, dup(own_fd), &h2, &size, &fd2, e->why), 0);
+	assert_int_equal(size, 2 * PAGE);
+	assert_int_equal(fd2, own_fd);
+	assert_int_equal(memmgr_bo_create(e->c, PAGE, 4, vm, &priv, &size, &fd2, e->why), 0);
+	assert_int_equal(memmgr_bo_import_fd(other, dup(fd2), &h2, &size, &fd, e->why), -EPERM);
+	(void)own;
+
+	/* no fd; not memfds */
+	assert_int_equal(memmgr_bo_import_fd(other, -1, &h2, &size, &fd, e->why), -EINVAL);
+	assert_int_equal(pipe(pipes), 0);
+	assert_int_equal(memmgr_bo_import_fd(other, pipes[0], &h2, &size, &fd, e->why), -EINVAL);
+	close(pipes[1]);
+	bad = open("/dev/null", O_RDWR | O_CLOEXEC);
+	assert_int_equal(memmgr_bo_import_fd(other, bad, &h2, &size, &fd, e->why), -EINVAL);
+	/* read-only */
+	bad = memfd_create("ro", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	assert_int_equal(ftruncate(bad, PAGE), 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", bad);
+	fd2 = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd2 >= 0);
+	assert_int_equal(memmgr_bo_import_fd(other, fd2, &h2, &size, &fd, e->why), -EACCES);
+	/* sealed against writes */
+	assert_int_equal(fcntl(bad, F_ADD_SEALS, F_SEAL_WRITE), 0);
+	assert_int_equal(memmgr_bo_import_fd(other, bad, &h2, &size, &fd, e->why), -EACCES);
+	assert_non_null(strstr(e->why, "writes"));
+	/* cannot be sealed (made without MFD_ALLOW_SEALING) */
+	bad = memfd_create("unsealable", MFD_CLOEXEC);
+	assert_int_equal(ftruncate(bad, PAGE), 0);
+	assert_int_equal(memmgr_bo_import_fd(other, bad, &h2, &size, &fd, e->why), -EACCES);
+	/* empty; a partial page sealed against growing */
+	bad = memfd_create("empty", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	assert_int_equal(memmgr_bo_import_fd(other, bad, &h2, &size, &fd, e->why), -EINVAL);
+	bad = memfd_create("partial", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	assert_int_equal(ftruncate(bad, 100), 0);
+	assert_int_equal(fcntl(bad, F_ADD_SEALS, F_SEAL_GROW), 0);
+	assert_int_equal(memmgr_bo_import_fd(other, bad, &h2, &size, &fd, e->why), -EINVAL);
+	memmgr_stats(e->m, &s);
+	assert_int_equal(s.bos, before.bos + 3);
+
+	/* the importer's handles go with it; the BO lives on in the first client's */
+	memmgr_client_gone(other);
+	memmgr_stats(e->m, &s);
+	assert_int_equal(s.bos, before.bos + 3);
+	assert_int_equal(memmgr_bo_close(e->c, h, e->why), 0);
+	close(mfd);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -877,6 +981,7 @@ int main(void)
 		cmocka_unit_test(test_device_fence),
 		cmocka_unit_test(test_kernel_and_faults),
 		cmocka_unit_test(test_client_gone),
+		cmocka_unit_test(test_import_fd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -328,6 +329,59 @@ static void test_share(void **state)
 		close(to_parent[i]);
 	}
 	agx_memory_disconnect(mem);
+}
+
+/*
+ * BO_IMPORT_FD over the socket: a memfd the client filled becomes a BO it
+ * maps and binds; the fd of an exported BO names that BO; an fd memmgr
+ * cannot take is refused with a reason; memmgr keeps no fd once the
+ * client is gone.
+ */
+static void test_import_fd(void **state)
+{
+	struct daemons *d = *state;
+	unsigned base = settled_fds(d->memmgr_pid);
+	struct agx_memory *mem = connect_client(d);
+	struct agx_bo bo, again, own;
+	uint32_t vm;
+	uint64_t va;
+	int mfd = memfd_create("pixels", MFD_CLOEXEC | MFD_ALLOW_SEALING), bad;
+
+	assert_true(mfd >= 0);
+	assert_int_equal(ftruncate(mfd, 3 * PAGE), 0);
+	assert_int_equal(pwrite(mfd, "hello", 6, PAGE), 6);
+	assert_int_equal(agx_bo_import_fd(mem, mfd, &bo), 0);
+	assert_int_equal(bo.size, 3 * PAGE);
+	assert_string_equal((char *)bo.map + PAGE, "hello");
+	strcpy(bo.map, "mapped"); /* the same pages as the client's memfd */
+	{
+		char got[7] = { 0 };
+
+		assert_int_equal(pread(mfd, got, 7, 0), 7);
+		assert_string_equal(got, "mapped");
+	}
+	assert_int_equal(agx_vm_create(mem, &vm), 0);
+	assert_int_equal(agx_vm_bind(mem, vm, &bo, 0, 3 * PAGE, 0,
+				     AGX_BIND_READ | AGX_BIND_WRITE | AGX_BIND_ALLOCATE_VA, &va),
+			 0);
+	/* an fd of a BO of memmgr's: that BO */
+	assert_int_equal(agx_bo_create(mem, PAGE, 0, 0, &own), 0);
+	strcpy(own.map, "own");
+	assert_int_equal(agx_bo_import_fd(mem, own.fd, &again), 0);
+	assert_int_not_equal(again.handle, own.handle);
+	assert_string_equal(again.map, "own");
+	assert_int_equal(agx_bo_close(mem, &again), 0);
+	/* no memfd */
+	bad = open("/dev/null", O_RDWR | O_CLOEXEC);
+	assert_int_equal(agx_bo_import_fd(mem, bad, &again), -EINVAL);
+	assert_non_null(strstr(agx_memory_error(mem), "memfd"));
+	close(bad);
+	assert_int_equal(agx_bo_import_fd(mem, -1, &again), -EBADF);
+	assert_int_equal(agx_bo_close(mem, &own), 0);
+	assert_int_equal(agx_bo_close(mem, &bo), 0);
+	close(mfd);
+	agx_memory_disconnect(mem);
+	expect_fds(d->memmgr_pid, base);
 }
 
 /* A client that dies holding BOs, VMs and mappings, mid-request, leaves nothing. */
@@ -720,6 +774,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_bo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_share, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_fd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dropped_connection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_privileged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_socket_activation, setup, teardown),

@@ -60,6 +60,8 @@
 	  AGX_IPC_PB(ipc__empty), 0, 0)                                                            \
 	X(0x0109, MEMMGR_QUERY, REQUEST, AGX_IPC_PB(memmgr__query),                                \
 	  AGX_IPC_PB(memmgr__query_reply), 0, 0)                                                   \
+	X(0x010a, MEMMGR_BO_IMPORT_FD, REQUEST, AGX_IPC_PB(memmgr__bo_import_fd),                  \
+	  AGX_IPC_PB(memmgr__bo_import_reply), 1, 1)                                               \
 	/* agx-memmgr, privileged socket (fwchan, scheduler) */                                    \
 	X(0x0201, MEMMGR_KERNEL_ALLOC, REQUEST, AGX_IPC_PB(memmgr__kernel_alloc),                  \
 	  AGX_IPC_PB(memmgr__kernel_alloc_reply), 0, 1)                                            \
@@ -122,7 +124,7 @@
 	  0)                                                                                       \
 	X(0x0504, DEVICE_DMA_UNMAP, REQUEST, AGX_IPC_PB(device__dma_unmap),                        \
 	  AGX_IPC_PB(ipc__empty), 0, 0)                                                            \
-	X(0x0505, DEVICE_RESET, REQUEST, AGX_IPC_PB(device__reset), AGX_IPC_PB(ipc__empty), 0, 0) \
+	X(0x0505, DEVICE_RESET, REQUEST, AGX_IPC_PB(device__reset), AGX_IPC_PB(ipc__empty), 0, 0)  \
 	X(0x0506, DEVICE_INJECT_FAULT, REQUEST, AGX_IPC_PB(device__inject_fault),                  \
 	  AGX_IPC_PB(ipc__empty), 0, 0)
 

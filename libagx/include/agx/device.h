@@ -72,6 +72,8 @@ int agx_device_bo_export(struct agx_device *dev, const struct agx_bo *bo,
 			 uint8_t token[AGX_MEMORY_TOKEN_BYTES]);
 int agx_device_bo_import(struct agx_device *dev, const uint8_t token[AGX_MEMORY_TOKEN_BYTES],
 			 struct agx_bo *bo);
+/* agx_bo_import_fd (agx/memory.h) on the device's memmgr connection. */
+int agx_device_bo_import_fd(struct agx_device *dev, int fd, struct agx_bo *bo);
 
 /* ---- address spaces ---- */
 

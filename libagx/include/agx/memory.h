@@ -62,6 +62,12 @@ int agx_bo_export(struct agx_memory *mem, const struct agx_bo *bo,
 		  uint8_t token[AGX_MEMORY_TOKEN_BYTES]);
 int agx_bo_import(struct agx_memory *mem, const uint8_t token[AGX_MEMORY_TOKEN_BYTES],
 		  struct agx_bo *bo);
+/*
+ * The BO of a memfd (a dma-buf import): the BO whose memfd it is, or a new
+ * BO over it (memmgr seals it against resizing).  fd stays the caller's;
+ * bo->fd is another fd of the same memory.
+ */
+int agx_bo_import_fd(struct agx_memory *mem, int fd, struct agx_bo *bo);
 
 int agx_vm_create(struct agx_memory *mem, uint32_t *vm);
 int agx_vm_destroy(struct agx_memory *mem, uint32_t vm);
