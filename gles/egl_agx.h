@@ -223,6 +223,17 @@ EGLImageKHR gles_egl_create_image_khr(EGLDisplay dpy, EGLContext ctx, EGLenum ta
 				      EGLClientBuffer buffer, const EGLint *attribs);
 /* eglDestroyImage and eglDestroyImageKHR */
 EGLBoolean gles_egl_destroy_image(EGLDisplay dpy, EGLImage image);
+/* EGL_EXT_image_dma_buf_import_modifiers */
+EGLBoolean gles_egl_query_dma_buf_formats(EGLDisplay dpy, EGLint max_formats, EGLint *formats,
+					  EGLint *num_formats);
+EGLBoolean gles_egl_query_dma_buf_modifiers(EGLDisplay dpy, EGLint format, EGLint max_modifiers,
+					    EGLuint64KHR *modifiers, EGLBoolean *external_only,
+					    EGLint *num_modifiers);
+/* EGL_MESA_image_dma_buf_export */
+EGLBoolean gles_egl_export_dma_buf_image_query(EGLDisplay dpy, EGLImage image, int *fourcc,
+					       int *num_planes, EGLuint64KHR *modifiers);
+EGLBoolean gles_egl_export_dma_buf_image(EGLDisplay dpy, EGLImage image, int *fds, EGLint *strides,
+					 EGLint *offsets);
 
 /* ---- egl_main.c: the lock, errors, displays --------------------------------------------- */
 

@@ -64,12 +64,13 @@ static const char platform_extensions[] =
     "EGL_EXT_platform_wayland EGL_EXT_platform_x11 EGL_KHR_platform_wayland "
     "EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 static const char display_extensions[] =
-    "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float "
-    "EGL_KHR_create_context "
+    "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness "
+    "EGL_EXT_image_dma_buf_import EGL_EXT_image_dma_buf_import_modifiers "
+    "EGL_EXT_pixel_format_float EGL_KHR_create_context "
     "EGL_KHR_fence_sync "
     "EGL_KHR_get_all_proc_addresses EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image "
     "EGL_KHR_image_base "
-    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
+    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync EGL_MESA_image_dma_buf_export";
 
 void gles_egl_lock(void)
 {
@@ -404,6 +405,21 @@ static const struct egl_proc egl_procs[] = {
 	X(EGLBoolean, eglGetSyncAttribKHR, gles_egl_get_sync_attrib_khr, EGL_FALSE,                \
 	  (EGLDisplay dpy, EGLSyncKHR sync, EGLint attribute, EGLint * value),                     \
 	  (dpy, sync, attribute, value))                                                           \
+	X(EGLBoolean, eglExportDMABUFImageMESA, gles_egl_export_dma_buf_image, EGL_FALSE,          \
+	  (EGLDisplay dpy, EGLImageKHR image, int *fds, EGLint *strides, EGLint *offsets),         \
+	  (dpy, image, fds, strides, offsets))                                                     \
+	X(EGLBoolean, eglExportDMABUFImageQueryMESA, gles_egl_export_dma_buf_image_query,          \
+	  EGL_FALSE,                                                                               \
+	  (EGLDisplay dpy, EGLImageKHR image, int *fourcc, int *num_planes,                        \
+	   EGLuint64KHR *modifiers),                                                               \
+	  (dpy, image, fourcc, num_planes, modifiers))                                             \
+	X(EGLBoolean, eglQueryDmaBufFormatsEXT, gles_egl_query_dma_buf_formats, EGL_FALSE,         \
+	  (EGLDisplay dpy, EGLint max_formats, EGLint * formats, EGLint * num_formats),            \
+	  (dpy, max_formats, formats, num_formats))                                                \
+	X(EGLBoolean, eglQueryDmaBufModifiersEXT, gles_egl_query_dma_buf_modifiers, EGL_FALSE,     \
+	  (EGLDisplay dpy, EGLint format, EGLint max_modifiers, EGLuint64KHR * modifiers,          \
+	   EGLBoolean * external_only, EGLint * num_modifiers),                                    \
+	  (dpy, format, max_modifiers, modifiers, external_only, num_modifiers))                   \
 	X(EGLint, eglDupNativeFenceFDANDROID, gles_egl_dup_native_fence_fd,                        \
 	  EGL_NO_NATIVE_FENCE_FD_ANDROID, (EGLDisplay dpy, EGLSyncKHR sync), (dpy, sync))          \
 	X(EGLint, eglWaitSyncKHR, gles_egl_wait_sync_khr, EGL_FALSE,                               \

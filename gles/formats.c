@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <drm_fourcc.h>
+
 #include "extensions.h"
 #include "formats.h"
 
@@ -269,6 +271,60 @@ const GLenum gles_compressed_formats[GLES_NUM_COMPRESSED_FORMATS] = {
 	GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT,
 	GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT,
 };
+
+/* ---- DRM fourcc formats (EGL_EXT_image_dma_buf_import, EGL_MESA_image_dma_buf_export) ---- */
+
+/*
+ * XRGB8888's blue-first RGB in a 32-bit texel: no GL internal format has
+ * it, so this entry is no table row that gles_format_get could find; it
+ * names itself GL_RGB8, what a query of such a texture's format answers.
+ */
+static const struct gles_format bgrx8 =
+    F(RGB8, RGB, UN, false, B8G8R8X8_UNORM, NONE, 8, 8, 8, 0, 0, 0, 0, CR | TF | TEX);
+
+/*
+ * drm_fourcc.h's formats are little-endian words, listed from the high
+ * bits down: ARGB8888 is bytes B, G, R, A in memory, our B8G8R8A8.
+ */
+static const struct {
+	uint32_t fourcc;
+	GLenum internalformat; /* 0: bgrx8 */
+} drm_formats[] = {
+	{ DRM_FORMAT_ARGB8888, GL_BGRA_EXT }, { DRM_FORMAT_XRGB8888, 0 },
+	{ DRM_FORMAT_ABGR8888, GL_RGBA8 },    { DRM_FORMAT_XBGR8888, GL_RGB8 },
+	{ DRM_FORMAT_RGB565, GL_RGB565 },
+};
+
+#define NUM_DRM_FORMATS (sizeof(drm_formats) / sizeof(drm_formats[0]))
+
+static const struct gles_format *drm_format(unsigned i)
+{
+	return drm_formats[i].internalformat ? gles_format_get(drm_formats[i].internalformat)
+					     : &bgrx8;
+}
+
+const struct gles_format *gles_format_of_fourcc(uint32_t fourcc)
+{
+	for (unsigned i = 0; i < NUM_DRM_FORMATS; i++)
+		if (drm_formats[i].fourcc == fourcc)
+			return drm_format(i);
+	return NULL;
+}
+
+uint32_t gles_format_fourcc(enum agx_format hw)
+{
+	for (unsigned i = 0; i < NUM_DRM_FORMATS; i++)
+		if (drm_format(i)->hw == hw)
+			return drm_formats[i].fourcc;
+	return 0;
+}
+
+unsigned gles_format_fourccs(uint32_t *fourccs, unsigned max)
+{
+	for (unsigned i = 0; i < NUM_DRM_FORMATS && i < max; i++)
+		fourccs[i] = drm_formats[i].fourcc;
+	return NUM_DRM_FORMATS;
+}
 
 const struct gles_format *gles_format_get(GLenum internalformat)
 {

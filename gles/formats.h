@@ -121,4 +121,15 @@ extern const GLenum gles_compressed_formats[GLES_NUM_COMPRESSED_FORMATS];
  */
 bool gles_format_read_pair(const struct gles_format *f, GLenum *format, GLenum *type);
 
+/*
+ * The DRM fourcc formats (drm_fourcc.h) images are imported and exported
+ * in: ARGB8888, XRGB8888, ABGR8888, XBGR8888 and RGB565, linear.  The
+ * format of a fourcc (NULL: none of them); the fourcc of a hardware format
+ * (0: none); and the list, up to max of them in fourccs, its length
+ * returned.
+ */
+const struct gles_format *gles_format_of_fourcc(uint32_t fourcc);
+uint32_t gles_format_fourcc(enum agx_format hw);
+unsigned gles_format_fourccs(uint32_t *fourccs, unsigned max);
+
 #endif

@@ -559,7 +559,8 @@ void gles_framebuffer_draw_key(struct gles_context *ctx, unsigned i, struct gles
 	if (!have || !t.image->bo.size)
 		return;
 	key->handle = t.image->bo.handle;
-	key->map = t.image->bo.map;
+	/* where in the BO: two dma-buf images may share one at different offsets */
+	key->map = (const uint8_t *)t.image->bo.map + t.image->offset;
 	key->format = t.image->format;
 	key->level = t.level;
 	key->layer = t.layer;

@@ -64,6 +64,11 @@ struct gles_image {
 	 */
 	unsigned samples;
 	unsigned layers; /* of the layout: depth */
+	/*
+	 * Bytes from the BO's start to the layout's: a dma-buf plane's offset
+	 * (egl_image.c; a multiple of 16, as the descriptors take), else 0.
+	 */
+	uint64_t offset;
 };
 
 /*
@@ -110,7 +115,8 @@ static inline unsigned gles_image_height(const struct gles_image *img, unsigned 
 static inline uint8_t *gles_image_texel(const struct gles_image *img, unsigned level,
 					unsigned layer, unsigned x, unsigned y)
 {
-	return (uint8_t *)img->bo.map + agx_layout_texel(&img->layout, level, layer, x, y);
+	return (uint8_t *)img->bo.map + img->offset +
+	       agx_layout_texel(&img->layout, level, layer, x, y);
 }
 
 /* The bytes of sample s of pixel (x, y) of a multisampled image, as gles_image_texel's. */

@@ -94,7 +94,8 @@ static void key_of(const struct gles_image_target *t, struct surface_key *key)
 {
 	memset(key, 0, sizeof(*key));
 	key->handle = t->image->bo.handle;
-	key->map = t->image->bo.map;
+	/* where in the BO: two dma-buf images may share one at different offsets */
+	key->map = (const uint8_t *)t->image->bo.map + t->image->offset;
 	key->level = t->level;
 	key->layer = t->layer;
 	key->format = t->image->format;
@@ -127,7 +128,7 @@ static int surface(struct gles_context *ctx, struct gles_pass *p, unsigned i,
 		.image = { .format = img->format,
 			   .dim = img->layers > 1 ? AGX_IMAGE_2D_ARRAY : AGX_IMAGE_2D,
 			   .layout = &p->layouts[i],
-			   .address = va,
+			   .address = va + img->offset,
 			   .depth = img->layers ? img->layers : 1,
 			   .samples = img->samples },
 		.level = t->level,

@@ -401,7 +401,7 @@ static int bind(struct gles_context *ctx, const struct agx_shader_var *v, GLint 
 		    (struct agx_image){ .format = b->image->format,
 					.dim = dim,
 					.layout = &b->image->layout,
-					.address = va,
+					.address = va + b->image->offset,
 					.depth = dim == AGX_IMAGE_CUBE ? 1 : b->image->layers,
 					.skip_srgb_decode = s->srgb_decode == GL_SKIP_DECODE_EXT };
 		if (agx_texture_descriptor(tex, &image, b->image_level,

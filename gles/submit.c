@@ -449,6 +449,7 @@ int gles_submit_clear(struct gles_context *ctx, const struct gles_image *img, un
 	/* a drawable's view has no device of its own: the surface owns the BO */
 	if ((ret = map_bo(s, &img->bo, img->dev == NULL, &target.va)) < 0)
 		return ret;
+	target.va += img->offset;
 	/* a clear after draws of the slot's pass: the pass goes first */
 	if (gles_pass_is_open(ctx) && (ret = flush(s)) < 0)
 		return ret;

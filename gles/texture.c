@@ -384,6 +384,47 @@ static bool has_other_levels(const struct gles_texture *t)
 }
 
 /*
+ * Level 0 of a texture that has no other level, in a format of a DRM
+ * fourcc, moves to a linear image of its own (the texels copied) before
+ * it is shared: an EGLImage of it can then be exported as a linear
+ * dma-buf (EGL_MESA_image_dma_buf_export), the only layout another
+ * process's driver knows.  The texture unit and the PBE take linear
+ * images of one level, so the texture samples and renders as before.
+ */
+static int make_linear(struct gles_texture *t, struct gles_texture_level *l)
+{
+	struct gles_image *old = l->image, *img;
+	unsigned bytes;
+	int ret;
+
+	if (!old->layout.twiddled || l->depth != 1 || l->stencil || has_other_levels(t) ||
+	    !gles_format_fourcc(old->format))
+		return 0;
+	if (!(img = calloc(1, sizeof(*img))))
+		return -ENOMEM;
+	ret = gles_image_init(img, t->dev, old->internalformat, old->format, l->width, l->height, 1,
+			      1, 0, false);
+	if (ret < 0) {
+		free(img);
+		return ret;
+	}
+	bytes = img->layout.bytes_per_texel;
+	gles_submit_cpu_access(t->dev, &old->bo);
+	for (unsigned y = 0; y < l->height; y++)
+		for (unsigned x = 0; x < l->width; x++)
+			memcpy(gles_image_texel(img, 0, 0, x, y),
+			       gles_image_texel(old, l->image_level, l->image_layer, x, y), bytes);
+	if (t->storage == old) {
+		t->storage = NULL;
+		gles_image_unref(old);
+	}
+	gles_image_unref(old);
+	l->image = img;
+	l->image_level = l->image_layer = 0;
+	return 0;
+}
+
+/*
  * EGL 1.5 section 3.9.1's errors for a GL texture: a level other than 0
  * needs a complete texture; level 0 of an incomplete one, that it is
  * given and that no other level is.  A mutable texture's complete chain
@@ -406,6 +447,8 @@ static int source_level(struct gles_texture *t, GLint level, struct gles_image_s
 	if (l->egl_sibling)
 		return -EBUSY;
 	if (complete && (ret = gles_texture_chain(t)) < 0)
+		return ret;
+	if (level == 0 && !t->immutable && (ret = make_linear(t, l)) < 0)
 		return ret;
 	*out = (struct gles_image_source){
 		.image = gles_image_ref(l->image),

@@ -151,6 +151,8 @@ static const struct agx_format_info table[AGX_FORMAT_COUNT] = {
 	    S(0, 1, 2, P), 3),
 	FMT(R8G8B8X8_SRGB, KF, 4, R8G8B8A8, UNORM, true, 4, B(8, 8, 8, 8), S(0, 1, 2, O),
 	    S(0, 1, 2, P), 3),
+	FMT(B8G8R8X8_UNORM, KF, 4, R8G8B8A8, UNORM, false, 4, B(8, 8, 8, 8), S(2, 1, 0, O),
+	    S(2, 1, 0, P), 3),
 	FMT(R32G32_UINT, KU, 8, R32G32, UINT, false, 2, B(32, 32), S(0, 1, Z, O), S(0, 1, P, P), 2),
 	FMT(R32G32_SINT, KS, 8, R32G32, SINT, false, 2, B(32, 32), S(0, 1, Z, O), S(0, 1, P, P), 2),
 	FMT(R32G32_FLOAT, KF, 8, R32G32, FLOAT, false, 2, B(32, 32), S(0, 1, Z, O), S(0, 1, P, P),

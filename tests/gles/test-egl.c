@@ -168,10 +168,11 @@ static void test_initialize(void **state)
 	assert_string_equal(
 	    eglQueryString(dpy, EGL_EXTENSIONS),
 	    "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness "
+	    "EGL_EXT_image_dma_buf_import EGL_EXT_image_dma_buf_import_modifiers "
 	    "EGL_EXT_pixel_format_float "
 	    "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
 	    "EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image EGL_KHR_image_base "
-	    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync");
+	    "EGL_KHR_surfaceless_context EGL_KHR_wait_sync EGL_MESA_image_dma_buf_export");
 	assert_null(eglQueryString(dpy, EGL_WIDTH));
 	assert_egl_error(EGL_BAD_PARAMETER);
 	/* the default display is the same device */

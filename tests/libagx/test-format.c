@@ -107,6 +107,7 @@ static const struct vector vectors[] = {
 	{ V(R8G8B8X8_UINT, U, { 1, 2, 3, 9 }, { 0x01, 0x02, 0x03, 0x01 }) },
 	{ V(R8G8B8X8_SINT, I, { 1, 2, 3, 9 }, { 0x01, 0x02, 0x03, 0x01 }) },
 	{ V(R8G8B8X8_SRGB, F, { 0.5, 0, 1, 0 }, { 0xbc, 0x00, 0xff, 0xff }) },
+	{ V(B8G8R8X8_UNORM, F, { 1, 0.5, 0, 0 }, { 0x00, 0x80, 0xff, 0xff }) },
 	/* 64-bit */
 	{ V(R32G32_UINT, U, { 1, 0xffffffff }, { 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff }) },
 	{ V(R32G32_SINT, I, { -1, 1 }, { 0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0 }) },

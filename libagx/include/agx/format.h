@@ -75,6 +75,7 @@ enum agx_format {
 	AGX_FORMAT_R8G8B8X8_UINT,
 	AGX_FORMAT_R8G8B8X8_SINT,
 	AGX_FORMAT_R8G8B8X8_SRGB,
+	AGX_FORMAT_B8G8R8X8_UNORM, /* blue first: a DRM XRGB8888 buffer (dma-buf imports) */
 
 	/* 64 bits */
 	AGX_FORMAT_R32G32_UINT,
