@@ -91,7 +91,7 @@ check $? "OpenGL ES, the one client API"
 # eglinfo wraps the list over indented lines
 exts=$(printf '%s\n' "$section" | sed -n '/^EGL extensions string:/,/^[^ ]/p' | grep '^    ' |
 	tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
-[ "$exts" = "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness EGL_EXT_pixel_format_float EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_surfaceless_context EGL_KHR_wait_sync" ]
+[ "$exts" = "EGL_ANDROID_native_fence_sync EGL_EXT_create_context_robustness EGL_EXT_image_dma_buf_import EGL_EXT_image_dma_buf_import_modifiers EGL_EXT_pixel_format_float EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_surfaceless_context EGL_KHR_wait_sync EGL_MESA_image_dma_buf_export" ]
 check $? "our display extensions, and only those"
 # the 50 configurations, pbuffers only: id, buffer size, r g b a, depth,
 # stencil, samples -- the 25 single-sampled ones, then their 4x twins
