@@ -630,9 +630,9 @@ struct memmgr *memmgr_create(struct memmgr_device *dev, const struct memmgr_tlb_
 	reserved = (reserved + MEMMGR_PAGE - 1) & ~(MEMMGR_PAGE - 1);
 	if (reserved < MEMMGR_PAGE)
 		reserved = MEMMGR_PAGE;
-	/* half the device by default: one process cannot take all of it */
+	/* three quarters of the device by default: one process cannot take all of it */
 	if (!m->config.client_quota)
-		m->config.client_quota = dev->memory_size / 2;
+		m->config.client_quota = dev->memory_size / 4 * 3;
 	if (phys_init(&m->phys, reserved, dev->memory_size & ~(MEMMGR_PAGE - 1)) < 0) {
 		free(m);
 		return NULL;

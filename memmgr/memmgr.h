@@ -50,7 +50,7 @@ struct memmgr_tlb_ops {
 };
 
 struct memmgr_config {
-	uint64_t client_quota; /* bytes of BOs a process may hold; 0: half of memory */
+	uint64_t client_quota; /* bytes of BOs a process may hold; 0: three quarters of memory */
 	uint64_t reserved;     /* device-physical bytes at 0 not handed out (firmware's own) */
 };
 

@@ -80,7 +80,7 @@ struct env {
 	char why[MEMMGR_WHY];
 };
 
-/* A memmgr on a fake device; quota 0: the whole device (memmgr's own default is half). */
+/* A memmgr on a fake device; quota 0: the whole device (memmgr's own default is three quarters). */
 static struct env *env_new(uint64_t quota)
 {
 	struct env *e = calloc(1, sizeof(*e));
@@ -492,7 +492,7 @@ static void test_quota_and_exhaustion(void **state)
 	}
 	env_free(e);
 
-	/* by default a process may hold half the device */
+	/* by default a process may hold three quarters of the device */
 	{
 		struct memmgr_config config = { 0 };
 		struct fakedev f;
@@ -505,7 +505,7 @@ static void test_quota_and_exhaustion(void **state)
 		assert_non_null(m);
 		c = memmgr_client_new(m, 1000, 1000, false);
 		memmgr_query(c, &u);
-		assert_int_equal(u.quota, MEM_SIZE / 2);
+		assert_int_equal(u.quota, MEM_SIZE / 4 * 3);
 		memmgr_client_gone(c);
 		memmgr_destroy(m);
 		fakedev_fini(&f);
